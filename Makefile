@@ -1,0 +1,88 @@
+# ascendrtc build: the CANN-shaped home of the simulated NPU (headers,
+# libascendcl.so, libacl_rtc.so, set_env.sh) and the Python extension.
+#   make demo   install what is missing, build, run examples/add_custom.py
+#   make test   install what is missing, build, run the test suite
+#   make home   just the simulated CANN home (ascendrtc/_home)
+
+LLVM_CONFIG ?= llvm-config-19
+PYTHON      ?= python3
+HOME_DIR    := ascendrtc/_home
+OBJ         := build/obj
+GEN         := build/gen
+JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
+
+LLVM_PREFIX := $(shell $(LLVM_CONFIG) --prefix 2>/dev/null)
+LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+LLVM_CXXFLAGS := $(filter-out -O% -g% -fno-exceptions,$(shell $(LLVM_CONFIG) --cxxflags 2>/dev/null))
+CLANG_RESOURCE_DIR := $(shell $(LLVM_PREFIX)/bin/clang -print-resource-dir 2>/dev/null)
+
+SAN ?=
+OPT ?= -O2
+CFLAGS   := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -fvisibility=hidden -D_GNU_SOURCE \
+            -Icsrc/include -Icsrc -Icsrc/device $(SAN)
+CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden \
+            -fno-exceptions -Icsrc/include -Icsrc -Icsrc/device $(SAN) \
+            -DARC_LLVM_PREFIX='"$(LLVM_PREFIX)"' -DARC_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"'
+LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(SAN)
+
+COMMON_SRC := $(wildcard csrc/common/*.c)
+RT_SRC     := $(wildcard csrc/rt/*.c) $(wildcard csrc/rt/*.cpp) $(COMMON_SRC)
+RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c
+DEVICE_HDRS := $(shell find csrc/device -type f)
+ACL_HDRS   := $(wildcard csrc/include/acl/*.h)
+
+objs = $(patsubst %,$(OBJ)/%.o,$(1))
+RT_OBJ  := $(call objs,$(RT_SRC))
+RTC_OBJ := $(call objs,$(RTC_SRC))
+
+.PHONY: all home ext deps demo test clean asan
+all: home ext
+
+home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
+      $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh
+
+$(OBJ)/%.c.o: %.c $(ACL_HDRS) $(wildcard csrc/*/*.h) csrc/device/arc/core_abi.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OBJ)/%.cpp.o: %.cpp $(ACL_HDRS) $(wildcard csrc/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(GEN)/device_headers.c: tools/embed_headers.py $(DEVICE_HDRS)
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/embed_headers.py csrc/device $@
+
+$(HOME_DIR)/lib64/libascendcl.so: $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -Wl,-soname,libascendcl.so -o $@ $^ -lLLVM-19 -lpthread -lm -ldl
+
+$(HOME_DIR)/lib64/libacl_rtc.so: $(RTC_OBJ) $(HOME_DIR)/lib64/libascendcl.so
+	@mkdir -p $(dir $@)
+	$(CXX) $(LDFLAGS) -Wl,-soname,libacl_rtc.so -Wl,-rpath,'$$ORIGIN' -o $@ $(RTC_OBJ) \
+	    -L$(HOME_DIR)/lib64 -lascendcl -lclang-cpp -lLLVM-19 -lpthread
+
+$(HOME_DIR)/include/%.h: csrc/include/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(HOME_DIR)/set_env.sh: tools/set_env.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+ext: home
+	$(PYTHON) setup.py -q build_ext --inplace -j $(JOBS)
+
+deps:
+	@sh tools/install_deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	$(PYTHON) examples/add_custom.py
+
+test: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	$(PYTHON) -m pytest -q tests
+
+clean:
+	rm -rf build $(HOME_DIR) ascendrtc/*.so

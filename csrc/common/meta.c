@@ -1,0 +1,263 @@
+/* meta.c - serialise, parse and locate binary metadata (see meta.h).
+ * Parsing is bounds-checked throughout: a torn or hostile blob yields an
+ * error string, never an out-of-range read. */
+#include "meta.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wbuf {
+    unsigned char *p;
+    size_t len, cap;
+    int oom;
+} wbuf;
+
+static void put(wbuf *b, const void *src, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+static void put_u32(wbuf *b, uint32_t v)
+{
+    unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                           (unsigned char)(v >> 24)};
+    put(b, le, 4);
+}
+
+static void put_str(wbuf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    put_u32(b, (uint32_t)n);
+    put(b, s ? s : "", n);
+}
+
+unsigned char *meta_write(const arc_meta *m, size_t *len)
+{
+    wbuf b = {0};
+    put(&b, "ARCMETA1", 8);
+    put_u32(&b, ARC_META_VERSION);
+    put_u32(&b, m->nkernels);
+    put_str(&b, m->arch);
+    put_str(&b, m->target_cpu);
+    put_str(&b, m->options);
+    for (uint32_t k = 0; k < m->nkernels; k++) {
+        const arc_kernel_meta *km = &m->kernels[k];
+        put_str(&b, km->name);
+        put_str(&b, km->lowered);
+        put_str(&b, km->entry);
+        put_u32(&b, km->ktype);
+        put_u32(&b, km->nparams);
+        put_u32(&b, km->args_size);
+        for (uint32_t i = 0; i < km->nparams; i++) {
+            const arc_param *p = &km->params[i];
+            put_u32(&b, p->offset);
+            put_u32(&b, p->size);
+            put_u32(&b, p->align);
+            put_u32(&b, p->kind);
+            put_str(&b, p->name);
+            put_str(&b, p->type);
+        }
+    }
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    *len = b.len;
+    return b.p;
+}
+
+typedef struct rbuf {
+    const unsigned char *p;
+    size_t len, pos;
+    const char *fail;
+} rbuf;
+
+static uint32_t get_u32(rbuf *r)
+{
+    if (r->fail || r->len - r->pos < 4) {
+        r->fail = "truncated";
+        return 0;
+    }
+    const unsigned char *q = r->p + r->pos;
+    r->pos += 4;
+    return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+
+static char *get_str(rbuf *r)
+{
+    uint32_t n = get_u32(r);
+    if (r->fail)
+        return NULL;
+    if (r->len - r->pos < n) {
+        r->fail = "truncated string";
+        return NULL;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        r->fail = "out of memory";
+        return NULL;
+    }
+    memcpy(s, r->p + r->pos, n);
+    s[n] = '\0';
+    r->pos += n;
+    return s;
+}
+
+void meta_free(arc_meta *m)
+{
+    if (!m)
+        return;
+    for (uint32_t k = 0; m->kernels && k < m->nkernels; k++) {
+        arc_kernel_meta *km = &m->kernels[k];
+        for (uint32_t i = 0; km->params && i < km->nparams; i++) {
+            free(km->params[i].name);
+            free(km->params[i].type);
+        }
+        free(km->params);
+        free(km->name);
+        free(km->lowered);
+        free(km->entry);
+    }
+    free(m->kernels);
+    free(m->arch);
+    free(m->target_cpu);
+    free(m->options);
+    memset(m, 0, sizeof *m);
+}
+
+int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, size_t errlen)
+{
+    rbuf r = {buf, len, 0, NULL};
+    memset(out, 0, sizeof *out);
+    if (len < 8 || memcmp(buf, "ARCMETA1", 8) != 0) {
+        snprintf(err, errlen, "metadata magic missing (not an ascendrtc binary)");
+        return -1;
+    }
+    r.pos = 8;
+    uint32_t version = get_u32(&r);
+    if (!r.fail && version != ARC_META_VERSION) {
+        snprintf(err, errlen, "metadata version %u, this runtime reads version %u", version, ARC_META_VERSION);
+        return -1;
+    }
+    uint32_t nk = get_u32(&r);
+    /* Each kernel needs at least 24 bytes: bound the allocation by the input. */
+    if (!r.fail && nk > (len - r.pos) / 24)
+        r.fail = "kernel count exceeds the data";
+    out->arch = get_str(&r);
+    out->target_cpu = get_str(&r);
+    out->options = get_str(&r);
+    if (!r.fail) {
+        out->kernels = calloc(nk ? nk : 1, sizeof *out->kernels);
+        if (!out->kernels)
+            r.fail = "out of memory";
+        else
+            out->nkernels = nk;
+    }
+    for (uint32_t k = 0; !r.fail && k < nk; k++) {
+        arc_kernel_meta *km = &out->kernels[k];
+        km->name = get_str(&r);
+        km->lowered = get_str(&r);
+        km->entry = get_str(&r);
+        km->ktype = get_u32(&r);
+        uint32_t np = get_u32(&r);
+        km->args_size = get_u32(&r);
+        if (r.fail)
+            break;
+        if (np > 4096 || np > (len - r.pos) / 24) {
+            r.fail = "parameter count exceeds the data";
+            break;
+        }
+        km->params = calloc(np ? np : 1, sizeof *km->params);
+        if (!km->params) {
+            r.fail = "out of memory";
+            break;
+        }
+        km->nparams = np;
+        for (uint32_t i = 0; !r.fail && i < np; i++) {
+            arc_param *p = &km->params[i];
+            p->offset = get_u32(&r);
+            p->size = get_u32(&r);
+            p->align = get_u32(&r);
+            p->kind = get_u32(&r);
+            p->name = get_str(&r);
+            p->type = get_str(&r);
+            if (!r.fail && (p->offset > km->args_size || p->size > km->args_size - p->offset))
+                r.fail = "parameter lies outside the argument block";
+        }
+    }
+    if (r.fail) {
+        snprintf(err, errlen, "corrupt metadata: %s at byte %zu", r.fail, r.pos);
+        meta_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t rd(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+int elf_find_section(const unsigned char *elf, size_t len, const char *name, size_t *off, size_t *size,
+                     char *err, size_t errlen)
+{
+    if (len < 64 || memcmp(elf, "\177ELF", 4) != 0) {
+        snprintf(err, errlen, "not an ELF object (bad magic)");
+        return -1;
+    }
+    if (elf[4] != 2 || elf[5] != 1) {
+        snprintf(err, errlen, "not a 64-bit little-endian ELF object");
+        return -1;
+    }
+    uint64_t shoff = rd(elf + 0x28, 8);
+    uint64_t shentsize = rd(elf + 0x3A, 2), shnum = rd(elf + 0x3C, 2), shstrndx = rd(elf + 0x3E, 2);
+    if (shentsize < 64 || shnum == 0 || shstrndx >= shnum || shoff > len || shnum * shentsize > len - shoff) {
+        snprintf(err, errlen, "ELF section table is out of range (truncated object?)");
+        return -1;
+    }
+    const unsigned char *strh = elf + shoff + shstrndx * shentsize;
+    uint64_t stroff = rd(strh + 0x18, 8), strsize = rd(strh + 0x20, 8);
+    if (stroff > len || strsize > len - stroff) {
+        snprintf(err, errlen, "ELF section-name table is out of range");
+        return -1;
+    }
+    size_t nlen = strlen(name);
+    for (uint64_t i = 0; i < shnum; i++) {
+        const unsigned char *sh = elf + shoff + i * shentsize;
+        uint64_t nm = rd(sh, 4);
+        if (nm >= strsize || strsize - nm < nlen + 1)
+            continue;
+        if (memcmp(elf + stroff + nm, name, nlen + 1) != 0)
+            continue;
+        uint64_t o = rd(sh + 0x18, 8), s = rd(sh + 0x20, 8);
+        if (o > len || s > len - o) {
+            snprintf(err, errlen, "ELF section %s is out of range (truncated object?)", name);
+            return -1;
+        }
+        *off = (size_t)o;
+        *size = (size_t)s;
+        return 0;
+    }
+    snprintf(err, errlen, "ELF object has no %s section (not built by ascendrtc)", name);
+    return -1;
+}

@@ -1,0 +1,51 @@
+/* core_abi.h - the contract between JIT-compiled kernels and the simulated
+ * NPU runtime.  Plain C so both the C runtime and the C++ device API include
+ * it.  JIT code cannot use thread_local (no ORC TLS runtime), so per-core
+ * state is reached through __arc_core(), which the runtime resolves per
+ * worker thread.  Changing this layout changes ARC_CORE_ABI_VERSION. */
+#ifndef ARC_CORE_ABI_H_
+#define ARC_CORE_ABI_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ARC_CORE_ABI_VERSION 1
+#define ARC_CORE_DEV_SLOTS 64
+
+typedef struct arc_core {
+    long long block_idx;      /* GetBlockIdx() */
+    long long block_num;      /* GetBlockNum() */
+    long long sub_block_idx;  /* GetSubBlockIdx() */
+    long long sub_block_num;  /* GetSubBlockNum() */
+    unsigned char *ub;        /* unified buffer arena, 32-byte aligned */
+    unsigned long long ub_size;  /* bytes of UB the arch gives a vector core */
+    unsigned char *l1;        /* L1 arena (cube side), 32-byte aligned */
+    unsigned long long l1_size;
+    unsigned long long tiling_key;  /* TILING_KEY_IS() compares against it */
+    unsigned char *workspace; /* user workspace, or NULL */
+    unsigned int arch;        /* 2201 or 3510 */
+    unsigned int core_type;   /* 0 = AIV (vector), 1 = AIC (cube) */
+    const char *kernel_name;  /* for error messages */
+    /* Private to the device API (mask registers, atomic mode, the TPipe
+     * pointer, ...); zeroed before each block runs. */
+    unsigned long long dev[ARC_CORE_DEV_SLOTS];
+} arc_core;
+
+/* The calling core's state; valid for the whole block. */
+arc_core *__arc_core(void);
+/* Hardware all-core barrier of SyncAll(): every block of the launch must
+ * arrive.  Traps if the launch has more blocks than can run at once. */
+void __arc_sync_all(void);
+/* Stop this block with an error that names the API and the values
+ * involved; the launch fails with ACL_ERROR_RT_AICORE_EXCEPTION and the
+ * message reaches aclGetRecentErrMsg().  Never returns. */
+void __arc_trap(const char *api, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+/* printf for kernels (AscendC::printf / PRINTF); serialised across cores. */
+int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ARC_CORE_ABI_H_ */

@@ -1,0 +1,17 @@
+/* device_headers.h - the device API headers, embedded at build time by
+ * tools/embed_headers.py and served to clang from memory. */
+#ifndef ARC_DEVICE_HEADERS_H_
+#define ARC_DEVICE_HEADERS_H_
+
+#include <stddef.h>
+
+typedef struct arc_vfile {
+    const char *path;  /* relative to the device include root */
+    const char *data;
+    size_t size;
+} arc_vfile;
+
+/* Terminated by an entry with a NULL path. */
+extern const arc_vfile arc_device_headers[];
+
+#endif

@@ -1,0 +1,10 @@
+# set_env.sh - point CANN-style builds and programs at the ascendrtc
+# simulated NPU home that contains this file.  Usage: source set_env.sh
+_arc_here=$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")" && pwd)
+export ASCEND_HOME_PATH="$_arc_here"
+export ASCEND_TOOLKIT_HOME="$_arc_here"
+case ":${LD_LIBRARY_PATH:-}:" in
+    *":$_arc_here/lib64:"*) ;;
+    *) export LD_LIBRARY_PATH="$_arc_here/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" ;;
+esac
+unset _arc_here
