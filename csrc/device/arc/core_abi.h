@@ -45,6 +45,15 @@ void __arc_trap(const char *api, const char *fmt, ...)
 /* printf for kernels (AscendC::printf / PRINTF); serialised across cores. */
 int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Every runtime function JIT'd kernels may call, for the loader's symbol
+ * table (X(name)).  A new service is declared above, implemented in the
+ * runtime and listed here. */
+#define ARC_KERNEL_SYMBOLS(X) \
+    X(__arc_core)             \
+    X(__arc_sync_all)         \
+    X(__arc_trap)             \
+    X(__arc_printf)
+
 #ifdef __cplusplus
 }
 #endif
