@@ -1,0 +1,337 @@
+// compile.cpp - the clang bridge: one in-process clang 19 compile of a
+// prepared translation unit into an x86-64 ELF object with .arc_meta.
+// C++ only because clang's and LLVM's APIs are; everything it returns is C.
+// No llvm::Error is ever dropped or turned into exit(): all failures end
+// up in the log with an ACL error code.
+
+#include "compile.h"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Version.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt_compile.h"
+#include "common/meta.h"
+#include "device_headers.h"
+
+namespace {
+
+const char *kDeviceRoot = "/arc/include";
+const char *kUserRoot = "/arc/user";
+const char *kSrcRoot = "/arc/src";
+
+std::once_flag g_once;
+std::string g_cpu;
+std::string g_version;
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_device_fs;
+
+// LLVM targets once per process; the device headers are mounted once into an
+// in-memory file system that later compiles only read.
+void init_once()
+{
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    g_cpu = llvm::sys::getHostCPUName().str();
+    if (g_cpu.empty() || g_cpu == "generic")
+        g_cpu = "x86-64-v2";
+    g_version = "clang " CLANG_VERSION_STRING;
+    g_device_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    for (const arc_vfile *f = arc_device_headers; f->path; f++) {
+        std::string path = std::string(kDeviceRoot) + "/" + f->path;
+        g_device_fs->addFile(path, 0,
+                             llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size - 1), path, false));
+    }
+}
+
+char *dup(const std::string &s)
+{
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (p)
+        std::memcpy(p, s.c_str(), s.size() + 1);
+    return p;
+}
+
+std::vector<std::string> cc1_args(const rtc_request *req, const std::string &main_path)
+{
+    const rtc_opts *o = req->opts;
+    std::vector<std::string> a = {
+        "-triple", llvm::sys::getProcessTriple(), "-main-file-name", req->file_name,
+        "-mrelocation-model", "pic", "-pic-level", "2", "-target-cpu", g_cpu,
+        "-O" + std::to_string(o->opt_level), std::string("-std=") + o->std,
+        "-fno-rtti", "-fno-threadsafe-statics", "-ffp-contract=off", "-fgnuc-version=4.2.1",
+        "-fmessage-length=0", "-ferror-limit", "20", "-fno-use-cxa-atexit",
+        "-nostdsysteminc", "-nobuiltininc", "-nostdinc++",
+        "-resource-dir", ARC_CLANG_RESOURCE_DIR, "-internal-isystem", ARC_CLANG_RESOURCE_DIR "/include",
+        "-I", kUserRoot};
+    for (int i = 0; i < o->nincludes; i++) {
+        a.push_back("-I");
+        a.push_back(o->includes[i]);
+    }
+    a.push_back("-I");
+    a.push_back(kDeviceRoot);
+    a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
+    a.push_back("-D__ASCENDRTC__=1");
+    if (o->arch_num == 2201)
+        a.push_back("-D__CCE_AICORE__=220");
+    if (o->sanitizer)
+        a.push_back("-DASCENDRTC_SANITIZER=1");
+    for (int i = 0; i < o->nmacros; i++)
+        a.push_back(o->macros[i]);
+    for (int i = 0; i < o->nwarnings; i++)
+        a.push_back(o->warnings[i]);
+    if (o->opt_level > 0) {
+        a.push_back("-vectorize-loops");
+        a.push_back("-vectorize-slp");
+    }
+    if (o->debug) {
+        a.push_back("-debug-info-kind=constructor");
+        a.push_back("-dwarf-version=5");
+        a.push_back("-mframe-pointer=all");
+    }
+    a.push_back("-x");
+    a.push_back("c++");
+    a.push_back(main_path);
+    return a;
+}
+
+// Reads the kdesc array {n, args_size, (offset,size,align,kind)*n}.
+bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
+{
+    if (!gv || !gv->hasInitializer())
+        return false;
+    llvm::Constant *c = gv->getInitializer();
+    if (auto *cs = llvm::dyn_cast<llvm::ConstantStruct>(c))
+        c = cs->getOperand(0);
+    if (auto *cda = llvm::dyn_cast<llvm::ConstantDataArray>(c)) {
+        for (unsigned i = 0; i < cda->getNumElements(); i++)
+            out.push_back(static_cast<unsigned>(cda->getElementAsInteger(i)));
+        return true;
+    }
+    if (auto *caz = llvm::dyn_cast<llvm::ConstantAggregateZero>(c)) {
+        llvm::Type *t = caz->getType();
+        unsigned n = t->isArrayTy() ? t->getArrayNumElements() : 2;
+        out.assign(n, 0);
+        return true;
+    }
+    return false;
+}
+
+// KERNEL_TASK_TYPE_DEFAULT leaves a used local static _ZZ<enc>E11__arc_ktype.
+unsigned kernel_type(llvm::Module &m, const std::string &lowered)
+{
+    std::string enc = lowered.compare(0, 2, "_Z") == 0 ? lowered.substr(2)
+                                                        : std::to_string(lowered.size()) + lowered;
+    auto *gv = m.getGlobalVariable("_ZZ" + enc + "E11__arc_ktype", true);
+    if (gv && gv->hasInitializer())
+        if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer()))
+            return static_cast<unsigned>(ci->getZExtValue());
+    return 0;
+}
+
+int fail(rtc_result *res, std::string &log, int code, const std::string &msg)
+{
+    log += msg;
+    if (!log.empty() && log.back() != '\n')
+        log += '\n';
+    res->log = dup(log);
+    return code;
+}
+
+// Builds the metadata from the descriptors clang computed, then adds it
+// to the module as the .arc_meta section.
+int add_metadata(llvm::Module &m, const rtc_request *req, rtc_result *res, std::string &log)
+{
+    arc_meta meta{};
+    std::vector<arc_kernel_meta> ks(req->nentries);
+    std::vector<std::vector<arc_param>> ps(req->nentries);
+    std::vector<std::string> lowered(req->nentries), entry(req->nentries);
+    meta.arch = const_cast<char *>(req->opts->arch);
+    meta.target_cpu = const_cast<char *>(g_cpu.c_str());
+    meta.options = req->opts->joined;
+    meta.nkernels = static_cast<uint32_t>(req->nentries);
+    meta.kernels = ks.data();
+    static char empty[] = "";
+    for (int i = 0; i < req->nentries; i++) {
+        std::string id = std::to_string(i);
+        std::vector<unsigned> d;
+        auto *kfn = m.getGlobalVariable("__arc_kfn_" + id);
+        llvm::Function *f = nullptr;
+        if (kfn && kfn->hasInitializer())
+            f = llvm::dyn_cast<llvm::Function>(kfn->getInitializer()->stripPointerCasts());
+        if (!read_kdesc(m.getGlobalVariable("__arc_kdesc_" + id), d) || d.size() < 2 || !f ||
+            d.size() < 2 + 4 * static_cast<size_t>(d[0]))
+            return fail(res, log, ACL_ERROR_RTC_FAILURE,
+                        std::string("internal error: no descriptor for kernel '") + req->entries[i].name + "'");
+        lowered[i] = f->getName().str();
+        entry[i] = "__arc_entry_" + id;
+        const kscan_kernel *h = req->entries[i].hint;
+        bool names = h && h->nparams == static_cast<int>(d[0]);
+        ps[i].resize(d[0]);
+        for (unsigned p = 0; p < d[0]; p++) {
+            arc_param &ap = ps[i][p];
+            ap.offset = d[2 + 4 * p];
+            ap.size = d[3 + 4 * p];
+            ap.align = d[4 + 4 * p];
+            ap.kind = d[5 + 4 * p];
+            ap.name = names ? h->params[p].name : empty;
+            ap.type = names ? h->params[p].type : empty;
+        }
+        arc_kernel_meta &k = ks[i];
+        k.name = const_cast<char *>(req->entries[i].name);
+        k.lowered = const_cast<char *>(lowered[i].c_str());
+        k.entry = const_cast<char *>(entry[i].c_str());
+        k.ktype = kernel_type(m, lowered[i]);
+        k.nparams = d[0];
+        k.args_size = d[1];
+        k.params = ps[i].data();
+    }
+    size_t len = 0;
+    unsigned char *bytes = meta_write(&meta, &len);
+    if (!bytes)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory writing metadata");
+    auto *arr = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<uint8_t>(bytes, len));
+    std::free(bytes);
+    auto *gv = new llvm::GlobalVariable(m, arr->getType(), true, llvm::GlobalValue::PrivateLinkage, arr,
+                                        "__arc_meta");
+    gv->setSection(ARC_META_SECTION);
+    gv->setAlignment(llvm::Align(8));
+    llvm::appendToUsed(m, {gv});
+    res->lowered = static_cast<char **>(std::calloc(req->nentries ? req->nentries : 1, sizeof(char *)));
+    if (!res->lowered)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
+    for (int i = 0; i < req->nentries; i++)
+        res->lowered[i] = dup(lowered[i]);
+    return ACL_SUCCESS;
+}
+
+int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &log)
+{
+    std::string err;
+    const std::string triple = m.getTargetTriple();
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+    if (!target)
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "no LLVM target for " + triple + ": " + err);
+    llvm::TargetOptions to;
+    auto level = opt_level == 0 ? llvm::CodeGenOptLevel::None
+                 : opt_level == 3 ? llvm::CodeGenOptLevel::Aggressive
+                                  : llvm::CodeGenOptLevel::Default;
+    std::unique_ptr<llvm::TargetMachine> tm(
+        target->createTargetMachine(triple, g_cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
+    if (!tm)
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + g_cpu);
+    llvm::SmallVector<char, 0> obj;
+    llvm::raw_svector_ostream os(obj);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "the target cannot emit object files");
+    pm.run(m);
+    res->bin = static_cast<unsigned char *>(std::malloc(obj.size()));
+    if (!res->bin)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
+    std::memcpy(res->bin, obj.data(), obj.size());
+    res->bin_size = obj.size();
+    return ACL_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
+{
+    std::call_once(g_once, init_once);
+    std::memset(res, 0, sizeof *res);
+    std::string log;
+    llvm::raw_string_ostream los(log);
+
+    auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
+    user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
+                                                                   main_path, false));
+    for (int i = 0; i < req->nheaders; i++) {
+        std::string p = std::string(kUserRoot) + "/" + req->header_names[i];
+        user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, false));
+    }
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+    overlay->pushOverlay(g_device_fs);
+    overlay->pushOverlay(user_fs);
+
+    std::vector<std::string> args = cc1_args(req, main_path);
+    std::vector<const char *> argv;
+    for (auto &s : args)
+        argv.push_back(s.c_str());
+
+    clang::CompilerInstance ci;
+    auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    auto *printer = new clang::TextDiagnosticPrinter(los, diag_opts.get());
+    clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_opts, printer,
+                                       true);
+    auto inv = std::make_shared<clang::CompilerInvocation>();
+    if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags))
+        return fail(res, log, ACL_ERROR_RTC_INVALID_OPTION, "invalid compiler options");
+    inv->getFrontendOpts().DisableFree = false;
+    inv->getCodeGenOpts().DisableFree = false;
+    ci.setInvocation(inv);
+    ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
+    ci.setVerboseOutputStream(los);
+    ci.createFileManager(overlay);
+
+    llvm::LLVMContext ctx;
+    clang::EmitLLVMOnlyAction action(&ctx);
+    bool ok = ci.ExecuteAction(action);
+    std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
+    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    int rc = add_metadata(*mod, req, res, log);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    rc = emit_object(*mod, req->opts->opt_level, res, log);
+    if (rc != ACL_SUCCESS)
+        return rc;
+    res->log = dup(log);
+    return res->log ? ACL_SUCCESS : ACL_ERROR_RTC_OUT_OF_MEMORY;
+}
+
+extern "C" void rtc_result_free(rtc_result *res, int nentries)
+{
+    std::free(res->log);
+    std::free(res->bin);
+    if (res->lowered)
+        for (int i = 0; i < nentries; i++)
+            std::free(res->lowered[i]);
+    std::free(res->lowered);
+    std::memset(res, 0, sizeof *res);
+}
+
+extern "C" const char *rtc_target_cpu(void)
+{
+    std::call_once(g_once, init_once);
+    return g_cpu.c_str();
+}
+
+extern "C" const char *rtc_compiler_version(void)
+{
+    std::call_once(g_once, init_once);
+    return g_version.c_str();
+}

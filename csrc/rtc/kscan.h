@@ -1,0 +1,32 @@
+/* kscan.h - find the __global__ kernels of a source text without a full
+ * parse, so the rtc can append an entry trampoline for each before the one
+ * real compile.  A lexical scan: comments, strings, raw strings,
+ * preprocessor lines and `#if 0` blocks are skipped; namespaces qualify
+ * names; templates are reported but need a name expression. */
+#ifndef ARC_KSCAN_H_
+#define ARC_KSCAN_H_
+
+typedef struct kscan_param {
+    char *name;  /* "" when the parameter is unnamed */
+    char *type;  /* spelled type, whitespace normalised */
+} kscan_param;
+
+typedef struct kscan_kernel {
+    char *name;       /* qualified: ns::kernel */
+    char *base;       /* unqualified name */
+    int is_template;
+    int line;         /* 1-based line of the name */
+    int nparams;
+    kscan_param *params;
+} kscan_kernel;
+
+typedef struct kscan_result {
+    int nkernels;
+    kscan_kernel *kernels;
+} kscan_result;
+
+/* Scan src; returns 0, or -1 on out-of-memory. */
+int kscan(const char *src, kscan_result *out);
+void kscan_free(kscan_result *r);
+
+#endif

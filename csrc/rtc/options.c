@@ -1,0 +1,199 @@
+/* options.c - aclrtcCompileProg option parsing (see options.h).
+ * Everything is validated here so that nothing unexpected reaches clang's
+ * cc1 layer, where a bad flag can end in report_fatal_error -> exit(). */
+#include "options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl_rt_compile.h"
+
+static int push(char ***v, int *n, const char *prefix, const char *s)
+{
+    char **nv = realloc(*v, (size_t)(*n + 1) * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    size_t pl = strlen(prefix), sl = strlen(s);
+    char *e = malloc(pl + sl + 1);
+    if (!e)
+        return -1;
+    memcpy(e, prefix, pl);
+    memcpy(e + pl, s, sl + 1);
+    nv[(*n)++] = e;
+    return 0;
+}
+
+static int set_arch(rtc_opts *o, const char *a, char *err, size_t errlen)
+{
+    if (!strcmp(a, "dav-2201")) {
+        o->arch = "dav-2201";
+        o->arch_num = 2201;
+    } else if (!strcmp(a, "dav-3510")) {
+        o->arch = "dav-3510";
+        o->arch_num = 3510;
+    } else if (!strcmp(a, "dav-3002") || !strcmp(a, "dav-2002") || !strcmp(a, "dav-1001")) {
+        snprintf(err, errlen, "--npu-arch=%s: this NPU architecture does not support runtime compilation "
+                 "(supported: dav-2201, dav-3510)", a);
+        return ACL_ERROR_RTC_INVALID_OPTION;
+    } else {
+        snprintf(err, errlen, "--npu-arch=%s: unknown NPU architecture (supported: dav-2201, dav-3510)", a);
+        return ACL_ERROR_RTC_INVALID_OPTION;
+    }
+    return ACL_SUCCESS;
+}
+
+static const struct { const char *soc, *arch; } socs[] = {
+    {"Ascend910B1", "dav-2201"}, {"Ascend910B2", "dav-2201"}, {"Ascend910B3", "dav-2201"},
+    {"Ascend910B4", "dav-2201"}, {"Ascend910_9391", "dav-2201"}, {"Ascend910_9392", "dav-2201"},
+    {"Ascend950PR", "dav-3510"}, {"Ascend950DT", "dav-3510"}, {NULL, NULL}};
+
+int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->arch = "dav-2201";
+    o->arch_num = 2201;
+    o->opt_level = 2;
+    strcpy(o->std, "c++17");
+    int arch_given = 0, rc = ACL_SUCCESS;
+    const char *soc = NULL;
+    size_t jl = 1;
+    for (int i = 0; i < n; i++)
+        jl += strlen(opts[i]) + 1;
+    o->joined = calloc(jl, 1);
+    if (!o->joined)
+        goto oom;
+    for (int i = 0; i < n; i++) {
+        const char *a = opts[i];
+        if (*o->joined)
+            strcat(o->joined, " ");
+        strcat(o->joined, a);
+        if (!*a) {
+            snprintf(err, errlen, "option %d is an empty string", i);
+            rc = ACL_ERROR_RTC_INVALID_OPTION;
+            break;
+        }
+        if (!strncmp(a, "--npu-arch=", 11)) {
+            if ((rc = set_arch(o, a + 11, err, errlen)) != ACL_SUCCESS)
+                break;
+            arch_given = 1;
+        } else if (!strncmp(a, "--npu-soc=", 10)) {
+            soc = a + 10;
+        } else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") || !strcmp(a, "-O2") || !strcmp(a, "-O3")) {
+            o->opt_level = a[2] - '0';
+        } else if (!strcmp(a, "-g")) {
+            o->debug = 1;
+        } else if (!strncmp(a, "-std=", 5)) {
+            const char *s = a + 5;
+            if (strcmp(s, "c++11") && strcmp(s, "c++14") && strcmp(s, "c++17") && strcmp(s, "c++20") &&
+                strcmp(s, "gnu++14") && strcmp(s, "gnu++17") && strcmp(s, "gnu++20")) {
+                snprintf(err, errlen, "%s: unsupported language standard (use c++11, c++14, c++17 or c++20)", a);
+                rc = ACL_ERROR_RTC_INVALID_OPTION;
+                break;
+            }
+            snprintf(o->std, sizeof o->std, "%s", s);
+        } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "-I", 2)) {
+            const char *v = a + 2;
+            if (!*v) {
+                if (i + 1 >= n || !*opts[i + 1]) {
+                    snprintf(err, errlen, "%s needs a value (e.g. %sNAME)", a, a);
+                    rc = ACL_ERROR_RTC_INVALID_OPTION;
+                    break;
+                }
+                v = opts[++i];
+                strcat(o->joined, v);
+            }
+            if (a[1] == 'I') {
+                if (push(&o->includes, &o->nincludes, "", v))
+                    goto oom;
+            } else {
+                if (!((v[0] >= 'A' && v[0] <= 'Z') || (v[0] >= 'a' && v[0] <= 'z') || v[0] == '_')) {
+                    snprintf(err, errlen, "%s: '%s' is not a valid macro name", a, v);
+                    rc = ACL_ERROR_RTC_INVALID_OPTION;
+                    break;
+                }
+                if (push(&o->macros, &o->nmacros, a[1] == 'D' ? "-D" : "-U", v))
+                    goto oom;
+            }
+        } else if (!strcmp(a, "-xasc") || !strcmp(a, "-x") || !strcmp(a, "-xcce")) {
+            if (!strcmp(a, "-x")) {
+                const char *lang = i + 1 < n ? opts[i + 1] : "";
+                if (!strcmp(lang, "aicpu")) {
+                    snprintf(err, errlen, "[ERROR] aicpu compile is not supported yet\n");
+                    rc = ACL_ERROR_RTC_COMPILATION;
+                    break;
+                }
+                if (strcmp(lang, "asc") && strcmp(lang, "cce")) {
+                    snprintf(err, errlen, "-x %s: unknown language (use -x asc)", lang);
+                    rc = ACL_ERROR_RTC_INVALID_OPTION;
+                    break;
+                }
+                i++;
+            }
+        } else if (!strcmp(a, "-xaicpu")) {
+            snprintf(err, errlen, "[ERROR] aicpu compile is not supported yet\n");
+            rc = ACL_ERROR_RTC_COMPILATION;
+            break;
+        } else if (!strcmp(a, "--sanitizer")) {
+            o->sanitizer = 1;
+        } else if (!strcmp(a, "--cce-auto-sync") || !strcmp(a, "--cce-disable-asc-reserved-ubuf") ||
+                   !strcmp(a, "--cce-disable-vf-stack-reserved-ubuf")) {
+            /* accepted: the simulated core is always in sync and reserves no UB */
+        } else if (!strcmp(a, "--enable-simt")) {
+            snprintf(err, errlen, "--enable-simt: SIMT mode is not simulated; remove the option");
+            rc = ACL_ERROR_RTC_INVALID_OPTION;
+            break;
+        } else if (!strcmp(a, "-w") || (!strncmp(a, "-W", 2) && a[2] && strncmp(a, "-Wl,", 4) &&
+                                        strncmp(a, "-Wa,", 4) && strncmp(a, "-Wp,", 4))) {
+            if (push(&o->warnings, &o->nwarnings, "", a))
+                goto oom;
+        } else if (!strcmp(a, "-mllvm") || !strcmp(a, "-Xclang")) {
+            snprintf(err, errlen, "%s: passing options to LLVM or cc1 is not allowed", a);
+            rc = ACL_ERROR_RTC_INVALID_OPTION;
+            break;
+        } else {
+            snprintf(err, errlen, "unknown option '%s' (supported: --npu-arch=dav-2201|dav-3510, --npu-soc=, "
+                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer)", a);
+            rc = ACL_ERROR_RTC_INVALID_OPTION;
+            break;
+        }
+    }
+    if (rc == ACL_SUCCESS && soc && !arch_given) {
+        int found = 0;
+        for (int k = 0; socs[k].soc; k++)
+            if (!strcmp(socs[k].soc, soc)) {
+                rc = set_arch(o, socs[k].arch, err, errlen);
+                found = 1;
+            }
+        if (!found) {
+            snprintf(err, errlen, "--npu-soc=%s: unknown SoC (known: Ascend910B1..B4, Ascend950PR, Ascend950DT)",
+                     soc);
+            rc = ACL_ERROR_RTC_INVALID_OPTION;
+        }
+    }
+    if (rc != ACL_SUCCESS)
+        rtc_opts_free(o);
+    return rc;
+oom:
+    snprintf(err, errlen, "out of memory while parsing options");
+    rtc_opts_free(o);
+    return ACL_ERROR_RTC_OUT_OF_MEMORY;
+}
+
+void rtc_opts_free(rtc_opts *o)
+{
+    for (int i = 0; i < o->nmacros; i++)
+        free(o->macros[i]);
+    for (int i = 0; i < o->nincludes; i++)
+        free(o->includes[i]);
+    for (int i = 0; i < o->nwarnings; i++)
+        free(o->warnings[i]);
+    free(o->macros);
+    free(o->includes);
+    free(o->warnings);
+    free(o->joined);
+    o->macros = o->includes = o->warnings = NULL;
+    o->joined = NULL;
+    o->nmacros = o->nincludes = o->nwarnings = 0;
+}
