@@ -36,6 +36,7 @@ def main() -> None:
             data = f.read()
         if data.endswith(b"\n"):
             data = data[:-1]
+        # c_string ends every line, the last included, with a newline
         parts.append('    {"%s", %s, %d},' % (rel, c_string(data), len(data) + 1))
     parts.append("    {0, 0, 0}\n};")
     tmp = out_c + ".tmp"

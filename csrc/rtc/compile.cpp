@@ -62,7 +62,7 @@ void init_once()
     for (const arc_vfile *f = arc_device_headers; f->path; f++) {
         std::string path = std::string(kDeviceRoot) + "/" + f->path;
         g_device_fs->addFile(path, 0,
-                             llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size - 1), path, false));
+                             llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
     }
 }
 
@@ -268,10 +268,10 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
-                                                                   main_path, false));
+                                                                   main_path, true));
     for (int i = 0; i < req->nheaders; i++) {
         std::string p = std::string(kUserRoot) + "/" + req->header_names[i];
-        user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, false));
+        user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, true));
     }
     auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
     overlay->pushOverlay(g_device_fs);

@@ -8,7 +8,7 @@
 typedef struct arc_vfile {
     const char *path;  /* relative to the device include root */
     const char *data;
-    size_t size;
+    size_t size;  /* bytes of text; data[size] is the NUL clang needs */
 } arc_vfile;
 
 /* Terminated by an entry with a NULL path. */

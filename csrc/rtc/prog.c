@@ -340,6 +340,7 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
     sbuf text = {0}, notes = {0};
     rtc_entry *entries = calloc((size_t)(ks.nkernels + p->nexprs) + 1, sizeof *entries);
     p->entry_names = calloc((size_t)(ks.nkernels + p->nexprs) + 1, sizeof(char *));
+    /* #line makes diagnostics name the program, not the in-memory path */
     sb_add(&text, "#line 1 \"%s\"\n%s\n#line 1 \"<ascendrtc kernel entries>\"\n#include \"arc/entry.h\"\n",
            p->name, p->src);
     int n = 0;
