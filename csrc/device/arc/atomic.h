@@ -1,0 +1,100 @@
+/* atomic.h - DMA atomics: after SetAtomicAdd<T>() (or Max/Min), copies to
+ * GM combine with what is there instead of overwriting.  Cores run
+ * concurrently, so each element is combined with a compare-and-swap. */
+#ifndef ARC_ATOMIC_H_
+#define ARC_ATOMIC_H_
+
+#include "arc/state.h"
+
+namespace __arc {
+template <class T> inline T combine(T old, T v, int op)
+{
+    if constexpr (is_same<T, half>::value || is_same<T, bfloat16_t>::value) {
+        float a = (float)old, b = (float)v;
+        return (T)(op == ATOMIC_ADD ? a + b : op == ATOMIC_MAX ? (a > b ? a : b) : (a < b ? a : b));
+    } else {
+        return op == ATOMIC_ADD ? (T)(old + v) : op == ATOMIC_MAX ? (old > v ? old : v) : (old < v ? old : v);
+    }
+}
+
+/* *p = combine(*p, v) atomically; T is at most 8 bytes and naturally aligned. */
+template <class T> inline void atomic_apply(T *p, T v, int op)
+{
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        typedef typename uint_of<sizeof(T)>::type U;
+        U *w = (U *)(void *)p;
+        U old = __atomic_load_n(w, __ATOMIC_RELAXED);
+        for (;;) {
+            T o;
+            __builtin_memcpy(&o, &old, sizeof(T));
+            T n = combine(o, v, op);
+            U nb;
+            __builtin_memcpy(&nb, &n, sizeof(T));
+            if (__atomic_compare_exchange_n(w, &old, nb, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+        }
+    } else {
+        uintptr_t a = (uintptr_t)p;
+        uint32_t *w = (uint32_t *)(a & ~(uintptr_t)3);
+        unsigned sh = (unsigned)(a & 3) * 8;
+        uint32_t m = (sizeof(T) == 2 ? 0xffffu : 0xffu) << sh;
+        uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+        for (;;) {
+            typename uint_of<sizeof(T)>::type ob = (typename uint_of<sizeof(T)>::type)((old & m) >> sh), nb;
+            T o;
+            __builtin_memcpy(&o, &ob, sizeof(T));
+            T n = combine(o, v, op);
+            __builtin_memcpy(&nb, &n, sizeof(T));
+            uint32_t nw = (old & ~m) | ((uint32_t)nb << sh);
+            if (__atomic_compare_exchange_n(w, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+        }
+    }
+}
+
+/* Copy n elements UB -> GM honouring the atomic mode. */
+template <class T> inline void store_gm(T *__restrict dst, const T *__restrict src, uint64_t n)
+{
+    int op = (int)__arc_core()->dev[SLOT_ATOMIC];
+    if (__builtin_expect(op == ATOMIC_NONE, 1)) {
+        __builtin_memcpy((void *)dst, (const void *)src, n * sizeof(T));
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);
+}
+} // namespace __arc
+
+namespace AscendC {
+template <typename T> inline void SetAtomicAdd() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_ADD; }
+template <typename T> inline void SetAtomicMax() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_MAX; }
+template <typename T> inline void SetAtomicMin() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_MIN; }
+inline void SetAtomicNone() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_NONE; }
+inline void DisableDmaAtomic() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_NONE; }
+template <typename T> inline void SetAtomicType() {}
+
+/* Scalar GM atomics; they return the old value. */
+template <typename T> inline T AtomicAdd(T *p, T v)
+{
+    T old = *p;
+    __arc::atomic_apply(p, v, __arc::ATOMIC_ADD);
+    return old;
+}
+template <typename T> inline T AtomicMax(T *p, T v)
+{
+    T old = *p;
+    __arc::atomic_apply(p, v, __arc::ATOMIC_MAX);
+    return old;
+}
+template <typename T> inline T AtomicMin(T *p, T v)
+{
+    T old = *p;
+    __arc::atomic_apply(p, v, __arc::ATOMIC_MIN);
+    return old;
+}
+template <typename T> inline T AtomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+template <typename T> inline T AtomicCas(T *p, T expected, T desired)
+{
+    __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;
+}
+} // namespace AscendC
+
+#endif /* ARC_ATOMIC_H_ */

@@ -1,0 +1,268 @@
+/* data_copy.h - DataCopy (count and DataCopyParams forms, GM<->UB, UB->UB),
+ * DataCopyPad (new Ext params and old DataCopyPadParams; GM strides and
+ * block lengths in bytes, UB strides in 32-byte blocks, each UB block
+ * padded to 32 bytes), SetPadValue and InitGlobalMemory.
+ *
+ * The count form's length must be a multiple of 32 bytes: the CPU twin
+ * stops; with -DASCENDRTC_NPU_SEMANTICS it is rounded down like the NPU. */
+#ifndef ARC_DATA_COPY_H_
+#define ARC_DATA_COPY_H_
+
+#include "arc/tensor.h"
+#include "arc/atomic.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    union { uint16_t srcStride = 0; uint16_t srcGap; };
+    union { uint16_t dstStride = 0; uint16_t dstGap; };
+    DataCopyParams() = default;
+    DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+};
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    DataCopyExtParams() = default;
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn = 0)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+};
+template <typename T> struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue = T(0);
+    DataCopyPadExtParams() = default;
+    DataCopyPadExtParams(bool isPadIn, uint8_t l, uint8_t r, T v)
+        : isPad(isPadIn), leftPadding(l), rightPadding(r), paddingValue(v) {}
+};
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+    DataCopyPadParams() = default;
+    DataCopyPadParams(bool isPadIn, uint8_t l, uint8_t r, uint64_t v)
+        : isPad(isPadIn), leftPadding(l), rightPadding(r), paddingValue(v) {}
+};
+struct DataCopyEnhancedParams {
+    int blockMode = 0;
+    int deqScale = 0;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    int padMode = 0;
+};
+
+namespace __detail {
+/* Count-form length in elements after the 32-byte rule. */
+template <typename T> inline uint32_t copy_count(uint32_t count, const char *api)
+{
+#ifdef ASCENDRTC_NPU_SEMANTICS
+    return (uint32_t)(((uint64_t)count * sizeof(T)) & ~31ull) / (uint32_t)sizeof(T);
+#else
+    ARC_CHECK(((uint64_t)count * sizeof(T)) % 32 == 0, api,
+              "count %u x %u bytes = %llu bytes is not a multiple of 32 (the NPU would round it down "
+              "to %llu bytes; use DataCopyPad for unaligned lengths)",
+              count, (unsigned)sizeof(T), (unsigned long long)count * sizeof(T),
+              (unsigned long long)(((uint64_t)count * sizeof(T)) & ~31ull));
+    return count;
+#endif
+}
+template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what)
+{
+    ARC_CHECK_ALIGN32(t.addr_, api, what);
+    ARC_CHECK(bytes <= t.bytes_, api, "%s: %llu bytes (%llu elements of %s) exceed the tensor's %u elements",
+              what, (unsigned long long)bytes, (unsigned long long)(bytes / sizeof(T)), __arc::tname<T>(),
+              (unsigned)(t.bytes_ / sizeof(T)));
+}
+/* Blocked copy: n blocks of len bytes, strides are gaps between blocks. */
+inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
+{
+    for (uint32_t b = 0; b < n; b++)
+        __builtin_memcpy(dst + b * (len + dgap), src + b * (len + sgap), len);
+}
+template <typename T>
+inline void store_blocks(T *dst, const T *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
+{
+    for (uint32_t b = 0; b < n; b++)
+        __arc::store_gm((T *)((uint8_t *)dst + b * (len + dgap)), (const T *)((const uint8_t *)src + b * (len + sgap)),
+                        len / sizeof(T));
+}
+static inline void check_params(const DataCopyParams &p, const char *api)
+{
+    ARC_CHECK(p.blockCount <= 4095, api, "blockCount %u exceeds 4095", (unsigned)p.blockCount);
+}
+} // namespace __detail
+
+/* ---- DataCopy, count form ---- */
+template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
+{
+    const char *api = "AscendC::DataCopy";
+    count = __detail::copy_count<T>(count, api);
+    __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
+    __builtin_memcpy((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
+}
+template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
+{
+    const char *api = "AscendC::DataCopy";
+    count = __detail::copy_count<T>(count, api);
+    __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
+    __arc::store_gm(dst.addr_, src.addr_, count);
+}
+template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
+{
+    const char *api = "AscendC::DataCopy";
+    count = __detail::copy_count<T>(count, api);
+    __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst");
+    __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src");
+    __builtin_memmove((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
+}
+
+/* ---- DataCopy, DataCopyParams form: lengths and strides in 32-byte blocks ---- */
+template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p)
+{
+    const char *api = "AscendC::DataCopy";
+    __detail::check_params(p, api);
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    uint64_t len = (uint64_t)p.blockLen * 32;
+    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst (local) extent");
+    __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
+                          p.dstStride * 32ull);
+}
+template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
+{
+    const char *api = "AscendC::DataCopy";
+    __detail::check_params(p, api);
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    uint64_t len = (uint64_t)p.blockLen * 32;
+    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent");
+    __detail::store_blocks(dst.addr_, src.addr_, p.blockCount, len, p.srcStride * 32ull, p.dstStride * 32ull);
+}
+template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
+{
+    const char *api = "AscendC::DataCopy";
+    __detail::check_params(p, api);
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    uint64_t len = (uint64_t)p.blockLen * 32;
+    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst extent");
+    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src extent");
+    __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
+                          p.dstStride * 32ull);
+}
+template <typename T, typename E>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const E &)
+{
+    DataCopy(dst, src, p);
+}
+template <typename T, typename E>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, const E &)
+{
+    DataCopy(dst, src, p);
+}
+
+/* ---- DataCopyPad ---- */
+template <typename T> inline void SetPadValue(T v)
+{
+    uint64_t b = 0;
+    __builtin_memcpy(&b, &v, sizeof(T));
+    __arc_core()->dev[__arc::SLOT_PADVAL] = b;
+    __arc_core()->dev[__arc::SLOT_PADVAL_SET] = 1;
+}
+
+namespace __detail {
+/* GM -> UB: each block is blockLen bytes in GM (gaps srcGap bytes), lands
+ * in UB with leftPad elements before it and is padded to 32 bytes; UB
+ * blocks are dstGap 32-byte blocks apart. */
+template <typename T>
+inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t len, uint64_t sgap, uint64_t dgap_blk,
+                   bool isPad, uint32_t lpad, uint32_t rpad, T padv, const char *api)
+{
+    ARC_CHECK(len % sizeof(T) == 0, api, "blockLen %u bytes is not a multiple of sizeof(%s) = %u", len,
+              __arc::tname<T>(), (unsigned)sizeof(T));
+    ARC_CHECK(lpad * sizeof(T) <= 32 && rpad * sizeof(T) <= 32, api,
+              "padding of %u left / %u right elements exceeds 32 bytes per side", lpad, rpad);
+    if (n == 0 || len == 0) return;
+    uint64_t ublk = ((uint64_t)lpad * sizeof(T) + len + rpad * sizeof(T) + 31) & ~31ull;
+    uint64_t ustride = ublk + dgap_blk * 32;
+    check_local(dst, (n - 1) * ustride + ublk, api, "dst (local) extent");
+    uint32_t ne = len / (uint32_t)sizeof(T);
+    uint32_t nb = (uint32_t)(ublk / sizeof(T));
+    bool have = __arc_core()->dev[__arc::SLOT_PADVAL_SET] != 0;
+    T fill = padv;
+    if (!isPad && have) {
+        uint64_t b = __arc_core()->dev[__arc::SLOT_PADVAL];
+        __builtin_memcpy(&fill, &b, sizeof(T));
+    }
+    for (uint32_t b = 0; b < n; b++) {
+        T *u = (T *)((uint8_t *)dst.addr_ + b * ustride);
+        const T *g = (const T *)((const uint8_t *)src + b * (len + sgap));
+        __builtin_memcpy((void *)(u + lpad), (const void *)g, len);
+        T f = (isPad || have) ? fill : g[0];
+        for (uint32_t i = 0; i < lpad; i++) u[i] = f;
+        for (uint32_t i = lpad + ne; i < nb; i++) u[i] = f;
+    }
+}
+/* UB -> GM: writes exactly blockLen bytes per block. */
+template <typename T>
+inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len, uint64_t sgap_blk, uint64_t dgap,
+                    const char *api)
+{
+    ARC_CHECK(len % sizeof(T) == 0, api, "blockLen %u bytes is not a multiple of sizeof(%s) = %u", len,
+              __arc::tname<T>(), (unsigned)sizeof(T));
+    if (n == 0 || len == 0) return;
+    uint64_t ublk = ((uint64_t)len + 31) & ~31ull;
+    uint64_t ustride = ublk + sgap_blk * 32;
+    check_local(src, (n - 1) * ustride + len, api, "src (local) extent");
+    for (uint32_t b = 0; b < n; b++)
+        __arc::store_gm((T *)((uint8_t *)dst + b * (len + dgap)), (const T *)((const uint8_t *)src.addr_ + b * ustride),
+                        len / sizeof(T));
+}
+} // namespace __detail
+
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
+                        const DataCopyPadExtParams<T> &pad)
+{
+    ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
+    __detail::pad_in(dst, src.addr_, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                     pad.rightPadding, pad.paddingValue, "AscendC::DataCopyPad");
+}
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p)
+{
+    ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
+    __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad");
+}
+/* Old form: the DataCopy struct, but blockLen and GM strides in bytes. */
+template <typename T>
+inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
+                        const DataCopyPadParams &pad)
+{
+    T v;
+    uint64_t pv = pad.paddingValue;
+    __builtin_memcpy(&v, &pv, sizeof(T));
+    __detail::pad_in(dst, src.addr_, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
+                     pad.rightPadding, v, "AscendC::DataCopyPad");
+}
+template <typename T>
+inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
+{
+    __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad");
+}
+
+/* Fill n elements of GM (all cores may call it on their own slices). */
+template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gm, uint64_t size, const T &value)
+{
+    T *__restrict p = gm.addr_;
+    for (uint64_t i = 0; i < size; i++) p[i] = value;
+}
+
+} // namespace AscendC
+
+#endif /* ARC_DATA_COPY_H_ */

@@ -1,0 +1,264 @@
+/* pipe.h - TPipe (carves UB/L1 into buffers, one per core), TQueBind/TQue
+ * (buffer rings with the CPU twin's state checks) and TBuf (scratch). */
+#ifndef ARC_PIPE_H_
+#define ARC_PIPE_H_
+
+#include "arc/tensor.h"
+#include "arc/sync.h"
+
+namespace AscendC {
+
+constexpr uint32_t QBUF_MAX_LEN = 64;
+
+namespace __detail {
+static inline bool pos_is_l1(TPosition p)
+{
+    return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM;
+}
+static inline const char *pos_name(TPosition p)
+{
+    switch (p) {
+    case TPosition::VECIN: return "VECIN";
+    case TPosition::VECOUT: return "VECOUT";
+    case TPosition::VECCALC: return "VECCALC";
+    case TPosition::A1: return "A1";
+    case TPosition::B1: return "B1";
+    case TPosition::C1: return "C1";
+    default: return "other";
+    }
+}
+} // namespace __detail
+
+/* State shared by TQue, TQueBind and TBuf: `num` buffers of `len` bytes. */
+class TQueBase {
+public:
+    uint8_t *base_ = nullptr;
+    uint32_t len_ = 0;
+    uint8_t num_ = 0;
+    uint8_t cursor_ = 0;   /* next buffer AllocTensor tries */
+    uint8_t head_ = 0, count_ = 0;  /* FIFO of enqueued buffer indices */
+    uint64_t inuse_ = 0;   /* bit i: buffer i allocated and not freed */
+    uint64_t queued_ = 0;  /* bit i: buffer i is in the FIFO */
+    uint8_t fifo_[QBUF_MAX_LEN];
+    TPosition pos_ = TPosition::VECCALC;
+
+    int index_of(const void *p, const char *api) const
+    {
+        const uint8_t *a = (const uint8_t *)p;
+        ARC_CHECK(base_ != nullptr, api, "the queue has no buffers: call TPipe::InitBuffer first");
+        ARC_CHECK(a >= base_ && a < base_ + (uint64_t)len_ * num_, api,
+                  "the tensor (UB offset %lld) does not belong to this queue (buffers at UB offset %lld, %u x %u bytes)",
+                  (long long)(a - __arc_core()->ub), (long long)(base_ - __arc_core()->ub), num_, len_);
+        return (int)((a - base_) / len_);
+    }
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind : public TQueBase {
+public:
+    TQueBind() { pos_ = src == TPosition::GM ? dst : src; }
+
+    template <typename T> LocalTensor<T> AllocTensor()
+    {
+        ARC_CHECK(base_ != nullptr, "AscendC::TQue::AllocTensor",
+                  "the queue has no buffers: call TPipe::InitBuffer first");
+        for (int k = 0; k < num_; k++) {
+            int i = (cursor_ + k) % num_;
+            if (!(inuse_ >> i & 1)) {
+                inuse_ |= 1ull << i;
+                cursor_ = (uint8_t)((i + 1) % num_);
+                return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
+            }
+        }
+        ARC_TRAP("AscendC::TQue::AllocTensor",
+                 "all %u buffers of the queue are allocated and none was freed (FreeTensor); "
+                 "the NPU would hang here", (unsigned)num_);
+    }
+    template <typename T> bool EnQue(const LocalTensor<T> &t)
+    {
+        int i = index_of(t.addr_, "AscendC::TQue::EnQue");
+        ARC_CHECK(inuse_ >> i & 1, "AscendC::TQue::EnQue",
+                  "buffer %d of the queue is not allocated (AllocTensor first, or it was already freed)", i);
+        ARC_CHECK(!(queued_ >> i & 1), "AscendC::TQue::EnQue", "buffer %d is already in the queue", i);
+        ARC_CHECK(depth <= 0 || count_ < depth, "AscendC::TQue::EnQue",
+                  "the queue is full: depth %d, %u tensors enqueued and not dequeued", (int)depth,
+                  (unsigned)count_);
+        fifo_[(head_ + count_) % QBUF_MAX_LEN] = (uint8_t)i;
+        count_++;
+        queued_ |= 1ull << i;
+        return true;
+    }
+    template <TPosition, TPosition, typename T> bool EnQue(const LocalTensor<T> &t) { return EnQue(t); }
+    template <typename T> LocalTensor<T> DeQue()
+    {
+        ARC_CHECK(count_ > 0, "AscendC::TQue::DeQue",
+                  "the queue is empty: DeQue without a matching EnQue (%u of %u buffers allocated)",
+                  (unsigned)__builtin_popcountll(inuse_), (unsigned)num_);
+        int i = fifo_[head_];
+        head_ = (uint8_t)((head_ + 1) % QBUF_MAX_LEN);
+        count_--;
+        queued_ &= ~(1ull << i);
+        return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
+    }
+    template <TPosition, TPosition, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
+    template <typename T> void FreeTensor(const LocalTensor<T> &t)
+    {
+        int i = index_of(t.addr_, "AscendC::TQue::FreeTensor");
+        ARC_CHECK(inuse_ >> i & 1, "AscendC::TQue::FreeTensor",
+                  "buffer %d of the queue is already free (FreeTensor twice, or never allocated)", i);
+        ARC_CHECK(!(queued_ >> i & 1), "AscendC::TQue::FreeTensor",
+                  "buffer %d is still in the queue (EnQue without DeQue)", i);
+        inuse_ &= ~(1ull << i);
+    }
+    bool VacantInQue() const { return depth <= 0 || count_ < depth; }
+    bool HasTensorInQue() const { return count_ > 0; }
+    int32_t GetTensorCountInQue() const { return count_; }
+    bool HasIdleBuffer() const { return num_ > 0 && __builtin_popcountll(inuse_) < num_; }
+    void FreeAllEvent() {}
+    template <typename T> void FreeBuffer(const LocalTensor<T> &t) { FreeTensor(t); }
+};
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+class TQue : public TQueBind<pos == TPosition::VECIN || pos == TPosition::A1 || pos == TPosition::B1 ? TPosition::GM : pos,
+                             pos == TPosition::VECIN || pos == TPosition::A1 || pos == TPosition::B1 ? pos : TPosition::GM,
+                             depth, mask> {
+public:
+    TQue() { this->pos_ = pos; }
+};
+
+template <TPosition pos = TPosition::VECCALC> class TBuf : public TQueBase {
+public:
+    TBuf() { pos_ = pos; }
+    template <typename T> LocalTensor<T> Get() const
+    {
+        ARC_CHECK(base_ != nullptr, "AscendC::TBuf::Get", "the TBuf has no buffer: call TPipe::InitBuffer first");
+        return LocalTensor<T>((T *)(void *)base_, len_, pos_);
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t n) const
+    {
+        ARC_CHECK(base_ != nullptr, "AscendC::TBuf::Get", "the TBuf has no buffer: call TPipe::InitBuffer first");
+        ARC_CHECK((uint64_t)n * sizeof(T) <= len_, "AscendC::TBuf::Get",
+                  "%u elements of %s (%llu bytes) exceed the buffer's %u bytes", n, __arc::tname<T>(),
+                  (unsigned long long)n * sizeof(T), len_);
+        LocalTensor<T> r((T *)(void *)base_, n * (uint32_t)sizeof(T), pos_);
+        r.cap_ = len_;
+        return r;
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t n, uint32_t byteOffset) const
+    {
+        ARC_CHECK(base_ != nullptr, "AscendC::TBuf::GetWithOffset",
+                  "the TBuf has no buffer: call TPipe::InitBuffer first");
+        ARC_CHECK((uint64_t)n * sizeof(T) + byteOffset <= len_, "AscendC::TBuf::GetWithOffset",
+                  "%u elements of %s at byte offset %u exceed the buffer's %u bytes", n,
+                  __arc::tname<T>(), byteOffset, len_);
+        LocalTensor<T> r((T *)(void *)(base_ + byteOffset), n * (uint32_t)sizeof(T), pos_);
+        r.cap_ = len_ - byteOffset;
+        return r;
+    }
+    template <typename T> void EnQue(const LocalTensor<T> &) {}
+    template <typename T> LocalTensor<T> DeQue() { return Get<T>(); }
+    template <typename T> LocalTensor<T> AllocTensor() { return Get<T>(); }
+    template <typename T> void FreeTensor(const LocalTensor<T> &) {}
+};
+
+class TPipe {
+public:
+    TPipe()
+    {
+        arc_core *c = __arc_core();
+        ARC_CHECK(c->dev[__arc::SLOT_PIPE] == 0, "AscendC::TPipe::TPipe",
+                  "a second TPipe was created while another is alive; a kernel has one TPipe");
+        c->dev[__arc::SLOT_PIPE] = (unsigned long long)(uintptr_t)this;
+    }
+    ~TPipe()
+    {
+        unsigned long long &s = __arc_core()->dev[__arc::SLOT_PIPE];
+        if (s == (unsigned long long)(uintptr_t)this) s = 0;
+    }
+    TPipe(const TPipe &) = delete;
+    TPipe &operator=(const TPipe &) = delete;
+
+    /* A queue's `num` buffers of `len` bytes (rounded up to 32). */
+    bool InitBuffer(TQueBase &que, uint8_t num, uint32_t len)
+    {
+        return carve(que, num, len, "AscendC::TPipe::InitBuffer");
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos> &buf, uint32_t len)
+    {
+        return carve(buf, 1, len, "AscendC::TPipe::InitBuffer");
+    }
+    void Reset() { ub_used_ = l1_used_ = 0; nbuf_ = 0; }
+    void Destroy() { Reset(); }
+    void Init() {}
+
+    /* Event ids: FetchEventID peeks at a free id, AllocEventID takes it. */
+    template <HardEvent evt> TEventID AllocEventID()
+    {
+        int e = (int)evt;
+        unsigned long long &m = __arc_core()->dev[__arc::SLOT_EVT_ALLOC + e / 8];
+        uint64_t bits = (m >> ((e % 8) * 8)) & 0xffu;
+        ARC_CHECK(bits != 0xffu, "AscendC::TPipe::AllocEventID",
+                  "all 8 event ids of HardEvent %d are allocated", e);
+        int id = __builtin_ctzll(~bits);
+        m |= 1ull << ((e % 8) * 8 + id);
+        return (TEventID)id;
+    }
+    template <HardEvent evt> void ReleaseEventID(TEventID id)
+    {
+        int e = (int)evt;
+        ARC_CHECK(id >= 0 && id < 8, "AscendC::TPipe::ReleaseEventID", "event id %d is out of range 0..7", (int)id);
+        __arc_core()->dev[__arc::SLOT_EVT_ALLOC + e / 8] &= ~(1ull << ((e % 8) * 8 + id));
+    }
+    template <HardEvent evt> TEventID FetchEventID()
+    {
+        int e = (int)evt;
+        uint64_t bits = (__arc_core()->dev[__arc::SLOT_EVT_ALLOC + e / 8] >> ((e % 8) * 8)) & 0xffu;
+        return bits == 0xffu ? (TEventID)0 : (TEventID)__builtin_ctzll(~bits);
+    }
+    TEventID FetchEventID(HardEvent evt)
+    {
+        int e = (int)evt;
+        uint64_t bits = (__arc_core()->dev[__arc::SLOT_EVT_ALLOC + e / 8] >> ((e % 8) * 8)) & 0xffu;
+        return bits == 0xffu ? (TEventID)0 : (TEventID)__builtin_ctzll(~bits);
+    }
+
+    uint64_t ub_used_ = 0, l1_used_ = 0;
+    uint32_t nbuf_ = 0;
+
+private:
+    bool carve(TQueBase &q, uint32_t num, uint32_t len, const char *api)
+    {
+        arc_core *c = __arc_core();
+        ARC_CHECK(len > 0, api, "buffer length is 0");
+        ARC_CHECK(num > 0, api, "buffer count is 0");
+        ARC_CHECK(nbuf_ + num <= QBUF_MAX_LEN, api,
+                  "%u buffers requested, %u already in use: a TPipe has at most %u buffers", num,
+                  nbuf_, QBUF_MAX_LEN);
+        uint64_t l = ((uint64_t)len + 31u) & ~31ull;
+        bool l1 = __detail::pos_is_l1(q.pos_);
+        uint64_t &used = l1 ? l1_used_ : ub_used_;
+        uint64_t size = l1 ? c->l1_size : c->ub_size;
+        ARC_CHECK(used + l * num <= size, api,
+                  "%u x %u bytes (rounded to %llu) for %s exceed the %s: %llu of %llu bytes already used "
+                  "on dav-%u", num, len, (unsigned long long)l, __detail::pos_name(q.pos_),
+                  l1 ? "L1" : "unified buffer", (unsigned long long)used, (unsigned long long)size, c->arch);
+        q.base_ = (l1 ? c->l1 : c->ub) + used;
+        q.len_ = (uint32_t)l;
+        q.num_ = (uint8_t)num;
+        q.cursor_ = q.head_ = q.count_ = 0;
+        q.inuse_ = q.queued_ = 0;
+        used += l * num;
+        nbuf_ += num;
+        return true;
+    }
+};
+
+inline TPipe *GetTPipePtr()
+{
+    TPipe *p = (TPipe *)(uintptr_t)__arc_core()->dev[__arc::SLOT_PIPE];
+    ARC_CHECK(p != nullptr, "AscendC::GetTPipePtr", "no TPipe exists on this core");
+    return p;
+}
+
+} // namespace AscendC
+
+#endif /* ARC_PIPE_H_ */

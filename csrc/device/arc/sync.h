@@ -1,0 +1,80 @@
+/* sync.h - pipes, hardware events and barriers.  The simulated core runs
+ * every pipe in program order, so these only check their use: ids 0..7,
+ * and a WaitFlag needs an earlier SetFlag (the NPU would hang). */
+#ifndef ARC_SYNC_H_
+#define ARC_SYNC_H_
+
+#include "arc/state.h"
+
+enum pipe_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+              PIPE_V2, PIPE_FIX, PIPE_NUM };
+typedef int32_t event_t;
+enum { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace AscendC {
+typedef int8_t TEventID;
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+    MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
+    S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX,
+    FIX_MTE1, FIX_FIX, MAX
+};
+
+namespace __detail {
+/* 4-bit pending-SetFlag counter of (event, id). */
+static inline void flag_step(int e, int id, int delta, const char *api)
+{
+    ARC_CHECK(id >= 0 && id < 8, api, "event id %d is out of range 0..7 (HardEvent %d)", id, e);
+    ARC_CHECK(e >= 0 && e < (int)HardEvent::MAX, api, "HardEvent %d is out of range", e);
+    int bit = (e * 8 + id) * 4;
+    unsigned long long &w = __arc_core()->dev[__arc::SLOT_FLAGS + bit / 64];
+    int sh = bit % 64;
+    int n = (int)((w >> sh) & 15u);
+    if (delta > 0) {
+        ARC_CHECK(n < 15, api, "SetFlag on HardEvent %d id %d 15 times without WaitFlag", e, id);
+    } else {
+        ARC_CHECK(n > 0, api,
+                  "WaitFlag on HardEvent %d id %d without a matching SetFlag: the NPU would hang", e, id);
+    }
+    w = (w & ~(15ull << sh)) | ((uint64_t)(n + delta) << sh);
+}
+} // namespace __detail
+
+template <HardEvent evt> inline void SetFlag(int32_t id) { __detail::flag_step((int)evt, id, 1, "AscendC::SetFlag"); }
+template <HardEvent evt> inline void WaitFlag(int32_t id) { __detail::flag_step((int)evt, id, -1, "AscendC::WaitFlag"); }
+template <pipe_t pipe> inline void PipeBarrier()
+{
+    static_assert(pipe != PIPE_S, "AscendC::PipeBarrier: PIPE_S is not allowed");
+}
+template <pipe_t src, pipe_t dst> class TQueSync {
+public:
+    void SetFlag(int32_t) {}
+    void WaitFlag(int32_t) {}
+};
+template <auto... A> inline void DataSyncBarrier() {}
+/* GM is coherent on the simulated core. */
+template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...) {}
+
+/* Hardware all-core barrier; the software form takes GM/UB workspaces. */
+template <bool isAIVOnly = true> inline void SyncAll() { __arc_sync_all(); }
+template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(const G &, const L &, int32_t = 0)
+{
+    __arc_sync_all();
+}
+template <typename... A> inline void IBSet(A...) {}
+template <typename... A> inline void IBWait(A...) {}
+} // namespace AscendC
+
+/* Raw intrinsics some kernels call directly. */
+inline void pipe_barrier(pipe_t) {}
+inline void set_flag(pipe_t, pipe_t, int32_t id)
+{
+    ARC_CHECK(id >= 0 && id < 8, "set_flag", "event id %d is out of range 0..7", id);
+}
+inline void wait_flag(pipe_t, pipe_t, int32_t id)
+{
+    ARC_CHECK(id >= 0 && id < 8, "wait_flag", "event id %d is out of range 0..7", id);
+}
+
+#endif /* ARC_SYNC_H_ */

@@ -1,0 +1,120 @@
+/* tensor.h - TPosition, GlobalTensor<T> (a GM pointer plus the element
+ * count given to SetGlobalBuffer) and LocalTensor<T> (a UB/L1 address, its
+ * length and the room left in its buffer). */
+#ifndef ARC_TENSOR_H_
+#define ARC_TENSOR_H_
+
+#include "arc/state.h"
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC,
+    SPM, SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX
+};
+using QuePosition = TPosition;
+
+template <typename T> class GlobalTensor {
+public:
+    using PrimType = T;
+    GlobalTensor() = default;
+    void SetGlobalBuffer(T *buffer, uint64_t size) { addr_ = buffer; size_ = size; }
+    void SetGlobalBuffer(T *buffer) { addr_ = buffer; size_ = 0; }
+    /* Moves the address; the size is not reduced (CANN semantics). */
+    GlobalTensor operator[](uint64_t offset) const
+    {
+        GlobalTensor r = *this;
+        r.addr_ += offset;
+        return r;
+    }
+    T GetValue(uint64_t offset) const { return addr_[offset]; }
+    void SetValue(uint64_t offset, T value) const { addr_[offset] = value; }
+    T &operator()(uint64_t offset) const { return addr_[offset]; }
+    T *GetPhyAddr() const { return addr_; }
+    T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+    void SetL2CacheHint(int) {}
+    template <typename... A> void SetShapeInfo(A...) {}
+
+    T *addr_ = nullptr;
+    uint64_t size_ = 0;
+};
+
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+    LocalTensor(T *addr, uint32_t bytes, TPosition pos)
+        : addr_(addr), bytes_(bytes), cap_(bytes), pos_(pos) {}
+
+    /* Moves the address and shrinks the length. */
+    LocalTensor operator[](uint32_t offset) const
+    {
+        ARC_CHECK((uint64_t)offset * sizeof(T) <= bytes_, "AscendC::LocalTensor::operator[]",
+                  "offset %u is beyond the tensor's %u elements of %s", offset,
+                  (unsigned)(bytes_ / sizeof(T)), __arc::tname<T>());
+        LocalTensor r = *this;
+        r.addr_ += offset;
+        r.bytes_ -= offset * (uint32_t)sizeof(T);
+        r.cap_ -= offset * (uint32_t)sizeof(T);
+        return r;
+    }
+    T GetValue(uint32_t index) const
+    {
+        ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::GetValue",
+                  "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        return addr_[index];
+    }
+    template <typename U> void SetValue(uint32_t index, U value) const
+    {
+        ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::SetValue",
+                  "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        addr_[index] = (T)value;
+    }
+    T &operator()(uint32_t index) const
+    {
+        ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::operator()",
+                  "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        return addr_[index];
+    }
+    uint32_t GetSize() const { return bytes_ / (uint32_t)sizeof(T); }
+    uint32_t GetLength() const { return bytes_; }
+    void SetSize(uint32_t n)
+    {
+        ARC_CHECK((uint64_t)n * sizeof(T) <= cap_, "AscendC::LocalTensor::SetSize",
+                  "size %u exceeds the %u elements left in the buffer", n, (unsigned)(cap_ / sizeof(T)));
+        bytes_ = n * (uint32_t)sizeof(T);
+    }
+    template <typename U> LocalTensor<U> ReinterpretCast() const
+    {
+        LocalTensor<U> r;
+        r.addr_ = (U *)(void *)addr_;
+        r.bytes_ = bytes_;
+        r.cap_ = cap_;
+        r.pos_ = pos_;
+        return r;
+    }
+    T *GetPhyAddr() const { return addr_; }
+    T *GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
+    TPosition GetPosition() const { return pos_; }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+    template <typename U> void SetAddrWithOffset(const LocalTensor<U> &src, uint32_t offset)
+    {
+        addr_ = (T *)(void *)(src.addr_ + offset);
+        bytes_ = cap_ = src.cap_ - offset * (uint32_t)sizeof(U);
+        pos_ = src.pos_;
+    }
+    void Print() const {}
+    void Print(uint32_t) const {}
+
+    T *addr_ = nullptr;
+    uint32_t bytes_ = 0;  /* this tensor's length */
+    uint32_t cap_ = 0;    /* bytes from addr_ to the end of its buffer */
+    TPosition pos_ = TPosition::VECCALC;
+    int32_t tag_ = 0;
+};
+
+} // namespace AscendC
+
+#endif /* ARC_TENSOR_H_ */

@@ -1,0 +1,96 @@
+/* types.h - scalar types of the device API: fixed-width integers, `half`
+ * (IEEE binary16, clang's _Float16) and `bfloat16_t` (bf16 stored as bits,
+ * converted with round-to-nearest-even), plus the few type traits the
+ * headers need.  No libstdc++ is available to kernels. */
+#ifndef ARC_TYPES_H_
+#define ARC_TYPES_H_
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* The simulated SoC; the rtc may predefine it from --npu-arch. */
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
+typedef _Float16 half;
+
+namespace __arc {
+constexpr uint32_t f32_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr float bits_f32(uint32_t u) { return __builtin_bit_cast(float, u); }
+/* float -> bf16 bits, round to nearest even, NaN kept quiet. */
+constexpr uint16_t f32_to_bf16(float f)
+{
+    uint32_t u = f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+constexpr float bf16_to_f32(uint16_t b) { return bits_f32((uint32_t)b << 16); }
+} // namespace __arc
+
+/* bf16 as a class (CANN's CPU build also uses one, with ToFloat()); every
+ * arithmetic type converts to it, and it converts to float. */
+struct bfloat16_t {
+    uint16_t bits;
+    bfloat16_t() = default;
+    template <typename U, typename = decltype((float)(U)0)>
+    constexpr bfloat16_t(U v) : bits(__arc::f32_to_bf16((float)v)) {}
+    constexpr operator float() const { return __arc::bf16_to_f32(bits); }
+    float ToFloat() const { return __arc::bf16_to_f32(bits); }
+    static bfloat16_t FromBits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
+    bfloat16_t &operator+=(float v) { return *this = bfloat16_t((float)*this + v); }
+    bfloat16_t &operator-=(float v) { return *this = bfloat16_t((float)*this - v); }
+    bfloat16_t &operator*=(float v) { return *this = bfloat16_t((float)*this * v); }
+    bfloat16_t &operator/=(float v) { return *this = bfloat16_t((float)*this / v); }
+    bfloat16_t operator-() const { return FromBits(bits ^ 0x8000u); }
+};
+
+namespace __arc {
+/* Parameter kind of bfloat16_t kernel arguments (see arc/entry.h). */
+template <class T> struct param_kind;
+template <> struct param_kind<bfloat16_t> { static constexpr unsigned value = 7u; };
+
+template <bool B, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <class A, class B> struct is_same { static constexpr bool value = false; };
+template <class A> struct is_same<A, A> { static constexpr bool value = true; };
+template <bool B, class T, class F> struct conditional { typedef T type; };
+template <class T, class F> struct conditional<false, T, F> { typedef F type; };
+
+template <class T> constexpr bool is_float_v =
+    is_same<T, float>::value || is_same<T, half>::value || is_same<T, bfloat16_t>::value ||
+    is_same<T, double>::value;
+template <class T> constexpr bool is_int_v = __is_integral(T);
+template <class T> constexpr bool is_signed_v = __is_signed(T) || is_float_v<T>;
+template <class T, class... U> constexpr bool one_of = (is_same<T, U>::value || ...);
+
+/* Unsigned integer of the same size, for bit-level ops. */
+template <int N> struct uint_of;
+template <> struct uint_of<1> { typedef uint8_t type; };
+template <> struct uint_of<2> { typedef uint16_t type; };
+template <> struct uint_of<4> { typedef uint32_t type; };
+template <> struct uint_of<8> { typedef uint64_t type; };
+
+/* Type name for error messages. */
+template <class T> constexpr const char *tname()
+{
+    return is_same<T, float>::value ? "float" : is_same<T, half>::value ? "half"
+        : is_same<T, bfloat16_t>::value ? "bfloat16_t" : is_same<T, double>::value ? "double"
+        : is_same<T, int8_t>::value ? "int8_t" : is_same<T, uint8_t>::value ? "uint8_t"
+        : is_same<T, int16_t>::value ? "int16_t" : is_same<T, uint16_t>::value ? "uint16_t"
+        : is_same<T, int32_t>::value ? "int32_t" : is_same<T, uint32_t>::value ? "uint32_t"
+        : is_same<T, int64_t>::value ? "int64_t" : is_same<T, uint64_t>::value ? "uint64_t"
+        : is_same<T, bool>::value ? "bool" : "T";
+}
+} // namespace __arc
+
+namespace AscendC {
+template <class T> using PrimT = T;
+/* bf16 <-> float helpers present in CANN. */
+inline float ToFloat(bfloat16_t v) { return v.ToFloat(); }
+inline float ToFloat(half v) { return (float)v; }
+inline bfloat16_t ToBfloat16(float v) { return bfloat16_t(v); }
+} // namespace AscendC
+
+#endif /* ARC_TYPES_H_ */

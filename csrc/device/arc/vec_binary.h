@@ -1,0 +1,91 @@
+/* vec_binary.h - element-wise dst = op(src0, src1): Add, Sub, Mul, Div,
+ * Max, Min, And, Or, AddRelu, SubRelu, in count form and level-0 form
+ * (uint64_t mask or uint64_t mask[2], repeatTime, BinaryRepeatParams). */
+#ifndef ARC_VEC_BINARY_H_
+#define ARC_VEC_BINARY_H_
+
+#include "arc/mask.h"
+
+namespace __arc {
+template <class T, class F>
+inline void bin_count(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<T> &a,
+                      const AscendC::LocalTensor<T> &b, int32_t n, const char *api, F f)
+{
+    check_cnt(d, n, api, "dst");
+    check_cnt(a, n, api, "src0");
+    check_cnt(b, n, api, "src1");
+    T *__restrict dp = d.addr_;
+    const T *__restrict ap = a.addr_;
+    const T *__restrict bp = b.addr_;
+    for (int32_t i = 0; i < n; i++) dp[i] = f(ap[i], bp[i]);
+}
+template <class T, class F>
+inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<T> &a, const AscendC::LocalTensor<T> &b,
+                   const Plan &p, const AscendC::BinaryRepeatParams &rp, const char *api, F f)
+{
+    Opnd od = opnd<T>(rp.dstBlkStride, rp.dstRepStride), oa = opnd<T>(rp.src0BlkStride, rp.src0RepStride),
+         ob = opnd<T>(rp.src1BlkStride, rp.src1RepStride);
+    check_l0(d, p, od, api, "dst");
+    check_l0(a, p, oa, api, "src0");
+    check_l0(b, p, ob, api, "src1");
+    T *dp = d.addr_;
+    const T *ap = a.addr_, *bp = b.addr_;
+    if (full(p) && flat(p, od) && flat(p, oa) && flat(p, ob)) {
+        uint64_t n = flat_n(p);
+        for (uint64_t i = 0; i < n; i++) dp[i] = f(ap[i], bp[i]);
+        return;
+    }
+    lanes(p, [&](uint32_t r, uint32_t l) { dp[off(od, r, l)] = f(ap[off(oa, r, l)], bp[off(ob, r, l)]); });
+}
+} // namespace __arc
+
+/* The three forms of one binary API; CHECK is a static_assert on T. */
+#define ARC_BINARY_API(NAME, CHECK, EXPR)                                                                      \
+    template <typename T>                                                                                      \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
+                     const int32_t &count)                                                                     \
+    {                                                                                                          \
+        CHECK;                                                                                                 \
+        __arc::bin_count(dst, src0, src1, count, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });     \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
+                     uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams &rp)                    \
+    {                                                                                                          \
+        CHECK;                                                                                                 \
+        __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
+        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });        \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
+                     const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams &rp)            \
+    {                                                                                                          \
+        CHECK;                                                                                                 \
+        __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
+        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });        \
+    }
+
+#define ARC_A2_ARITH(NAME)                                                                                   \
+    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, half, int32_t, float>,                   \
+                  "AscendC::" #NAME ": dav-2201 supports int16_t, half, int32_t and float only (no bfloat16_t: Cast to float first)")
+#define ARC_A2_FLOAT(NAME)                                                                                   \
+    static_assert(__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>),          \
+                  "AscendC::" #NAME ": supports half and float only")
+#define ARC_A2_BITS(NAME)                                                                                    \
+    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, uint16_t>,                               \
+                  "AscendC::" #NAME ": dav-2201 supports int16_t and uint16_t only (ReinterpretCast wider types)")
+
+namespace AscendC {
+ARC_BINARY_API(Add, ARC_A2_ARITH(Add), (T)(x + y))
+ARC_BINARY_API(Sub, ARC_A2_ARITH(Sub), (T)(x - y))
+ARC_BINARY_API(Mul, ARC_A2_ARITH(Mul), (T)(x * y))
+ARC_BINARY_API(Div, ARC_A2_FLOAT(Div), (T)(x / y))
+ARC_BINARY_API(Max, ARC_A2_ARITH(Max), (x > y ? x : y))
+ARC_BINARY_API(Min, ARC_A2_ARITH(Min), (x < y ? x : y))
+ARC_BINARY_API(And, ARC_A2_BITS(And), (T)(x & y))
+ARC_BINARY_API(Or, ARC_A2_BITS(Or), (T)(x | y))
+ARC_BINARY_API(AddRelu, ARC_A2_ARITH(AddRelu), ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0))
+ARC_BINARY_API(SubRelu, ARC_A2_ARITH(SubRelu), ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
+} // namespace AscendC
+
+#endif /* ARC_VEC_BINARY_H_ */

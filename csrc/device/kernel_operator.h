@@ -1,0 +1,59 @@
+/* kernel_operator.h - ascendrtc's clean-room Ascend C kernel API for the
+ * simulated core.  Kernels include only this.  Families live in arc/. */
+#ifndef ARC_KERNEL_OPERATOR_H_
+#define ARC_KERNEL_OPERATOR_H_
+
+#include "arc/entry.h"
+
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__ __attribute__((used))
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __cbuf__
+#define __cbuf__
+#endif
+#ifndef __ca__
+#define __ca__
+#endif
+#ifndef __cb__
+#define __cb__
+#endif
+#ifndef __cc__
+#define __cc__
+#endif
+#ifndef __inout_pipe__
+#define __inout_pipe__(p)
+#endif
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __sync_alias__
+#define __sync_alias__
+#endif
+
+#include "arc/core_abi.h"
+#include "arc/types.h"
+#include "arc/state.h"
+#include "arc/tensor.h"
+#include "arc/sync.h"
+#include "arc/pipe.h"
+#include "arc/sys.h"
+#include "arc/atomic.h"
+#include "arc/data_copy.h"
+#include "arc/mask.h"
+#include "arc/vec_binary.h"
+
+typedef uint8_t *GM_ADDR;
+
+#endif /* ARC_KERNEL_OPERATOR_H_ */
