@@ -1,0 +1,51 @@
+"""ascendrtc: Ascend C runtime compilation for Python.
+
+Compile Ascend C kernel source at run time, load it, and launch it over N AI
+cores with NumPy arrays -- on a real NPU through CANN, or anywhere on the
+simulated NPU built into this package::
+
+    import numpy as np, ascendrtc as arc
+    add = arc.Program(SRC, "add_custom.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("add_custom")
+    x, y = np.ones(256, np.float32), np.full(256, 2, np.float32)
+    z = arc.empty_like(x)
+    add[8](x, y, z)           # asynchronous; arguments checked against the kernel's signature
+    print(z.get())
+"""
+from . import _C
+from ._C import AclError, DeviceArray, Event, Kernel, LaunchError, Stream
+from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
+from ._backend import get_backend, set_backend, sim_home
+from ._program import Binary, CompileError, Module, Program
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AclError", "CompileError", "LaunchError",
+    "Program", "Binary", "Module", "Kernel",
+    "Stream", "Event", "synchronize", "device_info", "default_stream",
+    "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
+    "set_backend", "get_backend", "sim_home",
+]
+
+
+def synchronize() -> None:
+    """Wait until all work on the device has finished (GIL released)."""
+    _C.synchronize()
+
+
+def device_info() -> dict:
+    """Device 0: ``soc_name``, ``aicore_num``, ``cube_core_num``,
+    ``vector_core_num``, ``ub_size`` (bytes per vector core), memory sizes
+    and ``npu_arch``; None for what the provider does not report."""
+    return _C.device_info()
+
+
+def default_stream() -> Stream:
+    """The stream launches and events use when none is given."""
+    return _C.default_stream()
+
+
+from ._backend import _configure_from_env  # noqa: E402
+
+_configure_from_env()
+del _configure_from_env

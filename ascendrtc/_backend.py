@@ -1,0 +1,67 @@
+"""Which provider of CANN's ACL C API ascendrtc uses, and where it lives.
+
+``sim`` (the default) is the simulated NPU built from this repository, laid
+out like a CANN home (``include/acl``, ``lib64``, ``set_env.sh``) in
+``ascendrtc/_home``, or in ``$ASCENDRTC_SIM_HOME``.  ``cann`` is a CANN
+toolkit at ``$ASCEND_HOME_PATH``.  The choice is made once per process, before
+the first compile, allocation or launch: ``$ASCENDRTC_BACKEND`` or
+:func:`set_backend`.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+from . import _C
+
+__all__ = ["set_backend", "get_backend", "sim_home"]
+
+_BACKENDS = ("sim", "cann")
+
+
+def sim_home() -> str:
+    """The simulated NPU's home: ``$ASCENDRTC_SIM_HOME`` or ``ascendrtc/_home``."""
+    env = os.environ.get("ASCENDRTC_SIM_HOME")
+    if env:
+        return os.path.abspath(env)
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_home")
+
+
+def _home_for(backend: str, home: Optional[str]) -> str:
+    if home:
+        return os.path.abspath(home)
+    if backend == "sim":
+        return sim_home()
+    env = os.environ.get("ASCEND_HOME_PATH")
+    if not env:
+        raise RuntimeError("the 'cann' backend needs ASCEND_HOME_PATH (source <CANN home>/set_env.sh) "
+                           "or set_backend('cann', home=...)")
+    return os.path.abspath(env)
+
+
+def set_backend(backend: str, home: Optional[str] = None) -> None:
+    """Choose the provider: ``"sim"`` (default) or ``"cann"``.
+
+    ``home`` overrides the provider's directory (the one holding ``lib64``).
+    Call it before the first compile, allocation or launch; choosing a
+    different provider afterwards raises RuntimeError.
+    """
+    if backend not in _BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; expected one of {_BACKENDS}")
+    _C.configure(backend, _home_for(backend, home))
+
+
+def get_backend() -> dict:
+    """``{"backend", "home", "loaded", "libraries"}`` of the current provider."""
+    return _C.backend_info()
+
+
+def _configure_from_env() -> None:
+    backend = os.environ.get("ASCENDRTC_BACKEND", "sim").strip().lower() or "sim"
+    if backend not in _BACKENDS:
+        raise ImportError(f"ASCENDRTC_BACKEND={backend!r}: expected one of {_BACKENDS}")
+    try:
+        home = _home_for(backend, None)
+    except RuntimeError:
+        home = ""  # reported on first use, naming ASCEND_HOME_PATH
+    _C.configure(backend, home)

@@ -1,0 +1,263 @@
+"""Program -> Binary -> Module -> Kernel: compiling Ascend C source at run
+time (aclrtc), keeping the result as bytes or a file, and loading it."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import threading
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _C, _meta
+from ._C import AclError, Kernel
+
+__all__ = ["Program", "Binary", "Module", "CompileError"]
+
+# file:line:col: error: message   (clang's format, as the compile log has it)
+_DIAG = re.compile(r"^(?P<file>[^\n:]*):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>[^\n]*)$", re.M)
+
+
+class CompileError(AclError):
+    """Compiling a :class:`Program` failed.
+
+    ``log`` is the compiler's full output, ``source`` and ``options`` what was
+    compiled, ``line``/``column`` the first error's position in the source
+    (1-based; None when the log has no position), ``code``/``name`` the
+    aclError.  ``str()`` shows that error with the offending source line and
+    a caret; :meth:`dump` prints the whole source with line numbers.
+    """
+
+    def __init__(self, code: int, name: str, log: str, source: str, options: Sequence[str],
+                 program_name: str, detail: str = ""):
+        self.code, self.name = code, name
+        self.log, self.source, self.options = log, source, list(options)
+        self.program_name = program_name
+        self.line: Optional[int] = None
+        self.column: Optional[int] = None
+        self.message = detail
+        diags = list(_DIAG.finditer(log))
+        # Prefer the first error in the user's own file over one in a header.
+        own = [m for m in diags if os.path.basename(m["file"]) == os.path.basename(program_name)]
+        first = (own or diags or [None])[0]
+        if first is not None:
+            self.message = first["msg"]
+            if first in own:
+                self.line, self.column = int(first["line"]), int(first["col"])
+        elif not self.message:
+            self.message = next((ln for ln in log.splitlines() if ln.strip()), "compilation failed")
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        head = f"{self.name} ({self.code}): "
+        if self.line is None:
+            return head + self.message + self._more()
+        lines = self.source.splitlines()
+        text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        num = str(self.line)
+        gutter = " " * len(num)
+        caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
+        return (f"{head}{self.program_name}:{self.line}:{self.column}: error: {self.message}\n"
+                f" {num} | {text}\n {gutter} | {caret_pad}^" + self._more())
+
+    def _more(self) -> str:
+        n = len(_DIAG.findall(self.log))
+        extra = f"; {n - 1} more error(s)" if n > 1 else ""
+        return f"\n(options: {' '.join(self.options) or 'none'}{extra}; full compiler output in .log)"
+
+    def __reduce__(self):
+        return (CompileError, (self.code, self.name, self.log, self.source, self.options, self.program_name,
+                               self.message))
+
+    def dump(self, file=None) -> None:
+        """Print the source with line numbers, then the compiler log."""
+        import sys
+        out = file or sys.stderr
+        for i, ln in enumerate(self.source.splitlines(), 1):
+            mark = ">" if i == self.line else " "
+            print(f"{mark}{i:5d}  {ln}", file=out)
+        print(self.log, file=out)
+
+
+def _as_options(options: Union[None, str, Iterable[str]]) -> List[str]:
+    if options is None:
+        return []
+    if isinstance(options, str):
+        return [options]
+    opts = list(options)
+    for i, o in enumerate(opts):
+        if not isinstance(o, str):
+            raise TypeError(f"options[{i}] must be str, not {type(o).__name__}")
+    return opts
+
+
+class Program:
+    """Ascend C source to compile at run time (an ``aclrtcProg``).
+
+    ``name`` names the source in diagnostics; ``headers`` maps include names
+    to their text, reachable with ``#include "name.h"``.  Templates need
+    their instantiations registered with :meth:`add_name_expression` (or
+    ``name_expressions=``) before :meth:`compile`.
+    """
+
+    def __init__(self, source: str, name: str = "kernel.asc", headers: Optional[Mapping[str, str]] = None,
+                 name_expressions: Iterable[str] = ()):
+        if not isinstance(source, str):
+            raise TypeError(f"source must be str, not {type(source).__name__}")
+        self.source = source
+        self.name = name
+        self.headers: Dict[str, str] = dict(headers or {})
+        for k, v in self.headers.items():
+            if not isinstance(k, str) or not isinstance(v, str):
+                raise TypeError("headers must map include names (str) to header text (str)")
+        self.name_expressions: List[str] = []
+        for e in name_expressions:
+            self.add_name_expression(e)
+
+    def add_name_expression(self, expr: str) -> "Program":
+        """Register a ``__global__`` name expression such as ``"add<float>"``."""
+        if not isinstance(expr, str) or not expr:
+            raise TypeError("a name expression must be a non-empty str")
+        if expr not in self.name_expressions:
+            self.name_expressions.append(expr)
+        return self
+
+    def compile(self, options: Union[None, str, Iterable[str]] = None) -> "Binary":
+        """Compile with BiSheng-style options (e.g. ``["--npu-arch=dav-2201"]``).
+
+        The GIL is released while the compiler runs.  Raises
+        :class:`CompileError` when the source does not compile.
+        """
+        opts = _as_options(options)
+        code, data, log, lowered, detail = _C.compile(
+            self.source, self.name, list(self.headers), list(self.headers.values()), self.name_expressions, opts)
+        if code != 0:
+            raise CompileError(code, _C.error_name(code), log, self.source, opts, self.name, detail)
+        return Binary(data, log=log, lowered=lowered, options=opts)
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.Program {self.name!r}, {len(self.source)} chars>"
+
+
+class Binary:
+    """A compiled binary: ``data`` (bytes), the compile ``log``, and the
+    kernels it holds.  Save it with :meth:`save` / ``bytes(binary)`` and
+    bring it back with :meth:`from_file` / :meth:`from_bytes`."""
+
+    def __init__(self, data: bytes, log: str = "", lowered: Optional[Mapping[str, str]] = None,
+                 options: Sequence[str] = ()):
+        self.data = bytes(data)
+        self.log = log
+        self.options = list(options)
+        self._lowered = dict(lowered or {})
+        self.meta = _meta.parse(self.data)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Binary":
+        """A Binary from bytes earlier taken from ``.data``."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"from_bytes() expects bytes, not {type(data).__name__}")
+        b = cls(bytes(data))
+        if b.meta is not None:
+            b._lowered = {k.name: k.lowered for k in b.meta.kernels}
+        return b
+
+    @classmethod
+    def from_file(cls, path: Union[str, os.PathLike]) -> "Binary":
+        """A Binary read from a file written by :meth:`save`."""
+        with open(path, "rb") as f:
+            return cls.from_bytes(f.read())
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Write the binary to ``path`` atomically (temp file, then rename)."""
+        path = os.fspath(path)
+        d = os.path.dirname(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=".arcbin-", dir=d)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(self.data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    def __bytes__(self) -> bytes:
+        return self.data
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    @property
+    def kernel_names(self) -> List[str]:
+        """Names of the kernels in the binary (name expressions for templates)."""
+        if self.meta is not None:
+            return [k.name for k in self.meta.kernels]
+        return list(self._lowered)
+
+    def lowered_name(self, expr: str) -> str:
+        """The symbol of a name expression (or kernel name)."""
+        if expr in self._lowered:
+            return self._lowered[expr]
+        if self.meta is not None:
+            k = self.meta.find(expr)
+            if k is not None:
+                return k.lowered
+        raise KeyError(f"{expr!r} is not a kernel or registered name expression of this binary "
+                       f"(kernels: {', '.join(self.kernel_names) or 'none'})")
+
+    def load(self) -> "Module":
+        """Load the binary on the device (aclrtBinaryLoadFromData)."""
+        return Module(self, _C.load_binary(self.data))
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.Binary {len(self.data)} bytes, kernels {self.kernel_names}>"
+
+
+class Module:
+    """A loaded :class:`Binary`; :meth:`get_kernel` looks kernels up by name."""
+
+    def __init__(self, binary: Binary, handle):
+        self.binary = binary
+        self._handle = handle
+        self._lock = threading.Lock()
+        self._kernels: Dict[str, Kernel] = {}
+
+    def get_kernel(self, name: str, intents: Optional[Mapping[str, str]] = None) -> Kernel:
+        """The kernel ``name`` (a kernel name, name expression or symbol).
+
+        ``intents`` maps pointer parameters to ``'in'``, ``'out'`` or
+        ``'inout'``: how NumPy arrays passed for them are copied.
+        """
+        if intents is None:
+            with self._lock:
+                k = self._kernels.get(name)
+            if k is not None:
+                return k
+        b = self.binary
+        km = b.meta.find(name) if b.meta is not None else None
+        if km is None and name in b._lowered and b.meta is not None:
+            km = b.meta.find(b._lowered[name])
+        symbol = km.lowered if km is not None else b._lowered.get(name, name)
+        kw = {}
+        if km is not None:
+            kw = dict(kinds=[p.kind for p in km.params], names=[p.name for p in km.params],
+                      types=[p.type for p in km.params], args_size=km.args_size)
+        try:
+            k = self._handle.get_function(symbol, name, **kw)
+        except ValueError:
+            if not kw:
+                raise
+            # Metadata that disagrees with the runtime's parameter list: sizes only.
+            k = self._handle.get_function(symbol, name)
+        if intents is not None:
+            k.intents = dict(intents)
+        else:
+            with self._lock:
+                k = self._kernels.setdefault(name, k)
+        return k
+
+    def __getitem__(self, name: str) -> Kernel:
+        return self.get_kernel(name)
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.Module kernels {self.binary.kernel_names}>"

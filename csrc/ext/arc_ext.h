@@ -1,0 +1,238 @@
+/* arc_ext.h - what the files of the _C extension share: the provider's
+ * function table, the module state, the object layouts and the C
+ * constructors each type exports to its siblings. */
+#ifndef ARC_EXT_H_
+#define ARC_EXT_H_
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "acl/acl_rt_compile.h"
+
+/* ---- provider: the ACL C API through dlopen/dlsym (provider.c) ---- */
+
+/* Every ACL function _C calls: X(library, name).  Library 0 is
+ * libascendcl.so, 1 is libacl_rtc.so. */
+#define ARC_ACL_FUNCS(X)                    \
+    X(0, aclInit)                           \
+    X(0, aclGetRecentErrMsg)                \
+    X(0, aclrtSetDevice)                    \
+    X(0, aclrtSynchronizeDevice)            \
+    X(0, aclrtGetSocName)                   \
+    X(0, aclrtGetDeviceInfo)                \
+    X(0, aclrtMalloc)                       \
+    X(0, aclrtFree)                         \
+    X(0, aclrtMemcpy)                       \
+    X(0, aclrtMemset)                       \
+    X(0, aclrtCreateStream)                 \
+    X(0, aclrtDestroyStream)                \
+    X(0, aclrtSynchronizeStream)            \
+    X(0, aclrtStreamWaitEvent)              \
+    X(0, aclrtCreateEvent)                  \
+    X(0, aclrtDestroyEvent)                 \
+    X(0, aclrtRecordEvent)                  \
+    X(0, aclrtSynchronizeEvent)             \
+    X(0, aclrtQueryEventStatus)             \
+    X(0, aclrtEventElapsedTime)             \
+    X(0, aclrtBinaryLoadFromData)           \
+    X(0, aclrtBinaryUnLoad)                 \
+    X(0, aclrtBinaryGetFunction)            \
+    X(0, aclrtFunctionGetParamCount)        \
+    X(0, aclrtFunctionGetParamInfo)         \
+    X(0, aclrtLaunchKernelWithHostArgs)     \
+    X(1, aclrtcCreateProg)                  \
+    X(1, aclrtcCompileProg)                 \
+    X(1, aclrtcGetBinDataSize)              \
+    X(1, aclrtcGetBinData)                  \
+    X(1, aclrtcGetCompileLogSize)           \
+    X(1, aclrtcGetCompileLog)               \
+    X(1, aclrtcAddNameExpr)                 \
+    X(1, aclrtcGetLoweredName)              \
+    X(1, aclrtcDestroyProg)
+
+typedef struct arc_api {
+#define ARC_API_FIELD(lib, name) __typeof__(&name) name;
+    ARC_ACL_FUNCS(ARC_API_FIELD)
+#undef ARC_API_FIELD
+} arc_api;
+
+/* The table; valid once arc_ready() returned 0. */
+extern arc_api arc_acl;
+/* Nonzero once the provider is loaded and aclInit has run. */
+extern int arc_loaded;
+
+/* Load the provider if needed, aclInit, and bind the calling thread to
+ * device 0.  Returns 0, or -1 with a Python exception set.  Cheap when
+ * everything is done already: the hot path calls it on every launch. */
+int arc_ready_slow(void);
+extern _Thread_local int arc_thread_bound;
+static inline int arc_ready(void)
+{
+    if (arc_loaded && arc_thread_bound)
+        return 0;
+    return arc_ready_slow();
+}
+
+/* set_backend/backend_info live in provider.c. */
+PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds);
+PyObject *arc_backend_info(PyObject *module, PyObject *unused);
+
+/* ---- module state and errors (module.c, errors.c) ---- */
+
+typedef struct arc_state {
+    PyObject *AclError;
+    PyObject *LaunchError;
+    PyTypeObject *DeviceArrayType;
+    PyTypeObject *StreamType;
+    PyTypeObject *EventType;
+    PyTypeObject *ModuleType;
+    PyTypeObject *KernelType;
+    PyTypeObject *LauncherType;
+    PyTypeObject *IntentType;
+    PyObject *default_stream; /* a StreamObject, created on first use */
+} arc_state;
+
+extern PyModuleDef arc_moduledef;
+/* The state of the _C module, from any object of one of its types. */
+arc_state *arc_state_of_type(PyTypeObject *tp);
+/* The state through the module object found by definition (slow path). */
+arc_state *arc_state_global(void);
+
+/* Raise AclError (or LaunchError for launch/kernel failures) for `err`
+ * from `api`: "ACL_ERROR_X (code): api: detail". Returns NULL. */
+PyObject *arc_raise(arc_state *st, aclError err, const char *api);
+/* Same, always as LaunchError. */
+PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
+/* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
+const char *arc_err_name(aclError err);
+PyObject *arc_error_name_py(PyObject *module, PyObject *code);
+
+/* ---- streams and events (stream.c, event.c) ---- */
+
+typedef struct {
+    PyObject_HEAD
+    aclrtStream handle;
+    int is_default;
+} StreamObject;
+
+typedef struct {
+    PyObject_HEAD
+    aclrtEvent handle;
+    int recorded;
+} EventObject;
+
+extern PyType_Spec stream_spec;
+extern PyType_Spec event_spec;
+/* The handle for a `stream=` argument: None means the module's default
+ * stream.  Returns 0 or -1 with TypeError set. */
+int arc_stream_from_obj(arc_state *st, PyObject *obj, aclrtStream *out);
+/* The default stream object (a new reference), created on first use. */
+PyObject *arc_default_stream(arc_state *st);
+
+/* ---- device arrays (devicearray.c) ---- */
+
+#define ARC_MAXDIMS 32
+
+typedef struct {
+    PyObject_HEAD
+    void *ptr;             /* device address */
+    size_t nbytes;
+    int nd;
+    Py_ssize_t shape[ARC_MAXDIMS];
+    Py_ssize_t strides[ARC_MAXDIMS];
+    PyObject *descr;       /* PyArray_Descr */
+    PyObject *owner;       /* the array owning the allocation, or NULL */
+    uint64_t used_mark;    /* arc_sync_started+1 at its last launch; 0 = never */
+    PyObject *weakreflist;
+} DeviceArrayObject;
+
+extern PyType_Spec devicearray_spec;
+/* A new C-contiguous device array (uninitialised). */
+PyObject *arc_devicearray_new(arc_state *st, int nd, const Py_ssize_t *shape, PyObject *descr);
+/* Device synchronisation bookkeeping: a device sync that started after an
+ * array's last launch finished that launch.  arc_sync_started counts syncs
+ * begun, arc_sync_completed the highest started-count known finished. */
+extern uint64_t arc_sync_started, arc_sync_completed;
+/* aclrtSynchronizeDevice with the GIL released; updates the counters.
+ * Returns 0 or -1 with an exception set. */
+int arc_device_sync(arc_state *st);
+/* Wait for the device when `a` (or its owner) took part in a launch that
+ * may still be running.  Returns 0 or -1. */
+int arc_devicearray_settle(DeviceArrayObject *a);
+/* Mark an array as referenced by queued work. */
+static inline void arc_devicearray_mark_used(DeviceArrayObject *a)
+{
+    a->used_mark = arc_sync_started + 1;
+    if (a->owner)
+        ((DeviceArrayObject *)a->owner)->used_mark = arc_sync_started + 1;
+}
+
+/* ---- intent wrappers In/Out/InOut (argpack.c) ---- */
+
+enum arc_intent { ARC_IN = 1, ARC_OUT = 2, ARC_INOUT = 3 };
+typedef struct {
+    PyObject_HEAD
+    PyObject *obj;
+    int intent;
+} IntentObject;
+extern PyType_Spec intent_spec;
+
+/* ---- loaded binaries, kernels and launch (binmodule.c, kernel.c) ---- */
+
+typedef struct {
+    PyObject_HEAD
+    aclrtBinHandle handle;
+} ModuleObject;
+
+extern PyType_Spec module_spec;
+
+/* One parameter of a kernel, as packing needs it. */
+typedef struct arc_param_desc {
+    uint32_t offset, size, kind;
+    PyObject *name;   /* str */
+    PyObject *ctype;  /* str, the spelled type or a size-only description */
+    int (*pack)(const struct arc_param_desc *p, PyObject *arg, unsigned char *dst);
+} arc_param_desc;
+
+typedef struct {
+    PyObject_HEAD
+    aclrtFuncHandle handle;
+    PyObject *module;       /* ModuleObject keeping the binary loaded */
+    PyObject *name;         /* str */
+    PyObject *intents;      /* tuple of intents per param, or NULL */
+    Py_ssize_t nparams;
+    size_t args_size;
+    arc_param_desc *params;
+    PyObject *signature;    /* "add_custom(x, y, z)" for messages */
+    PyTypeObject *dev_type; /* DeviceArray type, borrowed from state */
+    arc_state *st;
+    vectorcallfunc vectorcall;
+} KernelObject;
+
+typedef struct {
+    PyObject_HEAD
+    KernelObject *kernel;
+    uint32_t block_dim;
+    PyObject *stream;       /* StreamObject or NULL for the default */
+    vectorcallfunc vectorcall;
+} LauncherObject;
+
+extern PyType_Spec kernel_spec;
+extern PyType_Spec launcher_spec;
+/* Build a Kernel for `fn` of module `mod`; kinds/names/types/intents may be
+ * None (sizes only). */
+PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
+                         PyObject *names, PyObject *types, size_t args_size_hint);
+
+/* argpack.c: pick the pack function for a kind; fill args; launch. */
+void arc_param_bind(arc_param_desc *p);
+PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *stream, PyObject *const *args,
+                            Py_ssize_t nargs, int pack_only);
+
+/* compile.c */
+PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds);
+
+#endif /* ARC_EXT_H_ */

@@ -1,0 +1,14 @@
+/* arc_numpy.h - include NumPy's C API the same way in every file of _C.
+ * module.c defines ARC_NUMPY_MAIN and owns the API table; the other files
+ * import it through the shared symbol. */
+#ifndef ARC_NUMPY_H_
+#define ARC_NUMPY_H_
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#define PY_ARRAY_UNIQUE_SYMBOL arc_ARRAY_API
+#ifndef ARC_NUMPY_MAIN
+#define NO_IMPORT_ARRAY
+#endif
+#include <numpy/arrayobject.h>
+
+#endif /* ARC_NUMPY_H_ */

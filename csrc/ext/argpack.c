@@ -1,0 +1,552 @@
+/* argpack.c - table-driven packing of Python arguments into a kernel's
+ * argument block, checked against the kernel's real parameter list, and
+ * the launch itself.  Each parameter kind has one pack function (chosen
+ * once, when the Kernel is built); every check happens before anything is
+ * launched, and every error names the kernel, the parameter and its type.
+ *
+ * NumPy arrays (and other buffers) passed for pointer parameters are
+ * copied to temporary device memory; after the launch the stream is
+ * synchronised and arrays the kernel may write are copied back, so such
+ * a launch returns when the kernel is done.  Device arrays launch
+ * asynchronously. */
+#include "arc_ext.h"
+#include "arc_numpy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <structmember.h>
+
+#include "common/meta.h"
+
+/* ---- the In/Out/InOut wrappers ---- */
+
+static PyObject *intent_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"obj", "intent", NULL};
+    PyObject *obj;
+    const char *how;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "Os:Intent", kwlist, &obj, &how))
+        return NULL;
+    int intent = strcmp(how, "in") == 0 ? ARC_IN : strcmp(how, "out") == 0 ? ARC_OUT
+                                                 : strcmp(how, "inout") == 0 ? ARC_INOUT : 0;
+    if (!intent)
+        return PyErr_Format(PyExc_ValueError, "intent must be 'in', 'out' or 'inout', not %R",
+                            PyTuple_GET_ITEM(args, 1));
+    if (PyObject_TypeCheck(obj, tp))
+        return PyErr_Format(PyExc_TypeError, "intent wrappers do not nest");
+    IntentObject *o = (IntentObject *)tp->tp_alloc(tp, 0);
+    if (!o)
+        return NULL;
+    o->obj = Py_NewRef(obj);
+    o->intent = intent;
+    return (PyObject *)o;
+}
+
+static void intent_dealloc(PyObject *op)
+{
+    PyTypeObject *tp = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    Py_CLEAR(((IntentObject *)op)->obj);
+    tp->tp_free(op);
+    Py_DECREF(tp);
+}
+
+static int intent_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(((IntentObject *)op)->obj);
+    return 0;
+}
+
+static PyObject *intent_repr(PyObject *op)
+{
+    IntentObject *o = (IntentObject *)op;
+    static const char *names[] = {"", "In", "Out", "InOut"};
+    return PyUnicode_FromFormat("%s(%R)", names[o->intent], o->obj);
+}
+
+static PyMemberDef intent_members[] = {
+    {"obj", T_OBJECT_EX, offsetof(IntentObject, obj), READONLY, "The wrapped array."},
+    {"intent", T_INT, offsetof(IntentObject, intent), READONLY, "1 = in, 2 = out, 3 = inout."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot intent_slots[] = {
+    {Py_tp_doc, "Intent(obj, intent)\n--\n\nAn array argument with its direction: 'in' (copied to the device "
+                "only), 'out' (copied back only), 'inout' (both).  Use ascendrtc.In/Out/InOut."},
+    {Py_tp_new, intent_new},
+    {Py_tp_dealloc, intent_dealloc},
+    {Py_tp_traverse, intent_traverse},
+    {Py_tp_repr, intent_repr},
+    {Py_tp_members, intent_members},
+    {0, NULL},
+};
+
+PyType_Spec intent_spec = {
+    .name = "ascendrtc.Intent",
+    .basicsize = sizeof(IntentObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC,
+    .slots = intent_slots,
+};
+
+/* ---- errors naming the parameter ---- */
+
+/* The kernel whose arguments are being packed, for messages. */
+static _Thread_local KernelObject *packing;
+
+static PyObject *arg_error(PyObject *exc, const arc_param_desc *p, const char *fmt, ...)
+{
+    char detail[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    PyErr_Format(exc, "%U: argument '%U' (%U) %s", packing->signature, p->name, p->ctype, detail);
+    return NULL;
+}
+
+static const char *tname(PyObject *o)
+{
+    return Py_TYPE(o)->tp_name;
+}
+
+/* ---- pack functions: 0 packed, 1 needs a temporary device copy, -1 error ---- */
+
+static int is_numpy_bool(PyObject *o)
+{
+    return PyArray_IsScalar(o, Bool);
+}
+
+static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    if (Py_TYPE(arg) == packing->dev_type || PyObject_TypeCheck(arg, packing->dev_type)) {
+        DeviceArrayObject *a = (DeviceArrayObject *)arg;
+        memcpy(dst, &a->ptr, sizeof a->ptr);
+        arc_devicearray_mark_used(a);
+        return 0;
+    }
+    if (PyArray_Check(arg) || (PyObject_CheckBuffer(arg) && !PyArray_IsScalar(arg, Generic)))
+        return 1;
+    arg_error(PyExc_TypeError, p, "got %s; expected a device array or ndarray", tname(arg));
+    return -1;
+}
+
+/* An integer argument as a Python int, refusing bool, float and others. */
+static PyObject *as_int(const arc_param_desc *p, PyObject *arg)
+{
+    if (PyBool_Check(arg) || is_numpy_bool(arg)) {
+        arg_error(PyExc_TypeError, p, "got bool; expected an integer (pass int(flag) if you mean it)");
+        return NULL;
+    }
+    if (PyLong_Check(arg))
+        return Py_NewRef(arg);
+    if (!PyFloat_Check(arg) && !PyArray_IsScalar(arg, Floating) && PyIndex_Check(arg))
+        return PyNumber_Index(arg);
+    arg_error(PyExc_TypeError, p, "got %s; expected an integer", tname(arg));
+    return NULL;
+}
+
+static int pack_int(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    PyObject *v = as_int(p, arg);
+    if (!v)
+        return -1;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    int bits = (int)p->size * 8;
+    long long lo = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));
+    long long hi = bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+    if (overflow || x < lo || x > hi) {
+        PyObject *r = PyObject_Repr(arg);
+        arg_error(PyExc_ValueError, p, "= %s is out of range [%lld, %lld]", r ? PyUnicode_AsUTF8(r) : "?", lo, hi);
+        Py_XDECREF(r);
+        return -1;
+    }
+    switch (p->size) {
+    case 1: { int8_t t = (int8_t)x; memcpy(dst, &t, 1); break; }
+    case 2: { int16_t t = (int16_t)x; memcpy(dst, &t, 2); break; }
+    case 4: { int32_t t = (int32_t)x; memcpy(dst, &t, 4); break; }
+    default: memcpy(dst, &x, 8); break;
+    }
+    return 0;
+}
+
+static int pack_uint(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    PyObject *v = as_int(p, arg);
+    if (!v)
+        return -1;
+    int bits = (int)p->size * 8;
+    unsigned long long hi = bits >= 64 ? ULLONG_MAX : (1ULL << bits) - 1;
+    /* Negative values and values past 64 bits raise OverflowError here. */
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
+        PyErr_Clear();
+        PyObject *r = PyObject_Repr(arg);
+        arg_error(PyExc_ValueError, p, "= %s is out of range [0, %llu]", r ? PyUnicode_AsUTF8(r) : "?", hi);
+        Py_XDECREF(r);
+        return -1;
+    }
+    switch (p->size) {
+    case 1: { uint8_t t = (uint8_t)x; memcpy(dst, &t, 1); break; }
+    case 2: { uint16_t t = (uint16_t)x; memcpy(dst, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)x; memcpy(dst, &t, 4); break; }
+    default: memcpy(dst, &x, 8); break;
+    }
+    return 0;
+}
+
+/* A floating argument as a C double, refusing bool, str and others. */
+static int as_double(const arc_param_desc *p, PyObject *arg, double *out)
+{
+    if (PyBool_Check(arg) || is_numpy_bool(arg)) {
+        arg_error(PyExc_TypeError, p, "got bool; expected a number");
+        return -1;
+    }
+    if (PyFloat_Check(arg)) {
+        *out = PyFloat_AS_DOUBLE(arg);
+        return 0;
+    }
+    if (PyLong_Check(arg) || PyArray_IsScalar(arg, Number)) {
+        if (PyArray_IsScalar(arg, ComplexFloating)) {
+            arg_error(PyExc_TypeError, p, "got %s; expected a real number", tname(arg));
+            return -1;
+        }
+        *out = PyFloat_AsDouble(arg);
+        if (*out == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            arg_error(PyExc_ValueError, p, "got %s that does not fit a double", tname(arg));
+            return -1;
+        }
+        return 0;
+    }
+    arg_error(PyExc_TypeError, p, "got %s; expected a number", tname(arg));
+    return -1;
+}
+
+static int float_overflow(const arc_param_desc *p, double x, double max)
+{
+    arg_error(PyExc_ValueError, p, "= %g is out of range for a %u-byte float (max %g)", x, p->size * 8 / 8, max);
+    return -1;
+}
+
+static int pack_float(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    double x;
+    if (as_double(p, arg, &x) < 0)
+        return -1;
+    if (p->size == 8) {
+        memcpy(dst, &x, 8);
+        return 0;
+    }
+    if (p->size == 4) {
+        if (isfinite(x) && fabs(x) > 3.4028234663852886e38)
+            return float_overflow(p, x, 3.4028234663852886e38);
+        float f = (float)x;
+        memcpy(dst, &f, 4);
+        return 0;
+    }
+    /* binary16 */
+    if (isfinite(x) && fabs(x) >= 65520.0)
+        return float_overflow(p, x, 65504.0);
+    if (PyFloat_Pack2(x, (char *)dst, 1) < 0)
+        return -1;
+    return 0;
+}
+
+static int pack_bf16(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    double x;
+    if (as_double(p, arg, &x) < 0)
+        return -1;
+    if (isfinite(x) && fabs(x) > 3.3895313892515355e38)
+        return float_overflow(p, x, 3.3895313892515355e38);
+    float f = (float)x;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t h;
+    if (isnan(f))
+        h = 0x7fc0;
+    else
+        h = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16); /* round to nearest even */
+    memcpy(dst, &h, 2);
+    return 0;
+}
+
+static int pack_bool(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    int b;
+    if (PyBool_Check(arg) || is_numpy_bool(arg)) {
+        b = PyObject_IsTrue(arg);
+    } else {
+        arg_error(PyExc_TypeError, p, "got %s; expected bool", tname(arg));
+        return -1;
+    }
+    memset(dst, 0, p->size);
+    dst[0] = (unsigned char)b;
+    return 0;
+}
+
+/* Raw bytes of exactly p->size from a buffer: bytes, ctypes.Structure,
+ * a NumPy structured scalar or 0-d array.  1 = not a buffer. */
+static int pack_raw(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    Py_buffer view;
+    PyObject *tmp = NULL;
+    if (PyArray_IsScalar(arg, Generic) && !PyObject_CheckBuffer(arg)) {
+        tmp = PyArray_FromScalar(arg, NULL);
+        if (!tmp)
+            return -1;
+        arg = tmp;
+    }
+    if (!PyObject_CheckBuffer(arg)) {
+        Py_XDECREF(tmp);
+        return 1;
+    }
+    if (PyObject_GetBuffer(arg, &view, PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(tmp);
+        return -1;
+    }
+    int rc = 0;
+    if ((size_t)view.len != p->size) {
+        arg_error(PyExc_ValueError, p, "got %s of %zd bytes; expected %u bytes", tname(arg), view.len, p->size);
+        rc = -1;
+    } else {
+        memcpy(dst, view.buf, p->size);
+    }
+    PyBuffer_Release(&view);
+    Py_XDECREF(tmp);
+    return rc;
+}
+
+static int pack_struct(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    if (PyObject_TypeCheck(arg, packing->dev_type)) {
+        arg_error(PyExc_TypeError, p, "got a device array; this parameter is a struct passed by value "
+                  "(pass bytes, a ctypes.Structure or a NumPy structured scalar)");
+        return -1;
+    }
+    int rc = pack_raw(p, arg, dst);
+    if (rc == 1) {
+        arg_error(PyExc_TypeError, p, "got %s; expected bytes, a ctypes.Structure or a NumPy structured "
+                  "scalar of %u bytes", tname(arg), p->size);
+        return -1;
+    }
+    return rc;
+}
+
+/* Binaries without metadata (a real CANN provider): sizes only. */
+static int pack_unknown(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+{
+    if (p->size == sizeof(void *) && (PyObject_TypeCheck(arg, packing->dev_type) || PyArray_Check(arg)))
+        return pack_pointer(p, arg, dst);
+    if (PyArray_IsScalar(arg, Generic) || PyBytes_Check(arg) || PyByteArray_Check(arg) ||
+        PyMemoryView_Check(arg) || (PyObject_CheckBuffer(arg) && !PyArray_Check(arg))) {
+        if (pack_raw(p, arg, dst) == 0)
+            return 0;
+        if (PyErr_Occurred())
+            return -1;
+    }
+    arg_error(PyExc_TypeError, p,
+              "got %s; the binary has no parameter types, so pass a device array or ndarray for a pointer, "
+              "or a NumPy scalar or bytes of exactly %u bytes", tname(arg), p->size);
+    return -1;
+}
+
+void arc_param_bind(arc_param_desc *p)
+{
+    switch (p->kind) {
+    case ARC_PARAM_POINTER: p->pack = pack_pointer; break;
+    case ARC_PARAM_INT: p->pack = p->size <= 8 ? pack_int : pack_unknown; break;
+    case ARC_PARAM_UINT: p->pack = p->size <= 8 ? pack_uint : pack_unknown; break;
+    case ARC_PARAM_FLOAT: p->pack = (p->size == 2 || p->size == 4 || p->size == 8) ? pack_float : pack_unknown; break;
+    case ARC_PARAM_BFLOAT16: p->pack = p->size == 2 ? pack_bf16 : pack_unknown; break;
+    case ARC_PARAM_BOOL: p->pack = pack_bool; break;
+    case ARC_PARAM_STRUCT: p->pack = pack_struct; break;
+    default: p->pack = pack_unknown; break;
+    }
+}
+
+/* ---- temporaries for host arrays ---- */
+
+typedef struct {
+    const arc_param_desc *param;
+    PyArrayObject *host; /* contiguous view or WRITEBACKIFCOPY copy */
+    void *dev;
+    size_t nbytes;
+    int intent;
+} temp_arg;
+
+static int make_temp(temp_arg *t, PyObject *arg, int intent)
+{
+    const arc_param_desc *p = t->param;
+    arc_state *st = packing->st;
+    int writeable_in = PyArray_Check(arg) && PyArray_ISWRITEABLE((PyArrayObject *)arg);
+    if (!intent)
+        intent = writeable_in ? ARC_INOUT : ARC_IN;
+    if ((intent & ARC_OUT) && !writeable_in) {
+        arg_error(PyExc_ValueError, p, "is an output, but got a read-only %s (pass a writeable ndarray, or "
+                  "wrap it in ascendrtc.In() if the kernel only reads it)", tname(arg));
+        return -1;
+    }
+    int flags = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_NOTSWAPPED;
+    if (intent & ARC_OUT)
+        flags |= NPY_ARRAY_WRITEABLE | NPY_ARRAY_WRITEBACKIFCOPY;
+    t->host = (PyArrayObject *)PyArray_FromAny(arg, NULL, 0, 0, flags, NULL);
+    if (!t->host) {
+        PyErr_Clear();
+        arg_error(PyExc_TypeError, p, "got %s that cannot be used as a contiguous host buffer", tname(arg));
+        return -1;
+    }
+    if (PyDataType_REFCHK(PyArray_DESCR(t->host))) {
+        arg_error(PyExc_TypeError, p, "got an array of Python objects (dtype %s); device memory holds plain data",
+                  PyArray_DESCR(t->host)->typeobj->tp_name);
+        return -1;
+    }
+    t->intent = intent;
+    t->nbytes = (size_t)PyArray_NBYTES(t->host);
+    size_t req = t->nbytes ? t->nbytes : 32;
+    void *hostp = PyArray_DATA(t->host);
+    aclError err;
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtMalloc(&t->dev, req, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (err == ACL_SUCCESS && t->nbytes) {
+        if (intent & ARC_IN)
+            err = arc_acl.aclrtMemcpy(t->dev, req, hostp, t->nbytes, ACL_MEMCPY_HOST_TO_DEVICE);
+        else
+            err = arc_acl.aclrtMemset(t->dev, req, 0, t->nbytes);
+    }
+    Py_END_ALLOW_THREADS
+    if (err != ACL_SUCCESS) {
+        arc_raise(st, err, "copying a host array to the device");
+        return -1;
+    }
+    return 0;
+}
+
+static void free_temps(temp_arg *temps, int n, int writeback)
+{
+    for (int i = 0; i < n; i++) {
+        if (temps[i].dev)
+            arc_acl.aclrtFree(temps[i].dev);
+        if (temps[i].host) {
+            if (writeback)
+                PyArray_ResolveWritebackIfCopy(temps[i].host);
+            else
+                PyArray_DiscardWritebackIfCopy(temps[i].host);
+            Py_DECREF(temps[i].host);
+        }
+    }
+}
+
+/* ---- launch ---- */
+
+#define ARC_STACK_ARGS 512
+#define ARC_MAX_TEMPS 64
+
+PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *stream, PyObject *const *args,
+                            Py_ssize_t nargs, int pack_only)
+{
+    arc_state *st = k->st;
+    unsigned char stackbuf[ARC_STACK_ARGS] __attribute__((aligned(16)));
+    unsigned char *buf = stackbuf;
+    temp_arg temps[ARC_MAX_TEMPS];
+    int ntemps = 0;
+    PyObject *res = NULL;
+    aclrtStream sh = NULL;
+    KernelObject *outer = packing;
+
+    packing = k;
+    if (nargs != k->nparams) {
+        PyErr_Format(PyExc_TypeError, "%U: expected %zd argument%s, got %zd", k->signature, k->nparams,
+                     k->nparams == 1 ? "" : "s", nargs);
+        goto done;
+    }
+    if (!pack_only && block_dim == 0) {
+        PyErr_Format(PyExc_ValueError, "%U: block_dim must be at least 1", k->signature);
+        goto done;
+    }
+    if (arc_ready() < 0)
+        goto done;
+    if (k->args_size > ARC_STACK_ARGS) {
+        buf = PyMem_Malloc(k->args_size);
+        if (!buf) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    memset(buf, 0, k->args_size);
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        const arc_param_desc *p = &k->params[i];
+        PyObject *arg = args[i];
+        int intent = 0;
+        if (Py_TYPE(arg) == st->IntentType) {
+            if (p->pack != pack_pointer && !(p->kind == ARC_PARAM_OTHER && p->size == sizeof(void *))) {
+                arg_error(PyExc_TypeError, p, "got %R; In/Out/InOut apply only to pointer parameters", arg);
+                goto done;
+            }
+            intent = ((IntentObject *)arg)->intent;
+            arg = ((IntentObject *)arg)->obj;
+        } else if (k->intents) {
+            intent = (int)PyLong_AsLong(PyTuple_GET_ITEM(k->intents, i));
+        }
+        int rc = p->pack(p, arg, buf + p->offset);
+        if (rc < 0)
+            goto done;
+        if (rc == 1 && !pack_only) {
+            if (ntemps == ARC_MAX_TEMPS) {
+                arg_error(PyExc_ValueError, p, "is host array number %d; at most %d per launch (use device arrays)",
+                          ntemps + 1, ARC_MAX_TEMPS);
+                goto done;
+            }
+            temp_arg *t = &temps[ntemps++];
+            memset(t, 0, sizeof *t);
+            t->param = p;
+            if (make_temp(t, arg, intent) < 0)
+                goto done;
+            memcpy(buf + p->offset, &t->dev, sizeof t->dev);
+        }
+    }
+    if (pack_only) {
+        res = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)k->args_size);
+        goto done;
+    }
+    if (arc_stream_from_obj(st, stream, &sh) < 0)
+        goto done;
+    aclError err = arc_acl.aclrtLaunchKernelWithHostArgs(k->handle, block_dim, sh, NULL, buf, k->args_size, NULL, 0);
+    if (err != ACL_SUCCESS) {
+        arc_raise_launch(st, err, "aclrtLaunchKernelWithHostArgs");
+        goto done;
+    }
+    if (ntemps) {
+        /* Host arrays: wait for the kernel, then copy outputs back. */
+        Py_BEGIN_ALLOW_THREADS
+        err = arc_acl.aclrtSynchronizeStream(sh);
+        for (int i = 0; err == ACL_SUCCESS && i < ntemps; i++)
+            if ((temps[i].intent & ARC_OUT) && temps[i].nbytes)
+                err = arc_acl.aclrtMemcpy(PyArray_DATA(temps[i].host), temps[i].nbytes, temps[i].dev,
+                                          temps[i].nbytes, ACL_MEMCPY_DEVICE_TO_HOST);
+        Py_END_ALLOW_THREADS
+        if (err != ACL_SUCCESS) {
+            arc_raise_launch(st, err, "kernel execution");
+            free_temps(temps, ntemps, 0);
+            ntemps = 0;
+            goto done;
+        }
+        free_temps(temps, ntemps, 1);
+        ntemps = 0;
+    }
+    res = Py_NewRef(Py_None);
+done:
+    if (ntemps)
+        free_temps(temps, ntemps, 0);
+    if (buf != stackbuf)
+        PyMem_Free(buf);
+    packing = outer;
+    return res;
+}

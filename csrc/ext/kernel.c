@@ -1,0 +1,539 @@
+/* kernel.c - Module (a loaded binary), Kernel (one of its functions, with
+ * the packing table built from its parameter list) and the Launcher that
+ * kernel[block_dim] or kernel[block_dim, stream] returns.  Launch goes
+ * through vectorcall straight to arc_kernel_launch (argpack.c). */
+#include "arc_ext.h"
+
+#include <string.h>
+#include <structmember.h>
+
+#include "common/meta.h"
+
+/* ================= Module ================= */
+
+static void module_dealloc(PyObject *op)
+{
+    ModuleObject *m = (ModuleObject *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    if (m->handle && arc_loaded) {
+        /* Launches of its kernels may be queued: finish them first. */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        if (arc_device_sync(arc_state_global()) < 0)
+            PyErr_WriteUnraisable(op);
+        PyErr_Restore(t, v, tb);
+        arc_acl.aclrtBinaryUnLoad(m->handle);
+    }
+    tp->tp_free(op);
+    Py_DECREF(tp);
+}
+
+static PyObject *module_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    (void)args;
+    (void)kwds;
+    return PyErr_Format(PyExc_TypeError, "%s cannot be created directly; use Binary.load()", tp->tp_name);
+}
+
+static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"symbol", "name", "kinds", "names", "types", "args_size", NULL};
+    const char *symbol;
+    PyObject *name = NULL, *kinds = Py_None, *names = Py_None, *types = Py_None;
+    Py_ssize_t args_size = 0;
+    ModuleObject *m = (ModuleObject *)op;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UOOOn:get_function", kwlist, &symbol, &name, &kinds, &names,
+                                     &types, &args_size))
+        return NULL;
+    if (arc_ready() < 0)
+        return NULL;
+    aclrtFuncHandle fn = NULL;
+    aclError err = arc_acl.aclrtBinaryGetFunction(m->handle, symbol, &fn);
+    if (err != ACL_SUCCESS) {
+        char api[300];
+        snprintf(api, sizeof api, "aclrtBinaryGetFunction('%.200s')", symbol);
+        return arc_raise(arc_state_global(), err, api);
+    }
+    PyObject *nm = name ? Py_NewRef(name) : PyUnicode_FromString(symbol);
+    if (!nm)
+        return NULL;
+    PyObject *k = arc_kernel_new(arc_state_global(), op, fn, nm, kinds, names, types, (size_t)args_size);
+    Py_DECREF(nm);
+    return k;
+}
+
+static PyMethodDef module_methods[] = {
+    {"get_function", (PyCFunction)(void (*)(void))module_get_function, METH_VARARGS | METH_KEYWORDS,
+     "get_function(symbol, name=None, kinds=None, names=None, types=None, args_size=0) -> Kernel\n--\n\n"
+     "Look a kernel up by symbol (aclrtBinaryGetFunction).  kinds/names/types describe each parameter "
+     "(from the binary's metadata); without them only sizes are known."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot module_slots[] = {
+    {Py_tp_doc, "A binary loaded on the device (aclrtBinHandle); unloaded when the last reference goes."},
+    {Py_tp_new, module_tp_new},
+    {Py_tp_dealloc, module_dealloc},
+    {Py_tp_methods, module_methods},
+    {0, NULL},
+};
+
+PyType_Spec module_spec = {
+    .name = "ascendrtc._C.LoadedBinary",
+    .basicsize = sizeof(ModuleObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = module_slots,
+};
+
+/* ================= Kernel ================= */
+
+static const char *kind_name(uint32_t kind)
+{
+    switch (kind) {
+    case ARC_PARAM_POINTER: return "pointer";
+    case ARC_PARAM_INT: return "int";
+    case ARC_PARAM_UINT: return "uint";
+    case ARC_PARAM_FLOAT: return "float";
+    case ARC_PARAM_BOOL: return "bool";
+    case ARC_PARAM_STRUCT: return "struct";
+    case ARC_PARAM_BFLOAT16: return "bfloat16";
+    default: return "unknown";
+    }
+}
+
+static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                            PyObject *kwnames);
+static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
+
+/* An optional per-parameter sequence item, or NULL when `seq` is None. */
+static PyObject *item_or_null(PyObject *seq, Py_ssize_t i, Py_ssize_t n, const char *what)
+{
+    if (seq == Py_None)
+        return NULL;
+    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s must be a sequence of %zd items", what, n);
+        return NULL;
+    }
+    return PySequence_GetItem(seq, i);
+}
+
+PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
+                         PyObject *names, PyObject *types, size_t args_size_hint)
+{
+    size_t n = 0;
+    aclError err = arc_acl.aclrtFunctionGetParamCount(fn, &n);
+    if (err != ACL_SUCCESS)
+        return arc_raise(st, err, "aclrtFunctionGetParamCount");
+    KernelObject *k = (KernelObject *)st->KernelType->tp_alloc(st->KernelType, 0);
+    if (!k)
+        return NULL;
+    k->handle = fn;
+    k->module = Py_NewRef(mod);
+    k->name = Py_NewRef(name);
+    k->st = st;
+    k->dev_type = st->DeviceArrayType;
+    k->vectorcall = kernel_vectorcall;
+    k->params = PyMem_Calloc(n ? n : 1, sizeof *k->params);
+    if (!k->params) {
+        Py_DECREF(k);
+        return PyErr_NoMemory();
+    }
+    k->nparams = (Py_ssize_t)n;
+    size_t end = 0;
+    PyObject *sig = PyUnicode_FromFormat("%U(", name);
+    for (size_t i = 0; sig && i < n; i++) {
+        arc_param_desc *p = &k->params[i];
+        size_t off = 0, size = 0;
+        if ((err = arc_acl.aclrtFunctionGetParamInfo(fn, i, &off, &size)) != ACL_SUCCESS) {
+            arc_raise(st, err, "aclrtFunctionGetParamInfo");
+            goto error;
+        }
+        p->offset = (uint32_t)off;
+        p->size = (uint32_t)size;
+        if (off + size > end)
+            end = off + size;
+        PyObject *o;
+        p->kind = ARC_PARAM_OTHER;
+        if ((o = item_or_null(kinds, (Py_ssize_t)i, (Py_ssize_t)n, "kinds"))) {
+            p->kind = (uint32_t)PyLong_AsUnsignedLong(o);
+            Py_DECREF(o);
+        }
+        if (PyErr_Occurred())
+            goto error;
+        if ((o = item_or_null(names, (Py_ssize_t)i, (Py_ssize_t)n, "names")) && PyUnicode_GET_LENGTH(o) > 0)
+            p->name = o;
+        else {
+            Py_XDECREF(o);
+            if (PyErr_Occurred())
+                goto error;
+            p->name = PyUnicode_FromFormat("#%zu", i);
+        }
+        if ((o = item_or_null(types, (Py_ssize_t)i, (Py_ssize_t)n, "types")) && PyUnicode_GET_LENGTH(o) > 0)
+            p->ctype = o;
+        else {
+            Py_XDECREF(o);
+            if (PyErr_Occurred())
+                goto error;
+            p->ctype = p->kind == ARC_PARAM_OTHER ? PyUnicode_FromFormat("%zu-byte parameter", size)
+                                                  : PyUnicode_FromFormat("%s%zu", kind_name(p->kind), size * 8);
+        }
+        if (!p->name || !p->ctype)
+            goto error;
+        /* A parameter the packer cannot hold is a provider bug, not a user error. */
+        if (size == 0 || size > 1 << 16) {
+            PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu has size %zu", name, i, size);
+            goto error;
+        }
+        arc_param_bind(p);
+        PyObject *s2 = PyUnicode_FromFormat("%U%s%U", sig, i ? ", " : "", p->name);
+        Py_SETREF(sig, s2);
+    }
+    if (!sig)
+        goto error;
+    Py_SETREF(sig, PyUnicode_FromFormat("%U)", sig));
+    if (!sig)
+        goto error;
+    k->signature = sig;
+    /* The argument block: what the metadata says, at least up to the last
+     * parameter, rounded to 8 bytes. */
+    k->args_size = args_size_hint > end ? args_size_hint : end;
+    k->args_size = (k->args_size + 7) & ~(size_t)7;
+    return (PyObject *)k;
+error:
+    Py_XDECREF(sig);
+    Py_DECREF(k);
+    return NULL;
+}
+
+static void kernel_dealloc(PyObject *op)
+{
+    KernelObject *k = (KernelObject *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    if (k->params) {
+        for (Py_ssize_t i = 0; i < k->nparams; i++) {
+            Py_XDECREF(k->params[i].name);
+            Py_XDECREF(k->params[i].ctype);
+        }
+        PyMem_Free(k->params);
+    }
+    Py_CLEAR(k->module);
+    Py_CLEAR(k->name);
+    Py_CLEAR(k->intents);
+    Py_CLEAR(k->signature);
+    tp->tp_free(op);
+    Py_DECREF(tp);
+}
+
+static int kernel_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    KernelObject *k = (KernelObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(k->module);
+    return 0;
+}
+
+static PyObject *kernel_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    (void)args;
+    (void)kwds;
+    return PyErr_Format(PyExc_TypeError, "%s cannot be created directly; use Module.get_kernel()", tp->tp_name);
+}
+
+static PyObject *make_launcher(KernelObject *k, PyObject *bd, PyObject *stream)
+{
+    arc_state *st = k->st;
+    if (PyBool_Check(bd) || !PyIndex_Check(bd))
+        return PyErr_Format(PyExc_TypeError, "%U: block_dim must be an int, not %.100s", k->signature,
+                            Py_TYPE(bd)->tp_name);
+    Py_ssize_t n = PyNumber_AsSsize_t(bd, NULL);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n < 1 || n > 65535)
+        return PyErr_Format(PyExc_ValueError, "%U: block_dim must be in [1, 65535], got %zd", k->signature, n);
+    if (stream && stream != Py_None && !PyObject_TypeCheck(stream, st->StreamType))
+        return PyErr_Format(PyExc_TypeError, "%U: stream must be an ascendrtc.Stream or None, not %.100s",
+                            k->signature, Py_TYPE(stream)->tp_name);
+    LauncherObject *l = PyObject_GC_New(LauncherObject, st->LauncherType);
+    if (!l)
+        return NULL;
+    l->kernel = (KernelObject *)Py_NewRef(k);
+    l->block_dim = (uint32_t)n;
+    l->stream = stream && stream != Py_None ? Py_NewRef(stream) : NULL;
+    l->vectorcall = kernel_launcher_vectorcall;
+    PyObject_GC_Track(l);
+    return (PyObject *)l;
+}
+
+/* kernel[block_dim] or kernel[block_dim, stream] */
+static PyObject *kernel_subscript(PyObject *op, PyObject *key)
+{
+    KernelObject *k = (KernelObject *)op;
+    if (PyTuple_Check(key)) {
+        if (PyTuple_GET_SIZE(key) != 2)
+            return PyErr_Format(PyExc_TypeError, "%U: use kernel[block_dim] or kernel[block_dim, stream]",
+                                k->signature);
+        return make_launcher(k, PyTuple_GET_ITEM(key, 0), PyTuple_GET_ITEM(key, 1));
+    }
+    return make_launcher(k, key, NULL);
+}
+
+/* kernel(*args, block_dim=N, stream=None) */
+static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    KernelObject *k = (KernelObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *bd = NULL, *stream = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(kw, "block_dim") == 0)
+            bd = args[nargs + i];
+        else if (PyUnicode_CompareWithASCIIString(kw, "stream") == 0)
+            stream = args[nargs + i];
+        else
+            return PyErr_Format(PyExc_TypeError, "%U: unexpected keyword argument '%U' (kernel arguments are "
+                                "positional; launch options are block_dim= and stream=)", k->signature, kw);
+    }
+    if (!bd)
+        return PyErr_Format(PyExc_TypeError, "%U: missing block_dim; call kernel[block_dim](...) or "
+                            "kernel(..., block_dim=N)", k->signature);
+    LauncherObject *l = (LauncherObject *)make_launcher(k, bd, stream);
+    if (!l)
+        return NULL;
+    PyObject *r = arc_kernel_launch(k, l->block_dim, l->stream, args, nargs, 0);
+    Py_DECREF(l);
+    return r;
+}
+
+static PyObject *kernel_pack(PyObject *op, PyObject *const *args, Py_ssize_t nargs)
+{
+    return arc_kernel_launch((KernelObject *)op, 1, NULL, args, nargs, 1);
+}
+
+static PyObject *kernel_get_params(PyObject *op, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    PyObject *l = PyList_New(k->nparams);
+    if (!l)
+        return NULL;
+    for (Py_ssize_t i = 0; i < k->nparams; i++) {
+        arc_param_desc *p = &k->params[i];
+        PyObject *t = Py_BuildValue("(OsII)", p->name, kind_name(p->kind), p->size, p->offset);
+        if (!t) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, t);
+    }
+    return l;
+}
+
+static PyObject *kernel_get_types(PyObject *op, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    PyObject *t = PyTuple_New(k->nparams);
+    for (Py_ssize_t i = 0; t && i < k->nparams; i++)
+        PyTuple_SET_ITEM(t, i, Py_NewRef(k->params[i].ctype));
+    return t;
+}
+
+static PyObject *kernel_get_intents(PyObject *op, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    static const char *names[] = {"default", "in", "out", "inout"};
+    PyObject *d = PyDict_New();
+    for (Py_ssize_t i = 0; d && k->intents && i < k->nparams; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(k->intents, i));
+        if (v > 0) {
+            PyObject *s = PyUnicode_FromString(names[v]);
+            if (!s || PyDict_SetItem(d, k->params[i].name, s) < 0) {
+                Py_XDECREF(s);
+                Py_CLEAR(d);
+                break;
+            }
+            Py_DECREF(s);
+        }
+    }
+    return d;
+}
+
+/* kernel.intents = {"z": "out", "x": "in"} (names or indices) */
+static int kernel_set_intents(PyObject *op, PyObject *value, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    if (!value || value == Py_None) {
+        Py_CLEAR(k->intents);
+        return 0;
+    }
+    if (!PyDict_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "intents must be a dict mapping parameter names to 'in', 'out' or 'inout'");
+        return -1;
+    }
+    PyObject *t = PyTuple_New(k->nparams);
+    if (!t)
+        return -1;
+    for (Py_ssize_t i = 0; i < k->nparams; i++)
+        PyTuple_SET_ITEM(t, i, PyLong_FromLong(0));
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(value, &pos, &key, &val)) {
+        Py_ssize_t idx = -1;
+        for (Py_ssize_t i = 0; i < k->nparams; i++)
+            if (PyUnicode_Check(key) && PyUnicode_Compare(key, k->params[i].name) == 0)
+                idx = i;
+        if (idx < 0 && PyLong_Check(key)) {
+            idx = PyLong_AsSsize_t(key);
+            if (idx < 0 || idx >= k->nparams)
+                idx = -1;
+        }
+        if (idx < 0) {
+            PyErr_Format(PyExc_ValueError, "%U has no parameter %R", k->signature, key);
+            goto error;
+        }
+        if (k->params[idx].pack == NULL || (k->params[idx].kind != ARC_PARAM_POINTER &&
+                                            !(k->params[idx].kind == ARC_PARAM_OTHER && k->params[idx].size == 8))) {
+            PyErr_Format(PyExc_ValueError, "%U: parameter '%U' is not a pointer; intents apply to pointers",
+                         k->signature, k->params[idx].name);
+            goto error;
+        }
+        const char *s = PyUnicode_Check(val) ? PyUnicode_AsUTF8(val) : NULL;
+        int v = !s ? 0 : strcmp(s, "in") == 0 ? ARC_IN : strcmp(s, "out") == 0 ? ARC_OUT
+                         : strcmp(s, "inout") == 0 ? ARC_INOUT : 0;
+        if (!v) {
+            PyErr_Format(PyExc_ValueError, "intent for %R must be 'in', 'out' or 'inout', not %R", key, val);
+            goto error;
+        }
+        PyObject *old = PyTuple_GET_ITEM(t, idx);
+        PyTuple_SET_ITEM(t, idx, PyLong_FromLong(v));
+        Py_DECREF(old);
+    }
+    Py_XSETREF(k->intents, t);
+    return 0;
+error:
+    Py_DECREF(t);
+    return -1;
+}
+
+static PyObject *kernel_repr(PyObject *op)
+{
+    return PyUnicode_FromFormat("<ascendrtc.Kernel %U>", ((KernelObject *)op)->signature);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"_pack", (PyCFunction)(void (*)(void))kernel_pack, METH_FASTCALL,
+     "_pack(*args) -> bytes\n--\n\nCheck and pack arguments without launching (host arrays pack as 0)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef kernel_getset[] = {
+    {"params", kernel_get_params, NULL, "List of (name, kind, size, offset) per parameter.", NULL},
+    {"param_types", kernel_get_types, NULL, "The spelled C type of each parameter, where known.", NULL},
+    {"intents", kernel_get_intents, kernel_set_intents,
+     "Default direction of NumPy arrays per pointer parameter: {name: 'in'|'out'|'inout'}.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMemberDef kernel_members[] = {
+    {"name", T_OBJECT_EX, offsetof(KernelObject, name), READONLY, "The kernel's name (or name expression)."},
+    {"signature", T_OBJECT_EX, offsetof(KernelObject, signature), READONLY, "name(param, ...) for messages."},
+    {"args_size", T_PYSSIZET, offsetof(KernelObject, args_size), READONLY, "Bytes of the argument block."},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(KernelObject, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot kernel_slots[] = {
+    {Py_tp_doc, "A kernel of a loaded binary.  Launch with kernel[block_dim](*args), "
+                "kernel[block_dim, stream](*args) or kernel(*args, block_dim=N, stream=None); launches are "
+                "asynchronous on the stream (host NumPy arrays are copied in, and back after the kernel "
+                "finishes).  Arguments are checked against the kernel's parameters before launch."},
+    {Py_tp_new, kernel_tp_new},
+    {Py_tp_dealloc, kernel_dealloc},
+    {Py_tp_traverse, kernel_traverse},
+    {Py_tp_repr, kernel_repr},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_methods, kernel_methods},
+    {Py_tp_getset, kernel_getset},
+    {Py_tp_members, kernel_members},
+    {Py_mp_subscript, kernel_subscript},
+    {0, NULL},
+};
+
+PyType_Spec kernel_spec = {
+    .name = "ascendrtc.Kernel",
+    .basicsize = sizeof(KernelObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = kernel_slots,
+};
+
+/* ================= Launcher ================= */
+
+static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                            PyObject *kwnames)
+{
+    LauncherObject *l = (LauncherObject *)callable;
+    if (kwnames && PyTuple_GET_SIZE(kwnames))
+        return PyErr_Format(PyExc_TypeError, "%U: kernel arguments are positional; got keyword '%U'",
+                            l->kernel->signature, PyTuple_GET_ITEM(kwnames, 0));
+    return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0);
+}
+
+static void launcher_dealloc(PyObject *op)
+{
+    LauncherObject *l = (LauncherObject *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    PyObject_GC_UnTrack(op);
+    Py_CLEAR(l->kernel);
+    Py_CLEAR(l->stream);
+    PyObject_GC_Del(op);
+    Py_DECREF(tp);
+}
+
+static int launcher_traverse(PyObject *op, visitproc visit, void *arg)
+{
+    LauncherObject *l = (LauncherObject *)op;
+    Py_VISIT(Py_TYPE(op));
+    Py_VISIT(l->kernel);
+    Py_VISIT(l->stream);
+    return 0;
+}
+
+static PyObject *launcher_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    (void)args;
+    (void)kwds;
+    return PyErr_Format(PyExc_TypeError, "%s cannot be created directly; use kernel[block_dim]", tp->tp_name);
+}
+
+static PyObject *launcher_repr(PyObject *op)
+{
+    LauncherObject *l = (LauncherObject *)op;
+    return PyUnicode_FromFormat("<ascendrtc launch of %U on %u blocks>", l->kernel->signature, l->block_dim);
+}
+
+static PyMemberDef launcher_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(LauncherObject, vectorcall), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot launcher_slots[] = {
+    {Py_tp_doc, "A kernel bound to a block count and a stream; call it with the kernel's arguments."},
+    {Py_tp_new, launcher_tp_new},
+    {Py_tp_dealloc, launcher_dealloc},
+    {Py_tp_traverse, launcher_traverse},
+    {Py_tp_repr, launcher_repr},
+    {Py_tp_call, PyVectorcall_Call},
+    {Py_tp_members, launcher_members},
+    {0, NULL},
+};
+
+PyType_Spec launcher_spec = {
+    .name = "ascendrtc.Launcher",
+    .basicsize = sizeof(LauncherObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .slots = launcher_slots,
+};

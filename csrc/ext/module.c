@@ -1,0 +1,264 @@
+/* module.c - the _C module: state, exception classes, type creation and
+ * the module-level functions (backend choice, device info, synchronize).
+ * Multi-phase init; one module instance per process (the provider it
+ * loads is process-wide anyway), so siblings reach the state through
+ * arc_state_global() without a lookup on the hot path. */
+#define ARC_NUMPY_MAIN
+#include "arc_ext.h"
+#include "arc_numpy.h"
+
+static arc_state *the_state;
+
+uint64_t arc_sync_started, arc_sync_completed;
+
+arc_state *arc_state_global(void)
+{
+    return the_state;
+}
+
+arc_state *arc_state_of_type(PyTypeObject *tp)
+{
+    (void)tp;
+    return the_state;
+}
+
+int arc_device_sync(arc_state *st)
+{
+    if (arc_ready() < 0)
+        return -1;
+    uint64_t mine = ++arc_sync_started;
+    aclError err;
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtSynchronizeDevice();
+    Py_END_ALLOW_THREADS
+    if (err != ACL_SUCCESS) {
+        arc_raise(st, err, "aclrtSynchronizeDevice");
+        return -1;
+    }
+    if (arc_sync_completed < mine)
+        arc_sync_completed = mine;
+    return 0;
+}
+
+static PyObject *mod_synchronize(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    if (arc_device_sync(the_state) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static int put_attr(PyObject *d, const char *key, aclrtDevAttr attr)
+{
+    int64_t v = 0;
+    aclError err = arc_acl.aclrtGetDeviceInfo(0, attr, &v);
+    PyObject *o = err == ACL_SUCCESS ? PyLong_FromLongLong(v) : Py_NewRef(Py_None);
+    if (!o)
+        return -1;
+    int rc = PyDict_SetItemString(d, key, o);
+    Py_DECREF(o);
+    return rc;
+}
+
+static PyObject *mod_device_info(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    if (arc_ready() < 0)
+        return NULL;
+    const char *soc = arc_acl.aclrtGetSocName();
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    PyObject *s = PyUnicode_FromString(soc ? soc : "");
+    if (!s || PyDict_SetItemString(d, "soc_name", s) < 0)
+        goto error;
+    Py_CLEAR(s);
+    if (put_attr(d, "aicore_num", ACL_DEV_ATTR_AICORE_CORE_NUM) < 0 ||
+        put_attr(d, "cube_core_num", ACL_DEV_ATTR_CUBE_CORE_NUM) < 0 ||
+        put_attr(d, "vector_core_num", ACL_DEV_ATTR_VECTOR_CORE_NUM) < 0 ||
+        put_attr(d, "ub_size", ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE) < 0 ||
+        put_attr(d, "global_mem_size", ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE) < 0 ||
+        put_attr(d, "l2_cache_size", ACL_DEV_ATTR_L2_CACHE_SIZE) < 0 ||
+        put_attr(d, "npu_arch", ACL_DEV_ATTR_NPU_ARCH) < 0)
+        goto error;
+    return d;
+error:
+    Py_XDECREF(s);
+    Py_DECREF(d);
+    return NULL;
+}
+
+static PyObject *mod_default_stream(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return arc_default_stream(the_state);
+}
+
+/* A no-op, the floor for launch-overhead measurements. */
+static PyObject *mod_noop(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    (void)args;
+    (void)nargs;
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_load_binary(PyObject *module, PyObject *data);
+
+static PyMethodDef mod_methods[] = {
+    {"configure", (PyCFunction)(void (*)(void))arc_configure, METH_VARARGS | METH_KEYWORDS,
+     "configure(backend, home)\n--\n\nChoose the provider ('sim' or 'cann') and its home directory. "
+     "Fails once a different provider is loaded."},
+    {"backend_info", arc_backend_info, METH_NOARGS, "The chosen provider, its home and whether it is loaded."},
+    {"error_name", arc_error_name_py, METH_O, "The symbolic name of an ACL error code."},
+    {"synchronize", mod_synchronize, METH_NOARGS, "Wait until all work on the device has finished."},
+    {"device_info", mod_device_info, METH_NOARGS,
+     "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},
+    {"default_stream", mod_default_stream, METH_NOARGS, "The stream launches use when none is given."},
+    {"compile", (PyCFunction)(void (*)(void))arc_compile, METH_VARARGS | METH_KEYWORDS,
+     "compile(source, name, headers, name_expressions, options) -> (code, binary, log, lowered)\n--\n\n"
+     "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "
+     "lowered maps each name expression to its lowered symbol."},
+    {"load_binary", mod_load_binary, METH_O,
+     "load_binary(data) -> Module\n--\n\nLoad a compiled binary with aclrtBinaryLoadFromData."},
+    {"noop", (PyCFunction)(void (*)(void))mod_noop, METH_FASTCALL, "Do nothing (benchmark floor)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyObject *mod_load_binary(PyObject *module, PyObject *data)
+{
+    (void)module;
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *res = NULL;
+    if (arc_ready() < 0)
+        goto cleanup;
+    aclrtBinHandle h = NULL;
+    aclError err;
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtBinaryLoadFromData(view.buf, (size_t)view.len, NULL, &h);
+    Py_END_ALLOW_THREADS
+    if (err != ACL_SUCCESS) {
+        arc_raise(the_state, err, "aclrtBinaryLoadFromData");
+        goto cleanup;
+    }
+    ModuleObject *m = PyObject_New(ModuleObject, the_state->ModuleType);
+    if (!m) {
+        arc_acl.aclrtBinaryUnLoad(h);
+        goto cleanup;
+    }
+    m->handle = h;
+    res = (PyObject *)m;
+cleanup:
+    PyBuffer_Release(&view);
+    return res;
+}
+
+static PyObject *new_error(PyObject *m, const char *name, const char *doc, PyObject *base)
+{
+    PyObject *dict = Py_BuildValue("{s:O,s:O}", "code", Py_None, "name", Py_None);
+    if (!dict)
+        return NULL;
+    PyObject *exc = PyErr_NewExceptionWithDoc(name, doc, base, dict);
+    Py_DECREF(dict);
+    if (exc && PyModule_AddObjectRef(m, strrchr(name, '.') + 1, exc) < 0)
+        Py_CLEAR(exc);
+    return exc;
+}
+
+static PyTypeObject *add_type(PyObject *m, PyType_Spec *spec)
+{
+    PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(m, spec, NULL);
+    if (tp && PyModule_AddType(m, tp) < 0)
+        Py_CLEAR(tp);
+    return tp;
+}
+
+static int mod_exec(PyObject *m)
+{
+    if (_import_array() < 0)
+        return -1;
+    arc_state *st = PyModule_GetState(m);
+    the_state = st;
+    st->AclError = new_error(m, "ascendrtc.AclError",
+                             "An ACL call failed.  .code is the aclError value, .name its symbolic name.",
+                             PyExc_RuntimeError);
+    if (!st->AclError)
+        return -1;
+    st->LaunchError = new_error(m, "ascendrtc.LaunchError",
+                                "A kernel launch failed, or a kernel stopped with an error on the device.",
+                                st->AclError);
+    if (!st->LaunchError)
+        return -1;
+    if (!(st->DeviceArrayType = add_type(m, &devicearray_spec)) || !(st->StreamType = add_type(m, &stream_spec)) ||
+        !(st->EventType = add_type(m, &event_spec)) || !(st->ModuleType = add_type(m, &module_spec)) ||
+        !(st->KernelType = add_type(m, &kernel_spec)) || !(st->LauncherType = add_type(m, &launcher_spec)) ||
+        !(st->IntentType = add_type(m, &intent_spec)))
+        return -1;
+    return 0;
+}
+
+static int mod_traverse(PyObject *m, visitproc visit, void *arg)
+{
+    arc_state *st = PyModule_GetState(m);
+    Py_VISIT(st->AclError);
+    Py_VISIT(st->LaunchError);
+    Py_VISIT(st->DeviceArrayType);
+    Py_VISIT(st->StreamType);
+    Py_VISIT(st->EventType);
+    Py_VISIT(st->ModuleType);
+    Py_VISIT(st->KernelType);
+    Py_VISIT(st->LauncherType);
+    Py_VISIT(st->IntentType);
+    Py_VISIT(st->default_stream);
+    return 0;
+}
+
+static int mod_clear(PyObject *m)
+{
+    arc_state *st = PyModule_GetState(m);
+    Py_CLEAR(st->default_stream);
+    Py_CLEAR(st->AclError);
+    Py_CLEAR(st->LaunchError);
+    Py_CLEAR(st->DeviceArrayType);
+    Py_CLEAR(st->StreamType);
+    Py_CLEAR(st->EventType);
+    Py_CLEAR(st->ModuleType);
+    Py_CLEAR(st->KernelType);
+    Py_CLEAR(st->LauncherType);
+    Py_CLEAR(st->IntentType);
+    return 0;
+}
+
+static void mod_free(void *m)
+{
+    mod_clear((PyObject *)m);
+    the_state = NULL;
+}
+
+static PyModuleDef_Slot mod_slots[] = {
+    {Py_mod_exec, mod_exec},
+    {0, NULL},
+};
+
+PyModuleDef arc_moduledef = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "ascendrtc._C",
+    .m_doc = "ascendrtc's C core: CANN's ACL C API (through a dlopen'd provider), device arrays, "
+             "streams, events, and table-driven kernel argument packing and launch.",
+    .m_size = sizeof(arc_state),
+    .m_methods = mod_methods,
+    .m_slots = mod_slots,
+    .m_traverse = mod_traverse,
+    .m_clear = mod_clear,
+    .m_free = mod_free,
+};
+
+PyMODINIT_FUNC PyInit__C(void)
+{
+    return PyModuleDef_Init(&arc_moduledef);
+}

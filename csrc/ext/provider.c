@@ -1,0 +1,143 @@
+/* provider.c - the seam: resolve CANN's ACL C API from the chosen provider
+ * (the simulated NPU's home, or a real CANN home) with dlopen/dlsym.  _C
+ * never links against libascendcl; everything goes through arc_acl. */
+#include "arc_ext.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+arc_api arc_acl;
+int arc_loaded;
+_Thread_local int arc_thread_bound;
+
+static const char *const lib_names[2] = {"libascendcl.so", "libacl_rtc.so"};
+static char backend[16] = "sim";
+static char home[4096];
+static void *libs[2];
+
+/* Record which provider to use; fails once a different one is loaded. */
+PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"backend", "home", NULL};
+    const char *b, *h;
+    (void)module;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ss:configure", kwlist, &b, &h))
+        return NULL;
+    if (strcmp(b, "sim") != 0 && strcmp(b, "cann") != 0)
+        return PyErr_Format(PyExc_ValueError, "unknown backend %R; expected 'sim' or 'cann'",
+                            PyTuple_GET_ITEM(args, 0));
+    if (strlen(h) >= sizeof home)
+        return PyErr_Format(PyExc_ValueError, "home path too long (%zu bytes)", strlen(h));
+    if (arc_loaded) {
+        if (strcmp(b, backend) == 0 && strcmp(h, home) == 0)
+            Py_RETURN_NONE;
+        return PyErr_Format(PyExc_RuntimeError,
+                            "the '%s' backend at %s is already in use in this process; "
+                            "choose the backend before the first compile, launch or allocation",
+                            backend, home);
+    }
+    snprintf(backend, sizeof backend, "%s", b);
+    snprintf(home, sizeof home, "%s", h);
+    Py_RETURN_NONE;
+}
+
+/* {"backend", "home", "loaded", "libraries"} for diagnostics. */
+PyObject *arc_backend_info(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return Py_BuildValue("{s:s,s:s,s:O,s:(s,s)}", "backend", backend, "home", home, "loaded",
+                         arc_loaded ? Py_True : Py_False, "libraries", lib_names[0], lib_names[1]);
+}
+
+static void unload_libs(void)
+{
+    for (int i = 1; i >= 0; i--)
+        if (libs[i]) {
+            dlclose(libs[i]);
+            libs[i] = NULL;
+        }
+    memset(&arc_acl, 0, sizeof arc_acl);
+}
+
+static PyObject *provider_error(const char *fmt, ...)
+{
+    char msg[1536];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    arc_state *st = arc_state_global();
+    PyObject *exc = st ? st->AclError : PyExc_RuntimeError;
+    PyObject *e = PyObject_CallFunction(exc, "s", msg);
+    if (e) {
+        PyObject_SetAttrString(e, "code", PyLong_FromLong(ACL_ERROR_UNINITIALIZE));
+        PyObject_SetAttrString(e, "name", PyUnicode_FromString("ACL_ERROR_UNINITIALIZE"));
+        PyErr_SetObject(exc, e);
+        Py_DECREF(e);
+    }
+    return NULL;
+}
+
+static int load_provider(void)
+{
+    char path[4200];
+    if (!home[0]) {
+        provider_error("no home directory for the '%s' backend: %s", backend,
+                       strcmp(backend, "cann") == 0 ? "set ASCEND_HOME_PATH (source set_env.sh)"
+                                                   : "import ascendrtc (it configures the sim home)");
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/lib64/%s", home, lib_names[i]);
+        libs[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!libs[i]) {
+            const char *why = dlerror();
+            provider_error("cannot load %s for the '%s' backend from %s: %s%s", lib_names[i], backend, path,
+                           why ? why : "unknown error",
+                           strcmp(backend, "sim") == 0
+                               ? " (build the simulated NPU home with `make home`, or set ASCENDRTC_SIM_HOME)"
+                               : " (check ASCEND_HOME_PATH)");
+            unload_libs();
+            return -1;
+        }
+    }
+#define ARC_API_LOAD(lib, name)                                                                         \
+    *(void **)&arc_acl.name = dlsym(libs[lib], #name);                                                \
+    if (!arc_acl.name) {                                                                              \
+        provider_error("%s of the '%s' backend (%s/lib64) has no symbol '%s'", lib_names[lib], backend, \
+                       home, #name);                                                                  \
+        unload_libs();                                                                                \
+        return -1;                                                                                    \
+    }
+    ARC_ACL_FUNCS(ARC_API_LOAD)
+#undef ARC_API_LOAD
+    /* Keep the GIL: a second thread must not see a half-loaded table. */
+    aclError err = arc_acl.aclInit(NULL);
+    if (err != ACL_SUCCESS && err != ACL_ERROR_REPEAT_INITIALIZE) {
+        arc_raise(arc_state_global(), err, "aclInit");
+        unload_libs();
+        return -1;
+    }
+    return 0;
+}
+
+int arc_ready_slow(void)
+{
+    /* The GIL serialises first loads (load_provider never releases it). */
+    if (!arc_loaded) {
+        if (load_provider() < 0)
+            return -1;
+        arc_loaded = 1;
+    }
+    if (!arc_thread_bound) {
+        aclError err = arc_acl.aclrtSetDevice(0);
+        if (err != ACL_SUCCESS) {
+            arc_raise(arc_state_global(), err, "aclrtSetDevice(0)");
+            return -1;
+        }
+        arc_thread_bound = 1;
+    }
+    return 0;
+}

@@ -1,0 +1,146 @@
+/* stream.c - the Stream type: an aclrtStream.  Work on one stream runs in
+ * order; launches and copies return before the work is done. */
+#include "arc_ext.h"
+
+static PyObject *stream_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, ":Stream", kwlist))
+        return NULL;
+    if (arc_ready() < 0)
+        return NULL;
+    aclrtStream h = NULL;
+    aclError err = arc_acl.aclrtCreateStream(&h);
+    if (err != ACL_SUCCESS)
+        return arc_raise(arc_state_global(), err, "aclrtCreateStream");
+    StreamObject *s = (StreamObject *)tp->tp_alloc(tp, 0);
+    if (!s) {
+        arc_acl.aclrtDestroyStream(h);
+        return NULL;
+    }
+    s->handle = h;
+    return (PyObject *)s;
+}
+
+static void stream_dealloc(PyObject *op)
+{
+    StreamObject *s = (StreamObject *)op;
+    PyTypeObject *tp = Py_TYPE(op);
+    if (s->handle && arc_loaded) {
+        /* Let queued work finish before the stream goes away. */
+        aclrtStream h = s->handle;
+        Py_BEGIN_ALLOW_THREADS
+        arc_acl.aclrtSynchronizeStream(h);
+        arc_acl.aclrtDestroyStream(h);
+        Py_END_ALLOW_THREADS
+    }
+    tp->tp_free(op);
+    Py_DECREF(tp);
+}
+
+static PyObject *stream_synchronize(PyObject *op, PyObject *unused)
+{
+    (void)unused;
+    StreamObject *s = (StreamObject *)op;
+    if (arc_ready() < 0)
+        return NULL;
+    aclError err;
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtSynchronizeStream(s->handle);
+    Py_END_ALLOW_THREADS
+    if (err != ACL_SUCCESS)
+        return arc_raise(arc_state_global(), err, "aclrtSynchronizeStream");
+    Py_RETURN_NONE;
+}
+
+static PyObject *stream_wait_event(PyObject *op, PyObject *ev)
+{
+    StreamObject *s = (StreamObject *)op;
+    arc_state *st = arc_state_global();
+    if (!PyObject_TypeCheck(ev, st->EventType))
+        return PyErr_Format(PyExc_TypeError, "wait_event() expects an Event, got %.100s", Py_TYPE(ev)->tp_name);
+    if (arc_ready() < 0)
+        return NULL;
+    aclError err = arc_acl.aclrtStreamWaitEvent(s->handle, ((EventObject *)ev)->handle);
+    if (err != ACL_SUCCESS)
+        return arc_raise(st, err, "aclrtStreamWaitEvent");
+    Py_RETURN_NONE;
+}
+
+static PyObject *stream_get_handle(PyObject *op, void *closure)
+{
+    (void)closure;
+    return PyLong_FromVoidPtr(((StreamObject *)op)->handle);
+}
+
+static PyObject *stream_repr(PyObject *op)
+{
+    StreamObject *s = (StreamObject *)op;
+    return PyUnicode_FromFormat("<ascendrtc.Stream%s %p>", s->is_default ? " (default)" : "", s->handle);
+}
+
+int arc_stream_from_obj(arc_state *st, PyObject *obj, aclrtStream *out)
+{
+    if (obj == NULL || obj == Py_None) {
+        if (!st->default_stream) {
+            PyObject *d = arc_default_stream(st);
+            if (!d)
+                return -1;
+            Py_DECREF(d);
+        }
+        *out = ((StreamObject *)st->default_stream)->handle;
+        return 0;
+    }
+    if (!PyObject_TypeCheck(obj, st->StreamType)) {
+        PyErr_Format(PyExc_TypeError, "stream must be an ascendrtc.Stream or None, not %.100s",
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = ((StreamObject *)obj)->handle;
+    return 0;
+}
+
+PyObject *arc_default_stream(arc_state *st)
+{
+    if (!st->default_stream) {
+        PyObject *s = PyObject_CallNoArgs((PyObject *)st->StreamType);
+        if (!s)
+            return NULL;
+        ((StreamObject *)s)->is_default = 1;
+        if (!st->default_stream)
+            st->default_stream = s;
+        else
+            Py_DECREF(s);
+    }
+    return Py_NewRef(st->default_stream);
+}
+
+static PyMethodDef stream_methods[] = {
+    {"synchronize", stream_synchronize, METH_NOARGS, "Wait until all work queued on this stream has finished."},
+    {"wait_event", stream_wait_event, METH_O,
+     "Make later work on this stream wait until the event's recorded work has finished."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef stream_getset[] = {
+    {"handle", stream_get_handle, NULL, "The aclrtStream, as an int.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot stream_slots[] = {
+    {Py_tp_doc, "Stream()\n--\n\nAn ordered queue of device work (aclrtStream). Launches and copies on it "
+                "are asynchronous; synchronize() waits for them."},
+    {Py_tp_new, stream_new},
+    {Py_tp_dealloc, stream_dealloc},
+    {Py_tp_repr, stream_repr},
+    {Py_tp_methods, stream_methods},
+    {Py_tp_getset, stream_getset},
+    {0, NULL},
+};
+
+PyType_Spec stream_spec = {
+    .name = "ascendrtc.Stream",
+    .basicsize = sizeof(StreamObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = stream_slots,
+};
