@@ -1,0 +1,5 @@
+"""Shared fixtures.  tests/helpers is importable as `helpers`."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
