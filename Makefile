@@ -19,9 +19,9 @@ CLANG_RESOURCE_DIR := $(shell $(LLVM_PREFIX)/bin/clang -print-resource-dir 2>/de
 SAN ?=
 OPT ?= -O2
 CFLAGS   := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -fvisibility=hidden -D_GNU_SOURCE \
-            -Icsrc/include -Icsrc -Icsrc/device $(SAN)
+            -Icsrc/include -Icsrc -iquote csrc/device $(SAN)
 CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden \
-            -fno-exceptions -Icsrc/include -Icsrc -Icsrc/device $(SAN) \
+            -fno-exceptions -Icsrc/include -Icsrc -iquote csrc/device $(SAN) \
             -DARC_LLVM_PREFIX='"$(LLVM_PREFIX)"' -DARC_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"'
 LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(SAN)
 

@@ -27,6 +27,11 @@ int sim_jit_load(const void *obj, size_t len, const char *label, const sim_jit_s
 void *sim_jit_lookup(sim_jit_image *img, const char *sym, char *err, size_t errlen);
 /* Remove the image and everything it linked. */
 void sim_jit_unload(sim_jit_image *img);
+/* LLVM's name for this machine's CPU ("znver3", "sapphirerapids", ...). */
+const char *sim_jit_host_cpu(void);
+/* 0 when code built for `cpu` runs here; -1 with the missing CPU
+ * features (or an unknown CPU name) in err. */
+int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,382 @@
+/* binary.c - aclrtBinaryLoad*, aclrtBinaryGetFunction and function
+ * queries.  A binary is an x86-64 ELF object with an ".arc_meta" section
+ * (common/meta.h); loading checks the metadata (arch, host CPU, kernel
+ * types), links the object with the ORC loader (jit.cpp) and resolves
+ * every kernel's entry trampoline at once, so link errors surface at load.
+ * The LAZY_LOAD option is accepted; loading is always eager. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/rt_internal.h"
+
+struct sim_bin {
+    uint32_t magic;
+    sim_jit_image *img;
+    arc_meta meta;
+    sim_func *funcs; /* one per kernel of meta */
+    const sim_arch *arch;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int inflight;    /* launches queued or running */
+};
+
+static const sim_jit_symbol runtime_symbols[] = {
+#define X(name) {#name, (void *)&name},
+    ARC_KERNEL_SYMBOLS(X)
+#undef X
+    {NULL, NULL},
+};
+
+static const char *ktype_name(uint32_t t)
+{
+    static const char *n[] = {"KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0",
+                              "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2",
+                              "KERNEL_TYPE_AICORE", "KERNEL_TYPE_VECTORCORE", "KERNEL_TYPE_MIX_AICORE",
+                              "KERNEL_TYPE_MIX_VECTOR_CORE"};
+    return t < sizeof n / sizeof n[0] ? n[t] : "an unknown kernel type";
+}
+
+/* Options of section 3.2 of the research notes.  *magic is 0 when none. */
+static aclError check_options(const char *api, const aclrtBinaryLoadOptions *o, int from_file, uint32_t *magic)
+{
+    *magic = 0;
+    if (!o)
+        return ACL_SUCCESS;
+    if (o->numOpt && !o->options)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "options->numOpt is %zu but options->options is NULL",
+                       o->numOpt);
+    for (size_t i = 0; i < o->numOpt; i++) {
+        const aclrtBinaryLoadOption *op = &o->options[i];
+        switch ((int)op->type) {
+        case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
+            if (op->value.isLazyLoad > 1)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "option %zu: ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD value %u must be 0 or 1", i,
+                               op->value.isLazyLoad);
+            break;
+        case ACL_RT_BINARY_LOAD_OPT_MAGIC:
+            if (from_file)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "option %zu: ACL_RT_BINARY_LOAD_OPT_MAGIC is only accepted by "
+                               "aclrtBinaryLoadFromData", i);
+            if (op->value.magic != ACL_RT_BINARY_MAGIC_ELF_AICORE &&
+                op->value.magic != ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE &&
+                op->value.magic != ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "option %zu: magic 0x%08x is not ACL_RT_BINARY_MAGIC_ELF_AICORE (0x43554245), "
+                               "_VECTOR_CORE (0x41415246) or _CUBE_CORE (0x41494343)", i, op->value.magic);
+            *magic = op->value.magic;
+            break;
+        case ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+            return sim_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api,
+                           "option %zu: ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE (AI CPU kernels) is not supported "
+                           "by the simulated NPU", i);
+        default:
+            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                           "option %zu: unknown option type %d (valid: 1 LAZY_LOAD, 2 MAGIC/LAZY_MAGIC)", i,
+                           (int)op->type);
+        }
+    }
+    return ACL_SUCCESS;
+}
+
+static void bin_free(sim_bin *b)
+{
+    for (uint32_t i = 0; b->funcs && i < b->meta.nkernels; i++) {
+        sim_handle_del(&b->funcs[i]);
+        b->funcs[i].magic = 0;
+    }
+    sim_jit_unload(b->img);
+    meta_free(&b->meta);
+    free(b->funcs);
+    pthread_mutex_destroy(&b->mu);
+    pthread_cond_destroy(&b->cv);
+    b->magic = 0;
+    free(b);
+}
+
+/* Choose the cores a kernel runs on.  Returns -1 for types the separated
+ * SoCs (2201/3510) do not accept. */
+static int place(sim_func *f, uint32_t magic)
+{
+    const sim_arch *a = f->arch;
+    uint32_t t = f->km->ktype;
+    if (t > 5)
+        return -1;
+    int cube = t == 1 || t == 3;
+    if (magic == ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE)
+        cube = 0;
+    else if (magic == ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE)
+        cube = 1;
+    f->core_type = (uint32_t)cube;
+    /* A mix kernel occupies one AIC plus its AIVs per block: at most as many
+     * blocks as cube cores run at once.  Each block runs as one thread. */
+    f->max_concurrent = cube || t >= 4 ? a->cube_cores : a->vector_cores;
+    return 0;
+}
+
+static aclError load(const char *api, const void *data, size_t length, uint32_t magic, sim_bin **out)
+{
+    char err[1024];
+    size_t off, size;
+    if (elf_find_section(data, length, ARC_META_SECTION, &off, &size, err, sizeof err))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "not a kernel binary: %s", err);
+    sim_bin *b = calloc(1, sizeof *b);
+    if (!b)
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory");
+    b->magic = SIM_MAGIC_BIN;
+    pthread_mutex_init(&b->mu, NULL);
+    pthread_cond_init(&b->cv, NULL);
+    aclError rc = ACL_SUCCESS;
+    if (meta_parse((const unsigned char *)data + off, size, &b->meta, err, sizeof err)) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "not a valid kernel binary: %s", err);
+        goto fail;
+    }
+    if (!(b->arch = sim_arch_find(b->meta.arch))) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                     "the binary was built for --npu-arch '%s', which the simulated NPU does not provide (%s)",
+                     b->meta.arch, sim_arch_names());
+        goto fail;
+    }
+    if (b->meta.nkernels == 0) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "the binary contains no kernels");
+        goto fail;
+    }
+    if (sim_jit_cpu_check(b->meta.target_cpu, err, sizeof err)) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s", err);
+        goto fail;
+    }
+    if (!(b->funcs = calloc(b->meta.nkernels, sizeof *b->funcs))) {
+        rc = sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory");
+        goto fail;
+    }
+    const char *label = b->meta.kernels[0].name;
+    if (sim_jit_load(data, length, label, runtime_symbols, &b->img, err, sizeof err)) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cannot load the binary: %s", err);
+        goto fail;
+    }
+    for (uint32_t i = 0; i < b->meta.nkernels; i++) {
+        sim_func *f = &b->funcs[i];
+        f->magic = SIM_MAGIC_FUNC;
+        f->bin = b;
+        f->km = &b->meta.kernels[i];
+        f->arch = b->arch;
+        if (place(f, magic)) {
+            rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '%s' has kernel type %u (%s), which %s (%s) does "
+                         "not run; use KERNEL_TYPE_AIV_ONLY..KERNEL_TYPE_MIX_AIC_1_2 (0..5)",
+                         f->km->name, f->km->ktype, ktype_name(f->km->ktype), b->arch->soc, b->arch->arch);
+            goto fail;
+        }
+        f->entry = (sim_entry_fn)sim_jit_lookup(b->img, f->km->entry, err, sizeof err);
+        if (!f->entry) {
+            rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '%s': %s", f->km->name, err);
+            goto fail;
+        }
+    }
+    for (uint32_t i = 0; i < b->meta.nkernels; i++)
+        sim_handle_add(&b->funcs[i], SIM_K_FUNC);
+    sim_handle_add(b, SIM_K_BIN);
+    *out = b;
+    return ACL_SUCCESS;
+fail:
+    bin_free(b);
+    return rc;
+}
+
+aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBinaryLoadOptions *options,
+                                 aclrtBinHandle *binHandle)
+{
+    const char *api = "aclrtBinaryLoadFromData";
+    uint32_t magic;
+    sim_bin *b;
+    aclError rc = sim_rt_enter(api);
+    if (rc)
+        return rc;
+    if (!data)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "data is NULL");
+    if (!length)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "length is 0");
+    if (!binHandle)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "binHandle is NULL");
+    if ((rc = check_options(api, options, 0, &magic)) || (rc = load(api, data, length, magic, &b)))
+        return rc;
+    *binHandle = b;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle)
+{
+    const char *api = "aclrtBinaryLoadFromFile";
+    uint32_t magic;
+    aclError rc = sim_rt_enter(api);
+    if (rc)
+        return rc;
+    if (!binPath)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "binPath is NULL");
+    if (!binHandle)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "binHandle is NULL");
+    if ((rc = check_options(api, options, 1, &magic)))
+        return rc;
+    FILE *f = fopen(binPath, "rb");
+    if (!f)
+        return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot open '%s': %s", binPath, strerror(errno));
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t nc = cap ? cap * 2 : 65536;
+            unsigned char *nb = realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory reading '%s'", binPath);
+            }
+            buf = nb;
+            cap = nc;
+        }
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || len == 0) {
+        free(buf);
+        return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot read '%s'%s", binPath, bad ? "" : ": the file is empty");
+    }
+    sim_bin *b;
+    rc = load(api, buf, len, magic, &b);
+    free(buf); /* the JIT keeps its own copy */
+    if (rc)
+        return rc;
+    *binHandle = b;
+    return ACL_SUCCESS;
+}
+
+static aclError bin_resolve(aclrtBinHandle h, const char *api, sim_bin **out)
+{
+    if (!h)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "binHandle is NULL");
+    if (!sim_handle_ok(h, SIM_K_BIN, SIM_MAGIC_BIN))
+        return sim_err(ACL_ERROR_RT_INVALID_HANDLE, api,
+                       "binHandle %p is not a loaded binary (never loaded, or already unloaded)", h);
+    *out = h;
+    return ACL_SUCCESS;
+}
+
+void sim_bin_hold(sim_bin *b)
+{
+    pthread_mutex_lock(&b->mu);
+    b->inflight++;
+    pthread_mutex_unlock(&b->mu);
+}
+
+void sim_bin_release(sim_bin *b)
+{
+    pthread_mutex_lock(&b->mu);
+    if (--b->inflight == 0)
+        pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Waits for queued launches of the binary's kernels before freeing them. */
+aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
+{
+    const char *api = "aclrtBinaryUnLoad";
+    sim_bin *b;
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = bin_resolve(binHandle, api, &b);
+    if (rc)
+        return rc;
+    sim_handle_del(b);
+    for (uint32_t i = 0; i < b->meta.nkernels; i++)
+        sim_handle_del(&b->funcs[i]);
+    pthread_mutex_lock(&b->mu);
+    while (b->inflight)
+        pthread_cond_wait(&b->cv, &b->mu);
+    pthread_mutex_unlock(&b->mu);
+    bin_free(b);
+    return ACL_SUCCESS;
+}
+
+aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle)
+{
+    const char *api = "aclrtBinaryGetFunction";
+    sim_bin *b;
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = bin_resolve(binHandle, api, &b);
+    if (rc)
+        return rc;
+    if (!kernelName)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "kernelName is NULL");
+    if (!funcHandle)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "funcHandle is NULL");
+    for (uint32_t i = 0; i < b->meta.nkernels; i++) {
+        const arc_kernel_meta *k = &b->meta.kernels[i];
+        if (strcmp(k->name, kernelName) == 0 || strcmp(k->lowered, kernelName) == 0) {
+            *funcHandle = &b->funcs[i];
+            return ACL_SUCCESS;
+        }
+    }
+    char list[1024] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < b->meta.nkernels && n < sizeof list; i++) {
+        const arc_kernel_meta *k = &b->meta.kernels[i];
+        int w = strcmp(k->name, k->lowered) ? snprintf(list + n, sizeof list - n, "%s'%s' (lowered '%s')",
+                                                       i ? ", " : "", k->name, k->lowered)
+                                            : snprintf(list + n, sizeof list - n, "%s'%s'", i ? ", " : "", k->name);
+        n += w > 0 ? (size_t)w : 0;
+    }
+    return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "no kernel named '%s' in the binary; it has %u: %s", kernelName,
+                   b->meta.nkernels, list);
+}
+
+aclError sim_func_resolve(aclrtFuncHandle h, const char *api, sim_func **out)
+{
+    if (!h)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "funcHandle is NULL");
+    if (!sim_handle_ok(h, SIM_K_FUNC, SIM_MAGIC_FUNC))
+        return sim_err(ACL_ERROR_RT_INVALID_HANDLE, api,
+                       "funcHandle %p is not a kernel of a loaded binary (its binary was unloaded?)", h);
+    *out = h;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCount)
+{
+    const char *api = "aclrtFunctionGetParamCount";
+    sim_func *f;
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = sim_func_resolve(funcHandle, api, &f);
+    if (rc)
+        return rc;
+    if (!paramCount)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "paramCount is NULL");
+    *paramCount = f->km->nparams;
+    return ACL_SUCCESS;
+}
+
+aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex, size_t *offset, size_t *size)
+{
+    const char *api = "aclrtFunctionGetParamInfo";
+    sim_func *f;
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = sim_func_resolve(funcHandle, api, &f);
+    if (rc)
+        return rc;
+    if (!offset || !size)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", offset ? "size" : "offset");
+    if (paramIndex >= f->km->nparams)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "paramIndex %zu is out of range: '%s' has %u parameter(s)",
+                       paramIndex, f->km->name, f->km->nparams);
+    *offset = f->km->params[paramIndex].offset;
+    *size = f->km->params[paramIndex].size;
+    return ACL_SUCCESS;
+}

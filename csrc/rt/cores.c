@@ -1,0 +1,349 @@
+/* cores.c - the simulated AI cores.  A launch of N blocks runs on a
+ * stream's pool of persistent core threads: min(N, cores of the kernel's
+ * kind) threads run at once, each taking the next block until none is
+ * left, so launches beyond the core count run in waves.  Each thread owns
+ * its arc_core with UB and L1 arenas (32-byte aligned, reused between
+ * launches and not zeroed, like on-chip memory).
+ *
+ * Every block starts under setjmp: __arc_trap records the launch's error,
+ * releases blocks waiting in __arc_sync_all (they abort too) and longjmps
+ * out of the block.  Blocks not yet started when a trap happens are
+ * skipped.  Subnormals are never flushed (the seed adds float denormals). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include "rt/rt_internal.h"
+
+#define MAX_THREADS 64
+#define CORE_STACK (16u << 20) /* kernels may keep large arrays on the stack */
+
+typedef struct launch_ctx {
+    const sim_kernel_run *r;
+    atomic_uint next;       /* next block to start */
+    atomic_int aborted;     /* a block trapped */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;      /* SyncAll waiters */
+    pthread_cond_t done_cv; /* the launching thread */
+    uint32_t waiting;       /* blocks inside the current SyncAll */
+    uint32_t exited;        /* blocks that have returned */
+    uint64_t gen;           /* SyncAll generation */
+    uint32_t threads_done;
+    int failed;
+    char msg[SIM_MSG_MAX];
+} launch_ctx;
+
+typedef struct core_thread {
+    sim_corepool *pool;
+    unsigned idx;
+    pthread_t th;
+    arc_core core;
+    launch_ctx *ctx;
+    jmp_buf jb;
+} core_thread;
+
+struct sim_corepool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    core_thread *threads[MAX_THREADS];
+    unsigned nthreads;
+    uint64_t gen;    /* bumped per launch */
+    launch_ctx *ctx;
+    unsigned want;   /* threads with idx < want take part */
+    int stop;
+};
+
+static __thread core_thread *self;
+static pthread_mutex_t printf_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void no_flush_to_zero(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_setcsr(_mm_getcsr() & ~(0x8000u | 0x0040u)); /* FTZ and DAZ off */
+#endif
+}
+
+/* Record the launch's first failure and release every waiter. */
+static void fail(launch_ctx *c, const char *msg)
+{
+    pthread_mutex_lock(&c->mu);
+    if (!c->failed) {
+        c->failed = 1;
+        snprintf(c->msg, sizeof c->msg, "%s", msg);
+    }
+    atomic_store(&c->aborted, 1);
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void block_exit(launch_ctx *c)
+{
+    const sim_kernel_run *r = c->r;
+    pthread_mutex_lock(&c->mu);
+    c->exited++;
+    int stuck = c->waiting && c->waiting + c->exited == r->nblocks && !atomic_load(&c->aborted);
+    uint32_t waiting = c->waiting;
+    pthread_mutex_unlock(&c->mu);
+    if (stuck) {
+        char m[512];
+        snprintf(m, sizeof m,
+                 "%s: SyncAll: %u of %u blocks wait in SyncAll but the other blocks returned without reaching "
+                 "it (the kernel would hang on hardware)", r->kernel_name, waiting, r->nblocks);
+        fail(c, m);
+    }
+}
+
+static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
+{
+    const sim_kernel_run *r = c->r;
+    arc_core *k = &ct->core;
+    k->block_idx = b;
+    k->block_num = r->nblocks;
+    k->sub_block_idx = 0;
+    k->sub_block_num = 1;
+    k->ub_size = r->arch->ub_size;
+    k->l1_size = r->arch->l1_size;
+    k->tiling_key = 0;
+    k->workspace = NULL;
+    k->arch = r->arch->num;
+    k->core_type = r->core_type;
+    k->kernel_name = r->kernel_name;
+    memset(k->dev, 0, sizeof k->dev);
+    ct->ctx = c;
+    if (setjmp(ct->jb) == 0)
+        r->entry(r->args);
+    block_exit(c);
+}
+
+static void *core_main(void *arg)
+{
+    core_thread *ct = arg;
+    sim_corepool *p = ct->pool;
+    self = ct;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->gen == seen && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->stop)
+            break;
+        seen = p->gen;
+        launch_ctx *c = p->ctx;
+        int mine = ct->idx < p->want;
+        pthread_mutex_unlock(&p->mu);
+        if (mine) {
+            no_flush_to_zero();
+            for (;;) {
+                uint32_t b = atomic_fetch_add(&c->next, 1);
+                if (b >= c->r->nblocks)
+                    break;
+                if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
+                    block_exit(c);
+                    continue;
+                }
+                run_block(ct, c, b);
+            }
+            pthread_mutex_lock(&c->mu);
+            c->threads_done++;
+            pthread_cond_signal(&c->done_cv);
+            pthread_mutex_unlock(&c->mu);
+        }
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+sim_corepool *sim_corepool_new(void)
+{
+    sim_corepool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    return p;
+}
+
+static void thread_free(core_thread *ct)
+{
+    free(ct->core.ub);
+    free(ct->core.l1);
+    free(ct);
+}
+
+void sim_corepool_free(sim_corepool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        pthread_join(p->threads[i]->th, NULL);
+        thread_free(p->threads[i]);
+    }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
+
+/* Grow the pool to n threads (only the stream worker calls this). */
+static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
+{
+    while (p->nthreads < n) {
+        core_thread *ct = calloc(1, sizeof *ct);
+        void *ub = NULL, *l1 = NULL;
+        if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1())) {
+            free(ct);
+            free(ub);
+            free(l1);
+            snprintf(msg, msglen, "out of host memory for core %u's UB/L1 arenas", p->nthreads);
+            return -1;
+        }
+        ct->pool = p;
+        ct->idx = p->nthreads;
+        ct->core.ub = ub;
+        ct->core.l1 = l1;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setstacksize(&at, CORE_STACK);
+        int e = pthread_create(&ct->th, &at, core_main, ct);
+        pthread_attr_destroy(&at);
+        if (e) {
+            thread_free(ct);
+            snprintf(msg, msglen, "cannot start core thread %u: %s", p->nthreads, strerror(e));
+            return -1;
+        }
+        pthread_mutex_lock(&p->mu);
+        p->threads[p->nthreads++] = ct;
+        pthread_mutex_unlock(&p->mu);
+    }
+    return 0;
+}
+
+int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
+{
+    unsigned conc = r->max_concurrent ? r->max_concurrent : 1;
+    if (conc > MAX_THREADS)
+        conc = MAX_THREADS;
+    unsigned t = r->nblocks < conc ? r->nblocks : conc;
+    if (grow(p, t, msg, msglen))
+        return -1;
+    launch_ctx c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.aborted, 0);
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    pthread_cond_init(&c.done_cv, NULL);
+
+    pthread_mutex_lock(&p->mu);
+    p->ctx = &c;
+    p->want = t;
+    p->gen++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+
+    pthread_mutex_lock(&c.mu);
+    while (c.threads_done < t)
+        pthread_cond_wait(&c.done_cv, &c.mu);
+    pthread_mutex_unlock(&c.mu);
+
+    pthread_mutex_destroy(&c.mu);
+    pthread_cond_destroy(&c.cv);
+    pthread_cond_destroy(&c.done_cv);
+    if (c.failed) {
+        snprintf(msg, msglen, "%s", c.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- services JIT'd kernels call (ARC_KERNEL_SYMBOLS) ---- */
+
+arc_core *__arc_core(void)
+{
+    return self ? &self->core : NULL;
+}
+
+void __arc_trap(const char *api, const char *fmt, ...)
+{
+    char body[SIM_MSG_MAX / 2], m[SIM_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    core_thread *ct = self;
+    if (!ct || !ct->ctx) {
+        /* Only JIT'd kernels can reach these hidden symbols, and they run
+         * on core threads; anything else is a runtime bug. */
+        fprintf(stderr, "ascendrtc: __arc_trap outside a simulated core: %s: %s\n", api ? api : "?", body);
+        abort();
+    }
+    snprintf(m, sizeof m, "%s block %lld/%lld: %s: %s", ct->core.kernel_name, ct->core.block_idx,
+             ct->core.block_num, api ? api : "?", body);
+    fail(ct->ctx, m);
+    longjmp(ct->jb, 1);
+}
+
+void __arc_sync_all(void)
+{
+    core_thread *ct = self;
+    if (!ct || !ct->ctx)
+        return;
+    launch_ctx *c = ct->ctx;
+    const sim_kernel_run *r = c->r;
+    unsigned conc = r->max_concurrent < MAX_THREADS ? r->max_concurrent : MAX_THREADS;
+    if (r->nblocks > conc)
+        __arc_trap("SyncAll",
+                   "the launch has %u blocks but only %u %s cores of %s can run at once, so SyncAll would wait "
+                   "forever (it hangs on hardware); launch at most %u blocks",
+                   r->nblocks, conc, r->core_type ? "cube" : "vector", r->arch->soc, conc);
+    pthread_mutex_lock(&c->mu);
+    if (atomic_load(&c->aborted)) {
+        pthread_mutex_unlock(&c->mu);
+        longjmp(ct->jb, 1);
+    }
+    c->waiting++;
+    if (c->waiting + c->exited == r->nblocks) {
+        if (c->exited) {
+            uint32_t w = c->waiting;
+            pthread_mutex_unlock(&c->mu);
+            __arc_trap("SyncAll",
+                       "%u of %u blocks reached SyncAll but %u returned without reaching it (the kernel would "
+                       "hang on hardware)", w, r->nblocks, r->nblocks - w);
+        }
+        c->waiting = 0;
+        c->gen++;
+        pthread_cond_broadcast(&c->cv);
+        pthread_mutex_unlock(&c->mu);
+        return;
+    }
+    uint64_t g = c->gen;
+    while (c->gen == g && !atomic_load(&c->aborted))
+        pthread_cond_wait(&c->cv, &c->mu);
+    int released = c->gen != g;
+    pthread_mutex_unlock(&c->mu);
+    if (!released)
+        longjmp(ct->jb, 1); /* another block trapped */
+}
+
+int __arc_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&printf_mu);
+    int n = vprintf(fmt, ap);
+    fflush(stdout);
+    pthread_mutex_unlock(&printf_mu);
+    va_end(ap);
+    return n;
+}

@@ -1,0 +1,218 @@
+// jit.cpp - the ORC loader behind aclrtBinaryLoad*: links a kernel's ELF
+// object into this process with LLVM 19's LLJIT.  One LLJIT per process,
+// created on first use; one JITDylib per loaded binary.  Kernels may call
+// only what is defined for them explicitly: the runtime services passed
+// by binary.c (ARC_KERNEL_SYMBOLS) and an allow-list of libc/libm/compiler
+// builtins defined here by address.  Nothing is found with dlsym, which
+// would miss a library loaded RTLD_LOCAL (how Python loads extensions).
+// Every llvm::Error becomes a message; none reaches stderr.
+#include "rt/jit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/Error.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/TargetParser/Host.h>
+
+struct sim_jit_image {
+    llvm::orc::JITDylib *jd;
+    std::string name;
+};
+
+// The allow-list of libc/libm/compiler builtins kernels may call, and the
+// trap the C++ stubs below use (both in C files).
+extern "C" const sim_jit_symbol sim_jit_builtins[];
+extern "C" void __arc_trap(const char *api, const char *fmt, ...);
+
+namespace {
+
+std::mutex jit_mu;  // serialises every use of the JIT
+std::unique_ptr<llvm::orc::LLJIT> the_jit;
+std::string init_error;
+std::once_flag init_once;
+unsigned long long image_counter;
+
+std::mutex report_mu;  // errors the session reports outside a call
+std::string last_report;
+
+char dso_handle_dummy;
+
+// Static objects with destructors register them here; the simulated NPU
+// never runs them (kernels should have none).
+int arc_cxa_atexit(void (*)(void *), void *, void *) { return 0; }
+void arc_pure_virtual() { __arc_trap("C++", "pure virtual function called"); }
+
+const sim_jit_symbol cxx_stubs[] = {
+    {"__cxa_atexit", reinterpret_cast<void *>(&arc_cxa_atexit)},
+    {"__cxa_pure_virtual", reinterpret_cast<void *>(&arc_pure_virtual)},
+    {"__dso_handle", &dso_handle_dummy},
+    {nullptr, nullptr},
+};
+
+void add_symbols(llvm::orc::LLJIT &J, llvm::orc::SymbolMap &m, const sim_jit_symbol *syms)
+{
+    for (const sim_jit_symbol *s = syms; s && s->name; s++)
+        m[J.mangleAndIntern(s->name)] = {llvm::orc::ExecutorAddr::fromPtr(s->addr),
+                                         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+}
+
+void put(char *err, size_t errlen, const std::string &s)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s", s.c_str());
+}
+
+std::string describe(llvm::Error e)
+{
+    std::string s = llvm::toString(std::move(e));
+    if (s.find("Symbols not found") != std::string::npos)
+        s = "the kernel calls functions the simulated NPU does not provide (kernels may use the device "
+            "API, libm and memcpy/memset only): " + s;
+    return s;
+}
+
+void init_jit()
+{
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    auto j = llvm::orc::LLJITBuilder()
+                 .setProcessSymbolsJITDylibSetup([](llvm::orc::LLJIT &J) -> llvm::Expected<llvm::orc::JITDylibSP> {
+                     auto &JD = J.getExecutionSession().createBareJITDylib("<arc-builtins>");
+                     llvm::orc::SymbolMap m;
+                     add_symbols(J, m, sim_jit_builtins);
+                     add_symbols(J, m, cxx_stubs);
+                     if (auto e = JD.define(llvm::orc::absoluteSymbols(std::move(m))))
+                         return e;
+                     return &JD;
+                 })
+                 .create();
+    if (!j) {
+        init_error = "cannot create the LLVM ORC JIT: " + llvm::toString(j.takeError());
+        return;
+    }
+    the_jit = std::move(*j);
+    the_jit->getExecutionSession().setErrorReporter([](llvm::Error e) {
+        std::string s = llvm::toString(std::move(e));
+        std::lock_guard<std::mutex> g(report_mu);
+        last_report = s;
+    });
+}
+
+int ensure_jit(char *err, size_t errlen)
+{
+    std::call_once(init_once, init_jit);
+    if (!the_jit) {
+        put(err, errlen, init_error);
+        return -1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+extern "C" int sim_jit_load(const void *obj, size_t len, const char *label, const sim_jit_symbol *syms,
+                            sim_jit_image **out, char *err, size_t errlen)
+{
+    if (ensure_jit(err, errlen))
+        return -1;
+    std::lock_guard<std::mutex> g(jit_mu);
+    std::string name = std::string(label ? label : "binary") + "#" + std::to_string(++image_counter);
+    auto jd = the_jit->createJITDylib(name);
+    if (!jd) {
+        put(err, errlen, "cannot create a JITDylib: " + describe(jd.takeError()));
+        return -1;
+    }
+    auto &es = the_jit->getExecutionSession();
+    llvm::orc::SymbolMap m;
+    add_symbols(*the_jit, m, syms);
+    llvm::Error e = m.empty() ? llvm::Error::success() : jd->define(llvm::orc::absoluteSymbols(std::move(m)));
+    if (!e) {
+        auto buf = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(static_cast<const char *>(obj), len), name);
+        e = the_jit->addObjectFile(*jd, std::move(buf));
+    }
+    if (e) {
+        put(err, errlen, "cannot add the object to the JIT: " + describe(std::move(e)));
+        llvm::consumeError(es.removeJITDylib(*jd));
+        return -1;
+    }
+    *out = new sim_jit_image{&*jd, name};
+    return 0;
+}
+
+extern "C" void *sim_jit_lookup(sim_jit_image *img, const char *sym, char *err, size_t errlen)
+{
+    if (ensure_jit(err, errlen))
+        return nullptr;
+    std::lock_guard<std::mutex> g(jit_mu);
+    auto a = the_jit->lookup(*img->jd, sym);
+    if (!a) {
+        put(err, errlen, "cannot link symbol '" + std::string(sym) + "': " + describe(a.takeError()));
+        return nullptr;
+    }
+    return a->toPtr<void *>();
+}
+
+extern "C" void sim_jit_unload(sim_jit_image *img)
+{
+    if (!img)
+        return;
+    if (the_jit) {
+        std::lock_guard<std::mutex> g(jit_mu);
+        // A failure to free JIT memory leaves it allocated; nothing to report.
+        llvm::consumeError(the_jit->getExecutionSession().removeJITDylib(*img->jd));
+    }
+    delete img;
+}
+
+extern "C" const char *sim_jit_host_cpu(void)
+{
+    static const std::string cpu = llvm::sys::getHostCPUName().str();
+    return cpu.c_str();
+}
+
+extern "C" int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen)
+{
+    if (!cpu || !*cpu || strcmp(cpu, sim_jit_host_cpu()) == 0)
+        return 0;
+    if (ensure_jit(err, errlen))
+        return -1;
+    std::string triple = llvm::sys::getProcessTriple(), why;
+    const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, why);
+    if (!t) {
+        put(err, errlen, "no LLVM target for " + triple + ": " + why);
+        return -1;
+    }
+    std::unique_ptr<llvm::MCSubtargetInfo> sti(t->createMCSubtargetInfo(triple, cpu, ""));
+    if (!sti || !sti->isCPUStringValid(cpu)) {
+        put(err, errlen, "the binary was built for CPU '" + std::string(cpu) + "', which LLVM does not know on " +
+                             triple + " (this host is '" + sim_jit_host_cpu() + "')");
+        return -1;
+    }
+    auto host = llvm::sys::getHostCPUFeatures();
+    std::string missing;
+    for (const llvm::SubtargetFeatureKV &kv : sti->getAllProcessorFeatures()) {
+        if (!sti->getFeatureBits().test(kv.Value))
+            continue;
+        auto it = host.find(kv.Key);  // tuning flags are not host features: skipped
+        if (it != host.end() && !it->second)
+            missing += (missing.empty() ? "" : ", ") + std::string(kv.Key);
+    }
+    if (missing.empty())
+        return 0;
+    put(err, errlen, "the binary was built for CPU '" + std::string(cpu) + "', whose instructions (" + missing +
+                         ") this host ('" + sim_jit_host_cpu() + "') lacks; recompile it on this machine");
+    return -1;
+}

@@ -1,0 +1,279 @@
+/* launch.c - aclrtLaunchKernelWith{Config,ArgsArray,HostArgs}.  Each
+ * launch is validated completely before anything is queued (numBlocks,
+ * reserve, the launch attributes of research section 3.4, the arguments
+ * against the kernel's metadata), then the packed argument block - each
+ * parameter at its metadata offset, placeholder data after them - is
+ * copied into the task, and the call returns before the kernel runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rt/rt_internal.h"
+
+typedef struct launch_task {
+    sim_task t;
+    sim_func *f;
+    uint32_t nblocks;
+    uint64_t timeout_ns; /* 0 = none */
+    unsigned char *args;
+} launch_task;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void launch_run(sim_task *t, sim_stream *s)
+{
+    launch_task *l = (launch_task *)t;
+    sim_func *f = l->f;
+    sim_kernel_run r = {
+        .entry = f->entry, .args = l->args, .kernel_name = f->km->name, .arch = f->arch,
+        .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
+    };
+    char msg[SIM_MSG_MAX];
+    uint64_t t0 = now_ns();
+    if (sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg)) {
+        sim_stream_fail(s, ACL_ERROR_RT_AICORE_EXCEPTION, msg);
+        return;
+    }
+    uint64_t dt = now_ns() - t0;
+    if (l->timeout_ns && dt > l->timeout_ns) {
+        snprintf(msg, sizeof msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms", f->km->name,
+                 l->nblocks, dt / 1e6, l->timeout_ns / 1e6);
+        sim_stream_fail(s, ACL_ERROR_RT_AICORE_TIMEOUT, msg);
+    }
+}
+
+static void launch_release(sim_task *t)
+{
+    launch_task *l = (launch_task *)t;
+    sim_bin_release(l->f->bin);
+    free(l->args);
+    free(l);
+}
+
+/* Launch attributes (CheckKernelLaunchCfg rules). */
+static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchKernelCfg *cfg, uint64_t *timeout_ns)
+{
+    *timeout_ns = 0;
+    if (!cfg)
+        return ACL_SUCCESS;
+    if (!cfg->attrs)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg->attrs is NULL (numAttrs %zu); pass cfg = NULL for "
+                       "no attributes", cfg->numAttrs);
+    int seen_s = 0, seen_us = 0;
+    for (size_t i = 0; i < cfg->numAttrs; i++) {
+        const aclrtLaunchKernelAttr *at = &cfg->attrs[i];
+        const aclrtLaunchKernelAttrValue *v = &at->value;
+        switch ((int)at->id) {
+        case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+            if (v->schemMode >= 2)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "cfg attr %zu: SCHEM_MODE %u must be 0 (normal) or 1 (batch)", i, v->schemMode);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+            if (f->arch->num != 3510 && v->dynUBufSize)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "cfg attr %zu: DYN_UBUF_SIZE %u is for SIMT kernels on dav-3510; it must be 0 for "
+                               "'%s' (%s)", i, v->dynUBufSize, f->km->name, f->arch->arch);
+            if (v->dynUBufSize > f->arch->ub_size)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu: DYN_UBUF_SIZE %u exceeds the %zu-byte UB",
+                               i, v->dynUBufSize, f->arch->ub_size);
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+            return sim_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api,
+                           "cfg attr %zu: %s applies to Atlas 310P (coupled AI Core + Vector Core) only, not to %s",
+                           i, at->id == ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE ? "ENGINE_TYPE" : "BLOCKDIM_OFFSET",
+                           f->arch->soc);
+        case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+        case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING: {
+            uint8_t b = at->id == ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH ? v->isBlockTaskPrefetch
+                        : at->id == ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP       ? v->isDataDump
+                                                                               : v->enableProfiling;
+            if (b > 1)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu (id %d): value %u must be 0 or 1", i,
+                               (int)at->id, b);
+            break;
+        }
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+            seen_s = 1;
+            *timeout_ns = (uint64_t)v->timeout * 1000000000ull;
+            break;
+        case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+            seen_us = 1;
+            *timeout_ns = ((uint64_t)v->timeoutUs.timeoutHigh << 32 | v->timeoutUs.timeoutLow) * 1000ull;
+            break;
+        default:
+            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu: unknown attribute id %d (valid: 1..9)", i,
+                           (int)at->id);
+        }
+        if (seen_s && seen_us)
+            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                           "cfg sets both TIMEOUT (id 7) and TIMEOUT_US (id 8); use one");
+    }
+    return ACL_SUCCESS;
+}
+
+static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                             aclrtLaunchKernelCfg *cfg, sim_func **f, sim_stream **s, uint64_t *timeout_ns)
+{
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = sim_func_resolve(funcHandle, api, f);
+    if (rc)
+        return rc;
+    if (numBlocks < 1 || numBlocks > 65535)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "numBlocks %u for '%s' is out of range [1, 65535]", numBlocks,
+                       (*f)->km->name);
+    if ((rc = check_cfg(api, *f, cfg, timeout_ns)))
+        return rc;
+    return sim_stream_resolve(stream, api, s);
+}
+
+static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_stream *s, uint64_t timeout_ns,
+                        unsigned char *block)
+{
+    launch_task *l = calloc(1, sizeof *l);
+    if (!l) {
+        free(block);
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the launch");
+    }
+    l->t.run = launch_run;
+    l->t.release = launch_release;
+    l->f = f;
+    l->nblocks = numBlocks;
+    l->timeout_ns = timeout_ns;
+    l->args = block;
+    sim_bin_hold(f->bin);
+    return sim_stream_push(s, &l->t, api);
+}
+
+/* A zeroed block big enough for the parameters plus `extra` bytes. */
+static unsigned char *new_block(const sim_func *f, size_t extra, size_t *base)
+{
+    *base = sim_align_up(f->km->args_size ? f->km->args_size : 8, 8);
+    return calloc(1, *base + extra);
+}
+
+aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                     aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve)
+{
+    const char *api = "aclrtLaunchKernelWithConfig";
+    sim_func *f;
+    sim_stream *s;
+    sim_args *a;
+    uint64_t tmo;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    if (rc)
+        return rc;
+    if (reserve)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "reserve must be NULL");
+    if ((rc = sim_args_resolve(argsHandle, api, &a)))
+        return rc;
+    if (a->func != f)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "argsHandle was initialised for kernel '%s' but the launch is of '%s'", a->func->km->name,
+                       f->km->name);
+    if (!a->finalized)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "the args of '%s' are not finalized: call aclrtKernelArgsFinalize (again after "
+                       "aclrtKernelArgsParaUpdate)", f->km->name);
+    const arc_kernel_meta *k = f->km;
+    size_t ph_total = 0;
+    for (uint32_t i = 0; i < a->nparams; i++)
+        if (a->params[i].placeholder)
+            ph_total += sim_align_up(a->params[i].ph_size, 8);
+    size_t base;
+    unsigned char *block = new_block(f, ph_total, &base);
+    if (!block)
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the arguments");
+    size_t ph = base;
+    for (uint32_t i = 0; i < a->nparams; i++) {
+        const sim_param_slot *sl = &a->params[i];
+        if (sl->placeholder) {
+            /* The kernel sees a pointer to the launch's own copy of the data. */
+            memcpy(block + ph, a->buf + sl->ph_off, sl->ph_size);
+            uintptr_t p = (uintptr_t)(block + ph);
+            memcpy(block + k->params[i].offset, &p, sizeof p);
+            ph += sim_align_up(sl->ph_size, 8);
+        } else {
+            memcpy(block + k->params[i].offset, a->buf + sl->off, sl->size);
+        }
+    }
+    return enqueue(api, f, numBlocks, s, tmo, block);
+}
+
+aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                        aclrtLaunchKernelCfg *cfg, void **args)
+{
+    const char *api = "aclrtLaunchKernelWithArgsArray";
+    sim_func *f;
+    sim_stream *s;
+    uint64_t tmo;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    if (rc)
+        return rc;
+    const arc_kernel_meta *k = f->km;
+    if (!args && k->nparams)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "args is NULL but '%s' takes %u parameter(s)", k->name,
+                       k->nparams);
+    for (uint32_t i = 0; i < k->nparams; i++)
+        if (!args[i])
+            return sim_err(ACL_ERROR_INVALID_PARAM, api,
+                           "args[%u] is NULL: it must point to the value of %s parameter %u '%s' (%s, %u bytes)", i,
+                           k->name, i, k->params[i].name, k->params[i].type, k->params[i].size);
+    size_t base;
+    unsigned char *block = new_block(f, 0, &base);
+    if (!block)
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the arguments");
+    for (uint32_t i = 0; i < k->nparams; i++)
+        memcpy(block + k->params[i].offset, args[i], k->params[i].size);
+    return enqueue(api, f, numBlocks, s, tmo, block);
+}
+
+aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+                                       aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize,
+                                       aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum)
+{
+    const char *api = "aclrtLaunchKernelWithHostArgs";
+    sim_func *f;
+    sim_stream *s;
+    uint64_t tmo;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    if (rc)
+        return rc;
+    const arc_kernel_meta *k = f->km;
+    if (!hostArgs && argsSize)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "hostArgs is NULL but argsSize is %zu", argsSize);
+    if (argsSize < k->args_size)
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "argsSize %zu is smaller than the %u bytes of '%s''s %u parameter(s)", argsSize, k->args_size,
+                       k->name, k->nparams);
+    if (placeHolderNum && !placeHolderArray)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "placeHolderArray is NULL but placeHolderNum is %zu",
+                       placeHolderNum);
+    for (size_t i = 0; i < placeHolderNum; i++) {
+        const aclrtPlaceHolderInfo *p = &placeHolderArray[i];
+        if ((size_t)p->addrOffset + 8 > argsSize || p->dataOffset >= argsSize)
+            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                           "placeHolderArray[%zu]: addrOffset %u (+8) or dataOffset %u lies outside argsSize %zu", i,
+                           p->addrOffset, p->dataOffset, argsSize);
+    }
+    size_t base;
+    unsigned char *block = new_block(f, argsSize, &base);
+    if (!block)
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the arguments");
+    if (argsSize)
+        memcpy(block, hostArgs, argsSize);
+    for (size_t i = 0; i < placeHolderNum; i++) {
+        uintptr_t p = (uintptr_t)(block + placeHolderArray[i].dataOffset);
+        memcpy(block + placeHolderArray[i].addrOffset, &p, sizeof p);
+    }
+    return enqueue(api, f, numBlocks, s, tmo, block);
+}

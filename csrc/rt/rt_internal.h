@@ -1,0 +1,196 @@
+/* rt_internal.h - internal structures and prototypes of the simulated NPU
+ * runtime (libascendcl.so).  Everything here is hidden (the library is
+ * built with -fvisibility=hidden); only the aclrt* / acl* entry points of
+ * the public headers are exported.
+ *
+ * Object model: every handle the API hands out (stream, event, binary,
+ * function, args) points to a struct whose first field is a per-kind magic,
+ * and is also recorded in a registry (handle.c), so a freed or foreign
+ * pointer is rejected with ACL_ERROR_RT_INVALID_HANDLE before it is ever
+ * dereferenced. */
+#ifndef SIM_RT_INTERNAL_H_
+#define SIM_RT_INTERNAL_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "acl/acl.h"
+#include "arc/core_abi.h"
+#include "common/meta.h"
+#include "rt/jit.h"
+
+#define SIM_MSG_MAX 2048
+
+/* ---- error.c: the thread-local text behind aclGetRecentErrMsg ---- */
+
+/* Record "<api>: <message>" for this thread and return code. */
+aclError sim_err(aclError code, const char *api, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Record msg verbatim (already formatted) and return code. */
+aclError sim_err_raw(aclError code, const char *msg);
+
+/* ---- handle.c: registry of live handles ---- */
+enum sim_kind { SIM_K_STREAM = 1, SIM_K_EVENT, SIM_K_BIN, SIM_K_FUNC, SIM_K_ARGS };
+#define SIM_MAGIC_STREAM 0x5354524du /* "STRM" */
+#define SIM_MAGIC_EVENT 0x45564e54u  /* "EVNT" */
+#define SIM_MAGIC_BIN 0x42494e41u    /* "BINA" */
+#define SIM_MAGIC_FUNC 0x46554e43u   /* "FUNC" */
+#define SIM_MAGIC_ARGS 0x41524753u   /* "ARGS" */
+
+void sim_handle_add(const void *p, int kind);
+void sim_handle_del(const void *p);
+/* 1 when p is a live handle of `kind` whose first word is `magic`. */
+int sim_handle_ok(const void *p, int kind, uint32_t magic);
+/* Name of a handle kind for messages ("stream", ...). */
+const char *sim_kind_name(int kind);
+
+/* ---- init.c ---- */
+/* Implicit initialisation for every runtime entry point; fails (with a
+ * message naming api) only in a child process after fork(). */
+aclError sim_rt_enter(const char *api);
+
+/* ---- soc.c: the simulated SoCs ---- */
+typedef struct sim_arch {
+    const char *arch;        /* --npu-arch value, "dav-2201" */
+    const char *soc;         /* aclrtGetSocName(), "Ascend910B1" */
+    unsigned num;            /* 2201 */
+    unsigned cube_cores;     /* AIC count */
+    unsigned vector_cores;   /* AIV count */
+    unsigned aicpu_cores;
+    size_t ub_size, l1_size; /* per core */
+    size_t l0a_size, l0b_size, l0c_size;
+    int64_t hbm_bytes, l2_bytes;
+    int64_t ubuf_attr;       /* ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE (0 = unsupported) */
+    int64_t warp_size, max_threads_per_vector_core; /* SIMT (3510 only) */
+} sim_arch;
+
+/* The arch with --npu-arch name `arch` ("dav-2201"), or NULL. */
+const sim_arch *sim_arch_find(const char *arch);
+/* The SoC the simulated device reports (ASCENDRTC_SIM_SOC or Ascend910B1). */
+const sim_arch *sim_arch_device(void);
+/* "dav-2201, dav-3510" for messages. */
+const char *sim_arch_names(void);
+/* Largest UB / L1 over all archs (core arenas are sized once). */
+size_t sim_arch_max_ub(void);
+size_t sim_arch_max_l1(void);
+unsigned sim_arch_max_cores(void);
+
+/* ---- mem.c ---- */
+typedef struct sim_alloc {
+    uintptr_t base;
+    size_t size;   /* bytes the caller asked for */
+    size_t span;   /* bytes reserved (rounded up) */
+    int device;    /* 1 = aclrtMalloc, 0 = aclrtMallocHost */
+} sim_alloc;
+/* Find the live allocation containing p; 1 when found. */
+int sim_mem_find(const void *p, sim_alloc *out);
+
+/* ---- cores.c: the simulated AI cores ---- */
+typedef struct sim_corepool sim_corepool;
+typedef void (*sim_entry_fn)(const unsigned char *args);
+
+typedef struct sim_kernel_run {
+    sim_entry_fn entry;
+    const unsigned char *args;
+    const char *kernel_name;
+    const sim_arch *arch;
+    uint32_t nblocks;
+    uint32_t max_concurrent; /* cores of the kind this kernel runs on */
+    uint32_t core_type;      /* 0 AIV, 1 AIC */
+} sim_kernel_run;
+
+sim_corepool *sim_corepool_new(void);
+void sim_corepool_free(sim_corepool *p);
+/* Run every block of r to completion on p's threads.  Returns 0, or -1
+ * with the first trap's message in msg. */
+int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen);
+
+/* ---- stream.c ---- */
+typedef struct sim_stream sim_stream;
+typedef struct sim_task sim_task;
+struct sim_task {
+    sim_task *next;
+    void (*run)(sim_task *t, sim_stream *s);  /* on the stream's worker */
+    void (*release)(sim_task *t);             /* frees t (after run) */
+    uint64_t seq;                             /* set by sim_stream_push */
+};
+
+/* stream NULL -> the default stream; else validate the handle. */
+aclError sim_stream_resolve(aclrtStream stream, const char *api, sim_stream **out);
+/* Queue t (FIFO); returns its sequence number via t->seq. */
+aclError sim_stream_push(sim_stream *s, sim_task *t, const char *api);
+/* Block until task `seq` of s has run (no error reporting). */
+void sim_stream_wait_seq(sim_stream *s, uint64_t seq);
+/* Record a failure of a task; reported at the next synchronize. */
+void sim_stream_fail(sim_stream *s, aclError code, const char *msg);
+/* Wait (timeout_ms < 0: forever) for everything queued so far, then report
+ * and clear any recorded failure. */
+aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api);
+/* Report and clear a recorded failure without waiting. */
+aclError sim_stream_take_error(sim_stream *s, const char *api);
+/* Synchronize every stream (aclrtSynchronizeDevice). */
+aclError sim_stream_sync_all(const char *api);
+sim_corepool *sim_stream_pool(sim_stream *s);
+/* 1 while s is the default stream or a live created stream. */
+int sim_stream_alive(const sim_stream *s);
+/* Short label for messages: "stream 0x..." or "the default stream". */
+void sim_stream_label(const sim_stream *s, char *buf, size_t n);
+
+/* ---- event.c ---- */
+typedef struct sim_event sim_event;
+
+/* ---- binary.c ---- */
+typedef struct sim_bin sim_bin;
+typedef struct sim_func {
+    uint32_t magic;
+    sim_bin *bin;
+    const arc_kernel_meta *km;
+    sim_entry_fn entry;
+    const sim_arch *arch;
+    uint32_t core_type;      /* 0 AIV, 1 AIC */
+    uint32_t max_concurrent; /* blocks that can run at once */
+} sim_func;
+
+aclError sim_func_resolve(aclrtFuncHandle f, const char *api, sim_func **out);
+/* Keep the binary's code alive while a launch is queued or running. */
+void sim_bin_hold(sim_bin *b);
+void sim_bin_release(sim_bin *b);
+
+/* ---- args.c ---- */
+#define SIM_MAX_PARAMS 128
+#define SIM_ARGS_BUF 65536
+
+typedef struct sim_param_slot {
+    uint32_t off, size;     /* where Append put it in buf */
+    uint32_t placeholder;   /* 1 = AppendPlaceHolder */
+    uint32_t ph_off, ph_size; /* its data in buf (after GetPlaceHolderBuffer) */
+} sim_param_slot;
+
+typedef struct sim_args {
+    uint32_t magic;
+    uint32_t owned;          /* 1 = thread-local handle of aclrtKernelArgsInit */
+    sim_func *func;
+    unsigned char *buf;      /* argument bytes */
+    size_t cap;
+    size_t used;             /* end of the parameter area */
+    size_t ph_used;          /* end of placeholder data (0 = none yet) */
+    uint32_t nparams;
+    uint32_t finalized;
+    sim_param_slot params[SIM_MAX_PARAMS];
+} sim_args;
+
+aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
+
+/* ---- fp16.c: half/bf16 conversion builtins for JIT'd kernels ---- */
+float sim_extendhfsf2(_Float16 h);
+_Float16 sim_truncsfhf2(float f);
+_Float16 sim_truncdfhf2(double d);
+double sim_extendhfdf2(_Float16 h);
+_Float16 sim_truncsfbf2(float f);   /* bf16 bits returned in a half register */
+_Float16 sim_truncdfbf2(double d);
+float sim_extendbfsf2(_Float16 b);
+
+/* ---- small helpers ---- */
+static inline size_t sim_align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+#endif /* SIM_RT_INTERNAL_H_ */
