@@ -1,0 +1,124 @@
+// pch.cpp - build and keep precompiled device headers (see pch.h).
+#include "pch.h"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/PCHContainerOperations.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+
+namespace arc_rtc {
+
+const char *const kPchPrefixPath = "/arc/include/arc/pch_prefix.hpp";
+const char *const kPchPrefixText = "#include \"kernel_operator.h\"\n#include \"arc/entry.h\"\n";
+
+namespace {
+
+// GeneratePCHAction writes through a file; this one keeps the bytes.
+class MemoryPCHAction : public clang::GeneratePCHAction {
+public:
+    explicit MemoryPCHAction(std::shared_ptr<clang::PCHBuffer> buf) : buf_(std::move(buf)) {}
+
+protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override
+    {
+        std::string sysroot;
+        if (!ComputeASTConsumerArguments(ci, sysroot))
+            return nullptr;
+        return std::make_unique<clang::PCHGenerator>(
+            ci.getPreprocessor(), ci.getModuleCache(), "", "", buf_,
+            llvm::ArrayRef<std::shared_ptr<clang::ModuleFileExtension>>(), false, false);
+    }
+
+private:
+    std::shared_ptr<clang::PCHBuffer> buf_;
+};
+
+struct Entry {
+    bool done = false;
+    PchBytes bytes;
+    std::string why;
+};
+
+std::mutex g_lock;
+std::condition_variable g_cv;
+std::map<std::string, std::shared_ptr<Entry>> g_pchs;
+
+PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+               std::string &why)
+{
+    std::vector<const char *> argv;
+    for (auto &a : args)
+        argv.push_back(a.c_str());
+    argv.push_back("-x");
+    argv.push_back("c++-header");
+    argv.push_back(kPchPrefixPath);
+    std::string log;
+    llvm::raw_string_ostream los(log);
+    auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_opts,
+                                       new clang::TextDiagnosticPrinter(los, diag_opts.get()), true);
+    auto inv = std::make_shared<clang::CompilerInvocation>();
+    if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags)) {
+        why = "invalid PCH arguments: " + log;
+        return nullptr;
+    }
+    inv->getFrontendOpts().DisableFree = false;
+    clang::CompilerInstance ci;
+    ci.setInvocation(inv);
+    ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
+    ci.setVerboseOutputStream(los);
+    ci.createFileManager(fs);
+    auto buf = std::make_shared<clang::PCHBuffer>();
+    MemoryPCHAction action(buf);
+    if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred() || !buf->IsComplete) {
+        why = "device headers did not precompile: " + log;
+        return nullptr;
+    }
+    return std::make_shared<const llvm::SmallVector<char, 0>>(std::move(buf->Data));
+}
+
+} // namespace
+
+PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                 std::string *why)
+{
+    std::string key;
+    for (auto &a : args)
+        key += a + '\n';
+    std::shared_ptr<Entry> e;
+    bool builder = false;
+    {
+        std::unique_lock<std::mutex> lk(g_lock);
+        auto it = g_pchs.find(key);
+        if (it == g_pchs.end()) {
+            e = std::make_shared<Entry>();
+            g_pchs.emplace(key, e);
+            builder = true;
+        } else {
+            e = it->second;
+            g_cv.wait(lk, [&] { return e->done; });
+        }
+    }
+    if (builder) {
+        std::string w;
+        PchBytes b = build(args, fs, w);
+        std::lock_guard<std::mutex> lk(g_lock);
+        e->bytes = b;
+        e->why = w;
+        e->done = true;
+        g_cv.notify_all();
+    }
+    if (!e->bytes && why)
+        *why = e->why;
+    return e->bytes;
+}
+
+} // namespace arc_rtc

@@ -1,0 +1,31 @@
+// pch.h - the device API precompiled once per compile configuration and
+// kept in memory, so each kernel compile parses only the user's own code.
+// Internal to the clang bridge (C++).
+#ifndef ARC_RTC_PCH_H_
+#define ARC_RTC_PCH_H_
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace arc_rtc {
+
+using PchBytes = std::shared_ptr<const llvm::SmallVector<char, 0>>;
+
+// The in-memory prefix the PCH is built from: kernel_operator.h + entry.h.
+extern const char *const kPchPrefixPath;
+extern const char *const kPchPrefixText;
+
+// The PCH for a compile with these cc1 arguments (without -main-file-name
+// and the input), built on first use with the file system `fs`.  Returns
+// null, with the reason in *why, when it cannot be built; the caller then
+// compiles without it.  Thread-safe; one build per configuration.
+PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                 std::string *why);
+
+} // namespace arc_rtc
+
+#endif
