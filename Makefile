@@ -27,7 +27,7 @@ LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR
 
 COMMON_SRC := $(wildcard csrc/common/*.c)
 RT_SRC     := $(wildcard csrc/rt/*.c) $(wildcard csrc/rt/*.cpp) $(COMMON_SRC)
-RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c
+RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c $(COMMON_SRC)
 DEVICE_HDRS := $(shell find csrc/device -type f)
 ACL_HDRS   := $(wildcard csrc/include/acl/*.h)
 
