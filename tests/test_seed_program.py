@@ -2,6 +2,7 @@
 against the CANN-shaped home and prints 32 threes (the integers 1 and 2 are
 written into float buffers, so the sum relies on IEEE subnormal arithmetic)."""
 import os
+import re
 import subprocess
 
 from helpers.acl import ROOT, sim_home
@@ -28,7 +29,8 @@ def test_seed_program_builds_and_prints_threes(tmp_path):
     assert lines["x"].split() == ["1"] * 32
     assert lines["y"].split() == ["2"] * 32
     assert lines["z"].split() == ["3"] * 32
-    assert "aclError" not in out.stderr
+    # CHECK_ACL prints "<file>:<line> aclError:<code>" for any failing call
+    assert not re.search(r"aclError:\d", out.stderr), out.stderr
 
 
 def test_set_env_exports_home_and_loader_path():
