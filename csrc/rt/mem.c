@@ -177,17 +177,29 @@ aclError aclrtFreeHost(void *hostPtr)
     return rc ? rc : free_common("aclrtFreeHost", hostPtr, 0);
 }
 
-/* Check that [p, p+count) is device memory inside one allocation. */
-static aclError check_device_range(const char *api, const char *what, const void *p, size_t count)
+static const char *kind_name(int kind)
 {
+    static const char *names[] = {"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE",
+                                  "DEFAULT", "HOST_TO_BUF_TO_DEVICE", "INNER_DEVICE_TO_DEVICE",
+                                  "INTER_DEVICE_TO_DEVICE"};
+    return kind >= 0 && kind < 8 ? names[kind] : "?";
+}
+
+/* Check that [p, p+count) is device memory inside one allocation (kind:
+ * the copy kind that requires it, or -1). */
+static aclError check_device_range(const char *api, const char *what, const void *p, size_t count, int kind)
+{
+    char why[96] = "";
+    if (kind >= 0)
+        snprintf(why, sizeof why, " (kind ACL_MEMCPY_%s needs device memory there)", kind_name(kind));
     sim_alloc a;
     if (!sim_mem_find(p, &a) || !a.device) {
         if (was_freed(p, 1, &a))
             return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
                            "%s %p is device memory that was already freed (allocation of %zu bytes at %p)", what,
                            p, a.size, (void *)a.base);
-        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s %p is not device memory returned by aclrtMalloc", what,
-                       p);
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s %p is not device memory returned by aclrtMalloc%s", what,
+                       p, why);
     }
     size_t off = (uintptr_t)p - a.base;
     if (off > a.size || count > a.size - off)
@@ -215,14 +227,6 @@ static aclError check_host_range(const char *api, const char *what, const void *
     return ACL_SUCCESS;
 }
 
-static const char *kind_name(int kind)
-{
-    static const char *names[] = {"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE",
-                                  "DEFAULT", "HOST_TO_BUF_TO_DEVICE", "INNER_DEVICE_TO_DEVICE",
-                                  "INTER_DEVICE_TO_DEVICE"};
-    return kind >= 0 && kind < 8 ? names[kind] : "?";
-}
-
 /* Validate a copy.  The direction comes from the addresses (as on CANN);
  * a kind that needs device memory on a side that has none is an error.
  * *async_ok: 1 when no pageable host memory is involved. */
@@ -245,18 +249,15 @@ static aclError check_copy(const char *api, void *dst, size_t destMax, const voi
     int need_src = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
                    kind >= ACL_MEMCPY_INNER_DEVICE_TO_DEVICE;
     aclError rc;
-    char what[96];
     int pin_d = 1, pin_s = 1;
-    snprintf(what, sizeof what, "dst (kind ACL_MEMCPY_%s)", kind_name(kind));
     if (dst_dev || need_dst)
-        rc = check_device_range(api, need_dst ? what : "dst", dst, count);
+        rc = check_device_range(api, "dst", dst, count, need_dst ? kind : -1);
     else
         rc = check_host_range(api, "dst", dst, count, &pin_d);
     if (rc)
         return rc;
-    snprintf(what, sizeof what, "src (kind ACL_MEMCPY_%s)", kind_name(kind));
     if (src_dev || need_src)
-        rc = check_device_range(api, need_src ? what : "src", src, count);
+        rc = check_device_range(api, "src", src, count, need_src ? kind : -1);
     else
         rc = check_host_range(api, "src", src, count, &pin_s);
     if (rc)
@@ -288,7 +289,7 @@ static aclError check_set(const char *api, void *devPtr, size_t maxCount, size_t
     int pinned;
     if (sim_mem_find(devPtr, &a) && !a.device)
         return check_host_range(api, "devPtr", devPtr, count, &pinned);
-    return check_device_range(api, "devPtr", devPtr, count);
+    return check_device_range(api, "devPtr", devPtr, count, -1);
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
