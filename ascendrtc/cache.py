@@ -1,0 +1,281 @@
+"""ascendrtc's compile cache: source -> key -> load or compile -> save.
+
+:func:`compile` is the one place that turns a :class:`~ascendrtc.Program`
+and its options into a :class:`~ascendrtc.Binary`, going through the disk
+cache.  The key (``_cache_key``) covers the source, every option, the
+arch, every header the compile can read, the compiler and device-API
+fingerprint and the ascendrtc version; entries (``_cache_store``) verify
+themselves, are written atomically, and a per-key lock makes concurrent
+processes compile one key once.
+
+Settings, read at each use (not frozen at import):
+
+``ASCENDRTC_CACHE``
+    ``on`` (default): read and write;  ``read``: use entries, never write;
+    ``off``: no disk cache;  ``require``: raise :class:`CacheMissError`
+    instead of compiling (for production runs that must not compile).
+``ASCENDRTC_CACHE_DIR``
+    the directory (default ``$XDG_CACHE_HOME/ascendrtc`` or
+    ``~/.cache/ascendrtc``); it must be private to this user.
+``ASCENDRTC_CACHE_MAX_SIZE``
+    size cap (e.g. ``2G``, default 1 GiB); least recently used entries go
+    first.
+``ASCENDRTC_CACHE_LOCK_TIMEOUT``
+    seconds to wait for another process compiling the same key (default
+    600); after that, compile anyway.
+
+``python -m ascendrtc cache list|stats|verify|prune|clear`` inspects and
+maintains the directory.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from ._cache_key import CacheKey, compute_key, explain, fingerprint, resolve_arch
+from ._cache_store import (CacheDirError, CorruptEntry, DiskCache, EntryInfo, decode_entry, default_max_size,
+                           default_root, parse_size)
+
+__all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
+           "compute_key", "program_key", "mode", "get_cache", "fingerprint", "main"]
+
+log = logging.getLogger("ascendrtc.cache")
+
+MODES = ("on", "read", "off", "require")
+_MODE_ALIASES = {"": "on", "1": "on", "rw": "on", "readwrite": "on", "true": "on", "yes": "on",
+                 "0": "off", "false": "off", "no": "off", "none": "off", "readonly": "read"}
+
+
+class CacheMissError(RuntimeError):
+    """``ASCENDRTC_CACHE=require`` and the binary is not in the cache."""
+
+
+def mode(value: Optional[str] = None) -> str:
+    """The cache mode: ``value`` or ``$ASCENDRTC_CACHE``, normalised."""
+    raw = os.environ.get("ASCENDRTC_CACHE", "on") if value is None else value
+    m = raw.strip().lower()
+    m = _MODE_ALIASES.get(m, m)
+    if m not in MODES:
+        raise ValueError(f"ASCENDRTC_CACHE={raw!r}: expected one of {', '.join(MODES)}")
+    return m
+
+
+def get_cache(directory: Optional[str] = None) -> DiskCache:
+    """The disk cache at ``directory`` (default: see the module doc)."""
+    return DiskCache(directory or default_root())
+
+
+def _lock_timeout() -> float:
+    env = os.environ.get("ASCENDRTC_CACHE_LOCK_TIMEOUT")
+    if not env:
+        return 600.0
+    try:
+        return float(env)
+    except ValueError:
+        raise ValueError(f"ASCENDRTC_CACHE_LOCK_TIMEOUT={env!r}: expected seconds") from None
+
+
+@dataclass
+class CompileResult:
+    """What :func:`compile` did.  ``how`` is ``"disk"`` (a verified entry),
+    ``"compiled"`` (and stored, unless the mode is ``read``) or
+    ``"compiled-uncached"`` (mode ``off``)."""
+    binary: Any
+    how: str
+    key: Optional[CacheKey]
+    seconds: float
+    reason: str = ""
+    lock_waited: float = 0.0
+    lock_timed_out: bool = False
+
+
+def program_key(program, options: Iterable[str] = ()) -> CacheKey:
+    """The cache key of ``program.compile(options)``."""
+    return compute_key(program.source, list(options), name=program.name, headers=program.headers,
+                       name_expressions=program.name_expressions)
+
+
+def _binary_from_entry(meta: Dict[str, Any], payload: bytes):
+    from ._program import Binary
+    return Binary(payload, log=meta.get("log", ""), lowered=meta.get("lowered") or {},
+                  options=meta.get("options") or [])
+
+
+def _reason(cache: DiskCache, origin: str, label: str, key: CacheKey) -> str:
+    """Why ``key`` missed: what changed since the last compile of the same
+    specialisation, else that it is new."""
+    records = cache.read_origin(origin)
+    same = [r for r in records if r.get("label") == label]
+    if same:
+        return f"{explain(same[-1].get('components', {}), key.components)} since the last compile of it"
+    if records:
+        return "a specialisation not compiled before"
+    return f"the first compile of {origin} in this cache"
+
+
+def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin: Optional[str] = None,
+            label: Optional[str] = None, cache_mode: Optional[str] = None, directory: Optional[str] = None,
+            lock_timeout: Optional[float] = None) -> CompileResult:
+    """Compile ``program`` with ``options`` through the disk cache.
+
+    ``origin`` names what is being compiled across runs (a jit kernel's
+    qualified name; default the program name) and ``label`` the
+    specialisation (default: ``origin``): a miss is explained against the
+    last compile with the same origin and label.  ``cache_mode`` and
+    ``directory`` override ``$ASCENDRTC_CACHE`` / ``$ASCENDRTC_CACHE_DIR``.
+    """
+    from ._program import _as_options
+    opts = _as_options(options)
+    m = mode(cache_mode)
+    t0 = time.perf_counter()
+    if m == "off":
+        b = program.compile(opts)
+        return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, "disk cache off")
+    origin = origin or program.name
+    label = label or origin
+    cache = get_cache(directory)
+    cache.ensure()
+    key = program_key(program, opts)
+    hit = cache.load(key.digest)
+    if hit is not None:
+        return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0)
+    reason = _reason(cache, origin, label, key)
+    if m == "require":
+        raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {cache.dir} "
+                             f"(key {key.digest[:16]}; {reason}); run once with ASCENDRTC_CACHE=on to fill it")
+    if m == "read":
+        b = program.compile(opts)
+        return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason)
+    tl = time.perf_counter()
+    timeout = _lock_timeout() if lock_timeout is None else lock_timeout
+    with cache.lock(key.digest, timeout) as held:
+        waited = time.perf_counter() - tl
+        if not held:
+            log.warning("ascendrtc cache: waited %.0f s for another process compiling %s (key %s); "
+                        "compiling it here too", waited, label, key.digest[:16])
+        # Whoever held the lock before us may have stored it.
+        hit = cache.load(key.digest)
+        if hit is not None:
+            return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0,
+                                 lock_waited=waited)
+        tc = time.perf_counter()
+        b = program.compile(opts)
+        compile_s = time.perf_counter() - tc
+        meta = {"origin": origin, "label": label, "program": program.name, "kernels": b.kernel_names,
+                "lowered": dict(b._lowered), "options": opts, "arch": key.components.get("arch"),
+                "log": b.log, "compile_seconds": round(compile_s, 4), "created": time.time(),
+                "compiler": key.components.get("compiler")}
+        try:
+            cache.store(key.digest, b.data, meta)
+        except OSError as e:
+            log.warning("ascendrtc cache: could not store %s in %s: %s", label, cache.dir, e)
+    cache.add_origin_record(origin, {"label": label, "key": key.digest, "components": key.components,
+                                     "t": time.time()})
+    try:
+        cache.evict(default_max_size(), target=0.9)
+    except OSError as e:
+        log.debug("eviction failed: %s", e)
+    return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason, lock_waited=waited,
+                         lock_timed_out=not held)
+
+
+# ---- python -m ascendrtc cache ... -------------------------------------------
+
+def _fmt_size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+def _fmt_age(seconds: float) -> str:
+    for unit, s in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= s:
+            return f"{seconds / s:.0f}{unit} ago"
+    return f"{seconds:.0f}s ago"
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """``python -m ascendrtc cache <command>``."""
+    p = argparse.ArgumentParser(prog="python -m ascendrtc cache",
+                                description="Inspect and maintain ascendrtc's compile cache.")
+    p.add_argument("--dir", help="the cache directory (default: $ASCENDRTC_CACHE_DIR or ~/.cache/ascendrtc)")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="one line per entry: key, kernels, arch, size, last use")
+    sub.add_parser("stats", help="directory, entry count, total size, cap, mode")
+    v = sub.add_parser("verify", help="check every entry's checksum; exit 1 if any is corrupt")
+    v.add_argument("--delete", action="store_true", help="remove corrupt entries")
+    pr = sub.add_parser("prune", help="evict least recently used entries down to a size; remove stale temp files")
+    pr.add_argument("--max-size", help="target size, e.g. 500M (default: $ASCENDRTC_CACHE_MAX_SIZE or 1G)")
+    sub.add_parser("clear", help="remove every entry")
+    a = p.parse_args(argv)
+    cache = get_cache(a.dir)
+    if not os.path.isdir(cache.root):
+        print(f"{cache.root}: no cache yet")
+        return 0
+    try:
+        cache.ensure()
+    except CacheDirError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = sys.stdout
+    if a.cmd == "list":
+        now = time.time()
+        entries = cache.entries()
+        for e in entries:
+            if e.error:
+                print(f"{e.key[:16]}  CORRUPT ({e.error})  {_fmt_size(e.size)}", file=out)
+                continue
+            m = e.meta
+            print(f"{e.key[:16]}  {m.get('label') or m.get('program', '?')}  kernels={','.join(m.get('kernels', []))}"
+                  f"  arch={m.get('arch', '?')}  {_fmt_size(e.size)}  used {_fmt_age(now - e.last_used)}"
+                  f"  compile {m.get('compile_seconds', 0):.2f}s", file=out)
+        print(f"{len(entries)} entries in {cache.dir}", file=out)
+    elif a.cmd == "stats":
+        entries = cache.entries()
+        total = sum(e.size for e in entries)
+        bad = sum(1 for e in entries if e.error)
+        saved = sum(e.meta.get("compile_seconds", 0) for e in entries if not e.error)
+        print(f"directory:  {cache.dir}", file=out)
+        print(f"mode:       {mode()} (ASCENDRTC_CACHE)", file=out)
+        print(f"entries:    {len(entries)} ({bad} corrupt)", file=out)
+        print(f"size:       {_fmt_size(total)} of {_fmt_size(default_max_size())} cap", file=out)
+        print(f"compile time held: {saved:.1f}s", file=out)
+        if entries:
+            now = time.time()
+            print(f"oldest use: {_fmt_age(now - entries[0].last_used)}; newest: {_fmt_age(now - entries[-1].last_used)}",
+                  file=out)
+    elif a.cmd == "verify":
+        entries = cache.entries()
+        bad = [e for e in entries if e.error]
+        for e in bad:
+            print(f"CORRUPT {e.path}: {e.error}", file=out)
+            if a.delete:
+                cache.remove(e.key)
+        print(f"{len(entries) - len(bad)} ok, {len(bad)} corrupt{' (deleted)' if bad and a.delete else ''}",
+              file=out)
+        return 1 if bad and not a.delete else 0
+    elif a.cmd == "prune":
+        try:
+            cap = parse_size(a.max_size) if a.max_size else default_max_size()
+        except ValueError as e:
+            print(f"error: --max-size: {e}", file=sys.stderr)
+            return 2
+        removed = cache.evict(cap)
+        stale = cache.clean_stale()
+        print(f"removed {len(removed)} entries (now {_fmt_size(cache.total_size())}, cap {_fmt_size(cap)}) "
+              f"and {stale} stale temp/lock files", file=out)
+    elif a.cmd == "clear":
+        n = cache.clear()
+        print(f"removed {n} entries from {cache.dir}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
