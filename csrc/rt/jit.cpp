@@ -74,12 +74,25 @@ void put(char *err, size_t errlen, const std::string &s)
         snprintf(err, errlen, "%s", s.c_str());
 }
 
-std::string describe(llvm::Error e)
+std::string describe_str(std::string s)
 {
-    std::string s = llvm::toString(std::move(e));
     if (s.find("Symbols not found") != std::string::npos)
         s = "the kernel calls functions the simulated NPU does not provide (kernels may use the device "
             "API, libm and memcpy/memset only): " + s;
+    return s;
+}
+
+std::string describe(llvm::Error e)
+{
+    return describe_str(llvm::toString(std::move(e)));
+}
+
+// The session's last reported error, cleared.
+std::string take_report()
+{
+    std::lock_guard<std::mutex> g(report_mu);
+    std::string s;
+    s.swap(last_report);
     return s;
 }
 
@@ -157,9 +170,13 @@ extern "C" void *sim_jit_lookup(sim_jit_image *img, const char *sym, char *err, 
     if (ensure_jit(err, errlen))
         return nullptr;
     std::lock_guard<std::mutex> g(jit_mu);
+    take_report();
     auto a = the_jit->lookup(*img->jd, sym);
     if (!a) {
-        put(err, errlen, "cannot link symbol '" + std::string(sym) + "': " + describe(a.takeError()));
+        // The root cause (e.g. "Symbols not found") goes to the session's
+        // reporter; the lookup itself only says materialization failed.
+        std::string msg = describe(a.takeError()), why = take_report();
+        put(err, errlen, "cannot link symbol '" + std::string(sym) + "': " + (why.empty() ? msg : describe_str(why)));
         return nullptr;
     }
     return a->toPtr<void *>();
@@ -195,8 +212,13 @@ extern "C" int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen)
         put(err, errlen, "no LLVM target for " + triple + ": " + why);
         return -1;
     }
-    std::unique_ptr<llvm::MCSubtargetInfo> sti(t->createMCSubtargetInfo(triple, cpu, ""));
-    if (!sti || !sti->isCPUStringValid(cpu)) {
+    // Ask a generic subtarget first: creating one for an unknown CPU name
+    // prints a warning to stderr.
+    std::unique_ptr<llvm::MCSubtargetInfo> generic(t->createMCSubtargetInfo(triple, "", ""));
+    std::unique_ptr<llvm::MCSubtargetInfo> sti;
+    if (generic && generic->isCPUStringValid(cpu))
+        sti.reset(t->createMCSubtargetInfo(triple, cpu, ""));
+    if (!sti) {
         put(err, errlen, "the binary was built for CPU '" + std::string(cpu) + "', which LLVM does not know on " +
                              triple + " (this host is '" + sim_jit_host_cpu() + "')");
         return -1;
