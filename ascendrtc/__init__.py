@@ -49,3 +49,15 @@ from ._backend import _configure_from_env  # noqa: E402
 
 _configure_from_env()
 del _configure_from_env
+
+# The jit decorator and the compile cache (ascendrtc/jit.py, ascendrtc/cache.py).
+from . import cache  # noqa: E402
+from ._jit_policy import ArraySpec, bucket, exact, runtime, spec  # noqa: E402
+from ._jit_template import Template, TemplateError, ctype  # noqa: E402
+from .cache import CacheDirError, CacheMissError  # noqa: E402
+from .jit import JitCompileError, JitKernel, RecompileBudgetError, RecompileWarning, jit  # noqa: E402
+
+__all__ += [
+    "jit", "JitKernel", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template", "TemplateError", "ctype",
+    "JitCompileError", "RecompileBudgetError", "RecompileWarning", "CacheMissError", "CacheDirError", "cache",
+]

@@ -37,9 +37,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ._cache_key import CacheKey, compute_key, explain, fingerprint, resolve_arch
-from ._cache_store import (CacheDirError, CorruptEntry, DiskCache, EntryInfo, decode_entry, default_max_size,
-                           default_root, parse_size)
+from ._cache_key import CacheKey, compute_key, explain, fingerprint
+from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, parse_size
 
 __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
            "compute_key", "program_key", "mode", "get_cache", "fingerprint", "main"]

@@ -1,0 +1,169 @@
+"""Kernel source templates: ``${expr}`` placeholders, rendered with a line
+map so compile errors point back at the template line the user wrote.
+
+``${N}``, ``${x.size}``, ``${ctype(x.dtype)}``, ``${BLOCK * 2}``: any Python
+expression over the values given to :meth:`Template.render` (plus
+``ctype`` and a few builtins).  ``$$`` is a literal ``$``.  C++'s own
+braces need no escaping.
+"""
+from __future__ import annotations
+
+import builtins
+import re
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
+
+__all__ = ["Template", "Rendered", "TemplateError", "ctype", "format_value"]
+
+_PLACEHOLDER = re.compile(r"\$\$|\$\{([^{}\n]*)\}")
+
+_CTYPES = {
+    "float32": "float", "float16": "half", "float64": "double", "bfloat16": "bfloat16_t",
+    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
+    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "bool",
+}
+
+
+def ctype(dtype: Any) -> str:
+    """The Ascend C type of a NumPy dtype (``float32`` -> ``float``,
+    ``float16`` -> ``half``, ``int32`` -> ``int32_t``, ...)."""
+    dt = getattr(dtype, "dtype", dtype)
+    name = getattr(dt, "name", None) or np.dtype(dt).name
+    try:
+        return _CTYPES[name]
+    except KeyError:
+        raise TypeError(f"dtype {name} has no Ascend C scalar type (supported: {', '.join(_CTYPES)})") from None
+
+
+def format_value(v: Any) -> str:
+    """How a value is spelled in C++ source: bools as ``true``/``false``,
+    dtypes as their C type, NumPy scalars as Python ones."""
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+        return ctype(v)
+    if isinstance(v, np.integer):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        r = repr(float(v))
+        if r in ("inf", "-inf", "nan"):
+            raise ValueError(f"{r} has no C++ literal; pass it to the kernel at run time")
+        return r
+    return str(v)
+
+
+_SAFE = {n: getattr(builtins, n) for n in ("abs", "min", "max", "len", "int", "float", "bool", "str", "round",
+                                            "range", "sum", "tuple", "list", "divmod", "pow", "repr", "hex")}
+
+
+class TemplateError(ValueError):
+    """A placeholder could not be parsed or evaluated; names the template
+    line and the expression."""
+
+
+class Rendered(str):
+    """Rendered source (a ``str``) that remembers its template: for each
+    rendered line the template line it came from, and the value each
+    placeholder took."""
+    template: "Template"
+    line_map: List[int]
+    values: Dict[str, str]
+
+    def template_line(self, line: int) -> Optional[int]:
+        """The template line (1-based) that rendered ``line`` (1-based)."""
+        if 0 < line <= len(self.line_map):
+            return self.line_map[line - 1]
+        return None
+
+    def values_on(self, template_line: int) -> Dict[str, str]:
+        """The placeholders of one template line and their values."""
+        exprs = self.template.exprs_on(template_line)
+        return {e: self.values[e] for e in exprs if e in self.values}
+
+
+class Template:
+    """Ascend C source with ``${expr}`` placeholders."""
+
+    def __init__(self, text: str, name: str = "<template>"):
+        if not isinstance(text, str):
+            raise TypeError(f"a template is a str, not {type(text).__name__}")
+        self.text, self.name = text, name
+        # parts: literal str, or (expr text, code, template line)
+        self._parts: List[Any] = []
+        self._by_line: Dict[int, List[str]] = {}
+        pos = 0
+        for m in _PLACEHOLDER.finditer(text):
+            self._parts.append(text[pos:m.start()])
+            pos = m.end()
+            if m.group(0) == "$$":
+                self._parts.append("$")
+                continue
+            expr = m.group(1).strip()
+            line = text.count("\n", 0, m.start()) + 1
+            if not expr:
+                raise TemplateError(f"{name}: line {line}: empty placeholder ${{}}")
+            try:
+                code = compile(expr, f"<{name} line {line}>", "eval")
+            except SyntaxError as e:
+                raise TemplateError(f"{name}: line {line}: placeholder ${{{expr}}} is not a Python expression "
+                                    f"({e.msg})") from None
+            self._parts.append((expr, code, line))
+            self._by_line.setdefault(line, []).append(expr)
+        self._parts.append(text[pos:])
+
+    @property
+    def placeholders(self) -> List[str]:
+        """The placeholder expressions, in order of appearance."""
+        return [p[0] for p in self._parts if isinstance(p, tuple)]
+
+    def exprs_on(self, line: int) -> List[str]:
+        return list(self._by_line.get(line, []))
+
+    def line(self, n: int) -> str:
+        lines = self.text.splitlines()
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    def render(self, values: Optional[Mapping[str, Any]] = None, **kw: Any) -> Rendered:
+        """Substitute every placeholder, evaluated over ``values`` and
+        ``kw``; raises TemplateError naming the line and expression."""
+        ns: Dict[str, Any] = {"ctype": ctype}
+        if values:
+            ns.update(values)
+        ns.update(kw)
+        glb = {"__builtins__": _SAFE}
+        out: List[str] = []
+        line_map: List[int] = []
+        vals: Dict[str, str] = {}
+        tline = 1  # template line at the current position
+        for p in self._parts:
+            if isinstance(p, str):
+                out.append(p)
+                n = p.count("\n")
+                line_map.extend([tline] * n)
+                tline += n
+                continue
+            expr, code, line = p
+            try:
+                v = eval(code, glb, ns)  # noqa: S307 - the user's own template expression
+                s = format_value(v)
+            except Exception as e:  # the user's expression failed: say where
+                raise TemplateError(f"{self.name}: line {line}: ${{{expr}}}: {type(e).__name__}: {e}\n"
+                                    f"  {line} | {self.line(line).strip()}") from e
+            vals[expr] = s
+            out.append(s)
+            line_map.extend([line] * s.count("\n"))
+        line_map.append(tline)
+        r = Rendered("".join(out))
+        r.template, r.line_map, r.values = self, line_map, vals
+        return r
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.Template {self.name!r}, {len(self.placeholders)} placeholders>"
+
+
+def locate(source: str, line: int) -> Tuple[Optional["Template"], Optional[int]]:
+    """(template, template line) for a rendered line, when known."""
+    if isinstance(source, Rendered):
+        return source.template, source.template_line(line)
+    return None, None

@@ -1,0 +1,689 @@
+"""``@ascendrtc.jit``: kernel source specialised for the arguments of each
+call, compiled once per variant, cached in memory and on disk.
+
+::
+
+    @arc.jit(block_dim=8)                       # a function that returns the source
+    def vadd(x, y, z):
+        return SRC.replace("{N}", str(x.size)).replace("{T}", arc.ctype(x.dtype))
+
+    vadd = arc.jit(TEMPLATE, params="x, y, z", block_dim=8)   # ${x.size}, ${ctype(x.dtype)} ...
+
+    @arc.jit(template=TEMPLATE, block_dim=8)    # a function that returns template values
+    def vadd(x, y, z):
+        return {"N": x.size, "T": x.dtype}
+
+    vadd(x, y, z)            # renders, compiles (or hits a cache), launches
+    vadd[16, stream](x, y, z)
+
+The source function / template sees, per parameter, what its policy lets it
+see (:mod:`ascendrtc._jit_policy`): arrays as :class:`ArraySpec` (shape,
+dtype, size, ctype), scalars by value, run-time parameters not at all.  A
+call computes its in-memory key from exactly those facts -- shapes, dtypes,
+baked-in values -- so a warm call is one dict lookup before the launch; the
+source is rendered and hashed only when a new variant is needed, and then
+the disk cache (:mod:`ascendrtc.cache`) is asked before the compiler.
+
+Kernel arguments: the Python parameters whose names match the kernel's
+parameters, in the kernel's order (else all of them, if the counts match;
+else ``kernel_args=``).  A baked-in scalar the kernel does not take is
+simply not passed.
+
+Caveat: the in-memory key does not see globals the source function reads
+or header files changed during the process; :meth:`JitKernel.cache_clear`
+drops the in-memory variants.  The disk key covers everything.
+"""
+from __future__ import annotations
+
+import inspect
+import logging
+import os
+import sys
+import threading
+import time
+import warnings
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import cache as _cache
+from ._jit_policy import ArraySpec, Policy, RuntimeValue, bucket, classify, exact, runtime, spec
+from ._jit_template import Template, TemplateError, ctype, locate
+from ._program import CompileError, Program, _as_options
+
+__all__ = ["jit", "JitKernel", "JitCompileError", "RecompileBudgetError", "RecompileWarning", "Template",
+           "TemplateError", "ArraySpec", "RuntimeValue", "exact", "runtime", "bucket", "spec", "ctype"]
+
+log = logging.getLogger("ascendrtc.jit")
+
+
+class RecompileWarning(UserWarning):
+    """A jit kernel compiled more variants than its budget."""
+
+
+class RecompileBudgetError(RuntimeError):
+    """A jit kernel would exceed its variant budget (``on_budget="raise"``)."""
+
+
+# ---- compile errors mapped back to the template ------------------------------
+
+class JitCompileError(CompileError):
+    """A :class:`CompileError` of a jit variant: also names the template line
+    the error came from (``template_line``, ``template_text``), the values
+    substituted on it (``values``) and the specialisation (``label``).
+    ``source`` is the rendered source."""
+
+    def __init__(self, code, name, log, source, options, program_name, detail="", label=""):
+        self.label = label
+        self.template_name: Optional[str] = None
+        self.template_line: Optional[int] = None
+        self.template_text: Optional[str] = None
+        self.values: Dict[str, str] = {}
+        self._source_obj = source
+        super().__init__(code, name, log, str(source), options, program_name, detail)
+
+    @property
+    def rendered_source(self) -> str:
+        return self.source
+
+    def _render(self) -> str:
+        src = self._source_obj
+        if self.line is not None:
+            tmpl, tl = locate(src, self.line)
+            if tmpl is not None and tl is not None:
+                self.template_name, self.template_line, self.template_text = tmpl.name, tl, tmpl.line(tl)
+                self.values = src.values_on(tl)
+        head = f"{self.name} ({self.code}): "
+        if self.line is None:
+            return head + self.message + self._tail()
+        lines = self.source.splitlines()
+        text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        caret = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
+        out = [f"{head}{self.program_name}:{self.line}:{self.column}: error: {self.message}"]
+        if self.template_line is not None:
+            w = len(str(max(self.template_line, self.line)))
+            out.append(f"  from line {self.template_line} of template {self.template_name!r}:")
+            out.append(f"   {self.template_line:>{w}} | {self.template_text}")
+            out.append(f"  rendered as line {self.line}:")
+            out.append(f"   {self.line:>{w}} | {text}")
+            out.append(f"   {'':>{w}} | {caret}^")
+            if self.values:
+                out.append("  with " + ", ".join(f"${{{k}}} = {v}" for k, v in self.values.items()))
+        else:
+            w = len(str(self.line))
+            out.append(f"   {self.line:>{w}} | {text}")
+            out.append(f"   {'':>{w}} | {caret}^")
+        return "\n".join(out) + self._tail()
+
+    def _tail(self) -> str:
+        n = sum(1 for ln in self.log.splitlines() if ": error: " in ln or ": fatal error: " in ln)
+        more = f"; {n - 1} more error(s)" if n > 1 else ""
+        return (f"\n(while compiling {self.label or self.program_name}; options: {' '.join(self.options) or 'none'}"
+                f"{more}; rendered source in .source, compiler output in .log)")
+
+    def __reduce__(self):
+        state = {k: v for k, v in self.__dict__.items() if k != "_source_obj"}
+        return (_restore_jit_error, (state, self.args))
+
+
+def _restore_jit_error(state, args):
+    e = JitCompileError.__new__(JitCompileError)
+    state["_source_obj"] = state.get("source", "")
+    e.__dict__.update(state)
+    e.args = args
+    return e
+
+
+# ---- the decorated kernel -----------------------------------------------------
+
+class _Variant:
+    __slots__ = ("label", "kernel", "call", "block_dim", "binary", "how", "source", "parts")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+def _env_int(name: str, default: int) -> int:
+    v = os.environ.get(name)
+    if not v:
+        return default
+    try:
+        return int(v)
+    except ValueError:
+        raise ValueError(f"{name}={v!r}: expected an int") from None
+
+
+class JitKernel:
+    """A kernel whose source is rendered per specialisation; see :func:`jit`.
+
+    Call it like the function it decorates; ``kernel[block_dim]`` or
+    ``kernel[block_dim, stream]`` overrides the launch configuration.
+    """
+
+    def __init__(self, func: Optional[Callable], *, template: Union[None, str, Template], params: Any,
+                 block_dim: Union[int, Callable], stream: Any, options: Any, headers: Optional[Mapping[str, str]],
+                 name: Optional[str], kernel: Optional[str], specialize: Optional[Mapping[str, Policy]],
+                 kernel_args: Optional[Sequence[str]], intents: Optional[Mapping[str, str]],
+                 max_variants: Optional[int], on_budget: Optional[str], origin: Optional[str]):
+        if isinstance(template, str):
+            template = Template(template, name=name or getattr(func, "__name__", None) or "kernel")
+        self._func, self._template = func, template
+        if func is None and template is None:
+            raise TypeError("jit() needs a function that returns the source, or a template")
+        if func is not None:
+            sig = inspect.signature(func)
+        else:
+            names = params.replace(",", " ").split() if isinstance(params, str) else list(params or ())
+            if not names:
+                raise TypeError("jit(template, params=...): name the kernel's parameters, e.g. params='x, y, z'")
+            sig = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+        for p in sig.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"jit: parameter '{p.name}' is *{p.name}/**{p.name}; a jit kernel needs named "
+                                f"parameters (one per kernel argument or template value)")
+            if p.name.startswith("__arc"):
+                raise TypeError(f"jit: parameter name '{p.name}' is reserved")
+        self._sig = sig
+        self._pnames = list(sig.parameters)
+        self.__name__ = name or getattr(func, "__name__", None) or "kernel"
+        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
+        self.__doc__ = getattr(func, "__doc__", None)
+        self.__module__ = getattr(func, "__module__", None) or __name__
+        self.__wrapped__ = func
+        self.origin = origin or (f"{self.__module__}.{self.__qualname__}" if func is not None
+                                 else f"template:{self.__name__}")
+        self.program_name = f"{self.__name__}.asc"
+        specialize = dict(specialize or {})
+        for k, v in specialize.items():
+            if k not in sig.parameters:
+                raise TypeError(f"jit(specialize=...): '{k}' is not a parameter of {self.__name__}"
+                                f"({', '.join(self._pnames)})")
+            if not isinstance(v, Policy):
+                raise TypeError(f"jit(specialize={{'{k}': ...}}): expected ascendrtc.exact, ascendrtc.runtime or "
+                                f"ascendrtc.bucket(...), got {v!r}")
+        self._policies = [specialize.get(n) for n in self._pnames]
+        if kernel_args is not None:
+            kernel_args = list(kernel_args)
+            for n in kernel_args:
+                if n not in sig.parameters:
+                    raise TypeError(f"jit(kernel_args=...): '{n}' is not a parameter of {self.__name__}")
+        self._kernel_args = kernel_args
+        if not callable(block_dim):
+            if isinstance(block_dim, bool) or not isinstance(block_dim, int) or block_dim < 1:
+                raise TypeError(f"jit(block_dim=...) must be a positive int or a function of the arguments, "
+                                f"got {block_dim!r}")
+        self.block_dim, self.stream = block_dim, stream
+        self.options = _as_options(options)
+        self.headers = dict(headers or {})
+        self.kernel_name, self.intents = kernel, dict(intents) if intents else None
+        self.max_variants = max_variants if max_variants is not None else _env_int("ASCENDRTC_RECOMPILE_BUDGET", 16)
+        on_budget = on_budget or os.environ.get("ASCENDRTC_RECOMPILE_ACTION", "warn")
+        if on_budget not in ("warn", "raise"):
+            raise ValueError(f"jit(on_budget={on_budget!r}): expected 'warn' or 'raise'")
+        self.on_budget = on_budget
+        # state
+        self._lock = threading.Lock()
+        self._building: Dict[Any, threading.Lock] = {}
+        self._variants: Dict[Any, _Variant] = {}
+        self._fast: Dict[Any, Callable] = {}
+        self._hits = [0]
+        self._kinds0: Optional[Tuple[str, ...]] = None
+        self._facets: List[Dict[str, set]] = [dict() for _ in self._pnames]
+        self._last_parts: Optional[tuple] = None
+        self._warned = False
+        self.counters = {"slow_hits": 0, "disk_hits": 0, "compiles": 0, "compile_seconds": 0.0,
+                         "load_seconds": 0.0}
+        self.explanations: List[str] = []
+        self._install(self._gen_call(None))
+
+    # -- the call path --
+    def _install(self, fn: Callable) -> None:
+        # A per-instance subclass whose __call__ is the generated function
+        # itself: a call costs no extra Python frame.
+        cls = type(self)
+        if cls is JitKernel:
+            cls = type("JitKernel", (JitKernel,), {"__module__": JitKernel.__module__,
+                                                    "__qualname__": JitKernel.__qualname__})
+            self.__class__ = cls
+        cls.__call__ = staticmethod(fn)
+
+    def _gen_call(self, kinds: Optional[Tuple[str, ...]]) -> Callable:
+        """The call function: with ``kinds`` known, a fast path that looks
+        the variant up by shapes/dtypes/values and launches it."""
+        ns: Dict[str, Any] = {"__arc_slow": self._slow, "__arc_fast": self._fast, "__arc_hits": self._hits}
+        params, seen_kwonly = [], False
+        for i, p in enumerate(self._sig.parameters.values()):
+            if p.kind == p.KEYWORD_ONLY and not seen_kwonly:
+                params.append("*")
+                seen_kwonly = True
+            s = p.name
+            if p.default is not p.empty:
+                ns[f"__arc_d{i}"] = p.default
+                s += f"=__arc_d{i}"
+            params.append(s)
+            if p.kind == p.POSITIONAL_ONLY and (i + 1 == len(self._pnames) or
+                                                list(self._sig.parameters.values())[i + 1].kind != p.POSITIONAL_ONLY):
+                params.append("/")
+        names = ", ".join(self._pnames)
+        tup = f"({names},)" if self._pnames else "()"
+        fname = self.__name__ if self.__name__.isidentifier() and not self.__name__.startswith("__arc") else "kernel"
+        lines = [f"def {fname}({', '.join(params)}):"]
+        if kinds is None:
+            lines.append(f"    return __arc_slow({tup})")
+        else:
+            key = []
+            for i, (n, k, pol) in enumerate(zip(self._pnames, kinds, self._policies)):
+                pk = pol.kind if pol is not None else None
+                if k == "a":
+                    if pk == "bucket":
+                        ns[f"__arc_b{i}"] = (lambda pol, n: lambda shape: tuple(pol.round(d, n) for d in shape))(pol, n)
+                        key += [f"{n}.__class__", f"__arc_b{i}({n}.shape)", f"{n}.dtype"]
+                    elif pk == "runtime":
+                        key += [f"{n}.__class__", f"{n}.ndim", f"{n}.dtype"]
+                    else:
+                        key += [f"{n}.__class__", f"{n}.shape", f"{n}.dtype"]
+                elif k in ("s", "o"):
+                    if pk == "bucket":
+                        ns[f"__arc_b{i}"] = (lambda pol, n: lambda v: pol.round(v, n))(pol, n)
+                        key += [f"{n}.__class__", f"__arc_b{i}({n})"]
+                    else:
+                        key += [f"{n}.__class__", n]
+            # The slow path runs outside the except block, so its errors
+            # do not show the fast path's lookup failure as their context.
+            lines += ["    try:",
+                      f"        __arc_e = __arc_fast[({', '.join(key)},)]" if key else "        __arc_e = __arc_fast[()]",
+                      "    except Exception:",
+                      "        __arc_e = None",
+                      "    if __arc_e is None:",
+                      f"        return __arc_slow({tup})",
+                      "    __arc_hits[0] += 1",
+                      f"    return __arc_e({names})"]
+            lines += [f"def __arc_key({names}):",
+                      f"    return ({', '.join(key)},)" if key else "    return ()"]
+        exec(compile("\n".join(lines), f"<jit {self.__name__}>", "exec"), ns)  # noqa: S102 - generated above
+        self._keyfn = ns.get("__arc_key")
+        return ns[fname]
+
+    def _classify(self, args: Sequence[Any]) -> Tuple[Tuple[str, ...], tuple, Dict[str, Any], list]:
+        kinds, parts, values, facets = [], [], {}, []
+        for n, pol, v in zip(self._pnames, self._policies, args):
+            k, part, val, fac = classify(n, pol, v)
+            kinds.append(k)
+            parts.append(part)
+            values[n] = val
+            facets.append(fac)
+        return tuple(kinds), tuple(parts), values, facets
+
+    def _slow(self, args: tuple):
+        kinds, parts, values, facets = self._classify(args)
+        skey = (None, parts)
+        v = self._variants.get(skey)
+        if v is None:
+            v = self._variant(skey, values, facets, None)
+        else:
+            self.counters["slow_hits"] += 1
+        if "i" not in kinds:
+            if self._kinds0 is None:
+                with self._lock:
+                    if self._kinds0 is None:
+                        self._kinds0 = kinds
+                        self._install(self._gen_call(kinds))
+            if kinds == self._kinds0:
+                try:
+                    self._fast[self._keyfn(*args)] = v.call
+                except Exception:  # a key the fast path cannot compute: stay on the slow path
+                    pass
+        return v.call(*args)
+
+    def _bind(self, args: tuple, kwargs: dict) -> tuple:
+        try:
+            b = self._sig.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}({', '.join(self._pnames)}): {e}") from None
+        b.apply_defaults()
+        return tuple(b.arguments[n] for n in self._pnames)
+
+    def __getitem__(self, key) -> "_Bound":
+        bd, stream = key if isinstance(key, tuple) and len(key) == 2 else (key, None)
+        if isinstance(bd, bool) or not isinstance(bd, int) or bd < 1:
+            raise TypeError(f"{self.__name__}: use {self.__name__}[block_dim] or {self.__name__}[block_dim, stream] "
+                            f"with a positive int block_dim, got {key!r}")
+        return _Bound(self, bd, stream)
+
+    # -- variants --
+    def _variant(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int]) -> _Variant:
+        with self._lock:
+            v = self._variants.get(skey)
+            if v is not None:
+                return v
+            lk = self._building.setdefault(skey, threading.Lock())
+        with lk:
+            v = self._variants.get(skey)
+            if v is not None:
+                return v
+            v = self._build(skey, values, facets, bd_override)
+            with self._lock:
+                self._variants[skey] = v
+                self._building.pop(skey, None)
+            return v
+
+    def _label(self, values: Mapping[str, Any], bd: int) -> str:
+        shown = []
+        for n in self._pnames:
+            val = values[n]
+            if isinstance(val, RuntimeValue):
+                continue
+            shown.append(f"{n}={val!r}")
+        return f"{self.__name__}[{', '.join(shown)}; block_dim={bd}]"
+
+    def _render_source(self, values: Dict[str, Any]) -> str:
+        if self._func is None:
+            return self._template.render(values)
+        out = self._func(**{n: values[n] for n in self._pnames})
+        if self._template is not None:
+            if not isinstance(out, Mapping):
+                raise TypeError(f"{self.__name__}: with jit(template=...) the function returns the template's values "
+                                f"as a dict, not {type(out).__name__}")
+            return self._template.render({**values, **out})
+        if not isinstance(out, str):
+            raise TypeError(f"{self.__name__}: the jit function must return the kernel source as a str, "
+                            f"not {type(out).__name__}")
+        return out
+
+    def _budget(self, facets: list, label: str) -> None:
+        """Count the new variant; warn or raise past the budget, naming
+        the parameter that varied most."""
+        for seen, fac in zip(self._facets, facets):
+            for f, val in fac:
+                seen.setdefault(f, set()).add(val if _hashable(val) else repr(val))
+        n = len(self._variants) + 1
+        if n <= self.max_variants:
+            return
+        varied = sorted(((len(s), name, f, s) for name, d in zip(self._pnames, self._facets)
+                         for f, s in d.items() if len(s) > 1), key=lambda t: -t[0])
+        if varied:
+            cnt, name, f, s = varied[0]
+            vals = ", ".join(sorted(map(str, s), key=lambda x: (len(x), x))[:6]) + (", ..." if len(s) > 6 else "")
+            what = (f"parameter '{name}' ({'value' if f == 'value' else f}) took {cnt} distinct values: {vals}")
+            hint = (f"mark '{name}' ascendrtc.bucket(...) or ascendrtc.runtime in jit(specialize=...)"
+                    if f != "dtype" else f"'{name}' really varies in dtype; raise max_variants")
+            others = [f"'{nm}' ({ff}, {c})" for c, nm, ff, _ in varied[1:4]]
+            if others:
+                what += "; also varied: " + ", ".join(others)
+        else:
+            what, hint = "no single parameter varied", "raise max_variants"
+        msg = (f"jit kernel '{self.__name__}' needs variant {n}, over its budget of {self.max_variants} "
+               f"({label}); {what}. To stop recompiling, {hint}.")
+        if self.on_budget == "raise":
+            raise RecompileBudgetError(msg)
+        if not self._warned:
+            self._warned = True
+            warnings.warn(msg, RecompileWarning, stacklevel=6)  # the caller of the kernel
+
+    def _explain_new(self, parts: tuple) -> str:
+        old = self._last_parts
+        if old is None:
+            return "first variant"
+        diffs = []
+        for n, a, b in zip(self._pnames, old[1], parts[1]):
+            if a == b:
+                continue
+            if a[0] == "a" and b[0] == "a":
+                if a[1] != b[1]:
+                    diffs.append(f"{n}.shape {a[1] if a[1] is not None else '?'} -> {b[1] if b[1] is not None else '?'}")
+                if a[3] != b[3]:
+                    diffs.append(f"{n}.dtype {a[3]} -> {b[3]}")
+            elif a[0] == "s" and b[0] == "s":
+                diffs.append(f"{n} {a[2]!r} -> {b[2]!r}")
+            else:
+                diffs.append(f"{n} changed kind")
+        if old[0] != parts[0]:
+            diffs.append(f"block_dim {old[0]} -> {parts[0]}")
+        return ", ".join(diffs) or "new variant"
+
+    def _build(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int]) -> _Variant:
+        if bd_override is not None:
+            bd = bd_override
+        elif callable(self.block_dim):
+            bd = self.block_dim(**values)
+            if isinstance(bd, bool) or not isinstance(bd, int) or bd < 1:
+                raise TypeError(f"{self.__name__}: block_dim function returned {bd!r}; expected a positive int")
+        else:
+            bd = self.block_dim
+        label = self._label(values, bd)
+        source = self._render_source({**values, "block_dim": bd})
+        with self._lock:
+            self._budget(facets, label)
+        program = Program(source, self.program_name, headers=self.headers)
+        try:
+            res = _cache.compile(program, self.options, origin=self.origin, label=label)
+        except CompileError as e:
+            raise JitCompileError(e.code, e.name, e.log, source, e.options, e.program_name, e.message,
+                                  label=label) from None
+        t0 = time.perf_counter()
+        kname = self.kernel_name or _pick_kernel(res.binary.kernel_names, self.__name__)
+        kern = res.binary.load().get_kernel(kname, intents=self.intents)
+        load_s = time.perf_counter() - t0
+        launcher = kern[bd] if self.stream is None else kern[bd, self.stream]
+        sel = self._selection(kern, skey[1])
+        call = launcher if sel == list(range(len(self._pnames))) else _selector(launcher, sel, len(self._pnames))
+        why = self._explain_new((bd_override, skey[1]))
+        with self._lock:
+            self._last_parts = (bd_override, skey[1])
+            c = self.counters
+            c["load_seconds"] += load_s
+            if res.how == "disk":
+                c["disk_hits"] += 1
+                how = f"loaded from the disk cache in {res.seconds * 1e3:.1f} ms"
+            else:
+                c["compiles"] += 1
+                c["compile_seconds"] += res.seconds
+                how = f"compiled in {res.seconds:.2f} s ({res.reason})" if res.reason else \
+                    f"compiled in {res.seconds:.2f} s"
+            msg = f"{label}: variant {len(self._variants) + 1} ({why}); {how}"
+            self.explanations.append(msg)
+            del self.explanations[:-50]
+        log.info("%s", msg)
+        if os.environ.get("ASCENDRTC_JIT_VERBOSE", "") not in ("", "0"):
+            print(f"ascendrtc.jit: {msg}", file=sys.stderr)
+        return _Variant(label=label, kernel=kern, call=call, block_dim=bd, binary=res.binary, how=res.how,
+                        source=source, parts=skey[1])
+
+    def _selection(self, kern, parts: tuple) -> List[int]:
+        if self._kernel_args is not None:
+            sel = [self._pnames.index(n) for n in self._kernel_args]
+        else:
+            knames = [p[0] for p in kern.params]
+            if knames and all(n in self._pnames for n in knames):
+                sel = [self._pnames.index(n) for n in knames]
+            elif len(knames) == len(self._pnames):
+                sel = list(range(len(self._pnames)))
+            else:
+                sel = [i for i, (p, pol) in enumerate(zip(parts, self._policies))
+                       if not (p[0] == "s" and (pol is None or pol.kind == "exact"))]
+        if len(sel) != len(kern.params):
+            raise TypeError(f"{self.__name__}: cannot tell which arguments go to kernel {kern.signature}: it takes "
+                            f"{len(kern.params)} and the call passes {len(sel)} of ({', '.join(self._pnames)}). Name "
+                            f"the Python parameters like the kernel's, or pass jit(kernel_args=[...])")
+        return sel
+
+    # -- public helpers --
+    def render(self, *args, **kwargs) -> str:
+        """The source this call would compile (arrays may be :func:`spec`)."""
+        bound = self._bind(args, kwargs)
+        _, parts, values, _ = self._classify(bound)
+        bd = self.block_dim(**values) if callable(self.block_dim) else self.block_dim
+        return self._render_source({**values, "block_dim": bd})
+
+    def warmup(self, calls: Iterable[Any], workers: Optional[int] = None, progress: bool = True) -> List[str]:
+        """Compile (or load) the variants of ``calls`` ahead of time, in
+        parallel; each item is a tuple of arguments (or a dict of keyword
+        arguments), with :func:`spec` in place of arrays if you like.
+        Shows a progress bar (tqdm when installed).  The variants' labels."""
+        items = [self._bind(*(((), c) if isinstance(c, Mapping) else (tuple(c), {}))) for c in calls]
+        todo = []
+        for args in items:
+            kinds, parts, values, facets = self._classify(args)
+            todo.append(((None, parts), values, facets))
+        workers = workers or min(len(todo), os.cpu_count() or 1) or 1
+        bar = _Progress(len(todo), f"warm-up {self.__name__}", progress)
+        out: List[str] = [""] * len(todo)
+
+        def one(i):
+            skey, values, facets = todo[i]
+            return i, self._variant(skey, values, facets, None).label
+
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+        try:
+            with ThreadPoolExecutor(max_workers=workers) as ex:
+                for f in as_completed([ex.submit(one, i) for i in range(len(todo))]):
+                    i, label = f.result()
+                    out[i] = label
+                    bar.step(label)
+        finally:
+            bar.close()
+        return out
+
+    def stats(self) -> Dict[str, Any]:
+        """Counters: ``hits`` (in-memory, fast and slow path), ``disk_hits``,
+        ``compiles``, ``compile_seconds``, ``load_seconds``, ``variants``,
+        and the last ``explanation``."""
+        c = dict(self.counters)
+        c["hits"] = self._hits[0] + c.pop("slow_hits")
+        c["variants"] = len(self._variants)
+        c["explanation"] = self.explanations[-1] if self.explanations else None
+        return c
+
+    @property
+    def variants(self) -> List[str]:
+        """The labels of the variants held in memory."""
+        return [v.label for v in self._variants.values()]
+
+    def cache_clear(self) -> None:
+        """Drop the in-memory variants (the disk cache stays)."""
+        with self._lock:
+            self._variants.clear()
+            self._fast.clear()
+            self._last_parts = None
+            self._facets = [dict() for _ in self._pnames]
+            self._warned = False
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.jit {self.__name__}({', '.join(self._pnames)}), {len(self._variants)} variants>"
+
+
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+        return True
+    except TypeError:
+        return False
+
+
+def _pick_kernel(names: List[str], fname: str) -> str:
+    if len(names) == 1:
+        return names[0]
+    if fname in names:
+        return fname
+    raise ValueError(f"{fname}: the source defines kernels {', '.join(names) or '(none)'}; say which to launch with "
+                     f"jit(kernel='...')")
+
+
+def _selector(launcher: Callable, sel: List[int], n: int) -> Callable:
+    names = [f"a{i}" for i in range(n)]
+    ns = {"L": launcher}
+    exec(f"def call({', '.join(names)}):\n    return L({', '.join(names[i] for i in sel)})", ns)  # noqa: S102
+    return ns["call"]
+
+
+class _Bound:
+    """``kernel[block_dim, stream]``: one launch with an explicit config."""
+    __slots__ = ("jk", "bd", "stream")
+
+    def __init__(self, jk: JitKernel, bd: int, stream: Any):
+        self.jk, self.bd, self.stream = jk, bd, stream
+
+    def __call__(self, *args, **kwargs):
+        jk = self.jk
+        bound = jk._bind(args, kwargs)
+        kinds, parts, values, facets = jk._classify(bound)
+        bd = None if (not callable(jk.block_dim) and self.bd == jk.block_dim) else self.bd
+        skey = (bd, parts)
+        v = jk._variants.get(skey) or jk._variant(skey, values, facets, bd)
+        sel = jk._selection(v.kernel, parts)
+        launcher = v.kernel[self.bd] if self.stream is None else v.kernel[self.bd, self.stream]
+        return launcher(*(bound[i] for i in sel))
+
+
+class _Progress:
+    def __init__(self, total: int, desc: str, enabled: bool):
+        self.n, self.total, self.desc = 0, total, desc
+        self.bar = None
+        self.enabled = enabled and total > 0
+        if self.enabled:
+            try:
+                from tqdm.auto import tqdm
+                self.bar = tqdm(total=total, desc=desc, unit="variant")
+            except ImportError:
+                pass
+
+    def step(self, label: str) -> None:
+        self.n += 1
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(1)
+        else:
+            print(f"\r{self.desc}: {self.n}/{self.total}", end="" if self.n < self.total else "\n",
+                  file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def jit(source: Union[None, str, Template, Callable] = None, *, template: Union[None, str, Template] = None,
+        params: Any = None, block_dim: Union[int, Callable, None] = None, stream: Any = None,
+        options: Any = None, headers: Optional[Mapping[str, str]] = None, name: Optional[str] = None,
+        kernel: Optional[str] = None, specialize: Optional[Mapping[str, Policy]] = None,
+        kernel_args: Optional[Sequence[str]] = None, intents: Optional[Mapping[str, str]] = None,
+        max_variants: Optional[int] = None, on_budget: Optional[str] = None,
+        origin: Optional[str] = None):
+    """Make a kernel whose Ascend C source is specialised per call.
+
+    Forms: ``@jit(block_dim=8)`` on a function returning the source;
+    ``@jit(template=T, ...)`` on a function returning the template's values;
+    ``jit(T, params="x, y, z", block_dim=8)`` for a template alone (``${x.size}``,
+    ``${ctype(x.dtype)}``, ``${block_dim}`` ...).
+
+    ``block_dim``: int, or a function of the parameters (as the source sees
+    them) evaluated once per variant.  ``specialize``: per parameter
+    :data:`exact`, :data:`runtime` or :func:`bucket`.  ``options``/``headers``:
+    as for :class:`Program`.  ``kernel``: which kernel of the source to launch
+    (default: the only one, or the function's name).  ``kernel_args``: which
+    parameters to pass, in the kernel's order (default: matched by name).
+    ``intents``: In/Out/InOut per pointer parameter.  ``max_variants``
+    (default ``$ASCENDRTC_RECOMPILE_BUDGET`` or 16) and ``on_budget``
+    (``"warn"`` or ``"raise"``, default ``$ASCENDRTC_RECOMPILE_ACTION``):
+    the recompile budget.  ``origin``: the name this kernel's disk entries
+    are grouped under, for explanations (default module.qualname).
+    """
+    if block_dim is None:
+        raise TypeError("jit(...) needs block_dim=: the number of cores to launch (an int, or a function of the "
+                        "arguments)")
+    kw = dict(params=params, block_dim=block_dim, stream=stream, options=options, headers=headers, name=name,
+              kernel=kernel, specialize=specialize, kernel_args=kernel_args, intents=intents,
+              max_variants=max_variants, on_budget=on_budget, origin=origin)
+    if isinstance(source, (str, Template)):
+        if template is not None:
+            raise TypeError("jit(): give the template once (positionally or as template=)")
+        return JitKernel(None, template=source, **kw)
+    if callable(source):
+        return JitKernel(source, template=template, **kw)
+    if source is not None:
+        raise TypeError(f"jit() takes a function, a template str or a Template, not {type(source).__name__}")
+    if template is not None and params is not None:
+        return JitKernel(None, template=template, **kw)
+
+    def deco(func: Callable) -> JitKernel:
+        return JitKernel(func, template=template, **kw)
+    return deco
