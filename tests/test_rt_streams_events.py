@@ -125,6 +125,7 @@ def test_event_misuse_is_named():
     ok(L.aclrtRecordEvent(a, s))
     ok(launch(f, 1, [V(flag), V(out)], s))
     ok(L.aclrtRecordEvent(b, s))
+    ok(L.aclrtSynchronizeEvent(a))            # recorded before the kernel: completes
     fails(L.aclrtEventElapsedTime(ctypes.byref(ms), a, b), RT_EVENT_NOT_COMPLETE, "endEvent", "not completed")
     release(flag)
     ok(L.aclrtSynchronizeEvent(b))
