@@ -53,6 +53,11 @@
 #include "arc/data_copy.h"
 #include "arc/mask.h"
 #include "arc/vec_binary.h"
+#include "arc/vec_unary.h"
+#include "arc/cast.h"
+#include "arc/compare.h"
+#include "arc/reduce.h"
+#include "arc/misc.h"
 
 typedef uint8_t *GM_ADDR;
 

@@ -1,0 +1,199 @@
+/* cast.h - Cast(dst<TD>, src<TS>, RoundMode, count) and its level-0 forms.
+ * RINT = nearest even, ROUND = nearest away from zero, FLOOR, CEIL, TRUNC,
+ * ODD = von Neumann (inexact results get an odd last bit), NONE = exact
+ * where possible, else RINT.  Float -> integer saturates, NaN -> 0. */
+#ifndef ARC_CAST_H_
+#define ARC_CAST_H_
+
+#include "arc/vec_unary.h"
+
+namespace AscendC {
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID };
+} // namespace AscendC
+
+namespace __arc {
+using AscendC::RoundMode;
+
+/* Round x to an integral value in mode M (NONE behaves as RINT). */
+template <int M> inline double rnd(double x)
+{
+    switch ((RoundMode)M) {
+    case RoundMode::CAST_FLOOR: return __builtin_floor(x);
+    case RoundMode::CAST_CEIL: return __builtin_ceil(x);
+    case RoundMode::CAST_ROUND: return __builtin_round(x);
+    case RoundMode::CAST_TRUNC: return __builtin_trunc(x);
+    default: return __builtin_rint(x);
+    }
+}
+template <int M> inline float rndf(float x)
+{
+    switch ((RoundMode)M) {
+    case RoundMode::CAST_FLOOR: return __builtin_floorf(x);
+    case RoundMode::CAST_CEIL: return __builtin_ceilf(x);
+    case RoundMode::CAST_ROUND: return __builtin_roundf(x);
+    case RoundMode::CAST_TRUNC: return __builtin_truncf(x);
+    default: return __builtin_rintf(x);
+    }
+}
+/* Saturating conversion of an integral-valued double to integer type I. */
+template <class I> inline I sat(double v)
+{
+    if (v != v) return (I)0;
+    const double lo = __is_signed(I) ? -(double)((uint64_t)1 << (sizeof(I) * 8 - 1)) : 0.0;
+    const double hi = __is_signed(I) ? (double)((uint64_t)1 << (sizeof(I) * 8 - 1)) : 2.0 * (double)((uint64_t)1 << (sizeof(I) * 8 - 1));
+    if (v <= lo) return __is_signed(I) ? (I)((uint64_t)1 << (sizeof(I) * 8 - 1)) : (I)0;
+    if (v >= hi) return (I)~(__is_signed(I) ? ((uint64_t)1 << (sizeof(I) * 8 - 1)) : (uint64_t)0);
+    return (I)v;
+}
+template <class I, class T> inline I sat_int(T v)
+{
+    const int64_t lo = __is_signed(I) ? -(int64_t)((uint64_t)1 << (sizeof(I) * 8 - 1)) : 0;
+    const uint64_t hi = __is_signed(I) ? ((uint64_t)1 << (sizeof(I) * 8 - 1)) - 1 : ~(uint64_t)0 >> (64 - sizeof(I) * 8);
+    if (__is_signed(T) && (int64_t)v < lo) return (I)lo;
+    if (!(__is_signed(T) && (int64_t)v < 0) && (uint64_t)v > hi) return (I)hi;
+    return (I)v;
+}
+
+/* Narrow float/double x to a float type F (half, bf16, float) in mode M. */
+template <class F> inline uint32_t fbits(F v)
+{
+    if constexpr (sizeof(F) == 2) { uint16_t b; __builtin_memcpy(&b, &v, 2); return b; }
+    else { uint32_t b; __builtin_memcpy(&b, &v, 4); return b; }
+}
+template <class F> inline F from_bits(uint32_t b)
+{
+    F v;
+    if constexpr (sizeof(F) == 2) { uint16_t h = (uint16_t)b; __builtin_memcpy(&v, &h, 2); }
+    else __builtin_memcpy(&v, &b, 4);
+    return v;
+}
+/* Next representable value of F towards +inf (up) or -inf. */
+template <class F> inline F step(F v, bool up)
+{
+    uint32_t b = fbits(v);
+    const uint32_t sign = sizeof(F) == 2 ? 0x8000u : 0x80000000u;
+    if ((b & ~sign) == 0) return from_bits<F>(up ? 1u : (sign | 1u));
+    bool neg = (b & sign) != 0;
+    return from_bits<F>(up != neg ? b + 1 : b - 1);
+}
+template <class F, int M, class S> inline F narrow(S x)
+{
+    F h = (F)x;  /* nearest even */
+    if (M == (int)RoundMode::CAST_RINT || M == (int)RoundMode::CAST_NONE) return h;
+    double hx = (double)(float)h, dx = (double)x;
+    if (hx == dx || dx != dx) return h;
+    F lo, hi;
+    if (hx < dx) { lo = h; hi = step(h, true); } else { hi = h; lo = step(h, false); }
+    switch ((RoundMode)M) {
+    case RoundMode::CAST_FLOOR: return lo;
+    case RoundMode::CAST_CEIL: return hi;
+    case RoundMode::CAST_TRUNC: return dx > 0 ? lo : hi;
+    case RoundMode::CAST_ODD: return (fbits(lo) & 1) ? lo : hi;
+    case RoundMode::CAST_ROUND: {
+        double dl = dx - (double)(float)lo, dh = (double)(float)hi - dx;
+        if (dl != dh) return dl < dh ? lo : hi;
+        return dx > 0 ? hi : lo;
+    }
+    default: return h;
+    }
+}
+
+/* One element TS -> TD in mode M. */
+template <class TD, class TS, int M> inline TD cvt(TS x)
+{
+    constexpr bool dflt = is_float_v<TD>, sflt = is_float_v<TS>;
+    if constexpr (sflt && !dflt) {
+        if constexpr (is_same<TS, double>::value) return sat<TD>(rnd<M>(x));
+        else return sat<TD>((double)rndf<M>((float)x));
+    } else if constexpr (sflt && dflt) {
+        if constexpr (sizeof(TD) < sizeof(TS) || (sizeof(TD) == sizeof(TS) && !is_same<TD, TS>::value)) {
+            return narrow<TD, M>((float)x);
+        } else if constexpr (is_same<TD, TS>::value) {
+            /* float -> float: round to an integral value. */
+            if constexpr (M == (int)RoundMode::CAST_NONE) return x;
+            else return (TD)rndf<M>((float)x);
+        } else {
+            return (TD)(float)x;  /* widening is exact */
+        }
+    } else if constexpr (!sflt && dflt) {
+        if constexpr (is_same<TD, half>::value && sizeof(TS) == 4) {
+            /* int32 -> half goes through the SetDeqScale factor. */
+            uint64_t b = __arc_core()->dev[SLOT_DEQSCALE];
+            float sc = b ? bits_f32((uint32_t)b) : 1.0f;
+            return narrow<half, M == (int)RoundMode::CAST_NONE ? (int)RoundMode::CAST_RINT : M>((float)x * sc);
+        } else if constexpr (sizeof(TS) >= 4) {
+            return narrow<TD, M>((double)x);
+        } else {
+            return (TD)(float)x;
+        }
+    } else {
+        return sat_int<TD>(x);
+    }
+}
+
+template <class TD, class TS> constexpr bool cast_ok()
+{
+    return !((is_same<TD, half>::value && is_same<TS, bfloat16_t>::value) ||
+             (is_same<TD, bfloat16_t>::value && is_same<TS, half>::value));
+}
+
+template <class TD, class TS, int M>
+inline void cast_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, int32_t n)
+{
+    un_count(d, s, n, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
+}
+template <class TD, class TS, int M>
+inline void cast_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, const Plan &p,
+                    const AscendC::UnaryRepeatParams &rp)
+{
+    un_l0(d, s, p, rp, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
+}
+#define ARC_CAST_DISPATCH(CALL)                                                   \
+    switch (mode) {                                                               \
+    case RoundMode::CAST_NONE: CALL((int)RoundMode::CAST_NONE); break;            \
+    case RoundMode::CAST_RINT: CALL((int)RoundMode::CAST_RINT); break;            \
+    case RoundMode::CAST_FLOOR: CALL((int)RoundMode::CAST_FLOOR); break;          \
+    case RoundMode::CAST_CEIL: CALL((int)RoundMode::CAST_CEIL); break;            \
+    case RoundMode::CAST_ROUND: CALL((int)RoundMode::CAST_ROUND); break;          \
+    case RoundMode::CAST_TRUNC: CALL((int)RoundMode::CAST_TRUNC); break;          \
+    case RoundMode::CAST_ODD: CALL((int)RoundMode::CAST_ODD); break;              \
+    default: __arc_trap("AscendC::Cast", "RoundMode %d is not supported on this arch", (int)mode); \
+    }
+} // namespace __arc
+
+namespace AscendC {
+template <typename TD, typename TS>
+inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint32_t count)
+{
+    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+#define ARC_CC(M) __arc::cast_count<TD, TS, M>(dst, src, (int32_t)count)
+    ARC_CAST_DISPATCH(ARC_CC)
+#undef ARC_CC
+}
+template <typename TD, typename TS, bool isSetMask = true>
+inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, uint64_t mask,
+                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+{
+    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+    __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
+#define ARC_CL(M) __arc::cast_l0<TD, TS, M>(dst, src, p, rp)
+    ARC_CAST_DISPATCH(ARC_CL)
+}
+template <typename TD, typename TS, bool isSetMask = true>
+inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint64_t mask[],
+                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+{
+    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+    __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
+    ARC_CAST_DISPATCH(ARC_CL)
+#undef ARC_CL
+}
+/* Scale for int32 -> half Cast. */
+inline void SetDeqScale(half scale) { __arc_core()->dev[__arc::SLOT_DEQSCALE] = __arc::f32_bits((float)scale); }
+inline void SetDeqScale(float scale, int16_t = 0, bool = false)
+{
+    __arc_core()->dev[__arc::SLOT_DEQSCALE] = __arc::f32_bits(scale);
+}
+} // namespace AscendC
+
+#endif /* ARC_CAST_H_ */

@@ -1,0 +1,136 @@
+/* misc.h - data rearrangement: Copy (UB->UB level-0), Brcb (broadcast 8
+ * elements per repeat to 8 blocks), TransDataTo5HD (16x16 transposes of
+ * b16 data given 16 source and 16 destination addresses). */
+#ifndef ARC_MISC_H_
+#define ARC_MISC_H_
+
+#include "arc/vec_unary.h"
+
+namespace AscendC {
+struct CopyRepeatParams {
+    uint16_t dstStride = 1, srcStride = 1;
+    uint16_t dstRepeatSize = 8, srcRepeatSize = 8;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t ds, uint16_t ss, uint16_t dr, uint16_t sr)
+        : dstStride(ds), srcStride(ss), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
+struct BrcbRepeatParams {
+    uint16_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    BrcbRepeatParams() = default;
+    BrcbRepeatParams(uint16_t b, uint16_t r) : dstBlkStride(b), dstRepStride(r) {}
+};
+struct TransDataTo5HDParams {
+    bool dstHighHalf = false, srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0, srcRepStride = 0;
+    TransDataTo5HDParams() = default;
+    TransDataTo5HDParams(bool dh, bool sh, uint8_t rep, uint16_t dr, uint16_t sr)
+        : dstHighHalf(dh), srcHighHalf(sh), repeatTimes(rep), dstRepStride(dr), srcRepStride(sr) {}
+};
+
+namespace __detail {
+template <typename T>
+inline void copy_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __arc::Plan &p, const CopyRepeatParams &cp)
+{
+    const char *api = "AscendC::Copy";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "AscendC::Copy supports 16- and 32-bit types");
+    __arc::Opnd od = __arc::opnd<T>(cp.dstStride, cp.dstRepeatSize), os = __arc::opnd<T>(cp.srcStride, cp.srcRepeatSize);
+    __arc::check_l0(dst, p, od, api, "dst");
+    __arc::check_l0(src, p, os, api, "src");
+    __arc::lanes(p, [&](uint32_t r, uint32_t l) { dst.addr_[__arc::off(od, r, l)] = src.addr_[__arc::off(os, r, l)]; });
+}
+} // namespace __detail
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const int32_t repeatTime,
+                 const CopyRepeatParams &cp)
+{
+    __detail::copy_l0(dst, src, __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Copy"), cp);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTime,
+                 const CopyRepeatParams &cp)
+{
+    __detail::copy_l0(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Copy"), cp);
+}
+
+/* Repeat r: src[8r..8r+7]; element j fills block (r*dstRepStride + j*dstBlkStride). */
+template <typename T>
+inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime, const BrcbRepeatParams &bp)
+{
+    const char *api = "AscendC::Brcb";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "AscendC::Brcb supports 16- and 32-bit types");
+    const uint32_t epb = 32 / sizeof(T);
+    __arc::check_cnt(src, (int64_t)repeatTime * 8, api, "src");
+    ARC_CHECK_ALIGN32(dst.addr_, api, "dst");
+    ARC_CHECK(dst.addr_ != src.addr_, api, "dst and src must not be the same tensor");
+    if (repeatTime == 0) return;
+    uint64_t ext = ((uint64_t)(repeatTime - 1) * bp.dstRepStride + 7ull * bp.dstBlkStride + 1) * epb;
+    ARC_CHECK(ext * sizeof(T) <= dst.bytes_, api, "dst: %u repeats reach element %llu, the tensor has %u",
+              (unsigned)repeatTime, (unsigned long long)ext, dst.GetSize());
+    for (uint32_t r = 0; r < repeatTime; r++)
+        for (uint32_t j = 0; j < 8; j++) {
+            T v = src.addr_[r * 8 + j];
+            T *d = dst.addr_ + ((uint64_t)r * bp.dstRepStride + (uint64_t)j * bp.dstBlkStride) * epb;
+            for (uint32_t e = 0; e < epb; e++) d[e] = v;
+        }
+}
+
+/* b16: per repeat, dst_i[j] = src_j[i] for the 16 x 16 block formed by 16
+ * rows of 16 elements; addresses advance by the repeat strides (32-byte
+ * blocks).  b32: 16 rows of 8 elements, dst_i (i < 8) as 2 x 8 pairs;
+ * b8: 16 rows of 32 bytes, the high/low half selects dst/src halves. */
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[16], const LocalTensor<T> (&srcList)[16],
+                           const TransDataTo5HDParams &tp)
+{
+    uint64_t d[16], s[16];
+    for (int i = 0; i < 16; i++) {
+        d[i] = (uint64_t)(uintptr_t)dstList[i].addr_;
+        s[i] = (uint64_t)(uintptr_t)srcList[i].addr_;
+    }
+    TransDataTo5HD<T>(d, s, tp);
+}
+template <typename T>
+inline void TransDataTo5HD(const uint64_t dstList[16], const uint64_t srcList[16], const TransDataTo5HDParams &tp)
+{
+    const char *api = "AscendC::TransDataTo5HD";
+    for (int i = 0; i < 16; i++) {
+        ARC_CHECK_ALIGN32((void *)(uintptr_t)dstList[i], api, "dstList entry");
+        ARC_CHECK_ALIGN32((void *)(uintptr_t)srcList[i], api, "srcList entry");
+    }
+    for (uint32_t r = 0; r < tp.repeatTimes; r++) {
+        uint64_t doff = (uint64_t)r * tp.dstRepStride * 32, soff = (uint64_t)r * tp.srcRepStride * 32;
+        if constexpr (sizeof(T) == 2) {
+            uint16_t tmp[16][16];
+            for (int j = 0; j < 16; j++) __builtin_memcpy(tmp[j], (const void *)(uintptr_t)(srcList[j] + soff), 32);
+            for (int i = 0; i < 16; i++) {
+                uint16_t *o = (uint16_t *)(uintptr_t)(dstList[i] + doff);
+                for (int j = 0; j < 16; j++) o[j] = tmp[j][i];
+            }
+        } else if constexpr (sizeof(T) == 4) {
+            /* 16 rows x 8 elements -> element i of every row goes to
+             * dst 2i (rows 0..7) and 2i+1 (rows 8..15). */
+            uint32_t tmp[16][8];
+            for (int j = 0; j < 16; j++) __builtin_memcpy(tmp[j], (const void *)(uintptr_t)(srcList[j] + soff), 32);
+            for (int i = 0; i < 8; i++) {
+                uint32_t *o0 = (uint32_t *)(uintptr_t)(dstList[2 * i] + doff);
+                uint32_t *o1 = (uint32_t *)(uintptr_t)(dstList[2 * i + 1] + doff);
+                for (int j = 0; j < 8; j++) { o0[j] = tmp[j][i]; o1[j] = tmp[8 + j][i]; }
+            }
+        } else {
+            /* b8: 16 rows x 32 bytes; the selected 16-byte half of the
+             * transposed 32 x 16 data lands in each dst half. */
+            uint8_t tmp[16][32];
+            for (int j = 0; j < 16; j++) __builtin_memcpy(tmp[j], (const void *)(uintptr_t)(srcList[j] + soff), 32);
+            int sh = tp.srcHighHalf ? 16 : 0, dh = tp.dstHighHalf ? 16 : 0;
+            for (int i = 0; i < 16; i++) {
+                uint8_t *o = (uint8_t *)(uintptr_t)(dstList[i] + doff) + dh;
+                for (int j = 0; j < 16; j++) o[j] = tmp[j][sh + i];
+            }
+        }
+    }
+}
+} // namespace AscendC
+
+#endif /* ARC_MISC_H_ */

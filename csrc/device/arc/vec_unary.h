@@ -1,0 +1,265 @@
+/* vec_unary.h - element-wise dst = op(src) and dst = op(src, scalar):
+ * Abs, Exp, Ln, Sqrt, Rsqrt, Reciprocal, Relu, Not, Neg, LeakyRelu, Adds,
+ * Muls, Maxs, Mins, Subs, Divs, ShiftLeft, ShiftRight, Axpy, Floor, Ceil,
+ * Duplicate, CreateVecIndex, ArithProgression.  Count form and level-0
+ * form (mask, repeatTime, UnaryRepeatParams). */
+#ifndef ARC_VEC_UNARY_H_
+#define ARC_VEC_UNARY_H_
+
+#include "arc/vec_binary.h"
+
+namespace __arc {
+template <class T> struct ident { typedef T type; };
+template <class T> using ident_t = typename ident<T>::type;
+
+/* Lanes per repeat of a call mixing dst and src types: the wider decides. */
+template <class TD, class TS> constexpr uint32_t lanes_of() { return 256u / (sizeof(TD) > sizeof(TS) ? sizeof(TD) : sizeof(TS)); }
+
+template <class TD, class TS, class F>
+inline void un_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, int32_t n, const char *api, F f)
+{
+    check_cnt(d, n, api, "dst");
+    check_cnt(s, n, api, "src");
+    TD *__restrict dp = d.addr_;
+    const TS *__restrict sp = s.addr_;
+    for (int32_t i = 0; i < n; i++) dp[i] = f(sp[i]);
+}
+template <class TD, class TS, class F>
+inline void un_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, const Plan &p,
+                  const AscendC::UnaryRepeatParams &rp, const char *api, F f)
+{
+    Opnd od = opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
+    check_l0(d, p, od, api, "dst");
+    check_l0(s, p, os, api, "src");
+    TD *dp = d.addr_;
+    const TS *sp = s.addr_;
+    if (full(p) && flat(p, od) && flat(p, os)) {
+        uint64_t n = flat_n(p);
+        for (uint64_t i = 0; i < n; i++) dp[i] = f(sp[i]);
+        return;
+    }
+    lanes(p, [&](uint32_t r, uint32_t l) { dp[off(od, r, l)] = f(sp[off(os, r, l)]); });
+}
+
+template <class T> inline T fexp(T x) { return (T)__builtin_expf((float)x); }
+template <> inline double fexp(double x) { return __builtin_exp(x); }
+template <class T> inline T fln(T x) { return (T)__builtin_logf((float)x); }
+template <class T> inline T fsqrt(T x) { return (T)__builtin_sqrtf((float)x); }
+template <class T> inline T fabs_(T x) { return x < (T)0 ? (T)-x : x; }
+template <> inline float fabs_(float x) { return __builtin_fabsf(x); }
+template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); }
+template <class T> inline T ffloor(T x) { return (T)__builtin_floorf((float)x); }
+template <class T> inline T fceil(T x) { return (T)__builtin_ceilf((float)x); }
+} // namespace __arc
+
+/* Count and level-0 (two mask styles) forms of dst = EXPR(x). */
+#define ARC_UNARY_API(NAME, CHECK, EXPR)                                                                      \
+    template <typename T>                                                                                     \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)             \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        __arc::un_count(dst, src, count, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                  \
+    }                                                                                                         \
+    template <typename T, bool isSetMask = true>                                                              \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,                    \
+                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                     \
+    }                                                                                                         \
+    template <typename T, bool isSetMask = true>                                                              \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],            \
+                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                     \
+    }
+
+/* Same with a scalar operand s (converted to T, as CANN requires T). */
+#define ARC_SCALAR_API(NAME, CHECK, EXPR)                                                                     \
+    template <typename T, typename U>                                                                         \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,                  \
+                     const int32_t &count)                                                                    \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        const T s = (T)scalar;                                                                                \
+        __arc::un_count(dst, src, count, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                 \
+    }                                                                                                         \
+    template <typename T, bool isSetMask = true, typename U>                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar, uint64_t mask,   \
+                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        const T s = (T)scalar;                                                                                \
+        __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                    \
+    }                                                                                                         \
+    template <typename T, bool isSetMask = true, typename U>                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,                  \
+                     const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams &rp)            \
+    {                                                                                                         \
+        CHECK;                                                                                                \
+        const T s = (T)scalar;                                                                                \
+        __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                    \
+    }
+
+#define ARC_A2_HF(NAME)                                                                                     \
+    static_assert(__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>),         \
+                  "AscendC::" #NAME ": supports half and float only")
+#define ARC_A2_RELU(NAME)                                                                                   \
+    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, half, float, int32_t>,                           \
+                  "AscendC::" #NAME ": dav-2201 supports half, float and int32_t only")
+#define ARC_A2_SHIFT(NAME)                                                                                  \
+    static_assert(__arc::one_of<T, int16_t, uint16_t, int32_t, uint32_t> || __NPU_ARCH__ != 2201,          \
+                  "AscendC::" #NAME ": supports int16_t, uint16_t, int32_t and uint32_t only")
+
+namespace AscendC {
+ARC_UNARY_API(Abs, ARC_A2_HF(Abs), __arc::fabs_(x))
+ARC_UNARY_API(Exp, ARC_A2_HF(Exp), __arc::fexp(x))
+ARC_UNARY_API(Ln, ARC_A2_HF(Ln), __arc::fln(x))
+ARC_UNARY_API(Sqrt, ARC_A2_HF(Sqrt), __arc::fsqrt(x))
+ARC_UNARY_API(Rsqrt, ARC_A2_HF(Rsqrt), (T)(1.0f / __builtin_sqrtf((float)x)))
+ARC_UNARY_API(Reciprocal, ARC_A2_HF(Reciprocal), (T)(1.0f / (float)x))
+ARC_UNARY_API(Relu, ARC_A2_RELU(Relu), (x > (T)0 ? x : (T)0))
+ARC_UNARY_API(Not, ARC_A2_BITS(Not), (T)(~x))
+ARC_UNARY_API(Neg, ARC_A2_ARITH(Neg), (T)(-x))
+
+ARC_SCALAR_API(Adds, ARC_A2_ARITH(Adds), (T)(x + s))
+ARC_SCALAR_API(Subs, ARC_A2_ARITH(Subs), (T)(x - s))
+ARC_SCALAR_API(Muls, ARC_A2_ARITH(Muls), (T)(x * s))
+ARC_SCALAR_API(Divs, ARC_A2_FLOAT(Divs), (T)(x / s))
+ARC_SCALAR_API(Maxs, ARC_A2_ARITH(Maxs), (x > s ? x : s))
+ARC_SCALAR_API(Mins, ARC_A2_ARITH(Mins), (x < s ? x : s))
+ARC_SCALAR_API(LeakyRelu, ARC_A2_HF(LeakyRelu), (x >= (T)0 ? x : (T)(x * s)))
+/* Logical shift for unsigned, arithmetic for signed types. */
+ARC_SCALAR_API(ShiftLeft, ARC_A2_SHIFT(ShiftLeft), (T)((typename __arc::uint_of<sizeof(T)>::type)x << (int)s))
+ARC_SCALAR_API(ShiftRight, ARC_A2_SHIFT(ShiftRight), (T)(x >> (int)s))
+
+/* Rounding to integral values (advanced API; the tmp buffer is unused). */
+template <typename T> inline void Floor(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count)
+{
+    ARC_A2_HF(Floor);
+    __arc::un_count(dst, src, (int32_t)count, "AscendC::Floor", [](T x) -> T { return __arc::ffloor(x); });
+}
+template <typename T, bool isReuseSource = false>
+inline void Floor(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const uint32_t count)
+{
+    Floor(dst, src, count);
+}
+template <typename T> inline void Ceil(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count)
+{
+    ARC_A2_HF(Ceil);
+    __arc::un_count(dst, src, (int32_t)count, "AscendC::Ceil", [](T x) -> T { return __arc::fceil(x); });
+}
+template <typename T, bool isReuseSource = false>
+inline void Ceil(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const uint32_t count)
+{
+    Ceil(dst, src, count);
+}
+
+/* Axpy: dst = scalar * src + dst (half->half, float->float, half->float). */
+template <typename TD, typename TS, typename U>
+inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const int32_t &count)
+{
+    static_assert(__arc::one_of<TS, half, float> && (__arc::is_same<TD, TS>::value || __arc::is_same<TD, float>::value),
+                  "AscendC::Axpy: supports half->half, float->float and half->float");
+    const char *api = "AscendC::Axpy";
+    __arc::check_cnt(dst, count, api, "dst");
+    __arc::check_cnt(src, count, api, "src");
+    const float s = (float)scalar;
+    TD *__restrict dp = dst.addr_;
+    const TS *__restrict sp = src.addr_;
+    if constexpr (__arc::is_same<TD, TS>::value) {
+        const TS st = (TS)scalar;
+        for (int32_t i = 0; i < count; i++) dp[i] = (TD)((TS)(st * sp[i]) + (TS)dp[i]);
+    } else {
+        for (int32_t i = 0; i < count; i++) dp[i] = (TD)(s * (float)sp[i] + (float)dp[i]);
+    }
+}
+template <typename TD, typename TS, bool isSetMask = true, typename U>
+inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, uint64_t mask,
+                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+{
+    __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy");
+    const char *api = "AscendC::Axpy";
+    __arc::Opnd od = __arc::opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = __arc::opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
+    __arc::check_l0(dst, p, od, api, "dst");
+    __arc::check_l0(src, p, os, api, "src");
+    const TS st = (TS)scalar;
+    __arc::lanes(p, [&](uint32_t r, uint32_t l) {
+        TD &d = dst.addr_[__arc::off(od, r, l)];
+        d = (TD)((float)(TS)(st * src.addr_[__arc::off(os, r, l)]) + (float)d);
+    });
+}
+template <typename TD, typename TS, bool isSetMask = true, typename U>
+inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const uint64_t mask[],
+                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+{
+    __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy");
+    const char *api = "AscendC::Axpy";
+    __arc::Opnd od = __arc::opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = __arc::opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
+    __arc::check_l0(dst, p, od, api, "dst");
+    __arc::check_l0(src, p, os, api, "src");
+    const TS st = (TS)scalar;
+    __arc::lanes(p, [&](uint32_t r, uint32_t l) {
+        TD &d = dst.addr_[__arc::off(od, r, l)];
+        d = (TD)((float)(TS)(st * src.addr_[__arc::off(os, r, l)]) + (float)d);
+    });
+}
+
+/* ---- Duplicate: fill with a scalar ---- */
+template <typename T, typename U> inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const int32_t &count)
+{
+    const char *api = "AscendC::Duplicate";
+    __arc::check_cnt(dst, count, api, "dst");
+    const T s = (T)scalar;
+    T *__restrict dp = dst.addr_;
+    for (int32_t i = 0; i < count; i++) dp[i] = s;
+}
+namespace __detail {
+template <typename T>
+inline void dup_l0(const LocalTensor<T> &dst, T s, const __arc::Plan &p, uint16_t blk, uint8_t rep)
+{
+    __arc::Opnd od = __arc::opnd<T>(blk, rep);
+    __arc::check_l0(dst, p, od, "AscendC::Duplicate", "dst");
+    T *dp = dst.addr_;
+    __arc::lanes(p, [&](uint32_t r, uint32_t l) { dp[__arc::off(od, r, l)] = s; });
+}
+} // namespace __detail
+template <typename T, bool isSetMask = true, typename U>
+inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, uint64_t mask, const int32_t repeatTime,
+                      const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
+{
+    __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Duplicate");
+    __detail::dup_l0(dst, (T)scalar, p, dstBlockStride, dstRepeatStride);
+}
+template <typename T, bool isSetMask = true, typename U>
+inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const uint64_t mask[], const int32_t repeatTime,
+                      const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
+{
+    __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Duplicate");
+    __detail::dup_l0(dst, (T)scalar, p, dstBlockStride, dstRepeatStride);
+}
+
+/* dst[i] = first + i */
+template <typename T, typename U> inline void CreateVecIndex(LocalTensor<T> dst, const U &firstValue, uint32_t count)
+{
+    static_assert(__arc::one_of<T, int16_t, half, int32_t, float>, "AscendC::CreateVecIndex: int16_t, half, int32_t or float");
+    __arc::check_cnt(dst, count, "AscendC::CreateVecIndex", "dst");
+    const T f = (T)firstValue;
+    for (uint32_t i = 0; i < count; i++) dst.addr_[i] = (T)(f + (T)i);
+}
+/* dst[i] = first + i * diff */
+template <typename T, typename U, typename V>
+inline void ArithProgression(const LocalTensor<T> &dst, const U first, const V diff, const int32_t count)
+{
+    __arc::check_cnt(dst, count, "AscendC::ArithProgression", "dst");
+    const T f = (T)first, d = (T)diff;
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)(f + (T)((T)i * d));
+}
+} // namespace AscendC
+
+#endif /* ARC_VEC_UNARY_H_ */
