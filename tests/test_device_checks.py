@@ -1,0 +1,122 @@
+"""Device API: the CPU twin's checks.  Each misuse stops the kernel with an
+error naming the kernel, the block, the API and the values involved, and
+the next launch in the same process works."""
+import re
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers import dev
+
+PRE = "using namespace AscendC;\n"
+
+
+def k(name, body):
+    return 'extern "C" __global__ __aicore__ void %s(GM_ADDR x)\n{\n%s\n}\n' % (name, body)
+
+
+BAD = {
+    # name: (body, regex of the message after "<name> block i/n: ")
+    "ub_overflow": ("TPipe pipe; TBuf<TPosition::VECCALC> a, b; pipe.InitBuffer(a, 128 * 1024);"
+                    " pipe.InitBuffer(b, 70 * 1024);",
+                    r"AscendC::TPipe::InitBuffer: .*71680.*unified buffer.*131072 of 196608 bytes already used on dav-2201"),
+    "too_many_buffers": ("TPipe pipe; TQue<QuePosition::VECIN, 1> q[3]; pipe.InitBuffer(q[0], 32, 32);"
+                         " pipe.InitBuffer(q[1], 32, 32); pipe.InitBuffer(q[2], 1, 32);",
+                         r"AscendC::TPipe::InitBuffer: 1 buffers requested, 64 already in use: a TPipe has at most 64"),
+    "zero_len": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 0);", r"AscendC::TPipe::InitBuffer: buffer length is 0"),
+    "second_pipe": ("TPipe a; TPipe b;", r"AscendC::TPipe::TPipe: a second TPipe"),
+    "deque_empty": ("TPipe pipe; TQue<QuePosition::VECIN, 1> q; pipe.InitBuffer(q, 2, 64); q.DeQue<float>();",
+                    r"AscendC::TQue::DeQue: the queue is empty"),
+    "free_twice": ("TPipe pipe; TQue<QuePosition::VECOUT, 1> q; pipe.InitBuffer(q, 2, 64);"
+                   " auto t = q.AllocTensor<float>(); q.FreeTensor(t); q.FreeTensor(t);",
+                   r"AscendC::TQue::FreeTensor: buffer 0 of the queue is already free"),
+    "alloc_past_num": ("TPipe pipe; TQue<QuePosition::VECIN, 1> q; pipe.InitBuffer(q, 2, 64);"
+                       " q.AllocTensor<float>(); q.AllocTensor<float>(); q.AllocTensor<float>();",
+                       r"AscendC::TQue::AllocTensor: all 2 buffers of the queue are allocated"),
+    "depth_overflow": ("TPipe pipe; TQue<QuePosition::VECIN, 1> q; pipe.InitBuffer(q, 2, 64);"
+                       " auto a = q.AllocTensor<float>(); auto b = q.AllocTensor<float>(); q.EnQue(a); q.EnQue(b);",
+                       r"AscendC::TQue::EnQue: the queue is full: depth 1, 1 tensors enqueued"),
+    "unaligned": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); auto t = b.Get<float>();"
+                  " Add(t[1], t[8], t[16], 8);",
+                  r"AscendC::Add: dst address is not 32-byte aligned \(offset 4 bytes into UB\)"),
+    "copy_not_32": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); GlobalTensor<float> g;"
+                    " g.SetGlobalBuffer((__gm__ float *)x, 64); DataCopy(b.Get<float>(), g, 10);",
+                    r"AscendC::DataCopy: count 10 x 4 bytes = 40 bytes is not a multiple of 32.*round it down to 32"),
+    "count_beyond": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); auto t = b.Get<float>();"
+                     " Add(t, t, t, 100);",
+                     r"AscendC::Add: dst: count 100 exceeds the tensor's 64 elements of float"),
+    "copy_beyond": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); GlobalTensor<float> g;"
+                    " g.SetGlobalBuffer((__gm__ float *)x, 64); DataCopy(b.Get<float>(), g, 32);",
+                    r"AscendC::DataCopy: dst \(local\): 128 bytes \(32 elements of float\) exceed the tensor's 16"),
+    "index_out_of_range": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); auto t = b.Get<half>(); t[33];",
+                           r"AscendC::LocalTensor::operator\[\]: offset 33 is beyond the tensor's 32 elements of half"),
+    "getvalue_out_of_range": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); auto t = b.Get<float>(); t.GetValue(16);",
+                              r"AscendC::LocalTensor::GetValue: index 16 is beyond the tensor's 16 elements"),
+    "flag_id": ("SetFlag<HardEvent::V_MTE3>(8);", r"AscendC::SetFlag: event id 8 is out of range 0..7"),
+    "wait_without_set": ("WaitFlag<HardEvent::MTE2_V>(1);",
+                         r"AscendC::WaitFlag: WaitFlag on HardEvent 4 id 1 without a matching SetFlag"),
+    "level0_extent": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 512); auto t = b.Get<float>();"
+                      " Mul(t, t, t, 64, 3, BinaryRepeatParams());",
+                      r"AscendC::Mul: dst: 3 repeats .* reach element 192, beyond the tensor's 128 elements"),
+    "repeat_range": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 512); auto t = b.Get<float>();"
+                     " Exp(t, t, 64, 300, UnaryRepeatParams());",
+                     r"AscendC::Exp: repeatTime 300 is out of range 0..255"),
+    "compare_256": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); auto t = b.Get<float>();"
+                    " Compare(t.ReinterpretCast<uint8_t>(), t, t, CMPMODE::LT, 40);",
+                    r"AscendC::Compare: count 40 x 4 bytes is not a multiple of 256 bytes"),
+}
+
+GOOD = k("good", "GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 8); g.SetValue(GetBlockIdx(), 1.0f + GetBlockIdx());")
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return dev.program([k(n, b) for n, (b, _) in BAD.items()] + [GOOD], prelude=PRE)
+
+
+def run_good(mod, blocks=4):
+    x = np.zeros(8, np.float32)
+    mod.get_kernel("good")[blocks](x)
+    arc.synchronize()
+    np.testing.assert_array_equal(x[:blocks], np.arange(blocks) + 1)
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_check_reports_and_recovers(mod, name):
+    x = np.zeros(64, np.float32)
+    with pytest.raises(arc.LaunchError) as ei:
+        mod.get_kernel(name)[2](x)
+        arc.synchronize()
+    msg = str(ei.value)
+    assert re.search(r"%s block [01]/2: " % name, msg), msg
+    assert re.search(BAD[name][1], msg), msg
+    run_good(mod)
+
+
+def test_ub_size_depends_on_arch():
+    body = "TPipe pipe; TBuf<> a; pipe.InitBuffer(a, 200 * 1024); GlobalTensor<float> g;" \
+           " g.SetGlobalBuffer((__gm__ float *)x, 8); g.SetValue(0, 5.0f);"
+    src = [k("big", body)]
+    m3510 = dev.program(src, options=["--npu-arch=dav-3510"], prelude=PRE)
+    x = np.zeros(8, np.float32)
+    m3510.get_kernel("big")[1](x)          # 256 KB of UB on dav-3510
+    arc.synchronize()
+    assert x[0] == 5
+    m2201 = dev.program(src, prelude=PRE)
+    with pytest.raises(arc.LaunchError, match=r"big block 0/1: AscendC::TPipe::InitBuffer: .*204800.*196608 bytes"):
+        m2201.get_kernel("big")[1](x)
+        arc.synchronize()
+
+
+def test_npu_semantics_rounds_copy_down():
+    # -DASCENDRTC_NPU_SEMANTICS: DataCopy silently copies 32 of 40 bytes, like the NPU
+    body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 32);" \
+           " LocalTensor<float> t = b.Get<float>(); Duplicate(t, -1.0f, 16); DataCopy(t, g, 10);" \
+           " DataCopy(g[16], t, 16);"
+    m = dev.program([k("npu", body)], options=["--npu-arch=dav-2201", "-DASCENDRTC_NPU_SEMANTICS"], prelude=PRE)
+    x = np.arange(32, dtype=np.float32)
+    m.get_kernel("npu")[1](x)
+    arc.synchronize()
+    np.testing.assert_array_equal(x[16:24], np.arange(8))
+    np.testing.assert_array_equal(x[24:32], -1)
