@@ -70,6 +70,9 @@ def lane_ref(x, y, z, f, dt, repeat, lanes, strides=(1, 1, 1, 8, 8, 8)):
 @pytest.fixture(scope="module")
 def mod():
     ks = count_kernels()
+    for name in ("MulAddDst", "FusedMulAdd"):
+        ks.append(dev.ub_kernel("t_" + name, [("x", np.float32, N), ("y", np.float32, N), ("z", np.float32, N)],
+                                "%s(z, x, y, %d);" % (name, N)))
     for name, (dt, n, body) in L0.items():
         ks.append(dev.ub_kernel(name, [("x", dt, n), ("y", dt, n), ("z", dt, n)], body))
     return dev.program(ks)
@@ -139,3 +142,13 @@ def test_counter_mode(mod):
     want = z0.copy()
     want[:150] = np.maximum(x[:150], y[:150])  # counter mode: 150 elements, repeat ignored
     np.testing.assert_array_equal(got, want)
+
+
+def test_three_operand_forms(mod):
+    x, y = data(np.float32, N, 5)
+    z0 = data(np.float32, N, 6)[0]
+    t = [("x", np.float32, N), ("y", np.float32, N), ("z", np.float32, N)]
+    _, _, z = dev.run(mod, "t_MulAddDst", t, [x, y, z0])
+    np.testing.assert_array_equal(z, x * y + z0)          # dst = src0 * src1 + dst
+    _, _, z = dev.run(mod, "t_FusedMulAdd", t, [x, y, z0])
+    np.testing.assert_array_equal(z, x * z0 + y)          # dst = src0 * dst + src1

@@ -35,6 +35,10 @@ def mod():
         ks.append(dev.ub_kernel("psum_%s" % nm(dt), [("x", dt, 2 * L), ("z", dt, L)],
                                 "PairReduceSum(z, x, 2, %d, 1, 1, 8);" % L))
         del c
+    ks.append(dev.ub_kernel("accval", [("x", np.float32, 256), ("w", np.float32, 256), ("z", np.float32, 8)],
+                            "ReduceMax(z, x, w, 256, true); float v, i; GetReduceMaxMinCount(v, i);"
+                            " z.SetValue(2, v); z.SetValue(3, i);"
+                            " ReduceSum(z[4], x, w, 256); z.SetValue(5, GetAccVal<float>());"))
     return dev.program(ks)
 
 
@@ -91,3 +95,12 @@ def test_whole_block_pair(mod, dt):
     xp = data(dt, 2 * L, 3)
     _, z = dev.run(mod, "psum_%s" % nm(dt), [("x", dt, 2 * L), ("z", dt, L)], [xp, np.zeros(L, dt)])
     np.testing.assert_array_equal(z, (xp[0::2] + xp[1::2]).astype(dt))
+
+
+def test_acc_val(mod):
+    x = data(np.float32, 256, 4)
+    _, _, z = dev.run(mod, "accval", [("x", np.float32, 256), ("w", np.float32, 256), ("z", np.float32, 8)],
+                      [x, np.zeros(256, np.float32), np.zeros(8, np.float32)])
+    assert z[2] == x.max() and z[3] == np.argmax(x)
+    assert z[5] == z[4]
+    np.testing.assert_allclose(z[4], x.astype(np.float64).sum(), rtol=1e-5)

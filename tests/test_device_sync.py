@@ -104,6 +104,8 @@ extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR y, GM_ADDR z,
     Duplicate(cp, (half)0, 256);
     Copy(cp, src, 32, 2, CopyRepeatParams{2, 1, 8, 8});   // 32 lanes, dst block stride 2
     DataCopy(gw, cp, 256);
+    Transpose(dst, src);
+    DataCopy(gx, dst, 256);
 }
 '''
 
@@ -159,7 +161,10 @@ def test_printf(mod, capfd):
 def test_rearrangement(mod):
     x = np.arange(256).astype(np.float16)
     y, z, w = (np.zeros(256, np.float16) for _ in range(3))
+    x0 = x.copy()
     run(mod, "rearrange", 1, x, y, z, w)
+    np.testing.assert_array_equal(x, x0.reshape(16, 16).T.reshape(-1))      # Transpose
+    x = x0
     np.testing.assert_array_equal(y, x.reshape(16, 16).T.reshape(-1))      # 16x16 transpose
     np.testing.assert_array_equal(z, np.repeat(x[:16], 16))                 # Brcb
     want = np.zeros(256, np.float16)

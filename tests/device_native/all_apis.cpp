@@ -117,3 +117,13 @@ extern "C" __global__ __aicore__ void all_apis(GM_ADDR x, GM_ADDR y, GM_ADDR ws,
     TransDataTo5HD<half>(dl, sl, TransDataTo5HDParams{false, false, 1, 0, 0});
     (void)GetBlockNum(); (void)GetSubBlockIdx();
 }
+
+extern "C" __global__ __aicore__ void extras(GM_ADDR x)
+{
+    TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 4096);
+    LocalTensor<half> h = b.Get<half>();
+    Transpose(h[256], h);
+    MulAddDst(h, h[256], h[512], 64); FusedMulAdd(h, h[256], h[512], 64);
+    half v, i; GetReduceMaxMinCount(v, i); float a = GetAccVal<float>(); (void)a;
+    DumpTensor(h, 1, 8);
+}

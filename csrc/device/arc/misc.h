@@ -76,6 +76,36 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
         }
 }
 
+/* 16 x 16 transpose of 16-bit data. */
+template <typename T> inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src)
+{
+    static_assert(sizeof(T) == 2, "AscendC::Transpose: supports 16-bit types (16 x 16 blocks)");
+    const char *api = "AscendC::Transpose";
+    __arc::check_cnt(dst, 256, api, "dst");
+    __arc::check_cnt(src, 256, api, "src");
+    ARC_CHECK(dst.addr_ != src.addr_, api, "dst and src must not be the same tensor");
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) dst.addr_[i * 16 + j] = src.addr_[j * 16 + i];
+}
+
+/* Print the first n elements of a tensor with a tag (debugging aid). */
+template <typename T> inline void DumpTensor(const LocalTensor<T> &t, uint32_t desc, uint32_t n)
+{
+    uint32_t m = n < t.GetSize() ? n : t.GetSize();
+    __arc_printf("DumpTensor: desc=%u, %u elements of %s:", desc, m, __arc::tname<T>());
+    for (uint32_t i = 0; i < m; i++) {
+        if constexpr (__arc::is_float_v<T>) __arc_printf(" %g", (double)(float)t.addr_[i]);
+        else __arc_printf(" %lld", (long long)t.addr_[i]);
+    }
+    __arc_printf("\n");
+}
+template <typename T> inline void DumpTensor(const GlobalTensor<T> &t, uint32_t desc, uint32_t n)
+{
+    LocalTensor<T> l(t.addr_, n * (uint32_t)sizeof(T), TPosition::GM);
+    DumpTensor(l, desc, n);
+}
+inline void SetSaturationFlag(bool) {}
+
 /* b16: per repeat, dst_i[j] = src_j[i] for the 16 x 16 block formed by 16
  * rows of 16 elements; addresses advance by the repeat strides (32-byte
  * blocks).  b32: 16 rows of 8 elements, dst_i (i < 8) as 2 x 8 pairs;

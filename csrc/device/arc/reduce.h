@@ -44,6 +44,14 @@ template <class T> inline T idx_bits(uint32_t i)
     return v;
 }
 
+/* The last reduction's value and index, for GetAccVal / GetReduceMaxMinCount. */
+inline void record_acc(double v, uint32_t idx)
+{
+    arc_core *c = __arc_core();
+    c->dev[SLOT_ACC_VAL] = __builtin_bit_cast(uint64_t, v);
+    c->dev[SLOT_ACC_IDX] = idx;
+}
+
 /* Reduce count contiguous elements; *idx gets the first position of the
  * max/min. */
 template <class T> inline T reduce_flat(const T *s, uint32_t n, int op, uint32_t *idx)
@@ -94,6 +102,7 @@ inline void reduce2(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
     T r = __arc::reduce_flat(src.addr_, (uint32_t)count, op, &idx);
     dst.addr_[0] = r;
     if (calIndex) dst.addr_[1] = __arc::idx_bits<T>(idx);
+    __arc::record_acc((double)(float)r, idx);
 }
 /* Level-0 form of level-2 reduce: mask/repeat over src, one result. */
 template <typename T>
@@ -138,6 +147,7 @@ inline void reduce2_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
     }
     dst.addr_[0] = res;
     if (calIndex) dst.addr_[1] = __arc::idx_bits<T>(idx);
+    __arc::record_acc((double)(float)res, idx);
 }
 } // namespace __detail
 
@@ -221,11 +231,13 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
         T *d = dst.addr_ + (uint64_t)r * dstRepStride * per;
         if (op == __arc::RED_SUM) {
             d[0] = __arc::tree(v, k, op);
+            __arc::record_acc((double)(float)d[0], 0);
             continue;
         }
         uint32_t bi = 0;
         for (uint32_t i = 1; i < k; i++)
             if (op == __arc::RED_MAX ? v[i] > v[bi] : v[i] < v[bi]) bi = i;
+        __arc::record_acc((double)(float)v[bi], li[bi]);
         switch (order) {
         case ReduceOrder::ORDER_VALUE_INDEX: d[0] = v[bi]; d[1] = __arc::idx_bits<T>(li[bi]); break;
         case ReduceOrder::ORDER_INDEX_VALUE: d[0] = __arc::idx_bits<T>(li[bi]); d[1] = v[bi]; break;
@@ -330,6 +342,18 @@ ARC_BLOCK_RED(BlockReduceSum, __arc::RED_SUM, false)
 ARC_BLOCK_RED(BlockReduceMax, __arc::RED_MAX, false)
 ARC_BLOCK_RED(BlockReduceMin, __arc::RED_MIN, false)
 ARC_BLOCK_RED(PairReduceSum, __arc::RED_SUM, true)
+
+/* The value (and index) of the last reduction on this core. */
+template <typename T> inline T GetAccVal()
+{
+    return (T)__builtin_bit_cast(double, (uint64_t)__arc_core()->dev[__arc::SLOT_ACC_VAL]);
+}
+template <typename T> inline void GetReduceMaxMinCount(T &maxMinValue, T &maxMinIndex)
+{
+    maxMinValue = GetAccVal<T>();
+    maxMinIndex = (T)__arc_core()->dev[__arc::SLOT_ACC_IDX];
+}
+template <typename T> inline void GetReduceMaxMinCount(T &maxMinValue) { maxMinValue = GetAccVal<T>(); }
 } // namespace AscendC
 
 #endif /* ARC_REDUCE_H_ */

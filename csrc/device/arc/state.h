@@ -22,7 +22,9 @@ enum DevSlot {
     SLOT_CMPMASK_HI = 11,
     SLOT_EVT_ALLOC = 12,  /* 5 slots: AllocEventID bitmap, 8 ids x HardEvent */
     SLOT_FLAGS = 20,      /* 18 slots: 4-bit SetFlag counters, 8 ids x HardEvent */
-    SLOT_END = 38
+    SLOT_ACC_VAL = 38,    /* last reduction result (double bits), GetAccVal */
+    SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
+    SLOT_END = 40
 };
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 

@@ -86,6 +86,29 @@ ARC_BINARY_API(And, ARC_A2_BITS(And), (T)(x & y))
 ARC_BINARY_API(Or, ARC_A2_BITS(Or), (T)(x | y))
 ARC_BINARY_API(AddRelu, ARC_A2_ARITH(AddRelu), ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0))
 ARC_BINARY_API(SubRelu, ARC_A2_ARITH(SubRelu), ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
+
+/* Three-operand forms: MulAddDst dst = src0 * src1 + dst; FusedMulAdd
+ * dst = src0 * dst + src1.  Each product is rounded to T first. */
+template <typename T>
+inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                      const int32_t &count)
+{
+    ARC_A2_FLOAT(MulAddDst);
+    __arc::check_cnt(dst, count, "AscendC::MulAddDst", "dst");
+    __arc::check_cnt(src0, count, "AscendC::MulAddDst", "src0");
+    __arc::check_cnt(src1, count, "AscendC::MulAddDst", "src1");
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)((T)(src0.addr_[i] * src1.addr_[i]) + dst.addr_[i]);
+}
+template <typename T>
+inline void FusedMulAdd(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                        const int32_t &count)
+{
+    ARC_A2_FLOAT(FusedMulAdd);
+    __arc::check_cnt(dst, count, "AscendC::FusedMulAdd", "dst");
+    __arc::check_cnt(src0, count, "AscendC::FusedMulAdd", "src0");
+    __arc::check_cnt(src1, count, "AscendC::FusedMulAdd", "src1");
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)((T)(src0.addr_[i] * dst.addr_[i]) + src1.addr_[i]);
+}
 } // namespace AscendC
 
 #endif /* ARC_VEC_BINARY_H_ */
