@@ -53,11 +53,10 @@ class CompileError(AclError):
             return head + self.message + self._more()
         lines = self.source.splitlines()
         text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
-        num = str(self.line)
-        gutter = " " * len(num)
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
+        # clang's layout: a right-aligned line number, a bar, the caret under the column
         return (f"{head}{self.program_name}:{self.line}:{self.column}: error: {self.message}\n"
-                f" {num} | {text}\n {gutter} | {caret_pad}^" + self._more())
+                f"{self.line:>5} | {text}\n{'':>5} | {caret_pad}^" + self._more())
 
     def _more(self) -> str:
         n = len(_DIAG.findall(self.log))

@@ -160,7 +160,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
         }
         if (PyErr_Occurred())
             goto error;
-        if ((o = item_or_null(names, (Py_ssize_t)i, (Py_ssize_t)n, "names")) && PyUnicode_GET_LENGTH(o) > 0)
+        if ((o = item_or_null(names, (Py_ssize_t)i, (Py_ssize_t)n, "names")) && PyUnicode_Check(o) && PyUnicode_GET_LENGTH(o) > 0)
             p->name = o;
         else {
             Py_XDECREF(o);
@@ -168,7 +168,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
                 goto error;
             p->name = PyUnicode_FromFormat("#%zu", i);
         }
-        if ((o = item_or_null(types, (Py_ssize_t)i, (Py_ssize_t)n, "types")) && PyUnicode_GET_LENGTH(o) > 0)
+        if ((o = item_or_null(types, (Py_ssize_t)i, (Py_ssize_t)n, "types")) && PyUnicode_Check(o) && PyUnicode_GET_LENGTH(o) > 0)
             p->ctype = o;
         else {
             Py_XDECREF(o);

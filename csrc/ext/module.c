@@ -119,7 +119,7 @@ static PyMethodDef mod_methods[] = {
      "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},
     {"default_stream", mod_default_stream, METH_NOARGS, "The stream launches use when none is given."},
     {"compile", (PyCFunction)(void (*)(void))arc_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(source, name, headers, name_expressions, options) -> (code, binary, log, lowered)\n--\n\n"
+     "compile(source, name, header_names, header_texts, name_expressions, options) -> (code, binary, log, lowered, detail)\n--\n\n"
      "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "
      "lowered maps each name expression to its lowered symbol."},
     {"load_binary", mod_load_binary, METH_O,
