@@ -9,13 +9,15 @@ Prints a table of microseconds per call (median of repeated batches):
 Target: launch enqueue under 5 us.
 """
 import argparse
+import os
 import statistics
 import sys
 import time
 
 import numpy as np
 
-import ascendrtc as arc
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # a source checkout
+import ascendrtc as arc  # noqa: E402
 
 SRC = r'''
 #include "kernel_operator.h"
