@@ -62,7 +62,10 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
     const char *detail = arc_loaded && arc_acl.aclGetRecentErrMsg ? arc_acl.aclGetRecentErrMsg() : NULL;
     const char *name = arc_err_name(err);
     PyObject *msg;
-    if (detail && detail[0])
+    size_t alen = strlen(api);
+    if (detail && strncmp(detail, api, alen) == 0 && detail[alen] == ':')
+        msg = PyUnicode_FromFormat("%s (%d): %s", name, err, detail); /* the detail names the call already */
+    else if (detail && detail[0])
         msg = PyUnicode_FromFormat("%s (%d): %s: %s", name, err, api, detail);
     else
         msg = PyUnicode_FromFormat("%s (%d): %s failed", name, err, api);
