@@ -13,6 +13,24 @@ from ._C import AclError, Kernel
 
 __all__ = ["Program", "Binary", "Module", "CompileError"]
 
+# Element types of typed pointer parameters (`__gm__ float *x`); GM_ADDR,
+# uint8_t*, void* and unknown types accept any array.
+_ELEMENT_DTYPES = {
+    "float": "float32", "half": "float16", "double": "float64", "bool": "bool",
+    "int8_t": "int8", "int16_t": "int16", "int32_t": "int32", "int": "int32", "int64_t": "int64",
+    "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
+}
+_QUALIFIERS = re.compile(r"\b(__gm__|const|volatile|__restrict__|__restrict|restrict)\b")
+
+
+def _element_dtype(ctype: str) -> Optional[str]:
+    """The NumPy dtype a pointer's elements have, from its spelled type."""
+    t = _QUALIFIERS.sub(" ", ctype).strip()
+    if t.count("*") != 1 or not t.endswith("*"):
+        return None
+    return _ELEMENT_DTYPES.get(t[:-1].strip())
+
+
 # file:line:col: error: message   (clang's format, as the compile log has it)
 _DIAG = re.compile(r"^(?P<file>[^\n:]*):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>[^\n]*)$", re.M)
 
@@ -240,7 +258,8 @@ class Module:
         kw = {}
         if km is not None:
             kw = dict(kinds=[p.kind for p in km.params], names=[p.name for p in km.params],
-                      types=[p.type for p in km.params], args_size=km.args_size)
+                      types=[p.type for p in km.params], args_size=km.args_size,
+                      dtypes=[_element_dtype(p.type) if p.kind == 1 else None for p in km.params])
         try:
             k = self._handle.get_function(symbol, name, **kw)
         except ValueError:

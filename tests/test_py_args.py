@@ -213,3 +213,24 @@ def test_sizes_only_fallback():
     np.testing.assert_array_equal(z.get(), 2 * x)
     with pytest.raises(TypeError, match=r"add_custom\(#0, #1, #2\): argument '#2' \(8-byte parameter\) got int"):
         k[8](x, x, 5)
+
+
+TYPED_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void typed(__gm__ float *x, __gm__ const half *y, GM_ADDR raw, __gm__ int32_t *n) {}
+'''
+
+
+def test_typed_pointer_checks_element_dtype():
+    from helpers.py_kernels import compiled
+    k = compiled("typed", lambda: arc.Program(TYPED_SRC, "typed.asc").compile().load().get_kernel("typed"))
+    f32, f16, i32 = arc.empty(4, np.float32), arc.empty(4, np.float16), arc.empty(4, np.int32)
+    k[1](f32, f16, i32, i32)                 # GM_ADDR takes any dtype
+    k[1](f32, np.zeros(4, np.float16), f16, np.zeros(4, np.int32))
+    with pytest.raises(TypeError, match=re.escape(
+            "typed(x, y, raw, n): argument 'x' (__gm__ float *) got a device array of float16; "
+            "expected float32 elements")):
+        k[1](f16, f16, f16, i32)
+    with pytest.raises(TypeError, match=r"argument 'n' \(__gm__ int32_t \*\) got an ndarray of int64"):
+        k[1](f32, f16, f16, np.zeros(4, np.int64))
+    arc.synchronize()

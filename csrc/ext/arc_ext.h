@@ -194,6 +194,7 @@ typedef struct arc_param_desc {
     uint32_t offset, size, kind;
     PyObject *name;   /* str */
     PyObject *ctype;  /* str, the spelled type or a size-only description */
+    PyObject *want;   /* pointers to a typed element: its NumPy dtype, else NULL */
     int (*pack)(const struct arc_param_desc *p, PyObject *arg, unsigned char *dst);
 } arc_param_desc;
 
@@ -225,7 +226,7 @@ extern PyType_Spec launcher_spec;
 /* Build a Kernel for `fn` of module `mod`; kinds/names/types/intents may be
  * None (sizes only). */
 PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
-                         PyObject *names, PyObject *types, size_t args_size_hint);
+                         PyObject *names, PyObject *types, PyObject *dtypes, size_t args_size_hint);
 
 /* argpack.c: pick the pack function for a kind; fill args; launch. */
 void arc_param_bind(arc_param_desc *p);

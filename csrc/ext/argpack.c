@@ -118,15 +118,38 @@ static int is_numpy_bool(PyObject *o)
     return PyArray_IsScalar(o, Bool);
 }
 
+/* A typed pointer (`__gm__ float *`) takes arrays of that element type
+ * only; GM_ADDR and byte pointers take any. */
+static int check_dtype(const arc_param_desc *p, PyArray_Descr *got, const char *what)
+{
+    PyArray_Descr *want = (PyArray_Descr *)p->want;
+    if (!want || (got->kind == want->kind && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want)))
+        return 0;
+    PyObject *g = PyObject_Str((PyObject *)got), *w = PyObject_Str((PyObject *)want);
+    if (g && w)
+        arg_error(PyExc_TypeError, p, "got %s of %s; expected %s elements", what, PyUnicode_AsUTF8(g),
+                  PyUnicode_AsUTF8(w));
+    Py_XDECREF(g);
+    Py_XDECREF(w);
+    return -1;
+}
+
 static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     if (Py_TYPE(arg) == packing->dev_type || PyObject_TypeCheck(arg, packing->dev_type)) {
         DeviceArrayObject *a = (DeviceArrayObject *)arg;
+        if (p->want && check_dtype(p, (PyArray_Descr *)a->descr, "a device array") < 0)
+            return -1;
         memcpy(dst, &a->ptr, sizeof a->ptr);
         arc_devicearray_mark_used(a);
         return 0;
     }
-    if (PyArray_Check(arg) || (PyObject_CheckBuffer(arg) && !PyArray_IsScalar(arg, Generic)))
+    if (PyArray_Check(arg)) {
+        if (p->want && check_dtype(p, PyArray_DESCR((PyArrayObject *)arg), "an ndarray") < 0)
+            return -1;
+        return 1;
+    }
+    if (PyObject_CheckBuffer(arg) && !PyArray_IsScalar(arg, Generic))
         return 1;
     arg_error(PyExc_TypeError, p, "got %s; expected a device array or ndarray", tname(arg));
     return -1;

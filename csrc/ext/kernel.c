@@ -3,6 +3,7 @@
  * kernel[block_dim] or kernel[block_dim, stream] returns.  Launch goes
  * through vectorcall straight to arc_kernel_launch (argpack.c). */
 #include "arc_ext.h"
+#include "arc_numpy.h"
 
 #include <string.h>
 #include <structmember.h>
@@ -37,13 +38,13 @@ static PyObject *module_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 
 static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"symbol", "name", "kinds", "names", "types", "args_size", NULL};
+    static char *kwlist[] = {"symbol", "name", "kinds", "names", "types", "args_size", "dtypes", NULL};
     const char *symbol;
-    PyObject *name = NULL, *kinds = Py_None, *names = Py_None, *types = Py_None;
+    PyObject *name = NULL, *kinds = Py_None, *names = Py_None, *types = Py_None, *dtypes = Py_None;
     Py_ssize_t args_size = 0;
     ModuleObject *m = (ModuleObject *)op;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UOOOn:get_function", kwlist, &symbol, &name, &kinds, &names,
-                                     &types, &args_size))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UOOOnO:get_function", kwlist, &symbol, &name, &kinds, &names,
+                                     &types, &args_size, &dtypes))
         return NULL;
     if (arc_ready() < 0)
         return NULL;
@@ -57,16 +58,17 @@ static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwd
     PyObject *nm = name ? Py_NewRef(name) : PyUnicode_FromString(symbol);
     if (!nm)
         return NULL;
-    PyObject *k = arc_kernel_new(arc_state_global(), op, fn, nm, kinds, names, types, (size_t)args_size);
+    PyObject *k = arc_kernel_new(arc_state_global(), op, fn, nm, kinds, names, types, dtypes, (size_t)args_size);
     Py_DECREF(nm);
     return k;
 }
 
 static PyMethodDef module_methods[] = {
     {"get_function", (PyCFunction)(void (*)(void))module_get_function, METH_VARARGS | METH_KEYWORDS,
-     "get_function(symbol, name=None, kinds=None, names=None, types=None, args_size=0) -> Kernel\n--\n\n"
-     "Look a kernel up by symbol (aclrtBinaryGetFunction).  kinds/names/types describe each parameter "
-     "(from the binary's metadata); without them only sizes are known."},
+     "get_function(symbol, name=None, kinds=None, names=None, types=None, args_size=0, dtypes=None) -> Kernel\n"
+     "--\n\nLook a kernel up by symbol (aclrtBinaryGetFunction).  kinds/names/types describe each parameter "
+     "(from the binary's metadata; without them only sizes are known); dtypes gives the NumPy dtype a "
+     "pointer parameter's elements have, or None."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -118,7 +120,7 @@ static PyObject *item_or_null(PyObject *seq, Py_ssize_t i, Py_ssize_t n, const c
 }
 
 PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
-                         PyObject *names, PyObject *types, size_t args_size_hint)
+                         PyObject *names, PyObject *types, PyObject *dtypes, size_t args_size_hint)
 {
     size_t n = 0;
     aclError err = arc_acl.aclrtFunctionGetParamCount(fn, &n);
@@ -179,6 +181,17 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
         }
         if (!p->name || !p->ctype)
             goto error;
+        if ((o = item_or_null(dtypes, (Py_ssize_t)i, (Py_ssize_t)n, "dtypes")) && o != Py_None) {
+            PyArray_Descr *d = NULL;
+            if (!PyArray_DescrConverter(o, &d)) {
+                Py_DECREF(o);
+                goto error;
+            }
+            p->want = (PyObject *)d;
+        }
+        Py_XDECREF(o);
+        if (PyErr_Occurred())
+            goto error;
         /* A parameter the packer cannot hold is a provider bug, not a user error. */
         if (size == 0 || size > 1 << 16) {
             PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu has size %zu", name, i, size);
@@ -214,6 +227,7 @@ static void kernel_dealloc(PyObject *op)
         for (Py_ssize_t i = 0; i < k->nparams; i++) {
             Py_XDECREF(k->params[i].name);
             Py_XDECREF(k->params[i].ctype);
+            Py_XDECREF(k->params[i].want);
         }
         PyMem_Free(k->params);
     }
