@@ -76,6 +76,10 @@ static inline int arc_ready(void)
     return arc_ready_slow();
 }
 
+/* For deallocators: bind the calling thread to the device if the provider
+ * is loaded, without raising.  Returns nonzero when ACL calls may be made. */
+int arc_bind_quiet(void);
+
 /* set_backend/backend_info live in provider.c. */
 PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds);
 PyObject *arc_backend_info(PyObject *module, PyObject *unused);

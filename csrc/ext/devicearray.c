@@ -99,7 +99,7 @@ static void devicearray_dealloc(PyObject *op)
     PyObject_GC_UnTrack(op);
     if (a->weakreflist)
         PyObject_ClearWeakRefs(op);
-    if (!a->owner && a->ptr && arc_loaded) {
+    if (!a->owner && a->ptr && arc_bind_quiet()) {
         if (a->used_mark && arc_sync_completed < a->used_mark) {
             /* A queued launch may still use the memory. */
             PyObject *t, *v, *tb;

@@ -26,7 +26,7 @@ static void event_dealloc(PyObject *op)
 {
     EventObject *e = (EventObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
-    if (e->handle && arc_loaded) {
+    if (e->handle && arc_bind_quiet()) {
         aclrtEvent h = e->handle;
         Py_BEGIN_ALLOW_THREADS
         if (e->recorded)

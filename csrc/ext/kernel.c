@@ -16,7 +16,7 @@ static void module_dealloc(PyObject *op)
 {
     ModuleObject *m = (ModuleObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
-    if (m->handle && arc_loaded) {
+    if (m->handle && arc_bind_quiet()) {
         /* Launches of its kernels may be queued: finish them first. */
         PyObject *t, *v, *tb;
         PyErr_Fetch(&t, &v, &tb);

@@ -141,3 +141,12 @@ int arc_ready_slow(void)
     }
     return 0;
 }
+
+int arc_bind_quiet(void)
+{
+    if (!arc_loaded)
+        return 0;
+    if (!arc_thread_bound && arc_acl.aclrtSetDevice(0) == ACL_SUCCESS)
+        arc_thread_bound = 1;
+    return arc_thread_bound;
+}

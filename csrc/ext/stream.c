@@ -26,7 +26,7 @@ static void stream_dealloc(PyObject *op)
 {
     StreamObject *s = (StreamObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
-    if (s->handle && arc_loaded) {
+    if (s->handle && arc_bind_quiet()) {
         /* Let queued work finish before the stream goes away. */
         aclrtStream h = s->handle;
         Py_BEGIN_ALLOW_THREADS
