@@ -68,6 +68,12 @@ KERNELS = [
       " gy.SetGlobalBuffer((__gm__ half *)y);"
       " LocalTensor<half> a = b.Get<half>(); DataCopy(a, gx, 16);"
       " SetAtomicAdd<half>(); DataCopyPad(gy, a, DataCopyExtParams{1, 6, 0, 0, 0}); DisableDmaAtomic();"),
+    # large copies (the non-temporal store path) to an aligned and a misaligned GM address
+    k("dc_large", "GM_ADDR x, GM_ADDR y",
+      "TBuf<> big; pipe.InitBuffer(big, 3008 * 4); GlobalTensor<float> gx, gy;"
+      " gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
+      " LocalTensor<float> a = big.Get<float>(); DataCopy(a, gx, 3008);"
+      " DataCopy(gy, a, 3008); DataCopy(gy[3009], a, 3008);"),
     k("init_gm", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int32_t> gy; gy.SetGlobalBuffer((__gm__ int32_t *)y + GetBlockIdx() * 100);"
       " InitGlobalMemory(gy, 100, (int32_t)GetBlockIdx() + 7);"),
@@ -161,6 +167,16 @@ def test_atomic_add_across_blocks(mod):
     launch(mod, "atomic_half", 4, xh, yh)
     np.testing.assert_array_equal(yh[:3], xh.reshape(4, 16)[:, :3].sum(0))
     np.testing.assert_array_equal(yh[3:], 0)
+
+
+def test_large_copies(mod):
+    x = np.random.default_rng(3).standard_normal(3008).astype(np.float32)
+    y = np.zeros(3009 + 3008 + 5, np.float32)
+    launch(mod, "dc_large", 1, x, y)
+    np.testing.assert_array_equal(y[:3008], x)
+    assert y[3008] == 0
+    np.testing.assert_array_equal(y[3009:3009 + 3008], x)
+    np.testing.assert_array_equal(y[-5:], 0)
 
 
 def test_init_global_memory(mod):

@@ -55,7 +55,7 @@ template <class T> inline void store_gm(T *__restrict dst, const T *__restrict s
 {
     int op = (int)__arc_core()->dev[SLOT_ATOMIC];
     if (__builtin_expect(op == ATOMIC_NONE, 1)) {
-        __builtin_memcpy((void *)dst, (const void *)src, n * sizeof(T));
+        store_bytes((void *)dst, (const void *)src, n * sizeof(T));
         return;
     }
     for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);

@@ -85,7 +85,7 @@ template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t 
 inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
 {
     for (uint32_t b = 0; b < n; b++)
-        __builtin_memcpy(dst + b * (len + dgap), src + b * (len + sgap), len);
+        __arc::copy_bytes(dst + b * (len + dgap), src + b * (len + sgap), len);
 }
 template <typename T>
 inline void store_blocks(T *dst, const T *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
@@ -106,7 +106,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     const char *api = "AscendC::DataCopy";
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
-    __builtin_memcpy((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
+    __arc::copy_bytes((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
@@ -202,7 +202,7 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
     for (uint32_t b = 0; b < n; b++) {
         T *u = (T *)((uint8_t *)dst.addr_ + b * ustride);
         const T *g = (const T *)((const uint8_t *)src + b * (len + sgap));
-        __builtin_memcpy((void *)(u + lpad), (const void *)g, len);
+        __arc::copy_bytes((void *)(u + lpad), (const void *)g, len);
         T f = (isPad || have) ? fill : g[0];
         for (uint32_t i = 0; i < lpad; i++) u[i] = f;
         for (uint32_t i = lpad + ne; i < nb; i++) u[i] = f;
