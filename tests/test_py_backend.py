@@ -97,3 +97,12 @@ def test_error_classes():
     assert issubclass(arc.CompileError, arc.AclError) and issubclass(arc.LaunchError, arc.AclError)
     assert issubclass(arc.AclError, RuntimeError)
     assert arc._C.error_name(507015) == "ACL_ERROR_RT_AICORE_EXCEPTION"
+
+
+def test_extension_does_not_link_libascendcl():
+    import shutil
+    if not shutil.which("readelf"):
+        pytest.skip("readelf not installed")
+    out = subprocess.run(["readelf", "-d", arc._C.__file__], capture_output=True, text=True, check=True).stdout
+    needed = [ln for ln in out.splitlines() if "(NEEDED)" in ln]
+    assert needed and not any("ascendcl" in ln or "acl_rtc" in ln for ln in needed), needed

@@ -85,3 +85,16 @@ def test_bad_shapes_and_dtypes():
 
 def test_repr():
     assert "shape=(3,)" in repr(arc.empty(3, np.int32))
+
+
+def test_dropping_arrays_of_a_queued_launch_is_safe():
+    # The inputs' last references go while their launch may still be queued:
+    # freeing waits for it, so the result is right and no fault is reported.
+    from helpers.py_kernels import add_kernel
+    add = add_kernel(np.float32)
+    x = np.arange(256, dtype=np.float32)
+    z = arc.zeros(256, np.float32)
+    for _ in range(20):
+        add[8](arc.to_device(x), arc.to_device(x), z)
+    arc.synchronize()
+    np.testing.assert_array_equal(z.get(), 2 * x)
