@@ -174,7 +174,7 @@ static inline void arc_devicearray_mark_used(DeviceArrayObject *a)
         ((DeviceArrayObject *)a->owner)->used_mark = arc_sync_started + 1;
 }
 
-/* ---- intent wrappers In/Out/InOut (argpack.c) ---- */
+/* ---- intent wrappers In/Out/InOut (intent.c) ---- */
 
 enum arc_intent { ARC_IN = 1, ARC_OUT = 2, ARC_INOUT = 3 };
 typedef struct {
@@ -184,7 +184,7 @@ typedef struct {
 } IntentObject;
 extern PyType_Spec intent_spec;
 
-/* ---- loaded binaries, kernels and launch (binmodule.c, kernel.c) ---- */
+/* ---- loaded binaries, kernels and launch (loadedbinary.c, kernel.c, argpack.c) ---- */
 
 typedef struct {
     PyObject_HEAD
