@@ -39,41 +39,52 @@ class CompileError(AclError):
     """Compiling a :class:`Program` failed.
 
     ``log`` is the compiler's full output, ``source`` and ``options`` what was
-    compiled, ``line``/``column`` the first error's position in the source
-    (1-based; None when the log has no position), ``code``/``name`` the
-    aclError.  ``str()`` shows that error with the offending source line and
-    a caret; :meth:`dump` prints the whole source with line numbers.
+    compiled, ``file``/``line``/``column`` the first error's position (the
+    program's name or one of its in-memory headers; 1-based; None when the
+    log has no position in either), ``code``/``name`` the aclError.
+    ``str()`` shows that error with the offending line and a caret;
+    :meth:`dump` prints the whole source with line numbers.
     """
 
     def __init__(self, code: int, name: str, log: str, source: str, options: Sequence[str],
-                 program_name: str, detail: str = ""):
+                 program_name: str, detail: str = "", headers: Optional[Mapping[str, str]] = None):
         self.code, self.name = code, name
         self.log, self.source, self.options = log, source, list(options)
         self.program_name = program_name
+        self.headers = dict(headers or {})
+        self.file: Optional[str] = None
         self.line: Optional[int] = None
         self.column: Optional[int] = None
         self.message = detail
+        texts = {os.path.basename(program_name): (program_name, source)}
+        for hname, htext in self.headers.items():
+            texts.setdefault(os.path.basename(hname), (hname, htext))
         diags = list(_DIAG.finditer(log))
-        # Prefer the first error in the user's own file over one in a header.
-        own = [m for m in diags if os.path.basename(m["file"]) == os.path.basename(program_name)]
+        # The first error in the user's own text (source or in-memory header);
+        # errors inside the device library come after what caused them.
+        own = [m for m in diags if os.path.basename(m["file"]) in texts]
         first = (own or diags or [None])[0]
         if first is not None:
             self.message = first["msg"]
-            if first in own:
+            if own:
+                self.file = texts[os.path.basename(first["file"])][0]
                 self.line, self.column = int(first["line"]), int(first["col"])
         elif not self.message:
             self.message = next((ln for ln in log.splitlines() if ln.strip()), "compilation failed")
         super().__init__(self._render())
 
+    def _text_of(self, file: Optional[str]) -> str:
+        return self.source if file in (None, self.program_name) else self.headers.get(file, "")
+
     def _render(self) -> str:
         head = f"{self.name} ({self.code}): "
         if self.line is None:
             return head + self.message + self._more()
-        lines = self.source.splitlines()
+        lines = self._text_of(self.file).splitlines()
         text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
         caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
         # clang's layout: a right-aligned line number, a bar, the caret under the column
-        return (f"{head}{self.program_name}:{self.line}:{self.column}: error: {self.message}\n"
+        return (f"{head}{self.file}:{self.line}:{self.column}: error: {self.message}\n"
                 f"{self.line:>5} | {text}\n{'':>5} | {caret_pad}^" + self._more())
 
     def _more(self) -> str:
@@ -82,17 +93,24 @@ class CompileError(AclError):
         return f"\n(options: {' '.join(self.options) or 'none'}{extra}; full compiler output in .log)"
 
     def __reduce__(self):
-        return (CompileError, (self.code, self.name, self.log, self.source, self.options, self.program_name,
-                               self.message))
+        # Rebuild from the attributes: subclasses' __init__ signatures differ.
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
 
     def dump(self, file=None) -> None:
         """Print the source with line numbers, then the compiler log."""
         import sys
         out = file or sys.stderr
         for i, ln in enumerate(self.source.splitlines(), 1):
-            mark = ">" if i == self.line else " "
+            mark = ">" if i == self.line and self.file == self.program_name else " "
             print(f"{mark}{i:5d}  {ln}", file=out)
         print(self.log, file=out)
+
+
+def _rebuild_error(cls, args, state):
+    e = cls.__new__(cls, *args)
+    e.args = args
+    e.__dict__.update(state)
+    return e
 
 
 def _as_options(options: Union[None, str, Iterable[str]]) -> List[str]:
@@ -148,7 +166,7 @@ class Program:
         code, data, log, lowered, detail = _C.compile(
             self.source, self.name, list(self.headers), list(self.headers.values()), self.name_expressions, opts)
         if code != 0:
-            raise CompileError(code, _C.error_name(code), log, self.source, opts, self.name, detail)
+            raise CompileError(code, _C.error_name(code), log, self.source, opts, self.name, detail, self.headers)
         return Binary(data, log=log, lowered=lowered, options=opts)
 
     def __repr__(self) -> str:

@@ -119,3 +119,14 @@ def test_compile_error_pickles():
         arc.Program(BROKEN, "broken.asc").compile()
     e2 = pickle.loads(pickle.dumps(ei.value))
     assert (e2.line, e2.column, str(e2)) == (5, 10, str(ei.value))
+
+
+def test_compile_error_in_an_in_memory_header():
+    src = '#include "kernel_operator.h"\n#include "helper.h"\n' \
+          'extern "C" __global__ __aicore__ void k(GM_ADDR x) { helper(); }\n'
+    hdr = "inline void helper()\n{\n    return 1 + missing_name;\n}\n"
+    with pytest.raises(arc.CompileError) as ei:
+        arc.Program(src, "k.asc", headers={"helper.h": hdr}).compile()
+    e = ei.value
+    assert (e.file, e.line) == ("helper.h", 3)
+    assert "helper.h:3:" in str(e) and "    3 |     return 1 + missing_name;" in str(e)
