@@ -43,6 +43,10 @@ def sha256(data) -> str:
 
 # ---- the compiler fingerprint -----------------------------------------------
 
+class NoCompiler(RuntimeError):
+    """The backend's compiler library is not there to fingerprint."""
+
+
 _fp_lock = threading.Lock()
 _fp_memo: Dict[Tuple, str] = {}
 
@@ -72,7 +76,7 @@ def fingerprint(backend: Optional[str] = None, home: Optional[str] = None) -> st
     try:
         ident = _file_identity(lib)
     except OSError:
-        raise RuntimeError(f"cannot fingerprint the compiler: {lib} does not exist (backend {backend!r}; "
+        raise NoCompiler(f"cannot fingerprint the compiler: {lib} does not exist (backend {backend!r}; "
                            f"build the simulated NPU home with `make home`, or check ASCEND_HOME_PATH)") from None
     with _fp_lock:
         fp = _fp_memo.get(ident)

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ._cache_key import CacheKey, compute_key, explain, fingerprint
+from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint
 from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, parse_size
 
 __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
@@ -139,7 +139,13 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     label = label or origin
     cache = get_cache(directory)
     cache.ensure()
-    key = program_key(program, opts)
+    try:
+        key = program_key(program, opts)
+    except NoCompiler as e:
+        # No compiler to fingerprint: compiling says why in the provider's
+        # own words; if it somehow works, the result is not cached.
+        b = program.compile(opts)
+        return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))
     hit = cache.load(key.digest)
     if hit is not None:
         return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0)

@@ -341,3 +341,13 @@ def test_bucket_rounding():
     assert arc.bucket(64, pow2=True).round(5, "n") == 64
     with pytest.raises(ValueError, match="non-negative"):
         arc.bucket(8).round(-1, "n")
+
+
+def test_error_in_an_in_memory_header_names_the_header():
+    @arc.jit(block_dim=1, headers={"extra.h": "int broken = not_declared;\n"})
+    def k(x):
+        return '#include "extra.h"\n' + BAD_T.replace("${x.size}", "1").replace("${ctype(x.dtype)}", "float")
+    with pytest.raises(arc.JitCompileError) as ei:
+        k(np.zeros(8, np.float32))
+    assert ei.value.file == "extra.h" and ei.value.line == 1
+    assert "extra.h:1:" in str(ei.value) and "not_declared" in str(ei.value) and "while compiling k[" in str(ei.value)
