@@ -120,3 +120,24 @@ def test_npu_semantics_rounds_copy_down():
     arc.synchronize()
     np.testing.assert_array_equal(x[16:24], np.arange(8))
     np.testing.assert_array_equal(x[24:32], -1)
+
+
+def test_sanitizer_checks_gm_ranges():
+    # --sanitizer: GM accesses must stay inside the size given to SetGlobalBuffer
+    body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); GlobalTensor<float> g;" \
+           " g.SetGlobalBuffer((__gm__ float *)x + 8, 16); DataCopy(b.Get<float>(), g[8], 16);"
+    src = [k("gm_range", body)]
+    x = np.zeros(64, np.float32)
+    plain = dev.program(src, prelude=PRE)
+    plain.get_kernel("gm_range")[1](x)          # the NPU does not check: runs
+    arc.synchronize()
+    san = dev.program(src, options=["--npu-arch=dav-2201", "--sanitizer"], prelude=PRE)
+    with pytest.raises(arc.LaunchError, match=r"gm_range block 0/1: AscendC::DataCopy: GM elements \[8, 24\) are "
+                                              r"outside the GlobalTensor's 16 elements"):
+        san.get_kernel("gm_range")[1](x)
+        arc.synchronize()
+    run_good(mod_for_good())
+
+
+def mod_for_good():
+    return dev.program([GOOD], prelude=PRE)

@@ -106,6 +106,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     const char *api = "AscendC::DataCopy";
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
+    src.check_range(0, count, api);
     __arc::copy_bytes((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
@@ -113,6 +114,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     const char *api = "AscendC::DataCopy";
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
+    dst.check_range(0, count, api);
     __arc::store_gm(dst.addr_, src.addr_, count);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
@@ -132,6 +134,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
     __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst (local) extent");
+    src.check_range(0, ((p.blockCount - 1) * (len + p.srcStride * 32ull) + len) / sizeof(T), api);
     __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
                           p.dstStride * 32ull);
 }
@@ -142,6 +145,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
     __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent");
+    dst.check_range(0, ((p.blockCount - 1) * (len + p.dstStride * 32ull) + len) / sizeof(T), api);
     __detail::store_blocks(dst.addr_, src.addr_, p.blockCount, len, p.srcStride * 32ull, p.dstStride * 32ull);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
@@ -230,6 +234,9 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
                         const DataCopyPadExtParams<T> &pad)
 {
     ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
+    if (p.blockCount)
+        src.check_range(0, ((p.blockCount - 1) * ((uint64_t)p.blockLen + p.srcStride) + p.blockLen + sizeof(T) - 1) / sizeof(T),
+                        "AscendC::DataCopyPad");
     __detail::pad_in(dst, src.addr_, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
                      pad.rightPadding, pad.paddingValue, "AscendC::DataCopyPad");
 }
@@ -237,6 +244,9 @@ template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p)
 {
     ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
+    if (p.blockCount)
+        dst.check_range(0, ((p.blockCount - 1) * ((uint64_t)p.blockLen + p.dstStride) + p.blockLen + sizeof(T) - 1) / sizeof(T),
+                        "AscendC::DataCopyPad");
     __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad");
 }
 /* Old form: the DataCopy struct, but blockLen and GM strides in bytes. */

@@ -18,8 +18,8 @@ template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
     GlobalTensor() = default;
-    void SetGlobalBuffer(T *buffer, uint64_t size) { addr_ = buffer; size_ = size; }
-    void SetGlobalBuffer(T *buffer) { addr_ = buffer; size_ = 0; }
+    void SetGlobalBuffer(T *buffer, uint64_t size) { addr_ = base_ = buffer; size_ = size; }
+    void SetGlobalBuffer(T *buffer) { addr_ = base_ = buffer; size_ = 0; }
     /* Moves the address; the size is not reduced (CANN semantics). */
     GlobalTensor operator[](uint64_t offset) const
     {
@@ -27,8 +27,30 @@ public:
         r.addr_ += offset;
         return r;
     }
-    T GetValue(uint64_t offset) const { return addr_[offset]; }
-    void SetValue(uint64_t offset, T value) const { addr_[offset] = value; }
+    T GetValue(uint64_t offset) const
+    {
+        check_range(offset, 1, "AscendC::GlobalTensor::GetValue");
+        return addr_[offset];
+    }
+    void SetValue(uint64_t offset, T value) const
+    {
+        check_range(offset, 1, "AscendC::GlobalTensor::SetValue");
+        addr_[offset] = value;
+    }
+    /* With --sanitizer: elements [offset, offset + n) must lie inside the
+     * size given to SetGlobalBuffer (when one was given). */
+    void check_range(uint64_t offset, uint64_t n, const char *api) const
+    {
+#ifdef ASCENDRTC_SANITIZER
+        if (size_ == 0) return;
+        int64_t lo = (addr_ - base_) + (int64_t)offset;
+        ARC_CHECK(lo >= 0 && (uint64_t)lo + n <= size_, api,
+                  "GM elements [%lld, %lld) are outside the GlobalTensor's %llu elements (sanitizer)",
+                  (long long)lo, (long long)(lo + (int64_t)n), (unsigned long long)size_);
+#else
+        (void)offset; (void)n; (void)api;
+#endif
+    }
     T &operator()(uint64_t offset) const { return addr_[offset]; }
     T *GetPhyAddr() const { return addr_; }
     T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
@@ -37,6 +59,7 @@ public:
     template <typename... A> void SetShapeInfo(A...) {}
 
     T *addr_ = nullptr;
+    T *base_ = nullptr;   /* the address given to SetGlobalBuffer */
     uint64_t size_ = 0;
 };
 
