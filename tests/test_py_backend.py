@@ -106,3 +106,23 @@ def test_extension_does_not_link_libascendcl():
     out = subprocess.run(["readelf", "-d", arc._C.__file__], capture_output=True, text=True, check=True).stdout
     needed = [ln for ln in out.splitlines() if "(NEEDED)" in ln]
     assert needed and not any("ascendcl" in ln or "acl_rtc" in ln for ln in needed), needed
+
+
+def test_rtc_errors_reach_aclGetRecentErrMsg_after_ext_loads_provider():
+    # _C loads the provider first; libacl_rtc must still report through
+    # libascendcl's aclGetRecentErrMsg (it binds to it at load time).
+    code = r'''
+import ctypes, os
+import ascendrtc as arc
+arc.empty(1)
+lib = os.path.join(arc.get_backend()["home"], "lib64")
+rtc = ctypes.CDLL(os.path.join(lib, "libacl_rtc.so"))
+rt = ctypes.CDLL(os.path.join(lib, "libascendcl.so"))
+rt.aclGetRecentErrMsg.restype = ctypes.c_char_p
+rtc.aclrtcCompileProg.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+print(rtc.aclrtcCompileProg(None, 0, None), rt.aclGetRecentErrMsg().decode())
+'''
+    r = run(code)
+    assert r.returncode == 0, r.stderr
+    rc, msg = r.stdout.split(" ", 1)
+    assert rc == "176000" and "aclrtcCompileProg" in msg, r.stdout

@@ -91,7 +91,10 @@ static int load_provider(void)
     }
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/lib64/%s", home, lib_names[i]);
-        libs[i] = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        /* libascendcl goes in the global scope, as when a program links it:
+         * libacl_rtc reaches it through symbols it does not list as NEEDED
+         * (its error reporting into aclGetRecentErrMsg). */
+        libs[i] = dlopen(path, RTLD_NOW | (i == 0 ? RTLD_GLOBAL : RTLD_LOCAL));
         if (!libs[i]) {
             const char *why = dlerror();
             provider_error("cannot load %s for the '%s' backend from %s: %s%s", lib_names[i], backend, path,
