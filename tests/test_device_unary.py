@@ -68,6 +68,10 @@ def mod():
                             "Exp(z, x, 16, 2, {1, 1, 16, 8});"))
     ks.append(dev.ub_kernel("u_adds_l0", [("x", np.float16, 256), ("z", np.float16, 256)],
                             "uint64_t m[2] = {0xFFull, 0}; Adds(z, x, (half)1, m, 2, {1, 1, 8, 8});"))
+    ks.append(dev.ub_kernel("u_bcast0", [("x", np.float32, 8), ("z", np.float32, 32)],
+                            "uint32_t d[2] = {4, 8}, s[2] = {1, 8}; BroadCast<float, 2, 0>(z, x, d, s);"))
+    ks.append(dev.ub_kernel("u_bcast1", [("x", np.float32, 8), ("z", np.float32, 32)],
+                            "uint32_t d[2] = {4, 8}, s[2] = {4, 1}; BroadCast<float, 2, 1>(z, x, d, s);"))
     return dev.program(ks)
 
 
@@ -155,3 +159,12 @@ def test_level0_unary(mod):
     for r in range(2):
         want[r * 128:r * 128 + 8] = xh[r * 128:r * 128 + 8] + np.float16(1)
     np.testing.assert_array_equal(z, want)
+
+
+def test_broadcast(mod):
+    x = np.arange(8, dtype=np.float32) + 1
+    t = [("x", np.float32, 8), ("z", np.float32, 32)]
+    _, z = dev.run(mod, "u_bcast0", t, [x, np.zeros(32, np.float32)])
+    np.testing.assert_array_equal(z.reshape(4, 8), np.broadcast_to(x, (4, 8)))
+    _, z = dev.run(mod, "u_bcast1", t, [x, np.zeros(32, np.float32)])
+    np.testing.assert_array_equal(z.reshape(4, 8), np.broadcast_to(x[:4, None], (4, 8)))

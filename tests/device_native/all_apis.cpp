@@ -127,3 +127,14 @@ extern "C" __global__ __aicore__ void extras(GM_ADDR x)
     half v, i; GetReduceMaxMinCount(v, i); float a = GetAccVal<float>(); (void)a;
     DumpTensor(h, 1, 8);
 }
+
+extern "C" __global__ __aicore__ void extras2(GM_ADDR x)
+{
+    TPipe pipe; TBuf<> b; TQue<QuePosition::VECIN, 1> q; pipe.InitBuffer(b, 4096); pipe.InitBuffer(q, 1, 64);
+    LocalTensor<float> f = b.Get<float>(), t;
+    uint32_t ds[2] = {4, 8}, ss[2] = {1, 8}, ss1[2] = {4, 1};
+    BroadCast<float, 2, 0>(f[64], f, ds, ss);
+    BroadCast<float, 2, 1>(f[128], f, ds, ss1, b.Get<uint8_t>());
+    q.AllocTensor<float>(t); q.EnQue(t); q.DeQue<float>(t); q.FreeTensor(t);
+    set_mask_count(); set_vector_mask(0, 64); set_mask_norm();
+}

@@ -63,6 +63,11 @@ template <typename T, MaskMode mode = MaskMode::NORMAL> inline void SetVectorMas
 }
 } // namespace AscendC
 
+/* Raw mask intrinsics some kernels call directly. */
+inline void set_vector_mask(uint64_t hi, uint64_t lo) { AscendC::SetVectorMask<uint16_t>(hi, lo); }
+inline void set_mask_count() { AscendC::SetMaskCount(); }
+inline void set_mask_norm() { AscendC::SetMaskNorm(); }
+
 namespace __arc {
 /* One operand of a level-0 call: elements per block, strides in blocks. */
 struct Opnd {

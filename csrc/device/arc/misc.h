@@ -76,6 +76,51 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
         }
 }
 
+/* Advanced-API broadcast: dim 1 fills dst with src[0]; dim 2 repeats a
+ * (1, n) row over m rows (axis 0) or spreads an (m, 1) column over n
+ * columns (axis 1).  The tmp buffer forms are accepted and unused. */
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim])
+{
+    static_assert(dim == 1 || dim == 2, "AscendC::BroadCast supports dim 1 and 2");
+    static_assert(axis == 0 || axis == 1, "AscendC::BroadCast: axis is 0 or 1");
+    const char *api = "AscendC::BroadCast";
+    if constexpr (dim == 1) {
+        __arc::check_cnt(dst, dstShape[0], api, "dst");
+        ARC_CHECK(srcShape[0] == 1 || srcShape[0] == dstShape[0], api, "src shape [%u] does not broadcast to [%u]",
+                  srcShape[0], dstShape[0]);
+        for (uint32_t i = 0; i < dstShape[0]; i++) dst.addr_[i] = src.addr_[srcShape[0] == 1 ? 0 : i];
+    } else {
+        const uint32_t m = dstShape[0], n = dstShape[1];
+        __arc::check_cnt(dst, (int64_t)m * n, api, "dst");
+        if (axis == 0) {
+            ARC_CHECK(srcShape[0] == 1 && srcShape[1] == n, api, "src shape [%u, %u] does not broadcast to [%u, %u] on axis 0",
+                      srcShape[0], srcShape[1], m, n);
+            __arc::check_cnt(src, n, api, "src");
+            for (uint32_t r = 0; r < m; r++)
+                for (uint32_t c = 0; c < n; c++) dst.addr_[(uint64_t)r * n + c] = src.addr_[c];
+        } else {
+            ARC_CHECK(srcShape[0] == m && srcShape[1] == 1, api, "src shape [%u, %u] does not broadcast to [%u, %u] on axis 1",
+                      srcShape[0], srcShape[1], m, n);
+            __arc::check_cnt(src, m, api, "src");
+            for (uint32_t r = 0; r < m; r++)
+                for (uint32_t c = 0; c < n; c++) dst.addr_[(uint64_t)r * n + c] = src.addr_[r];
+        }
+    }
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], const LocalTensor<uint8_t> &)
+{
+    BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false, typename... A>
+inline void Broadcast(const LocalTensor<T> &dst, const LocalTensor<T> &src, A... a)
+{
+    BroadCast<T, dim, axis, isReuseSource>(dst, src, a...);
+}
+
 /* 16 x 16 transpose of 16-bit data. */
 template <typename T> inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src)
 {

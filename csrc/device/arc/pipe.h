@@ -73,6 +73,8 @@ public:
                  "all %u buffers of the queue are allocated and none was freed (FreeTensor); "
                  "the NPU would hang here", (unsigned)num_);
     }
+    template <typename T> void AllocTensor(LocalTensor<T> &t) { t = AllocTensor<T>(); }
+    template <typename T> void DeQue(LocalTensor<T> &t) { t = DeQue<T>(); }
     template <typename T> bool EnQue(const LocalTensor<T> &t)
     {
         int i = index_of(t.addr_, "AscendC::TQue::EnQue");
