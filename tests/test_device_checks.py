@@ -21,6 +21,9 @@ BAD = {
     "ub_overflow": ("TPipe pipe; TBuf<TPosition::VECCALC> a, b; pipe.InitBuffer(a, 128 * 1024);"
                     " pipe.InitBuffer(b, 70 * 1024);",
                     r"AscendC::TPipe::InitBuffer: .*71680.*unified buffer.*131072 of 196608 bytes already used on dav-2201"),
+    "l1_overflow": ("TPipe pipe; TQue<QuePosition::A1, 1> a; TQue<QuePosition::B1, 1> b;"
+                    " pipe.InitBuffer(a, 2, 200 * 1024); pipe.InitBuffer(b, 1, 200 * 1024);",
+                    r"AscendC::TPipe::InitBuffer: 1 x 204800 bytes .* for B1? exceed the L1: 409600 of 524288 bytes"),
     "too_many_buffers": ("TPipe pipe; TQue<QuePosition::VECIN, 1> q[3]; pipe.InitBuffer(q[0], 32, 32);"
                          " pipe.InitBuffer(q[1], 32, 32); pipe.InitBuffer(q[2], 1, 32);",
                          r"AscendC::TPipe::InitBuffer: 1 buffers requested, 64 already in use: a TPipe has at most 64"),
