@@ -351,3 +351,26 @@ def test_error_in_an_in_memory_header_names_the_header():
         k(np.zeros(8, np.float32))
     assert ei.value.file == "extra.h" and ei.value.line == 1
     assert "extra.h:1:" in str(ei.value) and "not_declared" in str(ei.value) and "while compiling k[" in str(ei.value)
+
+
+def test_notebook_style_definition_with_defaults_and_keyword_only():
+    # A cell's code: no source file behind it, so nothing may need inspect.getsource.
+    cell = (
+        "import ascendrtc as arc\n"
+        "@arc.jit(template=T, block_dim=lambda x, y, z, factor: 4 if x.size < 1024 else 8)\n"
+        "def vadd(x, y, z, *, factor=1):\n"
+        "    return {}\n"
+    )
+    ns = {"__name__": "__main__", "T": ADD_T}
+    exec(compile(cell, "<ipython-input-1>", "exec"), ns)
+    vadd = ns["vadd"]
+    for n in (512, 2048):
+        x, y = data(n, np.float32, seed=n)
+        z = arc.empty_like(x)
+        vadd(x, y, z)
+        np.testing.assert_array_equal(z.get(), x + y)
+    assert vadd.origin == "__main__.vadd"
+    assert [v.block_dim for v in vadd._variants.values()] == [4, 8]     # block_dim: a function of the arguments
+    assert "USE_CORE_NUM = 4;" in vadd.render(arc.spec(512), arc.spec(512), arc.spec(512), factor=3)
+    with pytest.raises(TypeError, match="positional"):
+        vadd(x, y, z, 3)                      # factor is keyword-only, as written
