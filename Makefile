@@ -60,7 +60,7 @@ $(HOME_DIR)/lib64/libascendcl.so: $(RT_OBJ)
 $(HOME_DIR)/lib64/libacl_rtc.so: $(RTC_OBJ) $(HOME_DIR)/lib64/libascendcl.so
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -Wl,-soname,libacl_rtc.so -Wl,-rpath,'$$ORIGIN' -o $@ $(RTC_OBJ) \
-	    -L$(HOME_DIR)/lib64 -lascendcl -lclang-cpp -lLLVM-19 -lpthread
+	    -L$(HOME_DIR)/lib64 -Wl,--no-as-needed -lascendcl -Wl,--as-needed -lclang-cpp -lLLVM-19 -lpthread
 
 $(HOME_DIR)/include/%.h: csrc/include/%.h
 	@mkdir -p $(dir $@)
@@ -83,6 +83,18 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	$(PYTHON) -m pytest -q tests
+
+# The C core under AddressSanitizer + UBSan, in its own OBJ/HOME dirs, and a
+# C program that drives memory, stream, event, args and launch paths under
+# it (ASAN_KERNEL=path/to/add-kernel.o adds the load/launch part).
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_HOME  := build/home-asan
+asan:
+	@$(MAKE) --no-print-directory OBJ=build/obj-asan HOME_DIR=$(ASAN_HOME) OPT=-O1 SAN="$(ASAN_FLAGS)" \
+	    $(ASAN_HOME)/lib64/libascendcl.so
+	$(CC) -std=c11 -g -O1 $(ASAN_FLAGS) -Icsrc/include tests/rt_native/asan_rt.c -o build/asan_rt \
+	    -L$(ASAN_HOME)/lib64 -Wl,-rpath,$(CURDIR)/$(ASAN_HOME)/lib64 -lascendcl -lpthread
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan_rt $(ASAN_KERNEL)
 
 clean:
 	rm -rf build $(HOME_DIR) ascendrtc/*.so

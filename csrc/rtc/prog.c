@@ -81,7 +81,7 @@ static rtc_prog *lookup(aclrtcProg h)
 }
 
 /* ---- error reporting through aclGetRecentErrMsg (libascendcl) ---- */
-void ascendrtc_set_recent_error(const char *msg) __attribute__((weak));
+void ascendrtc_set_recent_error(const char *msg);
 
 static aclError err(aclError code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static aclError err(aclError code, const char *fmt, ...)
@@ -91,8 +91,7 @@ static aclError err(aclError code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (ascendrtc_set_recent_error)
-        ascendrtc_set_recent_error(buf);
+    ascendrtc_set_recent_error(buf);
     return code;
 }
 

@@ -25,6 +25,9 @@ def libs():
         _libs["rtc"] = ctypes.CDLL(os.path.join(home, "lib64", "libacl_rtc.so"))
         rt, rtc = _libs["rt"], _libs["rtc"]
         rt.aclGetRecentErrMsg.restype = ctypes.c_char_p
+        # dlsym through libacl_rtc finds the libascendcl it is bound to, which
+        # is where its errors are recorded even if another copy loaded first
+        rtc.aclGetRecentErrMsg.restype = ctypes.c_char_p
         P = ctypes.c_void_p
         rtc.aclrtcCreateProg.argtypes = [ctypes.POINTER(P), ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
                                          ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p)]
@@ -40,7 +43,7 @@ def libs():
 
 
 def recent_error():
-    return libs()[0].aclGetRecentErrMsg().decode()
+    return libs()[1].aclGetRecentErrMsg().decode()
 
 
 def cstrs(items):
