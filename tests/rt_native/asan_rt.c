@@ -1,0 +1,187 @@
+/* asan_rt.c - drives the runtime's memory, stream, event, args and launch
+ * paths, good and bad, for the sanitizer build (make asan).  With a kernel
+ * binary path (the add kernel of tests/helpers/rt_kernels.py: x, y, z,
+ * int n) it also loads, packs arguments and launches from several threads.
+ * Prints ASAN_RT_OK and exits 0 when every check held. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s (%s)\n", __FILE__, __LINE__, #cond, \
+                    aclGetRecentErrMsg());                                           \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+#define OK(x) CHECK((x) == ACL_SUCCESS)
+
+static void memory_paths(void)
+{
+    void *d = NULL, *h = NULL, *d2 = NULL;
+    OK(aclrtMalloc(&d, 1000, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&d2, 1000, ACL_MEM_MALLOC_NORMAL_ONLY));
+    OK(aclrtMallocHost(&h, 1000));
+    memset(h, 0x5a, 1000);
+    OK(aclrtMemcpy(d, 1000, h, 1000, ACL_MEMCPY_HOST_TO_DEVICE));
+    OK(aclrtMemcpy(d2, 1000, d, 1000, ACL_MEMCPY_DEVICE_TO_DEVICE));
+    OK(aclrtMemset(d, 1000, 0, 500));
+    char back[1000];
+    OK(aclrtMemcpy(back, sizeof back, d2, 1000, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(back[0] == 0x5a && back[999] == 0x5a);
+    CHECK(aclrtMemcpy(d, 1000, h, 1001, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM);
+    CHECK(aclrtMemcpy(d, 2000, h, 1001, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID);
+    CHECK(aclrtMemset((char *)d + 999, 10, 0, 2) == ACL_ERROR_RT_PARAM_INVALID);
+    CHECK(aclrtFree((char *)d + 8) == ACL_ERROR_RT_PARAM_INVALID);
+    CHECK(aclrtFree(h) == ACL_ERROR_RT_PARAM_INVALID);
+    CHECK(aclrtMalloc(&d, 0, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_ERROR_INVALID_PARAM);
+    OK(aclrtFree(d2));
+    CHECK(aclrtFree(d2) == ACL_ERROR_RT_PARAM_INVALID); /* double free: reported, not performed */
+    CHECK(aclrtMemcpy(d2, 8, h, 8, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_RT_PARAM_INVALID);
+    OK(aclrtFree(d));
+    OK(aclrtFreeHost(h));
+    size_t fr, tot;
+    OK(aclrtGetMemInfo(1, &fr, &tot));
+    CHECK(fr <= tot);
+}
+
+static void stream_event_paths(void)
+{
+    aclrtStream s1, s2;
+    aclrtEvent a, b;
+    OK(aclrtCreateStream(&s1));
+    OK(aclrtCreateStreamWithConfig(&s2, 1, 0));
+    OK(aclrtCreateEvent(&a));
+    OK(aclrtCreateEventWithFlag(&b, ACL_EVENT_TIME_LINE));
+    void *d, *h;
+    OK(aclrtMalloc(&d, 1 << 16, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMallocHost(&h, 1 << 16));
+    OK(aclrtRecordEvent(a, s1));
+    for (int i = 0; i < 20; i++)
+        OK(aclrtMemsetAsync(d, 1 << 16, i, 1 << 16, s1));
+    OK(aclrtRecordEvent(b, s1));
+    OK(aclrtStreamWaitEvent(s2, b));
+    OK(aclrtMemcpyAsync(h, 1 << 16, d, 1 << 16, ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(aclrtSynchronizeStream(s2));
+    CHECK(((unsigned char *)h)[100] == 19);
+    float ms = -1;
+    OK(aclrtSynchronizeEvent(b));
+    OK(aclrtEventElapsedTime(&ms, a, b));
+    CHECK(ms >= 0);
+    aclrtEventRecordedStatus st;
+    OK(aclrtQueryEventStatus(b, &st));
+    CHECK(st == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    OK(aclrtRecordEvent(a, s1));
+    OK(aclrtDestroyEvent(a)); /* destroyed while its record may be queued */
+    CHECK(aclrtDestroyEvent(a) == ACL_ERROR_RT_INVALID_HANDLE);
+    OK(aclrtSynchronizeStreamWithTimeout(s1, 10000));
+    OK(aclrtDestroyEvent(b));
+    OK(aclrtMemsetAsync(d, 1 << 16, 1, 1 << 16, s1));
+    OK(aclrtDestroyStream(s1)); /* drains its queue first */
+    CHECK(aclrtDestroyStream(s1) == ACL_ERROR_RT_INVALID_HANDLE);
+    CHECK(aclrtSynchronizeStream(s1) == ACL_ERROR_RT_INVALID_HANDLE);
+    OK(aclrtDestroyStream(s2));
+    OK(aclrtSynchronizeDevice());
+    OK(aclrtFree(d));
+    OK(aclrtFreeHost(h));
+}
+
+static aclrtFuncHandle add_fn;
+
+static void *launch_thread(void *arg)
+{
+    (void)arg;
+    enum { N = 256 };
+    float x[N], z[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i;
+    void *dx, *dz;
+    aclrtStream s;
+    OK(aclrtCreateStream(&s));
+    OK(aclrtMalloc(&dx, sizeof x, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMalloc(&dz, sizeof z, ACL_MEM_MALLOC_HUGE_FIRST));
+    OK(aclrtMemcpy(dx, sizeof x, x, sizeof x, ACL_MEMCPY_HOST_TO_DEVICE));
+    for (int rep = 0; rep < 10; rep++) {
+        aclrtArgsHandle a;
+        aclrtParamHandle p;
+        int n = 32;
+        OK(aclrtKernelArgsInit(add_fn, &a));
+        OK(aclrtKernelArgsAppend(a, &dx, 8, &p));
+        OK(aclrtKernelArgsAppend(a, &dx, 8, &p));
+        CHECK(aclrtKernelArgsAppend(a, &n, 4, &p) == ACL_ERROR_INVALID_PARAM); /* z is 8 bytes */
+        OK(aclrtKernelArgsAppend(a, &dz, 8, &p));
+        OK(aclrtKernelArgsAppend(a, &n, 4, &p));
+        OK(aclrtKernelArgsFinalize(a));
+        CHECK(aclrtLaunchKernelWithConfig(add_fn, 0, s, NULL, a, NULL) == ACL_ERROR_RT_PARAM_INVALID);
+        OK(aclrtLaunchKernelWithConfig(add_fn, 8, s, NULL, a, NULL));
+        void *args[4] = {&dx, &dx, &dz, &n};
+        OK(aclrtLaunchKernelWithArgsArray(add_fn, 8, s, NULL, args));
+    }
+    OK(aclrtSynchronizeStream(s));
+    OK(aclrtMemcpy(z, sizeof z, dz, sizeof z, ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < N; i++)
+        CHECK(z[i] == 2.0f * (float)i);
+    OK(aclrtFree(dx));
+    OK(aclrtFree(dz));
+    OK(aclrtDestroyStream(s));
+    return NULL;
+}
+
+static void kernel_paths(const char *path)
+{
+    aclrtBinHandle b;
+    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    aclrtFuncHandle bad;
+    CHECK(aclrtBinaryGetFunction(b, "nope", &bad) == ACL_ERROR_RT_PARAM_INVALID);
+    OK(aclrtBinaryGetFunction(b, "add_custom", &add_fn));
+    size_t hs, ms;
+    OK(aclrtKernelArgsGetHandleMemSize(add_fn, &hs));
+    OK(aclrtKernelArgsGetMemSize(add_fn, 28 + 64, &ms)); /* params + placeholder data */
+    void *hm = malloc(hs), *um = malloc(ms);
+    OK(aclrtKernelArgsInitByUserMem(add_fn, hm, um, ms));
+    aclrtParamHandle ph;
+    void *null_ptr = NULL;
+    OK(aclrtKernelArgsAppend(hm, &null_ptr, 8, &ph));
+    CHECK(aclrtKernelArgsAppendPlaceHolder(hm, &ph) == ACL_SUCCESS);
+    void *buf;
+    OK(aclrtKernelArgsGetPlaceHolderBuffer(hm, ph, 64, &buf));
+    memset(buf, 0, 64);
+    CHECK(aclrtKernelArgsFinalize(hm) == ACL_ERROR_RT_PARAM_INVALID); /* 2 of 4 params */
+    free(hm);
+    free(um);
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, launch_thread, NULL);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    OK(aclrtBinaryUnLoad(b));
+    CHECK(aclrtBinaryUnLoad(b) == ACL_ERROR_RT_INVALID_HANDLE);
+    static const unsigned char junk[100] = {0x7f, 'E', 'L', 'F'};
+    CHECK(aclrtBinaryLoadFromData(junk, sizeof junk, NULL, &b) == ACL_ERROR_RT_PARAM_INVALID);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = aclInit(NULL);
+    CHECK(rc == ACL_SUCCESS || rc == ACL_ERROR_REPEAT_INITIALIZE);
+    OK(aclrtSetDevice(0));
+    CHECK(aclrtSetDevice(3) == ACL_ERROR_RT_INVALID_DEVICEID);
+    memory_paths();
+    stream_event_paths();
+    if (argc > 1)
+        kernel_paths(argv[1]);
+    OK(aclrtResetDevice(0));
+    OK(aclFinalize());
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    puts("ASAN_RT_OK");
+    return 0;
+}
