@@ -275,14 +275,19 @@ class JitKernel:
 
     # -- variants --
     def _variant(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int]) -> _Variant:
+        """The variant of ``skey``, built once even when threads race for
+        it (those that wait count as memory hits)."""
         with self._lock:
             v = self._variants.get(skey)
             if v is not None:
+                self.counters["slow_hits"] += 1
                 return v
             lk = self._building.setdefault(skey, threading.Lock())
         with lk:
             v = self._variants.get(skey)
             if v is not None:
+                with self._lock:
+                    self.counters["slow_hits"] += 1
                 return v
             v = self._build(skey, values, facets, bd_override)
             with self._lock:
@@ -532,7 +537,11 @@ class _Bound:
         kinds, parts, values, facets = jk._classify(bound)
         bd = None if (not callable(jk.block_dim) and self.bd == jk.block_dim) else self.bd
         skey = (bd, parts)
-        v = jk._variants.get(skey) or jk._variant(skey, values, facets, bd)
+        v = jk._variants.get(skey)
+        if v is None:
+            v = jk._variant(skey, values, facets, bd)
+        else:
+            jk.counters["slow_hits"] += 1
         sel = jk._selection(v.kernel, parts)
         launcher = v.kernel[self.bd] if self.stream is None else v.kernel[self.bd, self.stream]
         return launcher(*(bound[i] for i in sel))

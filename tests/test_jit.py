@@ -374,3 +374,31 @@ def test_notebook_style_definition_with_defaults_and_keyword_only():
     assert "USE_CORE_NUM = 4;" in vadd.render(arc.spec(512), arc.spec(512), arc.spec(512), factor=3)
     with pytest.raises(TypeError, match="positional"):
         vadd(x, y, z, 3)                      # factor is keyword-only, as written
+
+
+def test_threads_share_variants_and_compile_each_once():
+    import threading
+    vadd, renders = add_fn_kernel()
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def work(i):
+        try:
+            barrier.wait()
+            for n in ((256, 512) if i % 2 else (512, 256)) * 3:
+                x, y = data(n, np.float32, seed=i * 10 + n)
+                z = arc.empty_like(x)
+                vadd(x, y, z)
+                np.testing.assert_array_equal(z.get(), x + y)
+        except Exception as e:  # reported below, in the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    s = vadd.stats()
+    assert s["compiles"] == 2 and s["variants"] == 2 and sorted(renders) == [(256,), (512,)]
+    assert s["hits"] == 24 - 2
