@@ -317,7 +317,6 @@ int kscan(const char *src, kscan_result *out)
     int pending_ns = 0;          /* saw `namespace X` awaiting `{` */
     char pending_name[256] = "";
     int stmt_template = 0;       /* `template` seen in the current declaration */
-    tok prev = {T_EOF, 0, 0, 0};
     for (;;) {
         tok t = next(&lx);
         if (t.kind == T_EOF)
@@ -404,9 +403,7 @@ int kscan(const char *src, kscan_result *out)
                 return -1;
             }
         }
-        prev = t;
     }
-    (void)prev;
     return 0;
 }
 
