@@ -154,6 +154,7 @@ class JitKernel:
         self._facets: List[Dict[str, set]] = [dict() for _ in self._pnames]
         self._last_parts: Optional[tuple] = None
         self._warned = False
+        self._nbudget = 0
         self.counters = {"slow_hits": 0, "disk_hits": 0, "compiles": 0, "compile_seconds": 0.0,
                          "load_seconds": 0.0}
         self.explanations: List[str] = []
@@ -274,7 +275,8 @@ class JitKernel:
         return _Bound(self, bd, stream)
 
     # -- variants --
-    def _variant(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int]) -> _Variant:
+    def _variant(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int],
+                 budget: bool = True) -> _Variant:
         """The variant of ``skey``, built once even when threads race for
         it (those that wait count as memory hits)."""
         with self._lock:
@@ -289,7 +291,7 @@ class JitKernel:
                 with self._lock:
                     self.counters["slow_hits"] += 1
                 return v
-            v = self._build(skey, values, facets, bd_override)
+            v = self._build(skey, values, facets, bd_override, budget)
             with self._lock:
                 self._variants[skey] = v
                 self._building.pop(skey, None)
@@ -324,7 +326,8 @@ class JitKernel:
         for seen, fac in zip(self._facets, facets):
             for f, val in fac:
                 seen.setdefault(f, set()).add(val if _hashable(val) else repr(val))
-        n = len(self._variants) + 1
+        self._nbudget += 1
+        n = self._nbudget
         if n <= self.max_variants:
             return
         varied = sorted(((len(s), name, f, s) for name, d in zip(self._pnames, self._facets)
@@ -369,7 +372,8 @@ class JitKernel:
             diffs.append(f"block_dim {old[0]} -> {parts[0]}")
         return ", ".join(diffs) or "new variant"
 
-    def _build(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int]) -> _Variant:
+    def _build(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int],
+               budget: bool = True) -> _Variant:
         if bd_override is not None:
             bd = bd_override
         elif callable(self.block_dim):
@@ -380,8 +384,9 @@ class JitKernel:
             bd = self.block_dim
         label = self._label(values, bd)
         source = self._render_source({**values, "block_dim": bd})
-        with self._lock:
-            self._budget(facets, label)
+        if budget:  # warm-up asks for its variants on purpose
+            with self._lock:
+                self._budget(facets, label)
         program = Program(source, self.program_name, headers=self.headers)
         try:
             res = _cache.compile(program, self.options, origin=self.origin, label=label)
@@ -447,7 +452,8 @@ class JitKernel:
         """Compile (or load) the variants of ``calls`` ahead of time, in
         parallel; each item is a tuple of arguments (or a dict of keyword
         arguments), with :func:`spec` in place of arrays if you like.
-        Shows a progress bar (tqdm when installed).  The variants' labels."""
+        Shows a progress bar (tqdm when installed).  Variants asked for here
+        do not count against the recompile budget.  The variants' labels."""
         items = [self._bind(*(((), c) if isinstance(c, Mapping) else (tuple(c), {}))) for c in calls]
         todo = []
         for args in items:
@@ -459,7 +465,7 @@ class JitKernel:
 
         def one(i):
             skey, values, facets = todo[i]
-            return i, self._variant(skey, values, facets, None).label
+            return i, self._variant(skey, values, facets, None, budget=False).label
 
         from concurrent.futures import ThreadPoolExecutor, as_completed
         try:
@@ -495,6 +501,7 @@ class JitKernel:
             self._last_parts = None
             self._facets = [dict() for _ in self._pnames]
             self._warned = False
+            self._nbudget = 0
 
     def __repr__(self) -> str:
         return f"<ascendrtc.jit {self.__name__}({', '.join(self._pnames)}), {len(self._variants)} variants>"
