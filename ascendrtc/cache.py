@@ -243,12 +243,16 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"  compile {m.get('compile_seconds', 0):.2f}s", file=out)
         print(f"{len(entries)} entries in {cache.dir}", file=out)
     elif a.cmd == "stats":
+        try:
+            m = mode()
+        except ValueError as e:
+            m = f"invalid: {e}"
         entries = cache.entries()
         total = sum(e.size for e in entries)
         bad = sum(1 for e in entries if e.error)
         saved = sum(e.meta.get("compile_seconds", 0) for e in entries if not e.error)
         print(f"directory:  {cache.dir}", file=out)
-        print(f"mode:       {mode()} (ASCENDRTC_CACHE)", file=out)
+        print(f"mode:       {m} (ASCENDRTC_CACHE)", file=out)
         print(f"entries:    {len(entries)} ({bad} corrupt)", file=out)
         print(f"size:       {_fmt_size(total)} of {_fmt_size(default_max_size())} cap", file=out)
         print(f"compile time held: {saved:.1f}s", file=out)
