@@ -1,7 +1,6 @@
 """The runtime's C core under AddressSanitizer and UBSan (`make asan`):
 memory, stream, event, args and launch paths - good and bad inputs, from
 several threads - must run without a sanitizer report."""
-import os
 import shutil
 import subprocess
 
@@ -13,9 +12,10 @@ from helpers.acl import ROOT
 
 @pytest.mark.skipif(not shutil.which("make") or not shutil.which("cc"), reason="needs make and a C compiler")
 def test_c_core_is_clean_under_asan_and_ubsan(tmp_path):
-    kernel = tmp_path / "add.o"
+    kernel, trap = tmp_path / "add.o", tmp_path / "trap.o"
     kernel.write_bytes(K.add_binary())
-    r = subprocess.run(["make", "--no-print-directory", "-j2", "asan", f"ASAN_KERNEL={kernel}"], cwd=ROOT,
+    trap.write_bytes(K.trap_binary())
+    r = subprocess.run(["make", "--no-print-directory", "-j2", "asan", f"ASAN_KERNEL={kernel} {trap}"], cwd=ROOT,
                        capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-6000:]

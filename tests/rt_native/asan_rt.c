@@ -1,7 +1,9 @@
 /* asan_rt.c - drives the runtime's memory, stream, event, args and launch
  * paths, good and bad, for the sanitizer build (make asan).  With a kernel
  * binary path (the add kernel of tests/helpers/rt_kernels.py: x, y, z,
- * int n) it also loads, packs arguments and launches from several threads.
+ * int n) it also loads, packs arguments and launches from several threads;
+ * with a second path (the trap kernel: out, int bad, int mode) it checks
+ * that traps - also of blocks waiting in SyncAll - are reported cleanly.
  * Prints ASAN_RT_OK and exits 0 when every check held. */
 #include <pthread.h>
 #include <stdio.h>
@@ -166,6 +168,26 @@ static void kernel_paths(const char *path)
     CHECK(aclrtBinaryLoadFromData(junk, sizeof junk, NULL, &b) == ACL_ERROR_RT_PARAM_INVALID);
 }
 
+static void trap_paths(const char *path)
+{
+    aclrtBinHandle b;
+    aclrtFuncHandle f;
+    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    OK(aclrtBinaryGetFunction(b, "trapper", &f));
+    void *out;
+    OK(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int mode = 0; mode < 2; mode++) {
+        int bad = 47, n = 48;
+        void *args[3] = {&out, &bad, &mode};
+        OK(aclrtLaunchKernelWithArgsArray(f, (uint32_t)n, NULL, NULL, args));
+        CHECK(aclrtSynchronizeStream(NULL) == ACL_ERROR_RT_AICORE_EXCEPTION);
+        CHECK(strstr(aclGetRecentErrMsg(), "trapper block 47/48: TestApi: bad value 42") != NULL);
+        OK(aclrtSynchronizeStream(NULL));
+    }
+    OK(aclrtFree(out));
+    OK(aclrtBinaryUnLoad(b));
+}
+
 int main(int argc, char **argv)
 {
     int rc = aclInit(NULL);
@@ -176,6 +198,8 @@ int main(int argc, char **argv)
     stream_event_paths();
     if (argc > 1)
         kernel_paths(argv[1]);
+    if (argc > 2)
+        trap_paths(argv[2]);
     OK(aclrtResetDevice(0));
     OK(aclFinalize());
     if (failures) {
