@@ -117,7 +117,21 @@ def test_npu_semantics_rounds_copy_down():
     body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 32);" \
            " LocalTensor<float> t = b.Get<float>(); Duplicate(t, -1.0f, 16); DataCopy(t, g, 10);" \
            " DataCopy(g[16], t, 16);"
-    m = dev.program([k("npu", body)], options=["--npu-arch=dav-2201", "-DASCENDRTC_NPU_SEMANTICS"], prelude=PRE)
+    # and counts beyond a tensor are bounded by the UB arena only, as the NPU does not check them
+    body2 = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); auto t = b.Get<float>(); Duplicate(t, 1.0f, 100);" \
+            " GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x); DataCopy(g, t, 96);"
+    body3 = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); auto t = b.Get<float>();" \
+            " Duplicate(t, 1.0f, 200 * 1024);"
+    m = dev.program([k("npu", body), k("npu2", body2), k("npu3", body3)],
+                    options=["--npu-arch=dav-2201", "-DASCENDRTC_NPU_SEMANTICS"], prelude=PRE)
+    y = np.zeros(96, np.float32)
+    m.get_kernel("npu2")[1](y)
+    arc.synchronize()
+    np.testing.assert_array_equal(y, 1)
+    with pytest.raises(arc.LaunchError, match=r"npu3 block 0/1: AscendC::Duplicate: dst: count 204800 exceeds "
+                                              r"the memory left after it: 49152 elements of float"):
+        m.get_kernel("npu3")[1](y)
+        arc.synchronize()
     x = np.arange(32, dtype=np.float32)
     m.get_kernel("npu")[1](x)
     arc.synchronize()

@@ -96,6 +96,39 @@ template <typename T> __global__ __aicore__ void tscale(GM_ADDR x, GM_ADDR y)
     DataCopy(gy, t, 64);
 }
 
+// idioms of real kernels: std traits and min() without includes, ASSERT,
+// static LocalTensors without a TPipe, a <<<>>> launcher for the NPU build
+template <typename T> struct is_f32 : std::conditional_t<std::is_same_v<T, float>, std::true_type, std::false_type> {};
+extern "C" __global__ __aicore__ void idioms(GM_ADDR x, GM_ADDR y)
+{
+    ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");
+    static_assert(is_f32<float>::value && !is_f32<half>::value, "traits");
+    uint32_t n = min(64u, (uint32_t)128);
+    LocalTensor<float> a(TPosition::VECIN, 0, n), b(TPosition::VECOUT, 1024, n);
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float *)x);
+    gy.SetGlobalBuffer((__gm__ float *)y);
+    DataCopy(a, gx, n);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Muls(b, a, (float)max(2, 1), n);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gy, b, n);
+}
+#ifndef ASCENDC_CPU_DEBUG
+void idioms_do(uint32_t blockDim, void *l2ctrl, void *stream, uint8_t *x, uint8_t *y)
+{
+    idioms<<<blockDim, l2ctrl, stream>>>(x, y);
+}
+#endif
+
+extern "C" __global__ __aicore__ void assert_fails(GM_ADDR x)
+{
+    int32_t n = (int32_t)GetBlockIdx() - 5;
+    ASSERT(n > 0);
+}
+
 extern "C" __global__ __aicore__ void scalars(GM_ADDR out)
 {
     GlobalTensor<float> o; o.SetGlobalBuffer((__gm__ float *)out, 16);
@@ -159,3 +192,14 @@ def test_half_and_bf16_scalars(mod):
     arc.synchronize()
     np.testing.assert_array_equal(out[:6], [5.0, 1.0, 4.0, 65504.0, float(np.float16(1e-7)), -0.0])
     assert np.signbit(out[5])
+
+
+def test_real_kernel_idioms(mod):
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros(64, np.float32)
+    mod.get_kernel("idioms")[1](x, y)
+    arc.synchronize()
+    np.testing.assert_array_equal(y, 2 * x)
+    with pytest.raises(arc.LaunchError, match=r"assert_fails block 0/1: ASSERT: n > 0"):
+        mod.get_kernel("assert_fails")[1](x)
+        arc.synchronize()

@@ -5,6 +5,15 @@
 
 #include "arc/entry.h"
 
+/* The simulated core is a CPU twin: kernels' CPU-debug branches apply (and
+ * their `#ifndef ASCENDC_CPU_DEBUG` <<<>>> launch wrappers drop out). */
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+
 #ifndef __aicore__
 #define __aicore__
 #endif
@@ -43,6 +52,8 @@
 #endif
 
 #include "arc/core_abi.h"
+#include "type_traits"   /* CANN kernels use std:: traits without including them */
+#include "cstdint"
 #include "arc/types.h"
 #include "arc/state.h"
 #include "arc/tensor.h"
@@ -60,5 +71,10 @@
 #include "arc/misc.h"
 
 typedef uint8_t *GM_ADDR;
+
+/* Scalar min/max as the device compiler provides them (kernels call them
+ * unqualified). */
+template <typename T, typename U> inline auto min(T a, U b) -> decltype(true ? (T)0 : (U)0) { return b < a ? b : a; }
+template <typename T, typename U> inline auto max(T a, U b) -> decltype(true ? (T)0 : (U)0) { return a < b ? b : a; }
 
 #endif /* ARC_KERNEL_OPERATOR_H_ */

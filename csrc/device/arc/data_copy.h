@@ -77,9 +77,10 @@ template <typename T> inline uint32_t copy_count(uint32_t count, const char *api
 template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what)
 {
     ARC_CHECK_ALIGN32(t.addr_, api, what);
-    ARC_CHECK(bytes <= t.bytes_, api, "%s: %llu bytes (%llu elements of %s) exceed the tensor's %u elements",
-              what, (unsigned long long)bytes, (unsigned long long)(bytes / sizeof(T)), __arc::tname<T>(),
-              (unsigned)(t.bytes_ / sizeof(T)));
+    ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
+              "%s: %llu bytes (%llu elements of %s) exceed " ARC_LIMIT_WHAT " %llu elements", what,
+              (unsigned long long)bytes, (unsigned long long)(bytes / sizeof(T)), __arc::tname<T>(),
+              (unsigned long long)(__arc::span_limit(t.addr_, t.bytes_) / sizeof(T)));
 }
 /* Blocked copy: n blocks of len bytes, strides are gaps between blocks. */
 inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)

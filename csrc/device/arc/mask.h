@@ -198,18 +198,19 @@ template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)
 {
     ARC_CHECK_ALIGN32(t.addr_, api, what);
-    uint64_t e = extent(p, o);
-    ARC_CHECK(e * sizeof(T) <= t.bytes_, api,
-              "%s: %u repeats (block stride %u, repeat stride %u) reach element %llu, beyond the tensor's %u elements",
-              what, p.repeat, o.blk, o.rep, (unsigned long long)e, (unsigned)(t.bytes_ / sizeof(T)));
+    uint64_t e = extent(p, o), lim = span_limit(t.addr_, t.bytes_);
+    ARC_CHECK(e * sizeof(T) <= lim, api,
+              "%s: %u repeats (block stride %u, repeat stride %u) reach element %llu, beyond " ARC_LIMIT_WHAT " %llu elements",
+              what, p.repeat, o.blk, o.rep, (unsigned long long)e, (unsigned long long)(lim / sizeof(T)));
 }
 /* Count-form operand check. */
 template <class T>
 inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *api, const char *what)
 {
     ARC_CHECK_ALIGN32(t.addr_, api, what);
-    ARC_CHECK(n >= 0 && (uint64_t)n * sizeof(T) <= t.bytes_, api, "%s: count %lld exceeds the tensor's %u elements of %s",
-              what, (long long)n, (unsigned)(t.bytes_ / sizeof(T)), tname<T>());
+    ARC_CHECK(n >= 0 && (uint64_t)n * sizeof(T) <= span_limit(t.addr_, t.bytes_), api,
+              "%s: count %lld exceeds " ARC_LIMIT_WHAT " %llu elements of %s", what, (long long)n,
+              (unsigned long long)(span_limit(t.addr_, t.bytes_) / sizeof(T)), tname<T>());
 }
 } // namespace __arc
 

@@ -189,7 +189,13 @@ public:
         return carve(buf, 1, len, "AscendC::TPipe::InitBuffer");
     }
     void Reset() { ub_used_ = l1_used_ = 0; nbuf_ = 0; }
-    void Destroy() { Reset(); }
+    /* Releases the pipe: a new TPipe may be created afterwards. */
+    void Destroy()
+    {
+        Reset();
+        unsigned long long &s = __arc_core()->dev[__arc::SLOT_PIPE];
+        if (s == (unsigned long long)(uintptr_t)this) s = 0;
+    }
     void Init() {}
 
     /* Event ids: FetchEventID peeks at a free id, AllocEventID takes it. */

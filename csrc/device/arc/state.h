@@ -78,6 +78,27 @@ static inline void store_bytes(void *__restrict dst, const void *__restrict src,
     copy_bytes(dst, src, n);
 }
 
+/* The bytes a local operand may span: its tensor's length; with
+ * -DASCENDRTC_NPU_SEMANTICS (the NPU does not check) whatever is left of
+ * the UB or L1 arena from its address, so memory stays safe. */
+static inline uint64_t span_limit(const void *p, uint32_t tensor_bytes)
+{
+#ifdef ASCENDRTC_NPU_SEMANTICS
+    arc_core *c = __arc_core();
+    const unsigned char *a = (const unsigned char *)p;
+    if (a >= c->ub && a < c->ub + c->ub_size) return (uint64_t)(c->ub + c->ub_size - a);
+    if (c->l1 && a >= c->l1 && a < c->l1 + c->l1_size) return (uint64_t)(c->l1 + c->l1_size - a);
+#else
+    (void)p;
+#endif
+    return tensor_bytes;
+}
+#ifdef ASCENDRTC_NPU_SEMANTICS
+#define ARC_LIMIT_WHAT "the memory left after it:"
+#else
+#define ARC_LIMIT_WHAT "the tensor's"
+#endif
+
 static inline arc_core *core() { return __arc_core(); }
 static inline unsigned long long &slot(int i) { return __arc_core()->dev[i]; }
 } // namespace __arc
@@ -89,6 +110,11 @@ static inline unsigned long long &slot(int i) { return __arc_core()->dev[i]; }
         if (__builtin_expect(!(cond), 0))             \
             __arc_trap(api, __VA_ARGS__);             \
     } while (0)
+
+/* ASSERT(cond) as kernels use it (CANN's CPU twin checks it too). */
+#ifndef ASSERT
+#define ASSERT(cond) ARC_CHECK(cond, "ASSERT", "%s", #cond)
+#endif
 
 /* UB operands must start on a 32-byte boundary (the arena is 32-aligned). */
 #define ARC_CHECK_ALIGN32(ptr, api, what)                                               \

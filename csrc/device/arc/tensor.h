@@ -69,6 +69,20 @@ public:
     LocalTensor() = default;
     LocalTensor(T *addr, uint32_t bytes, TPosition pos)
         : addr_(addr), bytes_(bytes), cap_(bytes), pos_(pos) {}
+    /* Static tensor without a TPipe: `tileSize` elements at byte offset
+     * `addr` of the position's memory (UB, or L1 for A1/B1/C1). */
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : pos_(pos)
+    {
+        arc_core *c = __arc_core();
+        bool l1 = pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1;
+        uint64_t size = l1 ? c->l1_size : c->ub_size;
+        ARC_CHECK((uint64_t)addr + (uint64_t)tileSize * sizeof(T) <= size, "AscendC::LocalTensor::LocalTensor",
+                  "%u elements of %s at byte %u exceed the %s (%llu bytes)", tileSize, __arc::tname<T>(), addr,
+                  l1 ? "L1" : "unified buffer", (unsigned long long)size);
+        addr_ = (T *)(void *)((l1 ? c->l1 : c->ub) + addr);
+        bytes_ = tileSize * (uint32_t)sizeof(T);
+        cap_ = (uint32_t)(size - addr);
+    }
 
     /* Moves the address and shrinks the length. */
     LocalTensor operator[](uint32_t offset) const
