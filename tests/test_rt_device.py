@@ -61,3 +61,20 @@ def test_recent_error_is_per_thread():
     t.start()
     t.join()
     assert seen == [b""]
+
+
+def test_dav_3510_device_by_environment():
+    # The device's SoC is chosen per process (ASCENDRTC_SIM_SOC).
+    import os
+    import subprocess
+    import sys
+    code = ("import ctypes, sys; sys.path.insert(0, %r)\n"
+            "from helpers.rt import lib, ok\n"
+            "L = lib(); v = ctypes.c_int64(); out = [L.aclrtGetSocName().decode()]\n"
+            "for a in (101, 201, 204, 202, 601):\n"
+            "    ok(L.aclrtGetDeviceInfo(0, a, ctypes.byref(v))); out.append(v.value)\n"
+            "print(out)\n") % os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, ASCENDRTC_SIM_SOC="Ascend950PR")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['Ascend950PR', 32, 64, 262144, 32, 3510]"

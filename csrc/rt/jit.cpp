@@ -17,6 +17,11 @@
 #include <mutex>
 #include <string>
 
+// LLVM 19's headers trip g++ 12's -Wredundant-move and a false
+// -Wmaybe-uninitialized in unique_function; they are not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wredundant-move"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -25,6 +30,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
+#pragma GCC diagnostic pop
 
 struct sim_jit_image {
     llvm::orc::JITDylib *jd;
