@@ -503,6 +503,11 @@ class JitKernel:
             self._warned = False
             self._nbudget = 0
 
+    def __reduce__(self):
+        # By reference, as pickle does functions: a module-level kernel
+        # travels to worker processes by name and keeps its own caches there.
+        return self.__qualname__
+
     def __repr__(self) -> str:
         return f"<ascendrtc.jit {self.__name__}({', '.join(self._pnames)}), {len(self._variants)} variants>"
 
@@ -589,7 +594,11 @@ def jit(source: Union[None, str, Template, Callable] = None, *, template: Union[
     if isinstance(source, (str, Template)):
         if template is not None:
             raise TypeError("jit(): give the template once (positionally or as template=)")
-        return JitKernel(None, template=source, **kw)
+        k = JitKernel(None, template=source, **kw)
+        k.__module__ = sys._getframe(1).f_globals.get("__name__", k.__module__)  # where it is defined
+        if origin is None:
+            k.origin = f"{k.__module__}.{k.__qualname__}"
+        return k
     if callable(source):
         return JitKernel(source, template=template, **kw)
     if source is not None:

@@ -402,3 +402,17 @@ def test_threads_share_variants_and_compile_each_once():
     s = vadd.stats()
     assert s["compiles"] == 2 and s["variants"] == 2 and sorted(renders) == [(256,), (512,)]
     assert s["hits"] == 24 - 2
+
+
+module_level_vadd = arc.jit(ADD_T, params="x, y, z", block_dim=8, name="module_level_vadd")
+
+
+@arc.jit(block_dim=8)
+def module_level_fn(x, y, z):
+    return ADD_TEMPLATE.replace("{N}", str(x.size)).replace("{T}", arc.ctype(x.dtype))
+
+
+def test_module_level_kernels_pickle_by_reference():
+    assert pickle.loads(pickle.dumps(module_level_vadd)) is module_level_vadd
+    assert pickle.loads(pickle.dumps(module_level_fn)) is module_level_fn
+    assert module_level_vadd.origin == f"{__name__}.module_level_vadd"
