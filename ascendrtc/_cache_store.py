@@ -73,7 +73,7 @@ def default_root() -> str:
 
 def check_private(path: str) -> None:
     """Raise CacheDirError unless ``path`` is a directory owned by this user
-    that no other user can write into."""
+    (or root) that no other user can write into."""
     try:
         st = os.stat(path)
     except OSError as e:
@@ -81,8 +81,8 @@ def check_private(path: str) -> None:
     if not stat.S_ISDIR(st.st_mode):
         raise CacheDirError(f"ascendrtc cache directory {path} is not a directory")
     problems = []
-    if st.st_uid != os.geteuid():
-        problems.append(f"it is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})")
+    if st.st_uid not in (os.geteuid(), 0):  # root may own a shared read-only cache
+        problems.append(f"it is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()}) or root")
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         who = " and ".join(w for w, bit in (("its group", stat.S_IWGRP), ("all users", stat.S_IWOTH))
                            if st.st_mode & bit)

@@ -16,7 +16,9 @@ Settings, read at each use (not frozen at import):
     instead of compiling (for production runs that must not compile).
 ``ASCENDRTC_CACHE_DIR``
     the directory (default ``$XDG_CACHE_HOME/ascendrtc`` or
-    ``~/.cache/ascendrtc``); it must be private to this user.
+    ``~/.cache/ascendrtc``), created 0700.  It must be owned by this user
+    (or root) and writable by no one else; one this user cannot write (a
+    shared, pre-filled cache) is used as in ``read`` mode.
 ``ASCENDRTC_CACHE_MAX_SIZE``
     size cap (e.g. ``2G``, default 1 GiB); least recently used entries go
     first.
@@ -153,7 +155,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     if m == "require":
         raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {cache.dir} "
                              f"(key {key.digest[:16]}; {reason}); run once with ASCENDRTC_CACHE=on to fill it")
-    if m == "read":
+    if m == "read" or not os.access(cache.dir, os.W_OK):  # e.g. a shared cache this user may only read
         b = program.compile(opts)
         return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason)
     tl = time.perf_counter()
