@@ -74,6 +74,11 @@ KERNELS = [
       " gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = big.Get<float>(); DataCopy(a, gx, 3008);"
       " DataCopy(gy, a, 3008); DataCopy(gy[3009], a, 3008);"),
+    k("atomic_maxmin", "GM_ADDR x, GM_ADDR y",
+      "GlobalTensor<int32_t> gx, gy; gx.SetGlobalBuffer((__gm__ int32_t *)x + GetBlockIdx() * 8);"
+      " gy.SetGlobalBuffer((__gm__ int32_t *)y);"
+      " LocalTensor<int32_t> a = b.Get<int32_t>(); DataCopy(a, gx, 8);"
+      " SetAtomicMax<int32_t>(); DataCopy(gy, a, 8); SetAtomicMin<int32_t>(); DataCopy(gy[8], a, 8); SetAtomicNone();"),
     k("init_gm", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int32_t> gy; gy.SetGlobalBuffer((__gm__ int32_t *)y + GetBlockIdx() * 100);"
       " InitGlobalMemory(gy, 100, (int32_t)GetBlockIdx() + 7);"),
@@ -177,6 +182,14 @@ def test_large_copies(mod):
     assert y[3008] == 0
     np.testing.assert_array_equal(y[3009:3009 + 3008], x)
     np.testing.assert_array_equal(y[-5:], 0)
+
+
+def test_atomic_max_min(mod):
+    x = np.random.default_rng(4).integers(-1000, 1000, 6 * 8).astype(np.int32)
+    y = np.zeros(16, np.int32)
+    launch(mod, "atomic_maxmin", 6, x, y)
+    np.testing.assert_array_equal(y[:8], np.maximum(x.reshape(6, 8).max(0), 0))
+    np.testing.assert_array_equal(y[8:], np.minimum(x.reshape(6, 8).min(0), 0))
 
 
 def test_init_global_memory(mod):
