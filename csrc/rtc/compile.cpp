@@ -27,6 +27,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -286,8 +287,25 @@ int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &lo
 
 } // namespace
 
+// ASCENDRTC_RTC_TIMING=1 appends where the compile spent its time to the log.
+struct PhaseTimer {
+    bool on;
+    std::string report;
+    std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+    PhaseTimer() : on(std::getenv("ASCENDRTC_RTC_TIMING") != nullptr) {}
+    void lap(const char *what)
+    {
+        auto now = std::chrono::steady_clock::now();
+        if (on)
+            report += std::string(report.empty() ? "timing:" : ",") + " " + what + " " +
+                      std::to_string(std::chrono::duration<double, std::milli>(now - t).count()) + " ms";
+        t = now;
+    }
+};
+
 extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
 {
+    PhaseTimer timer;
     std::call_once(g_once, init_once);
     std::memset(res, 0, sizeof *res);
     std::string log;
@@ -312,6 +330,7 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         pch_fs->pushOverlay(g_device_fs);
         std::string why;
         pch = arc_rtc::pch_get(args, pch_fs, &why);
+        timer.lap("pch");
         if (pch) {
             const char *pch_path = "/arc/pch/device_api.pch";
             user_fs->addFile(pch_path, 0,
@@ -346,6 +365,7 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     llvm::LLVMContext ctx;
     clang::EmitLLVMOnlyAction action(&ctx);
     bool ok = ci.ExecuteAction(action);
+    timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
@@ -355,6 +375,9 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     rc = emit_object(*mod, req->opts->opt_level, res, log);
     if (rc != ACL_SUCCESS)
         return rc;
+    timer.lap("codegen");
+    if (timer.on)
+        log += timer.report + "\n";
     res->log = dup(log);
     return res->log ? ACL_SUCCESS : ACL_ERROR_RTC_OUT_OF_MEMORY;
 }
