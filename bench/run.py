@@ -3,8 +3,9 @@
     python3 bench/run.py            # full run, rewrites BENCHMARKS.md
     python3 bench/run.py --quick    # a few repetitions, prints only
 
-Each bench module exposes rows(quick) -> [(name, times, baseline name,
-baseline times, target ratio or None)] with times in seconds.  Every row is
+Each bench module exposes rows(quick) -> [(name, values, baseline name,
+baseline values, target ratio or None[, "bytes"])]; values are seconds
+unless the optional sixth field says "bytes".  Every row is
 a ratio against a baseline measured in the same run (this machine is shared
 and noisy), with the median and the spread (min..max).
 """
@@ -20,7 +21,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-MODULES = ["bench_compile", "bench_launch", "bench_cache", "bench_device_add"]
+MODULES = ["bench_compile", "bench_launch", "bench_cache", "bench_device_add", "bench_memory"]
+
+
+def fmt_bytes(b):
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale:
+            return "%.1f %s" % (b / scale, unit)
+    return "%d B" % b
 
 
 def fmt_time(s):
@@ -34,12 +42,14 @@ def fmt_time(s):
 def table(all_rows):
     lines = ["| benchmark | median | spread | baseline | baseline median | ratio | target |",
              "|---|---|---|---|---|---|---|"]
-    for name, times, bname, btimes, target in all_rows:
+    for row in all_rows:
+        name, times, bname, btimes, target = row[:5]
+        fmt = fmt_bytes if row[5:] == ("bytes",) else fmt_time
         m, bm = statistics.median(times), statistics.median(btimes)
         ratio = m / bm if bm else float("nan")
         verdict = "" if target is None else ("<= %.2fx: %s" % (target, "met" if ratio <= target else "NOT met"))
         lines.append("| %s | %s | %s..%s | %s | %s | %.2fx | %s |" % (
-            name, fmt_time(m), fmt_time(min(times)), fmt_time(max(times)), bname, fmt_time(bm), ratio, verdict))
+            name, fmt(m), fmt(min(times)), fmt(max(times)), bname, fmt(bm), ratio, verdict))
     return "\n".join(lines)
 
 
