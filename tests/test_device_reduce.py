@@ -35,6 +35,11 @@ def mod():
         ks.append(dev.ub_kernel("psum_%s" % nm(dt), [("x", dt, 2 * L), ("z", dt, L)],
                                 "PairReduceSum(z, x, 2, %d, 1, 1, 8);" % L))
         del c
+    ks.append(dev.ub_kernel("rs_counter", [("x", np.float32, 20000), ("w", np.float32, 64), ("z", np.float32, 8)],
+                            "SetMaskCount(); SetVectorMask<float, MaskMode::COUNTER>(19999);"
+                            " ReduceSum<float, false>(z, x, w, MASK_PLACEHOLDER, 1, 8);"
+                            " ReduceMax<float, false>(z[2], x, w, MASK_PLACEHOLDER, 1, 8, true);"
+                            " SetMaskNorm(); ResetMask();"))
     ks.append(dev.ub_kernel("accval", [("x", np.float32, 256), ("w", np.float32, 256), ("z", np.float32, 8)],
                             "ReduceMax(z, x, w, 256, true); float v, i; GetReduceMaxMinCount(v, i);"
                             " z.SetValue(2, v); z.SetValue(3, i);"
@@ -104,3 +109,11 @@ def test_acc_val(mod):
     assert z[2] == x.max() and z[3] == np.argmax(x)
     assert z[5] == z[4]
     np.testing.assert_allclose(z[4], x.astype(np.float64).sum(), rtol=1e-5)
+
+
+def test_counter_mode_many_repeats(mod):
+    x = data(np.float32, 20000, 5)
+    _, _, z = dev.run(mod, "rs_counter", [("x", np.float32, 20000), ("w", np.float32, 64), ("z", np.float32, 8)],
+                      [x, np.zeros(64, np.float32), np.zeros(8, np.float32)])
+    np.testing.assert_allclose(z[0], x[:19999].astype(np.float64).sum(), rtol=1e-4, atol=1e-3)
+    assert z[2] == x[:19999].max() and idx_of(z[3], np.float32) == int(np.argmax(x[:19999]))

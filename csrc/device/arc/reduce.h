@@ -116,14 +116,25 @@ inline void reduce2_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
     uint32_t pidx[256];
     uint32_t nr = 0;
     for (uint32_t r = 0; r < p.repeat; r++) {
-        T v[128];
-        uint32_t li[128];
+        T v[256];
+        uint32_t li[256];
         uint32_t k = 0;
         __arc::Plan one = p;
         one.repeat = 1;
         if (p.counter) one.count = p.count - (uint64_t)r * p.L > p.L ? p.L : p.count - (uint64_t)r * p.L;
         __arc::lanes(one, [&](uint32_t, uint32_t l) { li[k] = l; v[k++] = src.addr_[__arc::off(os, r, l)]; });
         if (k == 0) continue;
+        if (nr == 256) {  /* counter mode can exceed 255 repeats: fold */
+            uint32_t bi = 0;
+            if (op == __arc::RED_SUM) parts[0] = __arc::tree(parts, nr, op);
+            else {
+                for (uint32_t i = 1; i < nr; i++)
+                    if (op == __arc::RED_MAX ? parts[i] > parts[bi] : parts[i] < parts[bi]) bi = i;
+                parts[0] = parts[bi];
+                pidx[0] = pidx[bi];
+            }
+            nr = 1;
+        }
         if (op == __arc::RED_SUM) parts[nr] = __arc::tree(v, k, op);
         else {
             uint32_t bi = 0;
@@ -220,8 +231,8 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
                   (int)dstRepStride, (unsigned long long)((p.repeat - 1) * (uint64_t)dstRepStride * per + per),
                   dst.GetSize());
     for (uint32_t r = 0; r < p.repeat; r++) {
-        T v[128];
-        uint32_t li[128];
+        T v[256];
+        uint32_t li[256];
         uint32_t k = 0;
         __arc::Plan one = p;
         one.repeat = 1;
@@ -304,8 +315,8 @@ inline void blockred(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                   "dst: %u repeats need %llu elements, the tensor has %u", p.repeat,
                   (unsigned long long)((p.repeat - 1) * (uint64_t)dstRepStride * nout + nout), dst.GetSize());
     for (uint32_t r = 0; r < p.repeat; r++) {
-        T v[128];
-        bool on[128];
+        T v[256];
+        bool on[256];
         for (uint32_t l = 0; l < p.L; l++) on[l] = false;
         __arc::Plan one = p;
         one.repeat = 1;
@@ -313,7 +324,7 @@ inline void blockred(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
         __arc::lanes(one, [&](uint32_t, uint32_t l) { on[l] = true; v[l] = src.addr_[__arc::off(os, r, l)]; });
         T *d = dst.addr_ + (uint64_t)r * dstRepStride * nout;
         for (uint32_t b = 0; b < nout; b++) {
-            T w[16];
+            T w[32];
             uint32_t k = 0;
             for (uint32_t i = 0; i < g; i++)
                 if (on[b * g + i]) w[k++] = v[b * g + i];
