@@ -1,7 +1,8 @@
-/* cores.c - the simulated AI cores.  A launch of N blocks runs on a
- * stream's pool of persistent core threads: min(N, cores of the kernel's
- * kind) threads run at once, each taking the next block until none is
- * left, so launches beyond the core count run in waves.  Each thread owns
+/* cores.c - the simulated AI cores.  A launch of N blocks runs on the
+ * launching stream's worker thread plus a pool of persistent core threads:
+ * min(N, cores of the kernel's kind) threads run at once, each taking the
+ * next block until none is left, so launches beyond the core count run in
+ * waves.  Only the threads a launch needs are woken.  Each thread owns
  * its arc_core with UB and L1 arenas (32-byte aligned, reused between
  * launches and not zeroed, like on-chip memory).
  *
@@ -22,7 +23,6 @@
 #include "rt/rt_internal.h"
 
 #define MAX_THREADS 64
-#define CORE_STACK (16u << 20) /* kernels may keep large arrays on the stack */
 
 typedef struct launch_ctx {
     const sim_kernel_run *r;
@@ -43,6 +43,7 @@ typedef struct core_thread {
     sim_corepool *pool;
     unsigned idx;
     pthread_t th;
+    pthread_cond_t cv; /* wakes this thread for a launch */
     arc_core core;
     launch_ctx *ctx;
     jmp_buf jb;
@@ -50,12 +51,12 @@ typedef struct core_thread {
 
 struct sim_corepool {
     pthread_mutex_t mu;
-    pthread_cond_t cv;
-    core_thread *threads[MAX_THREADS];
+    core_thread *caller; /* the stream worker's own core (no thread) */
+    core_thread *threads[MAX_THREADS - 1];
     unsigned nthreads;
     uint64_t gen;    /* bumped per launch */
     launch_ctx *ctx;
-    unsigned want;   /* threads with idx < want take part */
+    unsigned want;   /* pool threads with idx < want take part */
     int stop;
 };
 
@@ -121,6 +122,27 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     block_exit(c);
 }
 
+/* Run blocks of c until none is left, then check out of the launch. */
+static void take_blocks(core_thread *ct, launch_ctx *c)
+{
+    no_flush_to_zero();
+    for (;;) {
+        uint32_t b = atomic_fetch_add(&c->next, 1);
+        if (b >= c->r->nblocks)
+            break;
+        if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
+            block_exit(c);
+            continue;
+        }
+        run_block(ct, c, b);
+    }
+    ct->ctx = NULL;
+    pthread_mutex_lock(&c->mu);
+    c->threads_done++;
+    pthread_cond_signal(&c->done_cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
 static void *core_main(void *arg)
 {
     core_thread *ct = arg;
@@ -130,30 +152,15 @@ static void *core_main(void *arg)
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (p->gen == seen && !p->stop)
-            pthread_cond_wait(&p->cv, &p->mu);
+            pthread_cond_wait(&ct->cv, &p->mu);
         if (p->stop)
             break;
         seen = p->gen;
         launch_ctx *c = p->ctx;
         int mine = ct->idx < p->want;
         pthread_mutex_unlock(&p->mu);
-        if (mine) {
-            no_flush_to_zero();
-            for (;;) {
-                uint32_t b = atomic_fetch_add(&c->next, 1);
-                if (b >= c->r->nblocks)
-                    break;
-                if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
-                    block_exit(c);
-                    continue;
-                }
-                run_block(ct, c, b);
-            }
-            pthread_mutex_lock(&c->mu);
-            c->threads_done++;
-            pthread_cond_signal(&c->done_cv);
-            pthread_mutex_unlock(&c->mu);
-        }
+        if (mine)
+            take_blocks(ct, c);
         pthread_mutex_lock(&p->mu);
     }
     pthread_mutex_unlock(&p->mu);
@@ -166,15 +173,36 @@ sim_corepool *sim_corepool_new(void)
     if (!p)
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
-    pthread_cond_init(&p->cv, NULL);
     return p;
 }
 
 static void thread_free(core_thread *ct)
 {
+    if (!ct)
+        return;
     free(ct->core.ub);
     free(ct->core.l1);
+    pthread_cond_destroy(&ct->cv);
     free(ct);
+}
+
+/* A core with its arenas; NULL on OOM. */
+static core_thread *core_new(sim_corepool *p, unsigned idx)
+{
+    core_thread *ct = calloc(1, sizeof *ct);
+    void *ub = NULL, *l1 = NULL;
+    if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1())) {
+        free(ct);
+        free(ub);
+        free(l1);
+        return NULL;
+    }
+    ct->pool = p;
+    ct->idx = idx;
+    ct->core.ub = ub;
+    ct->core.l1 = l1;
+    pthread_cond_init(&ct->cv, NULL);
+    return ct;
 }
 
 void sim_corepool_free(sim_corepool *p)
@@ -183,42 +211,40 @@ void sim_corepool_free(sim_corepool *p)
         return;
     pthread_mutex_lock(&p->mu);
     p->stop = 1;
-    pthread_cond_broadcast(&p->cv);
+    for (unsigned i = 0; i < p->nthreads; i++)
+        pthread_cond_signal(&p->threads[i]->cv);
     pthread_mutex_unlock(&p->mu);
     for (unsigned i = 0; i < p->nthreads; i++) {
         pthread_join(p->threads[i]->th, NULL);
         thread_free(p->threads[i]);
     }
+    thread_free(p->caller);
     pthread_mutex_destroy(&p->mu);
-    pthread_cond_destroy(&p->cv);
     free(p);
 }
 
-/* Grow the pool to n threads (only the stream worker calls this). */
+/* Give the caller a core and the pool n threads (only the stream worker
+ * calls this). */
 static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
 {
+    if (!p->caller && !(p->caller = core_new(p, 0))) {
+        snprintf(msg, msglen, "out of host memory for a core's UB/L1 arenas");
+        return -1;
+    }
     while (p->nthreads < n) {
-        core_thread *ct = calloc(1, sizeof *ct);
-        void *ub = NULL, *l1 = NULL;
-        if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1())) {
-            free(ct);
-            free(ub);
-            free(l1);
-            snprintf(msg, msglen, "out of host memory for core %u's UB/L1 arenas", p->nthreads);
+        core_thread *ct = core_new(p, p->nthreads);
+        if (!ct) {
+            snprintf(msg, msglen, "out of host memory for core %u's UB/L1 arenas", p->nthreads + 1);
             return -1;
         }
-        ct->pool = p;
-        ct->idx = p->nthreads;
-        ct->core.ub = ub;
-        ct->core.l1 = l1;
         pthread_attr_t at;
         pthread_attr_init(&at);
-        pthread_attr_setstacksize(&at, CORE_STACK);
+        pthread_attr_setstacksize(&at, SIM_CORE_STACK);
         int e = pthread_create(&ct->th, &at, core_main, ct);
         pthread_attr_destroy(&at);
         if (e) {
             thread_free(ct);
-            snprintf(msg, msglen, "cannot start core thread %u: %s", p->nthreads, strerror(e));
+            snprintf(msg, msglen, "cannot start core thread %u: %s", p->nthreads + 1, strerror(e));
             return -1;
         }
         pthread_mutex_lock(&p->mu);
@@ -234,7 +260,7 @@ int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t ms
     if (conc > MAX_THREADS)
         conc = MAX_THREADS;
     unsigned t = r->nblocks < conc ? r->nblocks : conc;
-    if (grow(p, t, msg, msglen))
+    if (grow(p, t - 1, msg, msglen))
         return -1;
     launch_ctx c;
     memset(&c, 0, sizeof c);
@@ -247,10 +273,17 @@ int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t ms
 
     pthread_mutex_lock(&p->mu);
     p->ctx = &c;
-    p->want = t;
+    p->want = t - 1;
     p->gen++;
-    pthread_cond_broadcast(&p->cv);
+    for (unsigned i = 0; i < t - 1; i++)
+        pthread_cond_signal(&p->threads[i]->cv);
     pthread_mutex_unlock(&p->mu);
+
+    /* The calling (stream worker) thread is one of the cores. */
+    core_thread *saved = self;
+    self = p->caller;
+    take_blocks(p->caller, &c);
+    self = saved;
 
     pthread_mutex_lock(&c.mu);
     while (c.threads_done < t)

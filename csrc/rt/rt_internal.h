@@ -99,6 +99,10 @@ typedef struct sim_kernel_run {
     uint32_t core_type;      /* 0 AIV, 1 AIC */
 } sim_kernel_run;
 
+/* Stack of core threads and stream workers: kernels may keep large
+ * arrays on the stack. */
+#define SIM_CORE_STACK (16u << 20)
+
 sim_corepool *sim_corepool_new(void);
 void sim_corepool_free(sim_corepool *p);
 /* Run every block of r to completion on p's threads.  Returns 0, or -1

@@ -83,7 +83,12 @@ static sim_stream *stream_new(int is_default, char *err, size_t errlen)
     pthread_cond_init(&s->cv_done, &ca);
     pthread_condattr_destroy(&ca);
     s->pool = sim_corepool_new();
-    int e = s->pool ? pthread_create(&s->thread, NULL, worker, s) : ENOMEM;
+    /* The worker also runs blocks of its launches: give it a core's stack. */
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, SIM_CORE_STACK);
+    int e = s->pool ? pthread_create(&s->thread, &at, worker, s) : ENOMEM;
+    pthread_attr_destroy(&at);
     if (e) {
         snprintf(err, errlen, "cannot start the stream's worker thread: %s", strerror(e));
         sim_corepool_free(s->pool);
