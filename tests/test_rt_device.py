@@ -78,3 +78,24 @@ def test_dav_3510_device_by_environment():
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "['Ascend950PR', 32, 64, 262144, 32, 3510]"
+
+
+def test_fork_child_gets_an_error_not_a_hang():
+    # Worker threads do not survive fork(): the child must be refused cleanly.
+    import os
+    import subprocess
+    import sys
+    code = ("import ctypes, os, sys, warnings; sys.path.insert(0, %r)\n"
+            "warnings.simplefilter('ignore')\n"
+            "from helpers.rt import lib, ok, err\n"
+            "L = lib(); s = ctypes.c_void_p(); ok(L.aclrtCreateStream(ctypes.byref(s)))\n"
+            "pid = os.fork()\n"
+            "if pid == 0:\n"
+            "    p = ctypes.c_void_p(); rc = L.aclrtMalloc(ctypes.byref(p), 64, 0)\n"
+            "    os._exit(0 if rc == 507000 and 'fork' in err() else 1)\n"
+            "_, st = os.waitpid(pid, 0)\n"
+            "ok(L.aclrtSynchronizeStream(s))\n"
+            "print('child', os.waitstatus_to_exitcode(st))\n") % os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "child 0"
