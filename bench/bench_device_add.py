@@ -79,7 +79,7 @@ def main(argv=None):
     ap.add_argument("--mib", type=int, default=64, help="MiB per input array")
     ap.add_argument("--blocks", type=int, default=8)
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--tile", type=int, default=2048, help="floats per UB tile")
+    ap.add_argument("--tile", type=int, default=4096, help="floats per UB tile")
     args = ap.parse_args(argv)
     n = args.mib * 1024 * 1024 // 4
     n -= n % (args.blocks * args.tile)
