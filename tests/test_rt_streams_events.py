@@ -223,3 +223,21 @@ def test_many_threads_share_the_runtime():
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_device_sync_does_not_block_stream_creation_elsewhere():
+    import threading
+    L = lib()
+    f = spin_kernel()
+    flag, out = to_dev(np.zeros(1, np.int32)), malloc(4)
+    s = stream()
+    ok(launch(f, 1, [V(flag), V(out)], s))
+    rcs = []
+    t = threading.Thread(target=lambda: rcs.append(L.aclrtSynchronizeDevice()))
+    t.start()
+    s2 = stream()                              # would wait for the kernel if device sync held the list
+    ok(L.aclrtDestroyStream(s2))
+    release(flag)
+    t.join()
+    assert rcs == [0]
+    ok(L.aclrtDestroyStream(s))

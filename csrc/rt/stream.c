@@ -32,9 +32,11 @@ struct sim_stream {
     pthread_t thread;
     sim_corepool *pool;
     sim_stream *next;       /* all streams, for device sync */
+    int pinned;             /* device syncs waiting on it (list_mu) */
 };
 
 static pthread_mutex_t list_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t unpinned = PTHREAD_COND_INITIALIZER; /* a device sync let go */
 static sim_stream *all;
 static unsigned nstreams;
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
@@ -240,22 +242,37 @@ aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api)
     return rc;
 }
 
+/* Waits without holding list_mu (other threads may create or destroy
+ * streams meanwhile); the streams it waits on are pinned against freeing. */
 aclError sim_stream_sync_all(const char *api)
 {
     aclError first = ACL_SUCCESS;
     char msg[SIM_MSG_MAX] = "";
-    unsigned nfail = 0;
+    unsigned nfail = 0, n = 0;
     pthread_mutex_lock(&list_mu);
+    sim_stream **v = malloc((nstreams ? nstreams : 1) * sizeof *v);
+    if (!v) {
+        pthread_mutex_unlock(&list_mu);
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory");
+    }
     for (sim_stream *s = all; s; s = s->next) {
-        aclError rc = sim_stream_sync(s, -1, api);
-        if (rc) {
-            if (!nfail++) {
-                first = rc;
-                snprintf(msg, sizeof msg, "%s", aclGetRecentErrMsg());
-            }
-        }
+        s->pinned++;
+        v[n++] = s;
     }
     pthread_mutex_unlock(&list_mu);
+    for (unsigned i = 0; i < n; i++) {
+        aclError rc = sim_stream_sync(v[i], -1, api);
+        if (rc && !nfail++) {
+            first = rc;
+            snprintf(msg, sizeof msg, "%s", aclGetRecentErrMsg());
+        }
+    }
+    pthread_mutex_lock(&list_mu);
+    for (unsigned i = 0; i < n; i++)
+        v[i]->pinned--;
+    pthread_cond_broadcast(&unpinned);
+    pthread_mutex_unlock(&list_mu);
+    free(v);
     if (nfail > 1)
         return sim_err(first, api, "%u streams had failures; the first: %s", nfail, msg);
     if (nfail)
@@ -333,6 +350,8 @@ aclError aclrtDestroyStream(aclrtStream stream)
             break;
         }
     }
+    while (s->pinned) /* a device sync is still waiting on it */
+        pthread_cond_wait(&unpinned, &list_mu);
     pthread_mutex_unlock(&list_mu);
     pthread_mutex_lock(&s->mu);
     s->stop = 1;
