@@ -32,6 +32,9 @@ def mod():
                                 "Select(z, b, x, y, SELMODE::VSEL_TENSOR_TENSOR_MODE, %d);" % n))
         ks.append(dev.ub_kernel("sel_ts_%s" % nm(dt), [("b", np.uint8, n // 8), ("x", dt, n), ("z", dt, n)],
                                 "Select(z, b, x, (%s)-1, SELMODE::VSEL_TENSOR_SCALAR_MODE, %d);" % (dev.ctype(dt), n)))
+    ks.append(dev.ub_kernel("sel_mode0", [("b", np.uint8, 32), ("x", np.float32, 192), ("y", np.float32, 192),
+                                          ("z", np.float32, 192)],
+                            "Select(z, b, x, y, SELMODE::VSEL_CMPMASK_SPR, 192);"))
     ks.append(dev.ub_kernel("cmp_eq_i32", [("x", np.int32, 64), ("y", np.int32, 64), ("b", np.uint8, 8)],
                             "Compare(b, x, y, CMPMODE::EQ, 64);"))
     ks.append(dev.ub_kernel("cmp_l0", [("x", np.float32, 128), ("y", np.float32, 128), ("b", np.uint8, 16)],
@@ -154,3 +157,13 @@ def test_gather_mask_tensor_and_gather(mod):
     _, _, z = dev.run(mod, "gather", [("x", np.float32, 64), ("o", np.uint32, 64), ("z", np.float32, 64)],
                       [xs, (idx * 4).astype(np.uint32), np.zeros(64, np.float32)])
     np.testing.assert_array_equal(z, xs[idx])                 # offsets are bytes
+
+
+def test_select_mode0_reuses_mask_per_repeat(mod):
+    rng = np.random.default_rng(13)
+    m = rng.integers(0, 256, 32).astype(np.uint8)
+    x, y = fdata(np.float32, 192, 14), fdata(np.float32, 192, 15)
+    _, _, _, z = dev.run(mod, "sel_mode0", [("b", np.uint8, 32), ("x", np.float32, 192), ("y", np.float32, 192),
+                                            ("z", np.float32, 192)], [m, x, y, np.zeros(192, np.float32)])
+    sel = np.tile(bits(m, 64), 3)           # 64 lanes per float repeat, the same bits each repeat
+    np.testing.assert_array_equal(z, np.where(sel, x, y))

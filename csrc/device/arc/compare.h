@@ -205,16 +205,22 @@ template <typename T> inline void sel_types()
 {
     static_assert(__arc::one_of<T, half, float> || __NPU_ARCH__ != 2201, "AscendC::Select: dav-2201 supports half and float");
 }
+/* Count form: element i takes bit i (mode 0: bit i % L, the same mask
+ * every repeat). */
 template <typename T, typename U, typename F>
-inline void sel_count(const LocalTensor<T> &dst, const LocalTensor<U> &sel, const LocalTensor<T> &src0, uint32_t n, F other)
+inline void sel_count(const LocalTensor<T> &dst, const LocalTensor<U> &sel, const LocalTensor<T> &src0, uint32_t n,
+                      SELMODE mode, F other)
 {
     const char *api = "AscendC::Select";
     __arc::check_cnt(dst, n, api, "dst");
     __arc::check_cnt(src0, n, api, "src0");
-    ARC_CHECK((uint64_t)(n + 7) / 8 <= sel.bytes_, api, "selMask: %u bits need %u bytes, the tensor has %u", n,
-              (n + 7) / 8, sel.bytes_);
+    const uint32_t L = 256 / sizeof(T);
+    const bool same = mode == SELMODE::VSEL_CMPMASK_SPR;
+    const uint32_t nbits = same ? (n < L ? n : L) : n;
+    ARC_CHECK((uint64_t)(nbits + 7) / 8 <= sel.bytes_, api, "selMask: %u bits need %u bytes, the tensor has %u", nbits,
+              (nbits + 7) / 8, sel.bytes_);
     const uint8_t *m = (const uint8_t *)(const void *)sel.addr_;
-    for (uint32_t i = 0; i < n; i++) dst.addr_[i] = __arc::get_bit(m, i) ? src0.addr_[i] : other(i);
+    for (uint32_t i = 0; i < n; i++) dst.addr_[i] = __arc::get_bit(m, same ? i % L : i) ? src0.addr_[i] : other(i);
 }
 template <typename T, typename U, typename F>
 inline void sel_l0(const LocalTensor<T> &dst, const LocalTensor<U> &sel, const LocalTensor<T> &src0, SELMODE mode,
@@ -240,7 +246,7 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
     __detail::sel_types<T>();
     __arc::check_cnt(src1, count, "AscendC::Select", "src1");
     const T *b = src1.addr_;
-    __detail::sel_count(dst, selMask, src0, count, [b](uint64_t i) { return b[i]; });
+    __detail::sel_count(dst, selMask, src0, count, mode, [b](uint64_t i) { return b[i]; });
 }
 template <typename T, typename U, typename S, typename = decltype((T)(*(S *)0))>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0, S src1,
@@ -248,7 +254,7 @@ inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, con
 {
     __detail::sel_types<T>();
     const T s = (T)src1;
-    __detail::sel_count(dst, selMask, src0, count, [s](uint64_t) { return s; });
+    __detail::sel_count(dst, selMask, src0, count, mode, [s](uint64_t) { return s; });
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,

@@ -102,7 +102,7 @@ inline Plan plan_bits(uint32_t L, int32_t repeat, uint64_t lo, uint64_t hi, bool
         }
     }
     if (p.counter) {
-        p.count = (!isSetMask && !c->dev[SLOT_MASK_SET]) ? (uint64_t)L * (repeat < 0 ? 0 : repeat) : lo;
+        p.count = (!isSetMask && !c->dev[SLOT_MASK_SET]) ? (uint64_t)L * (uint64_t)(repeat < 0 ? 0 : repeat) : lo;
         p.repeat = (uint32_t)((p.count + L - 1) / L);
         p.lo = p.hi = ~0ull;
     } else {

@@ -173,6 +173,7 @@ inline void reduce2_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &work,             \
                      const uint64_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false) \
     {                                                                                                               \
+        (void)work;                                                                                                 \
         __detail::reduce2_l0(dst, src, __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME), \
                              srcRepStride, OP, calIndex, "AscendC::" #NAME);                                        \
     }                                                                                                               \
@@ -180,6 +181,7 @@ inline void reduce2_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &work,             \
                      const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false) \
     {                                                                                                               \
+        (void)work;                                                                                                 \
         __detail::reduce2_l0(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME), \
                              srcRepStride, OP, calIndex, "AscendC::" #NAME);                                        \
     }
