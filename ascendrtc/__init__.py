@@ -16,8 +16,7 @@ from ._C import AclError, DeviceArray, Event, Kernel, LaunchError, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
 from ._backend import get_backend, set_backend, sim_home
 from ._program import Binary, CompileError, Module, Program
-
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "AclError", "CompileError", "LaunchError",

@@ -1,0 +1,105 @@
+"""Packaging: a wheel built from the source tree installs into a fresh
+virtualenv and works there (extension, simulated NPU home, device headers,
+the `ascendrtc` script); the version is written once; a build without LLVM
+19 ends with one message naming the Debian packages."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = "llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19"
+
+SMOKE = textwrap.dedent(r'''
+    import importlib.metadata, os, numpy as np, ascendrtc as arc
+    assert "site-packages" in arc.__file__, arc.__file__
+    assert importlib.metadata.version("ascendrtc") == arc.__version__
+    home = arc.get_backend()["home"]
+    assert home == os.path.join(os.path.dirname(arc.__file__), "_home"), home
+    SRC = """
+    #include "kernel_operator.h"
+    extern "C" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+        constexpr int32_t N = 32;
+        AscendC::GlobalTensor<float> xg, yg, zg;
+        xg.SetGlobalBuffer((__gm__ float *)x + N * AscendC::GetBlockIdx(), N);
+        yg.SetGlobalBuffer((__gm__ float *)y + N * AscendC::GetBlockIdx(), N);
+        zg.SetGlobalBuffer((__gm__ float *)z + N * AscendC::GetBlockIdx(), N);
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 3 * N * sizeof(float));
+        AscendC::LocalTensor<float> a = buf.Get<float>(), b = a[N], c = a[2 * N];
+        AscendC::DataCopy(a, xg, N); AscendC::DataCopy(b, yg, N);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Add(c, a, b, N);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(zg, c, N);
+    }
+    """
+    add = arc.Program(SRC, "add.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("add")
+    x, y = np.arange(256, dtype=np.float32), np.ones(256, np.float32)
+    z = arc.empty_like(x)
+    add[8](x, y, z)
+    assert np.array_equal(z.get(), x + y)
+    print("smoke ok", arc.__version__)
+''')
+
+
+def _copy_source(dst):
+    """The source tree as a checkout has it: no build outputs."""
+    skip = shutil.ignore_patterns("build", "_home", "*.so", "*.o", "__pycache__", ".git", "*.egg-info",
+                                  ".pytest_cache", "dist", ".ipynb_checkpoints")
+    shutil.copytree(ROOT, dst, ignore=skip)
+
+
+def test_version_is_written_once():
+    import ascendrtc
+    from ascendrtc._version import __version__
+    assert ascendrtc.__version__ == __version__
+    with open(os.path.join(ROOT, "pyproject.toml")) as f:
+        pyproject = f.read()
+    assert 'dynamic = ["version"]' in pyproject and "ascendrtc._version.__version__" in pyproject
+    assert __version__ not in pyproject
+
+
+def test_missing_llvm_gives_one_message_naming_the_packages(tmp_path):
+    src = tmp_path / "src"
+    _copy_source(src)
+    env = dict(os.environ, LLVM_CONFIG=str(tmp_path / "no-such-llvm-config-19"))
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", str(tmp_path / "dist"), str(src)], capture_output=True, text=True, env=env,
+                       timeout=300)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0
+    assert out.count(f"sudo apt-get install {PACKAGES}") == 1, out
+    assert "no-such-llvm-config-19 was not found" in out
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="building the home needs make")
+def test_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
+    src, dist, venv = tmp_path / "src", tmp_path / "dist", tmp_path / "venv"
+    _copy_source(src)
+    # --no-build-isolation: build with this interpreter's setuptools and numpy (no network).
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", str(dist), str(src)], capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    wheels = list(dist.glob("ascendrtc-*.whl"))
+    assert len(wheels) == 1
+    # A fresh venv that sees this interpreter's numpy but not the source tree.
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300)
+    py, script = venv / "bin" / "python", venv / "bin" / "ascendrtc"
+    r = subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheels[0])],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ASCENDRTC_SIM_HOME", "ASCENDRTC_BACKEND")}
+    smoke = tmp_path / "smoke.py"
+    smoke.write_text(SMOKE)
+    r = subprocess.run([str(py), str(smoke)], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and "smoke ok" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([str(script), "info"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "clang 19" in r.stdout, r.stdout + r.stderr
+    r = subprocess.run([str(script), "home"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and str(venv) in r.stdout
+    assert os.path.isfile(os.path.join(r.stdout.strip(), "include", "acl", "acl_rt_compile.h"))
