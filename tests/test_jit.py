@@ -10,11 +10,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.acl import SEED_KERNEL
-
-# The seed's add kernel with {N} (length) and {T} (element type) to fill in.
-ADD_TEMPLATE = (SEED_KERNEL.replace("float", "T").replace("8 * 32;", "{N};")
-                .replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\nusing T = {T};'))
+from helpers.acl import ADD_TEMPLATE, SEED_KERNEL
 
 jitmod = importlib.import_module("ascendrtc.jit")
 

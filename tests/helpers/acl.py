@@ -156,77 +156,17 @@ def read_meta(blob):
     return meta
 
 
-SEED_KERNEL = r'''
-#include "kernel_operator.h"
-constexpr int32_t TOTAL_LENGTH = 8 * 32;
-constexpr int32_t USE_CORE_NUM = 8;
-constexpr int32_t BLOCK_LENGTH = TOTAL_LENGTH / USE_CORE_NUM;
-constexpr int32_t TILE_NUM = 1;
-constexpr int32_t BUFFER_NUM = 2;
-constexpr int32_t TILE_LENGTH = BLOCK_LENGTH / TILE_NUM / BUFFER_NUM;
+def _seed_kernel():
+    """The kernel string of the seed article's program, examples/add_custom.cpp:
+    one copy of the article's code serves the C test and the Python tests."""
+    with open(os.path.join(ROOT, "examples", "add_custom.cpp")) as f:
+        text = f.read()
+    start = text.index('R""""(') + len('R""""(')
+    return text[start: text.index(')""""', start)]
 
-class KernelAdd {
-public:
-    __aicore__ inline KernelAdd() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z)
-    {
-        xGm.SetGlobalBuffer((__gm__ float *)x + BLOCK_LENGTH * AscendC::GetBlockIdx(), BLOCK_LENGTH);
-        yGm.SetGlobalBuffer((__gm__ float *)y + BLOCK_LENGTH * AscendC::GetBlockIdx(), BLOCK_LENGTH);
-        zGm.SetGlobalBuffer((__gm__ float *)z + BLOCK_LENGTH * AscendC::GetBlockIdx(), BLOCK_LENGTH);
-        pipe.InitBuffer(inQueueX, BUFFER_NUM, TILE_LENGTH * sizeof(float));
-        pipe.InitBuffer(inQueueY, BUFFER_NUM, TILE_LENGTH * sizeof(float));
-        pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));
-    }
-    __aicore__ inline void Process()
-    {
-        int32_t loopCount = TILE_NUM * BUFFER_NUM;
-        for (int32_t i = 0; i < loopCount; i++) {
-            CopyIn(i);
-            Compute(i);
-            CopyOut(i);
-        }
-    }
 
-private:
-    __aicore__ inline void CopyIn(int32_t progress)
-    {
-        AscendC::LocalTensor<float> xLocal = inQueueX.AllocTensor<float>();
-        AscendC::LocalTensor<float> yLocal = inQueueY.AllocTensor<float>();
-        AscendC::DataCopy(xLocal, xGm[progress * TILE_LENGTH], TILE_LENGTH);
-        AscendC::DataCopy(yLocal, yGm[progress * TILE_LENGTH], TILE_LENGTH);
-        inQueueX.EnQue(xLocal);
-        inQueueY.EnQue(yLocal);
-    }
-    __aicore__ inline void Compute(int32_t progress)
-    {
-        AscendC::LocalTensor<float> xLocal = inQueueX.DeQue<float>();
-        AscendC::LocalTensor<float> yLocal = inQueueY.DeQue<float>();
-        AscendC::LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();
-        AscendC::Add(zLocal, xLocal, yLocal, TILE_LENGTH);
-        outQueueZ.EnQue<float>(zLocal);
-        inQueueX.FreeTensor(xLocal);
-        inQueueY.FreeTensor(yLocal);
-    }
-    __aicore__ inline void CopyOut(int32_t progress)
-    {
-        AscendC::LocalTensor<float> zLocal = outQueueZ.DeQue<float>();
-        AscendC::DataCopy(zGm[progress * TILE_LENGTH], zLocal, TILE_LENGTH);
-        outQueueZ.FreeTensor(zLocal);
-    }
+SEED_KERNEL = _seed_kernel()
 
-private:
-    AscendC::TPipe pipe;
-    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> inQueueX, inQueueY;
-    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> outQueueZ;
-    AscendC::GlobalTensor<float> xGm;
-    AscendC::GlobalTensor<float> yGm;
-    AscendC::GlobalTensor<float> zGm;
-};
-extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)
-{
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
-    KernelAdd op;
-    op.Init(x, y, z);
-    op.Process();
-}
-'''
+# The seed's add kernel with {N} (length) and {T} (element type) to fill in.
+ADD_TEMPLATE = (SEED_KERNEL.replace("float", "T").replace("8 * 32;", "{N};")
+                .replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\nusing T = {T};'))
