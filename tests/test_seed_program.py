@@ -39,3 +39,18 @@ def test_set_env_exports_home_and_loader_path():
     home, ld = out.stdout.strip().split("|")
     assert os.path.samefile(home, sim_home())
     assert os.path.join(home, "lib64") in ld.split(":")
+
+
+def test_c_flow_example_builds_warning_free_and_runs(tmp_path):
+    """examples/c_flow.c: the project's own C example (templates, in-memory
+    header, args array, events, error texts) in plain C11."""
+    src = os.path.join(ROOT, "examples", "c_flow.c")
+    script = ('set -e; source "{home}/set_env.sh"; '
+              'cc -std=c11 -Wall -Wextra -Werror {src} -I$ASCEND_HOME_PATH/include -L$ASCEND_HOME_PATH/lib64 '
+              '-lascendcl -lacl_rtc -o c_flow; ./c_flow').format(home=sim_home(), src=src)
+    out = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "mismatches: 0" in out.stdout
+    assert re.search(r"compiled scale<float, 64> -> _Z5scaleIfLi64EE\S+", out.stdout)
+    assert "unknown kernel -> 107000: aclrtBinaryGetFunction: no kernel named 'no_such_kernel'" in out.stdout
+    assert "broken.asc:4:35: error: expected ';'" in out.stdout
