@@ -110,7 +110,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->sub_block_num = 1;
     k->ub_size = r->arch->ub_size;
     k->l1_size = r->arch->l1_size;
-    k->tiling_key = 0;
+    k->tiling_key = r->tiling_key;
     k->workspace = NULL;
     k->arch = r->arch->num;
     k->core_type = r->core_type;

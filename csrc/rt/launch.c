@@ -11,11 +11,17 @@
 
 #include "rt/rt_internal.h"
 
+/* What the launch attributes set. */
+typedef struct launch_opts {
+    uint64_t timeout_ns; /* 0 = none */
+    uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
+} launch_opts;
+
 typedef struct launch_task {
     sim_task t;
     sim_func *f;
     uint32_t nblocks;
-    uint64_t timeout_ns; /* 0 = none */
+    launch_opts opts;
     unsigned char *args;
 } launch_task;
 
@@ -33,6 +39,7 @@ static void launch_run(sim_task *t, sim_stream *s)
     sim_kernel_run r = {
         .entry = f->entry, .args = l->args, .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
+        .tiling_key = l->opts.tiling_key,
     };
     char msg[SIM_MSG_MAX];
     uint64_t t0 = now_ns();
@@ -41,9 +48,9 @@ static void launch_run(sim_task *t, sim_stream *s)
         return;
     }
     uint64_t dt = now_ns() - t0;
-    if (l->timeout_ns && dt > l->timeout_ns) {
+    if (l->opts.timeout_ns && dt > l->opts.timeout_ns) {
         snprintf(msg, sizeof msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms", f->km->name,
-                 l->nblocks, dt / 1e6, l->timeout_ns / 1e6);
+                 l->nblocks, dt / 1e6, l->opts.timeout_ns / 1e6);
         sim_stream_fail(s, ACL_ERROR_RT_AICORE_TIMEOUT, msg);
     }
 }
@@ -57,9 +64,9 @@ static void launch_release(sim_task *t)
 }
 
 /* Launch attributes (CheckKernelLaunchCfg rules). */
-static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchKernelCfg *cfg, uint64_t *timeout_ns)
+static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchKernelCfg *cfg, launch_opts *o)
 {
-    *timeout_ns = 0;
+    memset(o, 0, sizeof *o);
     if (!cfg)
         return ACL_SUCCESS;
     if (!cfg->attrs)
@@ -103,14 +110,18 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
         }
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
             seen_s = 1;
-            *timeout_ns = (uint64_t)v->timeout * 1000000000ull;
+            o->timeout_ns = (uint64_t)v->timeout * 1000000000ull;
             break;
         case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
             seen_us = 1;
-            *timeout_ns = ((uint64_t)v->timeoutUs.timeoutHigh << 32 | v->timeoutUs.timeoutLow) * 1000ull;
+            o->timeout_ns = ((uint64_t)v->timeoutUs.timeoutHigh << 32 | v->timeoutUs.timeoutLow) * 1000ull;
+            break;
+        case ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY:
+            o->tiling_key = (uint64_t)v->rsv[1] << 32 | v->rsv[0];
             break;
         default:
-            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu: unknown attribute id %d (valid: 1..9)", i,
+            return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                           "cfg attr %zu: unknown attribute id %d (valid: 1..9, and 0x7A01 for the tiling key)", i,
                            (int)at->id);
         }
         if (seen_s && seen_us)
@@ -121,7 +132,7 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
 }
 
 static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
-                             aclrtLaunchKernelCfg *cfg, sim_func **f, sim_stream **s, uint64_t *timeout_ns)
+                             aclrtLaunchKernelCfg *cfg, sim_func **f, sim_stream **s, launch_opts *o)
 {
     aclError rc = sim_rt_enter(api);
     if (!rc)
@@ -131,12 +142,12 @@ static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32
     if (numBlocks < 1 || numBlocks > 65535)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "numBlocks %u for '%s' is out of range [1, 65535]", numBlocks,
                        (*f)->km->name);
-    if ((rc = check_cfg(api, *f, cfg, timeout_ns)))
+    if ((rc = check_cfg(api, *f, cfg, o)))
         return rc;
     return sim_stream_resolve(stream, api, s);
 }
 
-static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_stream *s, uint64_t timeout_ns,
+static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_stream *s, const launch_opts *o,
                         unsigned char *block)
 {
     launch_task *l = calloc(1, sizeof *l);
@@ -148,7 +159,7 @@ static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_st
     l->t.release = launch_release;
     l->f = f;
     l->nblocks = numBlocks;
-    l->timeout_ns = timeout_ns;
+    l->opts = *o;
     l->args = block;
     sim_bin_hold(f->bin);
     return sim_stream_push(s, &l->t, api);
@@ -168,8 +179,8 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
     sim_func *f;
     sim_stream *s;
     sim_args *a;
-    uint64_t tmo;
-    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    launch_opts opts;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &opts);
     if (rc)
         return rc;
     if (reserve)
@@ -206,7 +217,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
             memcpy(block + k->params[i].offset, a->buf + sl->off, sl->size);
         }
     }
-    return enqueue(api, f, numBlocks, s, tmo, block);
+    return enqueue(api, f, numBlocks, s, &opts, block);
 }
 
 aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -215,8 +226,8 @@ aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t num
     const char *api = "aclrtLaunchKernelWithArgsArray";
     sim_func *f;
     sim_stream *s;
-    uint64_t tmo;
-    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    launch_opts opts;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &opts);
     if (rc)
         return rc;
     const arc_kernel_meta *k = f->km;
@@ -234,7 +245,7 @@ aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t num
         return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the arguments");
     for (uint32_t i = 0; i < k->nparams; i++)
         memcpy(block + k->params[i].offset, args[i], k->params[i].size);
-    return enqueue(api, f, numBlocks, s, tmo, block);
+    return enqueue(api, f, numBlocks, s, &opts, block);
 }
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -244,8 +255,8 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
     const char *api = "aclrtLaunchKernelWithHostArgs";
     sim_func *f;
     sim_stream *s;
-    uint64_t tmo;
-    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &tmo);
+    launch_opts opts;
+    aclError rc = check_common(api, funcHandle, numBlocks, stream, cfg, &f, &s, &opts);
     if (rc)
         return rc;
     const arc_kernel_meta *k = f->km;
@@ -275,5 +286,5 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
         uintptr_t p = (uintptr_t)(block + placeHolderArray[i].dataOffset);
         memcpy(block + placeHolderArray[i].addrOffset, &p, sizeof p);
     }
-    return enqueue(api, f, numBlocks, s, tmo, block);
+    return enqueue(api, f, numBlocks, s, &opts, block);
 }

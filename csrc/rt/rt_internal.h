@@ -81,9 +81,19 @@ typedef struct sim_alloc {
     size_t size;   /* bytes the caller asked for */
     size_t span;   /* bytes reserved (rounded up) */
     int device;    /* 1 = aclrtMalloc, 0 = aclrtMallocHost */
+    uintptr_t map; /* mmap'd region (with the guard page), 0 = malloc'd */
+    size_t maplen;
 } sim_alloc;
-/* Find the live allocation containing p; 1 when found. */
+/* Find the live allocation containing p (within its span); 1 when found. */
 int sim_mem_find(const void *p, sim_alloc *out);
+/* The live allocation with the highest base <= p; 1 when there is one. */
+int sim_mem_nearest(const void *p, sim_alloc *out);
+/* 1 when p lay in a recently freed device allocation (*out: it). */
+int sim_mem_was_freed(const void *p, sim_alloc *out);
+
+/* ---- fault.c: GM checks, fault signals, the launch watchdog ---- */
+/* 0 when ASCENDRTC_GM_CHECKS=0 turned GM checks and guard pages off. */
+int sim_gm_checks(void);
 
 /* ---- cores.c: the simulated AI cores ---- */
 typedef struct sim_corepool sim_corepool;
@@ -97,6 +107,7 @@ typedef struct sim_kernel_run {
     uint32_t nblocks;
     uint32_t max_concurrent; /* cores of the kind this kernel runs on */
     uint32_t core_type;      /* 0 AIV, 1 AIC */
+    uint64_t tiling_key;     /* what TILING_KEY_IS() compares against */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large

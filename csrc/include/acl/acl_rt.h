@@ -111,7 +111,11 @@ typedef enum aclrtLaunchKernelAttrId {
     ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
     ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
     ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
-    ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9
+    ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+    /* ascendrtc extension (not in CANN): the tiling key TILING_KEY_IS()
+     * compares against, as value.rsv[0] (low 32 bits) and value.rsv[1]
+     * (high 32 bits); 0 when not given. */
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY = 0x7A01
 } aclrtLaunchKernelAttrId;
 
 typedef enum aclrtEngineType {
