@@ -5,6 +5,13 @@ GM on the same 8 cores) and numpy.add, all in one run.
 
 Prints GB/s counted as STREAM does (3 arrays moved per element).
 Target: the add kernel reaches >= 80% of STREAM-add and beats numpy.add.
+
+rows() (for bench/run.py) sweeps 1 KiB ... 256 MiB per input on 1, 2, 8 and
+48 blocks; every throughput row is against a STREAM-style add in C
+(bench/stream_add.c, timed inside C, best of 1 and all threads: the machine's
+practical limit), with numpy.add and the same kernel in PyOpenCL on PoCL
+beside it, and "blocks that scale" rows (48 vs 2 blocks, same total work).
+Each ascendrtc sample is one launch + synchronize on resident device arrays.
 """
 import argparse
 import os
@@ -14,9 +21,13 @@ import time
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
 import ascendrtc as arc  # noqa: E402
+from _pocl import context as pocl_context, unavailable_row  # noqa: E402
+from _stream import stream_add  # noqa: E402
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -24,31 +35,46 @@ using namespace AscendC;
 constexpr int32_t BUFFER_NUM = 2;
 constexpr uint32_t TILE = TILE_FLOATS;   // floats per tile (x, y, z double-buffered: 6 tiles of UB)
 
+// Each block takes one contiguous slice, a multiple of 8 floats (32 bytes,
+// DataCopy's unit); the last slice and its last tile may be shorter, so any
+// total that is a multiple of 8 runs on any number of blocks.
+__aicore__ inline uint64_t slice_len(uint64_t total, uint64_t *start)
+{
+    const uint64_t nb = GetBlockNum();
+    const uint64_t per = ((total + nb - 1) / nb + 7) / 8 * 8;
+    *start = per * GetBlockIdx();
+    if (*start >= total) return 0;
+    return total - *start < per ? total - *start : per;
+}
+
 extern "C" __global__ __aicore__ void add_ub(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t total)
 {
-    const uint64_t per = total / GetBlockNum();
+    uint64_t start;
+    const uint64_t len = slice_len(total, &start);
+    if (len == 0) return;
     GlobalTensor<float> xg, yg, zg;
-    xg.SetGlobalBuffer((__gm__ float *)x + per * GetBlockIdx(), per);
-    yg.SetGlobalBuffer((__gm__ float *)y + per * GetBlockIdx(), per);
-    zg.SetGlobalBuffer((__gm__ float *)z + per * GetBlockIdx(), per);
+    xg.SetGlobalBuffer((__gm__ float *)x + start, len);
+    yg.SetGlobalBuffer((__gm__ float *)y + start, len);
+    zg.SetGlobalBuffer((__gm__ float *)z + start, len);
     TPipe pipe;
     TQue<QuePosition::VECIN, BUFFER_NUM> qx, qy;
     TQue<QuePosition::VECOUT, BUFFER_NUM> qz;
     pipe.InitBuffer(qx, BUFFER_NUM, TILE * sizeof(float));
     pipe.InitBuffer(qy, BUFFER_NUM, TILE * sizeof(float));
     pipe.InitBuffer(qz, BUFFER_NUM, TILE * sizeof(float));
-    for (uint64_t off = 0; off < per; off += TILE) {
+    for (uint64_t off = 0; off < len; off += TILE) {
+        const uint32_t cnt = len - off < TILE ? (uint32_t)(len - off) : TILE;
         LocalTensor<float> a = qx.AllocTensor<float>(), b = qy.AllocTensor<float>();
-        DataCopy(a, xg[off], TILE);
-        DataCopy(b, yg[off], TILE);
+        DataCopy(a, xg[off], cnt);
+        DataCopy(b, yg[off], cnt);
         qx.EnQue(a); qy.EnQue(b);
         a = qx.DeQue<float>(); b = qy.DeQue<float>();
         LocalTensor<float> c = qz.AllocTensor<float>();
-        Add(c, a, b, TILE);
+        Add(c, a, b, cnt);
         qz.EnQue(c);
         qx.FreeTensor(a); qy.FreeTensor(b);
         c = qz.DeQue<float>();
-        DataCopy(zg[off], c, TILE);
+        DataCopy(zg[off], c, cnt);
         qz.FreeTensor(c);
     }
 }
@@ -56,11 +82,12 @@ extern "C" __global__ __aicore__ void add_ub(GM_ADDR x, GM_ADDR y, GM_ADDR z, ui
 // STREAM add on the same cores: z[i] = x[i] + y[i] straight on GM
 extern "C" __global__ __aicore__ void stream_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint64_t total)
 {
-    const uint64_t per = total / GetBlockNum();
-    const float *__restrict a = (const float *)x + per * GetBlockIdx();
-    const float *__restrict b = (const float *)y + per * GetBlockIdx();
-    float *__restrict c = (float *)z + per * GetBlockIdx();
-    for (uint64_t i = 0; i < per; i++) c[i] = a[i] + b[i];
+    uint64_t start;
+    const uint64_t len = slice_len(total, &start);
+    const float *__restrict a = (const float *)x + start;
+    const float *__restrict b = (const float *)y + start;
+    float *__restrict c = (float *)z + start;
+    for (uint64_t i = 0; i < len; i++) c[i] = a[i] + b[i];
 }
 '''
 
@@ -72,6 +99,141 @@ def best(fn, reps):
         fn()
         ts.append(time.perf_counter() - t)
     return min(ts), statistics.median(ts)
+
+
+CL_ADD = """
+__kernel void add(__global const float *restrict x, __global const float *restrict y, __global float *restrict z)
+{
+    size_t i = get_global_id(0);
+    z[i] = x[i] + y[i];
+}
+"""
+
+BLOCKS = (1, 2, 8, 48)
+SIZES = (1 << 10, 1 << 16, 1 << 20, 1 << 24, 1 << 28)   # bytes per input
+QUICK_SIZES = (1 << 10, 1 << 16)
+SCALE_TARGET = 1.2          # issue 7: 48 blocks cost at most ~1.2x 2 blocks
+
+
+def size_name(b):
+    return "%d %s" % ((b >> 20, "MiB") if b >= 1 << 20 else (b >> 10, "KiB"))
+
+
+def sample(fn, reps, min_batch_s):
+    """Seconds per call of fn(), one value per batch; a batch repeats fn until
+    it lasts min_batch_s, so short calls are not timer noise."""
+    fn()
+    t0 = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - t0, 1e-7)
+    k = max(1, int(min_batch_s / once))
+    out = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        for _ in range(k):
+            fn()
+        out.append((time.perf_counter() - t0) / k)
+    return out
+
+
+def compile_add(tile=4096):
+    return arc.Program(SRC, "bench_add.asc").compile(["--npu-arch=dav-2201", "-DTILE_FLOATS=%d" % tile]).load()
+
+
+def measure_size(mod, nbytes, reps, min_batch_s, blocks=BLOCKS):
+    """{config: [seconds per run]} for one input size; checks every result."""
+    n = nbytes // 4
+    rng = np.random.default_rng(nbytes)
+    xh, yh = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    want = xh + yh
+    zh = np.empty_like(xh)
+    out = {}
+    # STREAM in C: best of one thread and all threads (small sizes lose to
+    # the OpenMP fork, large ones need every core's memory port)
+    best = None
+    for t in sorted({1, os.cpu_count() or 1}):
+        ts = stream_add(xh, yh, zh, t, reps)
+        if best is None or statistics.median(ts) < statistics.median(best):
+            best = ts
+    assert np.array_equal(zh, want)
+    out["stream_c"] = best
+    out["numpy"] = sample(lambda: np.add(xh, yh, out=zh), reps, min_batch_s)
+
+    x, y, z = arc.to_device(xh), arc.to_device(yh), arc.zeros(n, np.float32)
+    total = np.uint64(n)
+    for name in ("add_ub", "stream_add"):
+        k = mod.get_kernel(name)
+        for b in (blocks if name == "add_ub" else (8,)):
+            launch = k[b]
+
+            def run():
+                launch(x, y, z, total)
+                arc.synchronize()
+            run()
+            assert np.array_equal(z.get(), want), (name, b, nbytes)
+            out[(name, b)] = sample(run, reps, min_batch_s)
+            z._fill_zero()  # the next config must write every element itself
+    del x, y, z
+
+    cl, ctx, q = pocl_context()
+    if cl is not None:
+        mf = cl.mem_flags
+        prg = cl.Program(ctx, CL_ADD).build()
+        kadd = cl.Kernel(prg, "add")
+        xb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=xh)
+        yb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=yh)
+        zb = cl.Buffer(ctx, mf.WRITE_ONLY, nbytes)
+        kadd.set_args(xb, yb, zb)
+
+        def run_cl():
+            cl.enqueue_nd_range_kernel(q, kadd, (n,), None)
+            q.finish()
+        run_cl()
+        got = np.empty_like(xh)
+        cl.enqueue_copy(q, got, zb)
+        assert np.array_equal(got, want), ("pocl", nbytes)
+        out["pocl"] = sample(run_cl, reps, min_batch_s)
+        del xb, yb, zb
+    return out
+
+
+def rows(quick=False):
+    """Rows for bench/run.py (throughput in GB/s, scaling in seconds)."""
+    reps, min_batch = (3, 0.002) if quick else (7, 0.02)
+    sizes = QUICK_SIZES if quick else SIZES
+    mod = compile_add()
+    cl, why, _ = pocl_context()
+    out, scale = [], []
+    for nbytes in sizes:
+        m = measure_size(mod, nbytes, reps, min_batch)
+        moved = 3 * nbytes / 1e9
+
+        def gbs(ts):
+            return [moved / t for t in ts]
+        sn = size_name(nbytes)
+        stream = gbs(m["stream_c"])
+        base = "STREAM add in C"
+        for b in BLOCKS:
+            out.append(("add kernel %s/input, %d blocks (GB/s)" % (sn, b), gbs(m[("add_ub", b)]), base, stream, None,
+                        "GB/s"))
+        out.append(("numpy.add(out=) %s/input (GB/s)" % sn, gbs(m["numpy"]), base, stream, None, "GB/s"))
+        if cl is not None:
+            out.append(("PyOpenCL/PoCL add %s/input (GB/s)" % sn, gbs(m["pocl"]), base, stream, None, "GB/s"))
+        else:
+            out.append(unavailable_row("PyOpenCL add %s/input" % sn, why))
+        bestb = max(BLOCKS, key=lambda b: statistics.median(gbs(m[("add_ub", b)])))
+        out.append(("add kernel %s/input, best (%d blocks) vs numpy.add (GB/s)" % (sn, bestb),
+                    gbs(m[("add_ub", bestb)]), "numpy.add", gbs(m["numpy"]), None, "GB/s"))
+        if cl is not None:
+            out.append(("add kernel %s/input, best (%d blocks) vs PyOpenCL/PoCL (GB/s)" % (sn, bestb),
+                        gbs(m[("add_ub", bestb)]), "PyOpenCL/PoCL add", gbs(m["pocl"]), None, "GB/s"))
+        if nbytes == sizes[-1]:
+            out.append(("plain-loop kernel on GM %s/input, 8 blocks (GB/s)" % sn, gbs(m[("stream_add", 8)]), base,
+                        stream, None, "GB/s"))
+        if nbytes >= 1 << 20 or nbytes == sizes[-1]:
+            scale.append(("blocks that scale: add %s/input on 48 blocks vs 2 blocks" % sn, m[("add_ub", 48)],
+                          "2 blocks", m[("add_ub", 2)], SCALE_TARGET))
+    return out + scale
 
 
 def main(argv=None):

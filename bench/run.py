@@ -4,8 +4,10 @@
     python3 bench/run.py --quick    # a few repetitions, prints only
 
 Each bench module exposes rows(quick) -> [(name, values, baseline name,
-baseline values, target ratio or None[, "bytes"])]; values are seconds
-unless the optional sixth field says "bytes".  Every row is
+baseline values, target ratio or None[, unit])]; values are seconds
+unless the optional sixth field names another unit: "bytes", or "GB/s" (a
+rate: higher is better, so its target is a floor).  A row with no values is
+printed as unavailable (an optional peer that is not installed).  Every row is
 a ratio against a baseline measured in the same run (this machine is shared
 and noisy), with the median and the spread (min..max).
 """
@@ -21,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-MODULES = ["bench_compile", "bench_launch", "bench_cache", "bench_device_add", "bench_memory"]
+MODULES = ["bench_compile", "bench_launch", "bench_pocl", "bench_cache", "bench_device_add", "bench_softmax",
+           "bench_memory"]
 
 
 def fmt_bytes(b):
@@ -39,15 +42,31 @@ def fmt_time(s):
     return "%.2f us" % (s * 1e6)
 
 
+def fmt_rate(r):
+    return "%.2f GB/s" % r
+
+
+UNITS = {"s": fmt_time, "bytes": fmt_bytes, "GB/s": fmt_rate}
+
+
 def table(all_rows):
     lines = ["| benchmark | median | spread | baseline | baseline median | ratio | target |",
              "|---|---|---|---|---|---|---|"]
     for row in all_rows:
         name, times, bname, btimes, target = row[:5]
-        fmt = fmt_bytes if row[5:] == ("bytes",) else fmt_time
+        unit = row[5] if len(row) > 5 else "s"
+        fmt = UNITS[unit]
+        if not times or not btimes:
+            lines.append("| %s | n/a | | %s | | | |" % (name, bname))
+            continue
         m, bm = statistics.median(times), statistics.median(btimes)
         ratio = m / bm if bm else float("nan")
-        verdict = "" if target is None else ("<= %.2fx: %s" % (target, "met" if ratio <= target else "NOT met"))
+        if target is None:
+            verdict = ""
+        elif unit == "GB/s":
+            verdict = ">= %.2fx: %s" % (target, "met" if ratio >= target else "NOT met")
+        else:
+            verdict = "<= %.2fx: %s" % (target, "met" if ratio <= target else "NOT met")
         lines.append("| %s | %s | %s..%s | %s | %s | %.2fx | %s |" % (
             name, fmt(m), fmt(min(times)), fmt(max(times)), bname, fmt(bm), ratio, verdict))
     return "\n".join(lines)
