@@ -63,6 +63,9 @@ typedef struct arc_api {
 extern arc_api arc_acl;
 /* Nonzero once the provider is loaded and aclInit has run. */
 extern int arc_loaded;
+/* Nonzero when the provider's device memory is host memory (the simulated
+ * NPU): device arrays can then be shared with NumPy/PyTorch via DLPack. */
+extern int arc_host_memory;
 
 /* Load the provider if needed, aclInit, and bind the calling thread to
  * device 0.  Returns 0, or -1 with a Python exception set.  Cheap when
@@ -236,6 +239,13 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
 void arc_param_bind(arc_param_desc *p);
 PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *stream, PyObject *const *args,
                             Py_ssize_t nargs, int pack_only);
+
+/* dlpack.c: DeviceArray.__dlpack__/__dlpack_device__, and host arrays
+ * from objects exporting DLPack (a new ndarray sharing their memory, or NULL
+ * with an exception set). */
+PyObject *arc_devicearray_dlpack(PyObject *self, PyObject *args, PyObject *kwds);
+PyObject *arc_devicearray_dlpack_device(PyObject *self, PyObject *unused);
+PyObject *arc_ndarray_from_dlpack(PyObject *obj);
 
 /* compile.c */
 PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds);

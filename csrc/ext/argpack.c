@@ -63,6 +63,43 @@ static int check_dtype(const arc_param_desc *p, PyArray_Descr *got, const char *
     return -1;
 }
 
+/* Objects whose memory NumPy can view without a copy, other than buffers:
+ * DLPack exporters (torch.Tensor, ...) and array-interface objects. */
+static int exports_array(PyObject *o)
+{
+    return PyObject_HasAttrString(o, "__dlpack__") || PyObject_HasAttrString(o, "__array_interface__") ||
+           PyObject_HasAttrString(o, "__array_struct__");
+}
+
+/* An ndarray sharing the memory of a DLPack or array-interface exporter
+ * (a new reference), or NULL with an error naming the parameter. */
+static PyObject *view_of_exporter(const arc_param_desc *p, PyObject *arg)
+{
+    PyObject *v;
+    if (PyObject_HasAttrString(arg, "__dlpack__"))
+        v = arc_ndarray_from_dlpack(arg);
+    else
+        v = PyArray_FromAny(arg, NULL, 0, 0, 0, NULL);
+    if (!v || !PyArray_Check(v)) {
+        PyObject *t, *e, *tb;
+        PyErr_Fetch(&t, &e, &tb);
+        PyObject *why = e ? PyObject_Str(e) : NULL;
+        arg_error(PyExc_TypeError, p, "got %s whose memory cannot be shared with NumPy: %s", tname(arg),
+                  why ? PyUnicode_AsUTF8(why) : "not an array");
+        Py_XDECREF(why);
+        Py_XDECREF(t);
+        Py_XDECREF(e);
+        Py_XDECREF(tb);
+        Py_XDECREF(v);
+        return NULL;
+    }
+    if (p->want && check_dtype(p, PyArray_DESCR((PyArrayObject *)v), tname(arg)) < 0) {
+        Py_DECREF(v);
+        return NULL;
+    }
+    return v;
+}
+
 static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     if (Py_TYPE(arg) == packing->dev_type || PyObject_TypeCheck(arg, packing->dev_type)) {
@@ -80,7 +117,10 @@ static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *d
     }
     if (PyObject_CheckBuffer(arg) && !PyArray_IsScalar(arg, Generic))
         return 1;
-    arg_error(PyExc_TypeError, p, "got %s; expected a device array or ndarray", tname(arg));
+    if (!PyArray_IsScalar(arg, Generic) && exports_array(arg))
+        return 1; /* converted (sharing memory) in make_temp */
+    arg_error(PyExc_TypeError, p, "got %s; expected a device array or ndarray (or an object exporting DLPack, "
+              "the buffer protocol or the array interface, such as a CPU torch.Tensor)", tname(arg));
     return -1;
 }
 
@@ -334,10 +374,26 @@ typedef struct {
     int intent;
 } temp_arg;
 
+static int make_temp_array(temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p, arc_state *st);
+
 static int make_temp(temp_arg *t, PyObject *arg, int intent)
 {
     const arc_param_desc *p = t->param;
     arc_state *st = packing->st;
+    PyObject *view = NULL;
+    if (!PyArray_Check(arg) && !PyObject_CheckBuffer(arg)) {
+        view = view_of_exporter(p, arg);
+        if (!view)
+            return -1;
+        arg = view;
+    }
+    int rc = make_temp_array(t, arg, intent, p, st);
+    Py_XDECREF(view); /* t->host holds what it needs */
+    return rc;
+}
+
+static int make_temp_array(temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p, arc_state *st)
+{
     int writeable_in = PyArray_Check(arg) && PyArray_ISWRITEABLE((PyArrayObject *)arg);
     if (!intent)
         intent = writeable_in ? ARC_INOUT : ARC_IN;

@@ -463,6 +463,13 @@ static PyMethodDef devicearray_methods[] = {
      "reshape(*shape) -> DeviceArray\n--\n\nA view with a new shape (same size; one -1 allowed)."},
     {"__array__", (PyCFunction)(void (*)(void))devicearray_array, METH_VARARGS | METH_KEYWORDS,
      "numpy.asarray(d) copies the array to the host."},
+    {"__dlpack__", (PyCFunction)(void (*)(void))arc_devicearray_dlpack, METH_VARARGS | METH_KEYWORDS,
+     "__dlpack__(*, stream=None, max_version=None, dl_device=None, copy=None)\n--\n\n"
+     "Export the array through DLPack.  On the simulated NPU device memory is host memory, so "
+     "numpy.from_dlpack(d) and torch.from_dlpack(d) see it without a copy (after launches using it "
+     "have finished); on a real NPU only copy=True works."},
+    {"__dlpack_device__", arc_devicearray_dlpack_device, METH_NOARGS,
+     "__dlpack_device__() -> (device_type, device_id)\n--\n\n(1, 0), the CPU, on the simulated NPU."},
     {NULL, NULL, 0, NULL},
 };
 

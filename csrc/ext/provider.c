@@ -9,6 +9,7 @@
 
 arc_api arc_acl;
 int arc_loaded;
+int arc_host_memory;
 _Thread_local int arc_thread_bound;
 
 static const char *const lib_names[2] = {"libascendcl.so", "libacl_rtc.so"};
@@ -106,6 +107,8 @@ static int load_provider(void)
             return -1;
         }
     }
+    /* Only the simulated NPU exports this; its device memory is host memory. */
+    arc_host_memory = dlsym(libs[0], "ascendrtc_set_recent_error") != NULL;
 #define ARC_API_LOAD(lib, name)                                                                         \
     *(void **)&arc_acl.name = dlsym(libs[lib], #name);                                                \
     if (!arc_acl.name) {                                                                              \
