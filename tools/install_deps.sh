@@ -1,23 +1,33 @@
 #!/bin/sh
 # Install what the build and tests need and is missing: LLVM/clang 19 from
-# Debian, NumPy and pytest from PyPI.  Quiet and quick when all is present.
+# Debian; NumPy, pytest and the notebook test's packages from PyPI.  Quiet and
+# quick when all is present.
 set -e
 PY=${PYTHON:-python3}
 need=""
 for p in llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
+# The packaging test installs the wheel into a fresh venv (Debian splits venv out).
+$PY -c "import ensurepip, venv" 2>/dev/null || need="$need python3-venv"
 if [ -n "$need" ]; then
     echo "installing Debian packages:$need"
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
-pymiss=""
-$PY -c "import numpy" 2>/dev/null || pymiss="$pymiss numpy"
-$PY -c "import pytest" 2>/dev/null || pymiss="$pymiss pytest"
-$PY -c "import setuptools" 2>/dev/null || pymiss="$pymiss setuptools"
+# Python packages the build and tests need (module: pip name), checked in one
+# interpreter start.  nbclient/nbformat/ipykernel/matplotlib run
+# examples/quickstart.ipynb in the tests.  PyTorch is optional (its tests skip
+# without it) and never installed here: see the README for a CPU build.
+pymiss=$($PY - <<'PYEOF'
+import importlib.util
+need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "nbclient": "nbclient",
+        "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib"}
+print(" ".join(pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None))
+PYEOF
+)
 if [ -n "$pymiss" ]; then
-    echo "installing Python packages:$pymiss"
+    echo "installing Python packages: $pymiss"
     $PY -m pip install -q $pymiss
 fi
