@@ -3,6 +3,7 @@
 #   make demo   install what is missing, build, run examples/add_custom.py
 #   make test   install what is missing, build, run the test suite
 #   make home   just the simulated CANN home (ascendrtc/_home)
+#   make docs   regenerate docs/api.md from the docstrings
 
 LLVM_CONFIG ?= llvm-config-19
 PYTHON      ?= python3
@@ -35,7 +36,7 @@ objs = $(patsubst %,$(OBJ)/%.o,$(1))
 RT_OBJ  := $(call objs,$(RT_SRC))
 RTC_OBJ := $(call objs,$(RTC_SRC))
 
-.PHONY: all home ext deps demo test clean asan
+.PHONY: all home ext deps demo test clean asan docs
 all: home ext
 
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
@@ -96,6 +97,10 @@ asan:
 	$(CC) -std=c11 -g -O1 $(ASAN_FLAGS) -Icsrc/include tests/rt_native/asan_rt.c -o build/asan_rt \
 	    -L$(ASAN_HOME)/lib64 -Wl,-rpath,$(CURDIR)/$(ASAN_HOME)/lib64 -lascendcl -lpthread
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan_rt $(ASAN_KERNEL)
+
+# docs/api.md from the docstrings (tests/test_docs.py fails when it is stale).
+docs: ext
+	$(PYTHON) tools/gen_api_docs.py
 
 clean:
 	rm -rf build $(HOME_DIR) ascendrtc/*.so
