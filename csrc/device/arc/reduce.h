@@ -44,6 +44,13 @@ template <class T> inline T idx_bits(uint32_t i)
     return v;
 }
 
+/* Whether a lane mask selects lanes 0..k-1 and nothing else (k may be 0). */
+inline bool prefix_lanes(uint64_t lo, uint64_t hi)
+{
+    if (hi) return lo == ~0ull && (hi & (hi + 1)) == 0;
+    return (lo & (lo + 1)) == 0;
+}
+
 /* The last reduction's value and index, for GetAccVal / GetReduceMaxMinCount. */
 inline void record_acc(double v, uint32_t idx)
 {
@@ -232,14 +239,26 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
                   "dst: %u repeats with dstRepStride %d need %llu elements, the tensor has %u", p.repeat,
                   (int)dstRepStride, (unsigned long long)((p.repeat - 1) * (uint64_t)dstRepStride * per + per),
                   dst.GetSize());
+    /* Fast path (the common row-reduction shape): when each repeat's active
+     * lanes are 0..k-1 and its blocks are adjacent (srcBlkStride 1), the
+     * lanes are one contiguous run, read straight instead of lane by lane
+     * (the same elements in the same order, so the same results). */
+    const bool run = srcBlkStride == 1 && (p.counter || __arc::prefix_lanes(p.lo, p.hi));
+    const uint32_t run_k = p.counter ? 0 : (uint32_t)(__builtin_popcountll(p.lo) + __builtin_popcountll(p.hi));
     for (uint32_t r = 0; r < p.repeat; r++) {
         T v[256];
         uint32_t li[256];
         uint32_t k = 0;
-        __arc::Plan one = p;
-        one.repeat = 1;
-        if (p.counter) one.count = p.count - (uint64_t)r * p.L > p.L ? p.L : p.count - (uint64_t)r * p.L;
-        __arc::lanes(one, [&](uint32_t, uint32_t l) { li[k] = l; v[k++] = src.addr_[__arc::off(os, r, l)]; });
+        if (run) {
+            k = p.counter ? (uint32_t)(p.count - (uint64_t)r * p.L > p.L ? p.L : p.count - (uint64_t)r * p.L) : run_k;
+            const T *s = src.addr_ + __arc::off(os, r, 0);
+            for (uint32_t i = 0; i < k; i++) { v[i] = s[i]; li[i] = i; }
+        } else {
+            __arc::Plan one = p;
+            one.repeat = 1;
+            if (p.counter) one.count = p.count - (uint64_t)r * p.L > p.L ? p.L : p.count - (uint64_t)r * p.L;
+            __arc::lanes(one, [&](uint32_t, uint32_t l) { li[k] = l; v[k++] = src.addr_[__arc::off(os, r, l)]; });
+        }
         if (k == 0) continue;
         T *d = dst.addr_ + (uint64_t)r * dstRepStride * per;
         if (op == __arc::RED_SUM) {
