@@ -9,9 +9,18 @@
  * Every block starts under setjmp: __arc_trap records the launch's error,
  * releases blocks waiting in __arc_sync_all (they abort too) and longjmps
  * out of the block.  Blocks not yet started when a trap happens are
- * skipped.  Subnormals are never flushed (the seed adds float denormals). */
+ * skipped.  Subnormals are never flushed (the seed adds float denormals).
+ *
+ * Faults and hangs: each core tracks whether it is in kernel code
+ * (in_kernel: set around the entry call, cleared while a runtime service
+ * holds locks) and where it is (running, in SyncAll).  fault.c's signal
+ * handlers longjmp out of kernel code like a trap; a launch with a
+ * timeout is watched (watchdog.c), and at its deadline the launch fails
+ * with every core's position, SyncAll waiters are released, and cores
+ * still in kernel code get the interrupt signal until they leave it. */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +32,11 @@
 #include "rt/rt_internal.h"
 
 #define MAX_THREADS 64
+#define ALTSTACK_SIZE (64u << 10)
+
+enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
+
+typedef struct core_thread core_thread;
 
 typedef struct launch_ctx {
     const sim_kernel_run *r;
@@ -36,18 +50,26 @@ typedef struct launch_ctx {
     uint64_t gen;           /* SyncAll generation */
     uint32_t threads_done;
     int failed;
+    aclError code;
     char msg[SIM_MSG_MAX];
+    core_thread *cores[MAX_THREADS]; /* the cores of this launch */
+    unsigned ncores;
+    sim_watch watch;
 } launch_ctx;
 
-typedef struct core_thread {
+struct core_thread {
     sim_corepool *pool;
     unsigned idx;
-    pthread_t th;
+    pthread_t th;      /* the thread running this core (the stream worker for the caller's core) */
     pthread_cond_t cv; /* wakes this thread for a launch */
     arc_core core;
     launch_ctx *ctx;
     jmp_buf jb;
-} core_thread;
+    atomic_int in_kernel; /* 1 while in kernel code: signals may longjmp out */
+    atomic_int where;     /* WHERE_* */
+    atomic_uint block;    /* the block it runs */
+    void *altstack;       /* signal stack (a kernel may overflow its stack) */
+};
 
 struct sim_corepool {
     pthread_mutex_t mu;
@@ -71,16 +93,22 @@ static void no_flush_to_zero(void)
 }
 
 /* Record the launch's first failure and release every waiter. */
-static void fail(launch_ctx *c, const char *msg)
+static void fail_code(launch_ctx *c, aclError code, const char *msg)
 {
     pthread_mutex_lock(&c->mu);
     if (!c->failed) {
         c->failed = 1;
+        c->code = code;
         snprintf(c->msg, sizeof c->msg, "%s", msg);
     }
     atomic_store(&c->aborted, 1);
     pthread_cond_broadcast(&c->cv);
     pthread_mutex_unlock(&c->mu);
+}
+
+static void fail(launch_ctx *c, const char *msg)
+{
+    fail_code(c, ACL_ERROR_RT_AICORE_EXCEPTION, msg);
 }
 
 static void block_exit(launch_ctx *c)
@@ -117,8 +145,14 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->kernel_name = r->kernel_name;
     memset(k->dev, 0, sizeof k->dev);
     ct->ctx = c;
-    if (setjmp(ct->jb) == 0)
+    atomic_store(&ct->block, b);
+    atomic_store(&ct->where, WHERE_RUNNING);
+    if (setjmp(ct->jb) == 0) {
+        atomic_store(&ct->in_kernel, 1);
         r->entry(r->args);
+    }
+    atomic_store(&ct->in_kernel, 0);
+    atomic_store(&ct->where, WHERE_IDLE);
     block_exit(c);
 }
 
@@ -126,6 +160,16 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
 static void take_blocks(core_thread *ct, launch_ctx *c)
 {
     no_flush_to_zero();
+    stack_t cur;
+    /* Keep a signal stack someone set up already (ASan does, per thread). */
+    if (!ct->altstack && sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE) &&
+        (ct->altstack = malloc(ALTSTACK_SIZE))) {
+        stack_t ss = {.ss_sp = ct->altstack, .ss_flags = 0, .ss_size = ALTSTACK_SIZE};
+        if (sigaltstack(&ss, NULL)) {
+            free(ct->altstack);
+            ct->altstack = NULL;
+        }
+    }
     for (;;) {
         uint32_t b = atomic_fetch_add(&c->next, 1);
         if (b >= c->r->nblocks)
@@ -136,6 +180,7 @@ static void take_blocks(core_thread *ct, launch_ctx *c)
         }
         run_block(ct, c, b);
     }
+    atomic_store(&ct->where, WHERE_IDLE);
     ct->ctx = NULL;
     pthread_mutex_lock(&c->mu);
     c->threads_done++;
@@ -182,6 +227,7 @@ static void thread_free(core_thread *ct)
         return;
     free(ct->core.ub);
     free(ct->core.l1);
+    free(ct->altstack); /* its thread has exited */
     pthread_cond_destroy(&ct->cv);
     free(ct);
 }
@@ -254,14 +300,68 @@ static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
     return 0;
 }
 
-int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
+/* Where every core of c is, for a timeout message.  c->mu held. */
+static void positions(launch_ctx *c, char *buf, size_t n)
+{
+    size_t o = 0;
+    unsigned run = 0, sync = 0;
+    for (unsigned i = 0; i < c->ncores && o < n; i++) {
+        core_thread *ct = c->cores[i];
+        int w = atomic_load(&ct->where);
+        unsigned b = atomic_load(&ct->block);
+        run += w == WHERE_RUNNING;
+        sync += w == WHERE_SYNCALL;
+        if (w == WHERE_RUNNING || w == WHERE_SYNCALL)
+            o += (size_t)snprintf(buf + o, n - o, "%score %u: block %u %s", i ? "; " : "", i, b,
+                                  w == WHERE_SYNCALL ? "waiting in SyncAll" : "running");
+        else
+            o += (size_t)snprintf(buf + o, n - o, "%score %u: %s", i ? "; " : "", i,
+                                  w == WHERE_IDLE ? "finished" : "not started");
+    }
+    uint32_t next = atomic_load(&c->next);
+    uint32_t left = next < c->r->nblocks ? c->r->nblocks - next : 0;
+    if (o < n)
+        snprintf(buf + o, n - o, " (%u running, %u waiting in SyncAll, %u %s not started; WaitFlag never blocks "
+                 "in the simulator)", run, sync, left, left == 1 ? "block" : "blocks");
+}
+
+static void kick(sim_watch *w)
+{
+    launch_ctx *c = w->arg;
+    int sig = sim_interrupt_signal();
+    for (unsigned i = 0; i < c->ncores; i++)
+        if (atomic_load(&c->cores[i]->in_kernel))
+            pthread_kill(c->cores[i]->th, sig);
+}
+
+static void on_timeout(sim_watch *w)
+{
+    launch_ctx *c = w->arg;
+    const sim_kernel_run *r = c->r;
+    pthread_mutex_lock(&c->mu);
+    if (!c->failed) {
+        char where[SIM_MSG_MAX / 2];
+        positions(c, where, sizeof where);
+        c->failed = 1;
+        c->code = ACL_ERROR_RT_AICORE_TIMEOUT;
+        snprintf(c->msg, sizeof c->msg, "%s (%u blocks) did not finish within its launch timeout of %.3f s: %s",
+                 r->kernel_name, r->nblocks, r->timeout_ns / 1e9, where);
+    }
+    atomic_store(&c->aborted, 1);
+    pthread_cond_broadcast(&c->cv); /* SyncAll waiters leave */
+    pthread_mutex_unlock(&c->mu);
+    kick(w);
+}
+
+aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
 {
     unsigned conc = r->max_concurrent ? r->max_concurrent : 1;
     if (conc > MAX_THREADS)
         conc = MAX_THREADS;
     unsigned t = r->nblocks < conc ? r->nblocks : conc;
     if (grow(p, t - 1, msg, msglen))
-        return -1;
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
+    sim_fault_install();
     launch_ctx c;
     memset(&c, 0, sizeof c);
     c.r = r;
@@ -270,6 +370,21 @@ int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t ms
     pthread_mutex_init(&c.mu, NULL);
     pthread_cond_init(&c.cv, NULL);
     pthread_cond_init(&c.done_cv, NULL);
+    p->caller->th = pthread_self();
+    c.ncores = t;
+    c.cores[0] = p->caller;
+    for (unsigned i = 0; i + 1 < t; i++)
+        c.cores[i + 1] = p->threads[i];
+    for (unsigned i = 0; i < t; i++)
+        atomic_store(&c.cores[i]->where, WHERE_NOT_STARTED);
+    uint64_t t0 = r->timeout_ns ? sim_now_ns() : 0;
+    if (r->timeout_ns) {
+        c.watch.deadline = t0 + r->timeout_ns;
+        c.watch.fire = on_timeout;
+        c.watch.kick = kick;
+        c.watch.arg = &c;
+        sim_watch_add(&c.watch);
+    }
 
     pthread_mutex_lock(&p->mu);
     p->ctx = &c;
@@ -289,15 +404,44 @@ int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t ms
     while (c.threads_done < t)
         pthread_cond_wait(&c.done_cv, &c.mu);
     pthread_mutex_unlock(&c.mu);
+    if (r->timeout_ns) {
+        sim_watch_del(&c.watch);
+        uint64_t dt = sim_now_ns() - t0;
+        if (!c.failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
+            c.failed = 1;
+            c.code = ACL_ERROR_RT_AICORE_TIMEOUT;
+            snprintf(c.msg, sizeof c.msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms "
+                     "(every core finished)", r->kernel_name, r->nblocks, dt / 1e6, r->timeout_ns / 1e6);
+        }
+    }
 
     pthread_mutex_destroy(&c.mu);
     pthread_cond_destroy(&c.cv);
     pthread_cond_destroy(&c.done_cv);
     if (c.failed) {
         snprintf(msg, msglen, "%s", c.msg);
-        return -1;
+        return c.code;
     }
-    return 0;
+    return ACL_SUCCESS;
+}
+
+const sim_kernel_run *sim_core_launch(void)
+{
+    core_thread *ct = self;
+    return ct && ct->ctx ? ct->ctx->r : NULL;
+}
+
+int sim_core_service_begin(void)
+{
+    core_thread *ct = self;
+    return ct ? atomic_exchange(&ct->in_kernel, 0) : 0;
+}
+
+void sim_core_service_end(int state)
+{
+    core_thread *ct = self;
+    if (ct)
+        atomic_store(&ct->in_kernel, state);
 }
 
 /* ---- services JIT'd kernels call (ARC_KERNEL_SYMBOLS) ---- */
@@ -307,8 +451,24 @@ arc_core *__arc_core(void)
     return self ? &self->core : NULL;
 }
 
+int sim_core_signal_abort(const char *api, const char *body)
+{
+    core_thread *ct = self;
+    if (!ct || !ct->ctx || !atomic_load(&ct->in_kernel))
+        return 0;
+    atomic_store(&ct->in_kernel, 0);
+    if (body) {
+        char m[SIM_MSG_MAX];
+        snprintf(m, sizeof m, "%s block %lld/%lld: %s: %s", ct->core.kernel_name, ct->core.block_idx,
+                 ct->core.block_num, api, body);
+        fail(ct->ctx, m);
+    }
+    longjmp(ct->jb, 1);
+}
+
 void __arc_trap(const char *api, const char *fmt, ...)
 {
+    sim_core_service_begin();
     char body[SIM_MSG_MAX / 2], m[SIM_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
@@ -332,6 +492,7 @@ void __arc_sync_all(void)
     core_thread *ct = self;
     if (!ct || !ct->ctx)
         return;
+    int k = sim_core_service_begin();
     launch_ctx *c = ct->ctx;
     const sim_kernel_run *r = c->r;
     unsigned conc = r->max_concurrent < MAX_THREADS ? r->max_concurrent : MAX_THREADS;
@@ -358,25 +519,31 @@ void __arc_sync_all(void)
         c->gen++;
         pthread_cond_broadcast(&c->cv);
         pthread_mutex_unlock(&c->mu);
+        sim_core_service_end(k);
         return;
     }
     uint64_t g = c->gen;
+    atomic_store(&ct->where, WHERE_SYNCALL);
     while (c->gen == g && !atomic_load(&c->aborted))
         pthread_cond_wait(&c->cv, &c->mu);
     int released = c->gen != g;
+    atomic_store(&ct->where, WHERE_RUNNING);
     pthread_mutex_unlock(&c->mu);
     if (!released)
-        longjmp(ct->jb, 1); /* another block trapped */
+        longjmp(ct->jb, 1); /* another block trapped, or the launch timed out */
+    sim_core_service_end(k);
 }
 
 int __arc_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    int k = sim_core_service_begin();
     pthread_mutex_lock(&printf_mu);
     int n = vprintf(fmt, ap);
     fflush(stdout);
     pthread_mutex_unlock(&printf_mu);
+    sim_core_service_end(k);
     va_end(ap);
     return n;
 }

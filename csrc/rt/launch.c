@@ -13,7 +13,7 @@
 
 /* What the launch attributes set. */
 typedef struct launch_opts {
-    uint64_t timeout_ns; /* 0 = none */
+    uint64_t timeout_ns; /* 0 = none, TIMEOUT_UNSET = ASCENDRTC_LAUNCH_TIMEOUT */
     uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
 } launch_opts;
 
@@ -23,36 +23,27 @@ typedef struct launch_task {
     uint32_t nblocks;
     launch_opts opts;
     unsigned char *args;
+    size_t args_size;
 } launch_task;
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+/* No TIMEOUT/TIMEOUT_US attribute: the default applies. */
+#define TIMEOUT_UNSET UINT64_MAX
 
 static void launch_run(sim_task *t, sim_stream *s)
 {
     launch_task *l = (launch_task *)t;
     sim_func *f = l->f;
     sim_kernel_run r = {
-        .entry = f->entry, .args = l->args, .kernel_name = f->km->name, .arch = f->arch,
+        .entry = f->entry, .args = l->args, .args_size = l->args_size, .km = f->km,
+        .timeout_ns = l->opts.timeout_ns == TIMEOUT_UNSET ? sim_default_launch_timeout_ns() : l->opts.timeout_ns,
+        .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key,
     };
     char msg[SIM_MSG_MAX];
-    uint64_t t0 = now_ns();
-    if (sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg)) {
-        sim_stream_fail(s, ACL_ERROR_RT_AICORE_EXCEPTION, msg);
-        return;
-    }
-    uint64_t dt = now_ns() - t0;
-    if (l->opts.timeout_ns && dt > l->opts.timeout_ns) {
-        snprintf(msg, sizeof msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms", f->km->name,
-                 l->nblocks, dt / 1e6, l->opts.timeout_ns / 1e6);
-        sim_stream_fail(s, ACL_ERROR_RT_AICORE_TIMEOUT, msg);
-    }
+    aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);
+    if (code)
+        sim_stream_fail(s, code, msg);
 }
 
 static void launch_release(sim_task *t)
@@ -67,6 +58,7 @@ static void launch_release(sim_task *t)
 static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchKernelCfg *cfg, launch_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->timeout_ns = TIMEOUT_UNSET;
     if (!cfg)
         return ACL_SUCCESS;
     if (!cfg->attrs)
@@ -148,7 +140,7 @@ static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32
 }
 
 static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_stream *s, const launch_opts *o,
-                        unsigned char *block)
+                        unsigned char *block, size_t block_size)
 {
     launch_task *l = calloc(1, sizeof *l);
     if (!l) {
@@ -161,6 +153,7 @@ static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_st
     l->nblocks = numBlocks;
     l->opts = *o;
     l->args = block;
+    l->args_size = block_size;
     sim_bin_hold(f->bin);
     return sim_stream_push(s, &l->t, api);
 }
@@ -217,7 +210,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
             memcpy(block + k->params[i].offset, a->buf + sl->off, sl->size);
         }
     }
-    return enqueue(api, f, numBlocks, s, &opts, block);
+    return enqueue(api, f, numBlocks, s, &opts, block, base + ph_total);
 }
 
 aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -245,7 +238,7 @@ aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t num
         return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory for the arguments");
     for (uint32_t i = 0; i < k->nparams; i++)
         memcpy(block + k->params[i].offset, args[i], k->params[i].size);
-    return enqueue(api, f, numBlocks, s, &opts, block);
+    return enqueue(api, f, numBlocks, s, &opts, block, base);
 }
 
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
@@ -286,5 +279,5 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
         uintptr_t p = (uintptr_t)(block + placeHolderArray[i].dataOffset);
         memcpy(block + placeHolderArray[i].addrOffset, &p, sizeof p);
     }
-    return enqueue(api, f, numBlocks, s, &opts, block);
+    return enqueue(api, f, numBlocks, s, &opts, block, base + argsSize);
 }

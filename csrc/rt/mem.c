@@ -4,8 +4,15 @@
  * dav-2201).  Every allocation is tracked in a sorted table so that bad
  * pointers, double frees and copies that leave their allocation are
  * reported, with the pointer and the sizes, instead of corrupting memory.
- * A ring of recently freed blocks lets messages say "already freed". */
+ * A ring of recently freed blocks lets messages say "already freed".
+ *
+ * Device allocations are mmap'd with an inaccessible guard page right
+ * after them (their end lies at most 32 bytes before it), so a raw store
+ * past the end faults and fault.c reports it; ASCENDRTC_GM_CHECKS=0 turns
+ * the guard pages off (plain posix_memalign). */
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +41,17 @@ static size_t floor_idx(uintptr_t p)
     return lo ? lo - 1 : (size_t)-1;
 }
 
+int sim_mem_nearest(const void *p, sim_alloc *out)
+{
+    pthread_rwlock_rdlock(&lock);
+    size_t i = floor_idx((uintptr_t)p);
+    int found = i != (size_t)-1;
+    if (found)
+        *out = tab[i];
+    pthread_rwlock_unlock(&lock);
+    return found;
+}
+
 int sim_mem_find(const void *p, sim_alloc *out)
 {
     uintptr_t u = (uintptr_t)p;
@@ -44,6 +62,36 @@ int sim_mem_find(const void *p, sim_alloc *out)
         *out = tab[i];
     pthread_rwlock_unlock(&lock);
     return found;
+}
+
+static int was_freed(const void *p, int device, sim_alloc *out);
+
+int sim_mem_was_freed(const void *p, sim_alloc *out)
+{
+    return was_freed(p, 1, out);
+}
+
+/* Reserve span bytes, 64-byte aligned; device memory ends just before a
+ * PROT_NONE guard page.  map, maplen: the mapping (0 when malloc'd). */
+static void *reserve(size_t span, int device, uintptr_t *map, size_t *maplen)
+{
+    *map = 0;
+    *maplen = 0;
+    if (device && sim_gm_checks()) {
+        size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+        size_t body = sim_align_up(span, pg), len = body + pg;
+        unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            if (mprotect(m + body, pg, PROT_NONE) == 0) {
+                *map = (uintptr_t)m;
+                *maplen = len;
+                return m + ((body - span) & ~(size_t)63);
+            }
+            munmap(m, len);
+        }
+    }
+    void *p = NULL;
+    return posix_memalign(&p, 64, span) ? NULL : p;
 }
 
 /* 1 when p lay inside a recently freed block of the same kind. */
@@ -93,14 +141,16 @@ static aclError alloc_common(const char *api, void **ptr, size_t size, int devic
         tab = nt;
         captab = nc;
     }
-    void *p = NULL;
-    if (posix_memalign(&p, 64, span) != 0) {
+    uintptr_t map;
+    size_t maplen;
+    void *p = reserve(span, device, &map, &maplen);
+    if (!p) {
         pthread_rwlock_unlock(&lock);
         return sim_err(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory allocating %zu bytes", size);
     }
     size_t i = floor_idx((uintptr_t)p) + 1; /* wraps to 0 when none is lower */
     memmove(&tab[i + 1], &tab[i], (ntab - i) * sizeof *tab);
-    tab[i] = (sim_alloc){(uintptr_t)p, size, span, device};
+    tab[i] = (sim_alloc){(uintptr_t)p, size, span, device, map, maplen};
     ntab++;
     if (device)
         device_bytes += span;
@@ -127,10 +177,13 @@ static aclError free_common(const char *api, void *ptr, int device)
         freed[freed_next] = a;
         freed_next = (freed_next + 1) % NFREED;
         pthread_rwlock_unlock(&lock);
-        free(ptr);
+        if (a.map)
+            munmap((void *)a.map, a.maplen);
+        else
+            free(ptr);
         return ACL_SUCCESS;
     }
-    sim_alloc a = inside ? tab[i] : (sim_alloc){0, 0, 0, 0};
+    sim_alloc a = inside ? tab[i] : (sim_alloc){0};
     pthread_rwlock_unlock(&lock);
     if (inside && a.device != device)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s %p was allocated by %s; free it with %s", what, ptr,

@@ -102,6 +102,9 @@ typedef void (*sim_entry_fn)(const unsigned char *args);
 typedef struct sim_kernel_run {
     sim_entry_fn entry;
     const unsigned char *args;
+    size_t args_size;            /* bytes at args (parameters + placeholder data) */
+    const arc_kernel_meta *km;   /* parameter names and kinds, for messages */
+    uint64_t timeout_ns;         /* 0 = none */
     const char *kernel_name;
     const sim_arch *arch;
     uint32_t nblocks;
@@ -116,9 +119,47 @@ typedef struct sim_kernel_run {
 
 sim_corepool *sim_corepool_new(void);
 void sim_corepool_free(sim_corepool *p);
-/* Run every block of r to completion on p's threads.  Returns 0, or -1
- * with the first trap's message in msg. */
-int sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen);
+/* Run every block of r to completion on p's threads.  Returns 0, or the
+ * failure's code (ACL_ERROR_RT_AICORE_EXCEPTION for a trap or fault,
+ * ACL_ERROR_RT_AICORE_TIMEOUT past r->timeout_ns) with its message in msg. */
+aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen);
+
+/* For runtime services and signal handlers on core threads. */
+/* The launch this thread runs a block of (NULL when none). */
+const sim_kernel_run *sim_core_launch(void);
+/* Leave "kernel code" state for a service that takes locks (a signal
+ * must not longjmp out of it); returns the state for sim_core_service_end. */
+int sim_core_service_begin(void);
+void sim_core_service_end(int state);
+/* From a signal handler: when this thread is in kernel code of a block,
+ * fail the launch with "<kernel> block i/n: <api>: <body>" (body NULL:
+ * an interrupt after a timeout, which already recorded the failure) and
+ * longjmp out of the block.  Returns 0 (does nothing) otherwise. */
+int sim_core_signal_abort(const char *api, const char *body);
+
+/* ---- watchdog.c: deadlines for launches ---- */
+typedef struct sim_watch sim_watch;
+struct sim_watch {
+    sim_watch *next;
+    uint64_t deadline;             /* CLOCK_MONOTONIC ns */
+    uint64_t next_kick;
+    int fired;
+    void (*fire)(sim_watch *w);    /* once, at the deadline */
+    void (*kick)(sim_watch *w);    /* every 10 ms after firing, until removed */
+    void *arg;
+};
+/* Watch w until sim_watch_del; fire/kick run on the watchdog thread. */
+void sim_watch_add(sim_watch *w);
+/* Stop watching w; no callback runs on it once this returns. */
+void sim_watch_del(sim_watch *w);
+uint64_t sim_now_ns(void);
+/* ASCENDRTC_LAUNCH_TIMEOUT (seconds, fractions allowed) in ns; 0 = none. */
+uint64_t sim_default_launch_timeout_ns(void);
+/* Install the fault handlers (SIGSEGV/SIGBUS/SIGFPE/SIGILL) and the
+ * interrupt signal, unless already ours; chains to earlier handlers. */
+void sim_fault_install(void);
+/* The signal the watchdog sends to a core spinning in kernel code. */
+int sim_interrupt_signal(void);
 
 /* ---- stream.c ---- */
 typedef struct sim_stream sim_stream;

@@ -73,25 +73,33 @@ template <typename T> inline void SetAtomicType() {}
 /* Scalar GM atomics; they return the old value. */
 template <typename T> inline T AtomicAdd(T *p, T v)
 {
+    __arc::gm_access(p, sizeof(T), "AscendC::AtomicAdd");
     T old = *p;
     __arc::atomic_apply(p, v, __arc::ATOMIC_ADD);
     return old;
 }
 template <typename T> inline T AtomicMax(T *p, T v)
 {
+    __arc::gm_access(p, sizeof(T), "AscendC::AtomicMax");
     T old = *p;
     __arc::atomic_apply(p, v, __arc::ATOMIC_MAX);
     return old;
 }
 template <typename T> inline T AtomicMin(T *p, T v)
 {
+    __arc::gm_access(p, sizeof(T), "AscendC::AtomicMin");
     T old = *p;
     __arc::atomic_apply(p, v, __arc::ATOMIC_MIN);
     return old;
 }
-template <typename T> inline T AtomicExch(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+template <typename T> inline T AtomicExch(T *p, T v)
+{
+    __arc::gm_access(p, sizeof(T), "AscendC::AtomicExch");
+    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
 template <typename T> inline T AtomicCas(T *p, T expected, T desired)
 {
+    __arc::gm_access(p, sizeof(T), "AscendC::AtomicCas");
     __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return expected;
 }

@@ -258,18 +258,25 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     T v;
     uint64_t pv = pad.paddingValue;
     __builtin_memcpy(&v, &pv, sizeof(T));
+    if (p.blockCount && p.blockLen)
+        __arc::gm_access(src.addr_, (p.blockCount - 1) * ((uint64_t)p.blockLen + p.srcStride) + p.blockLen,
+                         "AscendC::DataCopyPad");
     __detail::pad_in(dst, src.addr_, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
                      pad.rightPadding, v, "AscendC::DataCopyPad");
 }
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
 {
+    if (p.blockCount && p.blockLen)
+        __arc::gm_access(dst.addr_, (p.blockCount - 1) * ((uint64_t)p.blockLen + p.dstStride) + p.blockLen,
+                         "AscendC::DataCopyPad");
     __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad");
 }
 
 /* Fill n elements of GM (all cores may call it on their own slices). */
 template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gm, uint64_t size, const T &value)
 {
+    __arc::gm_access(gm.addr_, size * sizeof(T), "AscendC::InitGlobalMemory");
     T *__restrict p = gm.addr_;
     for (uint64_t i = 0; i < size; i++) p[i] = value;
 }

@@ -24,7 +24,9 @@ enum DevSlot {
     SLOT_FLAGS = 20,      /* 18 slots: 4-bit SetFlag counters, 8 ids x HardEvent */
     SLOT_ACC_VAL = 38,    /* last reduction result (double bits), GetAccVal */
     SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
-    SLOT_END = 40
+    SLOT_GM_LO = 40,      /* GM range of the allocation last checked (__arc_gm_check) */
+    SLOT_GM_HI = 41,
+    SLOT_END = 42
 };
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 
@@ -100,6 +102,23 @@ static inline uint64_t span_limit(const void *p, uint32_t tensor_bytes)
 #endif
 
 static inline arc_core *core() { return __arc_core(); }
+
+/* Every device-API GM access: [p, p + bytes) must lie in a live device
+ * allocation.  Fast path: the allocation this block last hit; the runtime
+ * looks up others (and traps on a bad access).  -DASCENDRTC_NO_GM_CHECKS
+ * compiles the check out; ASCENDRTC_GM_CHECKS=0 disables it at run time. */
+static inline void gm_access(const void *p, uint64_t bytes, const char *api)
+{
+#ifndef ASCENDRTC_NO_GM_CHECKS
+    if (bytes == 0) return;
+    unsigned long long *d = __arc_core()->dev;
+    uintptr_t a = (uintptr_t)p, e = a + bytes;
+    if (__builtin_expect(a >= d[SLOT_GM_LO] && e <= d[SLOT_GM_HI] && e > a, 1)) return;
+    __arc_gm_check(p, bytes, api, &d[SLOT_GM_LO]);
+#else
+    (void)p; (void)bytes; (void)api;
+#endif
+}
 static inline unsigned long long &slot(int i) { return __arc_core()->dev[i]; }
 } // namespace __arc
 
@@ -111,9 +130,10 @@ static inline unsigned long long &slot(int i) { return __arc_core()->dev[i]; }
             __arc_trap(api, __VA_ARGS__);             \
     } while (0)
 
-/* ASSERT(cond) as kernels use it (CANN's CPU twin checks it too). */
+/* ASSERT(cond) as kernels use it (CANN's CPU twin checks it too); assert()
+ * from <assert.h>/<cassert> does the same unless NDEBUG. */
 #ifndef ASSERT
-#define ASSERT(cond) ARC_CHECK(cond, "ASSERT", "%s", #cond)
+#define ASSERT(cond) ARC_CHECK(cond, "ASSERT", "%s (failed at %s:%d)", #cond, __FILE__, __LINE__)
 #endif
 
 /* UB operands must start on a 32-byte boundary (the arena is 32-aligned). */

@@ -37,10 +37,12 @@ public:
         check_range(offset, 1, "AscendC::GlobalTensor::SetValue");
         addr_[offset] = value;
     }
-    /* With --sanitizer: elements [offset, offset + n) must lie inside the
-     * size given to SetGlobalBuffer (when one was given). */
+    /* Elements [offset, offset + n) must lie inside a live device
+     * allocation; with --sanitizer also inside the size given to
+     * SetGlobalBuffer (when one was given). */
     void check_range(uint64_t offset, uint64_t n, const char *api) const
     {
+        __arc::gm_access(addr_ + offset, n * sizeof(T), api);
 #ifdef ASCENDRTC_SANITIZER
         if (size_ == 0) return;
         int64_t lo = (addr_ - base_) + (int64_t)offset;
@@ -51,7 +53,11 @@ public:
         (void)offset; (void)n; (void)api;
 #endif
     }
-    T &operator()(uint64_t offset) const { return addr_[offset]; }
+    T &operator()(uint64_t offset) const
+    {
+        __arc::gm_access(addr_ + offset, sizeof(T), "AscendC::GlobalTensor::operator()");
+        return addr_[offset];
+    }
     T *GetPhyAddr() const { return addr_; }
     T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
     uint64_t GetSize() const { return size_; }

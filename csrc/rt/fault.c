@@ -1,0 +1,216 @@
+/* fault.c - a faulty kernel reports instead of killing the process.
+ *
+ * GM checks: the device API calls __arc_gm_check when an access leaves the
+ * allocation it cached for this block; the access must lie inside a live
+ * allocation (its size rounded up to 32 bytes, as aclrtMalloc rounds) or
+ * the launch's own argument block (placeholder data).  Otherwise the block
+ * traps with the byte range, the allocation and the kernel parameter that
+ * points into it.  ASCENDRTC_GM_CHECKS=0 turns these checks and mem.c's
+ * guard pages off (the device API then checks nothing after one call).
+ *
+ * Signals: SIGSEGV/SIGBUS (a raw store into a guard page, a bad pointer, a
+ * stack overflow - core threads have an alternate signal stack), SIGFPE
+ * (integer division by zero) and SIGILL on a core thread in kernel code
+ * fail the launch with ACL_ERROR_RT_AICORE_EXCEPTION and longjmp out of
+ * the block; anywhere else they go to the handler installed before ours.
+ * The interrupt signal (SIGRTMIN+6) lets the watchdog stop a core that
+ * spins in kernel code after its launch timed out. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/rt_internal.h"
+
+int sim_gm_checks(void)
+{
+    static int v = -1; /* read once: guard pages must not change under live allocations */
+    if (v < 0) {
+        const char *e = getenv("ASCENDRTC_GM_CHECKS");
+        v = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
+    }
+    return v;
+}
+
+int sim_interrupt_signal(void)
+{
+    return SIGRTMIN + 6;
+}
+
+/* " (kernel parameter 2 'z')" when a pointer parameter of the launch
+ * points into the allocation at base; "" otherwise. */
+static void param_of(const sim_kernel_run *r, uintptr_t base, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!r || !r->km)
+        return;
+    for (uint32_t i = 0; i < r->km->nparams; i++) {
+        const arc_param *p = &r->km->params[i];
+        if (p->kind != ARC_PARAM_POINTER || (size_t)p->offset + 8 > r->args_size)
+            continue;
+        uintptr_t v;
+        memcpy(&v, r->args + p->offset, sizeof v);
+        sim_alloc a;
+        if (v && sim_mem_find((const void *)v, &a) && a.base == base) {
+            snprintf(buf, n, " (kernel parameter %u '%s')", i, p->name && *p->name ? p->name : "?");
+            return;
+        }
+    }
+}
+
+/* Describe where address u lies relative to the allocations. */
+static void describe(const sim_kernel_run *r, uintptr_t u, char *buf, size_t n)
+{
+    sim_alloc a;
+    char par[160];
+    if (sim_mem_find((const void *)u, &a) || (sim_mem_nearest((const void *)u, &a) && u >= a.base)) {
+        param_of(r, a.base, par, sizeof par);
+        if (u < a.base + a.size)
+            snprintf(buf, n, "%zu bytes into the allocation at %p of %zu bytes%s", (size_t)(u - a.base),
+                     (void *)a.base, a.size, par);
+        else
+            snprintf(buf, n, "%zu bytes past the end of the allocation at %p of %zu bytes%s",
+                     (size_t)(u - a.base - a.size), (void *)a.base, a.size, par);
+        return;
+    }
+    if (sim_mem_was_freed((const void *)u, &a)) {
+        snprintf(buf, n, "inside the allocation at %p of %zu bytes, which was already freed (aclrtFree)",
+                 (void *)a.base, a.size);
+        return;
+    }
+    snprintf(buf, n, "not inside any device allocation");
+}
+
+void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2])
+{
+    int k = sim_core_service_begin();
+    if (!sim_gm_checks()) {
+        range[0] = 0;
+        range[1] = ~0ull;
+        sim_core_service_end(k);
+        return;
+    }
+    const sim_kernel_run *r = sim_core_launch();
+    uintptr_t u = (uintptr_t)p;
+    uintptr_t end = u + (uintptr_t)bytes;
+    sim_alloc a;
+    char par[160], where[320];
+    if (sim_mem_find(p, &a)) {
+        uintptr_t lim = a.base + sim_align_up(a.size, 32);
+        if (end >= u && end <= lim) {
+            range[0] = a.base;
+            range[1] = lim;
+            sim_core_service_end(k);
+            return;
+        }
+        param_of(r, a.base, par, sizeof par);
+        __arc_trap(api ? api : "GM access",
+                   "GM bytes [%llu, %llu) of the allocation at %p (%zu bytes%s)%s are out of bounds: %llu bytes "
+                   "(%p..%p) run %llu bytes past its end",
+                   (unsigned long long)(u - a.base), (unsigned long long)(u - a.base) + bytes, (void *)a.base, a.size,
+                   a.size % 32 ? ", usable up to the next 32-byte boundary" : "", par, bytes, p,
+                   (void *)(end - 1), (unsigned long long)(end - (a.base + a.size)));
+    }
+    if (r && u >= (uintptr_t)r->args && end >= u && end <= (uintptr_t)r->args + r->args_size) {
+        range[0] = (uintptr_t)r->args;
+        range[1] = (uintptr_t)r->args + r->args_size;
+        sim_core_service_end(k);
+        return;
+    }
+    describe(r, u, where, sizeof where);
+    __arc_trap(api ? api : "GM access", "GM access of %llu bytes at %p is outside device memory: the address is %s",
+               bytes, p, where);
+}
+
+/* ---- signal handlers ---- */
+
+static struct sigaction old_segv, old_bus, old_fpe, old_ill;
+static pthread_mutex_t install_mu = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint launches;
+
+static struct sigaction *old_of(int sig)
+{
+    return sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus : sig == SIGFPE ? &old_fpe : &old_ill;
+}
+
+/* Not ours: hand the signal to whoever had it before. */
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    struct sigaction *o = old_of(sig);
+    if (o->sa_flags & SA_SIGINFO) {
+        if (o->sa_sigaction) {
+            o->sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (o->sa_handler != SIG_DFL && o->sa_handler != SIG_IGN) {
+        o->sa_handler(sig);
+        return;
+    }
+    /* Default action: restore it; the faulting instruction runs again and
+     * the process ends as it would have without us. */
+    signal(sig, SIG_DFL);
+    if (si->si_code <= 0) /* sent by kill/raise: send it again */
+        raise(sig);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    if (sim_core_launch()) {
+        char body[SIM_MSG_MAX / 2], where[320];
+        const char *api = "kernel code";
+        if (sig == SIGFPE) {
+            snprintf(body, sizeof body, "%s (SIGFPE at %p)",
+                     si->si_code == FPE_INTDIV   ? "integer division by zero"
+                     : si->si_code == FPE_INTOVF ? "integer overflow in a division (INT_MIN / -1)"
+                                                 : "arithmetic exception",
+                     si->si_addr);
+        } else if (sig == SIGILL) {
+            snprintf(body, sizeof body, "illegal instruction at %p (SIGILL)", si->si_addr);
+        } else {
+            describe(sim_core_launch(), (uintptr_t)si->si_addr, where, sizeof where);
+            snprintf(body, sizeof body, "invalid memory access at %p (%s): the address is %s%s", si->si_addr,
+                     sig == SIGBUS ? "SIGBUS" : "SIGSEGV", where,
+                     strstr(where, "past the end") ? " (a raw pointer access past its end hit the guard page)" : "");
+        }
+        sim_core_signal_abort(api, body); /* returns only outside kernel code */
+    }
+    chain(sig, si, uc);
+}
+
+static void on_interrupt(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)si;
+    (void)uc;
+    sim_core_signal_abort(NULL, NULL); /* longjmps out of kernel code, or does nothing */
+}
+
+static void install_one(int sig, void (*fn)(int, siginfo_t *, void *), struct sigaction *old)
+{
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) || ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == fn))
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = fn;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (old)
+        *old = cur;
+    sigaction(sig, &sa, NULL);
+}
+
+void sim_fault_install(void)
+{
+    /* Someone (Python's faulthandler, a debugger) may install a handler
+     * after us: look again every 64 launches, not every time (syscalls). */
+    if (atomic_fetch_add(&launches, 1) % 64)
+        return;
+    pthread_mutex_lock(&install_mu);
+    install_one(SIGSEGV, on_fault, &old_segv);
+    install_one(SIGBUS, on_fault, &old_bus);
+    install_one(SIGFPE, on_fault, &old_fpe);
+    install_one(SIGILL, on_fault, &old_ill);
+    install_one(sim_interrupt_signal(), on_interrupt, NULL);
+    pthread_mutex_unlock(&install_mu);
+}

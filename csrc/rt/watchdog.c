@@ -1,0 +1,106 @@
+/* watchdog.c - one lazily started thread that enforces launch deadlines.
+ * A launch with a timeout adds a sim_watch; at its deadline the watch
+ * fires once (the launch records ACL_ERROR_RT_AICORE_TIMEOUT and releases
+ * its cores), then is kicked every 10 ms until the launch removes it
+ * (cores spinning in kernel code are interrupted again until they leave).
+ * Callbacks run with the watchdog's lock held, so sim_watch_del returning
+ * means none is running. */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "rt/rt_internal.h"
+
+#define KICK_NS 10000000ull
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv;
+static sim_watch *list;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int started;
+
+uint64_t sim_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sim_default_launch_timeout_ns(void)
+{
+    const char *e = getenv("ASCENDRTC_LAUNCH_TIMEOUT");
+    if (!e || !*e)
+        return 0;
+    char *end;
+    double s = strtod(e, &end);
+    if (end == e || !(s > 0) || s > 1e9)
+        return 0; /* unset, 0, negative or garbage: no timeout */
+    return (uint64_t)(s * 1e9);
+}
+
+static void *loop(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&mu);
+    for (;;) {
+        uint64_t now = sim_now_ns(), next = UINT64_MAX;
+        for (sim_watch *w = list; w; w = w->next) {
+            if (!w->fired && w->deadline <= now) {
+                w->fired = 1;
+                w->fire(w);
+                w->next_kick = now + KICK_NS;
+            } else if (w->fired && w->next_kick <= now) {
+                w->kick(w);
+                w->next_kick = now + KICK_NS;
+            }
+            uint64_t t = w->fired ? w->next_kick : w->deadline;
+            if (t < next)
+                next = t;
+        }
+        if (next == UINT64_MAX) {
+            pthread_cond_wait(&cv, &mu);
+        } else {
+            struct timespec ts = {.tv_sec = (time_t)(next / 1000000000ull), .tv_nsec = (long)(next % 1000000000ull)};
+            pthread_cond_timedwait(&cv, &mu, &ts);
+        }
+    }
+    return NULL;
+}
+
+static void start(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&cv, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    started = pthread_create(&th, &at, loop, NULL) == 0;
+    pthread_attr_destroy(&at);
+}
+
+void sim_watch_add(sim_watch *w)
+{
+    pthread_once(&once, start);
+    pthread_mutex_lock(&mu);
+    w->fired = 0;
+    w->next = list;
+    list = w;
+    if (started)
+        pthread_cond_signal(&cv);
+    pthread_mutex_unlock(&mu);
+}
+
+void sim_watch_del(sim_watch *w)
+{
+    pthread_mutex_lock(&mu);
+    for (sim_watch **pp = &list; *pp; pp = &(*pp)->next)
+        if (*pp == w) {
+            *pp = w->next;
+            break;
+        }
+    pthread_mutex_unlock(&mu);
+}

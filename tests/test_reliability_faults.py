@@ -1,0 +1,195 @@
+"""Reliability: a faulty kernel reports, it never takes the process down.
+An out-of-bounds DataCopy, a raw store past an allocation (guard page), a
+null store, integer division by zero, a failed device assert and a launch
+that hangs (a core that never reaches SyncAll) each fail the launch with
+LaunchError naming the kernel, the block and what happened - and the next
+launch in the same process works."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers.py_kernels import add_kernel, compiled
+
+AICORE_EXCEPTION, AICORE_TIMEOUT = 507015, 507014
+
+SRC = r'''
+#include "kernel_operator.h"
+#include <cassert>
+using namespace AscendC;
+
+// Copies n floats of x through UB into z; n past the end of x is the bug.
+extern "C" __global__ __aicore__ void oob_copy(GM_ADDR x, GM_ADDR z, int32_t n)
+{
+    TPipe pipe; TBuf<TPosition::VECCALC> buf; pipe.InitBuffer(buf, 64 * 1024);
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer((__gm__ float *)x); gz.SetGlobalBuffer((__gm__ float *)z);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, gx, n);
+    DataCopy(gz, t, n);
+}
+
+// Raw stores through GM_ADDR, n elements: past the end is the bug.
+extern "C" __global__ __aicore__ void raw_store(GM_ADDR z, int32_t n)
+{
+    volatile float *p = (volatile float *)z;
+    for (int32_t i = 0; i < n; i++) p[i] = (float)i;
+}
+
+extern "C" __global__ __aicore__ void null_store(GM_ADDR z, int64_t addr)
+{
+    *(volatile int *)(uintptr_t)addr = 1;
+}
+
+extern "C" __global__ __aicore__ void divide(GM_ADDR z, int32_t a, int32_t b)
+{
+    volatile int32_t q = a / b;
+    *(__gm__ int32_t *)z = q;
+}
+
+extern "C" __global__ __aicore__ void asserts(GM_ADDR z, int32_t n)
+{
+    if (GetBlockIdx() == 2) assert(n < 0 && "n must be negative");
+    ASSERT(n < 100);
+}
+
+extern "C" __global__ __aicore__ void gm_value(GM_ADDR z, int32_t idx)
+{
+    GlobalTensor<int32_t> g; g.SetGlobalBuffer((__gm__ int32_t *)z);
+    g.SetValue(idx, 7);
+}
+
+// Block 0 spins until *flag is set (nobody sets it); the others wait in SyncAll.
+extern "C" __global__ __aicore__ void stuck(GM_ADDR flag)
+{
+    if (GetBlockIdx() == 0) {
+        while (*(volatile int32_t *)flag == 0) {}
+    }
+    SyncAll();
+}
+
+// Every block spins forever in its own code.
+extern "C" __global__ __aicore__ void spin_all(GM_ADDR flag)
+{
+    while (*(volatile int32_t *)flag == 0) {}
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return compiled("reliability_faults", lambda: arc.Program(SRC, "faults.asc").compile().load())
+
+
+def still_works():
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros_like(x)
+    add_kernel(np.float32)[8](x, x, z)
+    np.testing.assert_array_equal(z, 2 * x)
+
+
+def fails(call, code, *patterns):
+    with pytest.raises(arc.LaunchError) as ei:
+        call()
+        arc.synchronize()
+    e = ei.value
+    assert e.code == code, str(e)
+    for p in patterns:
+        assert re.search(p, str(e)), (p, str(e))
+    still_works()
+    return str(e)
+
+
+def test_out_of_bounds_datacopy_names_kernel_core_api_range_allocation_and_parameter(mod):
+    k = mod.get_kernel("oob_copy")
+    x = arc.to_device(np.arange(64, dtype=np.float32))
+    z = arc.zeros(256, np.float32)
+    k[1](x, z, 64)                                       # in bounds
+    arc.synchronize()
+    np.testing.assert_array_equal(z.get()[:64], np.arange(64, dtype=np.float32))
+    fails(lambda: k[1](x, z, 128), AICORE_EXCEPTION,
+          r"oob_copy block 0/1: AscendC::DataCopy: GM bytes \[0, 512\) of the allocation at 0x[0-9a-f]+ \(256 bytes\)",
+          r"kernel parameter 0 'x'", r"run 256 bytes past its end")
+
+
+def test_globaltensor_setvalue_past_the_end(mod):
+    z = arc.zeros(16, np.int32)
+    fails(lambda: mod.get_kernel("gm_value")[1](z, 16), AICORE_EXCEPTION,
+          r"gm_value block 0/1: AscendC::GlobalTensor::SetValue: GM bytes \[64, 68\)", r"parameter 0 'z'")
+    fails(lambda: mod.get_kernel("gm_value")[1](z, -1), AICORE_EXCEPTION,
+          r"gm_value block 0/1: AscendC::GlobalTensor::SetValue: GM access of 4 bytes at 0x[0-9a-f]+ is outside "
+          r"device memory")
+    mod.get_kernel("gm_value")[1](z, 15)
+    arc.synchronize()
+    assert z.get()[15] == 7
+
+
+def test_raw_store_past_the_end_hits_the_guard_page(mod):
+    z = arc.zeros(1000, np.float32)                      # 4000 bytes: the guard page follows them
+    k = mod.get_kernel("raw_store")
+    k[1](z, 1000)
+    arc.synchronize()
+    fails(lambda: k[1](z, 1000 + 2048), AICORE_EXCEPTION,
+          r"raw_store block 0/1: kernel code: invalid memory access at 0x[0-9a-f]+ \(SIGSEGV\)",
+          r"bytes past the end of the allocation at 0x[0-9a-f]+ of 4000 bytes \(kernel parameter 0 'z'\)",
+          r"guard page")
+
+
+def test_null_store_and_integer_division_by_zero(mod):
+    z = arc.zeros(8, np.int32)
+    fails(lambda: mod.get_kernel("null_store")[4](z, 16), AICORE_EXCEPTION,
+          r"null_store block \d/4: kernel code: invalid memory access at 0x10 \(SIGSEGV\).*not inside any device")
+    fails(lambda: mod.get_kernel("divide")[2](z, 7, 0), AICORE_EXCEPTION,
+          r"divide block \d/2: kernel code: integer division by zero")
+    mod.get_kernel("divide")[1](z, 7, 2)
+    arc.synchronize()
+    assert z.get()[0] == 3
+
+
+def test_device_assert_reports_message_file_line_and_core(mod):
+    z = arc.zeros(8, np.int32)
+    fails(lambda: mod.get_kernel("asserts")[4](z, 5), AICORE_EXCEPTION,
+          r"asserts block 2/4: assert: n < 0 && \"n must be negative\" \(failed at faults\.asc:\d+\)")
+    fails(lambda: mod.get_kernel("asserts")[1](z, 500), AICORE_EXCEPTION,
+          r"asserts block 0/1: ASSERT: n < 100 \(failed at faults\.asc:\d+\)")
+
+
+def test_syncall_deadlock_times_out_with_every_core_position(mod, monkeypatch):
+    monkeypatch.setenv("ASCENDRTC_LAUNCH_TIMEOUT", "0.3")
+    flag = arc.zeros(8, np.int32)
+    msg = fails(lambda: mod.get_kernel("stuck")[4](flag), AICORE_TIMEOUT,
+                r"stuck \(4 blocks\) did not finish within its launch timeout of 0\.300 s",
+                r"block 0 running", r"waiting in SyncAll",
+                r"\(1 running, 3 waiting in SyncAll, 0 blocks not started")
+    assert msg.count("waiting in SyncAll;") + msg.count("waiting in SyncAll (") >= 3
+
+
+def test_cores_spinning_in_kernel_code_are_interrupted(mod, monkeypatch):
+    monkeypatch.setenv("ASCENDRTC_LAUNCH_TIMEOUT", "0.2")
+    flag = arc.zeros(8, np.int32)
+    fails(lambda: mod.get_kernel("spin_all")[3](flag), AICORE_TIMEOUT, r"spin_all \(3 blocks\)",
+          r"core 0: block \d running; core 1: block \d running; core 2: block \d running")
+    # The default is off again: a quick kernel is unaffected.
+    monkeypatch.delenv("ASCENDRTC_LAUNCH_TIMEOUT")
+    still_works()
+
+
+def test_gm_checks_can_be_switched_off():
+    """ASCENDRTC_GM_CHECKS=0 (read at start-up): an overrun the checks would
+    stop runs (within the rounding slack) - for benchmarks."""
+    code = r'''
+import numpy as np, ascendrtc as arc, sys
+sys.path.insert(0, %r)
+from test_reliability_faults import SRC
+k = arc.Program(SRC, "faults.asc").compile().load().get_kernel("gm_value")
+z = arc.zeros(15, np.int32)          # 60 bytes (96 reserved on dav-2201)
+k[1](z, 16); arc.synchronize()   # 4 bytes past the rounded size: stopped when checks are on
+print("ran")
+''' % os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, ASCENDRTC_GM_CHECKS="0")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "ran" in r.stdout, r.stderr
