@@ -173,7 +173,7 @@ def measure_size(mod, nbytes, reps, min_batch_s, blocks=BLOCKS):
             assert np.array_equal(z.get(), want), (name, b, nbytes)
             out[(name, b)] = sample(run, reps, min_batch_s)
             z._fill_zero()  # the next config must write every element itself
-    del x, y, z
+    x = y = z = None  # free the device copies before PoCL allocates its own
 
     cl, ctx, q = pocl_context()
     if cl is not None:

@@ -21,3 +21,23 @@ def test_bench_quick_runs_every_benchmark():
     for line in table.splitlines()[2:]:
         assert "| n/a |" not in line or "PoCL unavailable" in line, line
         assert "nan" not in line, line
+
+
+def test_table_units_targets_and_unavailable_rows(tmp_path):
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import run
+    text = run.table([
+        ("rate row", [8.0, 10.0, 12.0], "limit", [20.0], 0.4, "GB/s"),    # 0.5x of the limit: a floor, met
+        ("slow rate", [2.0], "limit", [20.0], 0.4, "GB/s"),               # 0.1x: NOT met
+        ("time row", [3e-3], "base", [1e-3], 1.2),                         # 3x a ceiling of 1.2x: NOT met
+        ("peer: PoCL unavailable (ImportError)", [], "-", [], None),
+    ]).splitlines()
+    assert "| 10.00 GB/s | 8.00 GB/s..12.00 GB/s | limit | 20.00 GB/s | 0.50x | >= 0.40x: met |" in text[2]
+    assert text[3].endswith(">= 0.40x: NOT met |")
+    assert text[4].endswith("<= 1.20x: NOT met |") and "3.0 ms" in text[4]
+    assert "| n/a |" in text[5]
+    # the hand-written part of BENCHMARKS.md survives a regeneration
+    md = tmp_path / "B.md"
+    md.write_text("# Benchmarks\n| old table |\n" + run.HAND_MARK + "\n## Targets not met\nnotes\n")
+    assert run.hand_written(str(md)) == "\n" + run.HAND_MARK + "\n## Targets not met\nnotes\n"
+    assert run.hand_written(str(tmp_path / "missing.md")) == ""
