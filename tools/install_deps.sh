@@ -23,7 +23,7 @@ fi
 pymiss=$($PY - <<'PYEOF'
 import importlib.util
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "nbclient": "nbclient",
-        "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib"}
+        "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis"}
 print(" ".join(pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None))
 PYEOF
 )

@@ -123,6 +123,8 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
     size_t off, size;
     if (elf_find_section(data, length, ARC_META_SECTION, &off, &size, err, sizeof err))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "not a kernel binary: %s", err);
+    if (sim_elf_check(data, length, err, sizeof err))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "corrupt kernel binary: %s", err);
     sim_bin *b = calloc(1, sizeof *b);
     if (!b)
         return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory");

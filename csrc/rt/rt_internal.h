@@ -91,6 +91,11 @@ int sim_mem_nearest(const void *p, sim_alloc *out);
 /* 1 when p lay in a recently freed device allocation (*out: it). */
 int sim_mem_was_freed(const void *p, sim_alloc *out);
 
+/* ---- elf_check.c ---- */
+/* 0 when the ELF object's tables (sections, symbols, relocations) stay
+ * inside it; else -1 with the reason in err. */
+int sim_elf_check(const void *data, size_t len, char *err, size_t n);
+
 /* ---- fault.c: GM checks, fault signals, the launch watchdog ---- */
 /* 0 when ASCENDRTC_GM_CHECKS=0 turned GM checks and guard pages off. */
 int sim_gm_checks(void);
