@@ -18,11 +18,12 @@ if [ -n "$need" ]; then
 fi
 # Python packages the build and tests need (module: pip name), checked in one
 # interpreter start.  nbclient/nbformat/ipykernel/matplotlib run
-# examples/quickstart.ipynb in the tests.  PyTorch is optional (its tests skip
+# examples/quickstart.ipynb in the tests; wheel builds the packaging test's
+# wheel with older setuptools.  PyTorch is optional (its tests skip
 # without it) and never installed here: see the README for a CPU build.
 pymiss=$($PY - <<'PYEOF'
 import importlib.util
-need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "nbclient": "nbclient",
+need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
         "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis"}
 print(" ".join(pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None))
 PYEOF
