@@ -176,3 +176,14 @@ def test_cache_commands(tmp_path, work):
         assert "0 entries" in cli("cache", "list").stdout
     finally:
         os.environ["ASCENDRTC_CACHE_DIR"] = old
+
+
+def test_run_kernel_that_traps_exits_1_with_the_reason(work):
+    (work / "big.asc").write_text(
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void big(GM_ADDR x) {\n'
+        '    AscendC::TPipe pipe; AscendC::TBuf<AscendC::TPosition::VECCALC> buf;\n'
+        '    pipe.InitBuffer(buf, 300 * 1024);   // more than the unified buffer\n}\n')
+    r = cli("run", "big.asc", "x.npy", cwd=work)
+    assert r.returncode == 1 and "exceed the unified buffer" in r.stderr
+    assert cli("run", "axpy.asc", "x.npy", "y.npy", "zeros:64", "1", "64", cwd=work).returncode == 0  # still usable
