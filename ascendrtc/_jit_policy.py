@@ -174,6 +174,15 @@ def _is_array(v: Any) -> bool:
     return not isinstance(v, np.generic) and hasattr(v, "shape") and hasattr(v, "dtype")
 
 
+def _dtype_of(v: Any) -> np.dtype:
+    """NumPy's dtype for an array-like; DLPack exporters whose dtype NumPy
+    does not know (torch.float32) are asked through DLPack (no copy)."""
+    try:
+        return np.dtype(v.dtype)
+    except TypeError:
+        return np.from_dlpack(v).dtype
+
+
 def classify(name: str, policy: Optional[Policy], v: Any) -> Tuple[str, tuple, Any, Tuple]:
     """(kind, key part, the value the source sees, facets) of one argument.
 
@@ -185,7 +194,7 @@ def classify(name: str, policy: Optional[Policy], v: Any) -> Tuple[str, tuple, A
     if isinstance(v, Intent):
         v, kind = v.obj, "i"
     if _is_array(v):
-        dtype = np.dtype(v.dtype)
+        dtype = _dtype_of(v)
         shape = tuple(v.shape)
         pk = policy.kind if policy is not None else "exact"
         if pk == "exact":

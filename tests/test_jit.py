@@ -59,6 +59,17 @@ def data(n, dtype, seed=0):
     return rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
 
 
+def test_torch_tensors_go_through_the_jit_key():
+    torch = pytest.importorskip("torch")
+    vadd, calls = add_fn_kernel()
+    x, y = (torch.from_numpy(a) for a in data(256, np.float32, seed=3))
+    z = torch.zeros(256)
+    vadd(x, y, z)
+    vadd(x, y, z)
+    assert calls == [(256,)]  # torch.float32 keyed as float32, compiled once
+    np.testing.assert_array_equal(z.numpy(), (x + y).numpy())
+
+
 @pytest.mark.parametrize("dtype, sizes", [(np.float32, [256, 1024, 2048]), (np.float16, [256, 2048]),
                                           (np.int32, [512])])
 def test_function_form_matches_numpy(dtype, sizes):
