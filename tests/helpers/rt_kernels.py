@@ -65,6 +65,16 @@ void k_entry(const unsigned char *args) {
     int *out = *(int **)(args + 0);
     int bad = *(const int *)(args + 8), mode = *(const int *)(args + 12);
     arc_core *c = __arc_core();
+    if (mode >= 2 && c->block_idx == bad) { /* faults (reliability): out is 48 ints */
+        static volatile int zero = 0;
+        unsigned long long range[2] = {0, 0};
+        if (mode == 2) ((volatile int *)out)[80] = 1;               /* raw store into the guard page */
+        if (mode == 3) __arc_gm_check(out, 4096, "TestGm", range);  /* device-API access out of bounds */
+        if (mode == 4) out[0] = bad / zero;                         /* SIGFPE */
+        if (mode == 5) while (!zero) {}                             /* spins until the timeout */
+    }
+    if (mode == 6 && c->block_idx == bad) { while (!*(volatile int *)out) {} }
+    if (mode == 6) __arc_sync_all();                                /* others wait: a hang */
     if (c->block_idx == bad) __arc_trap("TestApi", "bad value %d in block %lld", 42, c->block_idx);
     if (mode == 1) __arc_sync_all();
     out[c->block_idx] = 1;

@@ -188,6 +188,47 @@ static void trap_paths(const char *path)
     OK(aclrtBinaryUnLoad(b));
 }
 
+/* Reliability paths: faults in kernel code and hangs fail the launch with
+ * a message, and the next launch works (modes 2..6 of the trap kernel). */
+static void fault_paths(const char *path)
+{
+    aclrtBinHandle b;
+    aclrtFuncHandle f;
+    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    OK(aclrtBinaryGetFunction(b, "trapper", &f));
+    void *out;
+    OK(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    static const struct { int mode, n; aclError code; const char *msg; } cases[] = {
+        {2, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "invalid memory access"},
+        {3, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "TestGm: GM bytes [0, 4096)"},
+        {4, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "integer division by zero"},
+        {5, 4, ACL_ERROR_RT_AICORE_TIMEOUT, "block 1 running"},
+        {6, 4, ACL_ERROR_RT_AICORE_TIMEOUT, "waiting in SyncAll"},
+    };
+    aclrtLaunchKernelAttr at;
+    memset(&at, 0, sizeof at);
+    at.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    at.value.timeoutUs.timeoutLow = 200000; /* 0.2 s */
+    aclrtLaunchKernelCfg cfg = {&at, 1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int bad = 1, mode = cases[i].mode;
+        OK(aclrtMemset(out, 48 * 4, 0, 48 * 4));
+        void *args[3] = {&out, &bad, &mode};
+        OK(aclrtLaunchKernelWithArgsArray(f, (uint32_t)cases[i].n, NULL, &cfg, args));
+        aclError got = aclrtSynchronizeStream(NULL);
+        if (got != cases[i].code)
+            fprintf(stderr, "mode %d: ", mode);
+        CHECK(got == cases[i].code);
+        CHECK(strstr(aclGetRecentErrMsg(), cases[i].msg) != NULL);
+        int ok_mode = 0, nobad = 99;
+        void *good[3] = {&out, &nobad, &ok_mode};
+        OK(aclrtLaunchKernelWithArgsArray(f, 4, NULL, &cfg, good)); /* the next launch works */
+        OK(aclrtSynchronizeStream(NULL));
+    }
+    OK(aclrtFree(out));
+    OK(aclrtBinaryUnLoad(b));
+}
+
 int main(int argc, char **argv)
 {
     int rc = aclInit(NULL);
@@ -198,8 +239,10 @@ int main(int argc, char **argv)
     stream_event_paths();
     if (argc > 1)
         kernel_paths(argv[1]);
-    if (argc > 2)
+    if (argc > 2) {
         trap_paths(argv[2]);
+        fault_paths(argv[2]);
+    }
     OK(aclrtResetDevice(0));
     OK(aclFinalize());
     if (failures) {
