@@ -209,7 +209,7 @@ def rows(quick=False):
         moved = 3 * nbytes / 1e9
 
         def gbs(ts):
-            return [moved / t for t in ts]
+            return [moved / max(t, 1e-9) for t in ts]  # a 1 KiB STREAM run can read as ~0 s
         sn = size_name(nbytes)
         stream = gbs(m["stream_c"])
         base = "STREAM add in C"
