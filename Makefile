@@ -36,7 +36,7 @@ objs = $(patsubst %,$(OBJ)/%.o,$(1))
 RT_OBJ  := $(call objs,$(RT_SRC))
 RTC_OBJ := $(call objs,$(RTC_SRC))
 
-.PHONY: all home ext deps demo test clean asan docs
+.PHONY: all home ext deps demo test clean asan tsan docs
 all: home ext
 
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
@@ -97,6 +97,15 @@ asan:
 	$(CC) -std=c11 -g -O1 $(ASAN_FLAGS) -Icsrc/include tests/rt_native/asan_rt.c -o build/asan_rt \
 	    -L$(ASAN_HOME)/lib64 -Wl,-rpath,$(CURDIR)/$(ASAN_HOME)/lib64 -lascendcl -lpthread
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 build/asan_rt $(ASAN_KERNEL)
+
+# The same driver under ThreadSanitizer (TSAN_KERNEL as ASAN_KERNEL).
+TSAN_HOME  := build/home-tsan
+tsan:
+	@$(MAKE) --no-print-directory OBJ=build/obj-tsan HOME_DIR=$(TSAN_HOME) OPT=-O1 SAN="-fsanitize=thread" \
+	    $(TSAN_HOME)/lib64/libascendcl.so
+	$(CC) -std=c11 -g -O1 -fsanitize=thread -Icsrc/include tests/rt_native/asan_rt.c -o build/tsan_rt \
+	    -L$(TSAN_HOME)/lib64 -Wl,-rpath,$(CURDIR)/$(TSAN_HOME)/lib64 -lascendcl -lpthread
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" setarch -R build/tsan_rt $(TSAN_KERNEL)
 
 # docs/api.md from the docstrings (tests/test_docs.py fails when it is stale).
 docs: ext

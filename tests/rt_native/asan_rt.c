@@ -202,8 +202,10 @@ static void fault_paths(const char *path)
         {2, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "invalid memory access"},
         {3, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "TestGm: GM bytes [0, 4096)"},
         {4, 4, ACL_ERROR_RT_AICORE_EXCEPTION, "integer division by zero"},
+#ifndef __SANITIZE_THREAD__ /* TSan defers signals until an intercepted call: a spinning core never takes one */
         {5, 4, ACL_ERROR_RT_AICORE_TIMEOUT, "block 1 running"},
         {6, 4, ACL_ERROR_RT_AICORE_TIMEOUT, "waiting in SyncAll"},
+#endif
     };
     aclrtLaunchKernelAttr at;
     memset(&at, 0, sizeof at);
