@@ -71,6 +71,45 @@ int sim_mem_was_freed(const void *p, sim_alloc *out)
     return was_freed(p, 1, out);
 }
 
+/* Recently freed guarded mappings, reused by size: mmap + mprotect +
+ * munmap per allocation (a TLB shootdown across the core threads) would
+ * double the cost of a launch with NumPy arguments. */
+#define MAP_CACHE 32
+#define MAP_CACHE_MAX_LEN (1u << 20)
+static pthread_mutex_t map_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { uintptr_t map; size_t len; } map_cache[MAP_CACHE];
+static unsigned map_cached;
+
+static unsigned char *map_take(size_t len)
+{
+    unsigned char *m = NULL;
+    pthread_mutex_lock(&map_mu);
+    for (unsigned i = 0; i < map_cached; i++)
+        if (map_cache[i].len == len) {
+            m = (unsigned char *)map_cache[i].map;
+            map_cache[i] = map_cache[--map_cached];
+            break;
+        }
+    pthread_mutex_unlock(&map_mu);
+    return m;
+}
+
+static void map_give(uintptr_t map, size_t len)
+{
+    if (len <= MAP_CACHE_MAX_LEN) {
+        pthread_mutex_lock(&map_mu);
+        if (map_cached < MAP_CACHE) {
+            map_cache[map_cached].map = map;
+            map_cache[map_cached].len = len;
+            map_cached++;
+            pthread_mutex_unlock(&map_mu);
+            return;
+        }
+        pthread_mutex_unlock(&map_mu);
+    }
+    munmap((void *)map, len);
+}
+
 /* Reserve span bytes, 64-byte aligned; device memory ends just before a
  * PROT_NONE guard page.  map, maplen: the mapping (0 when malloc'd). */
 static void *reserve(size_t span, int device, uintptr_t *map, size_t *maplen)
@@ -80,7 +119,13 @@ static void *reserve(size_t span, int device, uintptr_t *map, size_t *maplen)
     if (device && sim_gm_checks()) {
         size_t pg = (size_t)sysconf(_SC_PAGESIZE);
         size_t body = sim_align_up(span, pg), len = body + pg;
-        unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        unsigned char *m = map_take(len);
+        if (m) {
+            *map = (uintptr_t)m;
+            *maplen = len;
+            return m + ((body - span) & ~(size_t)63);
+        }
+        m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m != MAP_FAILED) {
             if (mprotect(m + body, pg, PROT_NONE) == 0) {
                 *map = (uintptr_t)m;
@@ -178,7 +223,7 @@ static aclError free_common(const char *api, void *ptr, int device)
         freed_next = (freed_next + 1) % NFREED;
         pthread_rwlock_unlock(&lock);
         if (a.map)
-            munmap((void *)a.map, a.maplen);
+            map_give(a.map, a.maplen);
         else
             free(ptr);
         return ACL_SUCCESS;
