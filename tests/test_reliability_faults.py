@@ -1,6 +1,7 @@
 """Reliability: a faulty kernel reports, it never takes the process down.
 An out-of-bounds DataCopy, a raw store past an allocation (guard page), a
-null store, integer division by zero, a failed device assert and a launch
+null store, integer division by zero, a stack overflow, a failed device
+assert and a launch
 that hangs (a core that never reaches SyncAll) each fail the launch with
 LaunchError naming the kernel, the block and what happened - and the next
 launch in the same process works."""
@@ -71,6 +72,14 @@ extern "C" __global__ __aicore__ void stuck(GM_ADDR flag)
     }
     SyncAll();
 }
+
+__aicore__ __attribute__((noinline)) int deep(volatile int *p, int n)
+{
+    volatile char buf[4096]; buf[0] = (char)n; buf[4095] = 1;
+    if (n == 0) return buf[0];
+    return deep(p, n - 1) + buf[4095] + *p;
+}
+extern "C" __global__ __aicore__ void recurse(GM_ADDR x, int32_t n) { *(__gm__ int *)x = deep((volatile int *)x, n); }
 
 // Every block spins forever in its own code.
 extern "C" __global__ __aicore__ void spin_all(GM_ADDR flag)
@@ -148,6 +157,15 @@ def test_null_store_and_integer_division_by_zero(mod):
     mod.get_kernel("divide")[1](z, 7, 2)
     arc.synchronize()
     assert z.get()[0] == 3
+
+
+def test_stack_overflow_is_reported(mod):
+    x = arc.zeros(8, np.int32)
+    fails(lambda: mod.get_kernel("recurse")[2](x, 1 << 20), AICORE_EXCEPTION,
+          r"recurse block \d/2: kernel code: stack overflow at 0x[0-9a-f]+ \(SIGSEGV\): a core has a 16 MiB stack")
+    mod.get_kernel("recurse")[1](x, 10)
+    arc.synchronize()
+    assert x.get()[0] == 10
 
 
 def test_device_assert_reports_message_file_line_and_core(mod):

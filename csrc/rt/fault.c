@@ -17,19 +17,25 @@
  * spins in kernel code after its launch timed out. */
 #include <signal.h>
 #include <stdio.h>
+#include <ucontext.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rt/rt_internal.h"
 
+static int gm_checks = 1;
+static pthread_once_t gm_once = PTHREAD_ONCE_INIT;
+
+static void read_gm_checks(void)
+{
+    const char *e = getenv("ASCENDRTC_GM_CHECKS");
+    gm_checks = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
+}
+
 int sim_gm_checks(void)
 {
-    static int v = -1; /* read once: guard pages must not change under live allocations */
-    if (v < 0) {
-        const char *e = getenv("ASCENDRTC_GM_CHECKS");
-        v = !(e && (!strcmp(e, "0") || !strcmp(e, "off") || !strcmp(e, "no")));
-    }
-    return v;
+    pthread_once(&gm_once, read_gm_checks); /* once: guard pages must not change under live allocations */
+    return gm_checks;
 }
 
 int sim_interrupt_signal(void)
@@ -153,6 +159,21 @@ static void chain(int sig, siginfo_t *si, void *uc)
         raise(sig);
 }
 
+/* 1 when the faulting address lies just below the stack pointer (the
+ * thread's stack guard): a stack overflow. */
+static int near_stack(const siginfo_t *si, const void *uc)
+{
+#if defined(__x86_64__) && defined(REG_RSP)
+    uintptr_t sp = (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+    uintptr_t a = (uintptr_t)si->si_addr;
+    return a <= sp + 4096 && sp - a < (64u << 10);
+#else
+    (void)si;
+    (void)uc;
+    return 0;
+#endif
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     if (sim_core_launch()) {
@@ -166,6 +187,9 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
                      si->si_addr);
         } else if (sig == SIGILL) {
             snprintf(body, sizeof body, "illegal instruction at %p (SIGILL)", si->si_addr);
+        } else if (near_stack(si, uc)) {
+            snprintf(body, sizeof body, "stack overflow at %p (SIGSEGV): a core has a %u MiB stack; deep recursion "
+                     "or large local arrays in kernel code", si->si_addr, SIM_CORE_STACK >> 20);
         } else {
             describe(sim_core_launch(), (uintptr_t)si->si_addr, where, sizeof where);
             snprintf(body, sizeof body, "invalid memory access at %p (%s): the address is %s%s", si->si_addr,

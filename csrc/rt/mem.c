@@ -237,7 +237,8 @@ static aclError free_common(const char *api, void *ptr, int device)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
                        "%s %p points %zu bytes into the allocation at %p (%zu bytes); pass its start address",
                        what, ptr, (size_t)(u - a.base), (void *)a.base, a.size);
-    if (was_freed(ptr, device, &a))
+    /* Only the exact start: freed ranges get reused by other host memory. */
+    if (was_freed(ptr, device, &a) && a.base == u)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "double free: %s %p (%zu bytes) was already freed", what,
                        ptr, a.size);
     return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s %p was not allocated by %s", what, ptr,
