@@ -196,6 +196,19 @@ def test_cores_spinning_in_kernel_code_are_interrupted(mod, monkeypatch):
     still_works()
 
 
+def test_default_timeout_settable_from_python_through_the_c_setter(mod):
+    import ctypes
+    from helpers.rt import lib
+    setter = lib().ascendrtc_set_launch_timeout
+    setter.argtypes, setter.restype = [ctypes.c_double], None
+    flag = arc.zeros(8, np.int32)
+    setter(0.2)
+    try:
+        fails(lambda: mod.get_kernel("spin_all")[1](flag), AICORE_TIMEOUT, r"launch timeout of 0\.200 s")
+    finally:
+        setter(-1.0)                                     # back to ASCENDRTC_LAUNCH_TIMEOUT (unset: none)
+
+
 def test_gm_checks_can_be_switched_off():
     """ASCENDRTC_GM_CHECKS=0 (read at start-up): an overrun the checks would
     stop runs (within the rounding slack) - for benchmarks."""

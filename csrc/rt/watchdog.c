@@ -26,8 +26,22 @@ uint64_t sim_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Set by ascendrtc_set_launch_timeout; -1 = not set (the env var rules). */
+static _Atomic long long set_ns = -1;
+
+/* Exported for the Python layer (ctypes): the default launch timeout in
+ * seconds for launches without a TIMEOUT/TIMEOUT_US attribute; 0 = none,
+ * a negative value = back to ASCENDRTC_LAUNCH_TIMEOUT. */
+__attribute__((visibility("default"))) void ascendrtc_set_launch_timeout(double seconds)
+{
+    atomic_store(&set_ns, seconds < 0 ? -1 : seconds > 1e9 ? (long long)1e18 : (long long)(seconds * 1e9));
+}
+
 uint64_t sim_default_launch_timeout_ns(void)
 {
+    long long v = atomic_load(&set_ns);
+    if (v >= 0)
+        return (uint64_t)v;
     const char *e = getenv("ASCENDRTC_LAUNCH_TIMEOUT");
     if (!e || !*e)
         return 0;
