@@ -195,3 +195,43 @@ def test_concurrent_compiles():
     for t in threads:
         t.join()
     assert sorted(results) == [(0, "tiny%d" % i) for i in range(4)]
+
+
+def _compile_in_new_process(cache_dir):
+    import os
+    import subprocess
+    import sys
+    from helpers.acl import ROOT
+    code = ("import sys; sys.path.insert(0, %r); sys.path.insert(0, %r); from helpers.acl import compile_binary, "
+            "SEED_KERNEL; compile_binary(SEED_KERNEL); print('ok')" % (ROOT, os.path.join(ROOT, "tests")))
+    env = dict(os.environ, ASCENDRTC_CACHE_DIR=str(cache_dir))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_precompiled_device_api_is_kept_in_the_cache_and_survives_corruption(tmp_path):
+    cache = tmp_path / "cache"
+    _compile_in_new_process(cache)
+    (pch,) = (cache / "pch").iterdir()
+    assert oct((cache / "pch").stat().st_mode & 0o777) == "0o700"
+    good = pch.read_bytes()
+    assert good[:8] == b"ARCPCH1\0" and len(good) > 100000
+    mtime = pch.stat().st_mtime_ns
+    _compile_in_new_process(cache)            # read back, not rebuilt
+    assert pch.stat().st_mtime_ns == mtime
+    flipped = bytearray(good)
+    flipped[len(flipped) // 2] ^= 0xFF
+    pch.write_bytes(bytes(flipped))
+    _compile_in_new_process(cache)            # detected, rebuilt, rewritten
+    assert pch.read_bytes() == good
+    pch.write_bytes(good[:1000])              # torn
+    _compile_in_new_process(cache)
+    assert pch.read_bytes() == good
+
+
+def test_a_cache_dir_others_can_write_gets_no_precompiled_header(tmp_path):
+    cache = tmp_path / "shared"
+    cache.mkdir()
+    cache.chmod(0o777)
+    _compile_in_new_process(cache)            # compiles all the same
+    assert not (cache / "pch").exists()
