@@ -456,6 +456,8 @@ int sim_core_signal_abort(const char *api, const char *body)
     core_thread *ct = self;
     if (!ct || !ct->ctx || !atomic_load(&ct->in_kernel))
         return 0;
+    if (!body && !atomic_load(&ct->ctx->aborted))
+        return 0; /* a late interrupt meant for an earlier launch */
     atomic_store(&ct->in_kernel, 0);
     if (body) {
         char m[SIM_MSG_MAX];
