@@ -14,7 +14,7 @@ simulated NPU built into this package::
 from . import _C
 from ._C import AclError, DeviceArray, Event, Kernel, LaunchError, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
-from ._backend import get_backend, set_backend, sim_home
+from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
 from ._program import Binary, CompileError, Module, Program
 from ._version import __version__
 
@@ -23,7 +23,7 @@ __all__ = [
     "Program", "Binary", "Module", "Kernel",
     "Stream", "Event", "synchronize", "device_info", "default_stream",
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
-    "set_backend", "get_backend", "sim_home",
+    "set_backend", "get_backend", "sim_home", "set_launch_timeout",
 ]
 
 

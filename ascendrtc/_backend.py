@@ -9,12 +9,14 @@ the first compile, allocation or launch: ``$ASCENDRTC_BACKEND`` or
 """
 from __future__ import annotations
 
+import ctypes
+import math
 import os
 from typing import Optional
 
 from . import _C
 
-__all__ = ["set_backend", "get_backend", "sim_home"]
+__all__ = ["set_backend", "get_backend", "sim_home", "set_launch_timeout"]
 
 _BACKENDS = ("sim", "cann")
 
@@ -54,6 +56,29 @@ def set_backend(backend: str, home: Optional[str] = None) -> None:
 def get_backend() -> dict:
     """``{"backend", "home", "loaded", "libraries"}`` of the current provider."""
     return _C.backend_info()
+
+
+def set_launch_timeout(seconds: Optional[float]) -> None:
+    """Time limit for launches that set no TIMEOUT launch attribute.
+
+    A launch still running after ``seconds`` fails at the next synchronize
+    with ``LaunchError`` (ACL_ERROR_RT_AICORE_TIMEOUT, 507014), naming where
+    each core was (running, waiting in SyncAll, finished); the device stays
+    usable.  ``None`` or ``0`` means no limit.  Overrides
+    ``$ASCENDRTC_LAUNCH_TIMEOUT``.  Simulated NPU only.
+    """
+    if seconds is None:
+        seconds = 0.0
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds < 0:
+        raise ValueError(f"set_launch_timeout: seconds must be None or a number >= 0, got {seconds!r}")
+    info = get_backend()
+    if info["backend"] != "sim":
+        raise RuntimeError(f"set_launch_timeout: the {info['backend']!r} backend has no launch timeout setting; "
+                           "pass a TIMEOUT launch attribute instead")
+    lib = ctypes.CDLL(os.path.join(info["home"], "lib64", "libascendcl.so"))
+    fn = lib.ascendrtc_set_launch_timeout
+    fn.argtypes, fn.restype = [ctypes.c_double], None
+    fn(float(seconds))
 
 
 def _configure_from_env() -> None:
