@@ -63,3 +63,18 @@ def test_unknown_attribute_still_refused():
     rt.fails(rt.lib().aclrtLaunchKernelWithConfig(f, 1, None, ctypes.byref(cfg), args, None), 107000,
              "unknown attribute id")
     rt.ok(rt.lib().aclrtBinaryUnLoad(binh))
+
+
+def test_tiling_key_from_python():
+    import pytest
+    import ascendrtc as arc
+    k = arc.Program(SRC, "keyed.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("keyed")
+    out = arc.zeros(4, np.int64)
+    for key, want in ((None, -1), (1, 100), (0x500000002, 200)):
+        k(out, block_dim=4, tiling_key=key)
+        arc.synchronize()
+        assert out.get().tolist() == [want] * 4, key
+    with pytest.raises(TypeError, match="tiling_key must be an int"):
+        k(out, block_dim=4, tiling_key=1.5)
+    with pytest.raises(ValueError, match=r"tiling_key must be in \[0, 2\*\*64\)"):
+        k(out, block_dim=4, tiling_key=-1)

@@ -237,8 +237,9 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
 
 /* argpack.c: pick the pack function for a kind; fill args; launch. */
 void arc_param_bind(arc_param_desc *p);
+/* cfg: launch attributes (the tiling key), or NULL. */
 PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *stream, PyObject *const *args,
-                            Py_ssize_t nargs, int pack_only);
+                            Py_ssize_t nargs, int pack_only, aclrtLaunchKernelCfg *cfg);
 
 /* dlpack.c: DeviceArray.__dlpack__/__dlpack_device__, and host arrays
  * from objects exporting DLPack (a new ndarray sharing their memory, or NULL

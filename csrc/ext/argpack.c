@@ -458,7 +458,7 @@ static void free_temps(temp_arg *temps, int n, int writeback)
 #define ARC_MAX_TEMPS 64
 
 PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *stream, PyObject *const *args,
-                            Py_ssize_t nargs, int pack_only)
+                            Py_ssize_t nargs, int pack_only, aclrtLaunchKernelCfg *cfg)
 {
     arc_state *st = k->st;
     unsigned char stackbuf[ARC_STACK_ARGS] __attribute__((aligned(16)));
@@ -526,7 +526,7 @@ PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *strea
     }
     if (arc_stream_from_obj(st, stream, &sh) < 0)
         goto done;
-    aclError err = arc_acl.aclrtLaunchKernelWithHostArgs(k->handle, block_dim, sh, NULL, buf, k->args_size, NULL, 0);
+    aclError err = arc_acl.aclrtLaunchKernelWithHostArgs(k->handle, block_dim, sh, cfg, buf, k->args_size, NULL, 0);
     if (err != ACL_SUCCESS) {
         arc_raise_launch(st, err, "aclrtLaunchKernelWithHostArgs");
         goto done;

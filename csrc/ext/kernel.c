@@ -215,12 +215,32 @@ static PyObject *kernel_subscript(PyObject *op, PyObject *key)
     return make_launcher(k, key, NULL);
 }
 
-/* kernel(*args, block_dim=N, stream=None) */
+/* tiling_key=K: the simulated NPU's launch attribute for TILING_KEY_IS(). */
+static int tiling_key_attr(KernelObject *k, PyObject *v, aclrtLaunchKernelAttr *attr)
+{
+    if (PyBool_Check(v) || !PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%U: tiling_key must be an int, not %.100s", k->signature, Py_TYPE(v)->tp_name);
+        return -1;
+    }
+    unsigned long long key = PyLong_AsUnsignedLongLong(v);
+    if (key == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%U: tiling_key must be in [0, 2**64), got %R", k->signature, v);
+        return -1;
+    }
+    memset(attr, 0, sizeof *attr);
+    attr->id = ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY;
+    attr->value.rsv[0] = (uint32_t)key;
+    attr->value.rsv[1] = (uint32_t)(key >> 32);
+    return 0;
+}
+
+/* kernel(*args, block_dim=N, stream=None, tiling_key=None) */
 static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     KernelObject *k = (KernelObject *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *bd = NULL, *stream = NULL;
+    PyObject *bd = NULL, *stream = NULL, *key = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *kw = PyTuple_GET_ITEM(kwnames, i);
@@ -228,24 +248,31 @@ static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, si
             bd = args[nargs + i];
         else if (PyUnicode_CompareWithASCIIString(kw, "stream") == 0)
             stream = args[nargs + i];
+        else if (PyUnicode_CompareWithASCIIString(kw, "tiling_key") == 0)
+            key = args[nargs + i];
         else
             return PyErr_Format(PyExc_TypeError, "%U: unexpected keyword argument '%U' (kernel arguments are "
-                                "positional; launch options are block_dim= and stream=)", k->signature, kw);
+                                "positional; launch options are block_dim=, stream= and tiling_key=)",
+                                k->signature, kw);
     }
+    aclrtLaunchKernelAttr attr;
+    aclrtLaunchKernelCfg cfg = {&attr, 1};
+    if (key && key != Py_None && tiling_key_attr(k, key, &attr) < 0)
+        return NULL;
     if (!bd)
         return PyErr_Format(PyExc_TypeError, "%U: missing block_dim; call kernel[block_dim](...) or "
                             "kernel(..., block_dim=N)", k->signature);
     LauncherObject *l = (LauncherObject *)make_launcher(k, bd, stream);
     if (!l)
         return NULL;
-    PyObject *r = arc_kernel_launch(k, l->block_dim, l->stream, args, nargs, 0);
+    PyObject *r = arc_kernel_launch(k, l->block_dim, l->stream, args, nargs, 0, key && key != Py_None ? &cfg : NULL);
     Py_DECREF(l);
     return r;
 }
 
 static PyObject *kernel_pack(PyObject *op, PyObject *const *args, Py_ssize_t nargs)
 {
-    return arc_kernel_launch((KernelObject *)op, 1, NULL, args, nargs, 1);
+    return arc_kernel_launch((KernelObject *)op, 1, NULL, args, nargs, 1, NULL);
 }
 
 static PyObject *kernel_get_params(PyObject *op, void *c)
@@ -385,7 +412,8 @@ static PyMemberDef kernel_members[] = {
 
 static PyType_Slot kernel_slots[] = {
     {Py_tp_doc, "A kernel of a loaded binary.  Launch with kernel[block_dim](*args), "
-                "kernel[block_dim, stream](*args) or kernel(*args, block_dim=N, stream=None); launches are "
+                "kernel[block_dim, stream](*args) or kernel(*args, block_dim=N, stream=None, tiling_key=None) "
+                "(tiling_key: what TILING_KEY_IS() sees, simulated NPU); launches are "
                 "asynchronous on the stream (host NumPy arrays are copied in, and back after the kernel "
                 "finishes).  Arguments are checked against the kernel's parameters before launch."},
     {Py_tp_new, kernel_tp_new},
@@ -416,7 +444,7 @@ static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const 
     if (kwnames && PyTuple_GET_SIZE(kwnames))
         return PyErr_Format(PyExc_TypeError, "%U: kernel arguments are positional; got keyword '%U'",
                             l->kernel->signature, PyTuple_GET_ITEM(kwnames, 0));
-    return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0);
+    return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0, NULL);
 }
 
 static void launcher_dealloc(PyObject *op)
