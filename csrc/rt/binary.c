@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt/rt_internal.h"
 
@@ -97,9 +98,28 @@ static void bin_free(sim_bin *b)
     free(b);
 }
 
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static uint32_t host_threads;
+
+/* Threads for kernels whose blocks never wait for each other: the host's
+ * CPUs (more only add a wake-up and a context switch per block), or
+ * ASCENDRTC_CORE_THREADS. */
+static void host_threads_init(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *e = getenv("ASCENDRTC_CORE_THREADS");
+    if (e && *e) {
+        char *end;
+        long v = strtol(e, &end, 10);
+        if (*end == '\0' && v > 0)
+            n = v;
+    }
+    host_threads = n > 0 ? (uint32_t)n : 1;
+}
+
 /* Choose the cores a kernel runs on.  Returns -1 for types the separated
  * SoCs (2201/3510) do not accept. */
-static int place(sim_func *f, uint32_t magic)
+static int place(sim_func *f, uint32_t magic, int cross_core)
 {
     const sim_arch *a = f->arch;
     uint32_t t = f->km->ktype;
@@ -114,7 +134,19 @@ static int place(sim_func *f, uint32_t magic)
     /* A mix kernel occupies one AIC plus its AIVs per block: at most as many
      * blocks as cube cores run at once.  Each block runs as one thread. */
     f->max_concurrent = cube || t >= 4 ? a->cube_cores : a->vector_cores;
+    /* Blocks that meet in SyncAll must all be live at once; the others take
+     * blocks from a shared counter, so a few threads run any number. */
+    pthread_once(&host_once, host_threads_init);
+    f->threads = cross_core || host_threads > f->max_concurrent ? f->max_concurrent : host_threads;
     return 0;
+}
+
+/* Whether the object can reach a cross-core wait: it names __arc_sync_all
+ * (as an undefined symbol; any mention counts, to err on the safe side). */
+static int names_sync_all(const void *data, size_t length)
+{
+    static const char sym[] = "__arc_sync_all"; /* also as the tail of a merged string-table entry */
+    return memmem(data, length, sym, sizeof sym) != NULL; /* sizeof: with its NUL */
 }
 
 static aclError load(const char *api, const void *data, size_t length, uint32_t magic, sim_bin **out)
@@ -165,7 +197,7 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
         f->bin = b;
         f->km = &b->meta.kernels[i];
         f->arch = b->arch;
-        if (place(f, magic)) {
+        if (place(f, magic, names_sync_all(data, length))) {
             rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '%s' has kernel type %u (%s), which %s (%s) does "
                          "not run; use KERNEL_TYPE_AIV_ONLY..KERNEL_TYPE_MIX_AIC_1_2 (0..5)",
                          f->km->name, f->km->ktype, ktype_name(f->km->ktype), b->arch->soc, b->arch->arch);

@@ -355,7 +355,7 @@ static void on_timeout(sim_watch *w)
 
 aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
 {
-    unsigned conc = r->max_concurrent ? r->max_concurrent : 1;
+    unsigned conc = r->threads ? r->threads : r->max_concurrent ? r->max_concurrent : 1;
     if (conc > MAX_THREADS)
         conc = MAX_THREADS;
     unsigned t = r->nblocks < conc ? r->nblocks : conc;

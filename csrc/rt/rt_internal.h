@@ -116,6 +116,7 @@ typedef struct sim_kernel_run {
     uint32_t max_concurrent; /* cores of the kind this kernel runs on */
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint64_t tiling_key;     /* what TILING_KEY_IS() compares against */
+    uint32_t threads;        /* core threads to use, <= max_concurrent */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -210,6 +211,7 @@ typedef struct sim_func {
     const sim_arch *arch;
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint32_t max_concurrent; /* blocks that can run at once */
+    uint32_t threads;        /* core threads a launch uses (see place()) */
 } sim_func;
 
 aclError sim_func_resolve(aclrtFuncHandle f, const char *api, sim_func **out);
