@@ -64,12 +64,13 @@ def set_launch_timeout(seconds: Optional[float]) -> None:
     A launch still running after ``seconds`` fails at the next synchronize
     with ``LaunchError`` (ACL_ERROR_RT_AICORE_TIMEOUT, 507014), naming where
     each core was (running, waiting in SyncAll, finished); the device stays
-    usable.  ``None`` or ``0`` means no limit.  Overrides
-    ``$ASCENDRTC_LAUNCH_TIMEOUT``.  Simulated NPU only.
+    usable.  ``0`` means no limit; ``None`` goes back to
+    ``$ASCENDRTC_LAUNCH_TIMEOUT`` (no limit when unset), which any number
+    overrides.  Simulated NPU only.
     """
     if seconds is None:
-        seconds = 0.0
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds < 0:
+        seconds = -1.0  # the runtime's "not set": the env var rules again
+    elif isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds < 0:
         raise ValueError(f"set_launch_timeout: seconds must be None or a number >= 0, got {seconds!r}")
     info = get_backend()
     if info["backend"] != "sim":
@@ -78,7 +79,7 @@ def set_launch_timeout(seconds: Optional[float]) -> None:
     lib = ctypes.CDLL(os.path.join(info["home"], "lib64", "libascendcl.so"))
     fn = lib.ascendrtc_set_launch_timeout
     fn.argtypes, fn.restype = [ctypes.c_double], None
-    fn(float(seconds))
+    fn(float(seconds))  # negative: not set
 
 
 def _configure_from_env() -> None:

@@ -48,3 +48,14 @@ def test_timeout_reports_core_positions_and_device_recovers(module):
 def test_bad_timeouts_are_refused(bad):
     with pytest.raises(ValueError, match="seconds must be None or a number >= 0"):
         arc.set_launch_timeout(bad)
+
+
+def test_none_hands_the_limit_back_to_the_environment(module, monkeypatch):
+    monkeypatch.setenv("ASCENDRTC_LAUNCH_TIMEOUT", "0.3")
+    arc.set_launch_timeout(1000)
+    arc.set_launch_timeout(None)          # not "no limit": the env var rules again
+    flag, out = arc.zeros(8, np.int32), arc.zeros(8, np.int32)
+    module.get_kernel("spin")[4](flag, out)
+    with pytest.raises(arc.LaunchError) as e:
+        arc.synchronize()
+    assert e.value.code == 507014
