@@ -57,9 +57,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHa
 {
     const char *api = "aclrtKernelArgsInit";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!argsHandle)
@@ -85,9 +83,7 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *mem
 {
     const char *api = "aclrtKernelArgsGetHandleMemSize";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!memSize)
@@ -102,9 +98,7 @@ aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSi
 {
     const char *api = "aclrtKernelArgsGetMemSize";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!actualArgsSize)
@@ -121,9 +115,7 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
 {
     const char *api = "aclrtKernelArgsInitByUserMem";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!argsHandle)

@@ -381,13 +381,17 @@ aclError sim_func_resolve(aclrtFuncHandle h, const char *api, sim_func **out)
     return ACL_SUCCESS;
 }
 
+aclError sim_func_enter(aclrtFuncHandle h, const char *api, sim_func **out)
+{
+    aclError rc = sim_rt_enter(api);
+    return rc ? rc : sim_func_resolve(h, api, out);
+}
+
 aclError aclrtFunctionGetParamCount(aclrtFuncHandle funcHandle, size_t *paramCount)
 {
     const char *api = "aclrtFunctionGetParamCount";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!paramCount)
@@ -400,9 +404,7 @@ aclError aclrtFunctionGetParamInfo(aclrtFuncHandle funcHandle, size_t paramIndex
 {
     const char *api = "aclrtFunctionGetParamInfo";
     sim_func *f;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_func_resolve(funcHandle, api, &f);
+    aclError rc = sim_func_enter(funcHandle, api, &f);
     if (rc)
         return rc;
     if (!offset || !size)

@@ -215,6 +215,9 @@ typedef struct sim_func {
 } sim_func;
 
 aclError sim_func_resolve(aclrtFuncHandle f, const char *api, sim_func **out);
+/* sim_rt_enter(api) then sim_func_resolve: the prologue of every entry
+ * point that takes a function handle. */
+aclError sim_func_enter(aclrtFuncHandle f, const char *api, sim_func **out);
 /* Keep the binary's code alive while a launch is queued or running. */
 void sim_bin_hold(sim_bin *b);
 void sim_bin_release(sim_bin *b);
