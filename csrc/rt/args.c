@@ -53,6 +53,14 @@ aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out)
     return ACL_SUCCESS;
 }
 
+/* sim_rt_enter(api) then sim_args_resolve: the prologue of the entry
+ * points that take an args handle. */
+static aclError args_enter(aclrtArgsHandle h, const char *api, sim_args **out)
+{
+    aclError rc = sim_rt_enter(api);
+    return rc ? rc : sim_args_resolve(h, api, out);
+}
+
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle)
 {
     const char *api = "aclrtKernelArgsInit";
@@ -190,9 +198,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t p
 {
     const char *api = "aclrtKernelArgsAppend";
     sim_args *a;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_args_resolve(argsHandle, api, &a);
+    aclError rc = args_enter(argsHandle, api, &a);
     if (rc)
         return rc;
     if (!param)
@@ -211,9 +217,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 {
     const char *api = "aclrtKernelArgsAppendPlaceHolder";
     sim_args *a;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_args_resolve(argsHandle, api, &a);
+    aclError rc = args_enter(argsHandle, api, &a);
     if (rc)
         return rc;
     if (!paramHandle)
@@ -233,14 +237,21 @@ static sim_param_slot *slot_of(sim_args *a, aclrtParamHandle h)
     return h;
 }
 
+/* slot_of, or an error naming both handles. */
+static aclError slot_in(sim_args *a, aclrtParamHandle h, const char *api, sim_param_slot **out)
+{
+    if (!(*out = slot_of(a, h)))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "paramHandle %p is not a parameter of argsHandle %p", h,
+                       (void *)a);
+    return ACL_SUCCESS;
+}
+
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
                                              size_t dataSize, void **bufferAddr)
 {
     const char *api = "aclrtKernelArgsGetPlaceHolderBuffer";
     sim_args *a;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_args_resolve(argsHandle, api, &a);
+    aclError rc = args_enter(argsHandle, api, &a);
     if (rc)
         return rc;
     if (!paramHandle)
@@ -249,10 +260,9 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "dataSize is 0");
     if (!bufferAddr)
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "bufferAddr is NULL");
-    sim_param_slot *s = slot_of(a, paramHandle);
-    if (!s)
-        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "paramHandle %p is not a parameter of argsHandle %p",
-                       paramHandle, (void *)a);
+    sim_param_slot *s;
+    if ((rc = slot_in(a, paramHandle, api, &s)))
+        return rc;
     unsigned idx = (unsigned)(s - a->params);
     if (!s->placeholder)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
@@ -284,19 +294,16 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
 {
     const char *api = "aclrtKernelArgsParaUpdate";
     sim_args *a;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_args_resolve(argsHandle, api, &a);
+    aclError rc = args_enter(argsHandle, api, &a);
     if (rc)
         return rc;
     if (!paramHandle)
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "paramHandle is NULL");
     if (!param)
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "param is NULL");
-    sim_param_slot *s = slot_of(a, paramHandle);
-    if (!s)
-        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "paramHandle %p is not a parameter of argsHandle %p",
-                       paramHandle, (void *)a);
+    sim_param_slot *s;
+    if ((rc = slot_in(a, paramHandle, api, &s)))
+        return rc;
     unsigned idx = (unsigned)(s - a->params);
     const arc_param *p = &a->func->km->params[idx];
     if (s->placeholder)
@@ -315,9 +322,7 @@ aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 {
     const char *api = "aclrtKernelArgsFinalize";
     sim_args *a;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = sim_args_resolve(argsHandle, api, &a);
+    aclError rc = args_enter(argsHandle, api, &a);
     if (rc)
         return rc;
     const arc_kernel_meta *k = a->func->km;
