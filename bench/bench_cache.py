@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 import ascendrtc as arc  # noqa: E402
 from helpers.acl import SEED_KERNEL  # noqa: E402  (the seed article's add kernel)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_launch import enqueue_times  # noqa: E402
 
 
 def make_kernel():
@@ -44,19 +46,6 @@ def timed_first_call(n):
     dt = time.perf_counter() - t0
     assert np.array_equal(dz.get(), x + x)
     return dt, k
-
-
-def enqueue_per_call(fn, n, reps):
-    """Median and min seconds per enqueue, batches of n, queue drained between."""
-    times = []
-    for _ in range(reps):
-        arc.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        times.append((time.perf_counter() - t0) / n)
-    arc.synchronize()
-    return statistics.median(times), min(times)
 
 
 def measure(n=200, reps=15, quick=False):
@@ -88,8 +77,8 @@ def measure(n=200, reps=15, quick=False):
             # Interleave the two so drift affects both alike.
             out["mem"], out["raw"] = [], []
             for _ in range(reps):
-                out["mem"].append(enqueue_per_call(lambda: vadd(dx, dy, dz), n, 1)[0])
-                out["raw"].append(enqueue_per_call(lambda: bare_launch(dx, dy, dz), n, 1)[0])
+                out["mem"].append(enqueue_times(lambda: vadd(dx, dy, dz), n, 1)[0])
+                out["raw"].append(enqueue_times(lambda: bare_launch(dx, dy, dz), n, 1)[0])
             assert vadd.stats()["compiles"] == 0 and np.array_equal(dz.get(), x + x)
             # The dispatch alone: swap the variant's launch for a no-op C call.
             noop = arc._C.noop
@@ -97,8 +86,8 @@ def measure(n=200, reps=15, quick=False):
             vadd._fast[fast_key] = noop
             out["disp"], out["floor"] = [], []
             for _ in range(reps):
-                out["disp"].append(enqueue_per_call(lambda: vadd(dx, dy, dz), n * 10, 1)[0])
-                out["floor"].append(enqueue_per_call(lambda: noop(dx, dy, dz), n * 10, 1)[0])
+                out["disp"].append(enqueue_times(lambda: vadd(dx, dy, dz), n * 10, 1)[0])
+                out["floor"].append(enqueue_times(lambda: noop(dx, dy, dz), n * 10, 1)[0])
         finally:
             if old_dir is None:
                 os.environ.pop("ASCENDRTC_CACHE_DIR", None)

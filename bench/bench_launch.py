@@ -36,6 +36,20 @@ def per_call(fn, n, reps):
     return times
 
 
+def enqueue_times(fn, n, reps):
+    """Seconds per enqueue for `reps` batches of `n` calls: the loop alone is
+    timed, and the queue is drained between batches."""
+    times = []
+    for _ in range(reps):
+        arc.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        times.append((time.perf_counter() - t0) / n)
+    arc.synchronize()
+    return times
+
+
 def measure(n=2000, reps=7):
     """{row name: [seconds per call, one per batch]} for every row."""
     k = arc.Program(SRC, "empty.asc").compile().load().get_kernel("empty3")
@@ -45,20 +59,8 @@ def measure(n=2000, reps=7):
     out = {"noop C call (floor)": per_call(lambda: noop(x, y, z), n, reps),
            "pack only": per_call(lambda: k._pack(x, y, z), n, reps)}
 
-    def enqueue(fn):
-        # Time the enqueue loop only; drain the queue between batches.
-        times = []
-        for _ in range(reps):
-            arc.synchronize()
-            t0 = time.perf_counter()
-            for _ in range(n):
-                fn()
-            times.append((time.perf_counter() - t0) / n)
-        arc.synchronize()
-        return times
-
-    out["launch enqueue k[8](x,y,z)"] = enqueue(lambda: launch8(x, y, z))
-    out["launch enqueue incl. k[8]"] = enqueue(lambda: k[8](x, y, z))
+    out["launch enqueue k[8](x,y,z)"] = enqueue_times(lambda: launch8(x, y, z), n, reps)
+    out["launch enqueue incl. k[8]"] = enqueue_times(lambda: k[8](x, y, z), n, reps)
 
     def launch_sync():
         launch8(x, y, z)
