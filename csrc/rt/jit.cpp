@@ -7,6 +7,7 @@
 // would miss a library loaded RTLD_LOCAL (how Python loads extensions).
 // Every llvm::Error becomes a message; none reaches stderr.
 #include "rt/jit.h"
+#include "rt/jit_perfmap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -123,6 +124,8 @@ void init_jit()
         return;
     }
     the_jit = std::move(*j);
+    if (sim_jit_perfmap_wanted())
+        sim_jit_perfmap_attach(the_jit->getObjLinkingLayer());
     the_jit->getExecutionSession().setErrorReporter([](llvm::Error e) {
         std::string s = llvm::toString(std::move(e));
         std::lock_guard<std::mutex> g(report_mu);
