@@ -34,6 +34,28 @@ extern "C" __global__ __aicore__ void oob_copy(GM_ADDR x, GM_ADDR z, int32_t n)
     DataCopy(gz, t, n);
 }
 
+// Sums six inputs of n floats, three rounds, then copies m floats of the
+// last one: more allocations than the device API's cache of checked
+// ranges, so every round evicts; m past the end is the bug.
+extern "C" __global__ __aicore__ void six_inputs(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR d, GM_ADDR e, GM_ADDR f,
+                                                 GM_ADDR z, int32_t n, int32_t m)
+{
+    TPipe pipe; TBuf<TPosition::VECCALC> bt, bs; pipe.InitBuffer(bt, 4096); pipe.InitBuffer(bs, 4096);
+    LocalTensor<float> t = bt.Get<float>(), s = bs.Get<float>();
+    GM_ADDR in[6] = {a, b, c, d, e, f};
+    GlobalTensor<float> g;
+    Duplicate(s, 0.0f, n);
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < 6; i++) {
+            g.SetGlobalBuffer((__gm__ float *)in[i]);
+            DataCopy(t, g, n);
+            Add(s, s, t, n);
+        }
+    GlobalTensor<float> gz; gz.SetGlobalBuffer((__gm__ float *)z);
+    DataCopy(gz, s, n);
+    DataCopy(t, g, m);
+}
+
 // Raw stores through GM_ADDR, n elements: past the end is the bug.
 extern "C" __global__ __aicore__ void raw_store(GM_ADDR z, int32_t n)
 {
@@ -123,6 +145,19 @@ def test_out_of_bounds_datacopy_names_kernel_core_api_range_allocation_and_param
     fails(lambda: k[1](x, z, 128), AICORE_EXCEPTION,
           r"oob_copy block 0/1: AscendC::DataCopy: GM bytes \[0, 512\) of the allocation at 0x[0-9a-f]+ \(256 bytes\)",
           r"kernel parameter 0 'x'", r"run 256 bytes past its end")
+
+
+def test_gm_checks_hold_with_more_allocations_than_the_cache(mod):
+    k = mod.get_kernel("six_inputs")
+    hs = [np.full(64, i + 1, np.float32) for i in range(6)]
+    ins = [arc.to_device(h) for h in hs]
+    z = arc.zeros(64, np.float32)
+    k[2](*ins, z, 64, 64)
+    arc.synchronize()
+    np.testing.assert_array_equal(z.get(), 3 * sum(hs))
+    fails(lambda: k[2](*ins, z, 64, 72), AICORE_EXCEPTION,
+          r"six_inputs block \d/2: AscendC::DataCopy: GM bytes \[0, 288\)", r"kernel parameter 5 'f'",
+          r"run 32 bytes past its end")
 
 
 def test_globaltensor_setvalue_past_the_end(mod):

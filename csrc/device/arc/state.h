@@ -24,10 +24,14 @@ enum DevSlot {
     SLOT_FLAGS = 20,      /* 18 slots: 4-bit SetFlag counters, 8 ids x HardEvent */
     SLOT_ACC_VAL = 38,    /* last reduction result (double bits), GetAccVal */
     SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
-    SLOT_GM_LO = 40,      /* GM range of the allocation last checked (__arc_gm_check) */
-    SLOT_GM_HI = 41,
-    SLOT_END = 42
+    SLOT_GM = 40,         /* GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
+    SLOT_GM_NEXT = 48,    /* the GM range __arc_gm_check fills next (round robin) */
+    SLOT_END = 49
 };
+/* Kernels stream through a few allocations at once (x, y and z of an add),
+ * so one cached range would miss on every access and take the runtime's
+ * allocation lock each time. */
+constexpr int GM_WAYS = 4;
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 
 /* Bulk copy for GM <-> UB: a plain vector loop (glibc's rep-movsb path is
@@ -104,8 +108,8 @@ static inline uint64_t span_limit(const void *p, uint32_t tensor_bytes)
 static inline arc_core *core() { return __arc_core(); }
 
 /* Every device-API GM access: [p, p + bytes) must lie in a live device
- * allocation.  Fast path: the allocation this block last hit; the runtime
- * looks up others (and traps on a bad access).  -DASCENDRTC_NO_GM_CHECKS
+ * allocation.  Fast path: one of the GM_WAYS allocations this block hit
+ * last; the runtime looks up others (and traps on a bad access).  -DASCENDRTC_NO_GM_CHECKS
  * compiles the check out; ASCENDRTC_GM_CHECKS=0 disables it at run time. */
 static inline void gm_access(const void *p, uint64_t bytes, const char *api)
 {
@@ -113,8 +117,11 @@ static inline void gm_access(const void *p, uint64_t bytes, const char *api)
     if (bytes == 0) return;
     unsigned long long *d = __arc_core()->dev;
     uintptr_t a = (uintptr_t)p, e = a + bytes;
-    if (__builtin_expect(a >= d[SLOT_GM_LO] && e <= d[SLOT_GM_HI] && e > a, 1)) return;
-    __arc_gm_check(p, bytes, api, &d[SLOT_GM_LO]);
+    if (__builtin_expect(e > a, 1)) /* else the range wraps: the runtime traps */
+        for (int w = 0; w < GM_WAYS; w++)
+            if (a >= d[SLOT_GM + 2 * w] && e <= d[SLOT_GM + 2 * w + 1]) return;
+    unsigned long long way = d[SLOT_GM_NEXT]++ % GM_WAYS;
+    __arc_gm_check(p, bytes, api, &d[SLOT_GM + 2 * way]);
 #else
     (void)p; (void)bytes; (void)api;
 #endif
