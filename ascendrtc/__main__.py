@@ -160,11 +160,12 @@ def cmd_compile(a: argparse.Namespace) -> int:
     if src is None:
         return 2
     out = a.output or os.path.splitext(a.file)[0] + ".o"
-    prog = arc.Program(src, a.file, name_expressions=a.name_expr)
+    prog = arc.Program(src, os.path.basename(a.file), name_expressions=a.name_expr)
     try:
         binary = prog.compile(_options_from(a, a.file))
     except arc.CompileError as e:
-        sys.stderr.write(e.log if e.log.strip() else str(e) + "\n")
+        from ._cli_run import log_as_typed
+        sys.stderr.write(log_as_typed(e.log, a.file) if e.log.strip() else str(e) + "\n")
         if not e.log.endswith("\n"):
             sys.stderr.write("\n")
         print(f"ascendrtc: {a.file}: compilation failed ({e.name})", file=sys.stderr)

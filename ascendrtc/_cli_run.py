@@ -13,6 +13,15 @@ import numpy as np
 _ELF = b"\x7fELF"
 
 
+def log_as_typed(log: str, path: str) -> str:
+    """A compile log whose diagnostics name the file as the user typed it:
+    programs are named by the file's base name (program names hold no '/')."""
+    base = os.path.basename(path)
+    if base == path:
+        return log
+    return re.sub(r"(?m)^" + re.escape(base) + r"(?=:\d)", lambda _m: path, log)
+
+
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments, in the kernel's parameter order or as NAME=VALUE:
   x.npy               an array loaded from a .npy file (copied to the device)
@@ -105,7 +114,7 @@ def _load_kernel(a: argparse.Namespace, options: List[str], read_source: Callabl
         src = read_source(a.file)
         if src is None:
             raise UsageError(f"cannot read {a.file}")
-        prog = arc.Program(src, a.file, name_expressions=a.name_expr)
+        prog = arc.Program(src, os.path.basename(a.file), name_expressions=a.name_expr)
         binary = cache.compile(prog, options, cache_mode="off" if a.no_cache else None).binary
     names = binary.kernel_names
     name = a.kernel
@@ -163,7 +172,7 @@ def cmd_run(a: argparse.Namespace, options: List[str], read_source: Callable, er
         try:
             kernel = _load_kernel(a, options, read_source)
         except arc.CompileError as e:
-            sys.stderr.write(e.log if e.log.strip() else str(e) + "\n")
+            sys.stderr.write(log_as_typed(e.log, a.file) if e.log.strip() else str(e) + "\n")
             err(f"{a.file}: compilation failed ({e.name})")
             return 1
         args, by_name, outputs = _bind(kernel, a.args)

@@ -122,6 +122,20 @@ def test_compile_error_goes_to_stderr_with_nonzero_exit(work):
     assert not (work / "bad.o").exists()
 
 
+def test_compile_and_run_a_file_in_another_directory(work, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("cwd")
+    src, bad = str(work / "axpy.asc"), str(work / "bad.asc")
+    r = cli("compile", src, "-o", str(work / "k.o"), cwd=elsewhere)
+    assert r.returncode == 0, r.stderr
+    r = cli("run", src, "-b", "2", "x=%s" % (work / "x.npy"), "y=%s" % (work / "y.npy"), "z=like:x", "alpha=1",
+            "n=64", "--out-dir", str(work), cwd=elsewhere)
+    assert r.returncode == 0, r.stderr
+    np.testing.assert_allclose(np.load(work / "z.npy"), np.load(work / "x.npy") + np.load(work / "y.npy"), rtol=1e-6)
+    r = cli("compile", bad, cwd=elsewhere)
+    assert r.returncode == 1
+    assert bad + ":3:13: error: use of undeclared identifier 'undefined_thing'" in r.stderr
+
+
 def test_compile_bad_option_and_missing_file(work):
     r = cli("compile", "axpy.asc", "--npu-arch", "dav-9999", cwd=work)
     assert r.returncode == 1 and "dav-9999" in r.stderr
