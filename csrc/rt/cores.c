@@ -17,7 +17,14 @@
  * handlers longjmp out of kernel code like a trap; a launch with a
  * timeout is watched (watchdog.c), and at its deadline the launch fails
  * with every core's position, SyncAll waiters are released, and cores
- * still in kernel code get the interrupt signal until they leave it. */
+ * still in kernel code get the interrupt signal until they leave it.
+ *
+ * Stalls: a kernel without SyncAll runs on fewer threads than blocks (see
+ * binary.c), but its blocks may still wait for each other through GM
+ * flags or atomics, which needs them to run at once (as on the NPU).  When
+ * no block of such a launch has finished for STALL_NS and blocks are still
+ * waiting to start, the watchdog doubles the launch's threads (extra
+ * threads that live for this launch only), up to one per block or core. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -32,6 +39,7 @@
 #include "rt/rt_internal.h"
 
 #define MAX_THREADS 64
+#define STALL_NS 20000000ull
 #define ALTSTACK_SIZE (64u << 10)
 
 enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
@@ -54,7 +62,12 @@ typedef struct launch_ctx {
     char msg[SIM_MSG_MAX];
     core_thread *cores[MAX_THREADS]; /* the cores of this launch */
     unsigned ncores;
+    unsigned nthreads;      /* threads that will check out (ncores + extras being created) */
+    unsigned limit;         /* most threads this launch may get */
+    _Atomic uint64_t last_exit_ns; /* when a block last returned, or threads were added */
+    sim_corepool *pool;
     sim_watch watch;
+    sim_watch stall;
 } launch_ctx;
 
 struct core_thread {
@@ -114,6 +127,7 @@ static void fail(launch_ctx *c, const char *msg)
 static void block_exit(launch_ctx *c)
 {
     const sim_kernel_run *r = c->r;
+    atomic_store(&c->last_exit_ns, sim_now_ns());
     pthread_mutex_lock(&c->mu);
     c->exited++;
     int stuck = c->waiting && c->waiting + c->exited == r->nblocks && !atomic_load(&c->aborted);
@@ -209,6 +223,15 @@ static void *core_main(void *arg)
         pthread_mutex_lock(&p->mu);
     }
     pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* A thread added to a stalled launch: runs blocks until none is left. */
+static void *extra_main(void *arg)
+{
+    core_thread *ct = arg;
+    self = ct;
+    take_blocks(ct, ct->ctx);
     return NULL;
 }
 
@@ -353,6 +376,55 @@ static void on_timeout(sim_watch *w)
     kick(w);
 }
 
+/* Watchdog callback of a launch on fewer threads than it could have: no
+ * block finished for STALL_NS while blocks wait to start, so the running
+ * ones may be waiting for those; double the threads. */
+static void on_stall(sim_watch *w)
+{
+    launch_ctx *c = w->arg;
+    if (atomic_load(&c->aborted) || sim_now_ns() - atomic_load(&c->last_exit_ns) < STALL_NS)
+        return;
+    pthread_mutex_lock(&c->mu);
+    uint32_t next = atomic_load(&c->next);
+    unsigned add = 0;
+    if (next < c->r->nblocks && c->nthreads < c->limit) {
+        unsigned left = c->r->nblocks - next;
+        add = c->nthreads;
+        if (add > left)
+            add = left;
+        if (add > c->limit - c->nthreads)
+            add = c->limit - c->nthreads;
+    }
+    c->nthreads += add; /* counted before they exist: the launch waits for them */
+    pthread_mutex_unlock(&c->mu);
+    for (unsigned i = 0; i < add; i++) {
+        core_thread *ct = core_new(c->pool, MAX_THREADS);
+        int e = ENOMEM;
+        if (ct) {
+            ct->ctx = c;
+            atomic_store(&ct->where, WHERE_NOT_STARTED);
+            pthread_attr_t at;
+            pthread_attr_init(&at);
+            pthread_attr_setstacksize(&at, SIM_CORE_STACK);
+            e = pthread_create(&ct->th, &at, extra_main, ct);
+            pthread_attr_destroy(&at);
+        }
+        pthread_mutex_lock(&c->mu);
+        if (e) { /* run on with the threads it has */
+            c->nthreads--;
+            pthread_cond_signal(&c->done_cv);
+        } else {
+            c->cores[c->ncores++] = ct;
+        }
+        pthread_mutex_unlock(&c->mu);
+        if (e) {
+            thread_free(ct);
+            break;
+        }
+    }
+    atomic_store(&c->last_exit_ns, sim_now_ns());
+}
+
 aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
 {
     unsigned conc = r->threads ? r->threads : r->max_concurrent ? r->max_concurrent : 1;
@@ -371,7 +443,11 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     pthread_cond_init(&c.cv, NULL);
     pthread_cond_init(&c.done_cv, NULL);
     p->caller->th = pthread_self();
-    c.ncores = t;
+    c.ncores = c.nthreads = t;
+    c.pool = p;
+    c.limit = r->nblocks < r->max_concurrent ? r->nblocks : r->max_concurrent;
+    if (c.limit > MAX_THREADS)
+        c.limit = MAX_THREADS;
     c.cores[0] = p->caller;
     for (unsigned i = 0; i + 1 < t; i++)
         c.cores[i + 1] = p->threads[i];
@@ -384,6 +460,14 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         c.watch.kick = kick;
         c.watch.arg = &c;
         sim_watch_add(&c.watch);
+    }
+    int watch_stall = t < c.limit;
+    if (watch_stall) {
+        atomic_store(&c.last_exit_ns, sim_now_ns());
+        c.stall.deadline = sim_now_ns() + STALL_NS;
+        c.stall.fire = c.stall.kick = on_stall;
+        c.stall.arg = &c;
+        sim_watch_add(&c.stall);
     }
 
     pthread_mutex_lock(&p->mu);
@@ -399,11 +483,17 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     self = p->caller;
     take_blocks(p->caller, &c);
     self = saved;
+    if (watch_stall) /* every block has started: more threads would not help */
+        sim_watch_del(&c.stall);
 
     pthread_mutex_lock(&c.mu);
-    while (c.threads_done < t)
+    while (c.threads_done < c.nthreads)
         pthread_cond_wait(&c.done_cv, &c.mu);
     pthread_mutex_unlock(&c.mu);
+    for (unsigned i = t; i < c.ncores; i++) {
+        pthread_join(c.cores[i]->th, NULL);
+        thread_free(c.cores[i]);
+    }
     if (r->timeout_ns) {
         sim_watch_del(&c.watch);
         uint64_t dt = sim_now_ns() - t0;

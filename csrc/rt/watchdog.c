@@ -4,7 +4,13 @@
  * its cores), then is kicked every 10 ms until the launch removes it
  * (cores spinning in kernel code are interrupted again until they leave).
  * Callbacks run with the watchdog's lock held, so sim_watch_del returning
- * means none is running. */
+ * means none is running.
+ *
+ * Launches add and remove watches back to back (every capped launch has a
+ * stall watch, cores.c); waking this thread for each would cost every
+ * launch a context switch.  So while watches come and go it wakes every
+ * LINGER_TICK_NS anyway, for LINGER_NS after the last one, and an added
+ * watch wakes it only when its deadline comes before the next tick. */
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
@@ -12,12 +18,16 @@
 #include "rt/rt_internal.h"
 
 #define KICK_NS 10000000ull
+#define LINGER_TICK_NS 20000000ull
+#define LINGER_NS 1000000000ull
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv;
 static sim_watch *list;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int started;
+static uint64_t wake_at = UINT64_MAX; /* when loop() wakes next; UINT64_MAX: when signalled */
+static uint64_t linger_until;
 
 uint64_t sim_now_ns(void)
 {
@@ -71,6 +81,9 @@ static void *loop(void *arg)
             if (t < next)
                 next = t;
         }
+        if (!list && now < linger_until && now + LINGER_TICK_NS < next)
+            next = now + LINGER_TICK_NS;
+        wake_at = next;
         if (next == UINT64_MAX) {
             pthread_cond_wait(&cv, &mu);
         } else {
@@ -103,7 +116,7 @@ void sim_watch_add(sim_watch *w)
     w->fired = 0;
     w->next = list;
     list = w;
-    if (started)
+    if (started && w->deadline < wake_at)
         pthread_cond_signal(&cv);
     pthread_mutex_unlock(&mu);
 }
@@ -116,5 +129,6 @@ void sim_watch_del(sim_watch *w)
             *pp = w->next;
             break;
         }
+    linger_until = sim_now_ns() + LINGER_NS;
     pthread_mutex_unlock(&mu);
 }

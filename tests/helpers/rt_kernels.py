@@ -34,6 +34,24 @@ def spin_binary():
     return build_binary(SPIN, [dict(name="spin", params=gm("flag", "out"))])
 
 
+# Blocks wait for the last block through GM (no SyncAll): flag[0] is set by
+# the last block, then every block writes flag[1 + b] = 1.  Runs only when
+# the simulator gives every block a thread (its stall detector).
+WAIT = r'''
+void k_entry(const unsigned char *args) {
+    int *flag = *(int **)(args + 0);
+    arc_core *c = __arc_core();
+    if (c->block_idx == c->block_num - 1) __atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+    else while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) __builtin_ia32_pause();
+    __atomic_store_n(flag + 1 + c->block_idx, 1, __ATOMIC_RELAXED);
+}
+'''
+
+
+def wait_binary():
+    return build_binary(WAIT, [dict(name="wait_last", params=gm("flag"))])
+
+
 # Every block adds 1 to a counter, waits at SyncAll, then records what it
 # sees; `rounds` barriers in a row.  out[b] = counter seen after each round.
 SYNC = r'''

@@ -3,7 +3,9 @@
  * binary path (the add kernel of tests/helpers/rt_kernels.py: x, y, z,
  * int n) it also loads, packs arguments and launches from several threads;
  * with a second path (the trap kernel: out, int bad, int mode) it checks
- * that traps - also of blocks waiting in SyncAll - are reported cleanly.
+ * that traps - also of blocks waiting in SyncAll - are reported cleanly;
+ * with a third (the wait kernel: blocks waiting for the last one through
+ * GM) that the stall detector lets such a launch finish.
  * Prints ASAN_RT_OK and exits 0 when every check held. */
 #include <pthread.h>
 #include <stdio.h>
@@ -231,6 +233,33 @@ static void fault_paths(const char *path)
     OK(aclrtBinaryUnLoad(b));
 }
 
+/* Blocks that wait for the last one through GM, without SyncAll: the
+ * stall detector must add threads (cores.c on_stall) until all run. */
+static void stall_paths(const char *path)
+{
+    aclrtBinHandle b;
+    aclrtFuncHandle f;
+    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
+    OK(aclrtBinaryGetFunction(b, "wait_last", &f));
+    int *flag;
+    OK(aclrtMalloc((void **)&flag, 64 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    aclrtLaunchKernelAttr at;
+    memset(&at, 0, sizeof at);
+    at.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    at.value.timeoutUs.timeoutLow = 30000000; /* 30 s: a regression fails instead of hanging */
+    aclrtLaunchKernelCfg cfg = {&at, 1};
+    for (uint32_t n = 3; n <= 24; n *= 2) {
+        OK(aclrtMemset(flag, 64 * 4, 0, 64 * 4));
+        void *args[1] = {&flag};
+        OK(aclrtLaunchKernelWithArgsArray(f, n, NULL, &cfg, args));
+        OK(aclrtSynchronizeStream(NULL));
+        for (uint32_t i = 0; i < n; i++)
+            CHECK(flag[1 + i] == 1);
+    }
+    OK(aclrtFree(flag));
+    OK(aclrtBinaryUnLoad(b));
+}
+
 int main(int argc, char **argv)
 {
     int rc = aclInit(NULL);
@@ -245,6 +274,8 @@ int main(int argc, char **argv)
         trap_paths(argv[2]);
         fault_paths(argv[2]);
     }
+    if (argc > 3)
+        stall_paths(argv[3]);
     OK(aclrtResetDevice(0));
     OK(aclFinalize());
     if (failures) {

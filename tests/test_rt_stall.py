@@ -1,0 +1,83 @@
+"""Kernels whose blocks wait for each other through global memory, without
+SyncAll: they need every block running at once, as on the NPU (research
+ascendc_api.md §7 trap 7).  The simulator runs kernels without SyncAll on
+fewer threads than blocks; when no block finishes for a while and blocks
+wait to start, it adds threads until they all run.  Each case runs under a
+launch timeout, so a regression fails instead of hanging."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers.py_kernels import add_kernel
+
+SRC = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// Every block but the last waits until the last one has set the flag.
+extern "C" __global__ __aicore__ void wait_for_last(GM_ADDR flag, GM_ADDR out)
+{
+    volatile int32_t *f = (volatile int32_t *)flag;
+    const int32_t b = GetBlockIdx(), n = GetBlockNum();
+    if (b == n - 1) *f = 1;
+    else while (*f == 0) {}
+    ((__gm__ int32_t *)out)[b] = b + 1;
+}
+
+// A chain: block b waits for block b + 1, so the first block finishes last.
+extern "C" __global__ __aicore__ void chain(GM_ADDR flags, GM_ADDR out)
+{
+    volatile int32_t *f = (volatile int32_t *)flags;
+    const int32_t b = GetBlockIdx(), n = GetBlockNum();
+    int32_t after = 0;
+    if (b + 1 < n) {
+        while (f[b + 1] == 0) {}
+        after = ((__gm__ volatile int32_t *)out)[b + 1];
+    }
+    ((__gm__ int32_t *)out)[b] = after + 1;
+    f[b] = 1;
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return arc.Program(SRC, "stall.asc").compile().load()
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    arc.set_launch_timeout(60)
+    yield
+    arc.set_launch_timeout(None)
+
+
+@pytest.mark.parametrize("blocks", [3, 8, 48])
+def test_blocks_waiting_for_the_last_block_all_run(mod, blocks):
+    flag, out = arc.zeros(8, np.int32), arc.zeros(blocks, np.int32)
+    mod.get_kernel("wait_for_last")[blocks](flag, out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(1, blocks + 1))
+
+
+def test_a_chain_of_waiting_blocks_completes_and_the_next_launch_is_normal(mod):
+    flags, out = arc.zeros(40, np.int32), arc.zeros(40, np.int32)
+    mod.get_kernel("chain")[40](flags, out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(40, 0, -1))
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros_like(x)
+    add_kernel(np.float32)[8](x, x, z)
+    np.testing.assert_array_equal(z, 2 * x)
+
+
+def test_a_real_deadlock_still_times_out(mod):
+    # 49 blocks waiting for a flag only block 48 sets, on a 48-core arch:
+    # the last block cannot start while 48 spin, as on hardware.
+    arc.set_launch_timeout(0.5)
+    flag, out = arc.zeros(8, np.int32), arc.zeros(49, np.int32)
+    with pytest.raises(arc.LaunchError) as ei:
+        mod.get_kernel("wait_for_last")[49](flag, out)
+        arc.synchronize()
+    assert ei.value.code == 507014, str(ei.value)
+    assert "did not finish within its launch timeout" in str(ei.value)
