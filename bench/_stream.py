@@ -1,6 +1,8 @@
 """The STREAM-style add in C (bench/stream_add.c), compiled once per source
 version with `cc -O3 -march=native -fopenmp` into build/bench/ and called
-through ctypes.  `stream_add(x, y, z, threads, reps)` returns seconds per run."""
+through ctypes.  `stream_add(x, y, z, threads, reps)` returns seconds per run;
+`staged_add(x, y, z, threads, tile, reps)` the same add staged through
+tile buffers in C, as the add kernel moves its data."""
 import ctypes
 import hashlib
 import os
@@ -32,6 +34,9 @@ def _load():
         lib.stream_add_times.argtypes = [fp, fp, fp, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
                                          ctypes.POINTER(ctypes.c_double)]
         lib.stream_add_times.restype = None
+        lib.staged_add_times.argtypes = [fp, fp, fp, ctypes.c_size_t, ctypes.c_int, ctypes.c_size_t, ctypes.c_int,
+                                         ctypes.POINTER(ctypes.c_double)]
+        lib.staged_add_times.restype = None
         _lib = lib
     return _lib
 
@@ -44,4 +49,17 @@ def stream_add(x, y, z, threads=1, reps=5):
     fp = ctypes.POINTER(ctypes.c_float)
     lib.stream_add_times(x.ctypes.data_as(fp), y.ctypes.data_as(fp), z.ctypes.data_as(fp), x.size, threads, reps,
                          times)
+    return list(times)
+
+
+def staged_add(x, y, z, threads=1, tile=4096, reps=5):
+    """Seconds per run of z = x + y staged through `tile`-float buffers."""
+    lib = _load()
+    assert x.dtype == y.dtype == z.dtype == np.float32 and x.size == y.size == z.size
+    times = (ctypes.c_double * reps)()
+    fp = ctypes.POINTER(ctypes.c_float)
+    lib.staged_add_times(x.ctypes.data_as(fp), y.ctypes.data_as(fp), z.ctypes.data_as(fp), x.size, threads, tile,
+                         reps, times)
+    if not all(times):
+        raise MemoryError("staged_add: no memory for the tile buffers")
     return list(times)

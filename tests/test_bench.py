@@ -14,7 +14,10 @@ def test_bench_quick_runs_every_benchmark():
     table = out.stdout
     for row in ("compile seed add -O2, in process", "launch k[8](x,y,z)", "jit memory hit",
                 "RSS after 150 kernels", "PyOpenCL", "add kernel 64 KiB/input, 48 blocks", "numpy.add(out=) 1 KiB",
-                "STREAM add in C", "blocks that scale: add 64 KiB/input on 48 blocks vs 2 blocks",
+                "STREAM add in C", "blocks that scale: add 64 MiB/input on 48 blocks vs 2 blocks",
+                "issue 5: add kernel 64 MiB/input, 8 blocks vs STREAM add in C",
+                "issue 5: add kernel 64 MiB/input, 8 blocks vs numpy.add",
+                "add kernel 64 MiB/input, 8 blocks vs its tile staging in C", "tile staging in C 64 MiB/input",
                 "softmax kernel", "reduce_min kernel"):
         assert row in table, row
     # every row printed a value, or said why its optional peer is missing
