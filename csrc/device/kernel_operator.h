@@ -69,6 +69,7 @@
 #include "arc/compare.h"
 #include "arc/reduce.h"
 #include "arc/misc.h"
+#include "arc/adv_math.h"
 
 typedef uint8_t *GM_ADDR;
 
