@@ -170,12 +170,28 @@ static void kernel_paths(const char *path)
     CHECK(aclrtBinaryLoadFromData(junk, sizeof junk, NULL, &b) == ACL_ERROR_RT_PARAM_INVALID);
 }
 
+/* Function `name` of the binary at path (loaded into *b). */
+static aclrtFuncHandle load_function(const char *path, const char *name, aclrtBinHandle *b)
+{
+    aclrtFuncHandle f = NULL;
+    OK(aclrtBinaryLoadFromFile(path, NULL, b));
+    OK(aclrtBinaryGetFunction(*b, name, &f));
+    return f;
+}
+
+/* A launch config with one attribute: a timeout of `us` microseconds. */
+static aclrtLaunchKernelCfg timeout_cfg(aclrtLaunchKernelAttr *at, uint32_t us)
+{
+    memset(at, 0, sizeof *at);
+    at->id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+    at->value.timeoutUs.timeoutLow = us;
+    return (aclrtLaunchKernelCfg){at, 1};
+}
+
 static void trap_paths(const char *path)
 {
     aclrtBinHandle b;
-    aclrtFuncHandle f;
-    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
-    OK(aclrtBinaryGetFunction(b, "trapper", &f));
+    aclrtFuncHandle f = load_function(path, "trapper", &b);
     void *out;
     OK(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     for (int mode = 0; mode < 2; mode++) {
@@ -195,9 +211,7 @@ static void trap_paths(const char *path)
 static void fault_paths(const char *path)
 {
     aclrtBinHandle b;
-    aclrtFuncHandle f;
-    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
-    OK(aclrtBinaryGetFunction(b, "trapper", &f));
+    aclrtFuncHandle f = load_function(path, "trapper", &b);
     void *out;
     OK(aclrtMalloc(&out, 48 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     static const struct { int mode, n; aclError code; const char *msg; } cases[] = {
@@ -210,10 +224,7 @@ static void fault_paths(const char *path)
 #endif
     };
     aclrtLaunchKernelAttr at;
-    memset(&at, 0, sizeof at);
-    at.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
-    at.value.timeoutUs.timeoutLow = 200000; /* 0.2 s */
-    aclrtLaunchKernelCfg cfg = {&at, 1};
+    aclrtLaunchKernelCfg cfg = timeout_cfg(&at, 200000); /* 0.2 s */
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int bad = 1, mode = cases[i].mode;
         OK(aclrtMemset(out, 48 * 4, 0, 48 * 4));
@@ -238,16 +249,11 @@ static void fault_paths(const char *path)
 static void stall_paths(const char *path)
 {
     aclrtBinHandle b;
-    aclrtFuncHandle f;
-    OK(aclrtBinaryLoadFromFile(path, NULL, &b));
-    OK(aclrtBinaryGetFunction(b, "wait_last", &f));
+    aclrtFuncHandle f = load_function(path, "wait_last", &b);
     int *flag;
     OK(aclrtMalloc((void **)&flag, 64 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
     aclrtLaunchKernelAttr at;
-    memset(&at, 0, sizeof at);
-    at.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
-    at.value.timeoutUs.timeoutLow = 30000000; /* 30 s: a regression fails instead of hanging */
-    aclrtLaunchKernelCfg cfg = {&at, 1};
+    aclrtLaunchKernelCfg cfg = timeout_cfg(&at, 30000000); /* 30 s: a regression fails instead of hanging */
     for (uint32_t n = 3; n <= 24; n *= 2) {
         OK(aclrtMemset(flag, 64 * 4, 0, 64 * 4));
         void *args[1] = {&flag};
