@@ -45,10 +45,11 @@ void __arc_trap(const char *api, const char *fmt, ...)
 /* printf for kernels (AscendC::printf / PRINTF); serialised across cores. */
 int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* GM bounds check, called by the device API when an access of `bytes`
- * bytes at p leaves range[0..1) (the allocation it last hit, cached per
- * block in arc_core::dev[]): traps when the access is outside the live
- * device allocation it points into (naming the range, the allocation and
- * the kernel parameter), else stores that allocation's range in range. */
+ * bytes at p lies in none of the allocation ranges it cached per block in
+ * arc_core::dev[]: traps when the access is outside the live device
+ * allocation it points into (naming the range, the allocation and the
+ * kernel parameter), else stores that allocation's range in range (the
+ * cache entry the device API chose to replace). */
 void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2]);
 
 /* Every runtime function JIT'd kernels may call, for the loader's symbol
