@@ -82,6 +82,22 @@ extern "C" __global__ __aicore__ void flags(GM_ADDR x, GM_ADDR y)
     DataCopy(gy, t, 64);
 }
 
+// Inter-block and cross-core sync calls as real kernels spell them: they
+// compile and order nothing (blocks run concurrently on the simulator).
+extern "C" __global__ __aicore__ void inter_block(GM_ADDR ws, GM_ADDR out)
+{
+    TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256);
+    GlobalTensor<int32_t> gws, o;
+    gws.SetGlobalBuffer((__gm__ int32_t *)ws); o.SetGlobalBuffer((__gm__ int32_t *)out);
+    LocalTensor<int32_t> lws = b.Get<int32_t>();
+    const int32_t i = GetBlockIdx();
+    IBSet(gws, lws, i, 0);
+    IBWait<true>(gws, lws, i, 0);
+    CrossCoreSetFlag<0x2, PIPE_MTE3>(0x8);
+    CrossCoreWaitFlag(0x8);
+    o.SetValue(i, i + 1);
+}
+
 extern "C" __global__ __aicore__ void say(GM_ADDR x)
 {
     if (GetBlockIdx() == 1) AscendC::printf("block %d of %d: %.2f %s\n", (int)GetBlockIdx(), (int)GetBlockNum(), (half)1.25, "ok");
@@ -150,6 +166,12 @@ def test_flags_and_barriers(mod):
     y = np.zeros_like(x)
     run(mod, "flags", 2, x, y)
     np.testing.assert_array_equal(y, (x + 1) * 1)
+
+
+def test_inter_block_and_cross_core_flags_compile_and_run(mod):
+    ws, out = np.zeros(64, np.int32), np.zeros(4, np.int32)
+    run(mod, "inter_block", 4, ws, out)
+    np.testing.assert_array_equal(out, [1, 2, 3, 4])
 
 
 def test_printf(mod, capfd):

@@ -62,8 +62,13 @@ template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(con
 {
     __arc_sync_all();
 }
-template <typename... A> inline void IBSet(A...) {}
-template <typename... A> inline void IBWait(A...) {}
+/* Not modelled (docs/simulated_npu.md): accepted so kernels compile; they
+ * order nothing.  Blocks run concurrently, so GM flags still work. */
+template <bool isAIVOnly = true, typename... A> inline void IBSet(const A &...) {}
+template <bool isAIVOnly = true, typename... A> inline void IBWait(const A &...) {}
+/* AIC <-> AIV flags of MIX kernels; a simulated MIX block is one thread. */
+template <auto... A> inline void CrossCoreSetFlag(uint16_t) {}
+template <auto... A> inline void CrossCoreWaitFlag(uint16_t) {}
 } // namespace AscendC
 
 /* Raw intrinsics some kernels call directly. */
