@@ -93,6 +93,7 @@ struct sim_corepool {
     launch_ctx *ctx;
     unsigned want;   /* pool threads with idx < want take part */
     int stop;
+    int spin;        /* idle threads may spin: the last launch did not oversubscribe the CPUs */
 };
 
 static __thread core_thread *self;
@@ -197,9 +198,20 @@ static void take_blocks(core_thread *ct, launch_ctx *c)
     atomic_store(&ct->where, WHERE_IDLE);
     ct->ctx = NULL;
     pthread_mutex_lock(&c->mu);
-    c->threads_done++;
+    __atomic_store_n(&c->threads_done, c->threads_done + 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&c->done_cv);
     pthread_mutex_unlock(&c->mu);
+}
+
+typedef struct {
+    const sim_corepool *p;
+    uint64_t seen;
+} gen_wait;
+
+static int new_launch(const void *arg)
+{
+    const gen_wait *w = arg;
+    return __atomic_load_n(&w->p->gen, __ATOMIC_ACQUIRE) != w->seen || __atomic_load_n(&w->p->stop, __ATOMIC_ACQUIRE);
 }
 
 static void *core_main(void *arg)
@@ -210,6 +222,12 @@ static void *core_main(void *arg)
     uint64_t seen = 0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
+        if (p->gen == seen && !p->stop && p->spin) { /* launches often come back to back */
+            gen_wait w = {p, seen};
+            pthread_mutex_unlock(&p->mu);
+            sim_spin_until(new_launch, &w);
+            pthread_mutex_lock(&p->mu);
+        }
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&ct->cv, &p->mu);
         if (p->stop)
@@ -279,7 +297,7 @@ void sim_corepool_free(sim_corepool *p)
     if (!p)
         return;
     pthread_mutex_lock(&p->mu);
-    p->stop = 1;
+    __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     for (unsigned i = 0; i < p->nthreads; i++)
         pthread_cond_signal(&p->threads[i]->cv);
     pthread_mutex_unlock(&p->mu);
@@ -395,7 +413,7 @@ static void on_stall(sim_watch *w)
         if (add > c->limit - c->nthreads)
             add = c->limit - c->nthreads;
     }
-    c->nthreads += add; /* counted before they exist: the launch waits for them */
+    __atomic_store_n(&c->nthreads, c->nthreads + add, __ATOMIC_RELEASE); /* counted before they exist */
     pthread_mutex_unlock(&c->mu);
     for (unsigned i = 0; i < add; i++) {
         core_thread *ct = core_new(c->pool, MAX_THREADS);
@@ -411,7 +429,7 @@ static void on_stall(sim_watch *w)
         }
         pthread_mutex_lock(&c->mu);
         if (e) { /* run on with the threads it has */
-            c->nthreads--;
+            __atomic_store_n(&c->nthreads, c->nthreads - 1, __ATOMIC_RELEASE);
             pthread_cond_signal(&c->done_cv);
         } else {
             c->cores[c->ncores++] = ct;
@@ -423,6 +441,14 @@ static void on_stall(sim_watch *w)
         }
     }
     atomic_store(&c->last_exit_ns, sim_now_ns());
+}
+
+/* Every thread of the launch has checked out (nthreads only grows while
+ * blocks wait to start, so a stale read just spins on). */
+static int all_done(const void *arg)
+{
+    const launch_ctx *c = arg;
+    return __atomic_load_n(&c->threads_done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&c->nthreads, __ATOMIC_ACQUIRE);
 }
 
 aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
@@ -473,7 +499,8 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     pthread_mutex_lock(&p->mu);
     p->ctx = &c;
     p->want = t - 1;
-    p->gen++;
+    p->spin = t <= sim_spin_cpus();
+    __atomic_store_n(&p->gen, p->gen + 1, __ATOMIC_RELEASE);
     for (unsigned i = 0; i < t - 1; i++)
         pthread_cond_signal(&p->threads[i]->cv);
     pthread_mutex_unlock(&p->mu);
@@ -487,6 +514,11 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         sim_watch_del(&c.stall);
 
     pthread_mutex_lock(&c.mu);
+    if (c.threads_done < c.nthreads) {
+        pthread_mutex_unlock(&c.mu);
+        sim_spin_until(all_done, &c);
+        pthread_mutex_lock(&c.mu);
+    }
     while (c.threads_done < c.nthreads)
         pthread_cond_wait(&c.done_cv, &c.mu);
     pthread_mutex_unlock(&c.mu);

@@ -143,6 +143,14 @@ void sim_core_service_end(int state);
  * longjmp out of the block.  Returns 0 (does nothing) otherwise. */
 int sim_core_signal_abort(const char *api, const char *body);
 
+/* ---- spin.c ---- */
+/* Poll ready(arg) for up to ASCENDRTC_SPIN_US (default 50 us) before a
+ * caller blocks; returns 1 as soon as it holds, else 0.  ready() reads
+ * shared state with atomics only (no lock is held). */
+int sim_spin_until(int (*ready)(const void *arg), const void *arg);
+/* Online host CPUs: threads beyond them should block, not spin. */
+unsigned sim_spin_cpus(void);
+
 /* ---- watchdog.c: deadlines for launches ---- */
 typedef struct sim_watch sim_watch;
 struct sim_watch {

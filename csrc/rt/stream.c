@@ -43,17 +43,52 @@ static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static sim_stream *default_stream;
 static char default_err[SIM_MSG_MAX];
 
+/* head and done are also read without the lock, by the spins below: they
+ * are written with atomic stores (under the lock). */
+static int has_work(const void *arg)
+{
+    const sim_stream *s = arg;
+    return __atomic_load_n(&s->head, __ATOMIC_ACQUIRE) != NULL || __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
+}
+
+typedef struct {
+    const sim_stream *s;
+    uint64_t seq;
+} done_wait;
+
+static int reached(const void *arg)
+{
+    const done_wait *w = arg;
+    return __atomic_load_n(&w->s->done, __ATOMIC_ACQUIRE) >= w->seq;
+}
+
+/* Spin (unlocked) until s->done reaches seq or the spin ends. Lock held. */
+static void spin_for_done(sim_stream *s, uint64_t seq)
+{
+    if (s->done >= seq)
+        return;
+    done_wait w = {s, seq};
+    pthread_mutex_unlock(&s->mu);
+    sim_spin_until(reached, &w);
+    pthread_mutex_lock(&s->mu);
+}
+
 static void *worker(void *arg)
 {
     sim_stream *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
+        if (!s->head && !s->stop) { /* more work often follows at once */
+            pthread_mutex_unlock(&s->mu);
+            sim_spin_until(has_work, s);
+            pthread_mutex_lock(&s->mu);
+        }
         while (!s->head && !s->stop)
             pthread_cond_wait(&s->cv_work, &s->mu);
         if (!s->head)
             break; /* stop requested and the queue is drained */
         sim_task *t = s->head;
-        s->head = t->next;
+        __atomic_store_n(&s->head, t->next, __ATOMIC_RELEASE);
         if (!s->head)
             s->tail = NULL;
         pthread_mutex_unlock(&s->mu);
@@ -61,7 +96,7 @@ static void *worker(void *arg)
         t->run(t, s);
         t->release(t);
         pthread_mutex_lock(&s->mu);
-        s->done = seq;
+        __atomic_store_n(&s->done, seq, __ATOMIC_RELEASE);
         pthread_cond_broadcast(&s->cv_done);
     }
     pthread_mutex_unlock(&s->mu);
@@ -158,7 +193,7 @@ aclError sim_stream_push(sim_stream *s, sim_task *t, const char *api)
     if (s->tail)
         s->tail->next = t;
     else
-        s->head = t;
+        __atomic_store_n(&s->head, t, __ATOMIC_RELEASE);
     s->tail = t;
     pthread_cond_signal(&s->cv_work);
     pthread_mutex_unlock(&s->mu);
@@ -168,6 +203,7 @@ aclError sim_stream_push(sim_stream *s, sim_task *t, const char *api)
 void sim_stream_wait_seq(sim_stream *s, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);
+    spin_for_done(s, seq);
     while (s->done < seq)
         pthread_cond_wait(&s->cv_done, &s->mu);
     pthread_mutex_unlock(&s->mu);
@@ -225,6 +261,7 @@ aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api)
     }
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->pushed; /* work queued later by others is not waited for */
+    spin_for_done(s, target);
     while (s->done < target) {
         if (timeout_ms < 0) {
             pthread_cond_wait(&s->cv_done, &s->mu);
@@ -354,7 +391,7 @@ aclError aclrtDestroyStream(aclrtStream stream)
         pthread_cond_wait(&unpinned, &list_mu);
     pthread_mutex_unlock(&list_mu);
     pthread_mutex_lock(&s->mu);
-    s->stop = 1;
+    __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&s->cv_work);
     pthread_mutex_unlock(&s->mu);
     pthread_join(s->thread, NULL);
