@@ -137,4 +137,8 @@ extern "C" __global__ __aicore__ void extras2(GM_ADDR x)
     BroadCast<float, 2, 1>(f[128], f, ds, ss1, b.Get<uint8_t>());
     q.AllocTensor<float>(t); q.EnQue(t); q.DeQue<float>(t); q.FreeTensor(t);
     set_mask_count(); set_vector_mask(0, 64); set_mask_norm();
+    LocalTensor<uint8_t> tmp = b.Get<uint8_t>();
+    Sigmoid(f[256], f, 64); Tanh<float, false>(f[256], f, tmp, 64); Erf(f[256], f, 64); Log10(f[256], f, 64);
+    Power(f[256], f, f[64], 64); Power(f[256], f, 2.0f, tmp, 64); Power(f[256], 2.0f, f, 64);
+    CrossCoreSetFlag<0x2, PIPE_MTE3>(1); CrossCoreWaitFlag(1);
 }
