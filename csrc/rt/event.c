@@ -188,16 +188,24 @@ static aclError push(const char *api, sim_stream *s, sim_event *e, uint64_t n, v
     return sim_stream_push(s, &et->t, api);
 }
 
+/* The prologue of the entry points that take an event and a stream. */
+static aclError event_stream_enter(const char *api, aclrtEvent event, aclrtStream stream, sim_event **e,
+                                   sim_stream **s)
+{
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = resolve(event, api, "event", e);
+    if (!rc)
+        rc = sim_stream_resolve(stream, api, s);
+    return rc;
+}
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 {
     const char *api = "aclrtRecordEvent";
     sim_event *e;
     sim_stream *s;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = resolve(event, api, "event", &e);
-    if (!rc)
-        rc = sim_stream_resolve(stream, api, &s);
+    aclError rc = event_stream_enter(api, event, stream, &e, &s);
     if (rc)
         return rc;
     /* A later record supersedes an earlier one even if, on another
@@ -216,11 +224,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
     const char *api = "aclrtStreamWaitEvent";
     sim_event *e;
     sim_stream *s;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = resolve(event, api, "event", &e);
-    if (!rc)
-        rc = sim_stream_resolve(stream, api, &s);
+    aclError rc = event_stream_enter(api, event, stream, &e, &s);
     if (rc)
         return rc;
     pthread_mutex_lock(&e->mu);
