@@ -416,7 +416,7 @@ static void on_stall(sim_watch *w)
     __atomic_store_n(&c->nthreads, c->nthreads + add, __ATOMIC_RELEASE); /* counted before they exist */
     pthread_mutex_unlock(&c->mu);
     for (unsigned i = 0; i < add; i++) {
-        core_thread *ct = core_new(c->pool, MAX_THREADS);
+        core_thread *ct = core_new(c->pool, MAX_THREADS); /* idx: not a pool thread */
         int e = ENOMEM;
         if (ct) {
             ct->ctx = c;
@@ -428,8 +428,8 @@ static void on_stall(sim_watch *w)
             pthread_attr_destroy(&at);
         }
         pthread_mutex_lock(&c->mu);
-        if (e) { /* run on with the threads it has */
-            __atomic_store_n(&c->nthreads, c->nthreads - 1, __ATOMIC_RELEASE);
+        if (e) { /* run on with the threads it has: un-count this one and the rest */
+            __atomic_store_n(&c->nthreads, c->nthreads - (add - i), __ATOMIC_RELEASE);
             pthread_cond_signal(&c->done_cv);
         } else {
             c->cores[c->ncores++] = ct;
