@@ -125,33 +125,11 @@ static void record_run(sim_task *t, sim_stream *s)
     uint64_t ts = now_ns();
     pthread_mutex_lock(&e->mu);
     if (et->n > e->reached) {
-        __atomic_store_n(&e->reached, et->n, __ATOMIC_RELEASE); /* spin_reached reads it unlocked */
+        __atomic_store_n(&e->reached, et->n, __ATOMIC_RELEASE); /* read unlocked by sim_spin_counter */
         e->ts_ns = ts;
     }
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
-}
-
-typedef struct {
-    const sim_event *e;
-    uint64_t n;
-} reach_wait;
-
-static int is_reached(const void *arg)
-{
-    const reach_wait *w = arg;
-    return __atomic_load_n(&w->e->reached, __ATOMIC_ACQUIRE) >= w->n;
-}
-
-/* Spin (unlocked) until record n of e is reached or the spin ends.  Lock held. */
-static void spin_reached(sim_event *e, uint64_t n)
-{
-    if (e->reached >= n)
-        return;
-    reach_wait w = {e, n};
-    pthread_mutex_unlock(&e->mu);
-    sim_spin_until(is_reached, &w);
-    pthread_mutex_lock(&e->mu);
 }
 
 static void wait_run(sim_task *t, sim_stream *s)
@@ -160,7 +138,7 @@ static void wait_run(sim_task *t, sim_stream *s)
     ev_task *et = (ev_task *)t;
     sim_event *e = et->e;
     pthread_mutex_lock(&e->mu);
-    spin_reached(e, et->n);
+    sim_spin_counter(&e->mu, &e->reached, et->n);
     while (e->reached < et->n)
         pthread_cond_wait(&e->cv, &e->mu);
     pthread_mutex_unlock(&e->mu);
@@ -246,7 +224,7 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
         return rc;
     pthread_mutex_lock(&e->mu);
     uint64_t n = e->recorded;
-    spin_reached(e, n);
+    sim_spin_counter(&e->mu, &e->reached, n);
     while (e->reached < n)
         pthread_cond_wait(&e->cv, &e->mu);
     sim_stream *s = e->stream;

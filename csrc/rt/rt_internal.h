@@ -148,6 +148,9 @@ int sim_core_signal_abort(const char *api, const char *body);
  * caller blocks; returns 1 as soon as it holds, else 0.  ready() reads
  * shared state with atomics only (no lock is held). */
 int sim_spin_until(int (*ready)(const void *arg), const void *arg);
+/* With mu held: let it go, spin until *counter >= target (a counter
+ * written with atomic stores under mu) or the spin ends, take mu again. */
+void sim_spin_counter(pthread_mutex_t *mu, const uint64_t *counter, uint64_t target);
 /* Online host CPUs: threads beyond them should block, not spin. */
 unsigned sim_spin_cpus(void);
 

@@ -67,3 +67,24 @@ unsigned sim_spin_cpus(void)
     pthread_once(&spin_once, read_spin);
     return ncpus;
 }
+
+typedef struct {
+    const uint64_t *counter;
+    uint64_t target;
+} counter_wait;
+
+static int counter_reached(const void *arg)
+{
+    const counter_wait *w = arg;
+    return __atomic_load_n(w->counter, __ATOMIC_ACQUIRE) >= w->target;
+}
+
+void sim_spin_counter(pthread_mutex_t *mu, const uint64_t *counter, uint64_t target)
+{
+    if (*counter >= target)
+        return;
+    counter_wait w = {counter, target};
+    pthread_mutex_unlock(mu);
+    sim_spin_until(counter_reached, &w);
+    pthread_mutex_lock(mu);
+}

@@ -43,34 +43,12 @@ static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static sim_stream *default_stream;
 static char default_err[SIM_MSG_MAX];
 
-/* head and done are also read without the lock, by the spins below: they
- * are written with atomic stores (under the lock). */
+/* head, stop and done are also read without the lock, by the worker's
+ * spin and by sim_spin_counter: they are written with atomic stores. */
 static int has_work(const void *arg)
 {
     const sim_stream *s = arg;
     return __atomic_load_n(&s->head, __ATOMIC_ACQUIRE) != NULL || __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
-}
-
-typedef struct {
-    const sim_stream *s;
-    uint64_t seq;
-} done_wait;
-
-static int reached(const void *arg)
-{
-    const done_wait *w = arg;
-    return __atomic_load_n(&w->s->done, __ATOMIC_ACQUIRE) >= w->seq;
-}
-
-/* Spin (unlocked) until s->done reaches seq or the spin ends. Lock held. */
-static void spin_for_done(sim_stream *s, uint64_t seq)
-{
-    if (s->done >= seq)
-        return;
-    done_wait w = {s, seq};
-    pthread_mutex_unlock(&s->mu);
-    sim_spin_until(reached, &w);
-    pthread_mutex_lock(&s->mu);
 }
 
 static void *worker(void *arg)
@@ -203,7 +181,7 @@ aclError sim_stream_push(sim_stream *s, sim_task *t, const char *api)
 void sim_stream_wait_seq(sim_stream *s, uint64_t seq)
 {
     pthread_mutex_lock(&s->mu);
-    spin_for_done(s, seq);
+    sim_spin_counter(&s->mu, &s->done, seq);
     while (s->done < seq)
         pthread_cond_wait(&s->cv_done, &s->mu);
     pthread_mutex_unlock(&s->mu);
@@ -261,7 +239,7 @@ aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api)
     }
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->pushed; /* work queued later by others is not waited for */
-    spin_for_done(s, target);
+    sim_spin_counter(&s->mu, &s->done, target);
     while (s->done < target) {
         if (timeout_ms < 0) {
             pthread_cond_wait(&s->cv_done, &s->mu);
