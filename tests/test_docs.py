@@ -104,3 +104,19 @@ def test_readme_leads_with_the_quickstart_then_setup_then_links():
     i_links = text.index("docs/guide.md")
     assert i_quick < i_setup < i_links
     assert "make test" in text[i_setup:i_links]
+
+
+def test_every_environment_variable_is_in_the_guide():
+    """The guide's table lists every ASCENDRTC_* variable the code reads."""
+    read = set()
+    pat = re.compile(r'(?:getenv|environ\.get|_env_int)\(\s*"(ASCENDRTC_[A-Z0-9_]+)"')
+    for path in glob.glob(os.path.join(ROOT, "csrc", "**", "*.*"), recursive=True) + \
+            glob.glob(os.path.join(ROOT, "ascendrtc", "*.py")):
+        with open(path, errors="replace") as f:
+            read |= set(pat.findall(f.read()))
+    assert {"ASCENDRTC_SPIN_US", "ASCENDRTC_CACHE", "ASCENDRTC_PERF_MAP"} <= read, read
+    with open(os.path.join(ROOT, "docs", "guide.md")) as f:
+        guide = f.read()
+    table = guide[guide.index("## Profiling and environment variables"):]
+    missing = sorted(v for v in read if "`%s`" % v not in table)
+    assert not missing, missing
