@@ -611,6 +611,17 @@ void __arc_trap(const char *api, const char *fmt, ...)
     longjmp(ct->jb, 1);
 }
 
+typedef struct {
+    const launch_ctx *c;
+    uint64_t gen;
+} barrier_wait;
+
+static int barrier_moved(const void *arg)
+{
+    const barrier_wait *w = arg;
+    return __atomic_load_n(&w->c->gen, __ATOMIC_ACQUIRE) != w->gen || atomic_load(&w->c->aborted);
+}
+
 void __arc_sync_all(void)
 {
     core_thread *ct = self;
@@ -640,7 +651,7 @@ void __arc_sync_all(void)
                        "hang on hardware)", w, r->nblocks, r->nblocks - w);
         }
         c->waiting = 0;
-        c->gen++;
+        __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked by barrier_moved */
         pthread_cond_broadcast(&c->cv);
         pthread_mutex_unlock(&c->mu);
         sim_core_service_end(k);
@@ -648,6 +659,10 @@ void __arc_sync_all(void)
     }
     uint64_t g = c->gen;
     atomic_store(&ct->where, WHERE_SYNCALL);
+    barrier_wait w = {c, g}; /* the last blocks are often moments away */
+    pthread_mutex_unlock(&c->mu);
+    sim_spin_until(barrier_moved, &w);
+    pthread_mutex_lock(&c->mu);
     while (c->gen == g && !atomic_load(&c->aborted))
         pthread_cond_wait(&c->cv, &c->mu);
     int released = c->gen != g;
