@@ -499,7 +499,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     pthread_mutex_lock(&p->mu);
     p->ctx = &c;
     p->want = t - 1;
-    p->spin = t <= sim_spin_cpus();
+    p->spin = t <= 4 * sim_spin_cpus(); /* a few yielding spinners per CPU still pay off */
     __atomic_store_n(&p->gen, p->gen + 1, __ATOMIC_RELEASE);
     for (unsigned i = 0; i < t - 1; i++)
         pthread_cond_signal(&p->threads[i]->cv);
