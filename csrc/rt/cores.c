@@ -93,7 +93,7 @@ struct sim_corepool {
     launch_ctx *ctx;
     unsigned want;   /* pool threads with idx < want take part */
     int stop;
-    int spin;        /* idle threads may spin: the last launch did not oversubscribe the CPUs */
+    int spin;        /* idle threads may spin: the last launch had at most 4 threads per CPU */
 };
 
 static __thread core_thread *self;
