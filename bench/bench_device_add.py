@@ -131,19 +131,22 @@ def sample(fn, reps, min_batch_s):
     return interleaved({0: fn}, reps, min_batch_s)[0]
 
 
-def interleaved(fns, reps, min_batch_s):
+def interleaved(fns, reps, min_batch_s, self_timed=()):
     """{name: [seconds per call, one per round]}: each round times one batch
-    of every fn in turn.  A fn returning a list of seconds timed itself
-    (the C loops): its best counts."""
-    ks = {name: batch_size(fn, min_batch_s) for name, fn in fns.items()}
+    of every fn in turn.  The fns named in self_timed time themselves (the
+    C loops, timed inside C: no timer noise to batch away) and run once per
+    round, returning [seconds]."""
+    ks = {name: 1 if name in self_timed else batch_size(fn, min_batch_s) for name, fn in fns.items()}
     out = {name: [] for name in fns}
     for _ in range(reps):
         for name, fn in fns.items():
+            if name in self_timed:
+                out[name].append(fn()[0])
+                continue
             t0 = time.perf_counter()
             for _ in range(ks[name]):
-                got = fn()
-            dt = (time.perf_counter() - t0) / ks[name]
-            out[name].append(min(got) if isinstance(got, list) else dt)
+                fn()
+            out[name].append((time.perf_counter() - t0) / ks[name])
     return out
 
 
@@ -165,6 +168,7 @@ def measure_size(mod, nbytes, reps, min_batch_s, blocks=BLOCKS, tile=TILE):
     for t in threads:
         fns[("stream_c", t)] = lambda t=t: stream_add(xh, yh, zh, t, 1)
         fns[("staged_c", t)] = lambda t=t: staged_add(xh, yh, zh, t, tile, 1)
+    c_loops = set(fns)
     for key, fn in fns.items():
         zh[:] = 0
         fn()
@@ -185,8 +189,8 @@ def measure_size(mod, nbytes, reps, min_batch_s, blocks=BLOCKS, tile=TILE):
             assert np.array_equal(z.get(), want), (name, b, nbytes)
             z._fill_zero()  # the next config must write every element itself
             fns[(name, b)] = run
-    got = interleaved(fns, reps, min_batch_s)
-    out = {k: v for k, v in got.items() if not (isinstance(k, tuple) and k[0] in ("stream_c", "staged_c"))}
+    got = interleaved(fns, reps, min_batch_s, self_timed=c_loops)
+    out = {k: v for k, v in got.items() if k not in c_loops}
     for c_loop in ("stream_c", "staged_c"):
         out[c_loop] = min((got[(c_loop, t)] for t in threads), key=statistics.median)
     x = y = z = None  # free the device copies before PoCL allocates its own
