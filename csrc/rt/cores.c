@@ -224,9 +224,7 @@ static void *core_main(void *arg)
     for (;;) {
         if (p->gen == seen && !p->stop && p->spin) { /* launches often come back to back */
             gen_wait w = {p, seen};
-            pthread_mutex_unlock(&p->mu);
-            sim_spin_until(new_launch, &w);
-            pthread_mutex_lock(&p->mu);
+            sim_spin_until(&p->mu, new_launch, &w);
         }
         while (p->gen == seen && !p->stop)
             pthread_cond_wait(&ct->cv, &p->mu);
@@ -514,11 +512,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         sim_watch_del(&c.stall);
 
     pthread_mutex_lock(&c.mu);
-    if (c.threads_done < c.nthreads) {
-        pthread_mutex_unlock(&c.mu);
-        sim_spin_until(all_done, &c);
-        pthread_mutex_lock(&c.mu);
-    }
+    sim_spin_until(&c.mu, all_done, &c);
     while (c.threads_done < c.nthreads)
         pthread_cond_wait(&c.done_cv, &c.mu);
     pthread_mutex_unlock(&c.mu);
@@ -660,9 +654,7 @@ void __arc_sync_all(void)
     uint64_t g = c->gen;
     atomic_store(&ct->where, WHERE_SYNCALL);
     barrier_wait w = {c, g}; /* the last blocks are often moments away */
-    pthread_mutex_unlock(&c->mu);
-    sim_spin_until(barrier_moved, &w);
-    pthread_mutex_lock(&c->mu);
+    sim_spin_until(&c->mu, barrier_moved, &w);
     while (c->gen == g && !atomic_load(&c->aborted))
         pthread_cond_wait(&c->cv, &c->mu);
     int released = c->gen != g;

@@ -144,10 +144,11 @@ void sim_core_service_end(int state);
 int sim_core_signal_abort(const char *api, const char *body);
 
 /* ---- spin.c ---- */
-/* Poll ready(arg) for up to ASCENDRTC_SPIN_US (default 50 us) before a
- * caller blocks; returns 1 as soon as it holds, else 0.  ready() reads
- * shared state with atomics only (no lock is held). */
-int sim_spin_until(int (*ready)(const void *arg), const void *arg);
+/* With mu held, before a caller blocks on a condition variable: let mu go,
+ * poll ready(arg) for up to ASCENDRTC_SPIN_US (default 50 us), take mu
+ * again; returns 1 when ready() held, else 0.  ready() reads shared state
+ * with atomics only (it runs without mu). */
+int sim_spin_until(pthread_mutex_t *mu, int (*ready)(const void *arg), const void *arg);
 /* With mu held: let it go, spin until *counter >= target (a counter
  * written with atomic stores under mu) or the spin ends, take mu again. */
 void sim_spin_counter(pthread_mutex_t *mu, const uint64_t *counter, uint64_t target);

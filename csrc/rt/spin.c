@@ -8,7 +8,6 @@
  * The bound keeps an idle process idle. */
 #include <sched.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "rt/rt_internal.h"
@@ -42,13 +41,8 @@ static inline void cpu_relax(void)
 #endif
 }
 
-int sim_spin_until(int (*ready)(const void *arg), const void *arg)
+static int poll(int (*ready)(const void *arg), const void *arg)
 {
-    pthread_once(&spin_once, read_spin);
-    if (ready(arg))
-        return 1;
-    if (!spin_ns)
-        return 0;
     uint64_t end = sim_now_ns() + spin_ns;
     for (;;) {
         for (int i = 0; i < 64; i++) {
@@ -60,6 +54,19 @@ int sim_spin_until(int (*ready)(const void *arg), const void *arg)
             return ready(arg);
         sched_yield(); /* the thread we wait for may be waiting for this CPU */
     }
+}
+
+int sim_spin_until(pthread_mutex_t *mu, int (*ready)(const void *arg), const void *arg)
+{
+    pthread_once(&spin_once, read_spin);
+    if (ready(arg))
+        return 1;
+    if (!spin_ns)
+        return 0;
+    pthread_mutex_unlock(mu);
+    int r = poll(ready, arg);
+    pthread_mutex_lock(mu);
+    return r;
 }
 
 unsigned sim_spin_cpus(void)
@@ -81,10 +88,6 @@ static int counter_reached(const void *arg)
 
 void sim_spin_counter(pthread_mutex_t *mu, const uint64_t *counter, uint64_t target)
 {
-    if (*counter >= target)
-        return;
     counter_wait w = {counter, target};
-    pthread_mutex_unlock(mu);
-    sim_spin_until(counter_reached, &w);
-    pthread_mutex_lock(mu);
+    sim_spin_until(mu, counter_reached, &w);
 }

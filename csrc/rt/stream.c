@@ -56,11 +56,7 @@ static void *worker(void *arg)
     sim_stream *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if (!s->head && !s->stop) { /* more work often follows at once */
-            pthread_mutex_unlock(&s->mu);
-            sim_spin_until(has_work, s);
-            pthread_mutex_lock(&s->mu);
-        }
+        sim_spin_until(&s->mu, has_work, s); /* more work often follows at once */
         while (!s->head && !s->stop)
             pthread_cond_wait(&s->cv_work, &s->mu);
         if (!s->head)
