@@ -1,6 +1,6 @@
 """Device API: unary and scalar element-wise ops (Abs, Exp, Ln, Sqrt,
 Rsqrt, Reciprocal, Relu, LeakyRelu, Not, Adds, Muls, Maxs, Mins,
-ShiftLeft/Right, Axpy, Floor, Ceil), Duplicate, CreateVecIndex and
+ShiftLeft/Right, Axpy in count and level-0 forms, Floor, Ceil), Duplicate, CreateVecIndex and
 ArithProgression, count and level-0 forms, against NumPy."""
 import numpy as np
 import pytest
@@ -68,6 +68,11 @@ def mod():
                             "Exp(z, x, 16, 2, {1, 1, 16, 8});"))
     ks.append(dev.ub_kernel("u_adds_l0", [("x", np.float16, 256), ("z", np.float16, 256)],
                             "uint64_t m[2] = {0xFFull, 0}; Adds(z, x, (half)1, m, 2, {1, 1, 8, 8});"))
+    # level-0 Axpy, both mask forms: 16 lanes of 2 repeats; lanes 0-7 of 2 repeats (half -> float)
+    ks.append(dev.ub_kernel("u_axpy_l0", [("x", np.float32, 256), ("z", np.float32, 256)],
+                            "Axpy(z, x, 2.0f, 16, 2, {1, 1, 16, 8});"))
+    ks.append(dev.ub_kernel("u_axpy_l0_h2f", [("x", np.float16, 256), ("z", np.float32, 256)],
+                            "uint64_t m[2] = {0xFFull, 0}; Axpy(z, x, (half)0.5, m, 2, {1, 1, 8, 4});"))
     ks.append(dev.ub_kernel("u_bcast0", [("x", np.float32, 8), ("z", np.float32, 32)],
                             "uint32_t d[2] = {4, 8}, s[2] = {1, 8}; BroadCast<float, 2, 0>(z, x, d, s);"))
     ks.append(dev.ub_kernel("u_bcast1", [("x", np.float32, 8), ("z", np.float32, 32)],
@@ -158,6 +163,22 @@ def test_level0_unary(mod):
     want = zh0.copy()
     for r in range(2):
         want[r * 128:r * 128 + 8] = xh[r * 128:r * 128 + 8] + np.float16(1)
+    np.testing.assert_array_equal(z, want)
+
+
+def test_level0_axpy(mod):
+    x = fdata(np.float32, False, 7, 256)
+    z0 = fdata(np.float32, False, 8, 256)
+    _, z = dev.run(mod, "u_axpy_l0", [("x", np.float32, 256), ("z", np.float32, 256)], [x, z0])
+    want = z0.copy()
+    for r in range(2):   # dst repeats 16 blocks (128 floats) apart, src repeats 8 blocks (64)
+        want[r * 128:r * 128 + 16] = 2 * x[r * 64:r * 64 + 16] + z0[r * 128:r * 128 + 16]
+    np.testing.assert_array_equal(z, want)
+    xh = fdata(np.float16, False, 9, 256)
+    _, z = dev.run(mod, "u_axpy_l0_h2f", [("x", np.float16, 256), ("z", np.float32, 256)], [xh, z0])
+    want = z0.copy()
+    for r in range(2):   # lanes of a float dst: 64 per repeat; dst 8 blocks, src 4 blocks (64 halfs) apart
+        want[r * 64:r * 64 + 8] = (xh[r * 64:r * 64 + 8] * np.float16(0.5)).astype(np.float32) + z0[r * 64:r * 64 + 8]
     np.testing.assert_array_equal(z, want)
 
 

@@ -1,9 +1,9 @@
 /* adv_math.h - element-wise functions of the advanced API (research
  * ascendc_api.md §3.7): Sigmoid, Silu, Tanh, Sin, Cos, Tan, Asin, Acos,
  * Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Log, Log2, Log10,
- * Trunc, Frac, Sign and Power.  Each has the (dst, src, calCount) form and
- * the (dst, src, sharedTmpBuffer, calCount) form; the CPU twin needs no
- * scratch, so the tmp buffer is accepted and unused.  half and bfloat16_t
+ * Floor, Ceil, Trunc, Frac, Sign and Power.  Each has the (dst, src,
+ * calCount) form and the (dst, src, sharedTmpBuffer, calCount) form; the
+ * CPU twin needs no scratch, so the tmp buffer is accepted and unused.  half and bfloat16_t
  * compute in float and round once, as the hardware's float paths do. */
 #ifndef ARC_ADV_MATH_H_
 #define ARC_ADV_MATH_H_
@@ -15,16 +15,12 @@ static inline float fsign(float x) { return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f :
 static inline float fsigmoid(float x) { return 1.0f / (1.0f + __builtin_expf(-x)); }
 } // namespace __arc
 
-#define ARC_ADV_FLOAT(NAME)                                                                                 \
-    static_assert(__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>),         \
-                  "AscendC::" #NAME ": supports half and float only")
-
 /* One element-wise function; EXPR computes in float from `x`. */
 #define ARC_ADV_UNARY(NAME, EXPR)                                                                           \
     template <typename T, bool isReuseSource = false>                                                       \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount)        \
     {                                                                                                       \
-        ARC_ADV_FLOAT(NAME);                                                                                \
+        ARC_A2_HF(NAME);                                                                                \
         __arc::un_count(dst, src, (int32_t)calCount, "AscendC::" #NAME, [](T v) -> T {                     \
             float x = (float)v;                                                                             \
             return (T)(EXPR);                                                                               \
@@ -57,6 +53,8 @@ ARC_ADV_UNARY(Erfc, __builtin_erfcf(x))
 ARC_ADV_UNARY(Log, __builtin_logf(x))
 ARC_ADV_UNARY(Log2, __builtin_log2f(x))
 ARC_ADV_UNARY(Log10, __builtin_log10f(x))
+ARC_ADV_UNARY(Floor, __builtin_floorf(x))
+ARC_ADV_UNARY(Ceil, __builtin_ceilf(x))
 ARC_ADV_UNARY(Trunc, __builtin_truncf(x))
 ARC_ADV_UNARY(Frac, x - __builtin_truncf(x))
 ARC_ADV_UNARY(Sign, __arc::fsign(x))
@@ -66,14 +64,14 @@ template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
                   const uint32_t calCount)
 {
-    ARC_ADV_FLOAT(Power);
+    ARC_A2_HF(Power);
     __arc::bin_count(dst, src0, src1, (int32_t)calCount, "AscendC::Power",
                      [](T a, T b) -> T { return (T)__builtin_powf((float)a, (float)b); });
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &src1Scalar, const uint32_t calCount)
 {
-    ARC_ADV_FLOAT(Power);
+    ARC_A2_HF(Power);
     const float e = (float)src1Scalar;
     __arc::un_count(dst, src0, (int32_t)calCount, "AscendC::Power",
                     [e](T a) -> T { return (T)__builtin_powf((float)a, e); });
@@ -81,7 +79,7 @@ inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const T &src0Scalar, const LocalTensor<T> &src1, const uint32_t calCount)
 {
-    ARC_ADV_FLOAT(Power);
+    ARC_A2_HF(Power);
     const float b = (float)src0Scalar;
     __arc::un_count(dst, src1, (int32_t)calCount, "AscendC::Power",
                     [b](T a) -> T { return (T)__builtin_powf(b, (float)a); });

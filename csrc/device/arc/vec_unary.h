@@ -1,6 +1,6 @@
 /* vec_unary.h - element-wise dst = op(src) and dst = op(src, scalar):
  * Abs, Exp, Ln, Sqrt, Rsqrt, Reciprocal, Relu, Not, Neg, LeakyRelu, Adds,
- * Muls, Maxs, Mins, Subs, Divs, ShiftLeft, ShiftRight, Axpy, Floor, Ceil,
+ * Muls, Maxs, Mins, Subs, Divs, ShiftLeft, ShiftRight, Axpy,
  * Duplicate, CreateVecIndex, ArithProgression.  Count form and level-0
  * form (mask, repeatTime, UnaryRepeatParams). */
 #ifndef ARC_VEC_UNARY_H_
@@ -48,8 +48,6 @@ template <class T> inline T fsqrt(T x) { return (T)__builtin_sqrtf((float)x); }
 template <class T> inline T fabs_(T x) { return x < (T)0 ? (T)-x : x; }
 template <> inline float fabs_(float x) { return __builtin_fabsf(x); }
 template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); }
-template <class T> inline T ffloor(T x) { return (T)__builtin_floorf((float)x); }
-template <class T> inline T fceil(T x) { return (T)__builtin_ceilf((float)x); }
 } // namespace __arc
 
 /* Count and level-0 (two mask styles) forms of dst = EXPR(x). */
@@ -138,28 +136,6 @@ ARC_SCALAR_API(LeakyRelu, ARC_A2_HF(LeakyRelu), (x >= (T)0 ? x : (T)(x * s)))
 ARC_SCALAR_API(ShiftLeft, ARC_A2_SHIFT(ShiftLeft), (T)((typename __arc::uint_of<sizeof(T)>::type)x << (int)s))
 ARC_SCALAR_API(ShiftRight, ARC_A2_SHIFT(ShiftRight), (T)(x >> (int)s))
 
-/* Rounding to integral values (advanced API; the tmp buffer is unused). */
-template <typename T> inline void Floor(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count)
-{
-    ARC_A2_HF(Floor);
-    __arc::un_count(dst, src, (int32_t)count, "AscendC::Floor", [](T x) -> T { return __arc::ffloor(x); });
-}
-template <typename T, bool isReuseSource = false>
-inline void Floor(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const uint32_t count)
-{
-    Floor(dst, src, count);
-}
-template <typename T> inline void Ceil(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count)
-{
-    ARC_A2_HF(Ceil);
-    __arc::un_count(dst, src, (int32_t)count, "AscendC::Ceil", [](T x) -> T { return __arc::fceil(x); });
-}
-template <typename T, bool isReuseSource = false>
-inline void Ceil(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &, const uint32_t count)
-{
-    Ceil(dst, src, count);
-}
-
 /* Axpy: dst = scalar * src + dst (half->half, float->float, half->float). */
 template <typename TD, typename TS, typename U>
 inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const int32_t &count)
@@ -179,11 +155,12 @@ inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U
         for (int32_t i = 0; i < count; i++) dp[i] = (TD)(s * (float)sp[i] + (float)dp[i]);
     }
 }
-template <typename TD, typename TS, bool isSetMask = true, typename U>
-inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, uint64_t mask,
-                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+namespace __detail {
+/* Level-0 Axpy over a plan (the two mask forms below build it). */
+template <typename TD, typename TS, typename U>
+inline void axpy_l0(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const __arc::Plan &p,
+                    const UnaryRepeatParams &rp)
 {
-    __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy");
     const char *api = "AscendC::Axpy";
     __arc::Opnd od = __arc::opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = __arc::opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
     __arc::check_l0(dst, p, od, api, "dst");
@@ -194,20 +171,20 @@ inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U
         d = (TD)((float)(TS)(st * src.addr_[__arc::off(os, r, l)]) + (float)d);
     });
 }
+} // namespace __detail
+template <typename TD, typename TS, bool isSetMask = true, typename U>
+inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, uint64_t mask,
+                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+{
+    __detail::axpy_l0(dst, src, scalar,
+                      __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy"), rp);
+}
 template <typename TD, typename TS, bool isSetMask = true, typename U>
 inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const uint64_t mask[],
                  const int32_t repeatTime, const UnaryRepeatParams &rp)
 {
-    __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy");
-    const char *api = "AscendC::Axpy";
-    __arc::Opnd od = __arc::opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = __arc::opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
-    __arc::check_l0(dst, p, od, api, "dst");
-    __arc::check_l0(src, p, os, api, "src");
-    const TS st = (TS)scalar;
-    __arc::lanes(p, [&](uint32_t r, uint32_t l) {
-        TD &d = dst.addr_[__arc::off(od, r, l)];
-        d = (TD)((float)(TS)(st * src.addr_[__arc::off(os, r, l)]) + (float)d);
-    });
+    __detail::axpy_l0(dst, src, scalar,
+                      __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy"), rp);
 }
 
 /* ---- Duplicate: fill with a scalar ---- */
