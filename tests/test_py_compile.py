@@ -130,3 +130,26 @@ def test_compile_error_in_an_in_memory_header():
     e = ei.value
     assert (e.file, e.line) == ("helper.h", 3)
     assert "helper.h:3:" in str(e) and "    3 |     return 1 + missing_name;" in str(e)
+
+
+SCAN_SRC = r'''#include "kernel_operator.h"
+/* a kernel in a block comment:
+   extern "C" __global__ __aicore__ void in_comment(GM_ADDR x) {}
+*/
+// extern "C" __global__ __aicore__ void in_line_comment(GM_ADDR x) {}
+#define NOTHING /* __global__ void in_macro_comment(GM_ADDR x) {}
+                   over two lines */ 1
+#if 0
+extern "C" __global__ __aicore__ void in_if0(GM_ADDR x) {}
+#endif
+extern "C" __global__ __aicore__ void real_one(GM_ADDR x) { /* } */ }
+template <typename T> __global__ __aicore__ void tk(GM_ADDR x) {}
+extern "C" __global__ __aicore__ void real_two(GM_ADDR x) {}
+'''
+
+
+def test_kernel_scan_skips_comments_and_if0_and_counts_their_lines():
+    b = arc.Program(SCAN_SRC, "scan.asc").compile()
+    assert b.kernel_names == ["real_one", "real_two"]
+    # the template on line 12 is named with its line, past comments that span lines
+    assert "scan.asc:12: note: template kernel 'tk' is not instantiated" in b.log, b.log

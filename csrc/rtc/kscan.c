@@ -23,6 +23,19 @@ typedef struct lexer {
 
 static int is_id(int c) { return isalnum(c) || c == '_' || c == '$'; }
 
+/* s points at a block comment's opening: the character after its end (or
+ * the end of the text), counting the newlines it spans into *line. */
+static const char *skip_block_comment(const char *s, int *line)
+{
+    s += 2;
+    while (*s && !(s[0] == '*' && s[1] == '/')) {
+        if (*s == '\n')
+            (*line)++;
+        s++;
+    }
+    return *s ? s + 2 : s;
+}
+
 /* Skip a preprocessor line (with continuations); track #if 0 nesting. */
 static void pp_line(lexer *lx)
 {
@@ -54,14 +67,7 @@ static void pp_line(lexer *lx)
             continue;
         }
         if (s[0] == '/' && s[1] == '*') {
-            s += 2;
-            while (*s && !(s[0] == '*' && s[1] == '/')) {
-                if (*s == '\n')
-                    lx->line++;
-                s++;
-            }
-            if (*s)
-                s += 2;
+            s = skip_block_comment(s, &lx->line);
             continue;
         }
         s++;
@@ -93,13 +99,7 @@ static tok next(lexer *lx)
             continue;
         }
         if (s[0] == '/' && s[1] == '*') {
-            s += 2;
-            while (*s && !(s[0] == '*' && s[1] == '/')) {
-                if (*s == '\n')
-                    lx->line++;
-                s++;
-            }
-            lx->s = *s ? s + 2 : s;
+            lx->s = skip_block_comment(s, &lx->line);
             continue;
         }
         if (*s == '#' && lx->bol) {
