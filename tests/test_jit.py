@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.acl import ADD_TEMPLATE, SEED_KERNEL
+from helpers.acl import ADD_TEMPLATE
+from helpers.threads import run_in_threads
 
 jitmod = importlib.import_module("ascendrtc.jit")
 
@@ -387,25 +388,16 @@ def test_threads_share_variants_and_compile_each_once():
     import threading
     vadd, renders = add_fn_kernel()
     barrier = threading.Barrier(4)
-    errors = []
 
     def work(i):
-        try:
-            barrier.wait()
-            for n in ((256, 512) if i % 2 else (512, 256)) * 3:
-                x, y = data(n, np.float32, seed=i * 10 + n)
-                z = arc.empty_like(x)
-                vadd(x, y, z)
-                np.testing.assert_array_equal(z.get(), x + y)
-        except Exception as e:  # reported below, in the main thread
-            errors.append(e)
+        barrier.wait()
+        for n in ((256, 512) if i % 2 else (512, 256)) * 3:
+            x, y = data(n, np.float32, seed=i * 10 + n)
+            z = arc.empty_like(x)
+            vadd(x, y, z)
+            np.testing.assert_array_equal(z.get(), x + y)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work, 4)
     s = vadd.stats()
     assert s["compiles"] == 2 and s["variants"] == 2 and sorted(renders) == [(256,), (512,)]
     assert s["hits"] == 24 - 2

@@ -7,31 +7,24 @@ import numpy as np
 
 import ascendrtc as arc
 from helpers.py_kernels import add_kernel, add_source
+from helpers.threads import run_in_threads
 
 
 def test_threads_compile_and_launch_concurrently():
-    errors, results = [], {}
+    results = {}
 
     def work(i):
-        try:
-            n = 8 * 32 * (i + 1)                        # a distinct program per thread
-            k = arc.Program(add_source(np.float32, n), f"add{i}.asc").compile().load().get_kernel("add_custom")
-            s = arc.Stream()
-            x = np.arange(n, dtype=np.float32) * (i + 1)
-            dx, z = arc.to_device(x), arc.empty(n, np.float32)
-            for _ in range(5):
-                k[8, s](dx, dx, z)
-            s.synchronize()
-            results[i] = (z.get(), 2 * x)
-        except BaseException as e:  # reported below
-            errors.append(e)
+        n = 8 * 32 * (i + 1)                        # a distinct program per thread
+        k = arc.Program(add_source(np.float32, n), f"add{i}.asc").compile().load().get_kernel("add_custom")
+        s = arc.Stream()
+        x = np.arange(n, dtype=np.float32) * (i + 1)
+        dx, z = arc.to_device(x), arc.empty(n, np.float32)
+        for _ in range(5):
+            k[8, s](dx, dx, z)
+        s.synchronize()
+        results[i] = (z.get(), 2 * x)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work, 4)
     assert sorted(results) == [0, 1, 2, 3]
     for got, want in results.values():
         np.testing.assert_array_equal(got, want)
@@ -39,24 +32,15 @@ def test_threads_compile_and_launch_concurrently():
 
 def test_threads_share_one_kernel():
     add = add_kernel(np.float32)
-    errors = []
 
     def work(i):
-        try:
-            x = np.full(256, i, np.float32)
-            for _ in range(20):
-                z = np.zeros_like(x)
-                add[8](x, x, z)                          # host arrays: copy in, launch, copy back
-                np.testing.assert_array_equal(z, 2 * x)
-        except BaseException as e:
-            errors.append(e)
+        x = np.full(256, i, np.float32)
+        for _ in range(20):
+            z = np.zeros_like(x)
+            add[8](x, x, z)                          # host arrays: copy in, launch, copy back
+            np.testing.assert_array_equal(z, 2 * x)
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work, 4)
 
 
 def test_gil_released_during_compile():

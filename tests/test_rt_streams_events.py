@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from helpers import rt_kernels as K
+from helpers.threads import run_in_threads
 from helpers.rt import (INVALID_PARAM, RT_EVENT_NOT_COMPLETE, RT_INVALID_HANDLE, RT_STREAM_SYNC_TIMEOUT, event,
                         fails, from_dev, function, launch, lib, load, malloc, ok, stream, to_dev)
 
@@ -194,35 +195,25 @@ def test_destroy_stream_finishes_its_queued_work():
 
 
 def test_many_threads_share_the_runtime():
-    import threading
     L = lib()
     rc_, b = load(K.add_binary())
     ok(rc_)
     f = function(b, "add_custom")
-    errors = []
 
     def work(i):
-        try:
-            s = stream()
-            x = np.arange(256, dtype=np.float32) * i
-            y = np.ones(256, np.float32)
-            dx, dy, dz = to_dev(x), to_dev(y), malloc(1024)
-            for _ in range(5):
-                ok(launch(f, 8, [V(dx), V(dy), V(dz), ctypes.c_int32(32)], s))
-            ok(L.aclrtSynchronizeStream(s))
-            assert (from_dev(dz, x) == x + y).all()
-            for p in (dx, dy, dz):
-                ok(L.aclrtFree(p))
-            ok(L.aclrtDestroyStream(s))
-        except AssertionError as e:
-            errors.append(e)
+        s = stream()
+        x = np.arange(256, dtype=np.float32) * i
+        y = np.ones(256, np.float32)
+        dx, dy, dz = to_dev(x), to_dev(y), malloc(1024)
+        for _ in range(5):
+            ok(launch(f, 8, [V(dx), V(dy), V(dz), ctypes.c_int32(32)], s))
+        ok(L.aclrtSynchronizeStream(s))
+        assert (from_dev(dz, x) == x + y).all()
+        for p in (dx, dy, dz):
+            ok(L.aclrtFree(p))
+        ok(L.aclrtDestroyStream(s))
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    run_in_threads(work, 6)
 
 
 def test_device_sync_does_not_block_stream_creation_elsewhere():

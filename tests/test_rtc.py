@@ -1,11 +1,11 @@
 """aclrtc*: compile in process, options, name expressions, in-memory headers,
 metadata, and every documented error code (research/aclrtc_api.md §1)."""
 import ctypes
-import threading
 
 import pytest
 
 from helpers.acl import SEED_KERNEL, Prog, compile_binary, libs, read_meta, recent_error
+from helpers.threads import run_in_threads
 
 INVALID_PROG, INVALID_INPUT, INVALID_OPTION, COMPILATION = 176000, 176001, 176002, 176003
 NO_NAME_EXPR_AFTER, NO_LOWERED_BEFORE, NAME_EXPR_NOT_VALID = 176005, 176006, 176007
@@ -189,11 +189,7 @@ def test_concurrent_compiles():
         rc = p.compile(["--npu-arch=dav-2201", "-DVARIANT=%d" % i])
         results.append((rc, read_meta(p.binary())["kernels"][0]["name"] if rc == 0 else p.log()))
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_in_threads(work, 4)
     assert sorted(results) == [(0, "tiny%d" % i) for i in range(4)]
 
 
