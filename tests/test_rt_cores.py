@@ -3,12 +3,12 @@
 and IEEE subnormals.  Drives libascendcl.so through ctypes with hand-made
 kernel binaries (helpers.rt_kernels)."""
 import ctypes
-import threading
 
 import numpy as np
 import pytest
 
 from helpers import rt_kernels as K
+from helpers.threads import run_in_threads
 from helpers.rt import (MAGIC_CUBE, MAGIC_VECTOR, RT_AICORE_EXCEPTION, build_binary, err, fails, from_dev,
                         function, gm, launch, lib, load, malloc, ok, stream, to_dev, write_meta)
 
@@ -175,18 +175,14 @@ def test_float_subnormals_are_not_flushed():
 def test_two_streams_running_sync_all_kernels_at_once_do_not_deadlock():
     results = []
 
-    def worker():
+    def worker(_):
         s = stream()
         _, _, out = run_sync(48, rounds=2, s=s)
         rc = lib().aclrtSynchronizeStream(s)
         results.append((rc, from_dev(out, np.zeros((2, 48), np.int32))))
         ok(lib().aclrtDestroyStream(s))
 
-    threads = [threading.Thread(target=worker) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_in_threads(worker, 3)
     assert len(results) == 3
     for rc, seen in results:
         assert rc == 0
