@@ -11,7 +11,6 @@ Targets (issue 7): -O2 at most 0.35x the subprocess, -O0 at most 0.25x.
 """
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile

@@ -116,7 +116,7 @@ def test_and_or(mod, dt):
 
 
 def test_level0_masks_and_strides(mod):
-    add, sub, mul, mx, mn = np.add, np.subtract, np.multiply, np.maximum, np.minimum
+    add, sub, mul, mn = np.add, np.subtract, np.multiply, np.minimum
     cases = {
         "l0_mask_f32": (add, 2, range(10), (1, 1, 1, 8, 8, 8)),
         "l0_bits_f32": (mul, 1, [0, 3, 63], (1, 1, 1, 8, 8, 8)),

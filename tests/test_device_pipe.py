@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers import dev
 
 PRE = "using namespace AscendC;\n"
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"

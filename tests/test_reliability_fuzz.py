@@ -8,7 +8,6 @@ well under 30 s."""
 import ctypes
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ascendrtc as arc

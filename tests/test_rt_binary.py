@@ -3,7 +3,6 @@ source or lowered name, unload, and corrupt or unusual binaries - each
 refused with a message that says what is wrong.  Also the half/bfloat16
 conversion builtins the loader supplies to JIT'd code, against NumPy."""
 import ctypes
-import os
 
 import numpy as np
 import pytest

@@ -9,8 +9,8 @@ import pytest
 
 from helpers import rt_kernels as K
 from helpers.threads import run_in_threads
-from helpers.rt import (MAGIC_CUBE, MAGIC_VECTOR, RT_AICORE_EXCEPTION, build_binary, err, fails, from_dev,
-                        function, gm, launch, lib, load, malloc, ok, stream, to_dev, write_meta)
+from helpers.rt import (MAGIC_CUBE, MAGIC_VECTOR, RT_AICORE_EXCEPTION, build_binary, fails, from_dev, function,
+                        gm, launch, lib, load, malloc, ok, stream, to_dev)
 
 V = ctypes.c_void_p
 
