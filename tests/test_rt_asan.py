@@ -12,12 +12,8 @@ from helpers.acl import ROOT
 
 @pytest.mark.skipif(not shutil.which("make") or not shutil.which("cc"), reason="needs make and a C compiler")
 def test_c_core_is_clean_under_asan_and_ubsan(tmp_path):
-    kernel, trap, wait = tmp_path / "add.o", tmp_path / "trap.o", tmp_path / "wait.o"
-    kernel.write_bytes(K.add_binary())
-    trap.write_bytes(K.trap_binary())
-    wait.write_bytes(K.wait_binary())
-    r = subprocess.run(["make", "--no-print-directory", "-j2", "asan", f"ASAN_KERNEL={kernel} {trap} {wait}"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(["make", "--no-print-directory", "-j2", "asan", "ASAN_KERNEL=" + K.sanitizer_driver_args(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=600)
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-6000:]
     assert "ASAN_RT_OK" in r.stdout, out[-6000:]

@@ -14,12 +14,8 @@ from helpers.acl import ROOT
 @pytest.mark.skipif(not shutil.which("make") or not shutil.which("cc") or not shutil.which("setarch"),
                     reason="needs make, a C compiler and setarch")
 def test_c_core_is_clean_under_tsan(tmp_path):
-    kernel, trap, wait = tmp_path / "add.o", tmp_path / "trap.o", tmp_path / "wait.o"
-    kernel.write_bytes(K.add_binary())
-    trap.write_bytes(K.trap_binary())
-    wait.write_bytes(K.wait_binary())
-    r = subprocess.run(["make", "--no-print-directory", "-j2", "tsan", f"TSAN_KERNEL={kernel} {trap} {wait}"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=900)
+    r = subprocess.run(["make", "--no-print-directory", "-j2", "tsan", "TSAN_KERNEL=" + K.sanitizer_driver_args(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=900)
     out = r.stdout + r.stderr
     if "cannot find -ltsan" in out or "libtsan" in out and "No such file" in out:
         pytest.skip("ThreadSanitizer runtime (libtsan) is not installed")

@@ -180,3 +180,15 @@ def two_kernel_binary():
         dict(name="one", lowered="one", entry="k_entry", params=gm("out")),
         dict(name="two<int>", lowered="_Z3twoIiEvPv", entry="k2_entry", params=gm("out")),
     ]))
+
+
+def sanitizer_driver_args(directory):
+    """The kernel binaries tests/rt_native/asan_rt.c takes, in its argument
+    order (add, trap, wait), written to `directory`: one string for the
+    Makefile's ASAN_KERNEL / TSAN_KERNEL."""
+    paths = []
+    for name, make in (("add.o", add_binary), ("trap.o", trap_binary), ("wait.o", wait_binary)):
+        path = directory / name
+        path.write_bytes(make())
+        paths.append(str(path))
+    return " ".join(paths)
