@@ -81,6 +81,17 @@ extern "C" __global__ __aicore__ void flags(GM_ADDR x, GM_ADDR y)
     DataCopy(gy, t, 64);
 }
 
+// Scalar GM atomics from every block at once: each AtomicAdd returns the
+// value it replaced, so the 8 x 100 tickets are 0..799 with no repeat.
+extern "C" __global__ __aicore__ void tickets(GM_ADDR counter, GM_ADDR got, GM_ADDR ext)
+{
+    __gm__ int32_t *c = (__gm__ int32_t *)counter, *g = (__gm__ int32_t *)got, *e = (__gm__ int32_t *)ext;
+    const int32_t b = GetBlockIdx();
+    for (int32_t i = 0; i < 100; i++) g[b * 100 + i] = AtomicAdd(c, 1);
+    AtomicMax(e, b);
+    AtomicMin(e + 1, -b);
+}
+
 // Inter-block and cross-core sync calls as real kernels spell them: they
 // compile and order nothing (blocks run concurrently on the simulator).
 extern "C" __global__ __aicore__ void inter_block(GM_ADDR ws, GM_ADDR out)
@@ -165,6 +176,14 @@ def test_flags_and_barriers(mod):
     y = np.zeros_like(x)
     run(mod, "flags", 2, x, y)
     np.testing.assert_array_equal(y, (x + 1) * 1)
+
+
+def test_scalar_atomics_return_the_value_they_replaced(mod):
+    counter, got, ext = np.zeros(8, np.int32), np.full(800, -1, np.int32), np.zeros(8, np.int32)
+    run(mod, "tickets", 8, counter, got, ext)
+    assert counter[0] == 800
+    np.testing.assert_array_equal(np.sort(got), np.arange(800))
+    assert ext[0] == 7 and ext[1] == -7
 
 
 def test_inter_block_and_cross_core_flags_compile_and_run(mod):

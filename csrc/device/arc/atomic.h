@@ -17,8 +17,9 @@ template <class T> inline T combine(T old, T v, int op)
     }
 }
 
-/* *p = combine(*p, v) atomically; T is at most 8 bytes and naturally aligned. */
-template <class T> inline void atomic_apply(T *p, T v, int op)
+/* *p = combine(*p, v) atomically; returns the value it replaced.  T is at
+ * most 8 bytes and naturally aligned. */
+template <class T> inline T atomic_apply(T *p, T v, int op)
 {
     if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
         typedef typename uint_of<sizeof(T)>::type U;
@@ -30,7 +31,7 @@ template <class T> inline void atomic_apply(T *p, T v, int op)
             T n = combine(o, v, op);
             U nb;
             __builtin_memcpy(&nb, &n, sizeof(T));
-            if (__atomic_compare_exchange_n(w, &old, nb, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+            if (__atomic_compare_exchange_n(w, &old, nb, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return o;
         }
     } else {
         uintptr_t a = (uintptr_t)p;
@@ -45,9 +46,17 @@ template <class T> inline void atomic_apply(T *p, T v, int op)
             T n = combine(o, v, op);
             __builtin_memcpy(&nb, &n, sizeof(T));
             uint32_t nw = (old & ~m) | ((uint32_t)nb << sh);
-            if (__atomic_compare_exchange_n(w, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+            if (__atomic_compare_exchange_n(w, &old, nw, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return o;
         }
     }
+}
+
+/* A scalar GM atomic: the old value is the one the combine replaced, so
+ * concurrent callers each see a distinct predecessor. */
+template <class T> inline T scalar_atomic(T *p, T v, int op, const char *api)
+{
+    gm_access(p, sizeof(T), api);
+    return atomic_apply(p, v, op);
 }
 
 /* Copy n elements UB -> GM honouring the atomic mode. */
@@ -71,27 +80,9 @@ inline void DisableDmaAtomic() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::
 template <typename T> inline void SetAtomicType() {}
 
 /* Scalar GM atomics; they return the old value. */
-template <typename T> inline T AtomicAdd(T *p, T v)
-{
-    __arc::gm_access(p, sizeof(T), "AscendC::AtomicAdd");
-    T old = *p;
-    __arc::atomic_apply(p, v, __arc::ATOMIC_ADD);
-    return old;
-}
-template <typename T> inline T AtomicMax(T *p, T v)
-{
-    __arc::gm_access(p, sizeof(T), "AscendC::AtomicMax");
-    T old = *p;
-    __arc::atomic_apply(p, v, __arc::ATOMIC_MAX);
-    return old;
-}
-template <typename T> inline T AtomicMin(T *p, T v)
-{
-    __arc::gm_access(p, sizeof(T), "AscendC::AtomicMin");
-    T old = *p;
-    __arc::atomic_apply(p, v, __arc::ATOMIC_MIN);
-    return old;
-}
+template <typename T> inline T AtomicAdd(T *p, T v) { return __arc::scalar_atomic(p, v, __arc::ATOMIC_ADD, "AscendC::AtomicAdd"); }
+template <typename T> inline T AtomicMax(T *p, T v) { return __arc::scalar_atomic(p, v, __arc::ATOMIC_MAX, "AscendC::AtomicMax"); }
+template <typename T> inline T AtomicMin(T *p, T v) { return __arc::scalar_atomic(p, v, __arc::ATOMIC_MIN, "AscendC::AtomicMin"); }
 template <typename T> inline T AtomicExch(T *p, T v)
 {
     __arc::gm_access(p, sizeof(T), "AscendC::AtomicExch");
