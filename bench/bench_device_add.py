@@ -110,6 +110,7 @@ TILE = 4096                 # floats per UB tile, in the kernel and in the C sta
 TARGET_SIZE = 1 << 26       # issue 5: 64 MiB per input on 8 blocks
 TARGET_STREAM, TARGET_NUMPY = 0.8, 1.0
 QUICK_SIZES = (1 << 10, 1 << 16, TARGET_SIZE)
+C_REPS = 3                  # runs per round of the self-timed C loops (warm caches at small sizes)
 SCALE_TARGET = 1.2          # issue 7: 48 blocks cost at most ~1.2x 2 blocks
 
 
@@ -134,14 +135,14 @@ def sample(fn, reps, min_batch_s):
 def interleaved(fns, reps, min_batch_s, self_timed=()):
     """{name: [seconds per call, one per round]}: each round times one batch
     of every fn in turn.  The fns named in self_timed time themselves (the
-    C loops, timed inside C: no timer noise to batch away) and run once per
-    round, returning [seconds]."""
+    C loops, timed inside C: no timer noise to batch away), run once per
+    round and return [seconds per rep]; the best rep counts, as in STREAM."""
     ks = {name: 1 if name in self_timed else batch_size(fn, min_batch_s) for name, fn in fns.items()}
     out = {name: [] for name in fns}
     for _ in range(reps):
         for name, fn in fns.items():
             if name in self_timed:
-                out[name].append(fn()[0])
+                out[name].append(min(fn()))
                 continue
             t0 = time.perf_counter()
             for _ in range(ks[name]):
@@ -163,11 +164,12 @@ def measure_size(mod, nbytes, reps, min_batch_s, blocks=BLOCKS, tile=TILE):
     zh = np.empty_like(xh)
     fns = {}
     # The C loops: best of one thread and all threads (small sizes lose to
-    # the OpenMP fork, large ones need every core's memory port)
+    # the OpenMP fork, large ones need every core's memory port), each the
+    # best of C_REPS runs back to back
     threads = sorted({1, os.cpu_count() or 1})
     for t in threads:
-        fns[("stream_c", t)] = lambda t=t: stream_add(xh, yh, zh, t, 1)
-        fns[("staged_c", t)] = lambda t=t: staged_add(xh, yh, zh, t, tile, 1)
+        fns[("stream_c", t)] = lambda t=t: stream_add(xh, yh, zh, t, C_REPS)
+        fns[("staged_c", t)] = lambda t=t: staged_add(xh, yh, zh, t, tile, C_REPS)
     c_loops = set(fns)
     for key, fn in fns.items():
         zh[:] = 0
