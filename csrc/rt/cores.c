@@ -516,12 +516,14 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     while (c.threads_done < c.nthreads)
         pthread_cond_wait(&c.done_cv, &c.mu);
     pthread_mutex_unlock(&c.mu);
+    /* Before the extra threads go: the timeout watch's kicks read c.cores. */
+    if (r->timeout_ns)
+        sim_watch_del(&c.watch);
     for (unsigned i = t; i < c.ncores; i++) {
         pthread_join(c.cores[i]->th, NULL);
         thread_free(c.cores[i]);
     }
     if (r->timeout_ns) {
-        sim_watch_del(&c.watch);
         uint64_t dt = sim_now_ns() - t0;
         if (!c.failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
             c.failed = 1;
