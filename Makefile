@@ -83,7 +83,7 @@ demo: deps
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
-	$(PYTHON) -m pytest -q tests
+	PYTHON=$(PYTHON) sh tools/run_tests.sh
 
 # The C core under AddressSanitizer + UBSan, in its own OBJ/HOME dirs, and a
 # C program that drives memory, stream, event, args and launch paths under

@@ -7,6 +7,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import pytest  # noqa: E402
 
+# tools/run_tests.sh (make test) sets ASCENDRTC_TEST_TRAIL: the suite keeps
+# the id of the running test in that file and writes a crash's Python
+# stacks to <file>.crash and its native frames to <file>.native (through
+# tools/crash_backtrace.c, loaded before faulthandler, which chains to it),
+# so a dead test process can be traced to its test.
+_TRAIL = os.environ.get("ASCENDRTC_TEST_TRAIL")
+if _TRAIL:
+    import ctypes
+    import faulthandler
+    _native = os.path.join(os.path.dirname(_TRAIL), "crash_backtrace.so")
+    if os.path.exists(_native):
+        ctypes.CDLL(os.path.abspath(_native))
+    os.environ.pop("ASCENDRTC_TEST_TRAIL")  # not for the processes tests start
+    _crash_file = open(_TRAIL + ".crash", "w")
+    faulthandler.enable(file=_crash_file, all_threads=True)
+
+    def pytest_runtest_logstart(nodeid, location):
+        with open(_TRAIL, "w") as f:
+            f.write(nodeid + "\n")
+
 
 @pytest.fixture(scope="session")
 def sim_home():
