@@ -6,13 +6,7 @@ import numpy.typing as npt
 
 _Shape = Union[int, Sequence[int]]
 
-class AclError(RuntimeError):
-    """An ACL call failed; .code is the aclError value, .name its symbolic name."""
-    code: Optional[int]
-    name: Optional[str]
-
-class LaunchError(AclError):
-    """A kernel launch failed, or a kernel stopped with an error on the device."""
+from ._errors import AclError as AclError, LaunchError as LaunchError
 
 class Stream:
     """An ordered queue of device work (aclrtStream)."""

@@ -12,14 +12,15 @@ simulated NPU built into this package::
     print(z.get())
 """
 from . import _C
-from ._C import AclError, DeviceArray, Event, Kernel, LaunchError, Stream
+from ._errors import AclError, CompileError, Error, LaunchError
+from ._C import DeviceArray, Event, Kernel, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
 from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
-from ._program import Binary, CompileError, Module, Program
+from ._program import Binary, Module, Program
 from ._version import __version__
 
 __all__ = [
-    "AclError", "CompileError", "LaunchError",
+    "Error", "AclError", "CompileError", "LaunchError",
     "Program", "Binary", "Module", "Kernel",
     "Stream", "Event", "synchronize", "device_info", "default_stream",
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",

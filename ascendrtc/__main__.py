@@ -61,7 +61,8 @@ def _options_from(a: argparse.Namespace, path: str) -> List[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="ascendrtc", description=__doc__.split("\n\n")[0],
+    # The description is plain text in a terminal: no reST ``literal`` marks.
+    p = argparse.ArgumentParser(prog="ascendrtc", description=__doc__.split("\n\n")[0].replace("``", ""),
                                 epilog="Run `ascendrtc COMMAND --help` for a command's options.",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     from ._version import __version__
@@ -188,7 +189,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["cache"]:  # the compile cache's own CLI (ascendrtc/cache.py)
         from .cache import main as cache_main
-        return cache_main(argv[1:])
+        return cache_main(argv[1:], prog="ascendrtc cache")
     p = _parser()
     if argv[:1] == ["run"]:
         a = p._run_parser.parse_intermixed_args(argv[1:])

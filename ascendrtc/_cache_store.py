@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from ._errors import CacheDirError
+
 log = logging.getLogger("ascendrtc.cache")
 
 MAGIC = b"ARCCACH1"
@@ -46,10 +48,6 @@ ENTRY_SUFFIX = ".arcc"
 LOCK_SUFFIX = ".lock"
 TMP_PREFIX = ".tmp-"
 _MAX_META = 16 << 20
-
-
-class CacheDirError(PermissionError):
-    """The cache directory cannot be used safely (see the message)."""
 
 
 class CorruptEntry(ValueError):

@@ -139,11 +139,13 @@ def _bind(kernel, texts: List[str]) -> Tuple[List[Any], Dict[str, Any], List[str
         m = re.match(r"^([A-Za-z_]\w*)=(.*)$", t)
         if m and m.group(1) in pnames:
             key, val = m.group(1), m.group(2)
+        elif m and not os.path.exists(t):  # NAME=VALUE for a name the kernel does not have
+            raise UsageError(f"{t}: no parameter {m.group(1)!r} (parameters: {', '.join(pnames) or 'none'})")
         else:
-            if pos >= len(pnames):
-                raise UsageError(f"too many arguments: {kernel.signature} takes {len(pnames)}")
             while pos < len(pnames) and pnames[pos] in given:
                 pos += 1
+            if pos >= len(pnames):
+                raise UsageError(f"too many arguments: {kernel.signature} takes {len(pnames)}")
             key, val = pnames[pos], t
             pos += 1
         if key in given:

@@ -6,17 +6,9 @@ import sys
 from typing import Dict, Optional
 
 from ._jit_template import locate
-from ._program import CompileError
+from ._errors import CompileError, RecompileBudgetError, RecompileWarning
 
 __all__ = ["JitCompileError", "RecompileBudgetError", "RecompileWarning"]
-
-
-class RecompileWarning(UserWarning):
-    """A jit kernel compiled more variants than its budget."""
-
-
-class RecompileBudgetError(RuntimeError):
-    """A jit kernel would exceed its variant budget (``on_budget="raise"``)."""
 
 
 # ---- compile errors mapped back to the template ------------------------------
@@ -26,6 +18,7 @@ class JitCompileError(CompileError):
     the error came from (``template_line``, ``template_text``), the values
     substituted on it (``values``) and the specialisation (``label``).
     ``source`` is the rendered source."""
+    __module__ = "ascendrtc"
 
     def __init__(self, code, name, log, source, options, program_name, detail="", headers=None, label=""):
         self.label = label

@@ -14,6 +14,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from ._errors import TemplateError
+
 __all__ = ["Template", "Rendered", "TemplateError", "ctype", "format_value"]
 
 _PLACEHOLDER = re.compile(r"\$\$|\$\{([^{}\n]*)\}")
@@ -55,11 +57,6 @@ def format_value(v: Any) -> str:
 
 _SAFE = {n: getattr(builtins, n) for n in ("abs", "min", "max", "len", "int", "float", "bool", "str", "round",
                                             "range", "sum", "tuple", "list", "divmod", "pow", "repr", "hex")}
-
-
-class TemplateError(ValueError):
-    """A placeholder could not be parsed or evaluated; names the template
-    line and the expression."""
 
 
 class Rendered(str):
@@ -140,7 +137,7 @@ class Template:
             if isinstance(p, str):
                 out.append(p)
                 n = p.count("\n")
-                line_map.extend([tline] * n)
+                line_map.extend(range(tline, tline + n))  # each literal line is its own template line
                 tline += n
                 continue
             expr, code, line = p
@@ -152,7 +149,7 @@ class Template:
                                     f"  {line} | {self.line(line).strip()}") from e
             vals[expr] = s
             out.append(s)
-            line_map.extend([line] * s.count("\n"))
+            line_map.extend([line] * s.count("\n"))  # a multi-line value: all from the placeholder's line
         line_map.append(tline)
         r = Rendered("".join(out))
         r.template, r.line_map, r.values = self, line_map, vals

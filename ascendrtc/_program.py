@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import secrets
 import threading
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _C, _meta
-from ._C import AclError, Kernel
+from ._C import Kernel
+from ._errors import CompileError
 
 __all__ = ["Program", "Binary", "Module", "CompileError"]
 
@@ -29,88 +30,6 @@ def _element_dtype(ctype: str) -> Optional[str]:
     if t.count("*") != 1 or not t.endswith("*"):
         return None
     return _ELEMENT_DTYPES.get(t[:-1].strip())
-
-
-# file:line:col: error: message   (clang's format, as the compile log has it)
-_DIAG = re.compile(r"^(?P<file>[^\n:]*):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>[^\n]*)$", re.M)
-
-
-class CompileError(AclError):
-    """Compiling a :class:`Program` failed.
-
-    ``log`` is the compiler's full output, ``source`` and ``options`` what was
-    compiled, ``file``/``line``/``column`` the first error's position (the
-    program's name or one of its in-memory headers; 1-based; None when the
-    log has no position in either), ``code``/``name`` the aclError.
-    ``str()`` shows that error with the offending line and a caret;
-    :meth:`dump` prints the whole source with line numbers.
-    """
-
-    def __init__(self, code: int, name: str, log: str, source: str, options: Sequence[str],
-                 program_name: str, detail: str = "", headers: Optional[Mapping[str, str]] = None):
-        self.code, self.name = code, name
-        self.log, self.source, self.options = log, source, list(options)
-        self.program_name = program_name
-        self.headers = dict(headers or {})
-        self.file: Optional[str] = None
-        self.line: Optional[int] = None
-        self.column: Optional[int] = None
-        self.message = detail
-        texts = {os.path.basename(program_name): (program_name, source)}
-        for hname, htext in self.headers.items():
-            texts.setdefault(os.path.basename(hname), (hname, htext))
-        diags = list(_DIAG.finditer(log))
-        # The first error in the user's own text (source or in-memory header);
-        # errors inside the device library come after what caused them.
-        own = [m for m in diags if os.path.basename(m["file"]) in texts]
-        first = (own or diags or [None])[0]
-        if first is not None:
-            self.message = first["msg"]
-            if own:
-                self.file = texts[os.path.basename(first["file"])][0]
-                self.line, self.column = int(first["line"]), int(first["col"])
-        elif not self.message:
-            self.message = next((ln for ln in log.splitlines() if ln.strip()), "compilation failed")
-        super().__init__(self._render())
-
-    def _text_of(self, file: Optional[str]) -> str:
-        return self.source if file in (None, self.program_name) else self.headers.get(file, "")
-
-    def _render(self) -> str:
-        head = f"{self.name} ({self.code}): "
-        if self.line is None:
-            return head + self.message + self._more()
-        lines = self._text_of(self.file).splitlines()
-        text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
-        caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
-        # clang's layout: a right-aligned line number, a bar, the caret under the column
-        return (f"{head}{self.file}:{self.line}:{self.column}: error: {self.message}\n"
-                f"{self.line:>5} | {text}\n{'':>5} | {caret_pad}^" + self._more())
-
-    def _more(self) -> str:
-        n = len(_DIAG.findall(self.log))
-        extra = f"; {n - 1} more error(s)" if n > 1 else ""
-        return f"\n(options: {' '.join(self.options) or 'none'}{extra}; full compiler output in .log)"
-
-    def __reduce__(self):
-        # Rebuild from the attributes: subclasses' __init__ signatures differ.
-        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
-
-    def dump(self, file=None) -> None:
-        """Print the source with line numbers, then the compiler log."""
-        import sys
-        out = file or sys.stderr
-        for i, ln in enumerate(self.source.splitlines(), 1):
-            mark = ">" if i == self.line and self.file == self.program_name else " "
-            print(f"{mark}{i:5d}  {ln}", file=out)
-        print(self.log, file=out)
-
-
-def _rebuild_error(cls, args, state):
-    e = cls.__new__(cls, *args)
-    e.args = args
-    e.__dict__.update(state)
-    return e
 
 
 def _as_options(options: Union[None, str, Iterable[str]]) -> List[str]:
@@ -206,7 +125,14 @@ class Binary:
         """Write the binary to ``path`` atomically (temp file, then rename)."""
         path = os.fspath(path)
         d = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".arcbin-", dir=d)
+        # Mode 0666 less the umask, as any written file (mkstemp's 0600 would ignore the umask).
+        while True:
+            tmp = os.path.join(d, f".arcbin-{secrets.token_hex(6)}")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+                break
+            except FileExistsError:
+                continue
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(self.data)

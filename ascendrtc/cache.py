@@ -26,7 +26,7 @@ Settings, read at each use (not frozen at import):
     seconds to wait for another process compiling the same key (default
     600); after that, compile anyway.
 
-``python -m ascendrtc cache list|stats|verify|prune|clear`` inspects and
+``ascendrtc cache list|stats|verify|prune|clear`` inspects and
 maintains the directory.
 """
 from __future__ import annotations
@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint
+from ._errors import CacheMissError
 from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, parse_size
 
 __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
@@ -50,10 +51,6 @@ log = logging.getLogger("ascendrtc.cache")
 MODES = ("on", "read", "off", "require")
 _MODE_ALIASES = {"": "on", "1": "on", "rw": "on", "readwrite": "on", "true": "on", "yes": "on",
                  "0": "off", "false": "off", "no": "off", "none": "off", "readonly": "read"}
-
-
-class CacheMissError(RuntimeError):
-    """``ASCENDRTC_CACHE=require`` and the binary is not in the cache."""
 
 
 def mode(value: Optional[str] = None) -> str:
@@ -208,9 +205,9 @@ def _fmt_age(seconds: float) -> str:
     return f"{seconds:.0f}s ago"
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    """``python -m ascendrtc cache <command>``."""
-    p = argparse.ArgumentParser(prog="python -m ascendrtc cache",
+def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cache") -> int:
+    """``ascendrtc cache <command>`` (``prog`` names the program in help and usage)."""
+    p = argparse.ArgumentParser(prog=prog,
                                 description="Inspect and maintain ascendrtc's compile cache.")
     p.add_argument("--dir", help="the cache directory (default: $ASCENDRTC_CACHE_DIR or ~/.cache/ascendrtc)")
     sub = p.add_subparsers(dest="cmd", required=True)

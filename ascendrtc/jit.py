@@ -38,6 +38,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -88,8 +89,13 @@ class JitKernel:
                  name: Optional[str], kernel: Optional[str], specialize: Optional[Mapping[str, Policy]],
                  kernel_args: Optional[Sequence[str]], intents: Optional[Mapping[str, str]],
                  max_variants: Optional[int], on_budget: Optional[str], origin: Optional[str]):
+        tname = name or getattr(func, "__name__", None)
+        if tname is None and template is not None:  # a template alone: named for its kernel function
+            tname = _kernel_name_in(template if isinstance(template, str) else template.text)
+            if tname is None and isinstance(template, Template) and template.name != "<template>":
+                tname = template.name
         if isinstance(template, str):
-            template = Template(template, name=name or getattr(func, "__name__", None) or "kernel")
+            template = Template(template, name=tname or "kernel")
         self._func, self._template = func, template
         if func is None and template is None:
             raise TypeError("jit() needs a function that returns the source, or a template")
@@ -108,7 +114,7 @@ class JitKernel:
                 raise TypeError(f"jit: parameter name '{p.name}' is reserved")
         self._sig = sig
         self._pnames = list(sig.parameters)
-        self.__name__ = name or getattr(func, "__name__", None) or "kernel"
+        self.__name__ = tname or "kernel"
         self.__qualname__ = getattr(func, "__qualname__", self.__name__)
         self.__doc__ = getattr(func, "__doc__", None)
         self.__module__ = getattr(func, "__module__", None) or __name__
@@ -429,11 +435,21 @@ class JitKernel:
             knames = [p[0] for p in kern.params]
             if knames and all(n in self._pnames for n in knames):
                 sel = [self._pnames.index(n) for n in knames]
-            elif len(knames) == len(self._pnames):
-                sel = list(range(len(self._pnames)))
             else:
-                sel = [i for i, (p, pol) in enumerate(zip(parts, self._policies))
-                       if not (p[0] == "s" and (pol is None or pol.kind == "exact"))]
+                if len(knames) == len(self._pnames):
+                    sel = list(range(len(self._pnames)))
+                else:  # the parameters left once baked-in scalars are dropped
+                    sel = [i for i, (p, pol) in enumerate(zip(parts, self._policies))
+                           if not (p[0] == "s" and (pol is None or pol.kind == "exact"))]
+                # By position only when the names are wholly the caller's own: where some
+                # match, a differing one (eps for the kernel's n) is a mistake, not a rename.
+                renamed = [(self._pnames[i], k) for i, k in zip(sel, knames) if self._pnames[i] != k]
+                if renamed and any(k in self._pnames for k in knames):
+                    py, k = renamed[0]
+                    raise TypeError(f"{self.__name__}: kernel {kern.signature} and the Python parameters "
+                                    f"({', '.join(self._pnames)}) match by name only in part; by position '{py}' "
+                                    f"would be passed as the kernel's '{k}'. Name the Python parameters like the "
+                                    f"kernel's, or pass jit(kernel_args=[...])")
         if len(sel) != len(kern.params):
             raise TypeError(f"{self.__name__}: cannot tell which arguments go to kernel {kern.signature}: it takes "
                             f"{len(kern.params)} and the call passes {len(sel)} of ({', '.join(self._pnames)}). Name "
@@ -520,6 +536,32 @@ def _hashable(v: Any) -> bool:
         return False
 
 
+# The kernel function a template defines: `[extern "C"] __global__ __aicore__ void name(`, either order.
+_KERNEL_DECL = re.compile(r"\b__global__\b[^;{}()]*?\bvoid\s+([A-Za-z_]\w*)\s*\(")
+
+
+def _kernel_name_in(text: str) -> Optional[str]:
+    m = _KERNEL_DECL.search(text)
+    return m.group(1) if m else None
+
+
+# Each definition site of a template jit, per module.name: two templates with one
+# kernel name in one module keep apart in the disk cache's explanations.
+_template_sites: Dict[str, List[Tuple[str, int]]] = {}
+
+
+def _template_origin(base: str, site: Tuple[str, int]) -> str:
+    with _sites_lock:
+        sites = _template_sites.setdefault(base, [])
+        if site not in sites:
+            sites.append(site)
+        i = sites.index(site)
+    return base if i == 0 else f"{base}#{i + 1}"
+
+
+_sites_lock = threading.Lock()
+
+
 def _pick_kernel(names: List[str], fname: str) -> str:
     if len(names) == 1:
         return names[0]
@@ -595,9 +637,11 @@ def jit(source: Union[None, str, Template, Callable] = None, *, template: Union[
         if template is not None:
             raise TypeError("jit(): give the template once (positionally or as template=)")
         k = JitKernel(None, template=source, **kw)
-        k.__module__ = sys._getframe(1).f_globals.get("__name__", k.__module__)  # where it is defined
+        caller = sys._getframe(1)
+        k.__module__ = caller.f_globals.get("__name__", k.__module__)  # where it is defined
         if origin is None:
-            k.origin = f"{k.__module__}.{k.__qualname__}"
+            k.origin = _template_origin(f"{k.__module__}.{k.__qualname__}",
+                                        (caller.f_code.co_filename, caller.f_lineno))
         return k
     if callable(source):
         return JitKernel(source, template=template, **kw)

@@ -201,3 +201,44 @@ def test_run_kernel_that_traps_exits_1_with_the_reason(work):
     r = cli("run", "big.asc", "x.npy", cwd=work)
     assert r.returncode == 1 and "exceed the unified buffer" in r.stderr
     assert cli("run", "axpy.asc", "x.npy", "y.npy", "zeros:64", "1", "64", cwd=work).returncode == 0  # still usable
+
+
+# ---- issue 18: what a new user met on the command line ------------------------
+
+def test_run_extra_named_argument_names_the_parameters_not_a_traceback(work):
+    r = cli_process("run", "axpy.asc", "x=x.npy", "y=y.npy", "z=like:x", "alpha=0.5", "n=64", "m=3", cwd=work)
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "no parameter 'm' (parameters: x, y, z, alpha, n)" in r.stderr
+
+
+def test_run_misspelt_parameter_name_says_so(work):
+    r = cli_process("run", "axpy.asc", "x=x.npy", "y=y.npy", "z=like:x", "alpha=0.5", "N=64", cwd=work)
+    assert r.returncode == 2
+    assert "no parameter 'N' (parameters: x, y, z, alpha, n)" in r.stderr
+    assert "not a .npy file" not in r.stderr
+    r = cli_process("run", "axpy.asc", "x.npy", "y.npy", "zeros:64", "1", "64", "7", cwd=work)
+    assert r.returncode == 2 and "too many arguments" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_compile_output_honours_the_umask(work):
+    for umask, mode in ((0o022, 0o644), (0o002, 0o664)):
+        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        r = subprocess.run(["sh", "-c", f"umask {umask:03o} && exec \"$0\" -m ascendrtc compile axpy.asc -o a.o",
+                            sys.executable], cwd=work, capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert os.stat(work / "a.o").st_mode & 0o777 == mode
+        os.unlink(work / "a.o")
+
+
+def test_cache_help_names_the_command_as_typed():
+    r = cli_process("cache", "--help")
+    assert r.returncode == 0
+    assert r.stdout.startswith("usage: ascendrtc cache")
+    assert "python -m" not in r.stdout
+
+
+def test_top_level_help_is_plain_text():
+    r = cli_process("--help")
+    assert r.returncode == 0 and "``" not in r.stdout
+    assert "The ascendrtc command line" in r.stdout

@@ -415,3 +415,71 @@ def test_module_level_kernels_pickle_by_reference():
     assert pickle.loads(pickle.dumps(module_level_vadd)) is module_level_vadd
     assert pickle.loads(pickle.dumps(module_level_fn)) is module_level_fn
     assert module_level_vadd.origin == f"{__name__}.module_level_vadd"
+
+
+# ---- issue 18: honest template errors, names and origins; no silent misbinding ----
+
+CHUNK_T = '''#include "kernel_operator.h"
+constexpr int32_t N = ${x.size};
+extern "C" __global__ __aicore__ void chunky(GM_ADDR x)
+{
+    int32_t a = N;
+    float v = undeclared_name + a;
+}
+'''
+
+
+def test_template_lines_inside_a_literal_chunk_keep_their_own_numbers():
+    r = arc.Template(CHUNK_T).render(x=arc.spec(32))
+    assert r.line_map == [1, 2, 3, 4, 5, 6, 7, 8]
+    k = arc.jit(CHUNK_T, params="x", block_dim=1)
+    with pytest.raises(arc.JitCompileError) as ei:
+        k(np.zeros(32, np.float32))
+    e = ei.value
+    assert (e.line, e.template_line) == (6, 6)
+    assert e.template_text.strip() == "float v = undeclared_name + a;"
+    assert e.values == {}                       # no placeholder on that line: none blamed
+    assert "from line 6 of template 'chunky'" in str(e) and "${x.size}" not in str(e)
+
+
+def test_template_jit_is_named_for_its_kernel_function():
+    k = arc.jit(SCALE_T.replace("${FACTOR}", "2"), params="x, y, alpha, n", block_dim=2,
+                specialize={"alpha": arc.runtime, "n": arc.runtime})
+    assert k.__name__ == "scale" and "scale" in repr(k)
+    assert k.origin.split("#")[0] == f"{__name__}.scale"   # "#2" when another `scale` template came first
+    x = np.arange(64, dtype=np.float32)
+    y = np.zeros_like(x)
+    k(x, y, 0.5, 64)
+    np.testing.assert_array_equal(y, x * np.float32(2) * np.float32(0.5))
+    assert k.variants[0].startswith("scale[") and k.stats()["explanation"].startswith("scale[")
+
+
+def test_two_templates_in_one_module_have_their_own_cache_origins():
+    a = arc.jit(ADD_T, params="x, y, z", block_dim=8)
+    b = arc.jit("// the second template\n" + ADD_T, params="x, y, z", block_dim=8)
+    assert a.__name__ == b.__name__ == "add_custom"
+    assert a.origin != b.origin
+    x, y = data(256, np.float32)
+    for k in (a, b):
+        z = arc.empty_like(x)
+        k(x, y, z)
+        np.testing.assert_array_equal(z.get(), x + y)
+    assert "source changed" not in b.stats()["explanation"]
+    assert "first compile" in b.stats()["explanation"]
+    again = [arc.jit(ADD_T, params="x, y, z", block_dim=8) for _ in range(2)]   # one site: one origin
+    assert again[0].origin == again[1].origin
+
+
+def test_partly_matching_names_never_bind_by_position():
+    # The kernel takes n; the Python side calls its scalar eps.  Same count, some names match:
+    # binding by position would pass eps as n, silently.
+    k = arc.jit(SCALE_T.replace("${FACTOR}", "1"), params="x, y, alpha, eps", block_dim=1,
+                specialize={"alpha": arc.runtime, "eps": arc.runtime})
+    x = np.ones(64, np.float32)
+    with pytest.raises(TypeError, match="'eps' would be passed as the kernel's 'n'"):
+        k(x, np.zeros_like(x), 1.0, 1e-5)
+    ok = arc.jit(SCALE_T.replace("${FACTOR}", "1"), params="x, y, alpha, eps", block_dim=1,
+                 specialize={"alpha": arc.runtime, "eps": arc.runtime}, kernel_args=["x", "y", "alpha", "eps"])
+    y = np.zeros_like(x)
+    ok(x, y, 3.0, 64)
+    np.testing.assert_array_equal(y, x * 3)

@@ -158,15 +158,15 @@ cleanup:
     return res;
 }
 
-static PyObject *new_error(PyObject *m, const char *name, const char *doc, PyObject *base)
+/* The exception classes live in ascendrtc/_errors.py (one hierarchy under
+ * ascendrtc.Error); the extension raises those same classes. */
+static PyObject *get_error(const char *name)
 {
-    PyObject *dict = Py_BuildValue("{s:O,s:O}", "code", Py_None, "name", Py_None);
-    if (!dict)
+    PyObject *mod = PyImport_ImportModule("ascendrtc._errors");
+    if (!mod)
         return NULL;
-    PyObject *exc = PyErr_NewExceptionWithDoc(name, doc, base, dict);
-    Py_DECREF(dict);
-    if (exc && PyModule_AddObjectRef(m, strrchr(name, '.') + 1, exc) < 0)
-        Py_CLEAR(exc);
+    PyObject *exc = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
     return exc;
 }
 
@@ -184,15 +184,10 @@ static int mod_exec(PyObject *m)
         return -1;
     arc_state *st = PyModule_GetState(m);
     the_state = st;
-    st->AclError = new_error(m, "ascendrtc.AclError",
-                             "An ACL call failed.  .code is the aclError value, .name its symbolic name.",
-                             PyExc_RuntimeError);
-    if (!st->AclError)
-        return -1;
-    st->LaunchError = new_error(m, "ascendrtc.LaunchError",
-                                "A kernel launch failed, or a kernel stopped with an error on the device.",
-                                st->AclError);
-    if (!st->LaunchError)
+    st->AclError = get_error("AclError");
+    st->LaunchError = get_error("LaunchError");
+    if (!st->AclError || !st->LaunchError || PyModule_AddObjectRef(m, "AclError", st->AclError) < 0 ||
+        PyModule_AddObjectRef(m, "LaunchError", st->LaunchError) < 0)
         return -1;
     if (!(st->DeviceArrayType = add_type(m, &devicearray_spec)) || !(st->StreamType = add_type(m, &stream_spec)) ||
         !(st->EventType = add_type(m, &event_spec)) || !(st->ModuleType = add_type(m, &module_spec)) ||

@@ -1,0 +1,152 @@
+"""The exceptions ascendrtc raises, in one place.
+
+Every public exception derives from :class:`Error` and keeps the standard
+base a caller would try first (``except TypeError``, ``except
+PermissionError``), so both ways of catching work::
+
+    Error
+    +-- AclError (RuntimeError)            an ACL call failed; .code, .name
+    |   +-- LaunchError                    a launch failed or a kernel stopped on the device
+    |   +-- CompileError                   compiling a Program failed
+    |       +-- JitCompileError            ... a jit variant (ascendrtc._jit_errors)
+    +-- TemplateError (ValueError)         a jit template placeholder is wrong
+    +-- CacheMissError (RuntimeError)      ASCENDRTC_CACHE=require and no entry
+    +-- CacheDirError (PermissionError)    the cache directory is unsafe
+    +-- RecompileBudgetError (RuntimeError) a jit kernel would exceed its variant budget
+    RecompileWarning (UserWarning)         a jit kernel compiled more variants than its budget
+
+The C extension raises AclError and LaunchError from here (csrc/ext/module.c
+looks them up at import), so this module must not import ``ascendrtc._C``.
+All of them report ``__module__ == "ascendrtc"``, where users find them.
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Mapping, Optional, Sequence
+
+__all__ = ["Error", "AclError", "LaunchError", "CompileError", "TemplateError", "CacheMissError",
+           "CacheDirError", "RecompileBudgetError", "RecompileWarning"]
+
+
+class Error(Exception):
+    """The base of every exception ascendrtc raises on purpose."""
+
+
+class AclError(Error, RuntimeError):
+    """An ACL call failed.  ``.code`` is the aclError value, ``.name`` its symbolic name."""
+    code: Optional[int] = None
+    name: Optional[str] = None
+
+
+class LaunchError(AclError):
+    """A kernel launch failed, or a kernel stopped with an error on the device."""
+
+
+class TemplateError(Error, ValueError):
+    """A placeholder could not be parsed or evaluated; names the template
+    line and the expression."""
+
+
+class CacheMissError(Error, RuntimeError):
+    """``ASCENDRTC_CACHE=require`` and the binary is not in the cache."""
+
+
+class CacheDirError(Error, PermissionError):
+    """The cache directory cannot be used safely (see the message)."""
+
+
+class RecompileBudgetError(Error, RuntimeError):
+    """A jit kernel would exceed its variant budget (``on_budget="raise"``)."""
+
+
+class RecompileWarning(UserWarning):
+    """A jit kernel compiled more variants than its budget."""
+
+
+# file:line:col: error: message   (clang's format, as the compile log has it)
+_DIAG = re.compile(r"^(?P<file>[^\n:]*):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>[^\n]*)$", re.M)
+
+
+class CompileError(AclError):
+    """Compiling a :class:`Program` failed.
+
+    ``log`` is the compiler's full output, ``source`` and ``options`` what was
+    compiled, ``file``/``line``/``column`` the first error's position (the
+    program's name or one of its in-memory headers; 1-based; None when the
+    log has no position in either), ``code``/``name`` the aclError.
+    ``str()`` shows that error with the offending line and a caret;
+    :meth:`dump` prints the whole source with line numbers.
+    """
+
+    def __init__(self, code: int, name: str, log: str, source: str, options: Sequence[str],
+                 program_name: str, detail: str = "", headers: Optional[Mapping[str, str]] = None):
+        self.code, self.name = code, name
+        self.log, self.source, self.options = log, source, list(options)
+        self.program_name = program_name
+        self.headers = dict(headers or {})
+        self.file: Optional[str] = None
+        self.line: Optional[int] = None
+        self.column: Optional[int] = None
+        self.message = detail
+        texts = {os.path.basename(program_name): (program_name, source)}
+        for hname, htext in self.headers.items():
+            texts.setdefault(os.path.basename(hname), (hname, htext))
+        diags = list(_DIAG.finditer(log))
+        # The first error in the user's own text (source or in-memory header);
+        # errors inside the device library come after what caused them.
+        own = [m for m in diags if os.path.basename(m["file"]) in texts]
+        first = (own or diags or [None])[0]
+        if first is not None:
+            self.message = first["msg"]
+            if own:
+                self.file = texts[os.path.basename(first["file"])][0]
+                self.line, self.column = int(first["line"]), int(first["col"])
+        elif not self.message:
+            self.message = next((ln for ln in log.splitlines() if ln.strip()), "compilation failed")
+        super().__init__(self._render())
+
+    def _text_of(self, file: Optional[str]) -> str:
+        return self.source if file in (None, self.program_name) else self.headers.get(file, "")
+
+    def _render(self) -> str:
+        head = f"{self.name} ({self.code}): "
+        if self.line is None:
+            return head + self.message + self._more()
+        lines = self._text_of(self.file).splitlines()
+        text = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        caret_pad = "".join("\t" if ch == "\t" else " " for ch in text[:max(self.column - 1, 0)])
+        # clang's layout: a right-aligned line number, a bar, the caret under the column
+        return (f"{head}{self.file}:{self.line}:{self.column}: error: {self.message}\n"
+                f"{self.line:>5} | {text}\n{'':>5} | {caret_pad}^" + self._more())
+
+    def _more(self) -> str:
+        n = len(_DIAG.findall(self.log))
+        extra = f"; {n - 1} more error(s)" if n > 1 else ""
+        return f"\n(options: {' '.join(self.options) or 'none'}{extra}; full compiler output in .log)"
+
+    def __reduce__(self):
+        # Rebuild from the attributes: subclasses' __init__ signatures differ.
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
+
+    def dump(self, file=None) -> None:
+        """Print the source with line numbers, then the compiler log."""
+        import sys
+        out = file or sys.stderr
+        for i, ln in enumerate(self.source.splitlines(), 1):
+            mark = ">" if i == self.line and self.file == self.program_name else " "
+            print(f"{mark}{i:5d}  {ln}", file=out)
+        print(self.log, file=out)
+
+
+def _rebuild_error(cls, args, state):
+    e = cls.__new__(cls, *args)
+    e.args = args
+    e.__dict__.update(state)
+    return e
+
+
+for _cls in (Error, AclError, LaunchError, CompileError, TemplateError, CacheMissError, CacheDirError,
+             RecompileBudgetError, RecompileWarning):
+    _cls.__module__ = "ascendrtc"
+del _cls
