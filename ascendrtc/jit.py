@@ -36,6 +36,7 @@ drops the in-memory variants.  The disk key covers everything.
 from __future__ import annotations
 
 import inspect
+import linecache
 import logging
 import os
 import re
@@ -198,8 +199,14 @@ class JitKernel:
         tup = f"({names},)" if self._pnames else "()"
         fname = self.__name__ if self.__name__.isidentifier() and not self.__name__.startswith("__arc") else "kernel"
         lines = [f"def {fname}({', '.join(params)}):"]
+        # The slow path hands back errors from inside ascendrtc for this frame
+        # to raise: a user's traceback shows their call and this one line.
+        slow = [f"    __arc_r, __arc_error = __arc_slow({tup})",
+                "    if __arc_error is not None:",
+                "        raise __arc_error  # ascendrtc.jit: the message says what went wrong",
+                "    return __arc_r"]
         if kinds is None:
-            lines.append(f"    return __arc_slow({tup})")
+            lines += slow
         else:
             key = []
             for i, (n, k, pol) in enumerate(zip(self._pnames, kinds, self._policies)):
@@ -225,12 +232,13 @@ class JitKernel:
                       "    except Exception:",
                       "        __arc_e = None",
                       "    if __arc_e is None:",
-                      f"        return __arc_slow({tup})",
+                      *["    " + ln for ln in slow],
                       "    __arc_hits[0] += 1",
                       f"    return __arc_e({names})"]
             lines += [f"def __arc_key({names}):",
                       f"    return ({', '.join(key)},)" if key else "    return ()"]
-        exec(compile("\n".join(lines), f"<jit {self.__name__}>", "exec"), ns)  # noqa: S102 - generated above
+        text = "\n".join(lines) + "\n"
+        exec(compile(text, _register_source(f"<jit {self.__name__}>", text), "exec"), ns)  # noqa: S102
         self._keyfn = ns.get("__arc_key")
         return ns[fname]
 
@@ -244,7 +252,19 @@ class JitKernel:
             facets.append(fac)
         return tuple(kinds), tuple(parts), values, facets
 
-    def _slow(self, args: tuple):
+    def _slow(self, args: tuple) -> Tuple[Any, Optional[BaseException]]:
+        """(result, None), or (None, the error) for the generated caller to raise
+        when it came from ascendrtc's own code (its frames would only hide the
+        message); an error raised in the user's source function propagates."""
+        __tracebackhide__ = True  # noqa: F841 - pytest and IPython hide this frame
+        try:
+            return self._slow_call(args), None
+        except Exception as e:
+            if _internal(e.__traceback__.tb_next):
+                return None, e.with_traceback(None)
+            raise
+
+    def _slow_call(self, args: tuple):
         kinds, parts, values, facets = self._classify(args)
         skey = (None, parts)
         v = self._variants.get(skey)
@@ -528,6 +548,32 @@ class JitKernel:
         return f"<ascendrtc.jit {self.__name__}({', '.join(self._pnames)}), {len(self._variants)} variants>"
 
 
+_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _internal(tb) -> bool:
+    """Whether every frame of ``tb`` is ascendrtc's own code (not a user's
+    source function or template expression)."""
+    while tb is not None:
+        f = tb.tb_frame.f_code.co_filename
+        if not (f.startswith(_PKG_DIR) or f.startswith("<jit ")):
+            return False
+        tb = tb.tb_next
+    return True
+
+
+def _register_source(filename: str, text: str) -> str:
+    """Give generated code a source in linecache, so tracebacks show its line
+    (not "Could not get source"); a unique name per distinct text."""
+    lines = text.splitlines(True)
+    name, n = filename, 1
+    while name in linecache.cache and linecache.cache[name][2] != lines:
+        n += 1
+        name = f"{filename[:-1]} #{n}>"
+    linecache.cache[name] = (len(text), None, lines, name)
+    return name
+
+
 def _hashable(v: Any) -> bool:
     try:
         hash(v)
@@ -586,6 +632,15 @@ class _Bound:
         self.jk, self.bd, self.stream = jk, bd, stream
 
     def __call__(self, *args, **kwargs):
+        __tracebackhide__ = True  # noqa: F841
+        try:
+            return self._call(args, kwargs)
+        except Exception as e:
+            if _internal(e.__traceback__.tb_next):
+                raise e.with_traceback(None)  # one frame, not ascendrtc's inner ones
+            raise
+
+    def _call(self, args, kwargs):
         jk = self.jk
         bound = jk._bind(args, kwargs)
         kinds, parts, values, facets = jk._classify(bound)

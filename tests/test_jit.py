@@ -483,3 +483,22 @@ def test_partly_matching_names_never_bind_by_position():
     y = np.zeros_like(x)
     ok(x, y, 3.0, 64)
     np.testing.assert_array_equal(y, x * 3)
+
+
+def test_jit_errors_show_the_callers_line_and_one_jit_frame_with_source():
+    import traceback
+    k = arc.jit(CHUNK_T, params="x", block_dim=1)
+    for call in (lambda: k(np.zeros(32, np.float32)), lambda: k[1](np.zeros(32, np.float32))):
+        with pytest.raises(arc.JitCompileError) as ei:
+            call()
+        frames = traceback.extract_tb(ei.value.__traceback__)
+        inner = [f for f in frames if f.filename != __file__]
+        assert len(inner) == 1, traceback.format_list(frames)      # was 8 internal frames
+        assert inner[0].line and "raise" in inner[0].line           # source known: no "Could not get source"
+    # an error in the user's own source function keeps its frames
+    @arc.jit(block_dim=1)
+    def broken(x):
+        return undefined_in_user_code  # noqa: F821
+    with pytest.raises(NameError) as ei:
+        broken(np.zeros(4, np.float32))
+    assert any(f.name == "broken" and f.filename == __file__ for f in traceback.extract_tb(ei.value.__traceback__))

@@ -21,6 +21,8 @@ def test_event_times_a_launch():
     ms = start.elapsed_time(end)
     assert isinstance(ms, float) and 0.0 < ms < 10_000.0
     np.testing.assert_array_equal(z.get(), 2)
+    with pytest.raises(ValueError, match=r"before this event; call it on the earlier event: start.elapsed_time\(end\)"):
+        end.elapsed_time(start)   # swapped: was a quiet negative time
 
 
 def test_event_misuse():

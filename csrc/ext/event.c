@@ -106,6 +106,10 @@ static PyObject *event_elapsed_time(PyObject *op, PyObject *end)
     Py_END_ALLOW_THREADS
     if (err != ACL_SUCCESS)
         return arc_raise(st, err, "aclrtEventElapsedTime");
+    if (ms < 0) /* ACL returns the negative difference; in Python that is a swapped call, not a time */
+        return PyErr_Format(PyExc_ValueError,
+                            "elapsed_time(): `end` was reached %.3f ms before this event; call it on the earlier "
+                            "event: start.elapsed_time(end)", -(double)ms);
     return PyFloat_FromDouble(ms);
 }
 
@@ -121,7 +125,8 @@ static PyMethodDef event_methods[] = {
     {"synchronize", event_synchronize, METH_NOARGS, "Wait until the work before the recorded point has finished."},
     {"query", event_query, METH_NOARGS, "True when the recorded work has finished."},
     {"elapsed_time", event_elapsed_time, METH_O,
-     "elapsed_time(end) -> float\n--\n\nMilliseconds between this event and `end` (waits for `end`)."},
+     "elapsed_time(end) -> float\n--\n\nMilliseconds from this event to the later `end` (waits for `end`); "
+     "ValueError when `end` came first."},
     {NULL, NULL, 0, NULL},
 };
 
