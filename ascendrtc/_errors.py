@@ -39,8 +39,70 @@ class AclError(Error, RuntimeError):
     name: Optional[str] = None
 
 
+# What the runtime reports for a failed task (csrc/rt/stream.c, cores.c):
+#   NAME (CODE): [kernel execution: ]ACL_API: a task on STREAM failed: TASK[ (and N later task(s) failed too)]
+#   TASK = KERNEL block B/N: API: VALUES   (API "kernel code" for a fault: "... (SIGSEGV): ...")
+_LAUNCH = re.compile(r"^(?P<name>ACL_\w+) \((?P<code>-?\d+)\): (?:kernel execution: )?(?P<acl_api>acl\w+): "
+                     r"a task on (?P<stream>.+?) failed: (?P<task>.*?)"
+                     r"(?: \(and (?P<later>\d+) later task\(s\) failed too\))?$", re.S)
+_TASK = re.compile(r"^(?P<kernel>\S+) block (?P<block>\d+)/(?P<block_dim>\d+): (?P<api>[^:]+(?:::[^:]+)*): "
+                   r"(?P<values>.*)$", re.S)
+_FAULT = re.compile(r"\((SIG[A-Z]+)\)")
+_WHERE = re.compile(r" ?\((?:failed )?at (?P<file>[^\s()]+):(?P<line>\d+)\)")
+
+
 class LaunchError(AclError):
-    """A kernel launch failed, or a kernel stopped with an error on the device."""
+    """A kernel launch failed, or a kernel stopped with an error on the device.
+
+    ``str()`` reads: the kernel, the block, the device API (or the fault),
+    the values involved, the kernel source line where known, and last the
+    stream and the ACL call that reported it.  The same facts are
+    attributes: ``kernel``, ``block``, ``block_dim``, ``api``, ``fault``
+    (e.g. ``"SIGSEGV"``), ``values``, ``file``, ``line``, ``stream``,
+    ``acl_api``, ``later_failures``, and ``code``/``name``; None where the
+    report does not say (a real NPU's runtime words its messages its own way).
+    """
+    kernel: Optional[str] = None
+    block: Optional[int] = None
+    block_dim: Optional[int] = None
+    api: Optional[str] = None
+    fault: Optional[str] = None
+    values: Optional[str] = None
+    file: Optional[str] = None
+    line: Optional[int] = None
+    stream: Optional[str] = None
+    acl_api: Optional[str] = None
+    later_failures: int = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        if len(args) != 1 or not isinstance(args[0], str):
+            return
+        m = _LAUNCH.match(args[0])
+        if not m:
+            return
+        self.name, self.code = m["name"], int(m["code"])
+        self.acl_api, self.stream = m["acl_api"], m["stream"]
+        self.later_failures = int(m["later"] or 0)
+        task = m["task"]
+        t = _TASK.match(task)
+        if t:
+            self.kernel, self.block, self.block_dim = t["kernel"], int(t["block"]), int(t["block_dim"])
+            self.api, body = t["api"], t["values"]
+            f = _FAULT.search(body) if self.api == "kernel code" else None
+            self.fault = f.group(1) if f else None
+            w = _WHERE.search(body)
+            if w:
+                self.file, self.line = w["file"], int(w["line"])
+                body = body[:w.start()] + body[w.end():]
+            self.values = body
+            head = f"{self.kernel} block {self.block}/{self.block_dim}: {self.api}: {body}"
+        else:
+            head = task
+        if self.file:
+            head += f"\n  at {self.file}:{self.line}"
+        later = f"; {self.later_failures} later task(s) failed too" if self.later_failures else ""
+        self.args = (f"{head}\n  ({self.stream}, reported by {self.acl_api}: {self.name} ({self.code}){later})",)
 
 
 class TemplateError(Error, ValueError):

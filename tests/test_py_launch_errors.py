@@ -47,3 +47,47 @@ def test_trap_with_host_array_raises_at_launch():
     with pytest.raises(arc.LaunchError, match="InitBuffer"):
         greedy()[8](np.zeros(8, np.float32), 1 << 24)
     still_works()
+
+
+# ---- issue 18: the message leads with the kernel, block and API; the stream last ----
+
+ASSERT_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void checked(GM_ADDR x, int32_t n)
+{
+    int32_t limit = 4;
+    ASSERT(n < limit);
+}
+'''
+
+
+def test_launch_error_reads_kernel_block_api_values_then_stream():
+    with pytest.raises(arc.LaunchError) as ei:
+        greedy()[4](np.zeros(8, np.float32), 1 << 24)
+    e = ei.value
+    first, *rest = str(e).splitlines()
+    assert first.startswith("greedy block ") and ": AscendC::TPipe::InitBuffer: " in first
+    assert "16777216 bytes" in first and "stream" not in first and "aclrt" not in first
+    assert rest[-1].strip().startswith("(stream 0x") and "ACL_ERROR_RT_AICORE_EXCEPTION (507015)" in rest[-1]
+    assert (e.kernel, e.block_dim, e.api, e.fault) == ("greedy", 4, "AscendC::TPipe::InitBuffer", None)
+    assert 0 <= e.block < 4 and "16777216" in e.values
+    assert e.stream.startswith("stream 0x") and e.acl_api.startswith("aclrt")
+    assert (e.code, e.name) == (507015, "ACL_ERROR_RT_AICORE_EXCEPTION")
+    import pickle
+    back = pickle.loads(pickle.dumps(e))
+    assert str(back) == str(e) and back.kernel == "greedy" and back.values == e.values
+
+
+def test_launch_error_names_the_source_line_and_the_fault():
+    k = compiled("checked", lambda: arc.Program(ASSERT_SRC, "checked.asc").compile().load().get_kernel("checked"))
+    with pytest.raises(arc.LaunchError) as ei:
+        k[2](np.zeros(8, np.float32), 9)
+    e = ei.value
+    assert (e.api, e.file, e.line) == ("ASSERT", "checked.asc", 6)
+    assert str(e).splitlines()[1].strip() == "at checked.asc:6"
+    oob = arc.Program('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void oob(GM_ADDR x)\n'
+                      '{ ((__gm__ float *)x)[1 << 28] = 1.0f; }\n', "oob.asc").compile().load().get_kernel("oob")
+    with pytest.raises(arc.LaunchError) as ei:
+        oob[1](np.zeros(8, np.float32))
+    assert ei.value.api == "kernel code" and ei.value.fault == "SIGSEGV" and ei.value.kernel == "oob"
+    still_works()

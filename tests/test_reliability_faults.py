@@ -206,9 +206,9 @@ def test_stack_overflow_is_reported(mod):
 def test_device_assert_reports_message_file_line_and_core(mod):
     z = arc.zeros(8, np.int32)
     fails(lambda: mod.get_kernel("asserts")[4](z, 5), AICORE_EXCEPTION,
-          r"asserts block 2/4: assert: n < 0 && \"n must be negative\" \(failed at faults\.asc:\d+\)")
+          r"asserts block 2/4: assert: n < 0 && \"n must be negative\"\n  at faults\.asc:\d+\n")
     fails(lambda: mod.get_kernel("asserts")[1](z, 500), AICORE_EXCEPTION,
-          r"asserts block 0/1: ASSERT: n < 100 \(failed at faults\.asc:\d+\)")
+          r"asserts block 0/1: ASSERT: n < 100\n  at faults\.asc:\d+\n")
 
 
 def test_syncall_deadlock_times_out_with_every_core_position(mod, monkeypatch):
