@@ -1,5 +1,5 @@
 /* sys.h - system variables, core type guards, workspace, tiling-data
- * macros and kernel printf. */
+ * (arc/tiling.h) and kernel printf. */
 #ifndef ARC_SYS_H_
 #define ARC_SYS_H_
 
@@ -40,39 +40,6 @@ inline void InitSocState() {}
 #define ASCEND_IS_NOT_AIV (__arc_core()->core_type != 0)
 #define ASCEND_IS_NOT_AIC (__arc_core()->core_type != 1)
 
-/* ---- tiling data ----
- * Old style: BEGIN_TILING_DATA_DEF(Name) ... END_TILING_DATA_DEF;
- * REGISTER_TILING_DATA_CLASS(Op, Name) makes Name the type GET_TILING_DATA
- * reads.  New style: a plain struct and REGISTER_TILING_DEFAULT(T). */
-#define BEGIN_TILING_DATA_DEF(name) struct name {
-#define TILING_DATA_FIELD_DEF(type, field) type field;
-#define TILING_DATA_FIELD_DEF_ARR(type, n, field) type field[n];
-#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
-#define END_TILING_DATA_DEF }
-#define REGISTER_TILING_DATA_CLASS(op, name) using __arc_tiling_default_t = name;
-#define REGISTER_TILING_DEFAULT(type) using __arc_tiling_default_t = type
-#define REGISTER_TILING_FOR_TILINGKEY(cond, type)
-
-namespace __arc {
-template <class T> inline void copy_tiling(T *dst, const uint8_t *src)
-{
-    if (src == nullptr)
-        __arc_trap("GET_TILING_DATA", "the tiling argument is a null pointer (%u bytes of tiling data expected)",
-                   (unsigned)sizeof(T));
-    __builtin_memcpy((void *)dst, src, sizeof(T));
-}
-} // namespace __arc
-
-#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
-    type var;                                          \
-    ::__arc::copy_tiling(&var, (const uint8_t *)(tiling))
-#define GET_TILING_DATA(var, tiling) GET_TILING_DATA_WITH_STRUCT(__arc_tiling_default_t, var, tiling)
-#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling) \
-    const type *var = (const type *)(tiling)
-#define GET_TILING_DATA_MEMBER(type, member, var, tiling)                        \
-    decltype(((type *)0)->member) var;                                           \
-    __builtin_memcpy((void *)&var, (const uint8_t *)(tiling) + __builtin_offsetof(type, member), sizeof(var))
-#define TILING_KEY_IS(k) (__arc_core()->tiling_key == (unsigned long long)(k))
-#define TILING_KEY_VAR (__arc_core()->tiling_key)
+#include "arc/tiling.h"
 
 #endif /* ARC_SYS_H_ */

@@ -1,0 +1,162 @@
+/* tiling_dsl.h - the tiling-data DSL of CANN op projects
+ * (BEGIN_TILING_DATA_DEF, TILING_DATA_FIELD_DEF, _ARR, _STRUCT,
+ * END_TILING_DATA_DEF, REGISTER_TILING_DATA_CLASS), one definition for the
+ * kernel and the host side so that both agree on the layout by construction.
+ *
+ * Layout rule (see csrc/device/README.md, "Op projects"): fields in
+ * declaration order, each at its natural alignment, the size rounded up to
+ * the largest alignment -- the C layout of the same plain struct.  CANN's
+ * host TilingDef pads every field that is not aligned
+ * (CheckAlignAndGenPlaceHolder, public TilingData doc), which is that rule.
+ *
+ * Kernel mode (default): each definition is that plain struct, and
+ * REGISTER_TILING_DATA_CLASS(Op, Name) records Name for GET_TILING_DATA.
+ *
+ * Host mode (define ASCENDRTC_TILING_HOST before including): the same
+ * struct is a class with set_<f>/get_<f>, SaveToBuffer(void *, size_t),
+ * GetDataSize(); its data members are the fields, so SaveToBuffer copies
+ * exactly the kernel struct's bytes.  REGISTER_TILING_DATA_CLASS(Op, Name)
+ * adds {Op, Name, size} to a registry (__arc_tiling::registry_find). */
+#ifndef ARC_TILING_DSL_H_
+#define ARC_TILING_DSL_H_
+
+namespace __arc_tiling {
+/* Op names are matched ignoring case and '_' so that a kernel file
+ * three_nn.cpp finds REGISTER_TILING_DATA_CLASS(ThreeNN, ...).  FNV-1a,
+ * recursive so it is constexpr in C++11. */
+constexpr unsigned long long op_hash(const char *s, unsigned long long h = 1469598103934665603ull)
+{
+    return *s == 0 ? h
+           : *s == '_' ? op_hash(s + 1, h)
+                       : op_hash(s + 1, (h ^ (unsigned long long)(unsigned char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s)) *
+                                            1099511628211ull);
+}
+} // namespace __arc_tiling
+
+#ifndef ASCENDRTC_TILING_HOST
+/* ------------------------------------------------------------ kernel mode */
+namespace __arc_tiling {
+template <unsigned long long H> struct op_key {};
+/* rank<N> derives from rank<N-1>: overload resolution on rank<200>{} picks
+ * the registration with the highest __COUNTER__, i.e. the last one
+ * (rank<0> is the fallback's, in arc/tiling.h). */
+template <unsigned N> struct rank : rank<N - 1> {};
+template <> struct rank<0> {};
+template <unsigned N> struct rank_of {
+    typedef rank<(N < 199 ? N + 1 : 200)> type;
+};
+} // namespace __arc_tiling
+
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, field) type field;
+#define TILING_DATA_FIELD_DEF_ARR(type, n, field) type field[n];
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
+#define END_TILING_DATA_DEF }
+/* Two declarations only (never defined, never called): GET_TILING_DATA
+ * finds the struct by the op's name, else takes the last registered. */
+#define REGISTER_TILING_DATA_CLASS(op, name)                                                   \
+    name __arc_tiling_of_op(::__arc_tiling::op_key<::__arc_tiling::op_hash(#op)>);              \
+    name __arc_tiling_last(::__arc_tiling::rank_of<__COUNTER__>::type);
+
+#else
+/* ------------------------------------------------------------- host mode */
+namespace __arc_tiling {
+typedef decltype(sizeof(0)) size_type;
+
+/* The base of every tiling class: empty, so the fields start at offset 0. */
+class TilingDef {
+};
+
+/* Called when SaveToBuffer's buffer is null or smaller than the data
+ * (nothing is copied then); the host runner sets it to report the error. */
+typedef void (*overflow_fn)(const char *cls, size_type need, size_type capacity);
+inline overflow_fn &overflow_hook()
+{
+    static overflow_fn f = nullptr;
+    return f;
+}
+
+inline void save(const char *cls, const void *self, size_type n, void *buf, size_type capacity)
+{
+    if (buf == nullptr || n > capacity) {
+        if (overflow_hook() != nullptr)
+            overflow_hook()(cls, n, capacity);
+        return;
+    }
+    __builtin_memcpy(buf, self, n);
+}
+
+/* Registered tiling classes, newest first. */
+struct reg_entry {
+    const char *op;
+    const char *cls;
+    size_type size;
+    const reg_entry *next;
+};
+inline const reg_entry *&registry_head()
+{
+    static const reg_entry *head = nullptr;
+    return head;
+}
+inline bool registry_add(reg_entry *e)
+{
+    e->next = registry_head();
+    registry_head() = e;
+    return true;
+}
+/* The class registered for op (exact name), or null. */
+inline const reg_entry *registry_find(const char *op)
+{
+    for (const reg_entry *e = registry_head(); e != nullptr; e = e->next) {
+        const char *a = e->op, *b = op;
+        while (*a != 0 && *a == *b) {
+            ++a;
+            ++b;
+        }
+        if (*a == *b)
+            return e;
+    }
+    return nullptr;
+}
+} // namespace __arc_tiling
+
+namespace optiling {
+using TilingDef = ::__arc_tiling::TilingDef;
+} // namespace optiling
+
+#define BEGIN_TILING_DATA_DEF(name)                                                              \
+    class name : public ::__arc_tiling::TilingDef {                                              \
+    public:                                                                                      \
+        void SaveToBuffer(void *buf, ::__arc_tiling::size_type capacity) const                   \
+        {                                                                                        \
+            static_assert(__is_standard_layout(name), "tiling class " #name " must be standard layout"); \
+            ::__arc_tiling::save(#name, this, sizeof(name), buf, capacity);                      \
+        }                                                                                        \
+        ::__arc_tiling::size_type GetDataSize() const { return sizeof(name); }                   \
+        void SetDataPtr(void *) {}                                                               \
+        static const char *ClassName() { return #name; }
+#define TILING_DATA_FIELD_DEF(type, field)                                                       \
+    type field{};                                                                                \
+    void set_##field(type v) { field = v; }                                                      \
+    type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, n, field)                                                \
+    type field[n]{};                                                                             \
+    void set_##field(const type *v)                                                              \
+    {                                                                                            \
+        for (unsigned i = 0; i < (unsigned)(n); i++)                                             \
+            field[i] = v[i];                                                                     \
+    }                                                                                            \
+    type *get_##field() { return field; }                                                        \
+    const type *get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field)                                                \
+    type field{};                                                                                \
+    void set_##field(const type &v) { field = v; }                                               \
+    type &get_##field() { return field; }                                                        \
+    const type &get_##field() const { return field; }
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op, name)                                                     \
+    static ::__arc_tiling::reg_entry __arc_tiling_reg_##op{#op, #name, sizeof(name), nullptr};   \
+    static const bool __arc_tiling_reg_done_##op = ::__arc_tiling::registry_add(&__arc_tiling_reg_##op);
+#endif
+
+#endif /* ARC_TILING_DSL_H_ */

@@ -1,0 +1,23 @@
+/* register/op_def_registry.h, kernel side - some op_host tiling headers
+ * include it to declare their host tiling function.  A kernel compile only
+ * needs those declarations to parse: the names, never the host API. */
+#ifndef ARC_REGISTER_OP_DEF_REGISTRY_H_
+#define ARC_REGISTER_OP_DEF_REGISTRY_H_
+
+#include <cstdint>
+
+#include "register/tilingdata_base.h"
+
+namespace ge {
+typedef uint32_t graphStatus;
+class Operator;
+class AscendString;
+} // namespace ge
+namespace gert {
+class TilingContext;
+class TilingParseContext;
+class InferShapeContext;
+class InferDataTypeContext;
+} // namespace gert
+
+#endif

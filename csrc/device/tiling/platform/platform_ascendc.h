@@ -1,0 +1,9 @@
+/* tiling/platform/platform_ascendc.h, kernel side - included by some
+ * op_host tiling headers; the platform queries are host API, so a kernel
+ * compile needs nothing from it. */
+#ifndef ARC_TILING_PLATFORM_ASCENDC_H_
+#define ARC_TILING_PLATFORM_ASCENDC_H_
+
+#include <cstdint>
+
+#endif
