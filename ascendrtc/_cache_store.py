@@ -234,7 +234,10 @@ class DiskCache:
 
     def store(self, key: str, payload: bytes, meta: Dict[str, Any]) -> str:
         """Write the entry atomically (temp file + os.replace); its path."""
-        data = encode_entry(key, payload, meta)
+        return self.store_blob(key, encode_entry(key, payload, meta))
+
+    def store_blob(self, key: str, data: bytes) -> str:
+        """Write an already encoded entry (``encode_entry``) atomically; its path."""
         return self._atomic_write(self.path_for(key), data, key[:16])
 
     def _atomic_write(self, path: str, data: bytes, tag: str) -> str:

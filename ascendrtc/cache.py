@@ -26,8 +26,16 @@ Settings, read at each use (not frozen at import):
     seconds to wait for another process compiling the same key (default
     600); after that, compile anyway.
 
+``ASCENDRTC_CACHE_REMOTE``
+    a Redis server shared by many machines (``redis://[[user]:password@]host[:port][/db]``),
+    consulted after a local miss and filled after a compile; entries are
+    verified like local ones.  ``read`` and ``require`` apply to it too.
+``ASCENDRTC_CACHE_REMOTE_TIMEOUT``
+    seconds any one request to it may take (default 1); a server that
+    fails is skipped for a while, with one warning, and compiles go on.
+
 ``ascendrtc cache list|stats|verify|prune|clear`` inspects and
-maintains the directory.
+maintains the directory (``--remote`` for the server).
 """
 from __future__ import annotations
 
@@ -41,7 +49,8 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 
 from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint
 from ._errors import CacheMissError
-from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, parse_size
+from ._cache_remote import RemoteError, get_tier
+from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, encode_entry, parse_size
 
 __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
            "compute_key", "program_key", "mode", "get_cache", "fingerprint", "main"]
@@ -81,6 +90,7 @@ def _lock_timeout() -> float:
 @dataclass
 class CompileResult:
     """What :func:`compile` did.  ``how`` is ``"disk"`` (a verified entry),
+    ``"remote"`` (a verified entry from the remote tier, now also on disk),
     ``"compiled"`` (and stored, unless the mode is ``read``) or
     ``"compiled-uncached"`` (mode ``off``)."""
     binary: Any
@@ -148,11 +158,23 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     hit = cache.load(key.digest)
     if hit is not None:
         return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0)
+    writable = m == "on" and os.access(cache.dir, os.W_OK)  # not: a shared cache this user may only read
+    remote = get_tier()
+    if remote is not None:
+        rhit = remote.load(key.digest)
+        if rhit is not None:
+            if writable:  # the next process on this machine finds it locally
+                try:
+                    cache.store(key.digest, rhit[1], {k: v for k, v in rhit[0].items() if k != "key"})
+                except OSError as e:
+                    log.warning("ascendrtc cache: could not store %s in %s: %s", label, cache.dir, e)
+            return CompileResult(_binary_from_entry(*rhit), "remote", key, time.perf_counter() - t0)
     reason = _reason(cache, origin, label, key)
     if m == "require":
-        raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {cache.dir} "
+        where = cache.dir + (f" nor on {remote.display_url}" if remote is not None else "")
+        raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {where} "
                              f"(key {key.digest[:16]}; {reason}); run once with ASCENDRTC_CACHE=on to fill it")
-    if m == "read" or not os.access(cache.dir, os.W_OK):  # e.g. a shared cache this user may only read
+    if not writable:
         b = program.compile(opts)
         return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason)
     tl = time.perf_counter()
@@ -174,10 +196,13 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
                 "lowered": dict(b._lowered), "options": opts, "arch": key.components.get("arch"),
                 "log": b.log, "compile_seconds": round(compile_s, 4), "created": time.time(),
                 "compiler": key.components.get("compiler")}
+        blob = encode_entry(key.digest, b.data, meta)
         try:
-            cache.store(key.digest, b.data, meta)
+            cache.store_blob(key.digest, blob)
         except OSError as e:
             log.warning("ascendrtc cache: could not store %s in %s: %s", label, cache.dir, e)
+        if remote is not None:
+            remote.store_blob(key.digest, blob)
     cache.add_origin_record(origin, {"label": label, "key": key.digest, "components": key.components,
                                      "t": time.time()})
     try:
@@ -210,15 +235,20 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
     p = argparse.ArgumentParser(prog=prog,
                                 description="Inspect and maintain ascendrtc's compile cache.")
     p.add_argument("--dir", help="the cache directory (default: $ASCENDRTC_CACHE_DIR or ~/.cache/ascendrtc)")
+    p.add_argument("--remote-url", metavar="URL", help="the remote cache (default: $ASCENDRTC_CACHE_REMOTE)")
     sub = p.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("list", help="one line per entry: key, kernels, arch, size, last use")
-    sub.add_parser("stats", help="directory, entry count, total size, cap, mode")
+    ls = sub.add_parser("list", help="one line per entry: key, kernels, arch, size, last use")
+    ls.add_argument("--remote", action="store_true", help="list the remote cache's entries instead")
+    sub.add_parser("stats", help="directory, entry count, total size, cap, mode; the remote cache if one is set")
     v = sub.add_parser("verify", help="check every entry's checksum; exit 1 if any is corrupt")
     v.add_argument("--delete", action="store_true", help="remove corrupt entries")
     pr = sub.add_parser("prune", help="evict least recently used entries down to a size; remove stale temp files")
     pr.add_argument("--max-size", help="target size, e.g. 500M (default: $ASCENDRTC_CACHE_MAX_SIZE or 1G)")
-    sub.add_parser("clear", help="remove every entry")
+    cl = sub.add_parser("clear", help="remove every entry")
+    cl.add_argument("--remote", action="store_true", help="remove every entry of the remote cache instead")
     a = p.parse_args(argv)
+    if getattr(a, "remote", False):
+        return _remote_main(a)
     cache = get_cache(a.dir)
     if not os.path.isdir(cache.root):
         print(f"{cache.root}: no cache yet")
@@ -259,6 +289,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
             now = time.time()
             print(f"oldest use: {_fmt_age(now - entries[0].last_used)}; newest: {_fmt_age(now - entries[-1].last_used)}",
                   file=out)
+        print(f"remote:     {_remote_summary(a.remote_url)}", file=out)
     elif a.cmd == "verify":
         entries = cache.entries()
         bad = [e for e in entries if e.error]
@@ -282,6 +313,54 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
     elif a.cmd == "clear":
         n = cache.clear()
         print(f"removed {n} entries from {cache.dir}", file=out)
+    return 0
+
+
+def _remote_summary(url: Optional[str]) -> str:
+    try:
+        tier = get_tier(url)
+    except ValueError as e:
+        return f"invalid: {e}"
+    if tier is None:
+        return "none (set ASCENDRTC_CACHE_REMOTE=redis://host:port/db to share entries across machines)"
+    try:
+        rtt = tier.ping()
+        keys = list(tier.keys())
+    except RemoteError as e:
+        return f"{tier.display_url}: unreachable ({e})"
+    return f"{tier.display_url}: {len(keys)} entries (ping {rtt * 1e3:.2f} ms)"
+
+
+def _remote_main(a) -> int:
+    """``cache list --remote`` and ``cache clear --remote``."""
+    try:
+        tier = get_tier(a.remote_url)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if tier is None:
+        print("error: no remote cache: set ASCENDRTC_CACHE_REMOTE=redis://host:port/db or pass --remote-url",
+              file=sys.stderr)
+        return 2
+    try:
+        keys = list(tier.keys())
+        if a.cmd == "clear":
+            n = tier.remove(keys)
+            print(f"removed {n} entries from {tier.display_url}")
+            return 0
+        total = 0
+        for k in keys:
+            size, m = tier.entry_info(k)
+            total += size or 0
+            if m is None:
+                print(f"{k[:16]}  CORRUPT (unreadable header)  {_fmt_size(size or 0)}")
+                continue
+            print(f"{k[:16]}  {m.get('label') or m.get('program', '?')}  kernels={','.join(m.get('kernels', []))}"
+                  f"  arch={m.get('arch', '?')}  {_fmt_size(size)}  compile {m.get('compile_seconds', 0):.2f}s")
+        print(f"{len(keys)} entries ({_fmt_size(total)}) in {tier.display_url}")
+    except RemoteError as e:
+        print(f"error: the remote cache {tier.display_url}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

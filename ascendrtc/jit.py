@@ -431,9 +431,9 @@ class JitKernel:
             self._last_parts = (bd_override, skey[1])
             c = self.counters
             c["load_seconds"] += load_s
-            if res.how == "disk":
+            if res.how in ("disk", "remote"):
                 c["disk_hits"] += 1
-                how = f"loaded from the disk cache in {res.seconds * 1e3:.1f} ms"
+                how = f"loaded from the {res.how} cache in {res.seconds * 1e3:.1f} ms"
             else:
                 c["compiles"] += 1
                 c["compile_seconds"] += res.seconds

@@ -1,11 +1,12 @@
 #!/bin/sh
-# Install what the build and tests need and is missing: LLVM/clang 19 from
+# Install what the build and tests need and is missing: LLVM/clang 19 and
+# redis-server (the remote-cache tests start one on loopback) from
 # Debian; NumPy, pytest and the notebook test's packages from PyPI.  Quiet and
 # quick when all is present.
 set -e
 PY=${PYTHON:-python3}
 need=""
-for p in llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make; do
+for p in llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make redis-server; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 # The packaging test installs the wheel into a fresh venv (Debian splits venv out).
