@@ -83,6 +83,13 @@ class JitKernel:
 
     Call it like the function it decorates; ``kernel[block_dim]`` or
     ``kernel[block_dim, stream]`` overrides the launch configuration.
+
+    Attributes: ``__name__`` (the function's name, or for a template alone
+    the kernel function it defines), ``origin`` (what its disk-cache entries
+    are grouped under), ``program_name``, ``block_dim``, ``stream``,
+    ``options``, ``headers``, ``kernel_name``, ``intents``,
+    ``max_variants``, ``on_budget``, ``counters`` (see :meth:`stats`) and
+    ``explanations`` (why each of the last 50 variants was built).
     """
 
     def __init__(self, func: Optional[Callable], *, template: Union[None, str, Template], params: Any,

@@ -66,7 +66,12 @@ def _param_names(kernel: Any) -> Sequence[str]:
     return list(names)
 
 
-def custom_op(name: str, kernel: Any, *, outputs: Callable, block_dim: Optional[int] = None) -> Callable:
+def _keep_inputs_and_output(ctx: Any, inputs: tuple, output: Any) -> None:
+    ctx.inputs, ctx.output = inputs, output
+
+
+def custom_op(name: str, kernel: Any, *, outputs: Callable, block_dim: Optional[int] = None,
+              backward: Optional[Callable] = None, setup_context: Optional[Callable] = None) -> Callable:
     """Register ``kernel`` as the PyTorch operator ``name`` (``"namespace::op"``).
 
     ``kernel`` is a :func:`ascendrtc.jit` kernel, or a :class:`~ascendrtc.Kernel`
@@ -79,6 +84,14 @@ def custom_op(name: str, kernel: Any, *, outputs: Callable, block_dim: Optional[
     traces with, so it must only look at shapes and dtypes.  Scalar inputs
     need a ``def`` with ``float``, ``int`` or ``bool`` annotations
     (``def out(x, alpha: float): return torch.empty_like(x)``).
+
+    Autograd: ``backward(ctx, *grads)`` returns one gradient per input (None
+    for scalars and for inputs that need none); ``ctx.inputs`` and
+    ``ctx.output`` hold the call's inputs and result unless ``setup_context``
+    (``torch.library.register_autograd``'s) saves something else.  It may
+    itself launch kernels.  Without ``backward`` the op still takes tensors
+    that require grad, and ``.backward()`` through it raises instead of
+    leaving ``.grad`` None.
 
     Returns the operator (``torch.ops.<namespace>.<op>``).
     """
@@ -121,4 +134,9 @@ def custom_op(name: str, kernel: Any, *, outputs: Callable, block_dim: Optional[
     torch.library.define(name, schema)
     torch.library.impl(name, "CPU", func=impl)
     torch.library.register_fake(name, fake)
+    if backward is None:
+        def backward(ctx, *grads):
+            raise RuntimeError(f"{name} has no backward: pass custom_op(..., backward=fn), where fn(ctx, *grads) "
+                               f"returns one gradient per input ({', '.join(inputs)})")
+    torch.library.register_autograd(name, backward, setup_context=setup_context or _keep_inputs_and_output)
     return getattr(getattr(torch.ops, ns), op)

@@ -107,3 +107,27 @@ def test_custom_op_passes_opcheck(op):
 def test_custom_op_names_wrong_inputs():
     with pytest.raises(TypeError, match="outputs\\(\\) takes w"):
         custom_op("arc_test::bad", axpy, outputs=lambda x, w: torch.empty_like(x))
+
+
+def test_custom_op_backward_gives_gradients():
+    def axpy_backward(ctx, grad):
+        x, y, alpha = ctx.inputs
+        return grad * alpha, grad, None               # d(alpha*x + y)/dx, /dy; alpha is a float
+
+    custom_op("arc_test::axpy_grad", axpy, outputs=out_like_x, backward=axpy_backward)
+    x, y = torch.randn(1024, requires_grad=True), torch.randn(1024, requires_grad=True)
+    (torch.ops.arc_test.axpy_grad(x, y, 0.5) ** 2).sum().backward()
+    xr, yr = x.detach().clone().requires_grad_(), y.detach().clone().requires_grad_()
+    ((0.5 * xr + yr) ** 2).sum().backward()
+    torch.testing.assert_close(x.grad, xr.grad)
+    torch.testing.assert_close(y.grad, yr.grad)
+    torch.library.opcheck(torch.ops.arc_test.axpy_grad.default,
+                          (torch.randn(512, requires_grad=True), torch.randn(512, requires_grad=True), 2.0))
+
+
+def test_custom_op_without_backward_raises_instead_of_a_silent_none(op):
+    x = torch.randn(1024, requires_grad=True)
+    out = torch.ops.arc_test.axpy(x, torch.randn(1024), 1.0)
+    with pytest.raises(RuntimeError, match="arc_test::axpy has no backward: pass custom_op\\(..., backward=fn\\)"):
+        out.sum().backward()
+    assert x.grad is None

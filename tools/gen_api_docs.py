@@ -24,7 +24,7 @@ SECTIONS = [
     ("The jit decorator", ["jit", "JitKernel", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template",
                            "ctype"]),
     ("Backends", ["set_backend", "get_backend", "sim_home"]),
-    ("Errors", ["AclError", "LaunchError", "JitCompileError", "TemplateError", "RecompileBudgetError",
+    ("Errors", ["Error", "AclError", "LaunchError", "JitCompileError", "TemplateError", "RecompileBudgetError",
                 "RecompileWarning", "CacheMissError", "CacheDirError"]),
 ]
 CACHE_NAMES = ["compile", "CompileResult", "mode", "get_cache", "program_key", "fingerprint"]
@@ -73,7 +73,7 @@ def _members(cls):
         if k.startswith("_") and k not in ("__call__", "__getitem__", "__dlpack__", "__dlpack_device__"):
             continue
         v = vars(cls)[k]
-        if isinstance(v, property) or type(v).__name__ == "getset_descriptor":
+        if isinstance(v, property) or type(v).__name__ in ("getset_descriptor", "member_descriptor"):
             if _doc(v):
                 out.append((k, None, _doc(v)))
         elif callable(v) or isinstance(v, (classmethod, staticmethod)):
