@@ -90,9 +90,37 @@ class Kernel:
 
 class LoadedBinary:
     """A binary loaded on the device."""
-    def get_function(self, symbol: str, name: Optional[str] = None, kinds: Optional[Sequence[int]] = None,
-                     names: Optional[Sequence[str]] = None, types: Optional[Sequence[str]] = None,
-                     args_size: int = 0, dtypes: Optional[Sequence[Optional[str]]] = None) -> Kernel: ...
+    def get_function(self, symbol: str, name: Optional[str] = None, meta: Optional[BinaryMeta] = None) -> Kernel: ...
+
+class ParamMeta(Tuple[int, int, int, str, str, str, Optional[str]]):
+    """One kernel parameter of a binary's metadata."""
+    offset: int
+    size: int
+    align: int
+    kind: str
+    name: str
+    type: str
+    dtype: Optional[str]
+
+class KernelMeta(Tuple[str, str, str, int, int, Tuple[ParamMeta, ...]]):
+    """One kernel of a binary's metadata."""
+    name: str
+    lowered: str
+    entry: str
+    ktype: int
+    args_size: int
+    params: Tuple[ParamMeta, ...]
+
+class BinaryMeta:
+    """The .arc_meta metadata of a binary built by ascendrtc's compiler."""
+    arch: str
+    target_cpu: str
+    options: str
+    kernels: Tuple[KernelMeta, ...]
+    def find(self, name: str) -> Optional[KernelMeta]: ...
+
+PARAM_KINDS: Tuple[str, ...]
+SCALAR_TYPES: Tuple[Tuple[str, str, bool], ...]
 
 def configure(backend: str, home: str) -> None: ...
 def backend_info() -> Dict[str, Any]: ...
@@ -103,5 +131,6 @@ def default_stream() -> Stream: ...
 def compile(source: str, name: str, header_names: Sequence[str], header_texts: Sequence[str],
             name_expressions: Sequence[str], options: Sequence[str]
             ) -> Tuple[int, Optional[bytes], str, Optional[Dict[str, str]], str]: ...
+def read_meta(data: bytes) -> Optional[BinaryMeta]: ...
 def load_binary(data: bytes) -> LoadedBinary: ...
 def noop(*args: Any) -> None: ...

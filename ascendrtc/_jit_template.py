@@ -14,17 +14,18 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from . import _C
 from ._errors import TemplateError
 
 __all__ = ["Template", "Rendered", "TemplateError", "ctype", "format_value"]
 
 _PLACEHOLDER = re.compile(r"\$\$|\$\{([^{}\n]*)\}")
 
-_CTYPES = {
-    "float32": "float", "float16": "half", "float64": "double", "bfloat16": "bfloat16_t",
-    "int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-    "uint8": "uint8_t", "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "bool": "bool",
-}
+# dtype name -> its Ascend C spelling, from the runtime's one table of scalar
+# types (csrc/common/meta.h ARC_SCALAR_TYPES; the first row of a dtype wins).
+_CTYPES: Dict[str, str] = {}
+for _c, _d, _typed in _C.SCALAR_TYPES:
+    _CTYPES.setdefault(_d, _c)
 
 
 def ctype(dtype: Any) -> str:

@@ -3,33 +3,15 @@ time (aclrtc), keeping the result as bytes or a file, and loading it."""
 from __future__ import annotations
 
 import os
-import re
 import secrets
 import threading
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
-from . import _C, _meta
+from . import _C
 from ._C import Kernel
 from ._errors import CompileError
 
 __all__ = ["Program", "Binary", "Module", "CompileError"]
-
-# Element types of typed pointer parameters (`__gm__ float *x`); GM_ADDR,
-# uint8_t*, void* and unknown types accept any array.
-_ELEMENT_DTYPES = {
-    "float": "float32", "half": "float16", "double": "float64", "bool": "bool",
-    "int8_t": "int8", "int16_t": "int16", "int32_t": "int32", "int": "int32", "int64_t": "int64",
-    "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
-}
-_QUALIFIERS = re.compile(r"\b(__gm__|const|volatile|__restrict__|__restrict|restrict)\b")
-
-
-def _element_dtype(ctype: str) -> Optional[str]:
-    """The NumPy dtype a pointer's elements have, from its spelled type."""
-    t = _QUALIFIERS.sub(" ", ctype).strip()
-    if t.count("*") != 1 or not t.endswith("*"):
-        return None
-    return _ELEMENT_DTYPES.get(t[:-1].strip())
 
 
 def _as_options(options: Union[None, str, Iterable[str]]) -> List[str]:
@@ -103,7 +85,8 @@ class Binary:
         self.log = log
         self.options = list(options)
         self._lowered = dict(lowered or {})
-        self.meta = _meta.parse(self.data)
+        # The .arc_meta metadata (parsed in C by the runtime's reader), or None.
+        self.meta = _C.read_meta(self.data)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Binary":
@@ -199,18 +182,7 @@ class Module:
         if km is None and name in b._lowered and b.meta is not None:
             km = b.meta.find(b._lowered[name])
         symbol = km.lowered if km is not None else b._lowered.get(name, name)
-        kw = {}
-        if km is not None:
-            kw = dict(kinds=[p.kind for p in km.params], names=[p.name for p in km.params],
-                      types=[p.type for p in km.params], args_size=km.args_size,
-                      dtypes=[_element_dtype(p.type) if p.kind == 1 else None for p in km.params])
-        try:
-            k = self._handle.get_function(symbol, name, **kw)
-        except ValueError:
-            if not kw:
-                raise
-            # Metadata that disagrees with the runtime's parameter list: sizes only.
-            k = self._handle.get_function(symbol, name)
+        k = self._handle.get_function(symbol, name, b.meta)
         if intents is not None:
             k.intents = dict(intents)
         else:

@@ -261,3 +261,73 @@ int elf_find_section(const unsigned char *elf, size_t len, const char *name, siz
     snprintf(err, errlen, "ELF object has no %s section (not built by ascendrtc)", name);
     return -1;
 }
+
+const char *meta_kind_name(uint32_t kind)
+{
+    static const char *const names[] = {
+#define ARC_PARAM_KIND_NAME(id, value, name) [value] = name,
+        ARC_PARAM_KINDS(ARC_PARAM_KIND_NAME)
+#undef ARC_PARAM_KIND_NAME
+    };
+    return kind < ARC_PARAM_NKINDS && names[kind] ? names[kind] : "unknown";
+}
+
+/* Whether s[0..n) is one of the qualifiers a pointer's spelling may carry. */
+static int is_qualifier(const char *s, size_t n)
+{
+    static const char *const q[] = {"__gm__", "const", "volatile", "__restrict__", "__restrict", "restrict"};
+    for (size_t i = 0; i < sizeof q / sizeof *q; i++)
+        if (strlen(q[i]) == n && memcmp(q[i], s, n) == 0)
+            return 1;
+    return 0;
+}
+
+const char *meta_element_dtype(const arc_param *p)
+{
+    static const struct { const char *ctype, *dtype; int typed; } table[] = {
+#define ARC_SCALAR_ROW(ctype, dtype, typed) {ctype, dtype, typed},
+        ARC_SCALAR_TYPES(ARC_SCALAR_ROW)
+#undef ARC_SCALAR_ROW
+    };
+    if (p->kind != ARC_PARAM_POINTER || !p->type)
+        return NULL;
+    /* The words of the spelling less its qualifiers: exactly one type word,
+     * then exactly one '*' at the end. */
+    const char *word = NULL, *s = p->type;
+    size_t wlen = 0;
+    int stars = 0;
+    while (*s) {
+        if (*s == ' ' || *s == '\t') {
+            s++;
+        } else if (*s == '*') {
+            if (stars++)
+                return NULL;
+            s++;
+        } else {
+            const char *b = s;
+            while (*s && *s != ' ' && *s != '\t' && *s != '*')
+                s++;
+            if (is_qualifier(b, (size_t)(s - b)))
+                continue;
+            if (word || stars)
+                return NULL;
+            word = b;
+            wlen = (size_t)(s - b);
+        }
+    }
+    if (!word || stars != 1)
+        return NULL;
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (table[i].typed && strlen(table[i].ctype) == wlen && memcmp(table[i].ctype, word, wlen) == 0)
+            return table[i].dtype;
+    return NULL;
+}
+
+int meta_read_binary(const unsigned char *elf, size_t len, arc_meta *out, char *err, size_t errlen)
+{
+    size_t off, size;
+    memset(out, 0, sizeof *out);
+    if (elf_find_section(elf, len, ARC_META_SECTION, &off, &size, err, errlen))
+        return -1;
+    return meta_parse(elf + off, size, out, err, errlen);
+}

@@ -20,16 +20,45 @@ extern "C" {
 #define ARC_META_SECTION ".arc_meta"
 #define ARC_META_VERSION 1u
 
+/* The parameter kinds: X(ENUM suffix, value, name).  The one list: the
+ * enum, meta_kind_name() and the extension's _C.PARAM_KINDS come from it. */
+#define ARC_PARAM_KINDS(X)                                                      \
+    X(OTHER, 0, "unknown")                                                      \
+    X(POINTER, 1, "pointer")   /* GM_ADDR and other pointers: 8 bytes */        \
+    X(INT, 2, "int")           /* signed integer of `size` bytes */             \
+    X(UINT, 3, "uint")         /* unsigned integer */                           \
+    X(FLOAT, 4, "float")       /* IEEE binary16/32/64 by size */                \
+    X(BOOL, 5, "bool")                                                          \
+    X(STRUCT, 6, "struct")     /* trivially copyable struct passed by value */  \
+    X(BFLOAT16, 7, "bfloat16")
+
 enum arc_param_kind {
-    ARC_PARAM_OTHER = 0,
-    ARC_PARAM_POINTER = 1,  /* GM_ADDR and other pointers: 8 bytes */
-    ARC_PARAM_INT = 2,      /* signed integer of `size` bytes */
-    ARC_PARAM_UINT = 3,     /* unsigned integer */
-    ARC_PARAM_FLOAT = 4,    /* IEEE binary16/32/64 by size */
-    ARC_PARAM_BOOL = 5,
-    ARC_PARAM_STRUCT = 6,   /* trivially copyable struct passed by value */
-    ARC_PARAM_BFLOAT16 = 7
+#define ARC_PARAM_KIND_ENUM(id, value, name) ARC_PARAM_##id = value,
+    ARC_PARAM_KINDS(ARC_PARAM_KIND_ENUM)
+#undef ARC_PARAM_KIND_ENUM
+    ARC_PARAM_NKINDS
 };
+
+/* Scalar C types and their NumPy dtypes: X(spelled C type, dtype name,
+ * typed): typed is 1 when a `__gm__ T *` parameter accepts only arrays of
+ * that dtype (uint8_t and bfloat16_t pointers take any array).  The one
+ * table: meta_element_dtype() and _C.SCALAR_TYPES (jit's ctype()) use it;
+ * the first row of a dtype is its canonical C spelling. */
+#define ARC_SCALAR_TYPES(X)          \
+    X("float", "float32", 1)         \
+    X("half", "float16", 1)          \
+    X("double", "float64", 1)        \
+    X("bfloat16_t", "bfloat16", 0)   \
+    X("int8_t", "int8", 1)           \
+    X("int16_t", "int16", 1)         \
+    X("int32_t", "int32", 1)         \
+    X("int", "int32", 1)             \
+    X("int64_t", "int64", 1)         \
+    X("uint8_t", "uint8", 0)         \
+    X("uint16_t", "uint16", 1)       \
+    X("uint32_t", "uint32", 1)       \
+    X("uint64_t", "uint64", 1)       \
+    X("bool", "bool", 1)
 
 typedef struct arc_param {
     uint32_t offset, size, align, kind;
@@ -61,6 +90,15 @@ unsigned char *meta_write(const arc_meta *m, size_t *len);
 int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, size_t errlen);
 /* Free what meta_parse or a builder allocated inside m (not m itself). */
 void meta_free(arc_meta *m);
+/* The name of a parameter kind ("pointer", ...), "unknown" when out of range. */
+const char *meta_kind_name(uint32_t kind);
+/* The NumPy dtype name of the elements a pointer parameter's spelled type
+ * (`__gm__ const float *`) points to, or NULL when any array fits (GM_ADDR,
+ * uint8_t *, void *, unknown types, not a pointer). */
+const char *meta_element_dtype(const arc_param *p);
+/* The parsed metadata of an in-memory binary: locate the section and parse
+ * it.  Returns 0, or -1 with a reason in err. */
+int meta_read_binary(const unsigned char *elf, size_t len, arc_meta *out, char *err, size_t errlen);
 /* Locate section `name` in an ELF64 little-endian object held in memory. */
 int elf_find_section(const unsigned char *elf, size_t len, const char *name, size_t *off, size_t *size,
                      char *err, size_t errlen);

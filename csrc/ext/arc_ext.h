@@ -99,6 +99,9 @@ typedef struct arc_state {
     PyTypeObject *KernelType;
     PyTypeObject *LauncherType;
     PyTypeObject *IntentType;
+    PyTypeObject *BinaryMetaType;
+    PyTypeObject *KernelMetaType; /* struct sequences of BinaryMeta.kernels */
+    PyTypeObject *ParamMetaType;
     PyObject *default_stream; /* a StreamObject, created on first use */
 } arc_state;
 
@@ -187,6 +190,25 @@ typedef struct {
 } IntentObject;
 extern PyType_Spec intent_spec;
 
+/* ---- binary metadata (binarymeta.c) ---- */
+
+#include "common/meta.h"
+
+typedef struct {
+    PyObject_HEAD
+    arc_meta meta;     /* parsed by common/meta.c */
+    PyObject *kernels; /* tuple of KernelMeta */
+} MetaObject;
+
+extern PyType_Spec binarymeta_spec;
+/* Create the KernelMeta/ParamMeta types and the PARAM_KINDS and
+ * SCALAR_TYPES constants on module m.  Returns 0 or -1. */
+int arc_meta_types_init(PyObject *m, arc_state *st);
+/* _C.read_meta(data) */
+PyObject *arc_read_meta(PyObject *module, PyObject *data);
+/* The kernel of a BinaryMeta (or None/NULL) whose symbol is `symbol`, or NULL. */
+const arc_kernel_meta *arc_meta_kernel(PyObject *meta, const char *symbol);
+
 /* ---- loaded binaries, kernels and launch (loadedbinary.c, kernel.c, argpack.c) ---- */
 
 typedef struct {
@@ -230,10 +252,11 @@ typedef struct {
 
 extern PyType_Spec kernel_spec;
 extern PyType_Spec launcher_spec;
-/* Build a Kernel for `fn` of module `mod`; kinds/names/types/intents may be
- * None (sizes only). */
-PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
-                         PyObject *names, PyObject *types, PyObject *dtypes, size_t args_size_hint);
+/* Build a Kernel for `fn` of module `mod`, its parameters described by `km`
+ * (the binary's metadata for it), or by sizes only when km is NULL or
+ * disagrees with the provider's parameter count. */
+PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name,
+                         const arc_kernel_meta *km);
 
 /* argpack.c: pick the pack function for a kind; fill args; launch. */
 void arc_param_bind(arc_param_desc *p);

@@ -12,43 +12,20 @@
 
 /* ================= Kernel ================= */
 
-static const char *kind_name(uint32_t kind)
-{
-    switch (kind) {
-    case ARC_PARAM_POINTER: return "pointer";
-    case ARC_PARAM_INT: return "int";
-    case ARC_PARAM_UINT: return "uint";
-    case ARC_PARAM_FLOAT: return "float";
-    case ARC_PARAM_BOOL: return "bool";
-    case ARC_PARAM_STRUCT: return "struct";
-    case ARC_PARAM_BFLOAT16: return "bfloat16";
-    default: return "unknown";
-    }
-}
-
 static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
                                             PyObject *kwnames);
 static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
 
-/* An optional per-parameter sequence item, or NULL when `seq` is None. */
-static PyObject *item_or_null(PyObject *seq, Py_ssize_t i, Py_ssize_t n, const char *what)
-{
-    if (seq == Py_None)
-        return NULL;
-    if (!PySequence_Check(seq) || PySequence_Size(seq) != n) {
-        PyErr_Format(PyExc_ValueError, "%s must be a sequence of %zd items", what, n);
-        return NULL;
-    }
-    return PySequence_GetItem(seq, i);
-}
-
-PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name, PyObject *kinds,
-                         PyObject *names, PyObject *types, PyObject *dtypes, size_t args_size_hint)
+PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name,
+                         const arc_kernel_meta *km)
 {
     size_t n = 0;
     aclError err = arc_acl.aclrtFunctionGetParamCount(fn, &n);
     if (err != ACL_SUCCESS)
         return arc_raise(st, err, "aclrtFunctionGetParamCount");
+    /* Metadata that disagrees with the provider's parameter list: sizes only. */
+    if (km && km->nparams != n)
+        km = NULL;
     KernelObject *k = (KernelObject *)st->KernelType->tp_alloc(st->KernelType, 0);
     if (!k)
         return NULL;
@@ -77,44 +54,27 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
         p->size = (uint32_t)size;
         if (off + size > end)
             end = off + size;
-        PyObject *o;
-        p->kind = ARC_PARAM_OTHER;
-        if ((o = item_or_null(kinds, (Py_ssize_t)i, (Py_ssize_t)n, "kinds"))) {
-            p->kind = (uint32_t)PyLong_AsUnsignedLong(o);
-            Py_DECREF(o);
-        }
-        if (PyErr_Occurred())
-            goto error;
-        if ((o = item_or_null(names, (Py_ssize_t)i, (Py_ssize_t)n, "names")) && PyUnicode_Check(o) && PyUnicode_GET_LENGTH(o) > 0)
-            p->name = o;
-        else {
-            Py_XDECREF(o);
-            if (PyErr_Occurred())
-                goto error;
-            p->name = PyUnicode_FromFormat("#%zu", i);
-        }
-        if ((o = item_or_null(types, (Py_ssize_t)i, (Py_ssize_t)n, "types")) && PyUnicode_Check(o) && PyUnicode_GET_LENGTH(o) > 0)
-            p->ctype = o;
-        else {
-            Py_XDECREF(o);
-            if (PyErr_Occurred())
-                goto error;
+        const arc_param *mp = km ? &km->params[i] : NULL;
+        p->kind = mp ? mp->kind : ARC_PARAM_OTHER;
+        p->name = mp && mp->name[0] ? PyUnicode_DecodeUTF8(mp->name, strlen(mp->name), "replace")
+                                    : PyUnicode_FromFormat("#%zu", i);
+        if (mp && mp->type[0])
+            p->ctype = PyUnicode_DecodeUTF8(mp->type, strlen(mp->type), "replace");
+        else
             p->ctype = p->kind == ARC_PARAM_OTHER ? PyUnicode_FromFormat("%zu-byte parameter", size)
-                                                  : PyUnicode_FromFormat("%s%zu", kind_name(p->kind), size * 8);
-        }
+                                                  : PyUnicode_FromFormat("%s%zu", meta_kind_name(p->kind), size * 8);
         if (!p->name || !p->ctype)
             goto error;
-        if ((o = item_or_null(dtypes, (Py_ssize_t)i, (Py_ssize_t)n, "dtypes")) && o != Py_None) {
+        const char *dtype = mp ? meta_element_dtype(mp) : NULL;
+        if (dtype) {
             PyArray_Descr *d = NULL;
-            if (!PyArray_DescrConverter(o, &d)) {
-                Py_DECREF(o);
+            PyObject *o = PyUnicode_FromString(dtype);
+            int ok = o && PyArray_DescrConverter(o, &d);
+            Py_XDECREF(o);
+            if (!ok)
                 goto error;
-            }
             p->want = (PyObject *)d;
         }
-        Py_XDECREF(o);
-        if (PyErr_Occurred())
-            goto error;
         /* A parameter the packer cannot hold is a provider bug, not a user error. */
         if (size == 0 || size > 1 << 16) {
             PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu has size %zu", name, i, size);
@@ -132,7 +92,8 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
     k->signature = sig;
     /* The argument block: what the metadata says, at least up to the last
      * parameter, rounded to 8 bytes. */
-    k->args_size = args_size_hint > end ? args_size_hint : end;
+    size_t hint = km ? km->args_size : 0;
+    k->args_size = hint > end ? hint : end;
     k->args_size = (k->args_size + 7) & ~(size_t)7;
     return (PyObject *)k;
 error:
@@ -284,7 +245,7 @@ static PyObject *kernel_get_params(PyObject *op, void *c)
         return NULL;
     for (Py_ssize_t i = 0; i < k->nparams; i++) {
         arc_param_desc *p = &k->params[i];
-        PyObject *t = Py_BuildValue("(OsII)", p->name, kind_name(p->kind), p->size, p->offset);
+        PyObject *t = Py_BuildValue("(OsII)", p->name, meta_kind_name(p->kind), p->size, p->offset);
         if (!t) {
             Py_DECREF(l);
             return NULL;

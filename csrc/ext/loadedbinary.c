@@ -31,14 +31,16 @@ static PyObject *module_tp_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 
 static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"symbol", "name", "kinds", "names", "types", "args_size", "dtypes", NULL};
+    static char *kwlist[] = {"symbol", "name", "meta", NULL};
     const char *symbol;
-    PyObject *name = NULL, *kinds = Py_None, *names = Py_None, *types = Py_None, *dtypes = Py_None;
-    Py_ssize_t args_size = 0;
+    PyObject *name = NULL, *meta = Py_None;
     ModuleObject *m = (ModuleObject *)op;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UOOOnO:get_function", kwlist, &symbol, &name, &kinds, &names,
-                                     &types, &args_size, &dtypes))
+    arc_state *st = arc_state_global();
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UO:get_function", kwlist, &symbol, &name, &meta))
         return NULL;
+    if (meta != Py_None && !PyObject_TypeCheck(meta, st->BinaryMetaType))
+        return PyErr_Format(PyExc_TypeError, "get_function: meta must be a BinaryMeta or None, not %.100s",
+                            Py_TYPE(meta)->tp_name);
     if (arc_ready() < 0)
         return NULL;
     aclrtFuncHandle fn = NULL;
@@ -46,22 +48,22 @@ static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwd
     if (err != ACL_SUCCESS) {
         char api[300];
         snprintf(api, sizeof api, "aclrtBinaryGetFunction('%.200s')", symbol);
-        return arc_raise(arc_state_global(), err, api);
+        return arc_raise(st, err, api);
     }
     PyObject *nm = name ? Py_NewRef(name) : PyUnicode_FromString(symbol);
     if (!nm)
         return NULL;
-    PyObject *k = arc_kernel_new(arc_state_global(), op, fn, nm, kinds, names, types, dtypes, (size_t)args_size);
+    PyObject *k = arc_kernel_new(st, op, fn, nm, arc_meta_kernel(meta, symbol));
     Py_DECREF(nm);
     return k;
 }
 
 static PyMethodDef module_methods[] = {
     {"get_function", (PyCFunction)(void (*)(void))module_get_function, METH_VARARGS | METH_KEYWORDS,
-     "get_function(symbol, name=None, kinds=None, names=None, types=None, args_size=0, dtypes=None) -> Kernel\n"
-     "--\n\nLook a kernel up by symbol (aclrtBinaryGetFunction).  kinds/names/types describe each parameter "
-     "(from the binary's metadata; without them only sizes are known); dtypes gives the NumPy dtype a "
-     "pointer parameter's elements have, or None."},
+     "get_function(symbol, name=None, meta=None) -> Kernel\n"
+     "--\n\nLook a kernel up by symbol (aclrtBinaryGetFunction).  meta, the binary's BinaryMeta "
+     "(_C.read_meta), gives each parameter's kind, name, type and element dtype; without it (or when it "
+     "disagrees with the provider's parameter count) only sizes are known."},
     {NULL, NULL, 0, NULL},
 };
 

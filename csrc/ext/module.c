@@ -122,6 +122,9 @@ static PyMethodDef mod_methods[] = {
      "compile(source, name, header_names, header_texts, name_expressions, options) -> (code, binary, log, lowered, detail)\n--\n\n"
      "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "
      "lowered maps each name expression to its lowered symbol."},
+    {"read_meta", arc_read_meta, METH_O,
+     "read_meta(data) -> BinaryMeta or None\n--\n\nThe .arc_meta metadata of a binary built by ascendrtc's "
+     "compiler (parsed by the runtime's own reader), or None when it has none."},
     {"load_binary", mod_load_binary, METH_O,
      "load_binary(data) -> Module\n--\n\nLoad a compiled binary with aclrtBinaryLoadFromData."},
     {"noop", (PyCFunction)(void (*)(void))mod_noop, METH_FASTCALL, "Do nothing (benchmark floor)."},
@@ -192,9 +195,9 @@ static int mod_exec(PyObject *m)
     if (!(st->DeviceArrayType = add_type(m, &devicearray_spec)) || !(st->StreamType = add_type(m, &stream_spec)) ||
         !(st->EventType = add_type(m, &event_spec)) || !(st->ModuleType = add_type(m, &module_spec)) ||
         !(st->KernelType = add_type(m, &kernel_spec)) || !(st->LauncherType = add_type(m, &launcher_spec)) ||
-        !(st->IntentType = add_type(m, &intent_spec)))
+        !(st->IntentType = add_type(m, &intent_spec)) || !(st->BinaryMetaType = add_type(m, &binarymeta_spec)))
         return -1;
-    return 0;
+    return arc_meta_types_init(m, st);
 }
 
 static int mod_traverse(PyObject *m, visitproc visit, void *arg)
@@ -209,6 +212,9 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->KernelType);
     Py_VISIT(st->LauncherType);
     Py_VISIT(st->IntentType);
+    Py_VISIT(st->BinaryMetaType);
+    Py_VISIT(st->KernelMetaType);
+    Py_VISIT(st->ParamMetaType);
     Py_VISIT(st->default_stream);
     return 0;
 }
@@ -226,6 +232,9 @@ static int mod_clear(PyObject *m)
     Py_CLEAR(st->KernelType);
     Py_CLEAR(st->LauncherType);
     Py_CLEAR(st->IntentType);
+    Py_CLEAR(st->BinaryMetaType);
+    Py_CLEAR(st->KernelMetaType);
+    Py_CLEAR(st->ParamMetaType);
     return 0;
 }
 
