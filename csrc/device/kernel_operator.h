@@ -70,6 +70,11 @@
 #include "arc/reduce.h"
 #include "arc/misc.h"
 #include "arc/adv_math.h"
+/* cube unit (helper cube) */
+#include "arc/cube_types.h"
+#include "arc/cube_load.h"
+#include "arc/mmad.h"
+#include "arc/fixpipe.h"
 
 typedef uint8_t *GM_ADDR;
 

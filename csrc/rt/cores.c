@@ -159,6 +159,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->core_type = r->core_type;
     k->kernel_name = r->kernel_name;
     memset(k->dev, 0, sizeof k->dev);
+    memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
     ct->ctx = c;
     atomic_store(&ct->block, b);
     atomic_store(&ct->where, WHERE_RUNNING);
@@ -266,6 +267,7 @@ static void thread_free(core_thread *ct)
         return;
     free(ct->core.ub);
     free(ct->core.l1);
+    free(ct->core.l0);
     free(ct->altstack); /* its thread has exited */
     pthread_cond_destroy(&ct->cv);
     free(ct);
@@ -275,17 +277,20 @@ static void thread_free(core_thread *ct)
 static core_thread *core_new(sim_corepool *p, unsigned idx)
 {
     core_thread *ct = calloc(1, sizeof *ct);
-    void *ub = NULL, *l1 = NULL;
-    if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1())) {
+    void *ub = NULL, *l1 = NULL, *l0 = NULL;
+    if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1()) ||
+        posix_memalign(&l0, 512, ARC_L0_BYTES)) {
         free(ct);
         free(ub);
         free(l1);
+        free(l0);
         return NULL;
     }
     ct->pool = p;
     ct->idx = idx;
     ct->core.ub = ub;
     ct->core.l1 = l1;
+    ct->core.l0 = l0;
     pthread_cond_init(&ct->cv, NULL);
     return ct;
 }

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-#define ARC_CORE_ABI_VERSION 1
+#define ARC_CORE_ABI_VERSION 2
 #define ARC_CORE_DEV_SLOTS 64
 
 typedef struct arc_core {
@@ -30,7 +30,25 @@ typedef struct arc_core {
     /* Private to the device API (mask registers, atomic mode, the TPipe
      * pointer, ...); zeroed before each block runs. */
     unsigned long long dev[ARC_CORE_DEV_SLOTS];
+    /* Cube-side buffers of this core (L0A, L0B, L0C, BiasTable, Fixpipe
+     * buffer) at the ARC_L0*_OFF offsets below, 512-byte aligned; the
+     * device API's bookkeeping (ARC_L0_META_*) is zeroed before each block. */
+    unsigned char *l0;
 } arc_core;
+
+#define ARC_L0A_OFF 0u
+#define ARC_L0A_SIZE (64u << 10)
+#define ARC_L0B_OFF (64u << 10)
+#define ARC_L0B_SIZE (64u << 10)
+#define ARC_L0C_OFF (128u << 10)
+#define ARC_L0C_SIZE (128u << 10)
+#define ARC_BT_OFF (256u << 10)
+#define ARC_BT_SIZE (1u << 10)
+#define ARC_FB_OFF (257u << 10)
+#define ARC_FB_SIZE (2u << 10)
+#define ARC_L0_META_OFF (259u << 10)
+#define ARC_L0_META_BYTES 256u
+#define ARC_L0_BYTES (ARC_L0_META_OFF + ARC_L0_META_BYTES)
 
 /* The calling core's state; valid for the whole block. */
 arc_core *__arc_core(void);

@@ -50,8 +50,11 @@ struct DataCopyPadParams {
     DataCopyPadParams(bool isPadIn, uint8_t l, uint8_t r, uint64_t v)
         : isPad(isPadIn), leftPadding(l), rightPadding(r), paddingValue(v) {}
 };
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX, BLOCK_MODE_VECTOR, BLOCK_MODE_SMALL_CHANNEL, BLOCK_MODE_DEPTHWISE
+};
 struct DataCopyEnhancedParams {
-    int blockMode = 0;
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
     int deqScale = 0;
     uint64_t deqValue = 0;
     uint8_t sidStoreMode = 0;
@@ -152,6 +155,10 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
 {
     const char *api = "AscendC::DataCopy";
+    if (dst.pos_ == TPosition::C2) { /* L1 -> BiasTable: 64-byte units (arc/cube_load.h) */
+        __cube_copy_to_bt(dst, src, p);
+        return;
+    }
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;

@@ -24,6 +24,12 @@ static inline const char *pos_name(TPosition p)
     case TPosition::A1: return "A1";
     case TPosition::B1: return "B1";
     case TPosition::C1: return "C1";
+    case TPosition::A2: return "A2";
+    case TPosition::B2: return "B2";
+    case TPosition::CO1: return "CO1";
+    case TPosition::C2: return "C2";
+    case TPosition::TSCM: return "TSCM";
+    case TPosition::C2PIPE2GM: return "C2PIPE2GM";
     default: return "other";
     }
 }
@@ -188,7 +194,12 @@ public:
     {
         return carve(buf, 1, len, "AscendC::TPipe::InitBuffer");
     }
-    void Reset() { ub_used_ = l1_used_ = 0; nbuf_ = 0; }
+    void Reset()
+    {
+        ub_used_ = l1_used_ = 0;
+        for (auto &u : l0_used_) u = 0;
+        nbuf_ = 0;
+    }
     /* Releases the pipe: a new TPipe may be created afterwards. */
     void Destroy()
     {
@@ -230,9 +241,21 @@ public:
     }
 
     uint64_t ub_used_ = 0, l1_used_ = 0;
+    uint64_t l0_used_[5] = {0, 0, 0, 0, 0}; /* L0A, L0B, L0C, BiasTable, Fixpipe buffer */
     uint32_t nbuf_ = 0;
 
 private:
+    static int l0_index(TPosition p)
+    {
+        switch (p) {
+        case TPosition::A2: return 0;
+        case TPosition::B2: return 1;
+        case TPosition::CO1: return 2;
+        case TPosition::C2: return 3;
+        case TPosition::C2PIPE2GM: return 4;
+        default: return -1;
+        }
+    }
     bool carve(TQueBase &q, uint32_t num, uint32_t len, const char *api)
     {
         arc_core *c = __arc_core();
@@ -242,14 +265,17 @@ private:
                   "%u buffers requested, %u already in use: a TPipe has at most %u buffers", num,
                   nbuf_, QBUF_MAX_LEN);
         uint64_t l = ((uint64_t)len + 31u) & ~31ull;
+        __detail::Arena a = __detail::arena_of(q.pos_);
         bool l1 = __detail::pos_is_l1(q.pos_);
-        uint64_t &used = l1 ? l1_used_ : ub_used_;
-        uint64_t size = l1 ? c->l1_size : c->ub_size;
+        int k = l0_index(q.pos_);
+        uint64_t &used = l1 ? l1_used_ : k >= 0 ? l0_used_[k] : ub_used_;
+        uint64_t size = a.size;
+        used = (used + a.align - 1) / a.align * a.align; /* cube buffers start on their alignment */
         ARC_CHECK(used + l * num <= size, api,
                   "%u x %u bytes (rounded to %llu) for %s exceed the %s: %llu of %llu bytes already used "
                   "on dav-%u", num, len, (unsigned long long)l, __detail::pos_name(q.pos_),
-                  l1 ? "L1" : "unified buffer", (unsigned long long)used, (unsigned long long)size, c->arch);
-        q.base_ = (l1 ? c->l1 : c->ub) + used;
+                  a.name, (unsigned long long)used, (unsigned long long)size, c->arch);
+        q.base_ = a.base + used;
         q.len_ = (uint32_t)l;
         q.num_ = (uint8_t)num;
         q.cursor_ = q.head_ = q.count_ = 0;

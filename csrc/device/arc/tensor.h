@@ -14,6 +14,32 @@ enum class TPosition : uint8_t {
 };
 using QuePosition = TPosition;
 
+namespace __detail {
+/* The on-chip memory a position lives in, its size on this core and the
+ * start alignment its operands need (UB and L1 32 B, L0A/L0B 512 B, L0C
+ * and the BiasTable 64 B, the Fixpipe buffer 128 B). */
+struct Arena {
+    unsigned char *base;
+    uint64_t size;
+    uint32_t align;
+    const char *name;
+};
+static inline Arena arena_of(TPosition p)
+{
+    arc_core *c = __arc_core();
+    switch (p) {
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM:
+        return {c->l1, c->l1_size, 32, "L1"};
+    case TPosition::A2: return {c->l0 + ARC_L0A_OFF, ARC_L0A_SIZE, 512, "L0A"};
+    case TPosition::B2: return {c->l0 + ARC_L0B_OFF, ARC_L0B_SIZE, 512, "L0B"};
+    case TPosition::CO1: return {c->l0 + ARC_L0C_OFF, ARC_L0C_SIZE, 64, "L0C"};
+    case TPosition::C2: return {c->l0 + ARC_BT_OFF, ARC_BT_SIZE, 64, "BiasTable"};
+    case TPosition::C2PIPE2GM: return {c->l0 + ARC_FB_OFF, ARC_FB_SIZE, 128, "Fixpipe buffer"};
+    default: return {c->ub, c->ub_size, 32, "unified buffer"};
+    }
+}
+} // namespace __detail
+
 template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
@@ -79,13 +105,14 @@ public:
      * `addr` of the position's memory (UB, or L1 for A1/B1/C1). */
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : pos_(pos)
     {
-        arc_core *c = __arc_core();
-        bool l1 = pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1;
-        uint64_t size = l1 ? c->l1_size : c->ub_size;
+        __detail::Arena a = __detail::arena_of(pos);
+        uint64_t size = a.size;
         ARC_CHECK((uint64_t)addr + (uint64_t)tileSize * sizeof(T) <= size, "AscendC::LocalTensor::LocalTensor",
                   "%u elements of %s at byte %u exceed the %s (%llu bytes)", tileSize, __arc::tname<T>(), addr,
-                  l1 ? "L1" : "unified buffer", (unsigned long long)size);
-        addr_ = (T *)(void *)((l1 ? c->l1 : c->ub) + addr);
+                  a.name, (unsigned long long)size);
+        ARC_CHECK(addr % a.align == 0, "AscendC::LocalTensor::LocalTensor",
+                  "byte address %u in the %s is not %u-byte aligned", addr, a.name, a.align);
+        addr_ = (T *)(void *)(a.base + addr);
         bytes_ = tileSize * (uint32_t)sizeof(T);
         cap_ = (uint32_t)(size - addr);
     }

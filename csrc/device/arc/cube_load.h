@@ -1,0 +1,331 @@
+/* cube_load.h - moving data towards the cube: GM -> L1 with ND -> NZ
+ * (Nd2NzParams), L1 -> BiasTable, LoadData 2D (L1/GM -> L0A/L0B, with the
+ * b16 fractal transpose), LoadDataWithTranspose and the img2col 3D load.
+ * Index formulas are those of cube.md sections 3-5. */
+#ifndef ARC_CUBE_LOAD_H_
+#define ARC_CUBE_LOAD_H_
+
+#include "arc/cube_types.h"
+#include "arc/data_copy.h"
+
+namespace AscendC {
+namespace __cube {
+
+static inline bool in_arena(const void *p, TPosition pos)
+{
+    __detail::Arena a = __detail::arena_of(pos);
+    const unsigned char *q = (const unsigned char *)p;
+    return q >= a.base && q < a.base + a.size;
+}
+static inline const char *pos_str(TPosition p)
+{
+    switch (p) {
+    case TPosition::A1: return "A1"; case TPosition::B1: return "B1"; case TPosition::C1: return "C1";
+    case TPosition::A2: return "A2"; case TPosition::B2: return "B2"; case TPosition::CO1: return "CO1";
+    case TPosition::C2: return "C2"; case TPosition::CO2: return "CO2"; case TPosition::TSCM: return "TSCM";
+    case TPosition::GM: return "GM"; case TPosition::VECIN: return "VECIN"; case TPosition::VECOUT: return "VECOUT";
+    case TPosition::VECCALC: return "VECCALC"; case TPosition::C2PIPE2GM: return "C2PIPE2GM";
+    default: return "other";
+    }
+}
+static inline bool is_l1(TPosition p)
+{
+    return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM;
+}
+
+/* A local operand must be in the memory `want` names, start on that
+ * memory's alignment, and span `bytes` inside its tensor. */
+template <typename T>
+inline void check_operand(const LocalTensor<T> &t, TPosition want, uint64_t bytes, const char *api, const char *what)
+{
+    __detail::Arena a = __detail::arena_of(want);
+    ARC_CHECK(in_arena(t.addr_, want), api, "%s is a %s tensor, not in the %s (position %s expected)", what,
+              pos_str(t.pos_), a.name, pos_str(want));
+    uint64_t off = (uint64_t)((const unsigned char *)t.addr_ - a.base);
+    ARC_CHECK(off % a.align == 0, api, "%s starts at byte %llu of the %s, which is not %u-byte aligned", what,
+              (unsigned long long)off, a.name, a.align);
+    ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
+              "%s: %llu bytes exceed " ARC_LIMIT_WHAT " %llu bytes (%s at byte %llu of the %s)", what,
+              (unsigned long long)bytes, (unsigned long long)__arc::span_limit(t.addr_, t.bytes_),
+              __arc::tname<T>(), (unsigned long long)off, a.name);
+}
+/* The position of a tensor's memory (its own if it lies there). */
+template <typename T> inline TPosition where(const LocalTensor<T> &t)
+{
+    static const TPosition order[] = {TPosition::A2, TPosition::B2, TPosition::CO1, TPosition::C2, TPosition::C2PIPE2GM,
+                                      TPosition::A1};
+    for (TPosition p : order)
+        if (in_arena(t.addr_, p)) return p == TPosition::A1 && is_l1(t.pos_) ? t.pos_ : p;
+    return TPosition::VECCALC;
+}
+/* Fractal bitmap and the index of a byte address in it. */
+static inline uint64_t *l0_bits(TPosition p)
+{
+    __arc::CubeMeta *m = __arc::cube_meta();
+    return p == TPosition::A2 ? m->l0a : p == TPosition::B2 ? m->l0b : m->l0c;
+}
+static inline uint32_t frac_of(const void *p, TPosition pos, uint32_t fbytes)
+{
+    return (uint32_t)(((const unsigned char *)p - __detail::arena_of(pos).base) / fbytes);
+}
+template <typename T> constexpr uint32_t c0_of() { return 32u / (uint32_t)sizeof(T); }
+} // namespace __cube
+
+/* ---- GM -> L1 with ND -> NZ ---- */
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p)
+{
+    const char *api = "AscendC::DataCopy(Nd2NzParams)";
+    static_assert(sizeof(T) <= 4, "AscendC::DataCopy(Nd2NzParams): element types of 1, 2 or 4 bytes");
+    constexpr uint32_t C0 = __cube::c0_of<T>();
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    ARC_CHECK(p.ndNum <= 4095 && p.nValue <= 16384, api, "ndNum %u (max 4095) or nValue %u (max 16384) out of range",
+              (unsigned)p.ndNum, (unsigned)p.nValue);
+    ARC_CHECK(p.srcDValue >= 1 && p.dstNzC0Stride >= 1 && p.dstNzNStride >= 1 && p.dstNzC0Stride <= 16384 &&
+                  p.dstNzNStride <= 16384,
+              api, "srcDValue %u, dstNzC0Stride %u and dstNzNStride %u must be at least 1 (strides at most 16384)",
+              (unsigned)p.srcDValue, (unsigned)p.dstNzC0Stride, (unsigned)p.dstNzNStride);
+    ARC_CHECK(__cube::is_l1(dst.pos_) || __cube::in_arena(dst.addr_, TPosition::A1), api,
+              "dst is a %s tensor; Nd2NzParams copies GM into L1 (A1, B1, C1)", __cube::pos_str(dst.pos_));
+    uint32_t cblocks = (p.dValue + C0 - 1) / C0;
+    /* Last element written: matrix ndNum-1, column block cblocks-1, row nValue-1, lane C0-1. */
+    uint64_t last = (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride + (uint64_t)(cblocks - 1) * p.dstNzC0Stride * C0 +
+                    (uint64_t)(p.nValue - 1) * p.dstNzNStride * C0 + C0;
+    __cube::check_operand(dst, __cube::where(dst), last * sizeof(T), api, "dst (L1)");
+    uint64_t src_last = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue +
+                        p.dValue;
+    src.check_range(0, src_last, api);
+    T *d = dst.addr_;
+    const T *s = src.addr_;
+    for (uint32_t i = 0; i < p.ndNum; i++)
+        for (uint32_t r = 0; r < p.nValue; r++) {
+            const T *row = s + (uint64_t)i * p.srcNdMatrixStride + (uint64_t)r * p.srcDValue;
+            T *out = d + (uint64_t)i * p.dstNzMatrixStride + (uint64_t)r * p.dstNzNStride * C0;
+            for (uint32_t cb = 0; cb < cblocks; cb++) {
+                T *o = out + (uint64_t)cb * p.dstNzC0Stride * C0;
+                uint32_t n = p.dValue - cb * C0 < C0 ? p.dValue - cb * C0 : C0;
+                __builtin_memcpy((void *)o, (const void *)(row + cb * C0), n * sizeof(T));
+                /* The last column block is zero-filled up to 32 bytes. */
+                if (n < C0) __builtin_memset((void *)(o + n), 0, (C0 - n) * sizeof(T));
+            }
+        }
+}
+
+/* ---- L1 -> BiasTable: blockLen counts 64-byte units of the source;
+ * half converts to float on the way. ---- */
+template <typename T, typename U>
+inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &p)
+{
+    const char *api = "AscendC::DataCopy(L1 -> C2)";
+    static_assert(sizeof(T) == 4, "AscendC::DataCopy to C2: the BiasTable holds float or int32_t");
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    uint64_t len = (uint64_t)p.blockLen * 64;          /* source bytes per block */
+    uint64_t n = len / sizeof(U);                       /* elements per block */
+    uint64_t src_bytes = (p.blockCount - 1) * (len + p.srcStride * 64ull) + len;
+    uint64_t dst_bytes = ((p.blockCount - 1) * (n + p.dstStride * 64ull / sizeof(T)) + n) * sizeof(T);
+    __cube::check_operand(src, __cube::where(src), src_bytes, api, "src (L1)");
+    ARC_CHECK(__cube::is_l1(__cube::where(src)), api, "src is a %s tensor; the BiasTable is filled from L1 (C1)",
+              __cube::pos_str(src.pos_));
+    __cube::check_operand(dst, TPosition::C2, dst_bytes, api, "dst (C2)");
+    for (uint32_t b = 0; b < p.blockCount; b++) {
+        const U *s = (const U *)(const void *)((const uint8_t *)src.addr_ + b * (len + p.srcStride * 64ull));
+        T *d = dst.addr_ + b * (n + p.dstStride * 64ull / sizeof(T));
+        for (uint64_t i = 0; i < n; i++) d[i] = (T)s[i];
+    }
+    uint32_t first = (uint32_t)(((uint8_t *)dst.addr_ - __detail::arena_of(TPosition::C2).base) / 64);
+    for (uint32_t i = first; i < first + (dst_bytes + 63) / 64 && i < 64; i++) __arc::cube_meta()->bt |= 1ull << i;
+}
+template <typename T, typename U, typename = typename __arc::enable_if<!__arc::is_same<T, U>::value>::type>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &p)
+{
+    ARC_CHECK(dst.pos_ == TPosition::C2 || __cube::in_arena(dst.addr_, TPosition::C2), "AscendC::DataCopy",
+              "copying %s into %s needs dst in C2 (the BiasTable converts half to float)", __arc::tname<U>(),
+              __arc::tname<T>());
+    __cube_copy_to_bt(dst, src, p);
+}
+template <typename T, typename U, typename = typename __arc::enable_if<!__arc::is_same<T, U>::value>::type>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, uint32_t count)
+{
+    DataCopyParams p(1, (uint16_t)((uint64_t)count * sizeof(U) / 64), 0, 0);
+    DataCopy(dst, src, p);
+}
+
+namespace __cube {
+/* One LoadData 2D repeat: a 512-byte fractal, copied or (b16) transposed. */
+template <typename T> inline void move_fractal(T *d, const T *s, bool transpose)
+{
+    if (!transpose) {
+        __builtin_memcpy((void *)d, (const void *)s, 512);
+        return;
+    }
+    for (int r = 0; r < 16; r++)
+        for (int c = 0; c < 16; c++) d[c * 16 + r] = s[r * 16 + c];
+}
+template <typename T>
+inline void load2d(const LocalTensor<T> &dst, const T *src, uint64_t src_room, const LoadData2DParams &p,
+                   bool from_gm, const char *api)
+{
+    constexpr uint32_t F = 512 / sizeof(T);
+    if (p.repeatTimes == 0) return;
+    ARC_CHECK(!p.ifTranspose || sizeof(T) == 2, api,
+              "ifTranspose is for 16-bit types only (use LoadDataWithTranspose for %s)", __arc::tname<T>());
+    ARC_CHECK(!p.ifTranspose || !from_gm, api, "ifTranspose needs an L1 source, not GM");
+    TPosition dp = where(dst);
+    ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2 || is_l1(dp), api,
+              "dst is a %s tensor; LoadData writes L0A (A2), L0B (B2) or, from GM, L1", pos_str(dst.pos_));
+    uint64_t dst_bytes = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + 1) * 512;
+    check_operand(dst, dp, dst_bytes, api, "dst");
+    int64_t lo = p.startIndex, hi = p.startIndex;
+    int64_t step = p.addrMode && from_gm ? -(int64_t)p.srcStride : (int64_t)p.srcStride;
+    int64_t end = p.startIndex + step * (p.repeatTimes - 1);
+    if (end < lo) lo = end;
+    if (end > hi) hi = end;
+    ARC_CHECK(lo >= 0 && (uint64_t)(hi + 1) * 512 <= src_room, api,
+              "the source fractals %lld..%lld (startIndex %u, srcStride %u, repeatTimes %u) exceed the source's "
+              "%llu bytes (%llu fractals)", (long long)lo, (long long)hi, (unsigned)p.startIndex,
+              (unsigned)p.srcStride, (unsigned)p.repeatTimes, (unsigned long long)src_room,
+              (unsigned long long)(src_room / 512));
+    for (uint32_t i = 0; i < p.repeatTimes; i++)
+        move_fractal(dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F, src + (p.startIndex + step * i) * (int64_t)F,
+                     p.ifTranspose);
+    if (dp == TPosition::A2 || dp == TPosition::B2) {
+        uint32_t f = frac_of(dst.addr_, dp, 512);
+        for (uint32_t i = 0; i < p.repeatTimes; i++) __arc::frac_mark(l0_bits(dp), f + i * (p.dstGap + 1), 1);
+    }
+}
+} // namespace __cube
+
+/* ---- LoadData 2D: L1 -> L0A/L0B, and GM -> L0A/L0B/L1 ---- */
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2DParams &p)
+{
+    const char *api = "AscendC::LoadData(LoadData2DParams)";
+    TPosition sp = __cube::where(src);
+    ARC_CHECK(__cube::is_l1(sp), api, "src is a %s tensor; LoadData 2D reads L1 (A1, B1) or GM",
+              __cube::pos_str(src.pos_));
+    __cube::check_operand(src, sp, 0, api, "src");
+    __cube::load2d(dst, src.addr_, __arc::span_limit(src.addr_, src.bytes_), p, false, api);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const LoadData2DParams &p)
+{
+    const char *api = "AscendC::LoadData(LoadData2DParams)";
+    constexpr uint32_t F = 512 / sizeof(T);
+    if (p.repeatTimes == 0) return;
+    int64_t a = p.startIndex, b = (int64_t)p.startIndex + (p.addrMode ? -1 : 1) * (int64_t)p.srcStride * (p.repeatTimes - 1);
+    int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    ARC_CHECK(lo >= 0, api, "addrMode 1 walks below fractal 0 (startIndex %u, srcStride %u, repeatTimes %u)",
+              (unsigned)p.startIndex, (unsigned)p.srcStride, (unsigned)p.repeatTimes);
+    src.check_range((uint64_t)lo * F, (uint64_t)(hi - lo + 1) * F, api);
+    __cube::load2d(dst, src.addr_, (uint64_t)(hi + 1) * 512, p, true, api);
+}
+
+/* ---- LoadDataWithTranspose: one square per repeat (b8 32x32, b16 16x16,
+ * b32 16x16 as two 16x8 fractals), its fractals dstFracGap apart. ---- */
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
+                                  const LoadData2dTransposeParams &p)
+{
+    const char *api = "AscendC::LoadDataWithTranspose";
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "AscendC::LoadDataWithTranspose: 8-, 16- or 32-bit elements");
+    if (p.repeatTimes == 0) return;
+    constexpr uint32_t F = 512 / sizeof(T);           /* elements per fractal */
+    constexpr uint32_t S = sizeof(T) == 1 ? 32 : 16;  /* side of the square */
+    constexpr uint32_t NF = S * S / F;                /* fractals per square: 2, 1, 2 */
+    TPosition sp = __cube::where(src), dp = __cube::where(dst);
+    ARC_CHECK(__cube::is_l1(sp), api, "src is a %s tensor; LoadDataWithTranspose reads L1",
+              __cube::pos_str(src.pos_));
+    ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2, api,
+              "dst is a %s tensor; LoadDataWithTranspose writes L0A (A2) or L0B (B2)", __cube::pos_str(dst.pos_));
+    uint64_t src_need = ((uint64_t)p.startIndex + (uint64_t)p.srcStride * (p.repeatTimes - 1) + NF) * 512;
+    __cube::check_operand(src, sp, src_need, api, "src");
+    uint64_t dst_need = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + (uint64_t)(NF - 1) * (p.dstFracGap + 1) + 1) * 512;
+    __cube::check_operand(dst, dp, dst_need, api, "dst");
+    uint32_t f0 = __cube::frac_of(dst.addr_, dp, 512);
+    for (uint32_t i = 0; i < p.repeatTimes; i++) {
+        const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * F;
+        T *d = dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F;
+        /* Source square: b8/b16 rows of S elements contiguous (NZ, NF fractals
+         * one after the other); b32 two 16x8 fractals side by side. */
+        T sq[32 * 32];
+        for (uint32_t r = 0; r < S; r++)
+            for (uint32_t c = 0; c < S; c++)
+                sq[r * S + c] = sizeof(T) == 4 ? s[(c / 8) * F + r * 8 + c % 8] : s[r * S + c];
+        /* Transposed square in output fractals of F elements (rows of 32 bytes). */
+        constexpr uint32_t RW = 32 / sizeof(T); /* elements per fractal row */
+        for (uint32_t r = 0; r < S; r++)        /* row of the transposed square */
+            for (uint32_t c = 0; c < S; c++) {
+                uint32_t frac = c / RW, lane = c % RW;
+                d[(uint64_t)frac * (p.dstFracGap + 1) * F + r * RW + lane] = sq[c * S + r];
+            }
+        for (uint32_t j = 0; j < NF; j++)
+            __arc::frac_mark(__cube::l0_bits(dp), f0 + i * (p.dstGap + 1) + j * (p.dstFracGap + 1), 1);
+    }
+}
+
+/* ---- LoadData 3D (img2col): source NC1HWC0 in L1 ([C1][H][W][C0]);
+ * the im2col matrix has rows m = output pixel (oh * OW + ow) and columns
+ * k = ((c1 * Kh + kh) * Kw + kw) * C0 + c0; the window
+ * [mStartPt, +mExtension) x [kStartPt, +kExtension) goes to L0A as ZZ
+ * (transposed: ZN-like) or to L0B as ZN. ---- */
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p)
+{
+    const char *api = "AscendC::LoadData(LoadData3DParamsV2)";
+    constexpr uint32_t C0 = __cube::c0_of<T>();
+    if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0) return;
+    TPosition sp = __cube::where(src), dp = __cube::where(dst);
+    ARC_CHECK(__cube::is_l1(sp), api, "src is a %s tensor; the 3D load reads L1", __cube::pos_str(src.pos_));
+    ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2, api, "dst is a %s tensor; the 3D load writes A2 or B2",
+              __cube::pos_str(dst.pos_));
+    ARC_CHECK(!p.fMatrixCtrl, api, "fMatrixCtrl must be false on dav-2201");
+    ARC_CHECK(p.kExtension % C0 == 0 && p.mExtension % 16 == 0, api,
+              "kExtension %u must be a multiple of C0 = %u and mExtension %u a multiple of 16",
+              (unsigned)p.kExtension, C0, (unsigned)p.mExtension);
+    ARC_CHECK(p.channelSize % C0 == 0, api, "channelSize %u must be a multiple of C0 = %u",
+              (unsigned)p.channelSize, C0);
+    uint32_t kw = p.filterW + (p.filterSizeW ? 256u : 0u), kh = p.filterH + (p.filterSizeH ? 256u : 0u);
+    uint32_t dw = p.dilationFilterW ? p.dilationFilterW : 1, dh = p.dilationFilterH ? p.dilationFilterH : 1;
+    uint32_t sw = p.strideW ? p.strideW : 1, sh = p.strideH ? p.strideH : 1;
+    int64_t ow_n = ((int64_t)p.l1W + p.padList[0] + p.padList[1] - (int64_t)dw * (kw - 1) - 1) / sw + 1;
+    ARC_CHECK(ow_n > 0, api, "the filter (%u x %u, dilation %u) is wider than the padded input (W %u)", kh, kw, dw,
+              (unsigned)p.l1W);
+    uint32_t c1n = p.channelSize / C0;
+    uint64_t src_bytes = (uint64_t)c1n * p.l1H * p.l1W * C0 * sizeof(T);
+    __cube::check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
+    uint32_t M1 = p.mExtension / 16, K1 = p.kExtension / C0;
+    __cube::check_operand(dst, dp, (uint64_t)M1 * K1 * 512, api, "dst");
+    bool zn = dp == TPosition::B2 || p.enTranspose;
+    for (uint32_t mm = 0; mm < p.mExtension; mm++) {
+        uint32_t m = p.mStartPt + mm;
+        int64_t oh = m / ow_n, ow = m % ow_n;
+        for (uint32_t kk = 0; kk < p.kExtension; kk++) {
+            uint32_t k = p.kStartPt + kk;
+            uint32_t c0 = k % C0, t = k / C0;
+            uint32_t x = t % kw, y = (t / kw) % kh, c1 = t / (kw * kh);
+            int64_t ih = oh * sh + (int64_t)y * dh - p.padList[2], iw = ow * sw + (int64_t)x * dw - p.padList[0];
+            T v = p.padValue;
+            if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
+                v = src.addr_[(((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0];
+            uint64_t off = zn ? ((uint64_t)(kk / C0) * M1 + mm / 16) * 16 * C0 + (mm % 16) * C0 + kk % C0
+                              : ((uint64_t)(mm / 16) * K1 + kk / C0) * 16 * C0 + (mm % 16) * C0 + kk % C0;
+            dst.addr_[off] = v;
+        }
+    }
+    __arc::frac_mark(__cube::l0_bits(dp), __cube::frac_of(dst.addr_, dp, 512), M1 * K1);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p,
+                     const IsResetLoad3dConfig &)
+{
+    LoadData(dst, src, p);
+}
+inline void SetLoadDataRepeat(...) {}
+inline void SetLoadDataBoundary(uint32_t) {}
+template <typename T> inline void SetLoadDataPaddingValue(T) {}
+inline void SetFmatrix(...) {}
+
+} // namespace AscendC
+
+#endif /* ARC_CUBE_LOAD_H_ */

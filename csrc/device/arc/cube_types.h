@@ -1,0 +1,207 @@
+/* cube_types.h - the cube unit's parameter structs (members in the order
+ * of the research facts, cube.md sections 4-7), formats, constants, and
+ * the fractal bookkeeping the CPU twin keeps in the L0 meta area. */
+#ifndef ARC_CUBE_TYPES_H_
+#define ARC_CUBE_TYPES_H_
+
+#include "arc/tensor.h"
+
+namespace AscendC {
+
+/* Bytes of one fractal row (C0 elements of any width). */
+constexpr uint32_t DEFAULT_C0_SIZE = 32;
+constexpr uint32_t CUBE_MAX_SIZE = 256;      /* elements of a 16x16 fractal */
+constexpr uint32_t ONE_BLK_SIZE_CUBE = 512;  /* bytes of an L0A/L0B fractal */
+
+enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, COLUMN_MAJOR };
+enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+/* GM -> L1 with ND -> NZ conversion (all uint16 on 2201). */
+struct Nd2NzParams {
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+    Nd2NzParams() = default;
+    Nd2NzParams(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn, uint16_t srcNdMatrixStrideIn,
+                uint16_t srcDValueIn, uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn, uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn) {}
+};
+
+/* L1/GM -> L0A/L0B, one 512-byte fractal per repeat.  Constructor order
+ * differs from member order, as in CANN. */
+struct LoadData2DParams {
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = false;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+    LoadData2DParams() = default;
+    LoadData2DParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint8_t sidIn,
+                     uint16_t dstGapIn, bool ifTransposeIn, uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+};
+
+struct LoadData2dTransposeParams {
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+    LoadData2dTransposeParams() = default;
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn, uint8_t addrModeIn = 0)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn) {}
+};
+
+/* img2col load (NC1HWC0 in L1 -> L0A ZZ / L0B ZN). */
+template <typename T> struct LoadData3DParamsV2 {
+    uint8_t padList[4] = {0, 0, 0, 0}; /* left, right, top, bottom */
+    uint16_t l1H = 0;
+    uint16_t l1W = 0;
+    uint16_t channelSize = 0;
+    uint16_t kExtension = 0;
+    uint16_t mExtension = 0;
+    uint16_t kStartPt = 0;
+    uint16_t mStartPt = 0;
+    uint8_t strideW = 1;
+    uint8_t strideH = 1;
+    uint8_t filterW = 1;
+    uint8_t filterH = 1;
+    uint8_t dilationFilterW = 1;
+    uint8_t dilationFilterH = 1;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    T padValue = T(0);
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+};
+struct IsResetLoad3dConfig {
+    bool isSetFMatrix = true;
+    bool isSetPadding = true;
+};
+
+struct MmadParams {
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+    MmadParams() = default;
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn, bool enSsparseIn,
+               bool enWinogradAIn, bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unitFlagIn, bool cmatrixSourceIn,
+               bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+};
+
+/* Fixpipe quantisation modes in the documented order (cube.md section 7). */
+enum QuantMode_t : uint8_t {
+    NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8
+};
+
+struct FixpipeParamsV220 {
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+    FixpipeParamsV220() = default;
+    FixpipeParamsV220(uint16_t nSizeIn, uint16_t mSizeIn, uint16_t srcStrideIn, uint32_t dstStrideIn, bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+};
+using FixpipeParams220 = FixpipeParamsV220;
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+
+/* Register-driven L0C -> GM copy (DataCopy with these params). */
+struct DataCopyCO12DstParams {
+    uint8_t sid = 0;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t dstStride = 0;
+    uint16_t srcStride = 0;
+    uint8_t unitFlag = 0;
+    uint8_t clipReluPre = 0;
+    uint8_t eltWiseOp = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    bool reluPre = false;
+    bool channelSplit = false;
+    bool nz2ndEn = false;
+    DataCopyCO12DstParams() = default;
+    DataCopyCO12DstParams(uint16_t nSizeIn, uint16_t mSizeIn, uint32_t dstStrideIn, uint16_t srcStrideIn,
+                          QuantMode_t quantPreIn, uint8_t reluPreIn, bool channelSplitIn, bool nz2ndEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
+          reluPre(reluPreIn != 0), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+};
+
+enum class HF32Mode : uint8_t { DISABLE = 0, ENABLE };
+enum class HF32TransMode : uint8_t { NEAREST_EVEN = 0, NEAREST_ZERO };
+
+} // namespace AscendC
+
+namespace __arc {
+/* Bookkeeping in the L0 meta area (zeroed per block): which 512-byte
+ * fractals of L0A/L0B and 1 KB fractals of L0C have been written, so
+ * Mmad and Fixpipe can say when they read what nothing wrote. */
+struct CubeMeta {
+    uint64_t l0a[2];      /* 128 fractals of 512 B */
+    uint64_t l0b[2];
+    uint64_t l0c[2];      /* 128 fractals of 1 KB */
+    uint64_t bt;          /* 16 x 64 B of the BiasTable */
+    uint64_t nd2nd[3];    /* SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (+1 when set) */
+    uint64_t prequant;    /* SetFixpipePreQuantFlag word */
+    uint64_t hf32;        /* SetHF32Mode */
+};
+static_assert(sizeof(CubeMeta) <= ARC_L0_META_BYTES, "CubeMeta must fit the L0 meta area");
+static inline CubeMeta *cube_meta() { return (CubeMeta *)(void *)(__arc_core()->l0 + ARC_L0_META_OFF); }
+
+/* Mark or test fractals [first, first + n) of a 128-entry bitmap. */
+static inline void frac_mark(uint64_t *bits, uint32_t first, uint32_t n)
+{
+    for (uint32_t i = first; i < first + n && i < 128; i++) bits[i >> 6] |= 1ull << (i & 63);
+}
+/* Index of the first unmarked fractal in [first, first + n), or -1. */
+static inline int64_t frac_missing(const uint64_t *bits, uint32_t first, uint32_t n)
+{
+    for (uint32_t i = first; i < first + n && i < 128; i++)
+        if (!(bits[i >> 6] >> (i & 63) & 1)) return i;
+    return -1;
+}
+} // namespace __arc
+
+#endif /* ARC_CUBE_TYPES_H_ */

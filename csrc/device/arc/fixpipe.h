@@ -1,0 +1,273 @@
+/* fixpipe.h - L0C out: Fixpipe (FixpipeParamsV220; NZ -> ND or NZ,
+ * strides, ReLU, the quantisation modes) to GM or L1, the register-driven
+ * DataCopy(CO1 -> GM, DataCopyCO12DstParams) and the block-mode DataCopy
+ * of L0C fractals (cube.md section 7). */
+#ifndef ARC_FIXPIPE_H_
+#define ARC_FIXPIPE_H_
+
+#include "arc/mmad.h"
+
+namespace AscendC {
+namespace __cube {
+
+/* A quantisation word: scale M1 (float, bits 31..13 used), shift N, MCB
+ * (shift and saturate to int16 first), 9-bit offset. */
+struct QuantWord {
+    float scale;
+    uint32_t shift;
+    bool mcb;
+    int32_t offset;
+};
+static inline QuantWord decode_quant(uint64_t w)
+{
+    QuantWord q;
+    q.scale = __arc::bits_f32((uint32_t)w & 0xffffe000u);
+    q.shift = (uint32_t)(w >> 32) & 15u;
+    q.mcb = (w >> 36) & 1u;
+    int32_t off = (int32_t)((w >> 37) & 0x1ffu);
+    q.offset = off >= 256 ? off - 512 : off;
+    return q;
+}
+static inline float sat_half(float v)
+{
+    return v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
+}
+static inline float rint_f(float v) { return __builtin_rintf(v); }
+
+/* One L0C value through the Fixpipe's pre-stage: quantisation and ReLU. */
+template <typename D, typename S>
+inline D fix_value(S x, QuantMode_t mode, const QuantWord &q, bool relu)
+{
+    float m1 = q.scale, m2 = relu ? 0.0f : q.scale;
+    switch (mode) {
+    case QuantMode_t::DEQF16: case QuantMode_t::VDEQF16: case QuantMode_t::REQ8: case QuantMode_t::VREQ8: {
+        int64_t v = (int64_t)x;
+        if (q.mcb) {
+            v >>= q.shift ? q.shift : 0;
+            v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+        }
+        float f = (float)v;
+        f = f >= 0 ? f * m1 : f * m2;
+        if (mode == QuantMode_t::DEQF16 || mode == QuantMode_t::VDEQF16) return (D)sat_half(f);
+        float r = rint_f(f);
+        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
+        r += (float)q.offset;
+        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
+        return (D)(r > hi ? hi : r < lo ? lo : r);
+    }
+    case QuantMode_t::QF322B8_PRE: case QuantMode_t::VQF322B8_PRE: {
+        float f = (float)x;
+        f = f >= 0 ? f * m1 : f * m2;
+        float r = rint_f(f);
+        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
+        r += (float)q.offset;
+        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
+        return (D)(r > hi ? hi : r < lo ? lo : r);
+    }
+    default: {
+        S v = relu && x < (S)0 ? (S)0 : x;
+        return (D)v; /* NoQuant, F322F16, F322BF16: a round-to-nearest-even cast */
+    }
+    }
+}
+
+template <typename D, typename S>
+inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, bool nd, const uint64_t *cols,
+                    const char *api)
+{
+    static_assert(__arc::is_same<S, float>::value || __arc::is_same<S, int32_t>::value,
+                  "AscendC::Fixpipe: L0C holds float or int32_t");
+    static_assert(!(__arc::is_same<S, int32_t>::value && __arc::is_same<D, bfloat16_t>::value),
+                  "AscendC::Fixpipe: int32_t -> bfloat16_t does not exist on dav-2201");
+    if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
+    ARC_CHECK(p.nSize <= 4095, api, "nSize %u exceeds 4095", (unsigned)p.nSize);
+    ARC_CHECK(!nd || p.mSize <= 8192, api, "mSize %u exceeds 8192 with NZ -> ND", (unsigned)p.mSize);
+    ARC_CHECK(p.srcStride >= (p.mSize + 15) / 16 * 16 || p.nSize <= 16, api,
+              "srcStride %u is smaller than mSize %u rounded to 16: column blocks would overlap",
+              (unsigned)p.srcStride, (unsigned)p.mSize);
+    QuantMode_t mode = p.quantPre;
+    bool vec = mode == QuantMode_t::VDEQF16 || mode == QuantMode_t::VQF322B8_PRE || mode == QuantMode_t::VREQ8;
+    ARC_CHECK(!vec || cols, api, "per-column quantisation mode %d needs the cbufWorkspace (LocalTensor<uint64_t> in C1) "
+              "overload", (int)mode);
+    bool is_quant = mode != QuantMode_t::NoQuant && mode != QuantMode_t::F322F16 && mode != QuantMode_t::F322BF16;
+    QuantWord q = is_quant ? decode_quant(p.deqScalar) : QuantWord{1.0f, 0, false, 0};
+    uint32_t cb = (p.nSize + 15) / 16;
+    uint64_t need = ((uint64_t)(p.ndNum - 1) * p.srcNdStride * 256 + (uint64_t)(cb - 1) * p.srcStride * 16 +
+                     (uint64_t)(p.mSize - 1) * 16 + 16) * sizeof(S);
+    check_operand(src, TPosition::CO1, need, api, "src (CO1)");
+    uint32_t f0 = frac_of(src.addr_, TPosition::CO1, 1024);
+    uint64_t sub = ((const uint8_t *)src.addr_ - __detail::arena_of(TPosition::CO1).base) % 1024;
+    const uint64_t *bits = __arc::cube_meta()->l0c;
+    for (uint32_t i = 0; i < p.ndNum; i++)
+        for (uint32_t c = 0; c < cb; c++)
+            for (uint32_t j = 0; j < p.mSize; j += 16) {
+                uint64_t e = (uint64_t)i * p.srcNdStride * 256 + (uint64_t)c * p.srcStride * 16 + (uint64_t)j * 16;
+                uint32_t f = f0 + (uint32_t)((sub + e * sizeof(S)) / 1024);
+                ARC_CHECK(__arc::frac_missing(bits, f, 1) < 0, api,
+                          "reads L0C fractal %u (byte %u: rows %u.. of column block %u) that no Mmad wrote", f,
+                          f * 1024, j, c);
+            }
+    const S *s = src.addr_;
+    /* NZ output lanes per 32-byte row group: 16, 32 for 8-bit (channel merge), 8 with channel split. */
+    constexpr uint32_t C0o = sizeof(D) == 1 ? 32 : 16;
+    uint32_t c0o = p.isChannelSplit && sizeof(D) == 4 ? 8 : C0o;
+    for (uint32_t i = 0; i < p.ndNum; i++)
+        for (uint32_t j = 0; j < p.mSize; j++)
+            for (uint32_t c = 0; c < p.nSize; c++) {
+                S x = s[(uint64_t)i * p.srcNdStride * 256 + (uint64_t)(c / 16) * p.srcStride * 16 + (uint64_t)j * 16 +
+                        c % 16];
+                D v;
+                if (vec) {
+                    QuantWord qc = decode_quant(cols[c]);
+                    v = fix_value<D, S>(x, mode, qc, p.reluEn);
+                } else {
+                    v = fix_value<D, S>(x, mode, q, p.reluEn);
+                }
+                uint64_t o = nd ? (uint64_t)i * p.dstNdStride + (uint64_t)j * p.dstStride + c
+                                : (uint64_t)(c / c0o) * p.dstStride * 32 / sizeof(D) + (uint64_t)j * c0o + c % c0o;
+                dst[o] = v;
+            }
+}
+template <typename D>
+inline uint64_t fix_extent(const FixpipeParamsV220 &p, bool nd)
+{
+    if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return 0;
+    if (nd) return (uint64_t)(p.ndNum - 1) * p.dstNdStride + (uint64_t)(p.mSize - 1) * p.dstStride + p.nSize;
+    uint32_t c0o = sizeof(D) == 1 ? 32 : (p.isChannelSplit && sizeof(D) == 4 ? 8 : 16);
+    return (uint64_t)((p.nSize - 1) / c0o) * p.dstStride * 32 / sizeof(D) + (uint64_t)p.mSize * c0o;
+}
+} // namespace __cube
+
+/* L0C -> GM. */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p)
+{
+    const char *api = "AscendC::Fixpipe";
+    bool nd = config.format == CO2Layout::ROW_MAJOR;
+    dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
+}
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsV220 &p)
+{
+    const char *api = "AscendC::Fixpipe";
+    bool nd = config.format == CO2Layout::ROW_MAJOR;
+    __cube::check_operand(cbufWorkspace, __cube::where(cbufWorkspace), (uint64_t)p.nSize * 8, api,
+                          "cbufWorkspace (per-column quantisation words)");
+    dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
+}
+/* L0C -> L1 (C1). */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p)
+{
+    const char *api = "AscendC::Fixpipe";
+    bool nd = config.format == CO2Layout::ROW_MAJOR;
+    ARC_CHECK(__cube::is_l1(__cube::where(dst)), api,
+              "dst is a %s tensor; Fixpipe writes GM or L1 (L0C -> UB does not exist on dav-2201)",
+              __cube::pos_str(dst.pos_));
+    __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
+}
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsV220 &p)
+{
+    const char *api = "AscendC::Fixpipe";
+    bool nd = config.format == CO2Layout::ROW_MAJOR;
+    __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
+}
+
+/* Register-driven form: SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag set
+ * what DataCopy(GM, CO1, DataCopyCO12DstParams) uses. */
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride)
+{
+    __arc::CubeMeta *m = __arc::cube_meta();
+    m->nd2nd[0] = (uint64_t)ndNum + 1;
+    m->nd2nd[1] = srcNdStride;
+    m->nd2nd[2] = dstNdStride;
+}
+inline void SetFixpipePreQuantFlag(uint64_t config) { __arc::cube_meta()->prequant = config; }
+template <typename T> inline void SetFixPipeConfig(const LocalTensor<T> &, bool = false) {}
+inline void SetFixpipeClipRelu(uint64_t) {}
+
+template <typename D, typename S>
+inline void DataCopy(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyCO12DstParams &q)
+{
+    const char *api = "AscendC::DataCopy(CO1 -> GM)";
+    __arc::CubeMeta *m = __arc::cube_meta();
+    FixpipeParamsV220 p;
+    p.nSize = q.nSize;
+    p.mSize = q.mSize;
+    p.srcStride = q.srcStride;
+    p.dstStride = q.dstStride;
+    p.quantPre = q.quantPre;
+    p.deqScalar = m->prequant;
+    p.reluEn = q.reluPre;
+    p.isChannelSplit = q.channelSplit;
+    if (q.nz2ndEn && m->nd2nd[0]) {
+        p.ndNum = (uint16_t)(m->nd2nd[0] - 1);
+        p.srcNdStride = (uint16_t)m->nd2nd[1];
+        p.dstNdStride = (uint16_t)m->nd2nd[2];
+    }
+    dst.check_range(0, __cube::fix_extent<D>(p, q.nz2ndEn), api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, q.nz2ndEn, nullptr, api);
+}
+
+/* Block-mode copies of L0C fractals (BLOCK_MODE_MATRIX: units of one
+ * 16x16 fractal; strides in fractals), to GM or a local buffer. */
+namespace __cube {
+template <typename D, typename S>
+inline void matrix_blocks(D *dst, const LocalTensor<S> &src, const DataCopyParams &p, const char *api)
+{
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    uint64_t need = ((uint64_t)(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen) * 256 * sizeof(S);
+    check_operand(src, TPosition::CO1, need, api, "src (CO1)");
+    uint32_t f0 = frac_of(src.addr_, TPosition::CO1, 1024);
+    for (uint32_t b = 0; b < p.blockCount; b++)
+        for (uint32_t k = 0; k < p.blockLen; k++) {
+            uint32_t f = f0 + b * (p.blockLen + p.srcStride) + k;
+            ARC_CHECK(__arc::frac_missing(__arc::cube_meta()->l0c, f, 1) < 0, api,
+                      "reads L0C fractal %u that no Mmad wrote", f);
+            const S *s = src.addr_ + ((uint64_t)b * (p.blockLen + p.srcStride) + k) * 256;
+            D *d = dst + ((uint64_t)b * (p.blockLen + p.dstStride) + k) * 256;
+            for (uint32_t e = 0; e < 256; e++) d[e] = (D)s[e];
+        }
+}
+} // namespace __cube
+template <typename D, typename S>
+inline void DataCopy(const LocalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyParams &p,
+                     const DataCopyEnhancedParams &e)
+{
+    const char *api = "AscendC::DataCopy(DataCopyEnhancedParams)";
+    if (e.blockMode == BlockMode::BLOCK_MODE_MATRIX || __cube::where(src) == TPosition::CO1) {
+        if (p.blockCount && p.blockLen) {
+            uint64_t need = ((uint64_t)(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen) * 256 * sizeof(D);
+            ARC_CHECK(need <= dst.bytes_, api, "dst: %llu bytes exceed the tensor's %u bytes", (unsigned long long)need,
+                      dst.bytes_);
+        }
+        __cube::matrix_blocks(dst.addr_, src, p, api);
+        return;
+    }
+    if constexpr (__arc::is_same<D, S>::value) DataCopy(dst, src, p);
+    else ARC_TRAP(api, "copying %s to %s needs BLOCK_MODE_MATRIX from CO1", __arc::tname<S>(), __arc::tname<D>());
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
+                     const DataCopyEnhancedParams &e)
+{
+    const char *api = "AscendC::DataCopy(DataCopyEnhancedParams)";
+    if (e.blockMode == BlockMode::BLOCK_MODE_MATRIX || __cube::where(src) == TPosition::CO1) {
+        if (p.blockCount && p.blockLen)
+            dst.check_range(0, ((uint64_t)(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen) * 256, api);
+        __cube::matrix_blocks(dst.addr_, src, p, api);
+        return;
+    }
+    DataCopy(dst, src, p);
+}
+
+} // namespace AscendC
+
+#endif /* ARC_FIXPIPE_H_ */

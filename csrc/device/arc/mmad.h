@@ -1,0 +1,154 @@
+/* mmad.h - Mmad: C (+)= A x B on L0A (ZZ), L0B (ZN) and L0C (NZ, 16x16
+ * fractals), cube.md section 6.  Padding of partial fractals takes part on
+ * the NPU but its results are ignored; here the K sum stops at k, so
+ * uninitialised padding never reaches a used result.
+ *
+ * Speed: B's fractals are first turned into rows of 16 n-values in the
+ * accumulator type, so the inner loop is a broadcast multiply-add over 16
+ * contiguous lanes that clang vectorises. */
+#ifndef ARC_MMAD_H_
+#define ARC_MMAD_H_
+
+#include "arc/cube_load.h"
+
+namespace AscendC {
+namespace __cube {
+
+template <typename A> struct acc_of { typedef float type; };
+template <> struct acc_of<int8_t> { typedef int32_t type; };
+template <> struct acc_of<uint8_t> { typedef int32_t type; };
+
+template <typename A> inline typename acc_of<A>::type widen(A v) { return (typename acc_of<A>::type)v; }
+inline float widen(bfloat16_t v) { return v.ToFloat(); }
+
+/* The product kernel.  a: ZZ (or a plain row when gemv), b: ZN, c: L0C NZ
+ * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
+ * 2 bias row. */
+template <typename TA, typename TC>
+inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_t m, uint32_t n, uint32_t k,
+                        uint32_t kalign, int init)
+{
+    typedef typename acc_of<TA>::type ACC;
+    static_assert(sizeof(ACC) == sizeof(TC), "accumulator and L0C element differ");
+    constexpr uint32_t C0 = 32 / sizeof(TA);
+    const bool gemv = m == 1;
+    const uint32_t M1 = (m + 15) / 16, N1 = (n + 15) / 16;
+    const uint32_t K1 = (kalign + C0 - 1) / C0; /* fractals along K in L0A/L0B */
+    const uint32_t KF = (k + C0 - 1) / C0;      /* fractals holding real k */
+    /* B panel of one n-fractal column: KF*C0 rows of 16 accumulator lanes. */
+    ACC *bt = (ACC *)__builtin_alloca((size_t)KF * C0 * 16 * sizeof(ACC));
+    for (uint32_t ni = 0; ni < N1; ni++) {
+        for (uint32_t ki = 0; ki < KF; ki++) {
+            const TA *f = b + ((uint64_t)ki * N1 + ni) * 16 * C0;
+            for (uint32_t kk = 0; kk < C0; kk++)
+                for (uint32_t nn = 0; nn < 16; nn++) bt[(ki * C0 + kk) * 16 + nn] = widen(f[nn * C0 + kk]);
+        }
+        for (uint32_t mi = 0; mi < M1; mi++) {
+            uint32_t rows = gemv ? 1 : 16;
+            for (uint32_t r = 0; r < rows; r++) {
+                TC *out = c + (uint64_t)ni * M1 * 256 + (uint64_t)(mi * 16 + r) * 16;
+                ACC acc[16];
+                for (uint32_t nn = 0; nn < 16; nn++)
+                    acc[nn] = init == 0 ? (ACC)0 : init == 1 ? (ACC)out[nn] : (ACC)bias[ni * 16 + nn];
+                for (uint32_t ki = 0; ki < KF; ki++) {
+                    const TA *arow = gemv ? a + (uint64_t)ki * C0
+                                          : a + ((uint64_t)mi * K1 + ki) * 16 * C0 + (uint64_t)r * C0;
+                    uint32_t kend = k - ki * C0 < C0 ? k - ki * C0 : C0;
+                    const ACC *brow = bt + (uint64_t)ki * C0 * 16;
+                    for (uint32_t kk = 0; kk < kend; kk++) {
+                        ACC av = widen(arow[kk]);
+                        for (uint32_t nn = 0; nn < 16; nn++) acc[nn] += av * brow[kk * 16 + nn];
+                    }
+                }
+                for (uint32_t nn = 0; nn < 16; nn++) out[nn] = (TC)acc[nn];
+            }
+        }
+    }
+}
+
+template <typename TC, typename TA>
+inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TA> &filter,
+                 const TC *bias, const MmadParams &p, bool has_bias_arg, const char *api)
+{
+    static_assert((__arc::is_same<TA, half>::value && __arc::is_same<TC, float>::value) ||
+                      (__arc::is_same<TA, bfloat16_t>::value && __arc::is_same<TC, float>::value) ||
+                      (__arc::is_same<TA, float>::value && __arc::is_same<TC, float>::value) ||
+                      (__arc::is_same<TA, int8_t>::value && __arc::is_same<TC, int32_t>::value),
+                  "AscendC::Mmad on dav-2201: half x half -> float, bfloat16_t x bfloat16_t -> float, "
+                  "float x float -> float or int8_t x int8_t -> int32_t");
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    ARC_CHECK(p.m <= 4095 && p.n <= 4095 && p.k <= 4095, api, "m %u, n %u, k %u: each must be at most 4095",
+              (unsigned)p.m, (unsigned)p.n, (unsigned)p.k);
+    constexpr uint32_t C0 = 32 / sizeof(TA);
+    uint32_t kalign = p.k;
+    if (sizeof(TA) == 4) kalign = p.kDirectionAlign ? (p.k + 15) / 16 * 16 : (p.k + 7) / 8 * 8;
+    uint32_t M1 = (p.m + 15) / 16, N1 = (p.n + 15) / 16, K1 = (kalign + C0 - 1) / C0;
+    bool gemv = p.m == 1;
+    uint64_t a_bytes = gemv ? (uint64_t)K1 * C0 * sizeof(TA) : (uint64_t)M1 * K1 * 512;
+    uint64_t b_bytes = (uint64_t)K1 * N1 * 512, c_bytes = (uint64_t)N1 * M1 * 1024;
+    check_operand(fm, TPosition::A2, a_bytes, api, "fm (A2)");
+    check_operand(filter, TPosition::B2, b_bytes, api, "filter (B2)");
+    check_operand(dst, TPosition::CO1, c_bytes, api, "dst (CO1)");
+    __arc::CubeMeta *meta = __arc::cube_meta();
+    uint32_t fa = frac_of(fm.addr_, TPosition::A2, 512), fb = frac_of(filter.addr_, TPosition::B2, 512);
+    uint32_t na = gemv ? (uint32_t)((a_bytes + 511) / 512) : M1 * K1;
+    int64_t miss = __arc::frac_missing(meta->l0a, fa, na);
+    ARC_CHECK(miss < 0, api,
+              "m %u x k %u reads L0A fractals %u..%u but fractal %lld (byte %lld) was never loaded "
+              "(LoadData wrote fewer fractals than Mmad's m and k need)", (unsigned)p.m, (unsigned)p.k, fa,
+              fa + na - 1, (long long)miss, (long long)miss * 512);
+    miss = __arc::frac_missing(meta->l0b, fb, K1 * N1);
+    ARC_CHECK(miss < 0, api,
+              "k %u x n %u reads L0B fractals %u..%u but fractal %lld (byte %lld) was never loaded "
+              "(LoadData wrote fewer fractals than Mmad's k and n need)", (unsigned)p.k, (unsigned)p.n, fb,
+              fb + K1 * N1 - 1, (long long)miss, (long long)miss * 512);
+    uint32_t fc = frac_of(dst.addr_, TPosition::CO1, 1024);
+    int init = p.cmatrixInitVal ? 0 : has_bias_arg || p.cmatrixSource ? 2 : 1;
+    if (init == 1) {
+        miss = __arc::frac_missing(meta->l0c, fc, N1 * M1);
+        ARC_CHECK(miss < 0, api, "accumulating (cmatrixInitVal false) into L0C fractal %lld, which no Mmad wrote",
+                  (long long)miss);
+    }
+    if (init == 2 && !has_bias_arg) bias = (const TC *)(const void *)__detail::arena_of(TPosition::C2).base;
+    if (init == 2) {
+        uint32_t fbt = (uint32_t)(((const uint8_t *)bias - __detail::arena_of(TPosition::C2).base) / 64);
+        uint32_t nb = (N1 * 16 * 4 + 63) / 64;
+        ARC_CHECK(fbt + nb <= 16, api, "the bias row of %u values exceeds the 1 KB BiasTable", N1 * 16);
+        for (uint32_t i = fbt; i < fbt + nb; i++)
+            ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
+                      i * 64 + 63);
+    }
+    mmad_kernel<TA, TC>(dst.addr_, fm.addr_, filter.addr_, bias, p.m, p.n, p.k, kalign, init);
+    __arc::frac_mark(meta->l0c, fc, N1 * M1);
+}
+} // namespace __cube
+
+template <typename TC, typename TA, typename TB>
+inline void Mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TB> &filter,
+                 const MmadParams &p)
+{
+    static_assert(__arc::is_same<TA, TB>::value, "AscendC::Mmad: fm and filter must have the same type on dav-2201");
+    __cube::mmad<TC, TA>(dst, fm, filter, nullptr, p, false, "AscendC::Mmad");
+}
+template <typename TC, typename TA, typename TB, typename TBias>
+inline void Mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TB> &filter,
+                 const LocalTensor<TBias> &bias, const MmadParams &p)
+{
+    static_assert(__arc::is_same<TA, TB>::value, "AscendC::Mmad: fm and filter must have the same type on dav-2201");
+    static_assert(__arc::is_same<TBias, TC>::value, "AscendC::Mmad: the bias has the type of dst (float or int32_t)");
+    const char *api = "AscendC::Mmad(bias)";
+    /* cmatrixInitVal false starts from the bias row (cmatrixSource is ignored). */
+    __cube::check_operand(bias, TPosition::C2, 0, api, "bias (C2)");
+    __cube::mmad<TC, TA>(dst, fm, filter, bias.addr_, p, true, api);
+}
+
+/* HF32 rounding of fp32 inputs is not modelled (full fp32 products). */
+inline void SetHF32Mode(bool) {}
+inline void SetHF32TransMode(bool) {}
+inline void SetMMLayoutTransform(bool) {}
+inline void SetMMRowMajor() {}
+inline void SetMMColumnMajor() {}
+
+} // namespace AscendC
+
+#endif /* ARC_MMAD_H_ */
