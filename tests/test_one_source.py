@@ -69,3 +69,40 @@ def test_scalar_types_one_table_both_directions():
 def test_read_meta_none_without_metadata():
     assert _C.read_meta(b"") is None
     assert _C.read_meta(b"\x7fELF" + bytes(60)) is None
+
+
+def _error_rows():
+    text = (ROOT / "csrc/include/acl/acl_error_table.h").read_text()
+    return re.findall(r"X\((ACL_ERROR_\w+), (\d+), (ACL|LAUNCH),[\s\\]*\"([^\"]*)\"\)", text)
+
+
+def test_error_table_one_source_for_c_and_python():
+    rows = _error_rows()
+    assert len(rows) >= 28
+    classes = {"ACL": arc.AclError, "LAUNCH": arc.LaunchError}
+    assert [(int(v), n, classes[e], m) for n, v, e, m in rows] == list(_C.ERRORS)
+    for code, name, exc, _ in _C.ERRORS:
+        assert _C.error_name(code) == name
+        assert issubclass(exc, arc.Error) and issubclass(exc, arc.AclError)
+    assert _C.error_name(123) == "ACL_ERROR_UNKNOWN"
+
+
+def test_error_raised_as_the_table_says():
+    by_name = {name: (code, exc) for code, name, exc, _ in _C.ERRORS}
+    try:
+        _C.load_binary(b"not an ELF object at all, long enough to be looked at..........")
+    except arc.AclError as e:
+        code, exc = by_name[e.name]
+        assert (type(e), e.code) == (exc, code) and e.name == "ACL_ERROR_RT_PARAM_INVALID"
+    else:
+        raise AssertionError("loading junk did not fail")
+
+
+def test_python_spells_no_error_codes():
+    import io
+    import tokenize
+    codes = {str(code) for code, _, _, _ in _C.ERRORS}
+    for name, text in _py_sources().items():
+        toks = tokenize.generate_tokens(io.StringIO(text).readline)
+        found = [t.string for t in toks if t.type == tokenize.NUMBER and t.string in codes]
+        assert not found, f"{name} spells ACL error codes {found} itself; use _C.ERRORS"

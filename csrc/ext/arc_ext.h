@@ -119,6 +119,9 @@ PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
 /* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
 const char *arc_err_name(aclError err);
 PyObject *arc_error_name_py(PyObject *module, PyObject *code);
+/* _C.ERRORS: (code, name, exception class, message) per row of the error
+ * table (include/acl/acl_error_table.h). */
+PyObject *arc_error_table(arc_state *st);
 
 /* ---- streams and events (stream.c, event.c) ---- */
 

@@ -1,50 +1,57 @@
 /* errors.c - ACL error codes to Python exceptions.  Every failure of an
- * ACL call reaches Python through arc_raise, as AclError (or LaunchError)
- * with .code and .name and the provider's detail message. */
+ * ACL call reaches Python through arc_raise, as the exception the error
+ * table (include/acl/acl_error_table.h) names for the code, with .code and
+ * .name and the provider's detail message. */
 #include "arc_ext.h"
 
 #include <string.h>
 
+enum arc_exc { ARC_EXC_ACL, ARC_EXC_LAUNCH };
+
+/* Generated from include/acl/acl_error_table.h, the one list of codes. */
 static const struct {
     int code;
-    const char *name;
+    const char *name, *message;
+    enum arc_exc exc;
 } err_table[] = {
-    {100000, "ACL_ERROR_INVALID_PARAM"},
-    {100001, "ACL_ERROR_UNINITIALIZE"},
-    {100002, "ACL_ERROR_REPEAT_INITIALIZE"},
-    {100003, "ACL_ERROR_INVALID_FILE"},
-    {200000, "ACL_ERROR_BAD_ALLOC"},
-    {500000, "ACL_ERROR_INTERNAL_ERROR"},
-    {107000, "ACL_ERROR_RT_PARAM_INVALID"},
-    {107001, "ACL_ERROR_RT_INVALID_DEVICEID"},
-    {107002, "ACL_ERROR_RT_CONTEXT_NULL"},
-    {107017, "ACL_ERROR_RT_INVALID_HANDLE"},
-    {207000, "ACL_ERROR_RT_FEATURE_NOT_SUPPORT"},
-    {207001, "ACL_ERROR_RT_MEMORY_ALLOCATION"},
-    {207007, "ACL_ERROR_RT_EVENT_NOT_COMPLETE"},
-    {507000, "ACL_ERROR_RT_INTERNAL_ERROR"},
-    {507014, "ACL_ERROR_RT_AICORE_TIMEOUT"},
-    {507015, "ACL_ERROR_RT_AICORE_EXCEPTION"},
-    {507046, "ACL_ERROR_RT_STREAM_SYNC_TIMEOUT"},
-    {ACL_ERROR_RTC_INVALID_PROG, "ACL_ERROR_RTC_INVALID_PROG"},
-    {ACL_ERROR_RTC_INVALID_INPUT, "ACL_ERROR_RTC_INVALID_INPUT"},
-    {ACL_ERROR_RTC_INVALID_OPTION, "ACL_ERROR_RTC_INVALID_OPTION"},
-    {ACL_ERROR_RTC_COMPILATION, "ACL_ERROR_RTC_COMPILATION"},
-    {ACL_ERROR_RTC_LINKING, "ACL_ERROR_RTC_LINKING"},
-    {ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION, "ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION"},
-    {ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION, "ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION"},
-    {ACL_ERROR_RTC_NAME_EXPR_NOT_VALID, "ACL_ERROR_RTC_NAME_EXPR_NOT_VALID"},
-    {ACL_ERROR_RTC_PROG_CREATION_FAILURE, "ACL_ERROR_RTC_PROG_CREATION_FAILURE"},
-    {ACL_ERROR_RTC_OUT_OF_MEMORY, "ACL_ERROR_RTC_OUT_OF_MEMORY"},
-    {ACL_ERROR_RTC_FAILURE, "ACL_ERROR_RTC_FAILURE"},
+#define ARC_ERROR_ROW(name, value, exc, msg) {value, #name, msg, ARC_EXC_##exc},
+    ARC_ALL_ACL_ERRORS(ARC_ERROR_ROW)
+#undef ARC_ERROR_ROW
 };
+#define N_ERRORS (sizeof err_table / sizeof err_table[0])
+
+static int err_index(aclError err)
+{
+    for (size_t i = 0; i < N_ERRORS; i++)
+        if (err_table[i].code == err)
+            return (int)i;
+    return -1;
+}
 
 const char *arc_err_name(aclError err)
 {
-    for (size_t i = 0; i < sizeof err_table / sizeof err_table[0]; i++)
-        if (err_table[i].code == err)
-            return err_table[i].name;
-    return "ACL_ERROR_UNKNOWN";
+    int i = err_index(err);
+    return i < 0 ? "ACL_ERROR_UNKNOWN" : err_table[i].name;
+}
+
+/* The exception class the table names for a code (AclError when unknown). */
+static PyObject *exc_of(arc_state *st, int i)
+{
+    return i >= 0 && err_table[i].exc == ARC_EXC_LAUNCH ? st->LaunchError : st->AclError;
+}
+
+PyObject *arc_error_table(arc_state *st)
+{
+    PyObject *t = PyTuple_New((Py_ssize_t)N_ERRORS);
+    for (size_t i = 0; t && i < N_ERRORS; i++) {
+        PyObject *row = Py_BuildValue("(isOs)", err_table[i].code, err_table[i].name, exc_of(st, (int)i),
+                                      err_table[i].message);
+        if (!row)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, (Py_ssize_t)i, row);
+    }
+    return t;
 }
 
 /* _C.error_name(code) -> str */
@@ -60,6 +67,7 @@ PyObject *arc_error_name_py(PyObject *module, PyObject *code)
 static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
 {
     const char *detail = arc_loaded && arc_acl.aclGetRecentErrMsg ? arc_acl.aclGetRecentErrMsg() : NULL;
+    int i = err_index(err);
     const char *name = arc_err_name(err);
     PyObject *msg;
     size_t alen = strlen(api);
@@ -67,6 +75,8 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
         msg = PyUnicode_FromFormat("%s (%d): %s", name, err, detail); /* the detail names the call already */
     else if (detail && detail[0])
         msg = PyUnicode_FromFormat("%s (%d): %s: %s", name, err, api, detail);
+    else if (i >= 0) /* a provider that says nothing more: the table's summary */
+        msg = PyUnicode_FromFormat("%s (%d): %s failed: %s", name, err, api, err_table[i].message);
     else
         msg = PyUnicode_FromFormat("%s (%d): %s failed", name, err, api);
     if (!msg)
@@ -87,10 +97,7 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
 
 PyObject *arc_raise(arc_state *st, aclError err, const char *api)
 {
-    PyObject *exc = st ? st->AclError : PyExc_RuntimeError;
-    if (st && (err == ACL_ERROR_RT_AICORE_EXCEPTION || err == ACL_ERROR_RT_AICORE_TIMEOUT))
-        exc = st->LaunchError;
-    return raise_as(exc, err, api);
+    return raise_as(st ? exc_of(st, err_index(err)) : PyExc_RuntimeError, err, api);
 }
 
 PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api)

@@ -192,6 +192,11 @@ static int mod_exec(PyObject *m)
     if (!st->AclError || !st->LaunchError || PyModule_AddObjectRef(m, "AclError", st->AclError) < 0 ||
         PyModule_AddObjectRef(m, "LaunchError", st->LaunchError) < 0)
         return -1;
+    PyObject *errors = arc_error_table(st);
+    int rc = errors ? PyModule_AddObjectRef(m, "ERRORS", errors) : -1;
+    Py_XDECREF(errors);
+    if (rc < 0)
+        return -1;
     if (!(st->DeviceArrayType = add_type(m, &devicearray_spec)) || !(st->StreamType = add_type(m, &stream_spec)) ||
         !(st->EventType = add_type(m, &event_spec)) || !(st->ModuleType = add_type(m, &module_spec)) ||
         !(st->KernelType = add_type(m, &kernel_spec)) || !(st->LauncherType = add_type(m, &launcher_spec)) ||

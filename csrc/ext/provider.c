@@ -74,7 +74,7 @@ static PyObject *provider_error(const char *fmt, ...)
     PyObject *e = PyObject_CallFunction(exc, "s", msg);
     if (e) {
         PyObject_SetAttrString(e, "code", PyLong_FromLong(ACL_ERROR_UNINITIALIZE));
-        PyObject_SetAttrString(e, "name", PyUnicode_FromString("ACL_ERROR_UNINITIALIZE"));
+        PyObject_SetAttrString(e, "name", PyUnicode_FromString(arc_err_name(ACL_ERROR_UNINITIALIZE)));
         PyErr_SetObject(exc, e);
         Py_DECREF(e);
     }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "acl_error_table.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,24 +26,10 @@ typedef void *aclrtContext;
 static const int ACL_ERROR_NONE = 0;
 static const int ACL_SUCCESS = 0;
 
-static const int ACL_ERROR_INVALID_PARAM = 100000;
-static const int ACL_ERROR_UNINITIALIZE = 100001;
-static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
-static const int ACL_ERROR_INVALID_FILE = 100003;
-static const int ACL_ERROR_BAD_ALLOC = 200000;
-static const int ACL_ERROR_INTERNAL_ERROR = 500000;
-
-static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
-static const int ACL_ERROR_RT_INVALID_DEVICEID = 107001;
-static const int ACL_ERROR_RT_CONTEXT_NULL = 107002;
-static const int ACL_ERROR_RT_INVALID_HANDLE = 107017;
-static const int ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
-static const int ACL_ERROR_RT_MEMORY_ALLOCATION = 207001;
-static const int ACL_ERROR_RT_EVENT_NOT_COMPLETE = 207007;
-static const int ACL_ERROR_RT_INTERNAL_ERROR = 507000;
-static const int ACL_ERROR_RT_AICORE_TIMEOUT = 507014;
-static const int ACL_ERROR_RT_AICORE_EXCEPTION = 507015;
-static const int ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046;
+/* The error codes: acl_error_table.h holds them, with their messages. */
+#define ARC_ACL_ERROR_CONST(name, value, exc, msg) static const int name = value;
+ARC_ACL_ERRORS(ARC_ACL_ERROR_CONST)
+#undef ARC_ACL_ERROR_CONST
 
 /* Text of the most recent error on this thread (never NULL). */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);

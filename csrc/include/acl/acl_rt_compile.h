@@ -14,17 +14,12 @@ typedef void *aclrtcProg;
 /* Error codes of aclrtc.  CANN defines these only inside its library;
  * ascendrtc publishes them with the same values for convenience. */
 #ifndef ACL_ERROR_RTC_INVALID_PROG
-#define ACL_ERROR_RTC_INVALID_PROG 176000
-#define ACL_ERROR_RTC_INVALID_INPUT 176001
-#define ACL_ERROR_RTC_INVALID_OPTION 176002
-#define ACL_ERROR_RTC_COMPILATION 176003
-#define ACL_ERROR_RTC_LINKING 176004
-#define ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION 176005
-#define ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION 176006
-#define ACL_ERROR_RTC_NAME_EXPR_NOT_VALID 176007
-#define ACL_ERROR_RTC_PROG_CREATION_FAILURE 276000
-#define ACL_ERROR_RTC_OUT_OF_MEMORY 276001
-#define ACL_ERROR_RTC_FAILURE 576000
+/* From acl_error_table.h; enumerators so that they are constant expressions. */
+enum {
+#define ARC_ACLRTC_ERROR_ENUM(name, value, exc, msg) name = value,
+    ARC_ACLRTC_ERRORS(ARC_ACLRTC_ERROR_ENUM)
+#undef ARC_ACLRTC_ERROR_ENUM
+};
 #endif
 
 /* Create a program from Ascend C source.  headers/includeNames give
