@@ -75,6 +75,14 @@
 #include "arc/cube_load.h"
 #include "arc/mmad.h"
 #include "arc/fixpipe.h"
+/* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
+#include "arc/utils.h"
+#include "arc/tensor_ops.h"
+#include "arc/sort.h"
+#include "arc/buf_pool.h"
+#include "arc/list_tensor.h"
+#include "arc/dump.h"
+#include "arc/group_barrier.h"
 
 typedef uint8_t *GM_ADDR;
 

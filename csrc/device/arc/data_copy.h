@@ -29,7 +29,9 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() = default;
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn = 0)
+    /* All five fields, as CANN declares it: a 4-element braced list then
+     * means DataCopyParams, so DataCopyPad(..., {1, len, 1, 1}) resolves. */
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
 };
 template <typename T> struct DataCopyPadExtParams {
@@ -286,6 +288,16 @@ template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gm, uint64_t
     __arc::gm_access(gm.addr_, size * sizeof(T), "AscendC::InitGlobalMemory");
     T *__restrict p = gm.addr_;
     for (uint64_t i = 0; i < size; i++) p[i] = value;
+}
+
+/* Older names of InitGlobalMemory: fill `size` GM elements with value. */
+template <typename T> inline void Fill(GlobalTensor<T> &gm, uint64_t size, const T &value)
+{
+    InitGlobalMemory(gm, size, value);
+}
+template <typename T> inline void InitOutput(GlobalTensor<T> &gm, uint64_t size, const T &value)
+{
+    InitGlobalMemory(gm, size, value);
 }
 
 } // namespace AscendC

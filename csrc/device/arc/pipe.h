@@ -208,6 +208,10 @@ public:
         if (s == (unsigned long long)(uintptr_t)this) s = 0;
     }
     void Init() {}
+    /* TBufPool (arc/buf_pool.h): a pool of len bytes carved from this
+     * pipe, or one sharing the memory of `share`. */
+    template <class P> bool InitBufPool(P &pool, uint32_t len) { return pool.arc_attach(*this, len); }
+    template <class P, class Q> bool InitBufPool(P &pool, uint32_t len, Q &share) { return pool.arc_share(share, len); }
 
     /* Event ids: FetchEventID peeks at a free id, AllocEventID takes it. */
     template <HardEvent evt> TEventID AllocEventID()

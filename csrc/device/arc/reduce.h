@@ -221,6 +221,21 @@ inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
                          srcRepStride, __arc::RED_MIN, calIndex, "AscendC::ReduceMin");
 }
 
+template <typename T, bool isSetMask = true>
+inline void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &, const uint64_t mask[],
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false)
+{
+    __detail::reduce2_l0(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::ReduceMax"),
+                         srcRepStride, __arc::RED_MAX, calIndex, "AscendC::ReduceMax");
+}
+template <typename T, bool isSetMask = true>
+inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &, const uint64_t mask[],
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false)
+{
+    __detail::reduce2_l0(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::ReduceMin"),
+                         srcRepStride, __arc::RED_MIN, calIndex, "AscendC::ReduceMin");
+}
+
 /* ---- WholeReduce: one result per repeat at dst[r * dstRepStride] (pairs for value+index) ---- */
 namespace __detail {
 template <typename T>
@@ -298,6 +313,18 @@ inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
     __detail::whole(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::WholeReduceSum"),
                     dstRepStride, srcBlkStride, srcRepStride, __arc::RED_SUM, ReduceOrder::ORDER_ONLY_VALUE,
                     "AscendC::WholeReduceSum");
+}
+/* RepeatReduceSum: one sum per repeat, like WholeReduceSum (assumption:
+ * results at dst[r * dstRepStride]; dstBlkStride has no effect). */
+template <typename T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime,
+                            const uint64_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                            const int32_t dstRepStride, const int32_t srcRepStride)
+{
+    (void)dstBlkStride;
+    __detail::whole(dst, src, __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::RepeatReduceSum"),
+                    dstRepStride, srcBlkStride, srcRepStride, __arc::RED_SUM, ReduceOrder::ORDER_ONLY_VALUE,
+                    "AscendC::RepeatReduceSum");
 }
 #define ARC_WHOLE_MM(NAME, OP)                                                                                      \
     template <typename T, bool isSetMask = true>                                                                    \

@@ -39,6 +39,8 @@ static inline Arena arena_of(TPosition p)
     }
 }
 } // namespace __detail
+/* GM cache hint of SetL2CacheHint; the simulated core has no L2 model. */
+enum class CacheMode : uint8_t { CACHE_MODE_NORMAL = 0, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
 
 template <typename T> class GlobalTensor {
 public:
@@ -87,10 +89,15 @@ public:
     T *GetPhyAddr() const { return addr_; }
     T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
     uint64_t GetSize() const { return size_; }
+    void SetL2CacheHint(CacheMode) {}
     void SetL2CacheHint(int) {}
     template <typename... A> void SetShapeInfo(A...) {}
 
-    T *addr_ = nullptr;
+    /* address_ is CANN's name for the GM pointer; kernels read it. */
+    union {
+        T *addr_ = nullptr;
+        T *address_;
+    };
     T *base_ = nullptr;   /* the address given to SetGlobalBuffer */
     uint64_t size_ = 0;
 };
@@ -175,6 +182,15 @@ public:
         bytes_ = cap_ = src.cap_ - offset * (uint32_t)sizeof(U);
         pos_ = src.pos_;
     }
+    /* dst = a + b (and -, *, /, &, |): arc/tensor_ops.h builds the
+     * expression; it runs over dst's elements. */
+    template <class E, class = typename E::arc_tensor_expr> LocalTensor &operator=(const E &e)
+    {
+        e.run(*this);
+        return *this;
+    }
+    LocalTensor &operator=(const LocalTensor &) = default;
+    LocalTensor(const LocalTensor &) = default;
     void Print() const {}
     void Print(uint32_t) const {}
 

@@ -237,6 +237,14 @@ inline void ArithProgression(const LocalTensor<T> &dst, const U first, const V d
     const T f = (T)first, d = (T)diff;
     for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)(f + (T)((T)i * d));
 }
+/* Advanced-API name of the same: dst[i] = start + i * diff. */
+template <typename T>
+inline void Arange(const LocalTensor<T> &dst, const __arc::ident_t<T> start, const __arc::ident_t<T> diff,
+                   const int32_t count)
+{
+    __arc::check_cnt(dst, count, "AscendC::Arange", "dst");
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)(start + (T)((T)i * diff));
+}
 } // namespace AscendC
 
 #endif /* ARC_VEC_UNARY_H_ */

@@ -1,0 +1,124 @@
+/* buf_pool.h - TBufPool (a sub-arena of the TPipe that queues and TBufs
+ * are carved from, resettable, nestable, or sharing another pool's
+ * memory) and LocalMemAllocator<Hardware> (the static-tensor bump
+ * allocator of newer kernels). */
+#ifndef ARC_BUF_POOL_H_
+#define ARC_BUF_POOL_H_
+
+#include "arc/pipe.h"
+
+namespace AscendC {
+
+template <TPosition pos = TPosition::VECCALC, uint32_t bufIDSize = 4> class TBufPool {
+public:
+    uint8_t *base_ = nullptr;
+    uint32_t len_ = 0;
+    uint32_t used_ = 0;
+    uint32_t nbuf_ = 0;
+
+    /* Queue / TBuf buffers come from this pool (lengths rounded to 32). */
+    bool InitBuffer(TQueBase &que, uint8_t num, uint32_t len)
+    {
+        return carve(que, num, len, "AscendC::TBufPool::InitBuffer");
+    }
+    template <TPosition p> bool InitBuffer(TBuf<p> &buf, uint32_t len)
+    {
+        return carve(buf, 1, len, "AscendC::TBufPool::InitBuffer");
+    }
+    /* A nested pool of len bytes, or one sharing `share`'s memory. */
+    template <class P> bool InitBufPool(P &pool, uint32_t len)
+    {
+        const char *api = "AscendC::TBufPool::InitBufPool";
+        need_base(api);
+        uint64_t l = ((uint64_t)len + 31u) & ~31ull;
+        ARC_CHECK(used_ + l <= len_, api, "a %u-byte pool exceeds this pool: %u of %u bytes already used", len,
+                  used_, len_);
+        pool.base_ = base_ + used_;
+        pool.len_ = (uint32_t)l;
+        pool.used_ = pool.nbuf_ = 0;
+        used_ += (uint32_t)l;
+        return true;
+    }
+    template <class P, class Q> bool InitBufPool(P &pool, uint32_t len, Q &share) { return pool.arc_share(share, len); }
+    /* Makes the whole pool free again (the buffers carved from it are
+     * carved anew by later InitBuffer calls). */
+    void Reset() { used_ = 0; nbuf_ = 0; }
+
+    template <class Pipe> bool arc_attach(Pipe &pipe, uint32_t len)
+    {
+        const char *api = "AscendC::TPipe::InitBufPool";
+        arc_core *c = __arc_core();
+        bool l1 = __detail::pos_is_l1(pos);
+        uint64_t &used = l1 ? pipe.l1_used_ : pipe.ub_used_;
+        uint64_t size = l1 ? c->l1_size : c->ub_size, l = ((uint64_t)len + 31u) & ~31ull;
+        ARC_CHECK(len > 0, api, "pool length is 0");
+        ARC_CHECK(used + l <= size, api, "a %u-byte pool exceeds the %s: %llu of %llu bytes already used", len,
+                  l1 ? "L1" : "unified buffer", (unsigned long long)used, (unsigned long long)size);
+        base_ = (l1 ? c->l1 : c->ub) + used;
+        len_ = (uint32_t)l;
+        used_ = nbuf_ = 0;
+        used += l;
+        return true;
+    }
+    template <class Q> bool arc_share(Q &share, uint32_t len)
+    {
+        const char *api = "AscendC::InitBufPool";
+        ARC_CHECK(share.base_ != nullptr, api, "the pool to share has no memory yet (InitBufPool it first)");
+        ARC_CHECK(len <= share.len_, api, "a %u-byte pool cannot share a %u-byte pool", len, share.len_);
+        base_ = share.base_;
+        len_ = (((uint32_t)len + 31u) & ~31u);
+        used_ = nbuf_ = 0;
+        return true;
+    }
+
+private:
+    void need_base(const char *api) const
+    {
+        ARC_CHECK(base_ != nullptr, api, "the pool has no memory: call TPipe::InitBufPool first");
+    }
+    bool carve(TQueBase &q, uint32_t num, uint32_t len, const char *api)
+    {
+        need_base(api);
+        ARC_CHECK(len > 0, api, "buffer length is 0");
+        ARC_CHECK(num > 0, api, "buffer count is 0");
+        ARC_CHECK(nbuf_ + num <= QBUF_MAX_LEN, api, "%u buffers requested, %u already in the pool (at most %u)", num,
+                  nbuf_, QBUF_MAX_LEN);
+        uint64_t l = ((uint64_t)len + 31u) & ~31ull;
+        ARC_CHECK(used_ + l * num <= len_, api, "%u x %u bytes (rounded to %llu) exceed the pool: %u of %u bytes used",
+                  num, len, (unsigned long long)l, used_, len_);
+        q.base_ = base_ + used_;
+        q.len_ = (uint32_t)l;
+        q.num_ = (uint8_t)num;
+        q.cursor_ = q.head_ = q.count_ = 0;
+        q.inuse_ = q.queued_ = 0;
+        used_ += (uint32_t)(l * num);
+        nbuf_ += num;
+        return true;
+    }
+};
+
+/* On-chip memories LocalMemAllocator can allocate from. */
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+/* Bump allocator from byte 0 of one memory (static tensors, no TPipe). */
+template <Hardware hw = Hardware::UB> class LocalMemAllocator {
+public:
+    template <typename T, uint32_t n> LocalTensor<T> Alloc() { return Alloc<T>(n); }
+    template <typename T> LocalTensor<T> Alloc(uint32_t n)
+    {
+        static_assert(hw == Hardware::UB || hw == Hardware::L1,
+                      "LocalMemAllocator: ascendrtc models Hardware::UB and Hardware::L1");
+        LocalTensor<T> t(hw == Hardware::UB ? TPosition::VECCALC : TPosition::A1, cur_, n);
+        cur_ += (n * (uint32_t)sizeof(T) + 31u) & ~31u;
+        return t;
+    }
+    template <TPosition p, typename T, uint32_t n> LocalTensor<T> Alloc() { return Alloc<T>(n); }
+    uint32_t GetCurAddr() const { return cur_; }
+
+private:
+    uint32_t cur_ = 0;
+};
+
+} // namespace AscendC
+
+#endif /* ARC_BUF_POOL_H_ */

@@ -1,0 +1,114 @@
+/* utils.h - small helpers and names real kernels use besides the vector
+ * API: DivCeil/CeilDiv/AlignUp, AscendC::Std (min, max, type traits),
+ * IsSameType, AscendCUtils, memory-size constants, float16_t/float32_t,
+ * the AIC/AIV core-type values, the builtin block_idx/block_num, and the C
+ * library names CANN's device build leaves in the global namespace. */
+#ifndef ARC_UTILS_H_
+#define ARC_UTILS_H_
+
+#include "arc/state.h"
+#include "arc/mask.h"
+#include "type_traits"
+#include "cstring"
+#include "cmath"
+
+/* CANN's device build declares the C library's memory and math functions
+ * at global scope; kernels call them unqualified or as ::name. */
+using std::memcpy;
+using std::memset;
+using std::memcmp;
+using std::sqrt;
+using std::exp;
+using std::log;
+using std::fabs;
+using std::floor;
+using std::ceil;
+using std::pow;
+using std::round;
+
+/* Builtin scalar type names of the device compiler. */
+typedef half float16_t;
+typedef float float32_t;
+
+namespace __arc {
+/* The builtin block_idx / block_num variables: read the calling core. */
+struct block_idx_t {
+    operator int64_t() const { return __arc_core()->block_idx; }
+};
+struct block_num_t {
+    operator int64_t() const { return __arc_core()->block_num; }
+};
+inline int64_t pf(block_idx_t v) { return (int64_t)v; }
+inline int64_t pf(block_num_t v) { return (int64_t)v; }
+} // namespace __arc
+[[maybe_unused]] static constexpr __arc::block_idx_t block_idx{};
+[[maybe_unused]] static constexpr __arc::block_num_t block_num{};
+
+namespace AscendC {
+/* Integer helpers (CANN names both spellings). */
+template <typename T, typename U> __attribute__((always_inline)) constexpr T DivCeil(T a, U b)
+{
+    return (T)((a + (T)b - 1) / (T)b);
+}
+template <typename T, typename U> __attribute__((always_inline)) constexpr T CeilDiv(T a, U b) { return DivCeil(a, b); }
+template <typename T, typename U> __attribute__((always_inline)) constexpr T AlignUp(T a, U b)
+{
+    return (T)(DivCeil(a, b) * (T)b);
+}
+template <typename T, typename U> __attribute__((always_inline)) constexpr T CeilAlign(T a, U b) { return AlignUp(a, b); }
+template <typename T, typename U> __attribute__((always_inline)) constexpr T AlignDown(T a, U b)
+{
+    return (T)(a / (T)b * (T)b);
+}
+
+/* IsSameType<A, B>::value */
+template <typename A, typename B> struct IsSameType { static constexpr bool value = false; };
+template <typename A> struct IsSameType<A, A> { static constexpr bool value = true; };
+
+/* A subset of the C++ standard library kernels reach as AscendC::Std. */
+namespace Std {
+template <typename T> constexpr const T &min(const T &a, const T &b) { return b < a ? b : a; }
+template <typename T> constexpr const T &max(const T &a, const T &b) { return a < b ? b : a; }
+using std::integral_constant;
+using std::true_type;
+using std::false_type;
+using std::bool_constant;
+using std::is_same;
+using std::is_same_v;
+using std::enable_if;
+using std::enable_if_t;
+using std::conditional;
+using std::conditional_t;
+using std::remove_cv;
+using std::remove_cv_t;
+using std::remove_reference;
+} // namespace Std
+
+/* Memory sizes of the simulated SoC (dav-2201 unless 3510). */
+constexpr uint32_t TOTAL_UB_SIZE = __NPU_ARCH__ == 3510 ? 256u * 1024u : 192u * 1024u;
+constexpr uint32_t TOTAL_VEC_LOCAL_SIZE = TOTAL_UB_SIZE;
+constexpr uint32_t TOTAL_L1_SIZE = 512u * 1024u;
+constexpr uint32_t TOTAL_L0A_SIZE = 64u * 1024u;
+constexpr uint32_t TOTAL_L0B_SIZE = 64u * 1024u;
+constexpr uint32_t TOTAL_L0C_SIZE = __NPU_ARCH__ == 3510 ? 256u * 1024u : 128u * 1024u;
+constexpr uint32_t ONE_BLOCK_SIZE = 32;
+
+/* Core-type values compared with a kernel's own g_coreType. */
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+
+/* Static helpers CANN groups under AscendCUtils. */
+struct AscendCUtils {
+    static constexpr uint32_t GetBitSize(uint32_t byteSize) { return byteSize * 8; }
+    static constexpr uint32_t GetC0Size() { return 32; }
+    static constexpr uint32_t GetC0Count(uint32_t dtypeSize) { return 32 / dtypeSize; }
+    template <typename T> static void SetMask(uint64_t maskHigh, uint64_t maskLow)
+    {
+        SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T> static void SetMask(int32_t len) { SetVectorMask<T>(len); }
+    template <typename T> static void ResetMask() { AscendC::ResetMask(); }
+};
+} // namespace AscendC
+
+#endif /* ARC_UTILS_H_ */
