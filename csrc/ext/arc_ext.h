@@ -209,6 +209,8 @@ extern PyType_Spec binarymeta_spec;
 int arc_meta_types_init(PyObject *m, arc_state *st);
 /* _C.read_meta(data) */
 PyObject *arc_read_meta(PyObject *module, PyObject *data);
+/* _C.matmul_tiling(M, N, K, in_size, out_size, bias_size, cores, ...): TCubeTiling fields (matmul_tiling.c). */
+PyObject *arc_matmul_tiling_py(PyObject *module, PyObject *args, PyObject *kw);
 /* The kernel of a BinaryMeta (or None/NULL) whose symbol is `symbol`, or NULL. */
 const arc_kernel_meta *arc_meta_kernel(PyObject *meta, const char *symbol);
 

@@ -125,6 +125,8 @@ static PyMethodDef mod_methods[] = {
     {"read_meta", arc_read_meta, METH_O,
      "read_meta(data) -> BinaryMeta or None\n--\n\nThe .arc_meta metadata of a binary built by ascendrtc's "
      "compiler (parsed by the runtime's own reader), or None when it has none."},
+    {"matmul_tiling", (PyCFunction)(void (*)(void))arc_matmul_tiling_py, METH_VARARGS | METH_KEYWORDS,
+     "TCubeTiling fields (a tuple of 50 ints) for a Matmul; see ascendrtc.matmul_tiling."},
     {"load_binary", mod_load_binary, METH_O,
      "load_binary(data) -> Module\n--\n\nLoad a compiled binary with aclrtBinaryLoadFromData."},
     {"noop", (PyCFunction)(void (*)(void))mod_noop, METH_FASTCALL, "Do nothing (benchmark floor)."},

@@ -8,8 +8,52 @@
 
 #include <cstdint>
 
-/* ---- Matmul: TCubeTiling (and the structs it needs) go here, in the
- * global namespace and as AscendC::tiling::TCubeTiling, with the cube API. */
+/* ---- Matmul: TCubeTiling, int32 fields in the documented order
+ * (cube.md section 9).  ARC_TCUBE_TILING_FIELDS(X) lists them once for
+ * the kernel struct, the host tiling (csrc/host_api/lib/matmul) and
+ * Python (ascendrtc.matmul_tiling). */
+#define ARC_TCUBE_TILING_FIELDS(X)                                                                    \
+    X(usedCoreNum) X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN) \
+    X(baseK) X(depthA1) X(depthB1) X(stepM) X(stepN) X(isBias) X(transLength) X(iterateOrder)        \
+    X(shareMode) X(shareL1Size) X(shareL0CSize) X(shareUbSize) X(batchM) X(batchN) X(singleBatchM)   \
+    X(singleBatchN) X(stepKa) X(stepKb) X(depthAL1CacheUB) X(depthBL1CacheUB) X(dbL0A) X(dbL0B)      \
+    X(dbL0C) X(ALayoutInfoB) X(ALayoutInfoS) X(ALayoutInfoN) X(ALayoutInfoG) X(ALayoutInfoD)         \
+    X(BLayoutInfoB) X(BLayoutInfoS) X(BLayoutInfoN) X(BLayoutInfoG) X(BLayoutInfoD) X(CLayoutInfoB)  \
+    X(CLayoutInfoS1) X(CLayoutInfoN) X(CLayoutInfoG) X(CLayoutInfoS2) X(BatchNum) X(mxTypePara)
+#ifndef ASCENDRTC_TILING_HOST
+#define ARC_TCUBE_FIELD_(f) int32_t f;
+struct TCubeTiling {
+    ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
+};
+#undef ARC_TCUBE_FIELD_
+namespace AscendC {
+namespace tiling {
+using ::TCubeTiling;
+} // namespace tiling
+} // namespace AscendC
+#else
+/* Host side: the plain struct as AscendC::tiling::TCubeTiling and, when
+ * the tiling DSL is in (tiling/tiling_api.h), optiling::TCubeTiling as a
+ * tiling class with set_/get_ per field and the same bytes. */
+#define ARC_TCUBE_FIELD_(f) int32_t f;
+namespace AscendC {
+namespace tiling {
+struct TCubeTiling {
+    ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
+};
+} // namespace tiling
+} // namespace AscendC
+#undef ARC_TCUBE_FIELD_
+#ifdef BEGIN_TILING_DATA_DEF
+#define ARC_TCUBE_FIELD_(f) TILING_DATA_FIELD_DEF(int32_t, f)
+namespace optiling {
+BEGIN_TILING_DATA_DEF(TCubeTiling)
+ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
+END_TILING_DATA_DEF;
+} // namespace optiling
+#undef ARC_TCUBE_FIELD_
+#endif
+#endif
 
 /* ---- Advanced API tiling structs (SoftMaxTiling, LayerNormTiling, ...)
  * go here with the APIs that read them. */

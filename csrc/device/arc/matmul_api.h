@@ -1,0 +1,489 @@
+/* matmul_api.h - the high-level Matmul API (lib/matmul_intf.h): MatmulType,
+ * Matmul<A, B, C, BIAS, MM_CFG>, the configs, REGIST_MATMUL_OBJ (cube.md
+ * section 9).
+ *
+ * Model: the object computes on the core that calls it, straight from GM
+ * (or a TSCM/VECOUT local A/B), one baseM x baseN block per Iterate with
+ * the whole singleCoreK, accumulating in float (int32 for int8) like L0C.
+ * On the NPU an AIV's calls are messages to its AIC (an undocumented
+ * protocol); the results are the same.  The tiling's base/step/depth fields
+ * do not change the numbers; baseM/baseN set the blocks Iterate yields. */
+#ifndef ARC_MATMUL_API_H_
+#define ARC_MATMUL_API_H_
+
+#include "arc/cube_types.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+    constexpr static TPosition srcPos = SRCPOS;
+};
+
+enum class MatmulConfigMode : int32_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+enum class IterateOrder : int32_t { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
+
+/* The scheduling choices of a Matmul; none changes the results here. */
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    bool doIBShareNorm = false;
+    bool doSpecialMDL = false;
+    bool enUnitFlag = true;
+    bool intrinsicsCheck = false;
+    bool enVecND2NZ = false;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+};
+struct MatmulShapeParams {
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0, basicM = 0, basicN = 0, basicK = 0;
+};
+template <typename... A> constexpr MatmulConfig GetNormalConfig(A...) { return MatmulConfig{}; }
+template <typename... A> constexpr MatmulConfig GetMDLConfig(A...)
+{
+    MatmulConfig c{};
+    c.doNorm = false;
+    c.doMultiDataLoad = true;
+    c.enUnitFlag = false;
+    return c;
+}
+template <typename... A> constexpr MatmulConfig GetSpecialMDLConfig(A...)
+{
+    MatmulConfig c = GetMDLConfig();
+    c.doSpecialMDL = true;
+    return c;
+}
+template <typename... A> constexpr MatmulConfig GetBasicConfig(uint32_t m = 0, uint32_t n = 0, uint32_t k = 0, A...)
+{
+    MatmulConfig c{};
+    c.doBasicBlock = true;
+    c.basicM = m;
+    c.basicN = n;
+    c.basicK = k;
+    return c;
+}
+template <typename... A> constexpr MatmulConfig GetIBShareNormConfig(A...)
+{
+    MatmulConfig c{};
+    c.doIBShareNorm = true;
+    return c;
+}
+template <MatmulConfigMode MODE, typename... A> constexpr MatmulConfig GetMMConfig(A...)
+{
+    return MODE == MatmulConfigMode::CONFIG_MDL ? GetMDLConfig()
+           : MODE == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
+           : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
+                                                      : GetNormalConfig();
+}
+constexpr MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 64);
+
+template <typename A = void, typename B = void, typename C = void> struct MatmulCallBackFunc {};
+
+namespace __mm {
+template <typename T> struct acc { typedef float type; };
+template <> struct acc<int8_t> { typedef int32_t type; };
+template <typename T> inline typename acc<T>::type wide(T v) { return (typename acc<T>::type)v; }
+inline float wide(bfloat16_t v) { return v.ToFloat(); }
+template <typename D, typename S> inline D narrow(S v) { return (D)v; }
+template <> inline bfloat16_t narrow<bfloat16_t, float>(float v) { return bfloat16_t(v); }
+
+/* An operand: GM or local data, its format, its leading dimension. */
+template <typename T> struct Operand {
+    const T *p = nullptr;
+    GlobalTensor<T> g;
+    bool gm = false, trans = false, scalar = false, set = false;
+    T value{};
+};
+} // namespace __mm
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig &MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
+class MatmulImpl {
+    using TA = typename A_TYPE::T;
+    using TB = typename B_TYPE::T;
+    using TC = typename C_TYPE::T;
+    using TBias = typename BIAS_TYPE::T;
+    using ACC = typename __mm::acc<TA>::type;
+    static_assert(sizeof(TA) == sizeof(TB), "Matmul: A and B types differ in width");
+
+public:
+    __aicore__ MatmulImpl() = default;
+
+    /* Tiling from a local struct or from GM. */
+    void Init(const TCubeTiling *tiling, TPipe *tpipe = nullptr)
+    {
+        (void)tpipe;
+        ARC_CHECK(tiling != nullptr, "Matmul::Init", "the tiling pointer is null");
+        t_ = *tiling;
+        ARC_CHECK(t_.baseM > 0 && t_.baseN > 0, "Matmul::Init",
+                  "tiling baseM %d and baseN %d must be positive (fill TCubeTiling with ascendrtc.matmul_tiling "
+                  "or MultiCoreMatmulTiling::GetTiling)", t_.baseM, t_.baseN);
+        M_ = t_.M;
+        N_ = t_.N;
+        Ka_ = t_.Ka;
+        Kb_ = t_.Kb;
+        sm_ = t_.singleCoreM;
+        sn_ = t_.singleCoreN;
+        sk_ = t_.singleCoreK;
+        hasBias_ = t_.isBias != 0;
+        inited_ = true;
+        reset_iter();
+    }
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0)
+    {
+        (void)orgKc;
+        M_ = orgM;
+        N_ = orgN;
+        Ka_ = orgKa;
+        Kb_ = orgKb;
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK)
+    {
+        sm_ = singleM;
+        sn_ = singleN;
+        sk_ = singleK;
+        reset_iter();
+    }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1)
+    {
+        if (tailM >= 0) sm_ = tailM;
+        if (tailN >= 0) sn_ = tailN;
+        if (tailK >= 0) sk_ = tailK;
+        reset_iter();
+    }
+    void SetTensorA(const GlobalTensor<TA> &gm, bool isTransposeA = false)
+    {
+        check_trans(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
+        a_ = __mm::Operand<TA>{};
+        a_.g = gm;
+        a_.p = gm.addr_;
+        a_.gm = true;
+        a_.trans = isTransposeA;
+        a_.set = true;
+        reset_iter();
+    }
+    void SetTensorA(const LocalTensor<TA> &l, bool isTransposeA = false)
+    {
+        check_trans(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
+        a_ = __mm::Operand<TA>{};
+        a_.p = l.addr_;
+        a_.trans = isTransposeA;
+        a_.set = true;
+        reset_iter();
+    }
+    void SetTensorA(TA scalar)
+    {
+        a_ = __mm::Operand<TA>{};
+        a_.scalar = true;
+        a_.value = scalar;
+        a_.set = true;
+        reset_iter();
+    }
+    void SetTensorB(const GlobalTensor<TB> &gm, bool isTransposeB = false)
+    {
+        check_trans(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
+        b_ = __mm::Operand<TB>{};
+        b_.g = gm;
+        b_.p = gm.addr_;
+        b_.gm = true;
+        b_.trans = isTransposeB;
+        b_.set = true;
+        reset_iter();
+    }
+    void SetTensorB(const LocalTensor<TB> &l, bool isTransposeB = false)
+    {
+        check_trans(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
+        b_ = __mm::Operand<TB>{};
+        b_.p = l.addr_;
+        b_.trans = isTransposeB;
+        b_.set = true;
+        reset_iter();
+    }
+    void SetTensorB(TB scalar)
+    {
+        b_ = __mm::Operand<TB>{};
+        b_.scalar = true;
+        b_.value = scalar;
+        b_.set = true;
+        reset_iter();
+    }
+    void SetBias(const GlobalTensor<TBias> &gm)
+    {
+        bias_ = gm.addr_;
+        biasG_ = gm;
+        biasGm_ = true;
+        hasBias_ = true;
+    }
+    void SetBias(const LocalTensor<TBias> &l)
+    {
+        bias_ = l.addr_;
+        biasGm_ = false;
+        hasBias_ = true;
+    }
+    void DisableBias() { hasBias_ = false; }
+    void ClearBias() { hasBias_ = false; }
+    template <typename... U> void SetSelfDefineData(U...) {}
+    template <typename... U> void SetUserDefInfo(U...) {}
+    template <typename U> void SetQuantScalar(U) {}
+    template <typename U> void SetQuantVector(const U &) {}
+    template <typename U> void SetLocalWorkspace(const U &) {}
+    template <typename U> void SetWorkspace(const U &) {}
+    template <typename U> void SetWorkspace(U *, int) {}
+    void SetHF32(bool = false, int = 0) {}
+    void SetSubBlockIdx(uint8_t) {}
+    uint8_t GetSubBlockIdx() { return 0; }
+    void End() { reset_iter(); }
+
+    /* The whole singleCoreM x singleCoreN into C (GM, ND, pitch N). */
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<TC> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false)
+    {
+        (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
+        prepare("Matmul::IterateAll");
+        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
+        for (uint32_t i = 0; i < mb * nb; i++) {
+            uint32_t mi, ni;
+            block_of(i, mb, nb, mi, ni);
+            compute(mi, ni);
+            write_gm(gm, mi * t_.baseM, ni * t_.baseN, N_, enAtomic, "Matmul::IterateAll");
+        }
+        reset_iter();
+    }
+    template <bool sync = true> void IterateAll(const LocalTensor<TC> &ub, uint8_t enAtomic = 0)
+    {
+        prepare("Matmul::IterateAll");
+        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
+        for (uint32_t i = 0; i < mb * nb; i++) {
+            uint32_t mi, ni;
+            block_of(i, mb, nb, mi, ni);
+            compute(mi, ni);
+            write_local(ub, mi * t_.baseM, ni * t_.baseN, sn_, enAtomic);
+        }
+        reset_iter();
+    }
+    void WaitIterateAll() {}
+
+    /* One baseM x baseN block per call; false when all are done. */
+    template <bool sync = true> bool Iterate(bool enPartialSum = false)
+    {
+        (void)enPartialSum;
+        if (iter_ < 0) {
+            prepare("Matmul::Iterate");
+            iter_ = 0;
+        } else {
+            iter_++;
+        }
+        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
+        if ((uint32_t)iter_ >= mb * nb) {
+            reset_iter();
+            return false;
+        }
+        block_of((uint32_t)iter_, mb, nb, cm_, cn_);
+        compute(cm_, cn_);
+        return true;
+    }
+    /* The current block to GM: at its place in singleCoreM x singleCoreN
+     * (pitch N), or packed at gm with pitch baseN when enSequentialWrite. */
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<TC> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false)
+    {
+        ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
+        if (enSequentialWrite)
+            write_gm(gm, 0, 0, t_.baseN, enAtomic, "Matmul::GetTensorC", true);
+        else
+            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, N_, enAtomic, "Matmul::GetTensorC");
+    }
+    /* The current block to a local tensor (VECIN): ND baseM x baseN,
+     * pitch baseN (a tail block keeps the pitch). */
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<TC> &ub, uint8_t enAtomic = 0, bool enSequentialWrite = false)
+    {
+        ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
+        if (enSequentialWrite)
+            write_local(ub, 0, 0, t_.baseN, enAtomic, true);
+        else
+            write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN, sn_, enAtomic);
+    }
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<TC> &gm, const LocalTensor<TC> &ub, uint8_t enAtomic = 0,
+                    bool enSequentialWrite = false)
+    {
+        GetTensorC<sync>(gm, enAtomic, enSequentialWrite);
+        GetTensorC<sync>(ub, enAtomic, true);
+    }
+
+    /* Shapes as kernels read them back. */
+    TCubeTiling t_{};
+
+private:
+    void reset_iter() { iter_ = -1; }
+    static void check_trans(bool want, bool declared, const char *api, const char *what)
+    {
+        ARC_CHECK(!want || declared, api,
+                  "transposing %s needs ISTRANS = true in its MatmulType (MatmulType<pos, fmt, T, true>)", what);
+    }
+    void block_of(uint32_t i, uint32_t mb, uint32_t nb, uint32_t &mi, uint32_t &ni) const
+    {
+        if (t_.iterateOrder == 1) {
+            mi = i / nb;
+            ni = i % nb;
+        } else {
+            mi = i % mb;
+            ni = i / mb;
+        }
+    }
+    void prepare(const char *api)
+    {
+        ARC_CHECK(inited_, api, "the Matmul object has no tiling: REGIST_MATMUL_OBJ(..., &tiling) or Init(&tiling) first");
+        ARC_CHECK(a_.set && b_.set, api, "SetTensorA and SetTensorB must come first (A %s, B %s)",
+                  a_.set ? "set" : "not set", b_.set ? "set" : "not set");
+        ARC_CHECK(sm_ >= 0 && sn_ >= 0 && sk_ >= 0, api, "single shape %d x %d x %d is negative", sm_, sn_, sk_);
+        ARC_CHECK(!hasBias_ || bias_ != nullptr, api, "the tiling says isBias but SetBias was not called");
+        int lda = a_.trans ? M_ : Ka_, ldb = b_.trans ? Kb_ : N_;
+        ARC_CHECK(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR ||
+                      A_TYPE::format == CubeFormat::SCALAR || A_TYPE::format == CubeFormat::NZ,
+                  api, "A format %d is not supported (ND, NZ, VECTOR, SCALAR)", (int)A_TYPE::format);
+        (void)lda; (void)ldb;
+        /* GM extents of this core's A and B. */
+        if (a_.gm && A_TYPE::format == CubeFormat::ND && sm_ && sk_)
+            a_.g.check_range(0, a_.trans ? (uint64_t)(sk_ - 1) * M_ + sm_ : (uint64_t)(sm_ - 1) * Ka_ + sk_, api);
+        if (b_.gm && B_TYPE::format == CubeFormat::ND && sn_ && sk_)
+            b_.g.check_range(0, b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_, api);
+        if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
+    }
+    /* Element (i, k) of A and (k, j) of B in this core's block. */
+    TA a_at(int i, int k) const
+    {
+        if (a_.scalar) return a_.value;
+        if (A_TYPE::format == CubeFormat::NZ) {
+            constexpr int C0 = 32 / sizeof(TA);
+            int r = a_.trans ? k : i, c = a_.trans ? i : k, rows = a_.trans ? (Ka_ + 15) / 16 * 16 : (M_ + 15) / 16 * 16;
+            return a_.p[(int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0];
+        }
+        return a_.trans ? a_.p[(int64_t)k * M_ + i] : a_.p[(int64_t)i * Ka_ + k];
+    }
+    TB b_at(int k, int j) const
+    {
+        if (b_.scalar) return b_.value;
+        if (B_TYPE::format == CubeFormat::NZ) {
+            constexpr int C0 = 32 / sizeof(TB);
+            int r = b_.trans ? j : k, c = b_.trans ? k : j, rows = b_.trans ? (N_ + 15) / 16 * 16 : (Kb_ + 15) / 16 * 16;
+            return b_.p[(int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0];
+        }
+        return b_.trans ? b_.p[(int64_t)j * Kb_ + k] : b_.p[(int64_t)k * N_ + j];
+    }
+    /* Block (mi, ni) into acc_ (bm x bn, pitch baseN). */
+    void compute(uint32_t mi, uint32_t ni)
+    {
+        bm_ = sm_ - (int)(mi * t_.baseM) < t_.baseM ? sm_ - (int)(mi * t_.baseM) : t_.baseM;
+        bn_ = sn_ - (int)(ni * t_.baseN) < t_.baseN ? sn_ - (int)(ni * t_.baseN) : t_.baseN;
+        int i0 = mi * t_.baseM, j0 = ni * t_.baseN, ld = t_.baseN;
+        ARC_CHECK((uint64_t)t_.baseM * t_.baseN <= (64u << 10) && t_.baseN <= 4096, "Matmul::Iterate",
+                  "baseM %d x baseN %d exceeds what one L0C (128 KB of 32-bit values) holds", t_.baseM, t_.baseN);
+        ACC *acc = acc_;
+        for (int r = 0; r < bm_; r++)
+            for (int c = 0; c < bn_; c++)
+                acc[r * ld + c] = hasBias_ ? (ACC)__mm::wide(bias_[j0 + c]) : (ACC)0;
+        /* B rows of this block in the accumulator type, then a
+         * broadcast multiply-add over contiguous columns. */
+        ACC *brow = bbuf_;
+        for (int k = 0; k < sk_; k++) {
+            for (int c = 0; c < bn_; c++) brow[c] = (ACC)__mm::wide(b_at(k, j0 + c));
+            for (int r = 0; r < bm_; r++) {
+                ACC av = (ACC)__mm::wide(a_at(i0 + r, k));
+                ACC *out = acc + r * ld;
+                for (int c = 0; c < bn_; c++) out[c] += av * brow[c];
+            }
+        }
+    }
+    static void combine(TC &dst, ACC v, uint8_t atomic)
+    {
+        TC x = __mm::narrow<TC, ACC>(v);
+        if (atomic == 1) dst = __mm::narrow<TC, ACC>((ACC)__mm::wide(dst) + v);
+        else if (atomic == 2) dst = (ACC)__mm::wide(dst) > v ? dst : x;
+        else if (atomic == 3) dst = (ACC)__mm::wide(dst) < v ? dst : x;
+        else dst = x;
+    }
+    void write_gm(const GlobalTensor<TC> &gm, int i0, int j0, int pitch, uint8_t atomic, const char *api,
+                  bool packed = false)
+    {
+        (void)packed;
+        if (bm_ == 0 || bn_ == 0) return;
+        gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
+        TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
+        for (int r = 0; r < bm_; r++)
+            for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
+    }
+    void write_local(const LocalTensor<TC> &ub, int i0, int j0, int pitch, uint8_t atomic, bool packed = false)
+    {
+        (void)packed;
+        if (bm_ == 0 || bn_ == 0) return;
+        uint64_t need = ((uint64_t)(i0 + bm_ - 1) * pitch + j0 + bn_) * sizeof(TC);
+        ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
+                  "the block needs %llu bytes of the local tensor, which has %u", (unsigned long long)need, ub.bytes_);
+        TC *d = ub.addr_ + (int64_t)i0 * pitch + j0;
+        for (int r = 0; r < bm_; r++)
+            for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
+    }
+
+    __mm::Operand<TA> a_;
+    __mm::Operand<TB> b_;
+    const TBias *bias_ = nullptr;
+    GlobalTensor<TBias> biasG_;
+    bool biasGm_ = false, hasBias_ = false, inited_ = false;
+    int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 0, bn_ = 0;
+    int iter_ = -1;
+    uint32_t cm_ = 0, cn_ = 0;
+    /* One block's accumulators (at most one L0C) and a B row. */
+    ACC acc_[64 * 1024];
+    ACC bbuf_[4096];
+};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig &MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
+class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...> {};
+
+namespace __mm {
+inline void regist(TPipe *, uint8_t *) {}
+template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, const TCubeTiling *t, R &&...rest)
+{
+    if (t) mm.Init(t, p);
+    regist(p, ws, rest...);
+}
+template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, decltype(nullptr), R &&...rest)
+{
+    regist(p, ws, rest...);
+}
+template <typename MM, typename... R>
+inline void regist(TPipe *p, uint8_t *ws, MM &mm, TCubeTiling *t, R &&...rest)
+{
+    regist(p, ws, mm, (const TCubeTiling *)t, rest...);
+}
+} // namespace __mm
+} // namespace AscendC
+
+/* Registers up to 4 Matmul objects with their tilings (Init on each). */
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ::AscendC::__mm::regist((tpipe), (uint8_t *)(workspace), __VA_ARGS__)
+#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
+
+namespace matmul {
+using namespace AscendC;
+} // namespace matmul
+
+#endif /* ARC_MATMUL_API_H_ */
