@@ -27,6 +27,7 @@
  * threads that live for this launch only), up to one per block or core. */
 #include <errno.h>
 #include <setjmp.h>
+#include <ucontext.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -45,6 +46,21 @@
 enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
 
 typedef struct core_thread core_thread;
+
+/* One AIC or AIV of a MIX block: its own arenas and flag counters, run as
+ * a coroutine of the block's thread (see run_mix). */
+enum { SUB_RUN, SUB_WAIT, SUB_DONE };
+typedef struct sub_core {
+    arc_core core;
+    ucontext_t uc;
+    void *stack;
+    jmp_buf jb;
+    int state;
+    int wait_id;
+    uint8_t cnt[16];   /* CrossCoreWaitFlag counters */
+    uint8_t pend[16];  /* AIV sets of modes 1/2 not yet matched by the other AIV */
+} sub_core;
+#define MAX_SUBS 3
 
 typedef struct launch_ctx {
     const sim_kernel_run *r;
@@ -76,8 +92,13 @@ struct core_thread {
     pthread_t th;      /* the thread running this core (the stream worker for the caller's core) */
     pthread_cond_t cv; /* wakes this thread for a launch */
     arc_core core;
+    arc_core *cur;     /* what __arc_core() returns: core, or a MIX sub-core's */
     launch_ctx *ctx;
     jmp_buf jb;
+    jmp_buf *jbp;      /* where a trap returns: jb, or the running sub-core's */
+    sub_core *subs[MAX_SUBS];
+    int nsub, cur_sub; /* sub-cores of the running MIX block, and the one running */
+    ucontext_t sched;
     atomic_int in_kernel; /* 1 while in kernel code: signals may longjmp out */
     atomic_int where;     /* WHERE_* */
     atomic_uint block;    /* the block it runs */
@@ -143,10 +164,22 @@ static void block_exit(launch_ctx *c)
     }
 }
 
+static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv);
+
+/* AIVs per block of a MIX kernel type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2), else 0. */
+static int mix_aivs(const sim_kernel_run *r)
+{
+    uint32_t t = r->km ? r->km->ktype : 0;
+    return t == 5 ? 2 : t == 4 ? 1 : 0;
+}
+
 static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
 {
     const sim_kernel_run *r = c->r;
     arc_core *k = &ct->core;
+    ct->cur = k;
+    ct->jbp = &ct->jb;
+    ct->nsub = 0;
     k->block_idx = b;
     k->block_num = r->nblocks;
     k->sub_block_idx = 0;
@@ -163,7 +196,10 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     ct->ctx = c;
     atomic_store(&ct->block, b);
     atomic_store(&ct->where, WHERE_RUNNING);
-    if (setjmp(ct->jb) == 0) {
+    int naiv = mix_aivs(r);
+    if (naiv) {
+        run_mix(ct, c, b, naiv);
+    } else if (setjmp(ct->jb) == 0) {
         atomic_store(&ct->in_kernel, 1);
         r->entry(r->args);
     }
@@ -268,6 +304,14 @@ static void thread_free(core_thread *ct)
     free(ct->core.ub);
     free(ct->core.l1);
     free(ct->core.l0);
+    for (int i = 0; i < MAX_SUBS; i++)
+        if (ct->subs[i]) {
+            free(ct->subs[i]->core.ub);
+            free(ct->subs[i]->core.l1);
+            free(ct->subs[i]->core.l0);
+            free(ct->subs[i]->stack);
+            free(ct->subs[i]);
+        }
     free(ct->altstack); /* its thread has exited */
     pthread_cond_destroy(&ct->cv);
     free(ct);
@@ -291,6 +335,8 @@ static core_thread *core_new(sim_corepool *p, unsigned idx)
     ct->core.ub = ub;
     ct->core.l1 = l1;
     ct->core.l0 = l0;
+    ct->cur = &ct->core;
+    ct->jbp = &ct->jb;
     pthread_cond_init(&ct->cv, NULL);
     return ct;
 }
@@ -571,7 +617,16 @@ void sim_core_service_end(int state)
 
 arc_core *__arc_core(void)
 {
-    return self ? &self->core : NULL;
+    return self ? self->cur : NULL;
+}
+
+/* " (AIC)", " (AIV 1)" for a MIX sub-core, else "". */
+static const char *sub_label(const core_thread *ct)
+{
+    static const char *names[2][MAX_SUBS] = {{" (AIC)", " (AIV)", ""}, {" (AIC)", " (AIV 0)", " (AIV 1)"}};
+    if (!ct->nsub)
+        return "";
+    return names[ct->nsub == 3][ct->cur_sub];
 }
 
 int sim_core_signal_abort(const char *api, const char *body)
@@ -584,11 +639,11 @@ int sim_core_signal_abort(const char *api, const char *body)
     atomic_store(&ct->in_kernel, 0);
     if (body) {
         char m[SIM_MSG_MAX];
-        snprintf(m, sizeof m, "%s block %lld/%lld: %s: %s", ct->core.kernel_name, ct->core.block_idx,
-                 ct->core.block_num, api, body);
+        snprintf(m, sizeof m, "%s block %lld/%lld%s: %s: %s", ct->cur->kernel_name, ct->cur->block_idx,
+                 ct->cur->block_num, sub_label(ct), api, body);
         fail(ct->ctx, m);
     }
-    longjmp(ct->jb, 1);
+    longjmp(*ct->jbp, 1);
 }
 
 void __arc_trap(const char *api, const char *fmt, ...)
@@ -606,10 +661,10 @@ void __arc_trap(const char *api, const char *fmt, ...)
         fprintf(stderr, "ascendrtc: __arc_trap outside a simulated core: %s: %s\n", api ? api : "?", body);
         abort();
     }
-    snprintf(m, sizeof m, "%s block %lld/%lld: %s: %s", ct->core.kernel_name, ct->core.block_idx,
-             ct->core.block_num, api ? api : "?", body);
+    snprintf(m, sizeof m, "%s block %lld/%lld%s: %s: %s", ct->cur->kernel_name, ct->cur->block_idx,
+             ct->cur->block_num, sub_label(ct), api ? api : "?", body);
     fail(ct->ctx, m);
-    longjmp(ct->jb, 1);
+    longjmp(*ct->jbp, 1);
 }
 
 typedef struct {
@@ -640,7 +695,7 @@ void __arc_sync_all(void)
     pthread_mutex_lock(&c->mu);
     if (atomic_load(&c->aborted)) {
         pthread_mutex_unlock(&c->mu);
-        longjmp(ct->jb, 1);
+        longjmp(*ct->jbp, 1);
     }
     c->waiting++;
     if (c->waiting + c->exited == r->nblocks) {
@@ -668,7 +723,7 @@ void __arc_sync_all(void)
     atomic_store(&ct->where, WHERE_RUNNING);
     pthread_mutex_unlock(&c->mu);
     if (!released)
-        longjmp(ct->jb, 1); /* another block trapped, or the launch timed out */
+        longjmp(*ct->jbp, 1); /* another block trapped, or the launch timed out */
     sim_core_service_end(k);
 }
 
@@ -684,4 +739,189 @@ int __arc_printf(const char *fmt, ...)
     sim_core_service_end(k);
     va_end(ap);
     return n;
+}
+
+/* ---- MIX blocks: one AIC and its AIVs as coroutines of the block's thread ----
+ *
+ * A KERNEL_TYPE_MIX_AIC_1_2 block runs the kernel three times (AIC, AIV 0,
+ * AIV 1; 1_1: AIC and one AIV), each with its own arc_core and arenas, as
+ * the NPU's cores of one AI core do.  A sub-core runs until it returns or
+ * waits in CrossCoreWaitFlag on a counter at 0; then the next runnable one
+ * runs.  When every unfinished sub-core waits and none can be released,
+ * the block fails with each one's position (the NPU would hang). */
+
+static sub_core *sub_get(core_thread *ct, int i)
+{
+    if (ct->subs[i])
+        return ct->subs[i];
+    sub_core *s = calloc(1, sizeof *s);
+    void *ub = NULL, *l1 = NULL, *l0 = NULL, *st = NULL;
+    if (!s || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1()) ||
+        posix_memalign(&l0, 512, ARC_L0_BYTES) || posix_memalign(&st, 64, SIM_CORE_STACK)) {
+        free(s);
+        free(ub);
+        free(l1);
+        free(l0);
+        free(st);
+        return NULL;
+    }
+    s->core.ub = ub;
+    s->core.l1 = l1;
+    s->core.l0 = l0;
+    s->stack = st;
+    ct->subs[i] = s;
+    return s;
+}
+
+static void sub_main(void)
+{
+    core_thread *ct = self;
+    sub_core *s = ct->subs[ct->cur_sub];
+    if (setjmp(s->jb) == 0) {
+        atomic_store(&ct->in_kernel, 1);
+        ct->ctx->r->entry(ct->ctx->r->args);
+    }
+    atomic_store(&ct->in_kernel, 0);
+    s->state = SUB_DONE;
+    swapcontext(&s->uc, &ct->sched); /* never resumed */
+}
+
+static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
+{
+    const sim_kernel_run *r = c->r;
+    int n = 1 + naiv;
+    for (int i = 0; i < n; i++) {
+        sub_core *s = sub_get(ct, i);
+        if (!s) {
+            fail(c, "out of host memory for a MIX block's sub-core arenas");
+            return;
+        }
+        arc_core *k = &s->core;
+        k->block_idx = i == 0 ? b : naiv == 2 ? 2 * (long long)b + (i - 1) : b;
+        k->block_num = r->nblocks;
+        k->sub_block_idx = i == 0 ? 0 : i - 1;
+        k->sub_block_num = i == 0 ? 1 : naiv;
+        k->ub_size = r->arch->ub_size;
+        k->l1_size = r->arch->l1_size;
+        k->tiling_key = r->tiling_key;
+        k->workspace = NULL;
+        k->arch = r->arch->num;
+        k->core_type = i == 0;
+        k->kernel_name = r->kernel_name;
+        memset(k->dev, 0, sizeof k->dev);
+        memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+        s->state = SUB_RUN;
+        memset(s->cnt, 0, sizeof s->cnt);
+        memset(s->pend, 0, sizeof s->pend);
+        getcontext(&s->uc);
+        s->uc.uc_stack.ss_sp = s->stack;
+        s->uc.uc_stack.ss_size = SIM_CORE_STACK;
+        s->uc.uc_link = NULL;
+        makecontext(&s->uc, sub_main, 0);
+    }
+    ct->nsub = n;
+    for (;;) {
+        int done = 0, ran = 0;
+        for (int i = 0; i < n && !atomic_load(&c->aborted); i++) {
+            sub_core *s = ct->subs[i];
+            if (s->state == SUB_DONE) {
+                done++;
+                continue;
+            }
+            if (s->state == SUB_WAIT && s->cnt[s->wait_id] == 0)
+                continue;
+            ct->cur_sub = i;
+            ct->cur = &s->core;
+            ct->jbp = &s->jb;
+            swapcontext(&ct->sched, &s->uc);
+            ran = 1;
+        }
+        if (atomic_load(&c->aborted) || done == n)
+            break;
+        if (!ran) {
+            char m[SIM_MSG_MAX];
+            size_t o = (size_t)snprintf(m, sizeof m, "%s block %u/%u: CrossCoreWaitFlag: the block's cores wait for "
+                                        "flags no core will set (the kernel would hang on the NPU):",
+                                        r->kernel_name, b, r->nblocks);
+            for (int i = 0; i < n && o < sizeof m; i++) {
+                sub_core *s = ct->subs[i];
+                const char *who = i == 0 ? "AIC" : naiv == 1 ? "AIV" : i == 1 ? "AIV 0" : "AIV 1";
+                if (s->state == SUB_WAIT)
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in CrossCoreWaitFlag(%d);", who, s->wait_id);
+                else
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s returned;", who);
+            }
+            fail(c, m);
+            break;
+        }
+    }
+    ct->cur = &ct->core;
+    ct->jbp = &ct->jb;
+    ct->nsub = 0;
+}
+
+/* Raise sub-core s's counter for id; 15 outstanding sets is the limit. */
+static void flag_add(core_thread *ct, sub_core *s, int id)
+{
+    if (s->cnt[id] >= 15)
+        __arc_trap("CrossCoreSetFlag", "flag %d was set 15 times without a CrossCoreWaitFlag: the counter "
+                   "overflows (the NPU traps or hangs)", id);
+    (void)ct;
+    s->cnt[id]++;
+}
+
+int __arc_cross_core(int op, int mode, int flag)
+{
+    core_thread *ct = self;
+    if (!ct || !ct->ctx || !ct->nsub)
+        return 0; /* not a MIX launch: no cross-core scheduler, the flags order nothing */
+    int id = flag & 15, me = ct->cur_sub, naiv = ct->nsub - 1;
+    sub_core *s = ct->subs[me];
+    if (op == 0) { /* CrossCoreSetFlag<mode> */
+        if (mode == 2 && me == 0) {
+            for (int i = 1; i <= naiv; i++)
+                flag_add(ct, ct->subs[i], id);
+        } else if ((mode == 2 || mode == 1) && me > 0) {
+            s->pend[id]++;
+            int all = 1;
+            for (int i = 1; i <= naiv; i++)
+                all &= ct->subs[i]->pend[id] > 0;
+            if (all) {
+                for (int i = 1; i <= naiv; i++)
+                    ct->subs[i]->pend[id]--;
+                if (mode == 2)
+                    flag_add(ct, ct->subs[0], id);
+                else
+                    for (int i = 1; i <= naiv; i++)
+                        flag_add(ct, ct->subs[i], id);
+            }
+        } else if (mode == 1) {
+            __arc_trap("CrossCoreSetFlag", "mode 1 synchronises the AIVs of one AI core; the AIC set flag %d", id);
+        } else {
+            __arc_trap("CrossCoreSetFlag", "mode %d (flag %d) is not modelled by the simulator: modes 1 (AIV <-> AIV) "
+                       "and 2 (AIC <-> AIV) are; mode 0 synchronises every core of a type across blocks", mode, id);
+        }
+        return 1;
+    }
+    if (op == 1) { /* CrossCoreWaitFlag */
+        int k = sim_core_service_begin();
+        while (s->cnt[id] == 0) {
+            s->state = SUB_WAIT;
+            s->wait_id = id;
+            swapcontext(&s->uc, &ct->sched);
+            if (atomic_load(&ct->ctx->aborted))
+                longjmp(s->jb, 1);
+        }
+        s->state = SUB_RUN;
+        s->cnt[id]--;
+        sim_core_service_end(k);
+        return 1;
+    }
+    /* op 2: this AIC only serves its AIVs' Matmul requests (REGIST_MATMUL_OBJ
+     * in a MIX kernel without ASCENDC_CUBE_ONLY): it is done. */
+    if (me == 0) {
+        sim_core_service_begin();
+        longjmp(s->jb, 1);
+    }
+    return 1;
 }

@@ -70,6 +70,11 @@ int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * cache entry the device API chose to replace). */
 void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2]);
 
+/* Cross-core flags of MIX kernels (CrossCoreSetFlag / CrossCoreWaitFlag):
+ * op 0 sets `flag` with `mode`, op 1 waits for it, op 2 ends the calling
+ * AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing done). */
+int __arc_cross_core(int op, int mode, int flag);
+
 /* Every runtime function JIT'd kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
  * runtime and listed here. */
@@ -78,7 +83,8 @@ void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, un
     X(__arc_sync_all)         \
     X(__arc_trap)             \
     X(__arc_printf)           \
-    X(__arc_gm_check)
+    X(__arc_gm_check)         \
+    X(__arc_cross_core)
 
 #ifdef __cplusplus
 }

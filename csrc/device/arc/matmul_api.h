@@ -460,7 +460,17 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
 class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...> {};
 
 namespace __mm {
-inline void regist(TPipe *, uint8_t *) {}
+/* In a MIX kernel the AIC's REGIST_MATMUL_OBJ serves its AIVs' requests
+ * and the AIC runs nothing else; with ASCENDC_CUBE_ONLY the AIC computes. */
+#ifdef ASCENDC_CUBE_ONLY
+constexpr bool aic_serves = false;
+#else
+constexpr bool aic_serves = true;
+#endif
+inline void regist(TPipe *, uint8_t *)
+{
+    if (aic_serves && ASCEND_IS_AIC) __arc_cross_core(2, 0, 0);
+}
 template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, const TCubeTiling *t, R &&...rest)
 {
     if (t) mm.Init(t, p);

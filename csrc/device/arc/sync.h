@@ -66,9 +66,19 @@ template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(con
  * order nothing.  Blocks run concurrently, so GM flags still work. */
 template <bool isAIVOnly = true, typename... A> inline void IBSet(const A &...) {}
 template <bool isAIVOnly = true, typename... A> inline void IBWait(const A &...) {}
-/* AIC <-> AIV flags of MIX kernels; a simulated MIX block is one thread. */
-template <auto... A> inline void CrossCoreSetFlag(uint16_t) {}
-template <auto... A> inline void CrossCoreWaitFlag(uint16_t) {}
+/* AIC <-> AIV flags of MIX kernels (cube.md section 1): in a
+ * KERNEL_TYPE_MIX_AIC_1_1/1_2 launch they order the block's cores (modes 1
+ * and 2; ids truncated to 4 bits; the wait ignores its template
+ * arguments, as on A2).  Other kernel types start no cross-core scheduler
+ * and the calls order nothing. */
+template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreSetFlag(uint16_t flagId)
+{
+    __arc_cross_core(0, modeId, flagId);
+}
+template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId)
+{
+    __arc_cross_core(1, modeId, flagId);
+}
 } // namespace AscendC
 
 /* Raw intrinsics some kernels call directly. */
