@@ -17,6 +17,7 @@ from ._C import DeviceArray, Event, Kernel, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
 from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
 from ._program import Binary, Module, Program
+from ._op_kernel import OpKernel, OpProjectError, op_kernel
 from ._version import __version__
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Stream", "Event", "synchronize", "device_info", "default_stream",
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
     "set_backend", "get_backend", "sim_home", "set_launch_timeout",
+    "op_kernel", "OpKernel", "OpProjectError",
 ]
 
 

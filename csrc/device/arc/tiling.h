@@ -37,6 +37,7 @@ template <class T> inline void copy_tiling(T *dst, const uint8_t *src)
     if (src == nullptr)
         __arc_trap("GET_TILING_DATA", "the tiling argument is a null pointer (%u bytes of tiling data expected)",
                    (unsigned)sizeof(T));
+    ::__arc::gm_access(src, sizeof(T), "GET_TILING_DATA (a tiling buffer smaller than the tiling struct?)");
     __builtin_memcpy((void *)dst, src, sizeof(T));
 }
 } // namespace __arc_tiling
@@ -48,13 +49,13 @@ template <unsigned long long H>
 ::__arc_tiling::no_tiling_struct_registered __arc_tiling_of_op(::__arc_tiling::op_key<H>);
 ::__arc_tiling::no_tiling_struct_registered __arc_tiling_last(::__arc_tiling::rank<0>);
 
-/* The op being compiled: ascendrtc's op-project compile defines
- * ASCENDRTC_OP_TYPE (the op type or the kernel file's stem, a string). */
-#ifdef ASCENDRTC_OP_TYPE
-#define __ARC_OP_HASH ::__arc_tiling::op_hash(ASCENDRTC_OP_TYPE)
-#else
-#define __ARC_OP_HASH 0ull
+/* The op being compiled, a string: ascendrtc's op-project compile redefines
+ * it after kernel_operator.h (a macro expands where it is used, so this
+ * works with the precompiled device API too). */
+#ifndef ASCENDRTC_OP_TYPE
+#define ASCENDRTC_OP_TYPE ""
 #endif
+#define __ARC_OP_HASH ::__arc_tiling::op_hash(ASCENDRTC_OP_TYPE)
 
 #define __ARC_TILING_T                                                                        \
     typename ::__arc_tiling::pick<decltype(__arc_tiling_default(0)),                           \
@@ -83,17 +84,18 @@ template <unsigned long long H>
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling) type *var = (type *)(tiling)
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling)                        \
     decltype(((type *)0)->member) var;                                           \
+    ::__arc::gm_access((const uint8_t *)(tiling) + __builtin_offsetof(type, member), sizeof(var), \
+                       "GET_TILING_DATA_MEMBER");                                \
     __builtin_memcpy((void *)&var, (const uint8_t *)(tiling) + __builtin_offsetof(type, member), sizeof(var))
 
 /* Tiling keys, both ways CANN uses them: the op build compiles once per key
- * with -DTILING_KEY_VAR=k (then TILING_KEY_IS is a constant and the key set
- * at launch is not read); otherwise the key is the one set at launch
+ * with -DTILING_KEY_VAR=k (or an op-project compile redefines it after
+ * kernel_operator.h); then TILING_KEY_IS is a constant and the key set at
+ * launch is not read.  Otherwise the key is the one set at launch
  * (kernel(..., tiling_key=K), 0 when none). */
-#ifdef TILING_KEY_VAR
-#define TILING_KEY_IS(k) ((unsigned long long)(TILING_KEY_VAR) == (unsigned long long)(k))
-#else
+#ifndef TILING_KEY_VAR
 #define TILING_KEY_VAR (__arc_core()->tiling_key)
-#define TILING_KEY_IS(k) (__arc_core()->tiling_key == (unsigned long long)(k))
 #endif
+#define TILING_KEY_IS(k) ((unsigned long long)(TILING_KEY_VAR) == (unsigned long long)(k))
 
 #endif /* ARC_TILING_H_ */

@@ -213,6 +213,10 @@ template <unsigned N> constexpr u64 encode(const param (&d)[N], const args &v)
 }
 } // namespace __arc_tpl
 
+/* Is a key one of the ASCENDC_TPL_SEL combinations?  ASCENDC_TPL_SEL
+ * declares the better overload; without it every combination is built. */
+constexpr bool __arc_tpl_selected(long, unsigned long long) { return true; }
+
 #define ASCENDC_TPL_DTYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})
 #define ASCENDC_TPL_DATATYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})
 #define ASCENDC_TPL_FORMAT_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_FORMAT, 8, {__VA_ARGS__})
@@ -232,8 +236,12 @@ template <unsigned N> constexpr u64 encode(const param (&d)[N], const args &v)
 #define ASCENDC_TPL_ARGS_DECL(op, ...) \
     __attribute__((unused)) static constexpr ::__arc_tpl::param __arc_tpl_decl[] = {__VA_ARGS__}
 #define ASCENDC_TPL_ARGS_SEL(...) ::__arc_tpl::combo{{__VA_ARGS__}}
-#define ASCENDC_TPL_SEL(...) \
-    __attribute__((unused)) static constexpr ::__arc_tpl::combo __arc_tpl_sel[] = {__VA_ARGS__}
+#define ASCENDC_TPL_SEL(...)                                                                       \
+    __attribute__((unused)) static constexpr ::__arc_tpl::combo __arc_tpl_sel[] = {__VA_ARGS__};    \
+    __attribute__((unused)) static constexpr bool __arc_tpl_selected(int, unsigned long long key)   \
+    {                                                                                              \
+        return ::__arc_tpl::selected(__arc_tpl_decl, __arc_tpl_sel, key);                          \
+    }
 
 #define GET_TPL_TILING_KEY(...) ::__arc_tpl::encode(__arc_tpl_decl, ::__arc_tpl::args{__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                    \
