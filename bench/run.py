@@ -5,7 +5,7 @@
 
 Each bench module exposes rows(quick) -> [(name, values, baseline name,
 baseline values, target ratio or None[, unit])]; values are seconds
-unless the optional sixth field names another unit: "bytes", or "GB/s" (a
+unless the optional sixth field names another unit: "bytes", or "GB/s" or "GFLOP/s" (a
 rate: higher is better, so its target is a floor).  A row with no values is
 printed as unavailable (an optional peer that is not installed).  Every row is
 a ratio against a baseline measured in the same run (this machine is shared
@@ -24,7 +24,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 MODULES = ["bench_compile", "bench_launch", "bench_pocl", "bench_cache", "bench_device_add", "bench_softmax",
-           "bench_memory", "bench_checks", "bench_cache_remote"]
+           "bench_memory", "bench_checks", "bench_cache_remote", "bench_cube"]
 
 
 def fmt_bytes(b):
@@ -46,7 +46,11 @@ def fmt_rate(r):
     return "%.2f GB/s" % r
 
 
-UNITS = {"s": fmt_time, "bytes": fmt_bytes, "GB/s": fmt_rate}
+def fmt_gflops(r):
+    return "%.1f GFLOP/s" % r
+
+
+UNITS = {"s": fmt_time, "bytes": fmt_bytes, "GB/s": fmt_rate, "GFLOP/s": fmt_gflops}
 
 
 def table(all_rows):
@@ -63,7 +67,7 @@ def table(all_rows):
         ratio = m / bm if bm else float("nan")
         if target is None:
             verdict = ""
-        elif unit == "GB/s":
+        elif unit in ("GB/s", "GFLOP/s"):
             verdict = ">= %.2fx: %s" % (target, "met" if ratio >= target else "NOT met")
         else:
             verdict = "<= %.2fx: %s" % (target, "met" if ratio <= target else "NOT met")

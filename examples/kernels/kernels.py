@@ -171,3 +171,17 @@ def main():
 
 if __name__ == "__main__":
     sys.exit(0 if main() else 1)
+
+
+# ---- matmul through the basic cube API (L1, L0A/L0B, Mmad, Fixpipe) ----
+def matmul_basic(a, b, blocks=24):
+    a, b = np.ascontiguousarray(a, np.float16), np.ascontiguousarray(b, np.float16)
+    (M, K), N = a.shape, b.shape[1]
+    c = np.zeros((M, N), np.float32)
+    _run(module("matmul_basic").get_kernel("matmul_basic"), blocks, a, b, c, np.uint32(M), np.uint32(N), np.uint32(K))
+    return c
+
+
+def reference_matmul(a, b, bias=None):
+    c = np.asarray(a, np.float32) @ np.asarray(b, np.float32)
+    return c if bias is None else c + np.asarray(bias, np.float32)

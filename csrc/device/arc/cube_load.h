@@ -104,6 +104,10 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
             for (uint32_t cb = 0; cb < cblocks; cb++) {
                 T *o = out + (uint64_t)cb * p.dstNzC0Stride * C0;
                 uint32_t n = p.dValue - cb * C0 < C0 ? p.dValue - cb * C0 : C0;
+                if (n == C0) { /* a whole 32-byte row: a fixed-size (inlined) copy */
+                    __builtin_memcpy((void *)o, (const void *)(row + cb * C0), 32);
+                    continue;
+                }
                 __builtin_memcpy((void *)o, (const void *)(row + cb * C0), n * sizeof(T));
                 /* The last column block is zero-filled up to 32 bytes. */
                 if (n < C0) __builtin_memset((void *)(o + n), 0, (C0 - n) * sizeof(T));

@@ -6,15 +6,19 @@
 
 #include "arc/tensor.h"
 
+/* Matrix formats and layouts are global names in CANN (kernels spell
+ * CubeFormat::ND with no using-directive); AscendC has them too. */
+enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, COLUMN_MAJOR };
+enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
 namespace AscendC {
+using ::CubeFormat;
+using ::LayoutMode;
 
 /* Bytes of one fractal row (C0 elements of any width). */
 constexpr uint32_t DEFAULT_C0_SIZE = 32;
 constexpr uint32_t CUBE_MAX_SIZE = 256;      /* elements of a 16x16 fractal */
 constexpr uint32_t ONE_BLK_SIZE_CUBE = 512;  /* bytes of an L0A/L0B fractal */
-
-enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, COLUMN_MAJOR };
-enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 /* GM -> L1 with ND -> NZ conversion (all uint16 on 2201). */
 struct Nd2NzParams {

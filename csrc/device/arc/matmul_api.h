@@ -14,20 +14,7 @@
 #include "arc/cube_types.h"
 #include "kernel_tiling/kernel_tiling.h"
 
-namespace AscendC {
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-    constexpr static TPosition srcPos = SRCPOS;
-};
-
+/* Configs are global names in CANN (kernels use CFG_MDL unqualified). */
 enum class MatmulConfigMode : int32_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
 enum class IterateOrder : int32_t { ORDER_M = 0, ORDER_N, UNDEF };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT };
@@ -90,6 +77,36 @@ constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 64);
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+    constexpr static TPosition srcPos = SRCPOS;
+};
+
+using ::MatmulConfigMode;
+using ::IterateOrder;
+using ::ScheduleType;
+using ::MatmulConfig;
+using ::MatmulShapeParams;
+using ::GetNormalConfig;
+using ::GetMDLConfig;
+using ::GetSpecialMDLConfig;
+using ::GetBasicConfig;
+using ::GetIBShareNormConfig;
+using ::GetMMConfig;
+using ::CFG_NORM;
+using ::CFG_MDL;
+using ::CFG_IBSHARE_NORM;
+using ::MM_CFG_BB;
 
 template <typename A = void, typename B = void, typename C = void> struct MatmulCallBackFunc {};
 

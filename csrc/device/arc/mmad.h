@@ -23,7 +23,10 @@ inline float widen(bfloat16_t v) { return v.ToFloat(); }
 
 /* The product kernel.  a: ZZ (or a plain row when gemv), b: ZN, c: L0C NZ
  * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
- * 2 bias row. */
+ * 2 bias row.  A and B are first widened to the accumulator type (A in ZZ
+ * order, B as rows of 16 n-values per k); then 4 output rows at a time take
+ * a broadcast multiply-add over the 16 contiguous lanes of each B row, so
+ * one B row load feeds 4 vector FMAs. */
 template <typename TA, typename TC>
 inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_t m, uint32_t n, uint32_t k,
                         uint32_t kalign, int init)
@@ -35,33 +38,62 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
     const uint32_t M1 = (m + 15) / 16, N1 = (n + 15) / 16;
     const uint32_t K1 = (kalign + C0 - 1) / C0; /* fractals along K in L0A/L0B */
     const uint32_t KF = (k + C0 - 1) / C0;      /* fractals holding real k */
-    /* B panel of one n-fractal column: KF*C0 rows of 16 accumulator lanes. */
-    ACC *bt = (ACC *)__builtin_alloca((size_t)KF * C0 * 16 * sizeof(ACC));
+    const uint32_t KP = KF * C0;                /* k rounded to whole fractals */
+    /* A widened: rows of KP values (zero past k), 16 rows per fractal row. */
+    const uint32_t rows = gemv ? 1 : M1 * 16;
+    ACC *aw = (ACC *)__builtin_alloca((size_t)rows * KP * sizeof(ACC));
+    for (uint32_t r = 0; r < rows; r++)
+        for (uint32_t kk = 0; kk < KP; kk++) {
+            const TA *src = gemv ? a + kk : a + ((uint64_t)(r / 16) * K1 + kk / C0) * 16 * C0 + (r % 16) * C0 + kk % C0;
+            aw[(uint64_t)r * KP + kk] = kk < k ? widen(*src) : (ACC)0;
+        }
+    /* B panel of one n-fractal column: KP rows of 16 accumulator lanes. */
+    ACC *bt = (ACC *)__builtin_alloca((size_t)KP * 16 * sizeof(ACC));
     for (uint32_t ni = 0; ni < N1; ni++) {
         for (uint32_t ki = 0; ki < KF; ki++) {
             const TA *f = b + ((uint64_t)ki * N1 + ni) * 16 * C0;
             for (uint32_t kk = 0; kk < C0; kk++)
-                for (uint32_t nn = 0; nn < 16; nn++) bt[(ki * C0 + kk) * 16 + nn] = widen(f[nn * C0 + kk]);
+                for (uint32_t nn = 0; nn < 16; nn++) /* rows past k may hold anything (NaN): zero them */
+                    bt[(ki * C0 + kk) * 16 + nn] = ki * C0 + kk < k ? widen(f[nn * C0 + kk]) : (ACC)0;
         }
-        for (uint32_t mi = 0; mi < M1; mi++) {
-            uint32_t rows = gemv ? 1 : 16;
-            for (uint32_t r = 0; r < rows; r++) {
-                TC *out = c + (uint64_t)ni * M1 * 256 + (uint64_t)(mi * 16 + r) * 16;
-                ACC acc[16];
-                for (uint32_t nn = 0; nn < 16; nn++)
-                    acc[nn] = init == 0 ? (ACC)0 : init == 1 ? (ACC)out[nn] : (ACC)bias[ni * 16 + nn];
-                for (uint32_t ki = 0; ki < KF; ki++) {
-                    const TA *arow = gemv ? a + (uint64_t)ki * C0
-                                          : a + ((uint64_t)mi * K1 + ki) * 16 * C0 + (uint64_t)r * C0;
-                    uint32_t kend = k - ki * C0 < C0 ? k - ki * C0 : C0;
-                    const ACC *brow = bt + (uint64_t)ki * C0 * 16;
-                    for (uint32_t kk = 0; kk < kend; kk++) {
-                        ACC av = widen(arow[kk]);
-                        for (uint32_t nn = 0; nn < 16; nn++) acc[nn] += av * brow[kk * 16 + nn];
-                    }
-                }
-                for (uint32_t nn = 0; nn < 16; nn++) out[nn] = (TC)acc[nn];
+        ACC b0[16];
+        for (uint32_t nn = 0; nn < 16; nn++) b0[nn] = init == 2 ? (ACC)bias[ni * 16 + nn] : (ACC)0;
+        TC *cblk = c + (uint64_t)ni * M1 * 256;
+        uint32_t r = 0;
+        for (; r + 4 <= rows; r += 4) {
+            ACC acc0[16], acc1[16], acc2[16], acc3[16];
+            TC *o = cblk + (uint64_t)r * 16;
+            for (uint32_t nn = 0; nn < 16; nn++) {
+                acc0[nn] = init == 1 ? (ACC)o[nn] : b0[nn];
+                acc1[nn] = init == 1 ? (ACC)o[16 + nn] : b0[nn];
+                acc2[nn] = init == 1 ? (ACC)o[32 + nn] : b0[nn];
+                acc3[nn] = init == 1 ? (ACC)o[48 + nn] : b0[nn];
             }
+            const ACC *a0 = aw + (uint64_t)r * KP;
+            for (uint32_t kk = 0; kk < KP; kk++) {
+                const ACC *br = bt + (uint64_t)kk * 16;
+                ACC v0 = a0[kk], v1 = a0[KP + kk], v2 = a0[2 * KP + kk], v3 = a0[3 * KP + kk];
+                for (uint32_t nn = 0; nn < 16; nn++) {
+                    acc0[nn] += v0 * br[nn];
+                    acc1[nn] += v1 * br[nn];
+                    acc2[nn] += v2 * br[nn];
+                    acc3[nn] += v3 * br[nn];
+                }
+            }
+            for (uint32_t nn = 0; nn < 16; nn++) {
+                o[nn] = (TC)acc0[nn];
+                o[16 + nn] = (TC)acc1[nn];
+                o[32 + nn] = (TC)acc2[nn];
+                o[48 + nn] = (TC)acc3[nn];
+            }
+        }
+        for (; r < rows; r++) { /* gemv: one row */
+            ACC acc[16];
+            TC *o = cblk + (uint64_t)r * 16;
+            for (uint32_t nn = 0; nn < 16; nn++) acc[nn] = init == 1 ? (ACC)o[nn] : b0[nn];
+            for (uint32_t kk = 0; kk < KP; kk++)
+                for (uint32_t nn = 0; nn < 16; nn++) acc[nn] += aw[(uint64_t)r * KP + kk] * bt[kk * 16 + nn];
+            for (uint32_t nn = 0; nn < 16; nn++) o[nn] = (TC)acc[nn];
         }
     }
 }
