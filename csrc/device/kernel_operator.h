@@ -83,6 +83,7 @@
 #include "arc/list_tensor.h"
 #include "arc/dump.h"
 #include "arc/group_barrier.h"
+#include "lib/adv_api.h" /* the advanced API (lib/): CANN's kernel_operator.h exposes it too */
 
 typedef uint8_t *GM_ADDR;
 

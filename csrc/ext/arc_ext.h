@@ -279,4 +279,7 @@ PyObject *arc_ndarray_from_dlpack(PyObject *obj);
 /* compile.c */
 PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds);
 
+/* adv_tiling.c: the advanced API's host tiling (pad, unpad, softmax, layernorm, rmsnorm) */
+PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds);
+
 #endif /* ARC_EXT_H_ */

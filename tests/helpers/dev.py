@@ -60,9 +60,11 @@ def program(kernels, options=("--npu-arch=dav-2201",), prelude=""):
     return arc.Program(src, "device_test.asc").compile(list(options)).load()
 
 
-def run(mod, name, tensors, arrays, blocks=1):
+def run(mod, name, tensors, arrays, blocks=1, extra=()):
     """Launch kernel `name` built by ub_kernel with host arrays (one slice
-    per block, each `pad`ded); returns the arrays as they came back."""
+    per block, each `pad`ded) and then the `extra` arguments (those of
+    `extra_params`, e.g. a tiling array); returns the arrays as they came
+    back."""
     host = []
     for t, a in zip(tensors, arrays):
         dt, n = t[1], t[2]
@@ -71,7 +73,7 @@ def run(mod, name, tensors, arrays, blocks=1):
         buf[:, :n] = np.asarray(a, host_dtype(dt)).reshape(blocks, n)
         host.append(buf.reshape(-1))
     k = mod.get_kernel(name)
-    k[blocks](*host)
+    k[blocks](*host, *extra)
     arc.synchronize()
     return [h.reshape(blocks, -1)[:, :t[2]].reshape(-1) for t, h in zip(tensors, host)]
 

@@ -1,0 +1,2 @@
+/* fastergelu.h - see lib/activation/gelu.h. */
+#include "lib/activation/gelu.h"

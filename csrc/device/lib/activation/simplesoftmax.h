@@ -1,0 +1,2 @@
+/* simplesoftmax.h - see lib/activation/softmax.h. */
+#include "lib/activation/softmax.h"

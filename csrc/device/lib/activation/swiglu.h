@@ -1,0 +1,2 @@
+/* swiglu.h - see lib/activation/glu.h. */
+#include "lib/activation/glu.h"

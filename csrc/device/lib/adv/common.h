@@ -1,0 +1,53 @@
+/* common.h - what the advanced API's simulated implementations share:
+ * float compute for half/bfloat16_t/float operands, operand checks naming
+ * the API, and the element-wise loops.  The CPU twin needs no scratch, so
+ * every sharedTmpBuffer form is accepted and only checked for alignment. */
+#include "kernel_operator.h" /* first: it brings in every family in order */
+#ifndef ARC_LIB_ADV_COMMON_H_
+#define ARC_LIB_ADV_COMMON_H_
+
+namespace __arc {
+/* A UB operand holding at least n elements, 32-byte aligned. */
+template <class T>
+inline void adv_need(const AscendC::LocalTensor<T> &t, uint64_t n, const char *api, const char *what)
+{
+    check_cnt(t, (int64_t)n, api, what);
+}
+inline void adv_tmp(const AscendC::LocalTensor<uint8_t> &tmp, const char *api)
+{
+    ARC_CHECK_ALIGN32(tmp.addr_, api, "sharedTmpBuffer");
+}
+template <class T> inline float f32(T v) { return (float)v; }
+template <class T> inline T from_f32(float v) { return (T)v; }
+
+/* dst[i] = f(src[i]) computed in float. */
+template <class T, class F>
+inline void adv_map(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src, uint32_t n,
+                    const char *api, F f)
+{
+    adv_need(dst, n, api, "dst");
+    adv_need(src, n, api, "src");
+    T *d = dst.addr_;
+    const T *s = src.addr_;
+    for (uint32_t i = 0; i < n; i++) d[i] = (T)f((float)s[i]);
+}
+/* dst[i] = f(a[i], b[i]) computed in float. */
+template <class T, class F>
+inline void adv_map2(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &a,
+                     const AscendC::LocalTensor<T> &b, uint32_t n, const char *api, F f)
+{
+    adv_need(dst, n, api, "dst");
+    adv_need(a, n, api, "src0");
+    adv_need(b, n, api, "src1");
+    T *d = dst.addr_;
+    const T *x = a.addr_, *y = b.addr_;
+    for (uint32_t i = 0; i < n; i++) d[i] = (T)f((float)x[i], (float)y[i]);
+}
+/* Elements a LocalTensor holds (the "whole tensor" forms). */
+template <class T> inline uint32_t adv_size(const AscendC::LocalTensor<T> &t) { return t.bytes_ / (uint32_t)sizeof(T); }
+} // namespace __arc
+
+/* The advanced API's float-only operands. */
+#define ARC_ADV_HF(NAME) ARC_A2_HF(NAME)
+
+#endif /* ARC_LIB_ADV_COMMON_H_ */

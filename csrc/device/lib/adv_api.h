@@ -1,0 +1,23 @@
+/* adv_api.h - every advanced API family ascendrtc implements.  CANN's
+ * kernel_operator.h makes the advanced API and its tiling structs visible
+ * (the samples call AscendC::Pad with PadTiling after including only
+ * kernel_operator.h), so kernel_operator.h includes this; the per-family
+ * paths under lib/ (lib/activation/softmax.h, lib/pad/pad.h, ...) serve
+ * kernels that include them explicitly. */
+#ifndef ARC_LIB_ADV_API_H_
+#define ARC_LIB_ADV_API_H_
+
+#include "lib/tiling/adv_tiling_data.h"
+#include "lib/activation/gelu.h"
+#include "lib/activation/swish.h"
+#include "lib/activation/glu.h"
+#include "lib/activation/softmax.h"
+#include "lib/normalization/layernorm.h"
+#include "lib/normalization/rmsnorm.h"
+#include "lib/pad/pad.h"
+#include "lib/quantization/ascend_quant.h"
+#include "lib/quantization/ascend_dequant.h"
+#include "lib/quantization/ascend_antiquant.h"
+#include "lib/reduce/sum.h"
+
+#endif /* ARC_LIB_ADV_API_H_ */

@@ -1,0 +1,2 @@
+/* mean.h - see lib/reduce/sum.h. */
+#include "lib/reduce/sum.h"

@@ -1,0 +1,170 @@
+/* adv_tiling_api.h - the advanced API's host tiling under CANN's names, for
+ * op-project host code (C++17): AscendC::GetPadMaxMinTmpSize, PadTilingFunc,
+ * GetUnPadMaxMinTmpSize, UnPadTilingFunc, GetSoftMaxMax/MinTmpSize,
+ * SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo,
+ * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, and optiling::PadTiling
+ * and its siblings (GetDataSize/SaveToBuffer).  Thin wrappers over
+ * adv_tiling.h.
+ *
+ * Include it after the ge::Shape the host API defines: the functions take
+ * any shape with GetDimNum() and GetDim(i), and the platform argument of
+ * GetUnPadMaxMinTmpSize is not used.  A bad shape leaves the outputs zero
+ * (CANN's functions return nothing either); the message goes to stderr. */
+#ifndef ARC_HOST_ADV_TILING_API_H_
+#define ARC_HOST_ADV_TILING_API_H_
+
+#include <stdio.h>
+#include <string.h>
+
+#include "adv_tiling.h"
+
+namespace optiling {
+/* optiling::X: the kernel struct with the TilingDef calls samples make. */
+#define ARC_ADV_OPTILING(NAME)                                                                      \
+    struct NAME : ::NAME {                                                                          \
+        NAME() : ::NAME() {}                                                                        \
+        size_t GetDataSize() const { return sizeof(::NAME); }                                       \
+        void SaveToBuffer(void *buf, size_t cap) const                                              \
+        {                                                                                           \
+            memcpy(buf, static_cast<const ::NAME *>(this), cap < sizeof(::NAME) ? cap : sizeof(::NAME)); \
+        }                                                                                           \
+    };
+ARC_ADV_OPTILING(PadTiling)
+ARC_ADV_OPTILING(UnPadTiling)
+ARC_ADV_OPTILING(SoftMaxTiling)
+ARC_ADV_OPTILING(LayerNormTiling)
+ARC_ADV_OPTILING(RmsNormTiling)
+#undef ARC_ADV_OPTILING
+} // namespace optiling
+
+namespace AscendC {
+namespace arc_detail {
+struct dims {
+    int64_t d[8];
+    size_t n;
+};
+template <class Shape> inline dims of(const Shape &s)
+{
+    dims r{};
+    r.n = s.GetDimNum() > 8 ? 8 : (size_t)s.GetDimNum();
+    for (size_t i = 0; i < r.n; i++) r.d[i] = (int64_t)s.GetDim(i);
+    return r;
+}
+inline bool ok(const char *err, const char *api)
+{
+    if (err) fprintf(stderr, "ascendrtc: %s: %s\n", api, err);
+    return err == nullptr;
+}
+template <class T, class K> inline void put(T &out, const K &k) { static_cast<K &>(out) = k; }
+} // namespace arc_detail
+
+template <class Shape>
+inline void GetPadMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue, uint32_t &minValue)
+{
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    arc_detail::ok(arc_pad_tmp_size(d.d, d.n, typeSize, &maxValue, &minValue), "GetPadMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline void PadTilingFunc(const Shape srcShape, const Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, Tiling &tiling)
+{
+    auto d = arc_detail::of(srcShape), o = arc_detail::of(oriSrcShape);
+    ::PadTiling t{};
+    if (arc_detail::ok(arc_pad_tiling(d.d, d.n, o.d, o.n, stackBufferSize, typeSize, &t), "PadTilingFunc"))
+        arc_detail::put(tiling, t);
+}
+template <class Platform, class Shape>
+inline void GetUnPadMaxMinTmpSize(const Platform &, const Shape &srcShape, const uint32_t typeSize,
+                                  uint32_t &maxValue, uint32_t &minValue)
+{
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    arc_detail::ok(arc_unpad_tmp_size(d.d, d.n, typeSize, &maxValue, &minValue), "GetUnPadMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline void UnPadTilingFunc(const Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            Tiling &tiling)
+{
+    auto d = arc_detail::of(srcShape);
+    ::UnPadTiling t{};
+    if (arc_detail::ok(arc_unpad_tiling(d.d, d.n, stackBufferSize, typeSize, &t), "UnPadTilingFunc"))
+        arc_detail::put(tiling, t);
+}
+template <class Shape>
+inline uint32_t GetSoftMaxMaxTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    (void)isReuseSource;
+    auto d = arc_detail::of(srcShape);
+    uint32_t mx = 0, mn = 0;
+    arc_detail::ok(arc_softmax_tmp_size(d.d, d.n, dataTypeSize, &mx, &mn), "GetSoftMaxMaxTmpSize");
+    return mx;
+}
+template <class Shape>
+inline uint32_t GetSoftMaxMinTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    (void)isReuseSource;
+    auto d = arc_detail::of(srcShape);
+    uint32_t mx = 0, mn = 0;
+    arc_detail::ok(arc_softmax_tmp_size(d.d, d.n, dataTypeSize, &mx, &mn), "GetSoftMaxMinTmpSize");
+    return mn;
+}
+template <class Shape, class Tiling>
+inline void SoftMaxTilingFunc(const Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                              Tiling &softmaxTiling)
+{
+    auto d = arc_detail::of(srcShape);
+    ::SoftMaxTiling t{};
+    if (arc_detail::ok(arc_softmax_tiling(d.d, d.n, dataTypeSize, localWorkSpaceSize, &t), "SoftMaxTilingFunc"))
+        arc_detail::put(softmaxTiling, t);
+}
+template <class Shape>
+inline void GetLayerNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t &maxValue, uint32_t &minValue)
+{
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    arc_detail::ok(arc_layernorm_tmp_size(d.d, d.n, typeSize, isReuseSource, &maxValue, &minValue),
+                   "GetLayerNormMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline void GetLayerNormNDTilingInfo(const Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, Tiling &tiling)
+{
+    auto d = arc_detail::of(srcShape);
+    ::LayerNormTiling t{};
+    if (arc_detail::ok(arc_layernorm_tiling(d.d, d.n, 0, stackBufferSize, typeSize, isReuseSource, &t),
+                       "GetLayerNormNDTilingInfo"))
+        arc_detail::put(tiling, t);
+}
+template <class Shape, class Tiling>
+inline void GetLayerNormNDTillingInfo(const Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                      const bool isReuseSource, Tiling &tiling) /* the older spelling */
+{
+    GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
+}
+template <class Shape>
+inline bool GetRmsNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,
+                                    uint32_t &minValue, const bool isBasicBlock = false)
+{
+    (void)isBasicBlock;
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    return arc_detail::ok(arc_rmsnorm_tmp_size(d.d, d.n, typeSize, &maxValue, &minValue), "GetRmsNormMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline bool GetRmsNormTilingInfo(const Shape &srcShape, const Shape &originSrcShape, const uint32_t stackBufferByteSize,
+                                 const uint32_t typeSize, Tiling &tiling, const bool isBasicBlock = false)
+{
+    (void)isBasicBlock;
+    auto d = arc_detail::of(srcShape), o = arc_detail::of(originSrcShape);
+    ::RmsNormTiling t{};
+    if (!arc_detail::ok(arc_rmsnorm_tiling(d.d, d.n, o.d, o.n, stackBufferByteSize, typeSize, &t),
+                        "GetRmsNormTilingInfo"))
+        return false;
+    arc_detail::put(tiling, t);
+    return true;
+}
+} // namespace AscendC
+
+#endif /* ARC_HOST_ADV_TILING_API_H_ */
