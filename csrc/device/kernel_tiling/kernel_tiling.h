@@ -55,7 +55,9 @@ END_TILING_DATA_DEF;
 #endif
 #endif
 
-/* ---- Advanced API tiling structs (SoftMaxTiling, LayerNormTiling, ...)
- * go here with the APIs that read them. */
+/* ---- Advanced API tiling structs (PadTiling, UnPadTiling, SoftMaxTiling,
+ * LayerNormTiling, RmsNormTiling), shared with the host tiling functions
+ * (csrc/host_api/lib/adv_tiling.h). */
+#include "lib/tiling/adv_tiling_data.h"
 
 #endif /* ARC_KERNEL_TILING_H_ */
