@@ -38,6 +38,7 @@
 #include "common/meta.h"
 #include "device_headers.h"
 #include "pch.h"
+#include "unknown_names.h"
 
 namespace {
 
@@ -367,8 +368,10 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     bool ok = ci.ExecuteAction(action);
     timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
-    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
+    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred()) {
+        log = arc_rtc::explain_unknown_names(log);
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    }
     int rc = add_metadata(*mod, req, res, log);
     if (rc != ACL_SUCCESS)
         return rc;

@@ -1,0 +1,19 @@
+// unknown_names.h - explains compile errors about names ascendrtc lacks:
+// Ascend C APIs not implemented yet, and the DTYPE_* macros an op
+// project's build generates, used outside one.  Internal to the
+// clang bridge (C++).
+#ifndef ARC_RTC_UNKNOWN_NAMES_H_
+#define ARC_RTC_UNKNOWN_NAMES_H_
+
+#include <string>
+
+namespace arc_rtc {
+
+// Returns `log` with every error about a missing Ascend C API or DTYPE_*
+// macro reworded to say what the name is and what to do, clang's own
+// message kept in parentheses.
+std::string explain_unknown_names(const std::string &log);
+
+} // namespace arc_rtc
+
+#endif
