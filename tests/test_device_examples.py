@@ -61,3 +61,26 @@ def test_unaligned_abs():
 def test_template_two_dtypes(dt):
     x = (rng.standard_normal(256) * 10).astype(dt)
     np.testing.assert_array_equal(K.scale(x, 0.5), (x * dt(0.5) + dt(1)).astype(dt))
+
+
+@pytest.mark.parametrize("shape,blocks", [((300, 200, 170), 5), ((256, 384, 128), 24)])
+def test_matmul_basic(shape, blocks):
+    M, Kd, N = shape
+    a = rng.integers(-4, 5, (M, Kd)).astype(np.float16)
+    b = rng.integers(-4, 5, (Kd, N)).astype(np.float16)
+    np.testing.assert_array_equal(K.matmul_basic(a, b, blocks), K.reference_matmul(a, b))
+
+
+@pytest.mark.parametrize("cores", [1, 6])
+def test_matmul_api_bias(cores):
+    a = rng.integers(-4, 5, (200, 96)).astype(np.float16)
+    b = rng.integers(-4, 5, (96, 144)).astype(np.float16)
+    bias = rng.integers(-20, 20, 144).astype(np.float32)
+    np.testing.assert_array_equal(K.matmul_api(a, b, bias, cores), K.reference_matmul(a, b, bias))
+
+
+def test_mix_matmul_leaky_relu():
+    a = (rng.standard_normal((128, 48))).astype(np.float16)
+    b = (rng.standard_normal((48, 64))).astype(np.float16)
+    np.testing.assert_allclose(K.mix_matmul_leaky_relu(a, b, 0.1), K.reference_mix_matmul_leaky_relu(a, b, 0.1),
+                               rtol=1e-5, atol=1e-5)

@@ -141,6 +141,49 @@ def scale(x, factor, blocks=2):
     return y
 
 
+# ---- matmul through the basic cube API (L1, L0A/L0B, Mmad, Fixpipe) ----
+def matmul_basic(a, b, blocks=24):
+    a, b = np.ascontiguousarray(a, np.float16), np.ascontiguousarray(b, np.float16)
+    (M, K), N = a.shape, b.shape[1]
+    c = np.zeros((M, N), np.float32)
+    _run(module("matmul_basic").get_kernel("matmul_basic"), blocks, a, b, c, np.uint32(M), np.uint32(N), np.uint32(K))
+    return c
+
+
+def reference_matmul(a, b, bias=None):
+    c = np.asarray(a, np.float32) @ np.asarray(b, np.float32)
+    return c if bias is None else c + np.asarray(bias, np.float32)
+
+
+# ---- matmul + bias through the Matmul API on several cores ----
+def matmul_api(a, b, bias, cores=8):
+    from ascendrtc import matmul_tiling
+    a, b = np.ascontiguousarray(a, np.float16), np.ascontiguousarray(b, np.float16)
+    (M, K), N = a.shape, b.shape[1]
+    t = matmul_tiling.tiling(M, N, K, "float16", "float32", bias=True, cores=cores)
+    c = np.zeros((M, N), np.float32)
+    _run(module("matmul_api").get_kernel("matmul_api"), t.usedCoreNum, a, b, np.asarray(bias, np.float32), c,
+         t.array())
+    return c
+
+
+# ---- MIX: cube matmul, then LeakyReLU on the vector cores (cross-core flags) ----
+def mix_matmul_leaky_relu(a, b, slope, blocks=4):
+    a, b = np.ascontiguousarray(a, np.float16), np.ascontiguousarray(b, np.float16)
+    (M, K), N = a.shape, b.shape[1]
+    assert M % (2 * blocks) == 0 and N % 8 == 0, "each AIV takes whole rows of 32-byte multiples"
+    y = np.zeros((M, N), np.float32)
+    ws = np.zeros((M, N), np.float32)
+    _run(module("mix_matmul_leaky_relu").get_kernel("mix_matmul_leaky_relu"), blocks, a, b, y, ws, np.uint32(M),
+         np.uint32(N), np.uint32(K), np.float32(slope))
+    return y
+
+
+def reference_mix_matmul_leaky_relu(a, b, slope):
+    c = reference_matmul(a, b)
+    return np.where(c >= 0, c, c * np.float32(slope)).astype(np.float32)
+
+
 def main():
     rng = np.random.default_rng(0)
     x = rng.standard_normal(8 * 4 * 2 * 64).astype(np.float32)
@@ -164,6 +207,12 @@ def main():
     for dt in (np.float32, np.float16):
         xt = np.arange(128).astype(dt)
         checks["scale<%s>" % np.dtype(dt).name] = np.array_equal(scale(xt, 0.5), (xt * dt(0.5) + dt(1)).astype(dt))
+    am, bm = rng.integers(-4, 5, (100, 64)).astype(np.float16), rng.integers(-4, 5, (64, 48)).astype(np.float16)
+    bias = rng.integers(-9, 9, 48).astype(np.float32)
+    checks["matmul_basic"] = np.array_equal(matmul_basic(am, bm, 4), reference_matmul(am, bm))
+    checks["matmul_api"] = np.array_equal(matmul_api(am, bm, bias, 4), reference_matmul(am, bm, bias))
+    checks["mix_mm_lrelu"] = np.allclose(mix_matmul_leaky_relu(am[:96], bm, 0.1),
+                                         reference_mix_matmul_leaky_relu(am[:96], bm, 0.1))
     for k, ok in checks.items():
         print("%-16s %s" % (k, "ok" if ok else "MISMATCH"))
     return all(checks.values())
@@ -172,16 +221,3 @@ def main():
 if __name__ == "__main__":
     sys.exit(0 if main() else 1)
 
-
-# ---- matmul through the basic cube API (L1, L0A/L0B, Mmad, Fixpipe) ----
-def matmul_basic(a, b, blocks=24):
-    a, b = np.ascontiguousarray(a, np.float16), np.ascontiguousarray(b, np.float16)
-    (M, K), N = a.shape, b.shape[1]
-    c = np.zeros((M, N), np.float32)
-    _run(module("matmul_basic").get_kernel("matmul_basic"), blocks, a, b, c, np.uint32(M), np.uint32(N), np.uint32(K))
-    return c
-
-
-def reference_matmul(a, b, bias=None):
-    c = np.asarray(a, np.float32) @ np.asarray(b, np.float32)
-    return c if bias is None else c + np.asarray(bias, np.float32)
