@@ -30,8 +30,16 @@ def samples_root():
         return src
     rev = os.environ.get("ASCEND_SAMPLES_REV", "HEAD")
     out = tempfile.mkdtemp(prefix="ascend-samples-")
-    archive = subprocess.run(["git", "--git-dir", src, "archive", rev], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", out], input=archive, check=True)
+    whole = subprocess.run(["git", "--git-dir", src, "archive", rev], capture_output=True)
+    if whole.returncode == 0:
+        subprocess.run(["tar", "-x", "-C", out], input=whole.stdout, check=True)
+    else:  # a partial mirror (blobs missing): export each top-level entry that is complete
+        names = subprocess.run(["git", "--git-dir", src, "ls-tree", "--name-only", rev], check=True,
+                               capture_output=True, text=True).stdout.split()
+        for name in names:
+            part = subprocess.run(["git", "--git-dir", src, "archive", rev, "--", name], capture_output=True)
+            if part.returncode == 0:
+                subprocess.run(["tar", "-x", "-C", out], input=part.stdout, check=True)
     _cache["root"] = out
     return out
 
