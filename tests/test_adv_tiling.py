@@ -107,7 +107,10 @@ int main()
     optiling::RmsNormTiling rms;
     AscendC::GetRmsNormMaxMinTmpSize(bsh, 4, mx, mn);
     bool ok = AscendC::GetRmsNormTilingInfo(bsh, bsh, mx, 4, rms);
-    return !(sm.srcK == 64 && ln.hLength == 64 && ok && rms.sLength == 3);
+    optiling::ConfusionTransposeTiling ct;
+    AscendC::GetConfusionTransposeMaxMinTmpSize(ge::Shape({32, 48}), 2, 7, mx, mn);
+    AscendC::GetConfusionTransposeOnlyTilingInfo(ge::Shape({32, 48}), mx, 2, ct);
+    return !(sm.srcK == 64 && ln.hLength == 64 && ok && rms.sLength == 3 && ct.param0 == 7 && ct.param4 == 48);
 }
 """
 

@@ -32,14 +32,15 @@ static Py_ssize_t get_dims(PyObject *seq, int64_t *dims, const char *what)
 PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
-    static char *kwlist[] = {"api", "shape", "ori_shape", "type_size", "buffer_bytes", "flag", NULL};
+    static char *kwlist[] = {"api", "shape", "ori_shape", "type_size", "buffer_bytes", "flag", "kind", NULL};
     const char *api;
     PyObject *shape, *ori_obj = Py_None;
     unsigned int type_size;
     long long buffer = -1;
     int flag = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sOOI|Lp", kwlist, &api, &shape, &ori_obj, &type_size, &buffer,
-                                     &flag))
+    unsigned int kind = 0; /* ConfusionTranspose's scenario */
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sOOI|LpI", kwlist, &api, &shape, &ori_obj, &type_size, &buffer,
+                                     &flag, &kind))
         return NULL;
     int64_t d[ARC_MAX_DIMS], o[ARC_MAX_DIMS];
     Py_ssize_t n = get_dims(shape, d, "shape"), on = n;
@@ -60,6 +61,7 @@ PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
         SoftMaxTiling softmax;
         LayerNormTiling layernorm;
         RmsNormTiling rmsnorm;
+        ConfusionTransposeTiling transpose;
     } t;
     size_t size = 0;
     const char *err;
@@ -72,8 +74,11 @@ PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
         err = arc_layernorm_tmp_size(d, (size_t)n, type_size, flag, &mx, &mn);
     else if (!strcmp(api, "rmsnorm"))
         err = arc_rmsnorm_tmp_size(d, (size_t)n, type_size, &mx, &mn);
+    else if (!strcmp(api, "confusion_transpose"))
+        err = arc_transpose_tmp_size(d, (size_t)n, type_size, kind, &mx, &mn);
     else {
-        PyErr_Format(PyExc_ValueError, "unknown advanced API %R (pad, unpad, softmax, layernorm, rmsnorm)",
+        PyErr_Format(PyExc_ValueError,
+                     "unknown advanced API %R (pad, unpad, softmax, layernorm, rmsnorm, confusion_transpose)",
                      PyTuple_GET_ITEM(args, 0));
         return NULL;
     }
@@ -92,9 +97,12 @@ PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
             uint32_t ori_h = ori_obj != Py_None ? (uint32_t)o[on - 1] : 0;
             err = arc_layernorm_tiling(d, (size_t)n, ori_h, buf, type_size, flag, &t.layernorm);
             size = sizeof t.layernorm;
-        } else {
+        } else if (!strcmp(api, "rmsnorm")) {
             err = arc_rmsnorm_tiling(d, (size_t)n, o, (size_t)on, buf, type_size, &t.rmsnorm);
             size = sizeof t.rmsnorm;
+        } else {
+            err = arc_transpose_tiling(d, (size_t)n, buf, type_size, kind, &t.transpose);
+            size = sizeof t.transpose;
         }
     }
     if (err) {

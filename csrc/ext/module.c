@@ -131,9 +131,10 @@ static PyMethodDef mod_methods[] = {
      "load_binary(data) -> Module\n--\n\nLoad a compiled binary with aclrtBinaryLoadFromData."},
     {"noop", (PyCFunction)(void (*)(void))mod_noop, METH_FASTCALL, "Do nothing (benchmark floor)."},
     {"adv_tiling", (PyCFunction)(void (*)(void))arc_adv_tiling, METH_VARARGS | METH_KEYWORDS,
-     "adv_tiling(api, shape, ori_shape, type_size, buffer_bytes=-1, flag=False) -> (tiling, max_tmp, min_tmp)\n--\n\n"
-     "The host tiling struct of an advanced API ('pad', 'unpad', 'softmax', 'layernorm', 'rmsnorm') as bytes, "
-     "with its scratch sizes; buffer_bytes < 0 tiles for the maximum scratch."},
+     "adv_tiling(api, shape, ori_shape, type_size, buffer_bytes=-1, flag=False, kind=0) -> (tiling, max_tmp, min_tmp)\n--\n\n"
+     "The host tiling struct of an advanced API ('pad', 'unpad', 'softmax', 'layernorm', 'rmsnorm', "
+     "'confusion_transpose' with scenario kind) as bytes, with its scratch sizes; buffer_bytes < 0 tiles for the "
+     "maximum scratch."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,5 +19,6 @@
 #include "lib/quantization/ascend_dequant.h"
 #include "lib/quantization/ascend_antiquant.h"
 #include "lib/reduce/sum.h"
+#include "lib/transpose/confusion_transpose.h"
 
 #endif /* ARC_LIB_ADV_API_H_ */

@@ -1,5 +1,5 @@
 /* adv_tiling.h - host tiling of the advanced API (Pad, UnPad, SoftMax,
- * LayerNorm, RmsNorm): the scratch sizes (Get*MaxMinTmpSize) and the tiling
+ * LayerNorm, RmsNorm, ConfusionTranspose): the scratch sizes (Get*MaxMinTmpSize) and the tiling
  * structs the kernels take, filled in the layout of
  * csrc/device/lib/tiling/adv_tiling_data.h.  Plain C11 (also valid C++), no
  * dependencies, so it serves both the Python extension (csrc/ext/adv_tiling.c)
@@ -17,7 +17,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The structs are the device headers' (one definition): found next to this
+ * tree in the repository build, else through a host compile's include path
+ * that also holds the device headers. */
+#if defined(__has_include)
+#if __has_include("../../device/lib/tiling/adv_tiling_data.h")
 #include "../../device/lib/tiling/adv_tiling_data.h"
+#else
+#include "lib/tiling/adv_tiling_data.h"
+#endif
+#else
+#include "../../device/lib/tiling/adv_tiling_data.h"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -277,6 +288,63 @@ static inline const char *arc_rmsnorm_tiling(const int64_t *dims, size_t n, cons
     t->inputTailPos = loops * per * h;
     t->tailBshLength = tail * h;
     t->tailBsLength = tail;
+    return NULL;
+}
+
+/* ---- ConfusionTranspose: scenario 1..7 (TransposeType), shape [B, N, S, H/N]
+ * (scenario 7: [H, W]) ---- */
+static inline const char *arc_transpose_bnsd(const int64_t *dims, size_t n, uint32_t kind, uint32_t *bnsd)
+{
+    if (kind < 1 || kind > 7) return "transposeTypeIn must be 1..7";
+    size_t want = kind == 7 ? 2 : 4;
+    if (n != want) return kind == 7 ? "scenario 7 takes a 2-D shape [H, W]" : "scenarios 1-6 take a 4-D shape [B, N, S, H/N]";
+    uint64_t total = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (dims[i] <= 0 || dims[i] > 0xffffffff) return "shape has a dimension <= 0 or >= 2^32";
+        total *= (uint64_t)dims[i];
+    }
+    if (total > 0xffffffffu) return "shape has more than 2^32 - 1 elements";
+    if (kind == 7) {
+        bnsd[0] = bnsd[1] = 1;
+        bnsd[2] = (uint32_t)dims[0];
+        bnsd[3] = (uint32_t)dims[1];
+    } else {
+        for (int i = 0; i < 4; i++) bnsd[i] = (uint32_t)dims[i];
+    }
+    if (bnsd[2] % 16u || bnsd[3] % 16u)
+        return kind == 7 ? "H and W must be multiples of 16" : "S and H/N must be multiples of 16 (NZ fractals)";
+    if (kind == 2 && bnsd[1] % 16u) return "scenario 2 (NZ2NZ_0213) needs N a multiple of 16";
+    return NULL;
+}
+
+static inline const char *arc_transpose_tmp_size(const int64_t *dims, size_t n, uint32_t type_size, uint32_t kind,
+                                                 uint32_t *max_v, uint32_t *min_v)
+{
+    uint32_t bnsd[4] = {0, 0, 0, 0};
+    const char *e = arc_adv_type_size(type_size, 1);
+    if (e || (e = arc_transpose_bnsd(dims, n, kind, bnsd))) return e;
+    uint64_t all = (uint64_t)bnsd[0] * bnsd[1] * bnsd[2] * bnsd[3] * type_size;
+    *min_v = 2u * 16u * 16u * type_size; /* one fractal in, one out */
+    *max_v = (uint32_t)(all > 0xffffffffu ? 0xffffffffu : all < *min_v ? *min_v : all);
+    return NULL;
+}
+
+static inline const char *arc_transpose_tiling(const int64_t *dims, size_t n, uint32_t stack_bytes, uint32_t type_size,
+                                               uint32_t kind, ConfusionTransposeTiling *t)
+{
+    uint32_t bnsd[4] = {0, 0, 0, 0}, mx = 0, mn = 0;
+    const char *e = arc_transpose_tmp_size(dims, n, type_size, kind, &mx, &mn);
+    if (e) return e;
+    arc_transpose_bnsd(dims, n, kind, bnsd);
+    memset(t, 0, sizeof *t);
+    t->param0 = kind;
+    t->param1 = bnsd[0];
+    t->param2 = bnsd[1];
+    t->param3 = bnsd[2];
+    t->param4 = bnsd[3];
+    t->param5 = bnsd[1] * bnsd[3];
+    t->param6 = type_size;
+    t->param7 = stack_bytes;
     return NULL;
 }
 

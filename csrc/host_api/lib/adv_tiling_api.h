@@ -2,7 +2,9 @@
  * op-project host code (C++17): AscendC::GetPadMaxMinTmpSize, PadTilingFunc,
  * GetUnPadMaxMinTmpSize, UnPadTilingFunc, GetSoftMaxMax/MinTmpSize,
  * SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo,
- * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, and optiling::PadTiling
+ * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetConfusionTransposeMaxMinTmpSize,
+ * GetConfusionTransposeTilingInfo, GetConfusionTransposeOnlyTilingInfo
+ * (and the GetTranspose* spellings), and optiling::PadTiling
  * and its siblings (GetDataSize/SaveToBuffer).  Thin wrappers over
  * adv_tiling.h.
  *
@@ -34,6 +36,7 @@ ARC_ADV_OPTILING(UnPadTiling)
 ARC_ADV_OPTILING(SoftMaxTiling)
 ARC_ADV_OPTILING(LayerNormTiling)
 ARC_ADV_OPTILING(RmsNormTiling)
+ARC_ADV_OPTILING(ConfusionTransposeTiling)
 #undef ARC_ADV_OPTILING
 } // namespace optiling
 
@@ -164,6 +167,43 @@ inline bool GetRmsNormTilingInfo(const Shape &srcShape, const Shape &originSrcSh
         return false;
     arc_detail::put(tiling, t);
     return true;
+}
+template <class Shape>
+inline void GetConfusionTransposeMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize,
+                                               const uint32_t transposeTypeIn, uint32_t &maxValue, uint32_t &minValue)
+{
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    arc_detail::ok(arc_transpose_tmp_size(d.d, d.n, typeSize, transposeTypeIn, &maxValue, &minValue),
+                   "GetConfusionTransposeMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline void GetConfusionTransposeTilingInfo(const Shape &srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn, Tiling &tiling)
+{
+    auto d = arc_detail::of(srcShape);
+    ::ConfusionTransposeTiling t{};
+    if (arc_detail::ok(arc_transpose_tiling(d.d, d.n, stackBufferSize, typeSize, transposeTypeIn, &t),
+                       "GetConfusionTransposeTilingInfo"))
+        arc_detail::put(tiling, t);
+}
+template <class Shape, class Tiling>
+inline void GetConfusionTransposeOnlyTilingInfo(const Shape &srcShape, const uint32_t stackBufferSize,
+                                                const uint32_t typeSize, Tiling &tiling) /* scenario 7 */
+{
+    GetConfusionTransposeTilingInfo(srcShape, stackBufferSize, typeSize, 7u, tiling);
+}
+template <class Shape>
+inline void GetTransposeMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                      uint32_t &maxValue, uint32_t &minValue)
+{
+    GetConfusionTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue);
+}
+template <class Shape, class Tiling>
+inline void GetTransposeTilingInfo(const Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                   const uint32_t transposeTypeIn, Tiling &tiling)
+{
+    GetConfusionTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, tiling);
 }
 } // namespace AscendC
 

@@ -7,7 +7,7 @@
  *
  * LayerNormTiling and RmsNormTiling carry the field names of the public
  * documentation; SoftMaxTiling's names are the documented ones too.  The
- * Pad/UnPad fields are ascendrtc's own (the public docs say only that the
+ * Pad/UnPad and ConfusionTranspose fields are ascendrtc's own (the public docs say only that the
  * struct is opaque).  Only the first fields are read by the simulated
  * kernels; the rest describe the split the NPU would use. */
 #ifndef ARC_ADV_TILING_DATA_H_
@@ -108,6 +108,14 @@ struct RmsNormTiling {
     uint32_t tailBsLength;
 };
 
+/* ConfusionTranspose: param0 the scenario (TransposeType 1..7), param1..4
+ * the logical [B, N, S, H/N] (scenario 7: B = N = 1, S = H, H/N = W),
+ * param5 H = N * H/N, param6 the element size; the rest unused. */
+struct ConfusionTransposeTiling {
+    uint32_t param0, param1, param2, param3, param4, param5, param6, param7, param8;
+    uint32_t param9, param10, param11, param12, param13, param14, param15, param16, param17;
+};
+
 #ifdef __cplusplus
 /* CANN also spells them AscendC::tiling::X. */
 namespace AscendC {
@@ -117,6 +125,7 @@ using ::UnPadTiling;
 using ::SoftMaxTiling;
 using ::LayerNormTiling;
 using ::RmsNormTiling;
+using ::ConfusionTransposeTiling;
 } // namespace tiling
 } // namespace AscendC
 #else
@@ -125,6 +134,7 @@ typedef struct UnPadTiling UnPadTiling;
 typedef struct SoftMaxTiling SoftMaxTiling;
 typedef struct LayerNormTiling LayerNormTiling;
 typedef struct RmsNormTiling RmsNormTiling;
+typedef struct ConfusionTransposeTiling ConfusionTransposeTiling;
 #endif
 
 #endif /* ARC_ADV_TILING_DATA_H_ */
