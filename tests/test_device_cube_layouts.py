@@ -1,0 +1,118 @@
+"""Cube unit layouts beyond the basic matmul: the img2col 3D load
+(LoadData3DParamsV2) into L0A, Fixpipe keeping NZ (CFG_NZ), the block-mode
+DataCopy of L0C fractals, and GEMV (m = 1 reads L0A as a plain row),
+against NumPy models of cube.md sections 3-7."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers import dev
+
+SRC = r'''
+using namespace AscendC;
+// NC1HWC0 half input (C1 = 1, H x W), 3x3 filter, stride 1, pad 1 -> L0A raw.
+extern "C" __global__ __aicore__ void img2col(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W)
+{
+    GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);
+    TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a;
+    pipe.InitBuffer(l1, 8192); pipe.InitBuffer(l0a, 32 * 144 * 2);
+    LocalTensor<half> s = l1.Get<half>(), d = l0a.Get<half>();
+    DataCopy(s, gx, H * W * 16);
+    LoadData3DParamsV2<half> p;
+    p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = 1;
+    p.l1H = H; p.l1W = W; p.channelSize = 16; p.kExtension = 144; p.mExtension = 32;
+    p.filterW = 3; p.filterH = 3; p.padValue = (half)-1;
+    LoadData(d, s, p);
+    DataCopy(gy, d, 32 * 144);
+}
+// 32x32x32 half tile; the L0C tile out as NZ (CFG_NZ) and by block-mode DataCopy.
+extern "C" __global__ __aicore__ void nz_out(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR d)
+{
+    GlobalTensor<half> ga, gb; GlobalTensor<float> gc, gd;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b);
+    gc.SetGlobalBuffer((__gm__ float *)c); gd.SetGlobalBuffer((__gm__ float *)d);
+    TPipe pipe; TBuf<TPosition::A1> a1, b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 2048); pipe.InitBuffer(b1, 2048); pipe.InitBuffer(a2, 2048); pipe.InitBuffer(b2, 2048);
+    pipe.InitBuffer(c1, 4096);
+    LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
+    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));       // B as (N, K)
+    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 256], LoadData2DParams(0, 2, 2, 0, 0, false, 0));
+    LoadData(lb2, lb1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    MmadParams p; p.m = 32; p.n = 32; p.k = 32;
+    Mmad(lc, la2, lb2, p);
+    FixpipeParamsV220 f(32, 32, 32, 64, false);   // NZ out: column blocks 64 x 32 B (32 rows of 16 floats) apart
+    Fixpipe<float, float, CFG_NZ>(gc, lc, f);
+    DataCopyEnhancedParams e; e.blockMode = BlockMode::BLOCK_MODE_MATRIX;
+    DataCopy(gd, lc, DataCopyParams(2, 1, 1, 1), e);   // fractals 0 and 2 -> slots 0 and 2
+}
+// GEMV: one row of K halves straight from GM into L0A (2D load), B (N, K).
+extern "C" __global__ __aicore__ void gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    GlobalTensor<half> ga, gb; GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    TPipe pipe; TBuf<TPosition::B1> b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(b1, 8192); pipe.InitBuffer(a2, 512); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 4096);
+    LocalTensor<half> lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    LoadData(la2, ga, LoadData2DParams(0, 1, 1, 0, 0, false, 0));        // 256 halves: a plain row
+    DataCopy(lb1, gb, Nd2NzParams(1, 48, 64, 0, 64, 48, 1, 0));
+    LoadData(lb2, lb1, LoadData2DParams(0, 12, 1, 0, 0, false, 0));
+    MmadParams p; p.m = 1; p.n = 48; p.k = 64;
+    Mmad(lc, la2, lb2, p);
+    FixpipeParamsV220 f(48, 1, 16, 48, false);
+    Fixpipe(gc, lc, f);
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return dev.program([SRC])
+
+
+rng = np.random.default_rng(9)
+
+
+def test_img2col_to_l0a(mod):
+    H, W = 5, 6
+    x = rng.integers(-9, 9, (H, W, 16)).astype(np.float16)
+    y = np.zeros(32 * 144, np.float16)
+    mod.get_kernel("img2col")[1](x, y, np.uint32(H), np.uint32(W))
+    arc.synchronize()
+    xp = np.full((H + 2, W + 2, 16), -1, np.float16)
+    xp[1:-1, 1:-1] = x
+    want = np.zeros((H * W, 144), np.float16)          # rows: oh * W + ow; cols ((kh * 3 + kw) * 16 + c0)
+    for oh in range(H):
+        for ow in range(W):
+            want[oh * W + ow] = xp[oh:oh + 3, ow:ow + 3].reshape(-1)
+    zz = y.reshape(2, 9, 16, 16)                        # (M1, K1, 16, C0)
+    got = zz.transpose(0, 2, 1, 3).reshape(32, 144)
+    np.testing.assert_array_equal(got[:H * W], want)
+
+
+def test_fixpipe_nz_and_block_copy(mod):
+    a = rng.integers(-4, 5, (32, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, (32, 32)).astype(np.float16)     # (N, K)
+    acc = a.astype(np.float32) @ b.astype(np.float32).T
+    c = np.zeros(32 * 32, np.float32)
+    d = np.full(4 * 256, -5, np.float32)
+    mod.get_kernel("nz_out")[1](a, b, c, d)
+    arc.synchronize()
+    nz = acc.reshape(32, 2, 16).transpose(1, 0, 2)           # (N1, M, 16): L0C's NZ
+    np.testing.assert_array_equal(c.reshape(2, 32, 16), nz)
+    fr = nz.reshape(2, 2, 16, 16).reshape(4, 256)            # fractals in L0C order
+    got = d.reshape(4, 256)
+    np.testing.assert_array_equal(got[0], fr[0])
+    np.testing.assert_array_equal(got[2], fr[2])
+    assert (got[1] == -5).all() and (got[3] == -5).all()
+
+
+def test_gemv_reads_a_plain_row(mod):
+    a = rng.integers(-4, 5, 256).astype(np.float16)          # only the first 64 are used (k = 64)
+    b = rng.integers(-4, 5, (48, 64)).astype(np.float16)
+    c = np.zeros(48, np.float32)
+    mod.get_kernel("gemv")[1](a, b, c)
+    arc.synchronize()
+    np.testing.assert_array_equal(c, b.astype(np.float32) @ a[:64].astype(np.float32))

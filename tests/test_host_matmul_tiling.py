@@ -1,0 +1,64 @@
+"""The Matmul host tiling API for op projects (csrc/host_api/lib/matmul/
+matmul_tiling_api.h: matmul_tiling::MultiCoreMatmulTiling /
+MatmulApiTiling) gives the same TCubeTiling as ascendrtc.matmul_tiling
+(one C computation), and respects the TCubeTiling constraints.  Built with
+the system C++ compiler as host code is; skipped without one."""
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import ascendrtc.matmul_tiling as mt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CXX = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+
+MAIN = r'''
+#include <stdio.h>
+#include "matmul_tiling_api.h"
+#define ASCENDRTC_TILING_HOST
+#include "kernel_tiling/kernel_tiling.h"
+int main() {
+    using namespace matmul_tiling;
+    AscendC::tiling::TCubeTiling t;
+    MultiCoreMatmulTiling mm;
+    mm.SetDim(8);
+    mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetShape(512, 384, 256);
+    mm.SetOrgShape(512, 384, 256);
+    mm.SetBias(true);
+    mm.SetBufferSpace(-1, -1, -1);
+    if (mm.GetTiling(t) == -1) return 1;
+    const int32_t *f = (const int32_t *)&t;
+    for (int i = 0; i < 50; i++) printf("%d ", f[i]);
+    printf("\n");
+    MatmulApiTiling one;
+    one.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8);
+    one.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8);
+    one.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+    one.SetShape(64, 64, 0);
+    printf("bad %lld\n", (long long)one.GetTiling(t));
+    return 0;
+}
+'''
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
+def test_host_multicore_tiling_matches_python(tmp_path):
+    src = tmp_path / "main.cpp"
+    src.write_text(MAIN)
+    exe = tmp_path / "main"
+    subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"),
+                    "-I", os.path.join(ROOT, "csrc/device"), str(src), "-o", str(exe)], check=True)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    lines = r.stdout.splitlines()
+    got = np.array([int(v) for v in lines[0].split()], np.int32)
+    want = mt.tiling(512, 384, 256, "float16", "float32", bias=True, cores=8).array()
+    np.testing.assert_array_equal(got, want)
+    assert lines[1] == "bad -1"
+    assert "every dimension must be positive" in r.stderr
