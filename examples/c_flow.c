@@ -40,7 +40,9 @@ static const char *kSource =
     "    pipe.InitBuffer(buf, LEN * sizeof(T));\n"
     "    AscendC::LocalTensor<T> t = buf.Get<T>();\n"
     "    AscendC::DataCopy(t, xg, LEN);\n"
+    "    AscendC::PipeBarrier<PIPE_ALL>();\n" /* pipes run concurrently on an NPU */
     "    AscendC::Muls(t, t, (T)SCALE, LEN);\n"
+    "    AscendC::PipeBarrier<PIPE_ALL>();\n"
     "    AscendC::DataCopy(yg, t, LEN);\n"
     "}\n";
 static const char *kHeader = "constexpr float SCALE = 2.5f;\n";

@@ -115,11 +115,12 @@ def test_ub_size_depends_on_arch():
 def test_npu_semantics_rounds_copy_down():
     # -DASCENDRTC_NPU_SEMANTICS: DataCopy silently copies 32 of 40 bytes, like the NPU
     body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 32);" \
-           " LocalTensor<float> t = b.Get<float>(); Duplicate(t, -1.0f, 16); DataCopy(t, g, 10);" \
-           " DataCopy(g[16], t, 16);"
+           " LocalTensor<float> t = b.Get<float>(); Duplicate(t, -1.0f, 16); PipeBarrier<PIPE_ALL>();" \
+           " DataCopy(t, g, 10); PipeBarrier<PIPE_ALL>(); DataCopy(g[16], t, 16);"
     # and counts beyond a tensor are bounded by the UB arena only, as the NPU does not check them
     body2 = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); auto t = b.Get<float>(); Duplicate(t, 1.0f, 100);" \
-            " GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x); DataCopy(g, t, 96);"
+            " GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x); PipeBarrier<PIPE_ALL>();" \
+            " DataCopy(g, t, 96);"
     body3 = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 256); auto t = b.Get<float>();" \
             " Duplicate(t, 1.0f, 200 * 1024);"
     m = dev.program([k("npu", body), k("npu2", body2), k("npu3", body3)],

@@ -21,64 +21,64 @@ KERNELS = [
       "GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x + GetBlockIdx() * 256, 256);"
       " gy.SetGlobalBuffer((__gm__ half *)y + GetBlockIdx() * 256, 256);"
       " LocalTensor<half> a = b.Get<half>(), c = a[256];"
-      " DataCopy(a, gx, 256); DataCopy(c, a, 256); DataCopy(gy, c, 256);"),
+      " DataCopy(a, gx, 256); PipeBarrier<PIPE_ALL>(); DataCopy(c, a, 256); PipeBarrier<PIPE_ALL>(); DataCopy(gy, c, 256);"),
     # DataCopyParams: 3 blocks of 2 x 32 B, GM gap 1 block, UB gap 2 blocks; then back contiguous
     k("dc_params", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = b.Get<float>(); Duplicate(a, -1.0f, 256);"
-      " DataCopy(a, gx, DataCopyParams(3, 2, 1, 2)); DataCopy(gy, a, DataCopyParams{1, 12, 0, 0});"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, DataCopyParams(3, 2, 1, 2)); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, DataCopyParams{1, 12, 0, 0});"),
     # UB -> GM with gaps on the GM side
     k("dc_params_out", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = b.Get<float>(); DataCopy(a, gx, 64);"
-      " DataCopy(gy, a, DataCopyParams(2, 1, 1, 3));"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, DataCopyParams(2, 1, 1, 3));"),
     # DataCopyPad new form: 3 rows of 5 floats (20 B) spaced 7 floats apart in GM; pad right 3 with 9
     k("pad_ext", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = b.Get<float>(); Duplicate(a, -1.0f, 64);"
-      " DataCopyPad(a, gx, DataCopyExtParams{3, 20, 8, 1, 0}, DataCopyPadExtParams<float>{true, 0, 3, 9.0f});"
-      " DataCopy(gy, a, 64);"),
+      " PipeBarrier<PIPE_ALL>(); DataCopyPad(a, gx, DataCopyExtParams{3, 20, 8, 1, 0}, DataCopyPadExtParams<float>{true, 0, 3, 9.0f});"
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 64);"),
     # DataCopyPad UB -> GM: 3 rows of 5 floats from 32 B UB blocks (gap 1 block), GM gap 4 bytes
     k("pad_ext_out", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = b.Get<float>(); DataCopy(a, gx, 64);"
-      " DataCopyPad(gy, a, DataCopyExtParams{3, 20, 1, 4, 0});"),
+      " PipeBarrier<PIPE_ALL>(); DataCopyPad(gy, a, DataCopyExtParams{3, 20, 1, 4, 0});"),
     # old form: DataCopyParams with blockLen in bytes + DataCopyPadParams (left pad 2 halves of 7)
     k("pad_old", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);"
       " LocalTensor<half> a = b.Get<half>(); Duplicate(a, (half)-1, 64);"
-      " DataCopyPad(a, gx, DataCopyParams{2, 22, 2, 0}, DataCopyPadParams{true, 2, 0, 0x4700});"
-      " DataCopy(gy, a, 64); PipeBarrier<PIPE_MTE3>(); DataCopyPad(gy[64], a, DataCopyParams{2, 26, 0, 6});"),
+      " PipeBarrier<PIPE_ALL>(); DataCopyPad(a, gx, DataCopyParams{2, 22, 2, 0}, DataCopyPadParams{true, 2, 0, 0x4700});"
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 64); PipeBarrier<PIPE_MTE3>(); PipeBarrier<PIPE_ALL>(); DataCopyPad(gy[64], a, DataCopyParams{2, 26, 0, 6});"),
     # unaligned tail: 1000 halves, DataCopyPad in and out per block
     k("pad_tail", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x + GetBlockIdx() * 1000);"
       " gy.SetGlobalBuffer((__gm__ half *)y + GetBlockIdx() * 1000);"
       " LocalTensor<half> a = b.Get<half>();"
       " DataCopyPad(a, gx, DataCopyExtParams{1, 2000, 0, 0, 0}, DataCopyPadExtParams<half>{false, 0, 0, 0});"
-      " Abs(a, a, 1000); DataCopyPad(gy, a, DataCopyExtParams{1, 2000, 0, 0, 0});"),
+      " PipeBarrier<PIPE_ALL>(); Abs(a, a, 1000); PipeBarrier<PIPE_ALL>(); DataCopyPad(gy, a, DataCopyExtParams{1, 2000, 0, 0, 0});"),
     # atomic add: every block adds its 64 floats into y; then SetAtomicNone and a plain write
     k("atomic", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 64);"
       " gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = b.Get<float>(); DataCopy(a, gx, 64);"
-      " SetAtomicAdd<float>(); DataCopy(gy, a, 64); SetAtomicNone();"
-      " SyncAll(); if (GetBlockIdx() == 0) { a.SetValue(0, 100.0f); DataCopy(gy[64], a, 8); }"),
+      " SetAtomicAdd<float>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 64); SetAtomicNone();"
+      " SyncAll(); if (GetBlockIdx() == 0) { a.SetValue(0, 100.0f); PipeBarrier<PIPE_ALL>(); DataCopy(gy[64], a, 8); }"),
     k("atomic_half", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x + GetBlockIdx() * 16);"
       " gy.SetGlobalBuffer((__gm__ half *)y);"
       " LocalTensor<half> a = b.Get<half>(); DataCopy(a, gx, 16);"
-      " SetAtomicAdd<half>(); DataCopyPad(gy, a, DataCopyExtParams{1, 6, 0, 0, 0}); DisableDmaAtomic();"),
+      " SetAtomicAdd<half>(); PipeBarrier<PIPE_ALL>(); DataCopyPad(gy, a, DataCopyExtParams{1, 6, 0, 0, 0}); DisableDmaAtomic();"),
     # large copies (the non-temporal store path) to an aligned and a misaligned GM address
     k("dc_large", "GM_ADDR x, GM_ADDR y",
       "TBuf<> big; pipe.InitBuffer(big, 3008 * 4); GlobalTensor<float> gx, gy;"
       " gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = big.Get<float>(); DataCopy(a, gx, 3008);"
-      " DataCopy(gy, a, 3008); DataCopy(gy[3009], a, 3008);"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 3008); PipeBarrier<PIPE_ALL>(); DataCopy(gy[3009], a, 3008);"),
     k("atomic_maxmin", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int32_t> gx, gy; gx.SetGlobalBuffer((__gm__ int32_t *)x + GetBlockIdx() * 8);"
       " gy.SetGlobalBuffer((__gm__ int32_t *)y);"
       " LocalTensor<int32_t> a = b.Get<int32_t>(); DataCopy(a, gx, 8);"
-      " SetAtomicMax<int32_t>(); DataCopy(gy, a, 8); SetAtomicMin<int32_t>(); DataCopy(gy[8], a, 8); SetAtomicNone();"),
+      " SetAtomicMax<int32_t>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 8); SetAtomicMin<int32_t>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy[8], a, 8); SetAtomicNone();"),
     k("init_gm", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int32_t> gy; gy.SetGlobalBuffer((__gm__ int32_t *)y + GetBlockIdx() * 100);"
       " InitGlobalMemory(gy, 100, (int32_t)GetBlockIdx() + 7);"),

@@ -91,7 +91,9 @@ template <typename T> __global__ __aicore__ void tscale(GM_ADDR x, GM_ADDR y)
     GlobalTensor<T> gx, gy; gx.SetGlobalBuffer((__gm__ T *)x); gy.SetGlobalBuffer((__gm__ T *)y);
     LocalTensor<T> t = b.Get<T>();
     DataCopy(t, gx, 64);
+    PipeBarrier<PIPE_ALL>();
     Muls(t, t, (T)3, 64);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy, t, 64);
 }
 

@@ -78,6 +78,7 @@ extern "C" __global__ __aicore__ void flags(GM_ADDR x, GM_ADDR y)
     float s = t.GetValue(0);
     SetFlag<HardEvent::S_V>(EVENT_ID0); WaitFlag<HardEvent::S_V>(EVENT_ID0);
     Muls(t, t, s, 64);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID1); WaitFlag<HardEvent::V_MTE3>(EVENT_ID1);
     DataCopy(gy, t, 64);
 }
 
@@ -121,16 +122,24 @@ extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR y, GM_ADDR z,
     gz.SetGlobalBuffer((__gm__ half *)z); gw.SetGlobalBuffer((__gm__ half *)w);
     LocalTensor<half> src = b.Get<half>(), dst = src[256], br = src[512], cp = src[1024];
     DataCopy(src, gx, 256);
+    PipeBarrier<PIPE_ALL>();
     LocalTensor<half> dl[16], sl[16];
     for (int i = 0; i < 16; i++) { sl[i] = src[i * 16]; dl[i] = dst[i * 16]; }
     TransDataTo5HD<half>(dl, sl, TransDataTo5HDParams{false, false, 1, 0, 0});
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy, dst, 256);
+    PipeBarrier<PIPE_ALL>();
     Brcb(br, src, 2, BrcbRepeatParams{1, 8});          // 16 values -> 16 blocks of 16
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, br, 256);
+    PipeBarrier<PIPE_ALL>();
     Duplicate(cp, (half)0, 256);
     Copy(cp, src, 32, 2, CopyRepeatParams{2, 1, 8, 8});   // 32 lanes, dst block stride 2
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gw, cp, 256);
+    PipeBarrier<PIPE_ALL>();
     Transpose(dst, src);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gx, dst, 256);
 }
 '''

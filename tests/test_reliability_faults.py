@@ -31,6 +31,7 @@ extern "C" __global__ __aicore__ void oob_copy(GM_ADDR x, GM_ADDR z, int32_t n)
     gx.SetGlobalBuffer((__gm__ float *)x); gz.SetGlobalBuffer((__gm__ float *)z);
     LocalTensor<float> t = buf.Get<float>();
     DataCopy(t, gx, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, t, n);
 }
 
@@ -49,7 +50,9 @@ extern "C" __global__ __aicore__ void six_inputs(GM_ADDR a, GM_ADDR b, GM_ADDR c
         for (int i = 0; i < 6; i++) {
             g.SetGlobalBuffer((__gm__ float *)in[i]);
             DataCopy(t, g, n);
+            PipeBarrier<PIPE_ALL>();
             Add(s, s, t, n);
+            PipeBarrier<PIPE_ALL>();
         }
     GlobalTensor<float> gz; gz.SetGlobalBuffer((__gm__ float *)z);
     DataCopy(gz, s, n);

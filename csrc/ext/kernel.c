@@ -196,12 +196,27 @@ static int tiling_key_attr(KernelObject *k, PyObject *v, aclrtLaunchKernelAttr *
     return 0;
 }
 
-/* kernel(*args, block_dim=N, stream=None, tiling_key=None) */
+/* race_check="error"|"warn"|"off": the launch's pipe race check (csrc/rt/race.c). */
+static int race_check_attr(KernelObject *k, PyObject *v, aclrtLaunchKernelAttr *attr)
+{
+    static const char *const modes[] = {"off", "warn", "error"};
+    memset(attr, 0, sizeof *attr);
+    attr->id = ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK;
+    for (unsigned m = 0; m < 3; m++)
+        if (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, modes[m]) == 0) {
+            attr->value.rsv[0] = m;
+            return 0;
+        }
+    PyErr_Format(PyExc_ValueError, "%U: race_check must be 'error', 'warn' or 'off', not %R", k->signature, v);
+    return -1;
+}
+
+/* kernel(*args, block_dim=N, stream=None, tiling_key=None, race_check=None) */
 static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     KernelObject *k = (KernelObject *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    PyObject *bd = NULL, *stream = NULL, *key = NULL;
+    PyObject *bd = NULL, *stream = NULL, *key = NULL, *race = NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t i = 0; i < nkw; i++) {
         PyObject *kw = PyTuple_GET_ITEM(kwnames, i);
@@ -211,14 +226,18 @@ static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, si
             stream = args[nargs + i];
         else if (PyUnicode_CompareWithASCIIString(kw, "tiling_key") == 0)
             key = args[nargs + i];
+        else if (PyUnicode_CompareWithASCIIString(kw, "race_check") == 0)
+            race = args[nargs + i];
         else
             return PyErr_Format(PyExc_TypeError, "%U: unexpected keyword argument '%U' (kernel arguments are "
-                                "positional; launch options are block_dim=, stream= and tiling_key=)",
+                                "positional; launch options are block_dim=, stream=, tiling_key= and race_check=)",
                                 k->signature, kw);
     }
-    aclrtLaunchKernelAttr attr;
-    aclrtLaunchKernelCfg cfg = {&attr, 1};
-    if (key && key != Py_None && tiling_key_attr(k, key, &attr) < 0)
+    aclrtLaunchKernelAttr attr[2];
+    aclrtLaunchKernelCfg cfg = {attr, 0};
+    if (key && key != Py_None && tiling_key_attr(k, key, &attr[cfg.numAttrs++]) < 0)
+        return NULL;
+    if (race && race != Py_None && race_check_attr(k, race, &attr[cfg.numAttrs++]) < 0)
         return NULL;
     if (!bd)
         return PyErr_Format(PyExc_TypeError, "%U: missing block_dim; call kernel[block_dim](...) or "
@@ -226,7 +245,7 @@ static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, si
     LauncherObject *l = (LauncherObject *)make_launcher(k, bd, stream);
     if (!l)
         return NULL;
-    PyObject *r = arc_kernel_launch(k, l->block_dim, l->stream, args, nargs, 0, key && key != Py_None ? &cfg : NULL);
+    PyObject *r = arc_kernel_launch(k, l->block_dim, l->stream, args, nargs, 0, cfg.numAttrs ? &cfg : NULL);
     Py_DECREF(l);
     return r;
 }

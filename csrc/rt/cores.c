@@ -84,6 +84,7 @@ typedef struct launch_ctx {
     sim_corepool *pool;
     sim_watch watch;
     sim_watch stall;
+    uint64_t seq;          /* this launch's number in the process (race-check warnings count per launch) */
 } launch_ctx;
 
 struct core_thread {
@@ -193,6 +194,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->kernel_name = r->kernel_name;
     memset(k->dev, 0, sizeof k->dev);
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+    sim_race_block_begin(k, r->race_mode, c->seq);
     ct->ctx = c;
     atomic_store(&ct->block, b);
     atomic_store(&ct->where, WHERE_RUNNING);
@@ -509,9 +511,11 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     if (grow(p, t - 1, msg, msglen))
         return ACL_ERROR_RT_AICORE_EXCEPTION;
     sim_fault_install();
+    static _Atomic uint64_t launches;
     launch_ctx c;
     memset(&c, 0, sizeof c);
     c.r = r;
+    c.seq = atomic_fetch_add(&launches, 1) + 1;
     atomic_init(&c.next, 0);
     atomic_init(&c.aborted, 0);
     pthread_mutex_init(&c.mu, NULL);

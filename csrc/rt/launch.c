@@ -15,6 +15,7 @@
 typedef struct launch_opts {
     uint64_t timeout_ns; /* 0 = none, TIMEOUT_UNSET = ASCENDRTC_LAUNCH_TIMEOUT */
     uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
+    int race_mode;       /* ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK, else $ASCENDRTC_RACE_CHECK */
 } launch_opts;
 
 typedef struct launch_task {
@@ -38,7 +39,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .timeout_ns = l->opts.timeout_ns == TIMEOUT_UNSET ? sim_default_launch_timeout_ns() : l->opts.timeout_ns,
         .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
-        .tiling_key = l->opts.tiling_key, .threads = f->threads,
+        .tiling_key = l->opts.tiling_key, .threads = f->threads, .race_mode = l->opts.race_mode,
     };
     char msg[SIM_MSG_MAX];
     aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);
@@ -59,6 +60,9 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
 {
     memset(o, 0, sizeof *o);
     o->timeout_ns = TIMEOUT_UNSET;
+    if (sim_race_default_mode(&o->race_mode))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "ASCENDRTC_RACE_CHECK=%s: expected error, warn (the default) or off", getenv("ASCENDRTC_RACE_CHECK"));
     if (!cfg)
         return ACL_SUCCESS;
     if (!cfg->attrs)
@@ -111,10 +115,16 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
         case ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY:
             o->tiling_key = (uint64_t)v->rsv[1] << 32 | v->rsv[0];
             break;
+        case ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK:
+            if (v->rsv[0] > ARC_RACE_ERROR)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                               "cfg attr %zu: RACE_CHECK %u must be 0 (off), 1 (warn) or 2 (error)", i, v->rsv[0]);
+            o->race_mode = (int)v->rsv[0];
+            break;
         default:
             return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
-                           "cfg attr %zu: unknown attribute id %d (valid: 1..9, and 0x7A01 for the tiling key)", i,
-                           (int)at->id);
+                           "cfg attr %zu: unknown attribute id %d (valid: 1..9, 0x7A01 for the tiling key, 0x7A02 "
+                           "for the race check)", i, (int)at->id);
         }
         if (seen_s && seen_us)
             return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,

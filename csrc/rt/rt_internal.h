@@ -117,6 +117,7 @@ typedef struct sim_kernel_run {
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint64_t tiling_key;     /* what TILING_KEY_IS() compares against */
     uint32_t threads;        /* core threads to use, <= max_concurrent */
+    int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -142,6 +143,13 @@ void sim_core_service_end(int state);
  * an interrupt after a timeout, which already recorded the failure) and
  * longjmp out of the block.  Returns 0 (does nothing) otherwise. */
 int sim_core_signal_abort(const char *api, const char *body);
+
+/* ---- race.c ---- */
+/* Reset this thread's race detector for a block of launch number `seq` in `mode`. */
+void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);
+/* The mode of launches that do not set one: $ASCENDRTC_RACE_CHECK
+ * (error; warn, the default; off).  -1 when the variable holds anything else. */
+int sim_race_default_mode(int *mode);
 
 /* ---- spin.c ---- */
 /* With mu held, before a caller blocks on a condition variable: let mu go,

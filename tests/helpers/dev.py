@@ -51,7 +51,10 @@ def ub_kernel(name, tensors, body, extra_params=""):
         cout.append("    DataCopy(G_%s, %s, %d);" % (tn, tn, npad))
         off += npad * itemsize(dt)
     lines.append("    pipe.InitBuffer(buf, %d);" % max(off, 32))
-    lines += decl + cin + ["    {", body, "    }", "    PipeBarrier<PIPE_ALL>();"] + cout + ["}"]
+    # The barriers order the copies and the body as the NPU's pipes need
+    # (MTE2 -> V before, V -> MTE3 after); the race check holds kernels to it.
+    lines += decl + cin + ["    PipeBarrier<PIPE_ALL>();", "    {", body, "    }", "    PipeBarrier<PIPE_ALL>();"] \
+        + cout + ["}"]
     return "\n".join(lines)
 
 

@@ -75,6 +75,19 @@ void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, un
  * AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing done). */
 int __arc_cross_core(int op, int mode, int flag);
 
+/* Pipe race detection (csrc/rt/race.c).  arc_core::dev[ARC_RACE_SLOT] is
+ * the launch's mode, so the device API calls the runtime only when it is
+ * on.  __arc_race_access: a device-API access on pipe `pipe` (a pipe_t
+ * value) to [p, p + bytes), write 0 a read, 1 a write, 2 a read-modify-write;
+ * UB and L1 are tracked.
+ * __arc_race_sync: what orders pipes (kind ARC_RACE_*; src/dst are pipe_t
+ * values, key an event id or, for queue events, a buffer address). */
+#define ARC_RACE_SLOT (ARC_CORE_DEV_SLOTS - 1)
+enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
+enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR };
+void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
+void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
+
 /* Every runtime function JIT'd kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
  * runtime and listed here. */
@@ -84,7 +97,9 @@ int __arc_cross_core(int op, int mode, int flag);
     X(__arc_trap)             \
     X(__arc_printf)           \
     X(__arc_gm_check)         \
-    X(__arc_cross_core)
+    X(__arc_cross_core)       \
+    X(__arc_race_access)      \
+    X(__arc_race_sync)
 
 #ifdef __cplusplus
 }

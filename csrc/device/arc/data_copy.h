@@ -86,6 +86,12 @@ template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t 
               "%s: %llu bytes (%llu elements of %s) exceed " ARC_LIMIT_WHAT " %llu elements", what,
               (unsigned long long)bytes, (unsigned long long)(bytes / sizeof(T)), __arc::tname<T>(),
               (unsigned long long)(__arc::span_limit(t.addr_, t.bytes_) / sizeof(T)));
+    /* "dst (local)...": GM -> local on MTE2; "src (local)...": local -> GM on
+     * MTE3; "dst"/"src" alone: local -> local on the vector pipe. */
+    if (__arc::race_on()) {
+        bool gm = what[3] == ' ' && what[4] == '(', dst = what[0] == 'd';
+        __arc_race_access(gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V, dst, t.addr_, bytes, api);
+    }
 }
 /* Blocked copy: n blocks of len bytes, strides are gaps between blocks. */
 inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)

@@ -33,6 +33,24 @@ static inline const char *pos_name(TPosition p)
     default: return "other";
     }
 }
+/* The pipes a queue's implied syncs connect, as producer * 16 + consumer
+ * (pipe_t values), 0 for none: EnQue sets producer->consumer and DeQue
+ * waits for it; FreeTensor sets consumer->producer and AllocTensor of that
+ * buffer waits for it.  A TQue of a position binds it to GM. */
+constexpr uint8_t que_pipes(TPosition src, TPosition dst)
+{
+    TPosition p = src == TPosition::GM ? dst : dst == TPosition::GM ? src : TPosition::MAX;
+    if (p == TPosition::MAX)
+        return src == TPosition::VECIN && dst == TPosition::VECOUT ? 0x45 : 0; /* MTE2 -> MTE3 */
+    switch (p) {
+    case TPosition::VECIN: return 0x41;                                            /* MTE2 -> V */
+    case TPosition::VECOUT: return 0x15;                                           /* V -> MTE3 */
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: return 0x43;       /* MTE2 -> MTE1 */
+    case TPosition::A2: case TPosition::B2: case TPosition::C2: return 0x32;       /* MTE1 -> M */
+    case TPosition::CO1: return 0x2A;                                              /* M -> FIX */
+    default: return 0;
+    }
+}
 } // namespace __detail
 
 /* State shared by TQue, TQueBind and TBuf: `num` buffers of `len` bytes. */
@@ -60,6 +78,13 @@ public:
 };
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind : public TQueBase {
+    static constexpr int prod_ = __detail::que_pipes(src, dst) >> 4, cons_ = __detail::que_pipes(src, dst) & 15;
+    void race_q(int kind, int from, int to, int i) const
+    {
+        if (__detail::que_pipes(src, dst))
+            __arc::race_sync(kind, from, to, (unsigned long long)(uintptr_t)(base_ + (uint64_t)i * len_));
+    }
+
 public:
     TQueBind() { pos_ = src == TPosition::GM ? dst : src; }
 
@@ -72,6 +97,7 @@ public:
             if (!(inuse_ >> i & 1)) {
                 inuse_ |= 1ull << i;
                 cursor_ = (uint8_t)((i + 1) % num_);
+                race_q(ARC_RACE_QWAIT, cons_, prod_, i);
                 return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
             }
         }
@@ -93,6 +119,7 @@ public:
         fifo_[(head_ + count_) % QBUF_MAX_LEN] = (uint8_t)i;
         count_++;
         queued_ |= 1ull << i;
+        race_q(ARC_RACE_QSET, prod_, cons_, i);
         return true;
     }
     template <TPosition, TPosition, typename T> bool EnQue(const LocalTensor<T> &t) { return EnQue(t); }
@@ -105,6 +132,7 @@ public:
         head_ = (uint8_t)((head_ + 1) % QBUF_MAX_LEN);
         count_--;
         queued_ &= ~(1ull << i);
+        race_q(ARC_RACE_QWAIT, prod_, cons_, i);
         return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
     }
     template <TPosition, TPosition, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
@@ -116,6 +144,7 @@ public:
         ARC_CHECK(!(queued_ >> i & 1), "AscendC::TQue::FreeTensor",
                   "buffer %d is still in the queue (EnQue without DeQue)", i);
         inuse_ &= ~(1ull << i);
+        race_q(ARC_RACE_QSET, cons_, prod_, i);
     }
     bool VacantInQue() const { return depth <= 0 || count_ < depth; }
     bool HasTensorInQue() const { return count_ > 0; }

@@ -4,6 +4,7 @@
 #define ARC_STATE_H_
 
 #include "arc/core_abi.h"
+#include "arc/race.h"
 #include "arc/types.h"
 
 namespace __arc {

@@ -22,6 +22,15 @@ enum class HardEvent : uint8_t {
 };
 
 namespace __detail {
+/* (source, destination) pipe_t of each HardEvent, as src * 16 + dst. */
+constexpr uint8_t evt_pipes[] = {
+    0x43, 0x34, 0x32, 0x23, 0x41, 0x14, 0x51, 0x15, 0x21, 0x12, 0x11, 0x53, 0x35, 0x31, 0x42, 0x24, 0x13, 0x2A,
+    0xA2, 0x54, 0x45, 0x01, 0x10, 0x04, 0x40, 0x05, 0x50, 0x4A, 0xA4, 0xA0, 0x20, 0xA5, 0x3A, 0xA3, 0xAA};
+static_assert(sizeof evt_pipes == (size_t)HardEvent::MAX, "one pipe pair per HardEvent");
+static inline void race_flag(int kind, int e, int id)
+{
+    __arc::race_sync(kind, evt_pipes[e] >> 4, evt_pipes[e] & 15, (unsigned long long)id);
+}
 /* 4-bit pending-SetFlag counter of (event, id). */
 static inline void flag_step(int e, int id, int delta, const char *api)
 {
@@ -41,25 +50,41 @@ static inline void flag_step(int e, int id, int delta, const char *api)
 }
 } // namespace __detail
 
-template <HardEvent evt> inline void SetFlag(int32_t id) { __detail::flag_step((int)evt, id, 1, "AscendC::SetFlag"); }
-template <HardEvent evt> inline void WaitFlag(int32_t id) { __detail::flag_step((int)evt, id, -1, "AscendC::WaitFlag"); }
+template <HardEvent evt> inline void SetFlag(int32_t id)
+{
+    __detail::flag_step((int)evt, id, 1, "AscendC::SetFlag");
+    __detail::race_flag(ARC_RACE_SET, (int)evt, id);
+}
+template <HardEvent evt> inline void WaitFlag(int32_t id)
+{
+    __detail::flag_step((int)evt, id, -1, "AscendC::WaitFlag");
+    __detail::race_flag(ARC_RACE_WAIT, (int)evt, id);
+}
 template <pipe_t pipe> inline void PipeBarrier()
 {
     static_assert(pipe != PIPE_S, "AscendC::PipeBarrier: PIPE_S is not allowed");
+    /* A barrier on one pipe orders that pipe only, which the race check
+     * does not track; PIPE_ALL orders everything. */
+    if (pipe == PIPE_ALL) __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
 }
 template <pipe_t src, pipe_t dst> class TQueSync {
 public:
-    void SetFlag(int32_t) {}
-    void WaitFlag(int32_t) {}
+    void SetFlag(int32_t id) { __arc::race_sync(ARC_RACE_SET, src, dst, (unsigned long long)id); }
+    void WaitFlag(int32_t id) { __arc::race_sync(ARC_RACE_WAIT, src, dst, (unsigned long long)id); }
 };
 template <auto... A> inline void DataSyncBarrier() {}
 /* GM is coherent on the simulated core. */
 template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...) {}
 
 /* Hardware all-core barrier; the software form takes GM/UB workspaces. */
-template <bool isAIVOnly = true> inline void SyncAll() { __arc_sync_all(); }
+template <bool isAIVOnly = true> inline void SyncAll()
+{
+    __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+    __arc_sync_all();
+}
 template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(const G &, const L &, int32_t = 0)
 {
+    __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
     __arc_sync_all();
 }
 /* Not modelled (docs/simulated_npu.md): accepted so kernels compile; they
@@ -82,14 +107,19 @@ template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint
 } // namespace AscendC
 
 /* Raw intrinsics some kernels call directly. */
-inline void pipe_barrier(pipe_t) {}
-inline void set_flag(pipe_t, pipe_t, int32_t id)
+inline void pipe_barrier(pipe_t p)
+{
+    if (p == PIPE_ALL) __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+}
+inline void set_flag(pipe_t src, pipe_t dst, int32_t id)
 {
     ARC_CHECK(id >= 0 && id < 8, "set_flag", "event id %d is out of range 0..7", id);
+    __arc::race_sync(ARC_RACE_SET, src, dst, (unsigned long long)id);
 }
-inline void wait_flag(pipe_t, pipe_t, int32_t id)
+inline void wait_flag(pipe_t src, pipe_t dst, int32_t id)
 {
     ARC_CHECK(id >= 0 && id < 8, "wait_flag", "event id %d is out of range 0..7", id);
+    __arc::race_sync(ARC_RACE_WAIT, src, dst, (unsigned long long)id);
 }
 
 #endif /* ARC_SYNC_H_ */

@@ -140,18 +140,21 @@ public:
     {
         ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::GetValue",
                   "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        __arc::race_sync(ARC_RACE_SCALAR, 0, 0, 0); /* the compiler's auto-sync orders the scalar access */
         return addr_[index];
     }
     template <typename U> void SetValue(uint32_t index, U value) const
     {
         ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::SetValue",
                   "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        __arc::race_sync(ARC_RACE_SCALAR, 0, 0, 0); /* the compiler's auto-sync orders the scalar access */
         addr_[index] = (T)value;
     }
     T &operator()(uint32_t index) const
     {
         ARC_CHECK((uint64_t)index < bytes_ / sizeof(T), "AscendC::LocalTensor::operator()",
                   "index %u is beyond the tensor's %u elements", index, (unsigned)(bytes_ / sizeof(T)));
+        __arc::race_sync(ARC_RACE_SCALAR, 0, 0, 0); /* the compiler's auto-sync orders the scalar access */
         return addr_[index];
     }
     uint32_t GetSize() const { return bytes_ / (uint32_t)sizeof(T); }

@@ -115,7 +115,11 @@ typedef enum aclrtLaunchKernelAttrId {
     /* ascendrtc extension (not in CANN): the tiling key TILING_KEY_IS()
      * compares against, as value.rsv[0] (low 32 bits) and value.rsv[1]
      * (high 32 bits); 0 when not given. */
-    ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY = 0x7A01
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY = 0x7A01,
+    /* ascendrtc extension: the pipe race check of this launch as
+     * value.rsv[0]: 0 off, 1 warn (print and go on), 2 error (the launch
+     * fails); without it $ASCENDRTC_RACE_CHECK decides (default warn). */
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK = 0x7A02
 } aclrtLaunchKernelAttrId;
 
 typedef enum aclrtEngineType {

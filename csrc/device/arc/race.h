@@ -1,0 +1,34 @@
+/* race.h - the device API's side of the pipe race check (csrc/rt/race.c):
+ * each local-memory access names the pipe the NPU runs it on, and each
+ * synchronisation what it orders.  Off (one load and a branch) unless the
+ * launch's mode in arc_core::dev[ARC_RACE_SLOT] is on. */
+#ifndef ARC_RACE_H_
+#define ARC_RACE_H_
+
+#include "arc/core_abi.h"
+
+namespace __arc {
+/* pipe_t values (arc/sync.h), usable before it. */
+enum RacePipe { RP_S = 0, RP_V = 1, RP_M = 2, RP_MTE1 = 3, RP_MTE2 = 4, RP_MTE3 = 5, RP_FIX = 10 };
+
+static inline bool race_on() { return __builtin_expect(__arc_core()->dev[ARC_RACE_SLOT] != 0, 0); }
+/* An access by a device-API call on `pipe` to [p, p + bytes): write 0 a
+ * read, 1 a write, 2 both (the operand's old contents matter). */
+static inline void race(int pipe, int write, const void *p, unsigned long long bytes, const char *api)
+{
+    if (race_on()) __arc_race_access(pipe, write, p, bytes, api);
+}
+static inline void race_sync(int kind, int src, int dst, unsigned long long key)
+{
+    if (race_on()) __arc_race_sync(kind, src, dst, key);
+}
+/* A vector operand as the check helpers name it: "dst..." is read and
+ * written (masked-off lanes and in-place operands keep what was there), the
+ * others are read. */
+static inline void race_v(const void *p, unsigned long long bytes, const char *what, const char *api)
+{
+    if (race_on()) __arc_race_access(RP_V, what[0] == 'd' && what[1] == 's' && what[2] == 't' ? 2 : 0, p, bytes, api);
+}
+} // namespace __arc
+
+#endif /* ARC_RACE_H_ */

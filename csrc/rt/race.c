@@ -1,0 +1,429 @@
+/* race.c - the pipe race detector of the simulated core.
+ *
+ * The simulated core runs every pipe in program order, so a kernel that
+ * forgets a WaitFlag computes the right answer here and the wrong one on
+ * an NPU.  This finds such kernels: each device-API access to UB or L1 is
+ * attributed to the pipe the NPU runs it on (docs/simulated_npu.md, "Race
+ * detection", has the table), and happens-before between pipes comes from
+ * what orders them on the hardware: SetFlag/WaitFlag, PipeBarrier<PIPE_ALL>,
+ * the flags queue EnQue/DeQue and FreeTensor/AllocTensor imply, SyncAll, the
+ * compiler's automatic scalar<->pipe syncs around GetValue/SetValue, and
+ * the issue order (a pipe's instruction sees what the scalar unit did
+ * before issuing it).  Two accesses on different pipes to overlapping bytes,
+ * one a write, neither ordered before the other, are a race.
+ *
+ * The clocks are vector clocks per pipe (msSanitizer's inter-pipe
+ * analysis).  The shadow of each memory space is a sorted list of segments
+ * of equal state (last write: pipe, epoch, event; last read per pipe), so a
+ * tile-sized access costs a few segment operations, not one per byte.
+ * Same-pipe hazards (a missing PipeBarrier between two copies into one
+ * buffer) and GM races between cores are not checked.
+ *
+ * All state is per core thread and reset at every block start. */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/rt_internal.h"
+
+#define NP 7 /* S V M MTE1 MTE2 MTE3 FIX */
+#define EV_RING 4096u
+
+static const char *const pipe_names[NP] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                                           "PIPE_FIX"};
+
+typedef struct ev {
+    const char *api;
+    const void *pc;
+    uint64_t lo, hi; /* offsets in the space */
+    int pipe, write;
+} ev;
+
+typedef struct seg {
+    uint64_t lo, hi;
+    uint32_t w_epoch, w_ev; /* w_epoch 0: never written in this block */
+    uint32_t r_epoch[NP], r_ev[NP];
+    uint8_t w_pipe;
+} seg;
+
+typedef struct space {
+    seg *s;
+    size_t n, cap;
+} space;
+
+typedef struct qclock {
+    const void *key; /* buffer address */
+    int dst;
+    uint32_t vc[NP];
+} qclock;
+
+typedef struct race_state {
+    int mode; /* ARC_RACE_OFF/WARN/ERROR */
+    uint32_t nev;
+    unsigned warned, nq;
+    uint32_t gen;                  /* blocks begun on this thread: flags of older blocks are stale */
+    uint64_t launch;               /* the launch this block belongs to */
+    uint32_t vc[NP][NP];           /* vc[p][q]: what pipe p knows of pipe q's epochs */
+    uint32_t flag_gen[NP][NP][8];
+    uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
+    qclock q[128];
+    space sp[2]; /* UB, L1 */
+    ev ring[EV_RING];
+} race_state;
+
+static __thread race_state *st;
+static atomic_ullong warn_launch; /* the launch warn_count counts for */
+static atomic_uint warn_count;
+static pthread_key_t st_key;
+static pthread_once_t st_once = PTHREAD_ONCE_INIT;
+
+static void st_free(void *p)
+{
+    race_state *r = p;
+    free(r->sp[0].s);
+    free(r->sp[1].s);
+    free(r);
+}
+static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
+
+/* The published clock of flag (s, d, id), zeroed when it is from an older block. */
+static uint32_t *flag_of(int s, int d, int id)
+{
+    if (st->flag_gen[s][d][id] != st->gen) {
+        st->flag_gen[s][d][id] = st->gen;
+        memset(st->flag[s][d][id], 0, sizeof st->flag[s][d][id]);
+    }
+    return st->flag[s][d][id];
+}
+
+static int pipe_index(int pipe_t_value)
+{
+    switch (pipe_t_value) {
+    case 0: case 1: case 2: case 3: case 4: case 5: return pipe_t_value;
+    case 10: return 6; /* PIPE_FIX */
+    default: return -1;
+    }
+}
+
+static void join(uint32_t *a, const uint32_t *b)
+{
+    for (int i = 0; i < NP; i++)
+        if (b[i] > a[i]) a[i] = b[i];
+}
+
+void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
+{
+    k->dev[ARC_RACE_SLOT] = (unsigned long long)mode;
+    if (mode == ARC_RACE_OFF) return;
+    if (!st) {
+        pthread_once(&st_once, st_key_make);
+        st = calloc(1, sizeof *st);
+        if (!st) { /* no memory: run unchecked rather than fail the launch */
+            k->dev[ARC_RACE_SLOT] = 0;
+            return;
+        }
+        pthread_setspecific(st_key, st);
+    }
+    st->mode = mode;
+    st->launch = seq;
+    st->nev = st->warned = st->nq = 0;
+    st->gen++;
+    memset(st->vc, 0, sizeof st->vc);
+    st->sp[0].n = st->sp[1].n = 0;
+}
+
+static const ev *ev_get(uint32_t id)
+{
+    if (id == 0 || st->nev - id >= EV_RING) return NULL; /* none, or overwritten */
+    return &st->ring[id % EV_RING];
+}
+
+static void describe(char *buf, size_t n, const ev *e, int pipe, const char *verb)
+{
+    if (e)
+        snprintf(buf, n, "%s (%s) %s [%llu, %llu)", e->api ? e->api : "?", pipe_names[pipe], verb,
+                 (unsigned long long)e->lo, (unsigned long long)e->hi);
+    else
+        snprintf(buf, n, "an earlier %s operation %s it", pipe_names[pipe], verb);
+}
+
+/* The sync that would have ordered `from` before `to`. */
+static const char *cure(int from, int to)
+{
+    static const char *const hint[NP][NP] = {
+        [4][1] = "SetFlag/WaitFlag<HardEvent::MTE2_V>, or EnQue/DeQue of a VECIN queue",
+        [1][5] = "SetFlag/WaitFlag<HardEvent::V_MTE3>, or EnQue/DeQue of a VECOUT queue",
+        [1][4] = "SetFlag/WaitFlag<HardEvent::V_MTE2>, or FreeTensor/AllocTensor of a VECIN queue",
+        [5][1] = "SetFlag/WaitFlag<HardEvent::MTE3_V>, or FreeTensor/AllocTensor of a VECOUT queue",
+        [5][4] = "SetFlag/WaitFlag<HardEvent::MTE3_MTE2>",
+        [4][5] = "SetFlag/WaitFlag<HardEvent::MTE2_MTE3>",
+        [4][3] = "SetFlag/WaitFlag<HardEvent::MTE2_MTE1>, or EnQue/DeQue of an A1/B1 queue",
+        [3][2] = "SetFlag/WaitFlag<HardEvent::MTE1_M>, or EnQue/DeQue of an A2/B2 queue",
+        [2][6] = "SetFlag/WaitFlag<HardEvent::M_FIX>, or EnQue/DeQue of a CO1 queue",
+    };
+    const char *h = hint[from][to];
+    return h ? h : "a SetFlag/WaitFlag pair between the two pipes";
+}
+
+static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_ev, int pipe, int write,
+                   uint64_t lo, uint64_t hi, const char *api)
+{
+    char a[256], b[256], body[900];
+    const ev *pe = ev_get(prev_ev);
+    describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : (kind[0] == 'W' ? "read" : "wrote"));
+    snprintf(b, sizeof b, "%s (%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe],
+             write == 2 ? "reads and writes" : write ? "writes" : "reads",
+             (unsigned long long)lo, (unsigned long long)hi);
+    snprintf(body, sizeof body,
+             "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
+             "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks this; "
+             "ASCENDRTC_RACE_CHECK=warn or off relaxes it",
+             kind, space_ix ? "L1" : "UB", a, b, cure(prev_pipe, pipe));
+    if (st->mode == ARC_RACE_ERROR)
+        __arc_trap("race check", "%s", body);
+    /* warn: at most 2 reports per block and 8 per launch, so a racy kernel
+     * on 48 blocks does not bury the output */
+    if (atomic_exchange(&warn_launch, st->launch) != st->launch) atomic_store(&warn_count, 0);
+    if (st->warned++ < 2 && atomic_fetch_add(&warn_count, 1) < 8) {
+        arc_core *k = __arc_core();
+        int s = sim_core_service_begin();
+        fprintf(stderr, "ascendrtc: warning: %s block %lld: %s\n", k->kernel_name ? k->kernel_name : "kernel",
+                k->block_idx, body);
+        sim_core_service_end(s);
+    }
+}
+
+/* Split so that a segment boundary falls at x; the index of the first
+ * segment starting at or after x. */
+static size_t split_at(space *sp, uint64_t x)
+{
+    size_t lo = 0, hi = sp->n;
+    while (lo < hi) { /* first segment with hi > x */
+        size_t mid = (lo + hi) / 2;
+        if (sp->s[mid].hi <= x) lo = mid + 1; else hi = mid;
+    }
+    if (lo < sp->n && sp->s[lo].lo < x) {
+        if (sp->n == sp->cap) {
+            size_t cap = sp->cap ? sp->cap * 2 : 64;
+            seg *ns = realloc(sp->s, cap * sizeof *ns);
+            if (!ns) return (size_t)-1;
+            sp->s = ns;
+            sp->cap = cap;
+        }
+        memmove(&sp->s[lo + 1], &sp->s[lo], (sp->n - lo) * sizeof *sp->s);
+        sp->n++;
+        sp->s[lo].hi = x;
+        sp->s[lo + 1].lo = x;
+        return lo + 1;
+    }
+    return lo;
+}
+
+/* Make [lo, hi) covered by segments (inserting empty ones in gaps). */
+static int cover(space *sp, uint64_t lo, uint64_t hi)
+{
+    uint64_t x = lo;
+    size_t i = split_at(sp, lo);
+    if (i == (size_t)-1 || split_at(sp, hi) == (size_t)-1) return -1;
+    while (x < hi) {
+        if (i < sp->n && sp->s[i].lo == x) {
+            x = sp->s[i].hi;
+            i++;
+            continue;
+        }
+        uint64_t end = i < sp->n && sp->s[i].lo < hi ? sp->s[i].lo : hi;
+        if (sp->n == sp->cap) {
+            size_t cap = sp->cap ? sp->cap * 2 : 64;
+            seg *ns = realloc(sp->s, cap * sizeof *ns);
+            if (!ns) return -1;
+            sp->s = ns;
+            sp->cap = cap;
+        }
+        memmove(&sp->s[i + 1], &sp->s[i], (sp->n - i) * sizeof *sp->s);
+        sp->n++;
+        memset(&sp->s[i], 0, sizeof *sp->s);
+        sp->s[i].lo = x;
+        sp->s[i].hi = end;
+        x = end;
+        i++;
+    }
+    return 0;
+}
+
+static size_t first_from(const space *sp, uint64_t x)
+{
+    size_t lo = 0, hi = sp->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (sp->s[mid].lo < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+/* Merge runs of segments a write left in the same state. */
+static void merge(space *sp, size_t from, size_t to)
+{
+    if (from >= sp->n) return;
+    size_t w = from;
+    for (size_t i = from + 1; i < to && i < sp->n; i++) {
+        seg *a = &sp->s[w], *b = &sp->s[i];
+        if (a->hi == b->lo && a->w_epoch == b->w_epoch && a->w_ev == b->w_ev && a->w_pipe == b->w_pipe &&
+            !memcmp(a->r_epoch, b->r_epoch, sizeof a->r_epoch) && !memcmp(a->r_ev, b->r_ev, sizeof a->r_ev)) {
+            a->hi = b->hi;
+            continue;
+        }
+        sp->s[++w] = *b;
+    }
+    size_t removed = (to < sp->n ? to : sp->n) - (w + 1);
+    if (removed) {
+        memmove(&sp->s[w + 1], &sp->s[w + 1 + removed], (sp->n - (w + 1 + removed)) * sizeof *sp->s);
+        sp->n -= removed;
+    }
+}
+
+void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long long bytes, const char *api)
+{
+    if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
+    int q = pipe_index(pipe_t_value);
+    if (q < 0) return;
+    arc_core *k = __arc_core();
+    const unsigned char *a = (const unsigned char *)p;
+    int si;
+    uint64_t lo;
+    if (a >= k->ub && a < k->ub + k->ub_size) {
+        si = 0;
+        lo = (uint64_t)(a - k->ub);
+    } else if (k->l1 && a >= k->l1 && a < k->l1 + k->l1_size) {
+        si = 1;
+        lo = (uint64_t)(a - k->l1);
+    } else {
+        return; /* GM or elsewhere: not tracked */
+    }
+    /* 32-byte blocks: the NPU moves and computes whole blocks. */
+    uint64_t hi = (lo + bytes + 31) & ~31ull;
+    lo &= ~31ull;
+    uint32_t *me = st->vc[q];
+    if (q != 0) join(me, st->vc[0]); /* issued by the scalar unit after what it did and saw */
+    uint32_t epoch = ++me[q];
+    uint32_t id = ++st->nev;
+    ev *e = &st->ring[id % EV_RING];
+    e->api = api;
+    e->pc = __builtin_return_address(0);
+    e->lo = lo;
+    e->hi = hi;
+    e->pipe = q;
+    e->write = write;
+    space *sp = &st->sp[si];
+    if (cover(sp, lo, hi)) return; /* out of memory: stop tracking this access */
+    size_t i0 = first_from(sp, lo), i = i0;
+    for (; i < sp->n && sp->s[i].lo < hi; i++) {
+        seg *s = &sp->s[i];
+        int raced = 0;
+        if (write) { /* reads since the last write are later than it: name the latest first */
+            int rr = -1;
+            for (int r = 0; r < NP; r++)
+                if (r != q && s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr]))
+                    rr = r;
+            if (rr >= 0) {
+                report("write after read", si, rr, s->r_ev[rr], q, write, s->lo, s->hi, api);
+                raced = 1;
+            }
+        }
+        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch)
+            report(write == 1 ? "write after write" : "read after write", si, s->w_pipe, s->w_ev, q, write, s->lo,
+                   s->hi, api);
+        if (write) {
+            s->w_pipe = (uint8_t)q;
+            s->w_epoch = epoch;
+            s->w_ev = id;
+            memset(s->r_epoch, 0, sizeof s->r_epoch);
+            memset(s->r_ev, 0, sizeof s->r_ev);
+        } else {
+            s->r_epoch[q] = epoch;
+            s->r_ev[q] = id;
+        }
+    }
+    merge(sp, i0 ? i0 - 1 : 0, i + 1);
+}
+
+static qclock *qfind(const void *key, int dst, int create)
+{
+    for (unsigned i = 0; i < st->nq; i++)
+        if (st->q[i].key == key && st->q[i].dst == dst) return &st->q[i];
+    if (!create) return NULL;
+    if (st->nq == sizeof st->q / sizeof st->q[0]) return NULL;
+    qclock *c = &st->q[st->nq++];
+    memset(c, 0, sizeof *c);
+    c->key = key;
+    c->dst = dst;
+    return c;
+}
+
+void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long key)
+{
+    if (!st || st->mode == ARC_RACE_OFF) return;
+    int s = pipe_index(src_pipe), d = pipe_index(dst_pipe);
+    switch (kind) {
+    case ARC_RACE_SET: /* once the source pipe's earlier accesses are done */
+        if (s < 0 || d < 0 || key >= 8) return;
+        if (s != 0) join(st->vc[s], st->vc[0]);
+        join(flag_of(s, d, (int)key), st->vc[s]);
+        return;
+    case ARC_RACE_WAIT: {
+        if (s < 0 || d < 0 || key >= 8) return;
+        uint32_t *f = flag_of(s, d, (int)key);
+        join(st->vc[d], f);
+        memset(f, 0, NP * sizeof *f); /* the flag is a bit: the wait clears it */
+        return;
+    }
+    case ARC_RACE_QSET: {
+        if (s < 0 || d < 0) return;
+        if (s != 0) join(st->vc[s], st->vc[0]);
+        qclock *c = qfind((const void *)(uintptr_t)key, d, 1);
+        if (c) join(c->vc, st->vc[s]);
+        return;
+    }
+    case ARC_RACE_QWAIT: {
+        if (d < 0) return;
+        qclock *c = qfind((const void *)(uintptr_t)key, d, 0);
+        if (c) {
+            join(st->vc[d], c->vc);
+            memset(c->vc, 0, sizeof c->vc);
+        }
+        return;
+    }
+    case ARC_RACE_ALL: { /* PipeBarrier<PIPE_ALL>, SyncAll: everything before orders everything after */
+        uint32_t all[NP] = {0};
+        for (int p = 0; p < NP; p++) join(all, st->vc[p]);
+        for (int p = 0; p < NP; p++) join(st->vc[p], all);
+        return;
+    }
+    case ARC_RACE_SCALAR: /* the compiler's auto-sync: the scalar unit waits for V, MTE2, MTE3 */
+        join(st->vc[0], st->vc[1]);
+        join(st->vc[0], st->vc[4]);
+        join(st->vc[0], st->vc[5]);
+        return;
+    default:
+        return;
+    }
+}
+
+int sim_race_default_mode(int *mode)
+{
+    const char *e = getenv("ASCENDRTC_RACE_CHECK");
+    if (e && (!strcmp(e, "error") || !strcmp(e, "1") || !strcmp(e, "on"))) {
+        *mode = ARC_RACE_ERROR;
+        return 0;
+    }
+    if (!e || !*e || !strcmp(e, "warn")) { /* the default, until every kernel the suite runs is race-free */
+        *mode = ARC_RACE_WARN;
+        return 0;
+    }
+    if (!strcmp(e, "off") || !strcmp(e, "0")) {
+        *mode = ARC_RACE_OFF;
+        return 0;
+    }
+    return -1;
+}

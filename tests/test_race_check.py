@@ -1,0 +1,209 @@
+"""The pipe race check: one kernel per race class of the NPU (a copy and
+the vector op that reads it on different pipes with nothing ordering them,
+and so on), each reported with both operations named and followed by a
+clean launch; the same kernels with the sync restored run clean; the
+modes (error, warn, off) per launch and by environment variable."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+N = 256   # floats per block
+
+HEAD = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+'''
+
+# x -> UB, z = x + x, z -> GM through one TBuf; SYNC_IN / SYNC_OUT are the
+# syncs between the copy in and the add, and the add and the copy out.
+TBUF = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
+    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>(), c = a[256];
+    DataCopy(a, xg, 256);
+    SYNC_IN
+    Add(c, a, a, 256);
+    SYNC_OUT
+    DataCopy(zg, c, 256);
+}
+'''
+
+# Tiles of x through one UB buffer, reused each iteration: the next copy in
+# must wait for the previous copy out (MTE3 -> MTE2), REUSE says how.
+REUSE = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
+    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>();
+    for (int t = 0; t < 4; t++) {
+        REUSE
+        DataCopy(a, xg[t * 64], 64);
+        SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);
+        Adds(a, a, 1.0f, 64);
+        SetFlag<HardEvent::V_MTE3>(0); WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(zg[t * 64], a, 64);
+    }
+}
+'''
+REUSE_SYNC = "if (t) { SetFlag<HardEvent::MTE3_MTE2>(0); WaitFlag<HardEvent::MTE3_MTE2>(0); }"
+
+# The queue pipeline, with the output tensor freed FREE_AT: after its copy
+# out (right) or before it (the store is still pending when the next
+# iteration's Add writes the buffer).
+QUEUES = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
+    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, 64 * sizeof(float));
+    pipe.InitBuffer(outQ, 1, 64 * sizeof(float));
+    for (int t = 0; t < 4; t++) {
+        LocalTensor<float> a = inQ.AllocTensor<float>();
+        DataCopy(a, xg[t * 64], 64);
+        inQ.EnQue(a);
+        LocalTensor<float> b = inQ.DeQue<float>();
+        LocalTensor<float> c = outQ.AllocTensor<float>();
+        Add(c, b, b, 64);
+        outQ.EnQue(c);
+        inQ.FreeTensor(b);
+        LocalTensor<float> d = outQ.DeQue<float>();
+        FREE_EARLY
+        DataCopy(zg[t * 64], d, 64);
+        FREE_LATE
+    }
+}
+'''
+
+
+def build(src, **subs):
+    for k, v in subs.items():
+        src = src.replace(k, v)
+    return arc.Program(src, "race.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("k")
+
+
+def data(blocks=2):
+    x = np.arange(blocks * N, dtype=np.float32)
+    return x, np.zeros_like(x)
+
+
+def run(kern, blocks=2, **kw):
+    x, z = data(blocks)
+    kern(x, z, block_dim=blocks, **kw)
+    arc.synchronize()
+    return x, z
+
+
+def expect_race(kern, *words):
+    with pytest.raises(arc.LaunchError) as e:
+        run(kern)
+    msg = str(e.value)
+    assert "data race" in msg, msg
+    for w in words:
+        assert w in msg, (w, msg)
+    return msg
+
+
+def good_launch():
+    k = build(TBUF, SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
+    x, z = run(k)
+    assert np.array_equal(z, x + x)
+
+
+@pytest.fixture(autouse=True)
+def error_mode(monkeypatch):
+    monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "error")
+    yield
+    monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "error")
+    good_launch()   # every case is followed by a clean launch in the same process
+
+
+def test_missing_mte2_to_v_wait():
+    k = build(TBUF, SYNC_IN="", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
+    msg = expect_race(k, "read after write", "AscendC::DataCopy (PIPE_MTE2) wrote", "AscendC::Add (PIPE_V) reads",
+                      "MTE2_V", "on UB", "block 0")
+    assert "[0, 1024)" in msg
+
+
+def test_missing_v_to_mte3_wait():
+    k = build(TBUF, SYNC_IN="SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);", SYNC_OUT="")
+    expect_race(k, "read after write", "AscendC::Add (PIPE_V) wrote", "AscendC::DataCopy (PIPE_MTE3) reads",
+                "V_MTE3")
+
+
+def test_ub_reuse_without_mte3_to_mte2_wait():
+    k = build(REUSE, REUSE="")
+    expect_race(k, "write after read", "AscendC::DataCopy (PIPE_MTE3) read", "AscendC::DataCopy (PIPE_MTE2) writes",
+                "MTE3_MTE2")
+
+
+def test_free_tensor_while_the_store_is_pending():
+    k = build(QUEUES, FREE_EARLY="outQ.FreeTensor(d);", FREE_LATE="")
+    expect_race(k, "write after read", "AscendC::DataCopy (PIPE_MTE3) read", "AscendC::Add (PIPE_V) reads and writes")
+
+
+@pytest.mark.parametrize("src, subs", [
+    (TBUF, dict(SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")),
+    (TBUF, dict(SYNC_IN="SetFlag<HardEvent::MTE2_V>(1); WaitFlag<HardEvent::MTE2_V>(1);",
+                SYNC_OUT="SetFlag<HardEvent::V_MTE3>(2); WaitFlag<HardEvent::V_MTE3>(2);")),
+    (TBUF, dict(SYNC_IN="set_flag(PIPE_MTE2, PIPE_V, 0); wait_flag(PIPE_MTE2, PIPE_V, 0);",
+                SYNC_OUT="pipe_barrier(PIPE_ALL);")),
+    (REUSE, dict(REUSE=REUSE_SYNC)),
+    (QUEUES, dict(FREE_EARLY="", FREE_LATE="outQ.FreeTensor(d);")),
+], ids=["barriers", "flags", "raw-intrinsics", "reuse-synced", "queues"])
+def test_the_same_kernels_with_the_sync_restored_run_clean(src, subs):
+    k = build(src, **subs)
+    x, z = run(k)
+    want = x + x if src is not REUSE else x + 1
+    assert np.array_equal(z, want)
+
+
+def test_warn_mode_reports_and_computes(capfd, monkeypatch):
+    k = build(TBUF, SYNC_IN="", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
+    x, z = run(k, race_check="warn")
+    assert np.array_equal(z, x + x)       # the simulator runs pipes in order: the result is the in-order one
+    err = capfd.readouterr().err
+    assert "warning" in err and "data race (read after write)" in err and "block 1" in err
+    monkeypatch.delenv("ASCENDRTC_RACE_CHECK")   # warn is the default
+    x, z = run(k, blocks=48)
+    assert np.array_equal(z, x + x)
+    err = capfd.readouterr().err
+    assert 1 <= err.count("data race") <= 8, err  # bounded, whatever the block count
+
+
+def test_off_mode_per_launch_and_by_environment(monkeypatch, capfd):
+    k = build(TBUF, SYNC_IN="", SYNC_OUT="")
+    x, z = run(k, race_check="off")
+    assert np.array_equal(z, x + x)
+    monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "off")
+    x, z = run(k)
+    assert np.array_equal(z, x + x)
+    assert "data race" not in capfd.readouterr().err
+    expect_race_env = run   # the per-launch option wins over the variable
+    with pytest.raises(arc.LaunchError, match="data race"):
+        expect_race_env(k, race_check="error")
+
+
+def test_bad_modes_are_named(monkeypatch):
+    k = build(TBUF, SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
+    with pytest.raises(ValueError, match="race_check must be 'error', 'warn' or 'off'"):
+        run(k, race_check="loud")
+    monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "sometimes")
+    with pytest.raises(arc.AclError, match="ASCENDRTC_RACE_CHECK=sometimes: expected error"):
+        run(k)
+
