@@ -85,7 +85,7 @@ KERNELS = [
       "ListTensorDesc ld((__gm__ void *)list, (1 + (1 + 2 + 1) * 2) * sizeof(uint64_t), 2);"
       " uint64_t buf[2] = {0}; TensorDesc<float> td; td.SetShapeAddr(buf); ld.GetDesc(td, 1);"
       " uint32_t n = td.GetShape(0) * td.GetShape(1);"
-      " GlobalTensor<float> gx, gy, gz; gx.SetGlobalBuffer(ld.GetDataPtr<__gm__ float *>(0)); gy.SetGlobalBuffer(td.GetDataPtr());"
+      " GlobalTensor<float> gx, gy, gz; gx.SetGlobalBuffer(ld.GetDataPtr<float>(0)); gy.SetGlobalBuffer(td.GetDataPtr());"
       " gz.SetGlobalBuffer((__gm__ float *)z); LocalTensor<float> a = b.Get<float>(n), c = b.Get<float>(2 * n)[n];"
       " DataCopy(a, gx, n); DataCopy(c, gy, n); Add(a, a, c, n); DataCopy(gz, a, n);"
       " c.SetValue(0, (float)ld.GetSize()); c.SetValue(1, (float)td.GetIndex()); c.SetValue(2, (float)td.GetDim()); DataCopy(gz[n], c, 8);"),

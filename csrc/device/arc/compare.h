@@ -306,11 +306,16 @@ inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, b
     const uint32_t L = 256 / sizeof(T), epb = 32 / sizeof(T);
     ARC_CHECK_ALIGN32(dst.addr_, api, "dst");
     ARC_CHECK_ALIGN32(src0.addr_, api, "src0");
-    uint32_t reps = reduceMode ? (mask + L - 1) / L : gp.repeatTimes;
-    uint64_t total = reduceMode ? mask : (uint64_t)reps * L;
+    /* Counter mode has two forms: with repeatTimes > 1 every repeat takes
+     * `mask` elements (at most one repeat's worth); otherwise `mask` is the
+     * whole element count and the repeats follow from it. */
+    const bool per_repeat = reduceMode && gp.repeatTimes > 1;
+    uint32_t reps = per_repeat ? gp.repeatTimes : reduceMode ? (mask + L - 1) / L : gp.repeatTimes;
+    uint64_t total = per_repeat ? (uint64_t)reps * L : reduceMode ? mask : (uint64_t)reps * L;
     uint64_t n = 0, cap = dst.bytes_ / sizeof(T), scap = src0.bytes_ / sizeof(T);
     for (uint32_t r = 0; r < reps; r++) {
         uint32_t lanes = (uint32_t)((total - (uint64_t)r * L) < L ? (total - (uint64_t)r * L) : L);
+        if (per_repeat && mask < lanes) lanes = mask;
         for (uint32_t l = 0; l < lanes; l++) {
             if (!bit(r, l)) continue;
             uint64_t o = ((uint64_t)r * gp.src0RepeatStride + (uint64_t)(l / epb) * gp.src0BlockStride) * epb + l % epb;
@@ -349,7 +354,7 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
     const uint32_t L = 256 / sizeof(T);
     uint64_t bits = (uint64_t)src1Pattern.bytes_ * 8;
     __detail::gather_mask(dst, src0, reduceMode, mask, gp, rsvdCnt, [&](uint32_t r, uint32_t l) {
-        uint64_t i = reduceMode ? (uint64_t)r * L + l : (uint64_t)r * gp.src1RepeatStride * 256 + l;
+        uint64_t i = reduceMode && gp.repeatTimes <= 1 ? (uint64_t)r * L + l : (uint64_t)r * gp.src1RepeatStride * 256 + l;
         ARC_CHECK(i < bits, "AscendC::GatherMask", "src1Pattern: bit %llu is beyond the tensor's %llu bits",
                   (unsigned long long)i, (unsigned long long)bits);
         return __arc::get_bit(m, i);

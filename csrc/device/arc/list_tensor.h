@@ -76,10 +76,11 @@ public:
                   (unsigned long long)off, length);
     }
     uint32_t GetSize() const { return count_; }
-    template <typename T> T GetDataPtr(uint32_t index) const
+    /* The data of tensor `index`, as a T pointer. */
+    template <typename T> T *GetDataPtr(uint32_t index) const
     {
         ARC_CHECK(index < count_, "AscendC::ListTensorDesc::GetDataPtr", "tensor %u of %u", index, count_);
-        return (T)(uintptr_t)ptrs_[index];
+        return (T *)(uintptr_t)ptrs_[index];
     }
     template <typename T> void GetDesc(TensorDesc<T> &desc, uint32_t index) const
     {
