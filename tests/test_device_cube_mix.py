@@ -95,6 +95,21 @@ extern "C" __global__ __aicore__ void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM
     mm.IterateAll(gc[mi * t.singleCoreM * t.N + ni * t.singleCoreN]);
     mm.End();
 }
+extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR ws, GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    if ASCEND_IS_AIV { SyncAll(); }
+}
+extern "C" __global__ __aicore__ void mode0(GM_ADDR ws, GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    if ASCEND_IS_AIC { CrossCoreSetFlag<0, PIPE_FIX>(8); CrossCoreWaitFlag(8); }
+}
+extern "C" __global__ __aicore__ void too_many_sets(GM_ADDR ws, GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    if ASCEND_IS_AIC { for (int i = 0; i < 16; i++) CrossCoreSetFlag<2, PIPE_FIX>(1); }
+}
 extern "C" __global__ __aicore__ void good(GM_ADDR ws, GM_ADDR out)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
@@ -175,3 +190,16 @@ def test_matmul_api_in_mix_kernel(mod):
     run(mod, "mm_mix", blocks, a, b, c, marks, t.array())
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
     assert (marks[:, 0] == 1).all() and (marks[:, 1] == 0).all()   # AIVs ran on, every AIC stopped at REGIST
+
+
+@pytest.mark.parametrize("name,pattern", [
+    ("mix_syncall", r"mix_syncall block 0/2 \(AIV 0\): SyncAll: SyncAll in a MIX kernel is not modelled"),
+    ("mode0", r"mode0 block 0/2 \(AIC\): CrossCoreSetFlag: mode 0 \(flag 8\) is not modelled"),
+    ("too_many_sets", r"too_many_sets block 0/2 \(AIC\): CrossCoreSetFlag: flag 1 was set 15 times"),
+])
+def test_mix_misuse_reports_and_recovers(mod, name, pattern):
+    with pytest.raises(arc.LaunchError, match=pattern):
+        run(mod, name, 2, np.zeros(8, np.int32), np.zeros(8, np.int32))
+    out = np.zeros(8, np.int32)
+    run(mod, "good", 4, np.zeros(8, np.int32), out)
+    np.testing.assert_array_equal(out, 1)

@@ -687,6 +687,9 @@ void __arc_sync_all(void)
     core_thread *ct = self;
     if (!ct || !ct->ctx)
         return;
+    if (ct->nsub) /* the block's cores are coroutines of one thread: a barrier across blocks would count them wrong */
+        __arc_trap("SyncAll", "SyncAll in a MIX kernel is not modelled by the simulator; synchronise the AIC and its "
+                   "AIVs with CrossCoreSetFlag/CrossCoreWaitFlag (modes 1 and 2)");
     int k = sim_core_service_begin();
     launch_ctx *c = ct->ctx;
     const sim_kernel_run *r = c->r;

@@ -14,6 +14,11 @@
 #include "arc/cube_types.h"
 #include "kernel_tiling/kernel_tiling.h"
 
+/* Kernels write `mm.template IterateAll(c)` with no template arguments
+ * (the public samples do); CANN's compiler accepts it, so the Matmul API
+ * turns clang's default-error diagnostic off for the rest of the kernel. */
+#pragma clang diagnostic ignored "-Wmissing-template-arg-list-after-template-kw"
+
 /* Configs are global names in CANN (kernels use CFG_MDL unqualified). */
 enum class MatmulConfigMode : int32_t { CONFIG_NORM = 0, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
 enum class IterateOrder : int32_t { ORDER_M = 0, ORDER_N, UNDEF };
