@@ -38,6 +38,7 @@
 #include "common/meta.h"
 #include "device_headers.h"
 #include "pch.h"
+#include "lenient.h"
 #include "unknown_names.h"
 
 namespace {
@@ -325,6 +326,11 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     overlay->pushOverlay(user_fs);
 
     std::vector<std::string> args = cc1_config(req);
+    if (!arc_rtc::lenient_assert(req->file_name, req->text, req->len, args, &log))
+        for (int i = 0; i < req->nheaders; i++)
+            if (arc_rtc::lenient_assert(req->header_names[i], req->header_texts[i],
+                                        std::strlen(req->header_texts[i]), args, &log))
+                break;
     arc_rtc::PchBytes pch;
     if (pch_applies(req)) {
         auto pch_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());

@@ -70,6 +70,32 @@ std::string note_for(const std::string &name, bool in_ascendc)
     return "";
 }
 
+// Host-side headers a single-source kernel file may include.
+const char *const kHostHeaders[] = {
+    "acl/acl.h", "iostream", "vector", "string", "fstream", "sstream", "iomanip", "iterator", "map", "memory",
+    "cstdio", "cstdlib", "stdio.h", "stdlib.h", "unistd.h", "fcntl.h", "sys/stat.h", "sys/types.h", "chrono",
+    "thread", "torch/extension.h", "pybind11/pybind11.h", "torch_npu/csrc/core/npu/NPUStream.h", "data_utils.h",
+};
+
+// A reworded error for host code in the kernel source, or "".
+std::string host_code(const std::string &msg, const std::string &excerpt)
+{
+    static const std::set<std::string> host(std::begin(kHostHeaders), std::end(kHostHeaders));
+    size_t nf = msg.find("' file not found");
+    if (nf != std::string::npos && msg[0] == '\'') {
+        std::string h = msg.substr(1, nf - 1);
+        if (host.count(h) || h.rfind("aclrtlaunch_", 0) == 0)
+            return "host code in the kernel source: <" + h + "> is a host-side header; ascendrtc compiles the "
+                   "device side of a kernel file (launch it from Python), so guard the host part (its includes, "
+                   "main, ACL calls) with #ifndef __ASCENDRTC__ or move it out (" + msg + ")";
+    }
+    if (excerpt.find("<<<") != std::string::npos && msg.rfind("expected", 0) == 0)
+        return "host code in the kernel source: a <<<...>>> kernel launch; ascendrtc compiles the device side "
+               "of a kernel file (launch it from Python), so guard the host launcher with "
+               "#ifndef ASCENDC_CPU_DEBUG (CANN's CPU-debug idiom) or #ifndef __ASCENDRTC__ (" + msg + ")";
+    return "";
+}
+
 } // namespace
 
 std::string explain_unknown_names(const std::string &log)
@@ -82,19 +108,31 @@ std::string explain_unknown_names(const std::string &log)
         size_t end = eol == std::string::npos ? log.size() : eol + 1;
         std::string line = log.substr(pos, end - pos);
         out += line;
-        size_t e = line.find(": error: ");
+        const char *kind = ": error: ";
+        size_t e = line.find(kind);
+        if (e == std::string::npos && (e = line.find(": fatal error: ")) != std::string::npos)
+            kind = ": fatal error: ";
+        const size_t ms = e + std::strlen(kind);
         if (e != std::string::npos) {
             bool in_ascendc = false;
-            std::string name = missing_name(line.substr(e + 9), &in_ascendc);
+            std::string name = missing_name(line.substr(ms), &in_ascendc);
             std::string note = name.empty() ? "" : note_for(name, in_ascendc);
+            if (note.empty()) {
+                size_t ne = log.find('\n', end);
+                std::string excerpt = end < log.size() ? log.substr(end, ne == std::string::npos ? std::string::npos : ne - end) : "";
+                std::string m = line.substr(ms);
+                while (!m.empty() && (m.back() == '\n' || m.back() == '\r'))
+                    m.pop_back();
+                note = host_code(m, excerpt);
+            }
             if (!note.empty()) {
                 // The explanation leads the error itself, so the first
                 // error a user sees already says it; clang's words follow.
-                std::string msg = line.substr(e + 9);
+                std::string msg = line.substr(ms);
                 while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r'))
                     msg.pop_back();
                 out.resize(out.size() - line.size());
-                out += line.substr(0, e) + ": error: " + note + " (" + msg + ")\n";
+                out += line.substr(0, e) + kind + note + " (" + msg + ")\n";
             }
         }
         pos = end;

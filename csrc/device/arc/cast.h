@@ -165,7 +165,7 @@ namespace AscendC {
 template <typename TD, typename TS>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint32_t count)
 {
-    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+    ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
 #define ARC_CC(M) __arc::cast_count<TD, TS, M>(dst, src, (int32_t)count)
     ARC_CAST_DISPATCH(ARC_CC)
 #undef ARC_CC
@@ -174,7 +174,7 @@ template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, uint64_t mask,
                  const int32_t repeatTime, const UnaryRepeatParams &rp)
 {
-    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+    ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
     __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
 #define ARC_CL(M) __arc::cast_l0<TD, TS, M>(dst, src, p, rp)
     ARC_CAST_DISPATCH(ARC_CL)
@@ -183,7 +183,7 @@ template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint64_t mask[],
                  const int32_t repeatTime, const UnaryRepeatParams &rp)
 {
-    static_assert(__arc::cast_ok<TD, TS>(), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
+    ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
     __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
     ARC_CAST_DISPATCH(ARC_CL)
 #undef ARC_CL

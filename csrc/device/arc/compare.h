@@ -38,7 +38,7 @@ template <class T> inline bool cmp(T a, T b, AscendC::CMPMODE m)
 }
 template <class T> inline void cmp_types(AscendC::CMPMODE m, const char *api)
 {
-    static_assert(one_of<T, half, float, int32_t> || __NPU_ARCH__ != 2201,
+    ARC_DTYPE_REQUIRE((one_of<T, half, float, int32_t> || __NPU_ARCH__ != 2201),
                   "AscendC::Compare: dav-2201 supports half, float and int32_t (EQ only)");
     if constexpr (is_same<T, int32_t>::value && __NPU_ARCH__ == 2201)
         ARC_CHECK(m == AscendC::CMPMODE::EQ, api, "int32_t supports CMPMODE::EQ only on dav-2201 (got %d)", (int)m);
@@ -203,7 +203,7 @@ inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0, cons
 namespace __detail {
 template <typename T> inline void sel_types()
 {
-    static_assert(__arc::one_of<T, half, float> || __NPU_ARCH__ != 2201, "AscendC::Select: dav-2201 supports half and float");
+    ARC_DTYPE_REQUIRE((__arc::one_of<T, half, float> || __NPU_ARCH__ != 2201), "AscendC::Select: dav-2201 supports half and float");
 }
 /* Count form: element i takes bit i (mode 0: bit i % L, the same mask
  * every repeat). */

@@ -33,7 +33,7 @@ template <class T> inline T tree(T *v, uint32_t n, int op)
 template <class T> inline void red_types(const char *api)
 {
     (void)api;
-    static_assert(one_of<T, half, float> || __NPU_ARCH__ != 2201, "reductions on dav-2201 support half and float only");
+    ARC_DTYPE_REQUIRE((one_of<T, half, float> || __NPU_ARCH__ != 2201), "reductions on dav-2201 support half and float only");
 }
 /* Index bits stored in an element of T (uint16 in half, uint32 in float). */
 template <class T> inline T idx_bits(uint32_t i)

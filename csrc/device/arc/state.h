@@ -144,6 +144,16 @@ static inline unsigned long long &slot(int i) { return __arc_core()->dev[i]; }
 #define ASSERT(cond) ARC_CHECK(cond, "ASSERT", "%s (failed at %s:%d)", #cond, __FILE__, __LINE__)
 #endif
 
+/* A data type the SoC's API lacks.  CANN compiles such a call when the
+ * kernel never runs it (a branch for another dtype, not `if constexpr`),
+ * so this is a check where the call runs, not a static_assert. */
+#define ARC_DTYPE_REQUIRE(cond, msg)                                                                  \
+    do {                                                                                             \
+        if constexpr (!(cond))                                                                       \
+            __arc_trap(msg, "this call ran on dav-%d, which cannot execute it (it compiles because " \
+                            "CANN compiles it; only running it is an error)", (int)__NPU_ARCH__);    \
+    } while (0)
+
 /* UB operands must start on a 32-byte boundary (the arena is 32-aligned). */
 #define ARC_CHECK_ALIGN32(ptr, api, what)                                               \
     ARC_CHECK(((uintptr_t)(ptr) & 31u) == 0, api,                                       \

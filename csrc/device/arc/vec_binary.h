@@ -39,7 +39,7 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
 }
 } // namespace __arc
 
-/* The three forms of one binary API; CHECK is a static_assert on T. */
+/* The three forms of one binary API; CHECK is an ARC_DTYPE_REQUIRE on T. */
 #define ARC_BINARY_API(NAME, CHECK, EXPR)                                                                      \
     template <typename T>                                                                                      \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
@@ -66,13 +66,14 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     }
 
 #define ARC_A2_ARITH(NAME)                                                                                   \
-    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, half, int32_t, float>,                   \
+    ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, half, int32_t, float>),                   \
                   "AscendC::" #NAME ": dav-2201 supports int16_t, half, int32_t and float only (no bfloat16_t: Cast to float first)")
 #define ARC_A2_FLOAT(NAME)                                                                                   \
-    static_assert(__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>),          \
-                  "AscendC::" #NAME ": supports half and float only")
+    static_assert(__arc::is_float_v<T>, "AscendC::" #NAME ": supports half and float only");                 \
+    ARC_DTYPE_REQUIRE((__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>)),          \
+                  "AscendC::" #NAME ": dav-2201 supports half and float only (no bfloat16_t: Cast to float first)")
 #define ARC_A2_BITS(NAME)                                                                                    \
-    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, uint16_t>,                               \
+    ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, uint16_t>),                               \
                   "AscendC::" #NAME ": dav-2201 supports int16_t and uint16_t only (ReinterpretCast wider types)")
 
 namespace AscendC {

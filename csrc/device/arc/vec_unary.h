@@ -104,14 +104,15 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
         __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                    \
     }
 
-#define ARC_A2_HF(NAME)                                                                                     \
-    static_assert(__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>),         \
-                  "AscendC::" #NAME ": supports half and float only")
+#define ARC_A2_HF(NAME)                                                                                   \
+    static_assert(__arc::is_float_v<T>, "AscendC::" #NAME ": supports half and float only");                 \
+    ARC_DTYPE_REQUIRE((__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>)),         \
+                  "AscendC::" #NAME ": dav-2201 supports half and float only (no bfloat16_t: Cast to float first)")
 #define ARC_A2_RELU(NAME)                                                                                   \
-    static_assert(__NPU_ARCH__ != 2201 || __arc::one_of<T, half, float, int32_t>,                           \
+    ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, half, float, int32_t>),                           \
                   "AscendC::" #NAME ": dav-2201 supports half, float and int32_t only")
 #define ARC_A2_SHIFT(NAME)                                                                                  \
-    static_assert(__arc::one_of<T, int16_t, uint16_t, int32_t, uint32_t> || __NPU_ARCH__ != 2201,          \
+    ARC_DTYPE_REQUIRE((__arc::one_of<T, int16_t, uint16_t, int32_t, uint32_t> || __NPU_ARCH__ != 2201),          \
                   "AscendC::" #NAME ": supports int16_t, uint16_t, int32_t and uint32_t only")
 
 namespace AscendC {
