@@ -172,3 +172,15 @@ def test_tiling_from_another_shape_is_caught(mod):
         dev.run(mod, "sm_float_float", sm_tensors(dt, dt),
                 [np.zeros(M * K, dt), np.zeros(M * K, dt), np.zeros(M * 8, dt), np.zeros(M * 8, dt),
                  np.zeros(4096, np.uint8)], extra=(tl,))
+
+
+def test_nz_layout_is_refused_at_run_time():
+    """isDataFormatNZ = true is not implemented: the kernel stops saying so
+    rather than computing ND rows."""
+    dt = np.float32
+    t = sm_tensors(dt, dt)
+    m = dev.program([dev.ub_kernel("sm_nz", t, load("SoftMaxTiling") + "SoftMax<float, false, false, true>(z, s, m, x, tl);",
+                                   TILING)])
+    with pytest.raises(arc.LaunchError, match=r"AscendC::SoftMax: isDataFormatNZ = true \(NZ layout\) is not implemented"):
+        dev.run(m, "sm_nz", t, [np.zeros(M * K, dt), np.zeros(M * K, dt), np.zeros(M * 8, dt), np.zeros(M * 8, dt),
+                                np.zeros(4096, np.uint8)], extra=(adv_tiling.softmax_tiling((M, K), 4),))

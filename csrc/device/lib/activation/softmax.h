@@ -8,7 +8,8 @@
  * oriSrcM, oriSrcK} gives the shape; when it is left empty the tiling's
  * srcM/srcK are used.  Assumed where the docs are silent: only the first
  * oriSrcK columns take part, and dst's columns oriSrcK..srcK-1 are written
- * 0.  Computed in float. */
+ * 0.  Computed in float.  The NZ layout (isDataFormatNZ) stops the kernel
+ * with a message: only ND rows are implemented. */
 #include "kernel_operator.h" /* first: it brings in every family in order */
 #ifndef ARC_LIB_ACTIVATION_SOFTMAX_H_
 #define ARC_LIB_ACTIVATION_SOFTMAX_H_
@@ -94,6 +95,8 @@ inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<U> &sumTe
                     const SoftMaxShapeInfo &softmaxShapeInfo = {})
 {
     ARC_ADV_HF(SoftMax);
+    ARC_CHECK(!isDataFormatNZ, "AscendC::SoftMax",
+              "isDataFormatNZ = true (NZ layout) is not implemented by ascendrtc; only ND rows are");
     __arc::softmax_rows(dstTensor, sumTensor, maxTensor, srcTensor,
                         __arc::sm_resolve(tiling, softmaxShapeInfo, "AscendC::SoftMax"), 0, true, "AscendC::SoftMax");
 }
@@ -132,6 +135,8 @@ inline void SimpleSoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<U> 
                           const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {})
 {
     ARC_ADV_HF(SimpleSoftMax);
+    ARC_CHECK(!isDataFormatNZ, "AscendC::SimpleSoftMax",
+              "isDataFormatNZ = true (NZ layout) is not implemented by ascendrtc; only ND rows are");
     __arc::softmax_rows(dstTensor, inSumTensor, inMaxTensor, srcTensor,
                         __arc::sm_resolve(tiling, softmaxShapeInfo, "AscendC::SimpleSoftMax"), 1, true,
                         "AscendC::SimpleSoftMax");
