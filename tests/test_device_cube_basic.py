@@ -80,6 +80,30 @@ __aicore__ inline void FixQuant(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint64_t word, 
     fp.deqScalar = word;
     Fixpipe(gc, lc, fp);
 }
+// Per-column dequantisation: a word per output column in L1 (C1).
+extern "C" __global__ __aicore__ void fix_vdeq(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR words, uint32_t relu)
+{
+    GlobalTensor<int8_t> ga, gb; GlobalTensor<half> gc; GlobalTensor<uint64_t> gw;
+    ga.SetGlobalBuffer((__gm__ int8_t *)a); gb.SetGlobalBuffer((__gm__ int8_t *)b); gc.SetGlobalBuffer((__gm__ half *)c);
+    gw.SetGlobalBuffer((__gm__ uint64_t *)words);
+    TPipe pipe; TBuf<TPosition::A1> a1, b1; TBuf<TPosition::C1> w1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 1024); pipe.InitBuffer(b1, 1024); pipe.InitBuffer(w1, 256); pipe.InitBuffer(a2, 1024);
+    pipe.InitBuffer(b2, 1024); pipe.InitBuffer(c1, 4096);
+    LocalTensor<int8_t> la1 = a1.Get<int8_t>(), lb1 = b1.Get<int8_t>(), la2 = a2.Get<int8_t>(), lb2 = b2.Get<int8_t>();
+    LocalTensor<int32_t> lc = c1.Get<int32_t>();
+    LocalTensor<uint64_t> lw = w1.Get<uint64_t>();
+    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
+    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
+    DataCopy(lw, gw, 32);
+    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 512], LoadData2DParams(0, 1, 2, 0, 0, false, 0));
+    LoadData(lb2, lb1, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    MmadParams mp; mp.m = 32; mp.n = 32; mp.k = 32;
+    Mmad(lc, la2, lb2, mp);
+    FixpipeParamsV220 fp(32, 32, 32, 32, relu != 0);
+    fp.quantPre = QuantMode_t::VDEQF16;
+    Fixpipe(gc, lc, lw, fp);
+}
 extern "C" __global__ __aicore__ void fix_req8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint64_t w, uint32_t relu)
 { FixQuant<int8_t, int32_t, int8_t, QuantMode_t::REQ8>(a, b, c, w, relu); }
 extern "C" __global__ __aicore__ void fix_deqf16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint64_t w, uint32_t relu)
@@ -278,3 +302,18 @@ def test_fixpipe_f16_and_qb8(fix, relu):
     v = np.clip(np.rint(scale_model(acc, 20.0, relu)), -256, 255) - 2
     # products summed in another order may land on the other side of a .5: allow one step
     assert np.abs(got.astype(np.int32) - np.clip(v, -128, 127)).max() <= 1
+
+
+@pytest.mark.parametrize("relu", [False, True])
+def test_fixpipe_per_column_deq(fix, relu):
+    a = rng.integers(-128, 128, (32, 32)).astype(np.int8)
+    b = rng.integers(-128, 128, (32, 32)).astype(np.int8)    # (N, K)
+    acc = a.astype(np.int32) @ b.astype(np.int32).T
+    scales = rng.uniform(0.01, 0.2, 32).astype(np.float32)
+    words = np.array([quant_word(s) for s in scales], np.uint64)
+    c = np.zeros((32, 32), np.float16)
+    fix.get_kernel("fix_vdeq")[1](a, b, c, words, np.uint32(relu))
+    arc.synchronize()
+    want = np.stack([scale_model(acc[:, j], scales[j], relu) for j in range(32)], 1)
+    np.testing.assert_array_equal(c, np.clip(want, -65504, 65504).astype(np.float16))
+
