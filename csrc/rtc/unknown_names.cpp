@@ -87,12 +87,12 @@ std::string host_code(const std::string &msg, const std::string &excerpt)
         if (host.count(h) || h.rfind("aclrtlaunch_", 0) == 0)
             return "host code in the kernel source: <" + h + "> is a host-side header; ascendrtc compiles the "
                    "device side of a kernel file (launch it from Python), so guard the host part (its includes, "
-                   "main, ACL calls) with #ifndef __ASCENDRTC__ or move it out (" + msg + ")";
+                   "main, ACL calls) with #ifndef __ASCENDRTC__ or move it out";
     }
     if (excerpt.find("<<<") != std::string::npos && msg.rfind("expected", 0) == 0)
         return "host code in the kernel source: a <<<...>>> kernel launch; ascendrtc compiles the device side "
                "of a kernel file (launch it from Python), so guard the host launcher with "
-               "#ifndef ASCENDC_CPU_DEBUG (CANN's CPU-debug idiom) or #ifndef __ASCENDRTC__ (" + msg + ")";
+               "#ifndef ASCENDC_CPU_DEBUG (CANN's CPU-debug idiom) or #ifndef __ASCENDRTC__";
     return "";
 }
 
@@ -126,13 +126,14 @@ std::string explain_unknown_names(const std::string &log)
                 note = host_code(m, excerpt);
             }
             if (!note.empty()) {
-                // The explanation leads the error itself, so the first
-                // error a user sees already says it; clang's words follow.
+                // clang's words first (tools match them), then the
+                // explanation, on the error line itself so the first error
+                // a user sees already says it.
                 std::string msg = line.substr(ms);
                 while (!msg.empty() && (msg.back() == '\n' || msg.back() == '\r'))
                     msg.pop_back();
                 out.resize(out.size() - line.size());
-                out += line.substr(0, e) + kind + note + " (" + msg + ")\n";
+                out += line.substr(0, e) + kind + msg + "; " + note + "\n";
             }
         }
         pos = end;

@@ -9,9 +9,9 @@
 
 namespace arc_rtc {
 
-// Returns `log` with every error about a missing Ascend C API or DTYPE_*
-// macro reworded to say what the name is and what to do, clang's own
-// message kept in parentheses.
+// Returns `log` with every error about a missing Ascend C API, a DTYPE_*
+// macro or host code extended, after clang's message, by what the name is
+// and what to do.
 std::string explain_unknown_names(const std::string &log);
 
 } // namespace arc_rtc
