@@ -1,0 +1,551 @@
+"""CANN custom-op projects run from Python, unbuilt.
+
+An op project holds ``op_host/<op>.cpp`` (the op definition and its host
+tiling function), ``op_host/<op>_tiling.h`` (the tiling struct in the tiling
+DSL) and ``op_kernel/<op>.cpp`` (the kernel).  :func:`op_project` loads one
+-- from a directory or from its files in memory -- and returns an
+:class:`OpProject`; calling it with NumPy arrays runs what the op build and
+the framework would::
+
+    op = ascendrtc.op_project("AddCustom")      # op_host/ and op_kernel/ inside
+    z = op(x, y)                                 # NumPy in, NumPy out
+
+1. the op definition checks the inputs' dtypes against the combinations it
+   lists, and gives the outputs' dtypes;
+2. InferShape/InferDataType (where the op has them) give the outputs' shapes;
+3. the host tiling function runs (compiled in process against ascendrtc's
+   clean-room host API) and chooses the block dim, tiling key, workspace and
+   tiling data, for the simulated SoC the launch runs on;
+4. the kernel is compiled for these dtypes and this tiling key (cached),
+   and launched with the inputs, outputs, workspace and tiling data.
+
+The steps stay reachable: :meth:`OpProject.tiling` returns the host's choice
+(:class:`Tiling`, with the tiling struct field by field), and
+:meth:`OpProject.launch` runs the kernel with a tiling you give.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._errors import Error
+from ._op_host import HostCode, HostCompileError, ge_dtype_name, ge_dtype_of, numpy_dtype_of
+from ._op_tiling_struct import TilingStruct, parse_tiling_structs
+
+__all__ = ["op_project", "OpProject", "OpProjectError", "Tiling"]
+
+# Bytes of the tiling buffer a tiling function fills (gert::TilingData
+# capacity).  The simulator's choice; op_project(tiling_capacity=) changes it.
+DEFAULT_TILING_CAPACITY = 16 * 1024
+
+_PARAM_TYPES = {1: "OPTIONAL", 2: "REQUIRED", 3: "DYNAMIC"}
+_ATTR_KINDS = {1: "Int", 2: "Float", 3: "Bool", 4: "String", 5: "ListInt", 6: "ListFloat", 7: "ListBool",
+               8: "ListListInt"}
+# Simulated SoC -> the short SoC version PlatformAscendC reports and the
+# AddConfig name that selects per-SoC dtype overrides.
+_SOC_SHORT = {"Ascend910B": ("Ascend910B", "ascend910b"), "Ascend950": ("Ascend950", "ascend950")}
+# L1/L0 sizes per NPU arch, which device_info() does not report; they must
+# match csrc/rt/soc.c (tests/test_op_project.py compares them).
+_ARCH_MEM = {2201: {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 128 * 1024},
+             3510: {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 256 * 1024}}
+_OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*[,)]")
+_SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
+
+
+class OpProjectError(Error, RuntimeError):
+    """An op project cannot run: ``op`` (the op type), ``file`` (the project
+    file at fault, where one is) and ``reason`` say why; ``log`` holds the
+    compiler's diagnostics where a compile failed."""
+
+    def __init__(self, op: str, file: Optional[str], reason: str, log: str = ""):
+        where = f" ({file})" if file else ""
+        super().__init__(f"op {op}{where}: {reason}")
+        self.op, self.file, self.reason, self.log = op, file, reason, log
+
+
+OpProjectError.__module__ = "ascendrtc"
+
+
+class Tiling:
+    """What an op's host tiling function chose for one call.
+
+    ``block_dim``, ``tiling_key`` (``tiling_key_set``: whether the function
+    set one), ``workspace_sizes`` (bytes, per GetWorkspaceSizes entry),
+    ``data`` (the tiling bytes), ``struct`` (the :class:`TilingStruct` they
+    hold, where the project declares it with the tiling DSL) and ``fields``
+    (its values as a dict, or None).  ``replace(**fields)`` makes a copy with
+    some fields changed -- a hand-made tiling for :meth:`OpProject.launch`.
+    """
+
+    def __init__(self, block_dim: int, tiling_key: int, data: bytes, workspace_sizes: Sequence[int] = (),
+                 struct: Optional[TilingStruct] = None, tiling_key_set: bool = True,
+                 outputs: Sequence[Tuple[Tuple[int, ...], np.dtype]] = ()):
+        self.block_dim = int(block_dim)
+        self.tiling_key = int(tiling_key)
+        self.tiling_key_set = bool(tiling_key_set)
+        self.data = bytes(data)
+        self.workspace_sizes = [int(w) for w in workspace_sizes]
+        self.struct = struct
+        self.outputs = list(outputs)
+
+    @property
+    def workspace_size(self) -> int:
+        """Total workspace bytes the kernel gets."""
+        return sum(self.workspace_sizes)
+
+    @property
+    def fields(self) -> Optional[Dict[str, Any]]:
+        if self.struct is None or len(self.data) < self.struct.size:
+            return None
+        return self.struct.decode(self.data)
+
+    def replace(self, **fields: Any) -> "Tiling":
+        """A copy with the given tiling struct fields changed."""
+        if self.struct is None:
+            raise ValueError("this tiling's struct is not declared with the tiling DSL; pass bytes to launch()")
+        values = self.fields or {}
+        values.update(fields)
+        data = self.struct.encode(values)
+        return Tiling(self.block_dim, self.tiling_key, data + self.data[len(data):], self.workspace_sizes,
+                      self.struct, self.tiling_key_set, self.outputs)
+
+    def __repr__(self) -> str:
+        f = self.fields
+        body = f"fields={f}" if f is not None else f"data={self.data.hex()}"
+        return (f"Tiling(block_dim={self.block_dim}, tiling_key={self.tiling_key}, "
+                f"workspace_sizes={self.workspace_sizes}, {body})")
+
+
+def _read_dir(path: str) -> Dict[str, str]:
+    files: Dict[str, str] = {}
+    for root, _, names in os.walk(path):
+        for n in names:
+            if not n.endswith(_SOURCE_EXT):
+                continue
+            full = os.path.join(root, n)
+            rel = os.path.relpath(full, path).replace(os.sep, "/")
+            with open(full, encoding="utf-8", errors="replace") as f:
+                files[rel] = f.read()
+    return files
+
+
+def _camel_to_snake(name: str) -> str:
+    s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    return re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s).lower()
+
+
+class OpProject:
+    """A CANN custom-op project (see :func:`op_project`).
+
+    ``op_type`` is the op's name (``OP_ADD(...)``), ``definition`` the op
+    definition as a dict, ``input_names``/``output_names``/``attr_names``
+    its declared parameters.
+    """
+
+    def __init__(self, files: Mapping[str, str], op_type: Optional[str] = None, name: Optional[str] = None,
+                 tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = ()):
+        self.files = dict(files)
+        self.name = name or "op project"
+        self.tiling_capacity = int(tiling_capacity)
+        self._options = list(options)
+        hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")))
+        if not hosts:
+            raise OpProjectError(op_type or self.name, "op_host/",
+                                 "the project has no op_host/*.cpp (the op definition and tiling function); "
+                                 f"files: {', '.join(sorted(self.files)) or 'none'}")
+        types = [(p, m.group(1)) for p in hosts for m in _OP_ADD.finditer(self.files[p])]
+        if op_type is None:
+            if not types:
+                raise OpProjectError(self.name, hosts[0], "no OP_ADD(<OpType>) in the op_host sources")
+            op_type = types[0][1]
+        elif op_type not in [t for _, t in types]:
+            raise OpProjectError(op_type, hosts[0], f"no OP_ADD({op_type}) in the op_host sources "
+                                 f"(found: {', '.join(t for _, t in types) or 'none'})")
+        self.op_type = op_type
+        self.host_file = next(p for p, t in types if t == op_type)
+        self.kernel_name = _camel_to_snake(op_type)
+        self.kernel_file = self._find_kernel()
+        try:
+            self._host = HostCode(self.files, hosts, self._options)
+        except HostCompileError as e:
+            raise OpProjectError(op_type, self.host_file, _compile_reason(e.log), e.log) from None
+        self._factory = self._host.factory(op_type)
+        if not self._factory:
+            raise OpProjectError(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")
+        d = self._host.describe(self._factory)
+        if not d.get("ok"):
+            raise OpProjectError(op_type, self.host_file, d.get("error", "the op definition failed"))
+        self.definition = d
+        self.input_names = [p["name"] for p in d["inputs"]]
+        self.output_names = [p["name"] for p in d["outputs"]]
+        self.attr_names = [a["name"] for a in d["attrs"]]
+        structs, regs = parse_tiling_structs({p: t for p, t in self.files.items() if p.endswith((".h", ".hpp"))})
+        self._structs = structs
+        self._struct = self._pick_struct(structs, regs, d.get("tiling_classes", []))
+        self._kernels: Dict[Any, Any] = {}
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ setup
+    def _find_kernel(self) -> Optional[str]:
+        ks = sorted(p for p in self.files if p.startswith("op_kernel/") and p.endswith((".cpp", ".cc", ".cce")))
+        want = f"op_kernel/{self.kernel_name}.cpp"
+        if want in ks:
+            return want
+        return ks[0] if len(ks) == 1 else None
+
+    def _pick_struct(self, structs, regs, classes) -> Optional[TilingStruct]:
+        by_op = {c["op"]: c for c in classes}
+        c = by_op.get(self.op_type) or (classes[0] if len(classes) == 1 else None)
+        name = c["cls"] if c else regs.get(self.op_type)
+        s = structs.get(name) if name else None
+        if s is not None and c is not None and s.size != c["size"]:
+            return None  # the parser and the compiler disagree: show bytes, not guesses
+        return s
+
+    # ------------------------------------------------------------ dtypes
+    def _soc(self) -> Dict[str, Any]:
+        from . import device_info
+        info = device_info()
+        soc = info.get("soc_name") or "Ascend910B1"
+        short = next((k for k in _SOC_SHORT if soc.startswith(k)), soc)
+        return {"soc": soc, "short": _SOC_SHORT.get(short, (short, short.lower()))[0],
+                "config": _SOC_SHORT.get(short, (short, short.lower()))[1], "info": info}
+
+    def _params(self, which: str, soc_config: str) -> List[dict]:
+        """The declared inputs or outputs, with the SoC's AddConfig overrides."""
+        base = [dict(p) for p in self.definition[which]]
+        for cfg in self.definition["configs"]:
+            if cfg["soc"] == soc_config and cfg["given"]:
+                over = {p["name"]: p for p in cfg[which]}
+                for p in base:
+                    if p["name"] in over and over[p["name"]]["dtypes"]:
+                        p["dtypes"] = over[p["name"]]["dtypes"]
+                        p["dtype_list"] = over[p["name"]]["dtype_list"]
+                        p["formats"] = over[p["name"]]["formats"]
+        return base
+
+    def _column(self, ins: List[dict], arrays: List[List[np.ndarray]], outs: List[dict]) -> List[int]:
+        """The outputs' ge dtypes from the definition's dtype column that
+        matches the inputs; an error naming the inputs when none does."""
+        width = max([len(p["dtypes"]) for p in ins + outs if not p["dtype_list"]] or [1])
+        given = []
+        for p, arrs in zip(ins, arrays):
+            for a in arrs:
+                ge = ge_dtype_of(a.dtype)
+                if ge is None:
+                    raise OpProjectError(self.op_type, self.host_file,
+                                         f"input '{p['name']}' has dtype {a.dtype}, which has no ge::DataType")
+                given.append((p, ge))
+        for j in range(width):
+            if all(ge in p["dtypes"] if p["dtype_list"] else (j < len(p["dtypes"]) and p["dtypes"][j] == ge)
+                   for p, ge in given):
+                return [p["dtypes"][0] if p["dtype_list"] else p["dtypes"][j] if j < len(p["dtypes"]) else 28
+                        for p in outs]
+        combos = []
+        for j in range(width):
+            combos.append(", ".join(f"{p['name']}={ge_dtype_name(p['dtypes'][j] if not p['dtype_list'] else p['dtypes'][0])}"
+                                    for p in ins if p["dtypes"] and (p["dtype_list"] or j < len(p["dtypes"]))))
+        got = ", ".join(f"{p['name']}={a.dtype}" for p, arrs in zip(ins, arrays) for a in arrs)
+        raise OpProjectError(self.op_type, self.host_file,
+                             f"the op definition lists no dtype combination for the inputs ({got}); "
+                             f"it supports: " + " | ".join(combos))
+
+    # ------------------------------------------------------------ requests
+    def _bind(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> Tuple[List[List[np.ndarray]], Dict[str, Any]]:
+        """Positional and keyword inputs -> one list of arrays per declared
+        input (empty for an absent optional); the rest are attributes."""
+        kwargs = dict(kwargs)
+        ins = self.definition["inputs"]
+        if len(args) > len(ins):
+            raise TypeError(f"{self.op_type} takes {len(ins)} input(s) ({', '.join(self.input_names)}), "
+                            f"got {len(args)}")
+        values: List[Any] = list(args) + [kwargs.pop(p["name"], None) for p in ins[len(args):]]
+        bound = []
+        for p, v in zip(ins, values):
+            if v is None:
+                if p["param_type"] == 2:
+                    raise TypeError(f"{self.op_type}: missing required input '{p['name']}'")
+                bound.append([])
+            elif p["param_type"] == 3:
+                if not isinstance(v, (list, tuple)):
+                    raise TypeError(f"{self.op_type}: dynamic input '{p['name']}' takes a list of arrays")
+                bound.append([_host_array(x) for x in v])
+            else:
+                bound.append([_host_array(v)])
+        return bound, kwargs
+
+    def _attr_lines(self, attrs: Dict[str, Any]) -> List[str]:
+        unknown = sorted(set(attrs) - set(self.attr_names))
+        if unknown:
+            raise TypeError(f"{self.op_type} has no input or attribute {', '.join(map(repr, unknown))} "
+                            f"(inputs: {', '.join(self.input_names)}; attributes: "
+                            f"{', '.join(self.attr_names) or 'none'})")
+        lines = []
+        for i, a in enumerate(self.definition["attrs"]):
+            kind = a["kind"]
+            if a["name"] in attrs:
+                v = attrs[a["name"]]
+            elif a["has_default"]:
+                v = {1: lambda: a["ints"][0], 2: lambda: a["floats"][0], 3: lambda: bool(a["ints"][0]),
+                     4: lambda: a["str"], 5: lambda: a["ints"], 6: lambda: a["floats"],
+                     7: lambda: [bool(x) for x in a["ints"]]}.get(kind, lambda: None)()
+            elif a["required"]:
+                raise TypeError(f"{self.op_type}: missing required attribute '{a['name']}' "
+                                f"({_ATTR_KINDS.get(kind, '?')})")
+            else:
+                v = {5: [], 6: [], 7: [], 4: "", 3: False, 2: 0.0, 1: 0}.get(kind, 0)
+            try:
+                lines.append(_attr_line(i, kind, v))
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"{self.op_type}: attribute '{a['name']}' ({_ATTR_KINDS.get(kind, '?')}): {e}") \
+                    from None
+        return lines
+
+    def _request(self, mode: str, soc: Dict[str, Any], inputs: List[List[np.ndarray]],
+                 outputs: Sequence[Tuple[Tuple[int, ...], int]], attr_lines: List[str]) -> str:
+        f = _soc_facts(soc["info"])
+        lines = [f"mode {mode}", f"capacity {self.tiling_capacity}",
+                 "soc {} {} {} {} {} {} {} {} {} {} {} {} 1".format(
+                     soc["soc"], soc["short"], f["aic"], f["aiv"], f["ub"], f["l1"], f["l0a"], f["l0b"], f["l0c"],
+                     f["l2"], f["hbm"], 0),
+                 f"nin {len(inputs)}", f"nout {len(outputs)}"]
+        ins = self.definition["inputs"]
+        for ir, (p, arrs) in enumerate(zip(ins, inputs)):
+            fmt = p["formats"][0] if p["formats"] else 2
+            for a in arrs:
+                dims = " ".join(str(d) for d in a.shape)
+                lines.append(f"in {ir} {ge_dtype_of(a.dtype)} {fmt} {a.ndim} {dims} "
+                             f"{a.ctypes.data:x} {a.nbytes}")
+        for ir, (shape, ge) in enumerate(outputs):
+            lines.append(f"out {ir} {ge} 2 {len(shape)} " + " ".join(str(d) for d in shape))
+        return "\n".join(lines + attr_lines) + "\n"
+
+    def _host_call(self, request: str, stage: str) -> dict:
+        r = self._host.call(self._factory, request)
+        if not r.get("ok"):
+            raise OpProjectError(self.op_type, self.host_file, r.get("error", f"the {stage} step failed"))
+        return r
+
+    def _plan(self, args, kwargs, out_shapes=None) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
+        inputs, attrs = self._bind(args, kwargs)
+        soc = self._soc()
+        ins, outs = self._params("inputs", soc["config"]), self._params("outputs", soc["config"])
+        out_ge = self._column(ins, inputs, outs)
+        lines = self._attr_lines(attrs)
+        infer = self._host_call(self._request("infer", soc, inputs, [((), g) for g in out_ge], lines), "InferShape")
+        outputs = []
+        first = next((a for arrs in inputs for a in arrs), None)
+        for i, o in enumerate(infer["outputs"]):
+            shape = tuple(o["shape"])
+            if out_shapes is not None:
+                shape = tuple(out_shapes[i])
+            elif not self.definition["infer_shape"]:
+                shape = first.shape if first is not None else ()
+            outputs.append((shape, o["dtype"]))
+        t = self._host_call(self._request("tiling", soc, inputs, outputs, lines), "tiling")
+        out_np = []
+        for (shape, ge), name in zip(outputs, self.output_names):
+            dt = numpy_dtype_of(ge)
+            if dt is None:
+                raise OpProjectError(self.op_type, self.host_file,
+                                     f"output '{name}' has dtype {ge_dtype_name(ge)}, which NumPy cannot hold")
+            out_np.append((shape, dt))
+        tiling = Tiling(t["block_dim"], t["tiling_key"], bytes.fromhex(t["tiling"]), t["workspace"],
+                        self._struct, t["tiling_key_set"], out_np)
+        return inputs, lines, tiling
+
+    # ------------------------------------------------------------ public
+    def tiling(self, *inputs: Any, **attrs: Any) -> Tiling:
+        """Runs the op's InferShape and host tiling function for these
+        inputs (arrays, or anything with ``shape`` and ``dtype`` is not
+        enough: value-depend inputs read the data) and attributes."""
+        return self._plan(inputs, attrs)[2]
+
+    def kernel(self, dtypes: Mapping[str, Any], tiling_key: int = 0):
+        """The op's kernel compiled for ``dtypes`` (parameter name -> dtype,
+        inputs and outputs) and ``tiling_key``; cached per combination."""
+        key = (tuple(sorted((k, np.dtype(v).name) for k, v in dtypes.items())), int(tiling_key))
+        with self._lock:
+            k = self._kernels.get(key)
+        if k is not None:
+            return k
+        k = self._compile_kernel({n: np.dtype(v) for n, v in dtypes.items()}, int(tiling_key))
+        with self._lock:
+            self._kernels.setdefault(key, k)
+        return k
+
+    def _compile_kernel(self, dtypes: Dict[str, np.dtype], tiling_key: int):
+        if self.kernel_file is None:
+            raise OpProjectError(self.op_type, "op_kernel/",
+                                 f"no kernel source: expected op_kernel/{self.kernel_name}.cpp")
+        from . import _op_kernel
+        try:
+            return _op_kernel.compile_op_kernel(self.files, self.op_type, dtypes=dtypes, tiling_key=tiling_key,
+                                                kernel_file=self.kernel_file)
+        except OpProjectError:
+            raise
+        except Error as e:
+            raise OpProjectError(self.op_type, self.kernel_file, f"the kernel did not compile: {e}",
+                                 getattr(e, "log", "")) from None
+
+    def launch(self, *inputs: Any, tiling: Union[Tiling, bytes], block_dim: Optional[int] = None,
+               tiling_key: Optional[int] = None, outputs: Optional[Sequence[Any]] = None,
+               workspace_size: Optional[int] = None, **attrs: Any):
+        """Runs the kernel with a tiling you give (a :class:`Tiling`, e.g.
+        ``op.tiling(x, y).replace(tileNum=4)``, or raw bytes with
+        ``block_dim``/``tiling_key``).  Outputs are allocated from the op's
+        InferShape unless ``outputs`` (arrays, filled in place) are given."""
+        if isinstance(tiling, Tiling):
+            t = tiling
+        else:
+            if block_dim is None:
+                raise TypeError("launch(tiling=<bytes>) needs block_dim=")
+            planned = self._plan(inputs, attrs)[2]
+            t = Tiling(block_dim, tiling_key or 0, bytes(tiling), planned.workspace_sizes, self._struct,
+                       True, planned.outputs)
+        if block_dim is not None:
+            t.block_dim = int(block_dim)
+        if tiling_key is not None:
+            t.tiling_key = int(tiling_key)
+        bound, _ = self._bind(inputs, attrs)
+        return self._run(bound, t, outputs, workspace_size)
+
+    def __call__(self, *inputs: Any, outputs: Optional[Sequence[Any]] = None, **attrs: Any):
+        """Runs the op: dtype check, InferShape, host tiling, kernel compile
+        (cached) and launch.  Returns the output array (a tuple for several)."""
+        bound, _, t = self._plan(inputs, attrs)
+        return self._run(bound, t, outputs, None)
+
+    def _run(self, bound: List[List[np.ndarray]], t: Tiling, outputs, workspace_size):
+        from . import _C, empty, to_device, zeros
+        if any(not arrs for arrs, p in zip(bound, self.definition["inputs"]) if p["param_type"] != 3):
+            missing = [p["name"] for arrs, p in zip(bound, self.definition["inputs"]) if not arrs]
+            raise OpProjectError(self.op_type, self.kernel_file,
+                                 f"optional input(s) {', '.join(missing)} absent: launching with a null GM_ADDR "
+                                 f"is not supported yet; pass the input")
+        if any(p["param_type"] == 3 for p in self.definition["inputs"]):
+            raise OpProjectError(self.op_type, self.kernel_file,
+                                 "dynamic (list) inputs are not supported by launch yet")
+        dtypes = {p["name"]: arrs[0].dtype for p, arrs in zip(self.definition["inputs"], bound)}
+        dtypes.update({n: dt for n, (_, dt) in zip(self.output_names, t.outputs)})
+        kern = self.kernel(dtypes, t.tiling_key)
+        dev_in = [to_device(arrs[0]) for arrs in bound]
+        if outputs is not None:
+            outs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+            dev_out = [to_device(_host_array(o)) for o in outs]
+        else:
+            dev_out = [empty(shape, dt) for shape, dt in t.outputs]
+        ws = max(int(workspace_size if workspace_size is not None else t.workspace_size), 32)
+        workspace = zeros((ws,), np.uint8)
+        tdata = t.data if t.data else b"\0" * 8
+        tiling_dev = to_device(np.frombuffer(tdata, np.uint8).copy())
+        kern(*dev_in, *dev_out, workspace, tiling_dev, block_dim=t.block_dim, tiling_key=t.tiling_key)
+        _C.synchronize()
+        res = [d.get() for d in dev_out]
+        if outputs is not None:
+            for o, r in zip(outs, res):
+                if isinstance(o, np.ndarray):
+                    o[...] = r
+        return res[0] if len(res) == 1 else tuple(res)
+
+    def as_torch_op(self, name: Optional[str] = None):
+        """Registers the op with PyTorch as ``torch.ops.<ns>.<op>`` (name
+        ``"ns::op"``, default ``"ascendrtc_ops::<kernel name>"``): tensor
+        inputs in the op's order, then its attributes as keyword arguments
+        with their defaults.  Returns the operator."""
+        from ._op_torch import register
+        return register(self, name or f"ascendrtc_ops::{self.kernel_name}")
+
+    def __repr__(self) -> str:
+        return (f"OpProject({self.op_type}: inputs {self.input_names}, outputs {self.output_names}, "
+                f"attrs {self.attr_names})")
+
+
+def _soc_facts(info: Mapping[str, Any]) -> Dict[str, int]:
+    """What PlatformAscendC reports, from the device the launch runs on."""
+    mem = _ARCH_MEM.get(info.get("npu_arch") or 2201, _ARCH_MEM[2201])
+    return {"aic": info.get("cube_core_num") or info.get("aicore_num") or 0,
+            "aiv": info.get("vector_core_num") or 0, "ub": info.get("ub_size") or 0,
+            "l2": info.get("l2_cache_size") or 0, "hbm": info.get("global_mem_size") or 0, **mem}
+
+
+def _host_array(v: Any) -> np.ndarray:
+    if hasattr(v, "get") and not isinstance(v, np.ndarray) and type(v).__name__ == "DeviceArray":
+        v = v.get()
+    return np.ascontiguousarray(np.asarray(v))
+
+
+def _attr_line(i: int, kind: int, v: Any) -> str:
+    if kind == 1:
+        return f"attr {i} 1 1 {int(v)}"
+    if kind == 2:
+        return f"attr {i} 2 1 {float(v)!r}"
+    if kind == 3:
+        return f"attr {i} 3 1 {1 if v else 0}"
+    if kind == 4:
+        h = str(v).encode().hex()
+        return f"attr {i} 4 1 {h or '-'}"
+    if kind in (5, 6, 7):
+        items = list(v)
+        conv = {5: lambda x: str(int(x)), 6: lambda x: repr(float(x)), 7: lambda x: "1" if x else "0"}[kind]
+        return f"attr {i} {kind} {len(items)} " + " ".join(conv(x) for x in items)
+    raise TypeError(f"attribute kind {kind} is not supported")
+
+
+_MISSING = [
+    (re.compile(r"(\S+?):(\d+):\d+: error: no member named '(\w+)' in '([\w:]+)'"),
+     "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
+    (re.compile(r"(\S+?):(\d+):\d+: error: no member named '(\w+)' in namespace '([\w:]+)'"),
+     "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
+    (re.compile(r"(\S+?):(\d+):\d+: fatal error: '([^']+)' file not found"),
+     "{0}:{1}: includes \"{2}\", which neither the project nor ascendrtc's host API provides"),
+    (re.compile(r"(\S+?):(\d+):\d+: error: use of undeclared identifier '(\w+)'"),
+     "{0}:{1}: uses '{2}', which neither the op_host sources nor ascendrtc's host API declare"),
+]
+
+
+def _compile_reason(log: str) -> str:
+    """The first error of a failed host compile, naming a missing host API."""
+    for rx, fmt in _MISSING:
+        m = rx.search(log)
+        if m:
+            return fmt.format(*m.groups()) + "\n" + log.strip()
+    first = next((ln for ln in log.splitlines() if "error" in ln), "")
+    return "the op_host sources did not compile" + (f": {first}" if first else "") + "\n" + log.strip()
+
+
+_project_cache: Dict[Any, OpProject] = {}
+_project_lock = threading.Lock()
+
+
+def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: Optional[str] = None,
+               tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = ()) -> OpProject:
+    """Loads a CANN custom-op project: a directory holding ``op_host/`` and
+    ``op_kernel/``, or its files in memory (``{"op_host/add_custom.cpp":
+    text, ...}``, paths relative to the project root).  ``op_type`` picks
+    one op where the sources ``OP_ADD`` several; ``tiling_capacity`` is the
+    tiling buffer's size in bytes; ``options`` are extra host compiler
+    arguments (``-DNAME=VALUE``).  The host code is compiled once per
+    project content (cached in this process)."""
+    if isinstance(source, Mapping):
+        files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
+        name = "op project (in memory)"
+    else:
+        path = os.fspath(source)
+        if not os.path.isdir(path):
+            raise OpProjectError(op_type or os.path.basename(path) or path, path,
+                                 "not a directory (an op project holds op_host/ and op_kernel/)")
+        files = _read_dir(path)
+        name = os.path.basename(os.path.abspath(path))
+    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options))
+    with _project_lock:
+        cached = _project_cache.get(key)
+    if cached is not None:
+        return cached
+    proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options)
+    with _project_lock:
+        return _project_cache.setdefault(key, proj)

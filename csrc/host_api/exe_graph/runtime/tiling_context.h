@@ -1,0 +1,118 @@
+// exe_graph/runtime/tiling_context.h - gert::TilingContext, what a host
+// tiling function reads (shapes, dtypes, attributes, platform) and sets
+// (block dim, tiling key, workspace, tiling data).  Input indices count
+// present input instances; the Optional/Dynamic getters take the index of
+// the input as the op definition declares it.
+#ifndef ARC_HOST_EXE_GRAPH_TILING_CONTEXT_H
+#define ARC_HOST_EXE_GRAPH_TILING_CONTEXT_H
+
+#include <cstring>
+#include <string>
+
+#include "arc/op_state.h"
+
+namespace gert {
+
+class TilingContext {
+public:
+    explicit TilingContext(arc_host::OpState *s) : s_(s) {}
+
+    const StorageShape *GetInputShape(size_t i) const { return shape(s_->inputs.at(i)); }
+    const StorageShape *GetOutputShape(size_t i) const { return shape(s_->outputs.at(i)); }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return desc(s_->inputs.at(i)); }
+    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return desc(s_->outputs.at(i)); }
+    const Tensor *GetInputTensor(size_t i) const { return tensor(s_->inputs.at(i)); }
+    const StorageShape *GetOptionalInputShape(size_t ir) const { return shape(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
+    const Tensor *GetOptionalInputTensor(size_t ir) const { return tensor(s_->inputs.ir(ir)); }
+    const StorageShape *GetDynamicInputShape(size_t ir, size_t rel) const { return shape(s_->inputs.ir(ir, rel)); }
+    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t rel) const
+    {
+        return desc(s_->inputs.ir(ir, rel));
+    }
+    const Tensor *GetDynamicInputTensor(size_t ir, size_t rel) const { return tensor(s_->inputs.ir(ir, rel)); }
+    size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
+    size_t GetComputeNodeOutputNum() const { return s_->outputs.io.size(); }
+    const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
+    const char *GetNodeName() const { return s_->node_name.c_str(); }
+    const char *GetNodeType() const { return s_->node_type.c_str(); }
+
+    ge::graphStatus SetBlockDim(uint32_t n)
+    {
+        s_->block_dim = n;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint32_t GetBlockDim() const { return s_->block_dim; }
+    ge::graphStatus SetTilingKey(uint64_t k)
+    {
+        s_->tiling_key = k;
+        s_->tiling_key_set = true;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint64_t GetTilingKey() const { return s_->tiling_key; }
+    ge::graphStatus SetScheduleMode(uint32_t m)
+    {
+        s_->schedule_mode = m;
+        return ge::GRAPH_SUCCESS;
+    }
+    uint32_t GetScheduleMode() const { return s_->schedule_mode; }
+    ge::graphStatus SetNeedAtomic(bool a)
+    {
+        s_->need_atomic = a;
+        return ge::GRAPH_SUCCESS;
+    }
+    bool NeedAtomic() const { return s_->need_atomic; }
+    int32_t GetDeterministic() const { return 0; }
+
+    // The workspace sizes array, resized to num entries.
+    size_t *GetWorkspaceSizes(size_t num)
+    {
+        if (s_->workspace.size() < num)
+            s_->workspace.resize(num, 0);
+        return s_->workspace.data();
+    }
+    size_t GetWorkspaceNum() const { return s_->workspace.size(); }
+
+    TilingData *GetRawTilingData() { return s_->tiling; }
+
+    // The tiling buffer viewed as T (data size grows to sizeof(T)).  A T
+    // larger than the buffer is an error ascendrtc reports after the call;
+    // the function then writes to scratch memory, never past the buffer.
+    template <typename T> T *GetTilingData()
+    {
+        TilingData *td = s_->tiling;
+        if (sizeof(T) > td->GetCapacity()) {
+            s_->error = std::string("GetTilingData<") + arc_type_name(__PRETTY_FUNCTION__) + ">(): the struct is " +
+                        std::to_string(sizeof(T)) + " bytes, larger than the tiling buffer (" +
+                        std::to_string(td->GetCapacity()) + " bytes)";
+            s_->scratch.assign(sizeof(T) / 8 + 1, 0);
+            return reinterpret_cast<T *>(s_->scratch.data());
+        }
+        if (td->GetDataSize() < sizeof(T))
+            td->SetDataSize(sizeof(T));
+        return static_cast<T *>(td->GetData());
+    }
+
+    fe::PlatFormInfos *GetPlatformInfo() { return &s_->platform; }
+
+private:
+    static const StorageShape *shape(arc_host::Io *io) { return io ? &io->shape : nullptr; }
+    static const CompileTimeTensorDesc *desc(arc_host::Io *io) { return io ? &io->desc : nullptr; }
+    static const Tensor *tensor(arc_host::Io *io) { return io ? &io->tensor : nullptr; }
+    // "T = Foo" out of __PRETTY_FUNCTION__.
+    static std::string arc_type_name(const char *pretty)
+    {
+        const char *p = std::strstr(pretty, "T = ");
+        if (!p)
+            return "T";
+        std::string s(p + 4);
+        size_t end = s.find_first_of(";]");
+        return end == std::string::npos ? s : s.substr(0, end);
+    }
+
+    arc_host::OpState *s_;
+};
+
+} // namespace gert
+
+#endif

@@ -1,0 +1,15 @@
+// register/tilingdata_base.h, host side - the tiling DSL
+// (BEGIN_TILING_DATA_DEF ...) in host mode: the classes op_host code fills
+// with set_<field> and SaveToBuffer.  The DSL itself is the device API's
+// arc/tiling_dsl.h, the same file a kernel compile reads in kernel mode, so
+// the bytes saved here are the kernel's struct by construction.
+#ifndef ARC_HOST_REGISTER_TILINGDATA_BASE_H
+#define ARC_HOST_REGISTER_TILINGDATA_BASE_H
+
+#include <cstdint>
+#include <cstring>
+
+#define ASCENDRTC_TILING_HOST 1
+#include "arc/tiling_dsl.h"
+
+#endif

@@ -1,0 +1,135 @@
+// tiling/platform/platform_ascendc.h - platform_ascendc::PlatformAscendC: the
+// SoC facts a tiling function asks for (core counts, on-chip memory sizes,
+// SoC version).  ascendrtc fills fe::PlatFormInfos from the simulated NPU the
+// op will run on (csrc/rt/soc.c), so tiling decisions match the launch.
+#ifndef ARC_HOST_PLATFORM_ASCENDC_H
+#define ARC_HOST_PLATFORM_ASCENDC_H
+
+#include <cstdint>
+#include <string>
+
+namespace fe {
+
+// What the runtime knows about the SoC; opaque to tiling functions, which
+// read it through PlatformAscendC.
+class PlatFormInfos {
+public:
+    std::string soc_version;        // e.g. "Ascend910B1"
+    std::string short_soc_version;  // e.g. "Ascend910B"
+    uint32_t aic_num = 0, aiv_num = 0;
+    uint64_t ub_size = 0, l1_size = 0, l0a_size = 0, l0b_size = 0, l0c_size = 0, l2_size = 0, hbm_size = 0;
+    uint32_t lib_api_workspace = 0;
+    bool split_arch = true;  // separate cube (AIC) and vector (AIV) cores
+};
+
+} // namespace fe
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
+
+enum class SocVersion {
+    ASCEND910 = 0,
+    ASCEND910B,
+    ASCEND910_93,
+    ASCEND910_95,
+    ASCEND310P,
+    ASCEND310B,
+    ASCEND310,
+    ASCEND610,
+    ASCEND610LITE,
+    KIRINX90,
+    RESERVED_VERSION = 99999
+};
+
+class PlatformAscendC {
+public:
+    PlatformAscendC() = delete;
+    ~PlatformAscendC() = default;
+    explicit PlatformAscendC(fe::PlatFormInfos *platformInfo) : info_(platformInfo) {}
+
+    // On a SoC with separate cube and vector cores: the vector core count.
+    uint32_t GetCoreNum() const { return info_ ? (info_->split_arch ? info_->aiv_num : info_->aic_num) : 0; }
+    uint32_t GetCoreNumAic() const { return info_ ? info_->aic_num : 0; }
+    uint32_t GetCoreNumAiv() const { return info_ ? info_->aiv_num : 0; }
+    uint32_t GetCoreNumVector() const { return 0; }  // no separate Vector Core beside the AI cores
+
+    SocVersion GetSocVersion() const
+    {
+        if (!info_)
+            return SocVersion::RESERVED_VERSION;
+        const std::string &s = info_->short_soc_version;
+        if (s == "Ascend910B")
+            return SocVersion::ASCEND910B;
+        if (s == "Ascend910_93")
+            return SocVersion::ASCEND910_93;
+        if (s == "Ascend910_95" || s == "Ascend950")
+            return SocVersion::ASCEND910_95;
+        if (s == "Ascend910")
+            return SocVersion::ASCEND910;
+        if (s == "Ascend310P")
+            return SocVersion::ASCEND310P;
+        if (s == "Ascend310B")
+            return SocVersion::ASCEND310B;
+        return SocVersion::RESERVED_VERSION;
+    }
+
+    // Groups of one AIC and aiv/aic AIVs needed for sliceNum slices of a
+    // mixed cube/vector op; sliceNum when the op uses one kind of core.
+    uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
+    {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum <= aicCoreNum)
+            return sliceNum;
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+
+    void GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const
+    {
+        size = 0;
+        if (!info_)
+            return;
+        switch (memType) {
+        case CoreMemType::UB: size = info_->ub_size; break;
+        case CoreMemType::L1: size = info_->l1_size; break;
+        case CoreMemType::L0_A: size = info_->l0a_size; break;
+        case CoreMemType::L0_B: size = info_->l0b_size; break;
+        case CoreMemType::L0_C: size = info_->l0c_size; break;
+        case CoreMemType::L2: size = info_->l2_size; break;
+        case CoreMemType::HBM: size = info_->hbm_size; break;
+        default: break;
+        }
+    }
+
+    // Bandwidths are not simulated: 0 bytes/cycle.
+    void GetCoreMemBw(const CoreMemType &, uint64_t &bwSize) const { bwSize = 0; }
+
+    // The simulated NPU keeps its system workspace apart from the op's, so
+    // this is what the runtime reports (0 unless it says otherwise).
+    uint32_t GetLibApiWorkSpaceSize() const { return info_ ? info_->lib_api_workspace : 0; }
+    uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
+    uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
+
+private:
+    fe::PlatFormInfos *info_;
+};
+
+// The platform of the op being tiled (set by ascendrtc around each call).
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC *GetInstance()
+    {
+        static PlatformAscendC inst(Current());
+        inst = PlatformAscendC(Current());
+        return &inst;
+    }
+    static fe::PlatFormInfos *&Current()
+    {
+        static fe::PlatFormInfos *p = nullptr;
+        return p;
+    }
+};
+
+} // namespace platform_ascendc
+
+#endif

@@ -1,0 +1,296 @@
+// host_op.cpp - an op project's host code compiled with the in-process
+// clang and loaded with a host LLJIT of its own.  Unlike kernels, host
+// code uses the C++ standard library and may have static objects: it is
+// compiled with the clang driver's defaults for this machine (system
+// libstdc++ headers), added as IR so ORC runs its constructors, and links
+// against libstdc++/libgcc_s/libm loaded by name (a library Python loaded
+// RTLD_LOCAL is invisible to a process-wide lookup).
+#include "host_op.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wredundant-move"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+#pragma GCC diagnostic pop
+
+#include "device_headers.h"
+
+extern "C" const arc_vfile arc_host_headers[];
+
+// One loaded op's host code.  The destructors its static objects register
+// with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
+// run when the image is unloaded -- never by the process's exit handlers,
+// which would call into freed JIT memory.
+struct arc_host_op {
+    llvm::orc::JITDylib *jd = nullptr;
+    std::mutex mu;
+    std::vector<std::pair<void (*)(void *), void *>> dtors;
+    void *dso = nullptr;
+};
+
+namespace {
+
+const char *kHostRoot = "/arc/host/include";
+const char *kProjRoot = "/arc/op";
+
+std::once_flag g_once;
+std::mutex g_mu;  // serialises every use of the host JIT
+std::unique_ptr<llvm::orc::LLJIT> g_jit;
+std::string g_init_error;
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_fs;
+unsigned long long g_counter;
+
+char *dup(const std::string &s)
+{
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (p)
+        std::memcpy(p, s.c_str(), s.size() + 1);
+    return p;
+}
+
+// The tiling DSL (arc/tiling_dsl.h), the template-tiling header and the
+// library tiling structs are shared with the kernel side: these device
+// headers are served to host compiles too, so both sides read the same
+// definition of a tiling struct.
+bool shared_with_host(const char *path)
+{
+    static const char *prefixes[] = {"arc/tiling_dsl.h", "kernel_tiling/", "ascendc/host_api/", nullptr};
+    for (const char **p = prefixes; *p; p++)
+        if (std::strncmp(path, *p, std::strlen(*p)) == 0)
+            return true;
+    return false;
+}
+
+void init()
+{
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    g_host_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    auto add = [](const arc_vfile *f) {
+        std::string path = std::string(kHostRoot) + "/" + f->path;
+        g_host_fs->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
+    };
+    // Host API files first: InMemoryFileSystem keeps the first of a path.
+    for (const arc_vfile *f = arc_host_headers; f->path; f++)
+        add(f);
+    for (const arc_vfile *f = arc_device_headers; f->path; f++)
+        if (shared_with_host(f->path))
+            add(f);
+    auto j = llvm::orc::LLJITBuilder().create();
+    if (!j) {
+        g_init_error = "cannot create the host JIT: " + llvm::toString(j.takeError());
+        return;
+    }
+    g_jit = std::move(*j);
+}
+
+// "/arc/op/op_host/x.cpp:3:1: error" -> "op_host/x.cpp:3:1: error".
+std::string strip_roots(std::string log)
+{
+    for (const char *root : {kProjRoot, kHostRoot}) {
+        std::string r = std::string(root) + "/";
+        size_t at;
+        while ((at = log.find(r)) != std::string::npos)
+            log.erase(at, r.size());
+    }
+    return log;
+}
+
+std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, const char **paths,
+                                      const char **texts, int nopts, const char **opts, llvm::LLVMContext &ctx,
+                                      std::string &log)
+{
+    llvm::raw_string_ostream los(log);
+    auto proj_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    std::string main_path = std::string(kProjRoot) + "/__arc_host_main.cpp";
+    proj_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
+    for (int i = 0; i < nfiles; i++) {
+        std::string p = std::string(kProjRoot) + "/" + paths[i];
+        proj_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBufferCopy(texts[i], p));
+    }
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+    overlay->pushOverlay(g_host_fs);
+    overlay->pushOverlay(proj_fs);
+
+    std::vector<std::string> args = {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-O1", "-fPIC",
+                                     "-fmessage-length=0", "-ferror-limit=20", "-w",
+                                     "-resource-dir", ARC_CLANG_RESOURCE_DIR,
+                                     "-I", std::string(kProjRoot) + "/op_host",
+                                     "-I", std::string(kProjRoot) + "/op_kernel",
+                                     "-I", kProjRoot, "-I", kHostRoot,
+                                     "-D__ASCENDRTC_HOST__=1", "-c", "-x", "c++", main_path};
+    for (int i = 0; i < nopts; i++)
+        args.insert(args.end() - 4, opts[i]);
+    std::vector<const char *> argv;
+    for (auto &s : args)
+        argv.push_back(s.c_str());
+
+    auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    auto diags = clang::CompilerInstance::createDiagnostics(diag_opts.get(),
+                                                            new clang::TextDiagnosticPrinter(los, diag_opts.get()));
+    clang::CreateInvocationOptions cio;
+    cio.Diags = diags;
+    cio.VFS = overlay;
+    cio.ProbePrecompiled = false;
+    std::shared_ptr<clang::CompilerInvocation> inv = clang::createInvocation(argv, cio);
+    if (!inv) {
+        log += "error: the clang driver rejected the host compile's options\n";
+        return nullptr;
+    }
+    inv->getFrontendOpts().DisableFree = false;
+    inv->getCodeGenOpts().DisableFree = false;
+    clang::CompilerInstance ci;
+    ci.setInvocation(inv);
+    ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
+    ci.createFileManager(overlay);
+    clang::EmitLLVMOnlyAction action(&ctx);
+    bool ok = ci.ExecuteAction(action);
+    std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
+    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
+        return nullptr;
+    return mod;
+}
+
+std::mutex g_dso_mu;
+std::map<void *, arc_host_op *> g_by_dso;  // each image's __dso_handle -> the image
+
+extern "C" int host_cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+    std::lock_guard<std::mutex> g(g_dso_mu);
+    auto it = g_by_dso.find(dso);
+    if (it != g_by_dso.end())
+        it->second->dtors.emplace_back(fn, arg);
+    return 0;  // unknown dso: not run (never at process exit)
+}
+
+llvm::Error add_libraries(llvm::orc::JITDylib &jd, arc_host_op *op)
+{
+    llvm::orc::SymbolMap m;
+    auto flags = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+    m[g_jit->mangleAndIntern("__cxa_atexit")] = {llvm::orc::ExecutorAddr::fromPtr(&host_cxa_atexit), flags};
+    if (auto e = jd.define(llvm::orc::absoluteSymbols(std::move(m))))
+        return e;
+    auto dso = g_jit->lookup(jd, "__dso_handle");  // the platform's, one per JITDylib
+    if (!dso)
+        return dso.takeError();
+    {
+        std::lock_guard<std::mutex> g(g_dso_mu);
+        g_by_dso[dso->toPtr<void *>()] = op;
+        op->dso = dso->toPtr<void *>();
+    }
+    const char prefix = g_jit->getDataLayout().getGlobalPrefix();
+    for (const char *lib : {"libstdc++.so.6", "libgcc_s.so.1", "libm.so.6"}) {
+        auto g = llvm::orc::DynamicLibrarySearchGenerator::Load(lib, prefix);
+        if (!g)
+            return g.takeError();
+        jd.addGenerator(std::move(*g));
+    }
+    return llvm::Error::success();
+}
+
+} // namespace
+
+extern "C" int arcHostOpCompile(int nfiles, const char **paths, const char **texts, int nmains, const char **mains,
+                                int nopts, const char **opts, arc_host_op **out, char **log)
+{
+    *out = nullptr;
+    *log = nullptr;
+    std::call_once(g_once, init);
+    if (!g_jit) {
+        *log = dup("error: " + g_init_error + "\n");
+        return -1;
+    }
+    std::string main_text;
+    for (int i = 0; i < nmains; i++)
+        main_text += std::string("#include \"") + kProjRoot + "/" + mains[i] + "\"\n";
+    main_text += "#include \"arc/host_driver.h\"\n";
+
+    std::string text;
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> mod = compile(main_text, nfiles, paths, texts, nopts, opts, *ctx, text);
+    text = strip_roots(text);
+    if (!mod) {
+        *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
+        return -1;
+    }
+    std::lock_guard<std::mutex> g(g_mu);
+    auto jde = g_jit->createJITDylib("op_host#" + std::to_string(++g_counter));
+    if (!jde) {
+        *log = dup(text + "error: cannot load the host code: " + llvm::toString(jde.takeError()) + "\n");
+        return -1;
+    }
+    llvm::orc::JITDylib &jd = *jde;
+    auto op = std::make_unique<arc_host_op>();
+    op->jd = &jd;
+    llvm::Error e = add_libraries(jd, op.get());
+    if (!e)
+        e = g_jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
+    if (!e)
+        e = g_jit->initialize(jd);  // static constructors of the op's host code
+    if (e) {
+        text += "error: cannot load the host code: " + llvm::toString(std::move(e)) + "\n";
+        llvm::consumeError(g_jit->getExecutionSession().removeJITDylib(jd));
+        std::lock_guard<std::mutex> g2(g_dso_mu);
+        g_by_dso.erase(op->dso);
+        *log = dup(text);
+        return -1;
+    }
+    *out = op.release();
+    *log = dup(text);
+    return 0;
+}
+
+extern "C" void *arcHostOpSymbol(arc_host_op *op, const char *name, char **err)
+{
+    *err = nullptr;
+    std::lock_guard<std::mutex> g(g_mu);
+    auto a = g_jit->lookup(*op->jd, name);
+    if (!a) {
+        *err = dup(llvm::toString(a.takeError()));
+        return nullptr;
+    }
+    return a->toPtr<void *>();
+}
+
+extern "C" void arcHostOpFree(arc_host_op *op)
+{
+    if (!op)
+        return;
+    for (auto it = op->dtors.rbegin(); it != op->dtors.rend(); ++it)
+        it->first(it->second);
+    {
+        std::lock_guard<std::mutex> g(g_dso_mu);
+        g_by_dso.erase(op->dso);
+    }
+    {
+        std::lock_guard<std::mutex> g(g_mu);
+        llvm::consumeError(g_jit->deinitialize(*op->jd));
+        llvm::consumeError(g_jit->getExecutionSession().removeJITDylib(*op->jd));
+    }
+    delete op;
+}
+
+extern "C" void arcHostFreeString(char *s) { std::free(s); }
