@@ -68,10 +68,10 @@ from .cache import CacheDirError, CacheMissError  # noqa: E402
 from .jit import JitCompileError, JitKernel, RecompileBudgetError, RecompileWarning, jit  # noqa: E402
 
 # CANN custom-op projects (op_host + op_kernel), run unbuilt (ascendrtc/_op_project.py).
-from ._op_project import OpProject, OpProjectError, Tiling, op_project  # noqa: E402
+from ._op_project import OpProject, Tiling, op_project  # noqa: E402
 
 __all__ += [
     "jit", "JitKernel", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template", "TemplateError", "ctype",
     "JitCompileError", "RecompileBudgetError", "RecompileWarning", "CacheMissError", "CacheDirError", "cache",
-    "op_project", "OpProject", "OpProjectError", "Tiling",
+    "op_project", "OpProject", "Tiling",
 ]

@@ -33,10 +33,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._errors import Error
+from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import HostCode, HostCompileError, ge_dtype_name, ge_dtype_of, numpy_dtype_of
 from ._op_tiling_struct import TilingStruct, parse_tiling_structs
 
-__all__ = ["op_project", "OpProject", "OpProjectError", "Tiling"]
+__all__ = ["op_project", "OpProject", "Tiling"]
 
 # Bytes of the tiling buffer a tiling function fills (gert::TilingData
 # capacity).  The simulator's choice; op_project(tiling_capacity=) changes it.
@@ -56,18 +57,14 @@ _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*[,)]")
 _SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
 
 
-class OpProjectError(Error, RuntimeError):
-    """An op project cannot run: ``op`` (the op type), ``file`` (the project
-    file at fault, where one is) and ``reason`` say why; ``log`` holds the
-    compiler's diagnostics where a compile failed."""
-
-    def __init__(self, op: str, file: Optional[str], reason: str, log: str = ""):
-        where = f" ({file})" if file else ""
-        super().__init__(f"op {op}{where}: {reason}")
-        self.op, self.file, self.reason, self.log = op, file, reason, log
-
-
-OpProjectError.__module__ = "ascendrtc"
+def _error(op: str, file: Optional[str], reason: str, log: str = "") -> OpProjectError:
+    """An OpProjectError naming the op, the project file at fault (where one
+    is) and the reason; ``log`` holds compiler diagnostics where a compile
+    failed.  The same facts are attributes: ``op``, ``file``, ``reason``, ``log``."""
+    where = f" ({file})" if file else ""
+    e = OpProjectError(f"op {op}{where}: {reason}")
+    e.op, e.file, e.reason, e.log = op, file, reason, log
+    return e
 
 
 class Tiling:
@@ -154,16 +151,16 @@ class OpProject:
         self._options = list(options)
         hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")))
         if not hosts:
-            raise OpProjectError(op_type or self.name, "op_host/",
+            raise _error(op_type or self.name, "op_host/",
                                  "the project has no op_host/*.cpp (the op definition and tiling function); "
                                  f"files: {', '.join(sorted(self.files)) or 'none'}")
         types = [(p, m.group(1)) for p in hosts for m in _OP_ADD.finditer(self.files[p])]
         if op_type is None:
             if not types:
-                raise OpProjectError(self.name, hosts[0], "no OP_ADD(<OpType>) in the op_host sources")
+                raise _error(self.name, hosts[0], "no OP_ADD(<OpType>) in the op_host sources")
             op_type = types[0][1]
         elif op_type not in [t for _, t in types]:
-            raise OpProjectError(op_type, hosts[0], f"no OP_ADD({op_type}) in the op_host sources "
+            raise _error(op_type, hosts[0], f"no OP_ADD({op_type}) in the op_host sources "
                                  f"(found: {', '.join(t for _, t in types) or 'none'})")
         self.op_type = op_type
         self.host_file = next(p for p, t in types if t == op_type)
@@ -172,13 +169,13 @@ class OpProject:
         try:
             self._host = HostCode(self.files, hosts, self._options)
         except HostCompileError as e:
-            raise OpProjectError(op_type, self.host_file, _compile_reason(e.log), e.log) from None
+            raise _error(op_type, self.host_file, _compile_reason(e.log), e.log) from None
         self._factory = self._host.factory(op_type)
         if not self._factory:
-            raise OpProjectError(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")
+            raise _error(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")
         d = self._host.describe(self._factory)
         if not d.get("ok"):
-            raise OpProjectError(op_type, self.host_file, d.get("error", "the op definition failed"))
+            raise _error(op_type, self.host_file, d.get("error", "the op definition failed"))
         self.definition = d
         self.input_names = [p["name"] for p in d["inputs"]]
         self.output_names = [p["name"] for p in d["outputs"]]
@@ -186,7 +183,7 @@ class OpProject:
         structs, regs = parse_tiling_structs({p: t for p, t in self.files.items() if p.endswith((".h", ".hpp"))})
         self._structs = structs
         self._struct = self._pick_struct(structs, regs, d.get("tiling_classes", []))
-        self._kernels: Dict[Any, Any] = {}
+        self._kernel_side = None  # the op's OpKernel, made on first launch
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ setup
@@ -237,7 +234,7 @@ class OpProject:
             for a in arrs:
                 ge = ge_dtype_of(a.dtype)
                 if ge is None:
-                    raise OpProjectError(self.op_type, self.host_file,
+                    raise _error(self.op_type, self.host_file,
                                          f"input '{p['name']}' has dtype {a.dtype}, which has no ge::DataType")
                 given.append((p, ge))
         for j in range(width):
@@ -250,7 +247,7 @@ class OpProject:
             combos.append(", ".join(f"{p['name']}={ge_dtype_name(p['dtypes'][j] if not p['dtype_list'] else p['dtypes'][0])}"
                                     for p in ins if p["dtypes"] and (p["dtype_list"] or j < len(p["dtypes"]))))
         got = ", ".join(f"{p['name']}={a.dtype}" for p, arrs in zip(ins, arrays) for a in arrs)
-        raise OpProjectError(self.op_type, self.host_file,
+        raise _error(self.op_type, self.host_file,
                              f"the op definition lists no dtype combination for the inputs ({got}); "
                              f"it supports: " + " | ".join(combos))
 
@@ -327,7 +324,7 @@ class OpProject:
     def _host_call(self, request: str, stage: str) -> dict:
         r = self._host.call(self._factory, request)
         if not r.get("ok"):
-            raise OpProjectError(self.op_type, self.host_file, r.get("error", f"the {stage} step failed"))
+            raise _error(self.op_type, self.host_file, r.get("error", f"the {stage} step failed"))
         return r
 
     def _plan(self, args, kwargs, out_shapes=None) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
@@ -351,7 +348,7 @@ class OpProject:
         for (shape, ge), name in zip(outputs, self.output_names):
             dt = numpy_dtype_of(ge)
             if dt is None:
-                raise OpProjectError(self.op_type, self.host_file,
+                raise _error(self.op_type, self.host_file,
                                      f"output '{name}' has dtype {ge_dtype_name(ge)}, which NumPy cannot hold")
             out_np.append((shape, dt))
         tiling = Tiling(t["block_dim"], t["tiling_key"], bytes.fromhex(t["tiling"]), t["workspace"],
@@ -366,31 +363,26 @@ class OpProject:
         return self._plan(inputs, attrs)[2]
 
     def kernel(self, dtypes: Mapping[str, Any], tiling_key: int = 0):
-        """The op's kernel compiled for ``dtypes`` (parameter name -> dtype,
-        inputs and outputs) and ``tiling_key``; cached per combination."""
-        key = (tuple(sorted((k, np.dtype(v).name) for k, v in dtypes.items())), int(tiling_key))
-        with self._lock:
-            k = self._kernels.get(key)
-        if k is not None:
-            return k
-        k = self._compile_kernel({n: np.dtype(v) for n, v in dtypes.items()}, int(tiling_key))
-        with self._lock:
-            self._kernels.setdefault(key, k)
-        return k
-
-    def _compile_kernel(self, dtypes: Dict[str, np.dtype], tiling_key: int):
+        """The op's kernel (a :class:`~ascendrtc.Kernel`) compiled for
+        ``dtypes`` ({parameter name: dtype}, inputs and outputs) with
+        ``tiling_key`` fixed at compile time, as the op build does (template
+        kernels are instantiated for it); cached per combination by
+        :func:`ascendrtc.op_kernel`."""
         if self.kernel_file is None:
-            raise OpProjectError(self.op_type, "op_kernel/",
-                                 f"no kernel source: expected op_kernel/{self.kernel_name}.cpp")
-        from . import _op_kernel
+            raise _error(self.op_type, "op_kernel/", f"no kernel source: expected op_kernel/{self.kernel_name}.cpp")
+        with self._lock:
+            if self._kernel_side is None:
+                arch = self._soc()["info"].get("npu_arch") or 2201
+                self._kernel_side = op_kernel(self.files, self.kernel_file, op_type=self.op_type,
+                                              params=self.input_names + self.output_names, arch=f"dav-{arch}")
+            side = self._kernel_side
         try:
-            return _op_kernel.compile_op_kernel(self.files, self.op_type, dtypes=dtypes, tiling_key=tiling_key,
-                                                kernel_file=self.kernel_file)
+            return side.kernel(dict(dtypes), tiling_key=int(tiling_key))
         except OpProjectError:
             raise
         except Error as e:
-            raise OpProjectError(self.op_type, self.kernel_file, f"the kernel did not compile: {e}",
-                                 getattr(e, "log", "")) from None
+            raise _error(self.op_type, self.kernel_file, f"the kernel did not compile: {e}",
+                         getattr(e, "log", "") or "") from None
 
     def launch(self, *inputs: Any, tiling: Union[Tiling, bytes], block_dim: Optional[int] = None,
                tiling_key: Optional[int] = None, outputs: Optional[Sequence[Any]] = None,
@@ -424,11 +416,11 @@ class OpProject:
         from . import _C, empty, to_device, zeros
         if any(not arrs for arrs, p in zip(bound, self.definition["inputs"]) if p["param_type"] != 3):
             missing = [p["name"] for arrs, p in zip(bound, self.definition["inputs"]) if not arrs]
-            raise OpProjectError(self.op_type, self.kernel_file,
+            raise _error(self.op_type, self.kernel_file,
                                  f"optional input(s) {', '.join(missing)} absent: launching with a null GM_ADDR "
                                  f"is not supported yet; pass the input")
         if any(p["param_type"] == 3 for p in self.definition["inputs"]):
-            raise OpProjectError(self.op_type, self.kernel_file,
+            raise _error(self.op_type, self.kernel_file,
                                  "dynamic (list) inputs are not supported by launch yet")
         dtypes = {p["name"]: arrs[0].dtype for p, arrs in zip(self.definition["inputs"], bound)}
         dtypes.update({n: dt for n, (_, dt) in zip(self.output_names, t.outputs)})
@@ -537,7 +529,7 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     else:
         path = os.fspath(source)
         if not os.path.isdir(path):
-            raise OpProjectError(op_type or os.path.basename(path) or path, path,
+            raise _error(op_type or os.path.basename(path) or path, path,
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = _read_dir(path)
         name = os.path.basename(os.path.abspath(path))
