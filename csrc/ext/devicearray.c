@@ -23,11 +23,14 @@ static void set_contiguous_strides(DeviceArrayObject *a)
     }
 }
 
+/* Elements of shape; -1 when a dimension is negative or the product
+ * overflows. */
 static Py_ssize_t numel(int nd, const Py_ssize_t *shape)
 {
     Py_ssize_t n = 1;
     for (int i = 0; i < nd; i++)
-        n *= shape[i];
+        if (shape[i] < 0 || __builtin_mul_overflow(n, shape[i], &n))
+            return -1;
     return n;
 }
 
@@ -52,14 +55,16 @@ PyObject *arc_devicearray_new(arc_state *st, int nd, const Py_ssize_t *shape, Py
     if (PyDataType_ELSIZE((PyArray_Descr *)descr) <= 0 || PyDataType_REFCHK((PyArray_Descr *)descr))
         return PyErr_Format(PyExc_TypeError, "dtype %R cannot live on the device (no fixed-size plain data)",
                             descr);
-    Py_ssize_t n = 1;
+    Py_ssize_t n = 1, nbytes;
     for (int i = 0; i < nd; i++) {
         if (shape[i] < 0)
             return PyErr_Format(PyExc_ValueError, "negative dimension %zd in shape", shape[i]);
-        if (shape[i] && n > PY_SSIZE_T_MAX / shape[i])
-            return PyErr_Format(PyExc_ValueError, "shape too large");
-        n *= shape[i];
+        if (__builtin_mul_overflow(n, shape[i], &n))
+            return PyErr_Format(PyExc_ValueError, "shape too large: the number of elements overflows");
     }
+    if (__builtin_mul_overflow(n, (Py_ssize_t)PyDataType_ELSIZE((PyArray_Descr *)descr), &nbytes))
+        return PyErr_Format(PyExc_ValueError, "shape too large: %zd elements of dtype %R need more than %zd bytes", n,
+                            descr, PY_SSIZE_T_MAX);
     if (arc_ready() < 0)
         return NULL;
     DeviceArrayObject *a = alloc_object(st, nd, shape, descr);
@@ -105,7 +110,7 @@ static void devicearray_dealloc(PyObject *op)
             PyObject *t, *v, *tb;
             PyErr_Fetch(&t, &v, &tb);
             if (arc_device_sync(arc_state_global()) < 0)
-                PyErr_WriteUnraisable(op);
+                PyErr_WriteUnraisable((PyObject *)tp); /* not op: reporting it would revive it mid-dealloc */
             PyErr_Restore(t, v, tb);
         }
         void *p = a->ptr;
@@ -362,8 +367,8 @@ static PyObject *devicearray_reshape(PyObject *op, PyObject *args)
     for (int i = 0; i < nd; i++) {
         if (shape[i] == -1 && unknown < 0)
             unknown = i;
-        else
-            known *= shape[i];
+        else if (shape[i] < 0 || __builtin_mul_overflow(known, shape[i], &known))
+            return PyErr_Format(PyExc_ValueError, "cannot reshape a DeviceArray of size %zd into shape %R", n, s);
     }
     if (unknown >= 0 && known > 0 && n % known == 0)
         shape[unknown] = n / known;

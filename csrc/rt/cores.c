@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
@@ -42,6 +44,7 @@
 #define MAX_THREADS 64
 #define STALL_NS 20000000ull
 #define ALTSTACK_SIZE (64u << 10)
+#define ARENA_GUARD (1u << 20) /* inaccessible bytes each side of a UB/L1 arena */
 
 enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
 
@@ -104,6 +107,8 @@ struct core_thread {
     atomic_int where;     /* WHERE_* */
     atomic_uint block;    /* the block it runs */
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
+    unsigned char *ub_end, *l1_end; /* ends of the arenas: each launch's UB/L1 ends there */
+    const sim_arch *arena_arch;     /* the arch whose sizes the arenas' guards are set for */
 };
 
 struct sim_corepool {
@@ -119,7 +124,6 @@ struct sim_corepool {
 };
 
 static __thread core_thread *self;
-static pthread_mutex_t printf_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void no_flush_to_zero(void)
 {
@@ -174,6 +178,35 @@ static int mix_aivs(const sim_kernel_run *r)
     return t == 5 ? 2 : t == 4 ? 1 : 0;
 }
 
+/* An arena of size bytes (a page multiple) between two inaccessible
+ * guards, so raw UB/L1 pointers that run off it fault (fault.c reports
+ * them) instead of writing over the heap; returns its end. */
+static unsigned char *arena_new(size_t size)
+{
+    unsigned char *m = mmap(NULL, size + 2 * ARENA_GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m + ARENA_GUARD, size, PROT_READ | PROT_WRITE)) {
+        munmap(m, size + 2 * ARENA_GUARD);
+        return NULL;
+    }
+    return m + ARENA_GUARD + size;
+}
+
+/* Only the last `size` bytes of an arena of max bytes stay accessible. */
+static void arena_fit(unsigned char *end, size_t max, size_t size)
+{
+    if (max > size)
+        mprotect(end - max, max - size, PROT_NONE);
+    mprotect(end - size, size, PROT_READ | PROT_WRITE);
+}
+
+static void arena_free(unsigned char *end, size_t size)
+{
+    if (end)
+        munmap(end - size - ARENA_GUARD, size + 2 * ARENA_GUARD);
+}
+
 static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
 {
     const sim_kernel_run *r = c->r;
@@ -187,6 +220,14 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->sub_block_num = 1;
     k->ub_size = r->arch->ub_size;
     k->l1_size = r->arch->l1_size;
+    /* The arch's real sizes, between guards: a raw pointer off them faults. */
+    if (ct->arena_arch != r->arch) {
+        arena_fit(ct->ub_end, sim_arch_max_ub(), r->arch->ub_size);
+        arena_fit(ct->l1_end, sim_arch_max_l1(), r->arch->l1_size);
+        ct->arena_arch = r->arch;
+    }
+    k->ub = ct->ub_end - r->arch->ub_size;
+    k->l1 = ct->l1_end - r->arch->l1_size;
     k->tiling_key = r->tiling_key;
     k->workspace = NULL;
     k->arch = r->arch->num;
@@ -303,8 +344,8 @@ static void thread_free(core_thread *ct)
 {
     if (!ct)
         return;
-    free(ct->core.ub);
-    free(ct->core.l1);
+    arena_free(ct->ub_end, sim_arch_max_ub());
+    arena_free(ct->l1_end, sim_arch_max_l1());
     free(ct->core.l0);
     for (int i = 0; i < MAX_SUBS; i++)
         if (ct->subs[i]) {
@@ -323,19 +364,18 @@ static void thread_free(core_thread *ct)
 static core_thread *core_new(sim_corepool *p, unsigned idx)
 {
     core_thread *ct = calloc(1, sizeof *ct);
-    void *ub = NULL, *l1 = NULL, *l0 = NULL;
-    if (!ct || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1()) ||
+    void *l0 = NULL;
+    if (!ct || !(ct->ub_end = arena_new(sim_arch_max_ub())) || !(ct->l1_end = arena_new(sim_arch_max_l1())) ||
         posix_memalign(&l0, 512, ARC_L0_BYTES)) {
+        if (ct) {
+            arena_free(ct->ub_end, sim_arch_max_ub());
+            arena_free(ct->l1_end, sim_arch_max_l1());
+        }
         free(ct);
-        free(ub);
-        free(l1);
-        free(l0);
         return NULL;
     }
     ct->pool = p;
     ct->idx = idx;
-    ct->core.ub = ub;
-    ct->core.l1 = l1;
     ct->core.l0 = l0;
     ct->cur = &ct->core;
     ct->jbp = &ct->jb;
@@ -604,6 +644,30 @@ const sim_kernel_run *sim_core_launch(void)
     return ct && ct->ctx ? ct->ctx->r : NULL;
 }
 
+int sim_core_describe_local(uintptr_t a, char *buf, size_t n)
+{
+    core_thread *ct = self;
+    if (!ct || !ct->ctx)
+        return 0;
+    const sim_arch *arch = ct->ctx->r->arch;
+    struct { const char *name; unsigned char *end; size_t size, max; } ar[2] = {
+        {"unified buffer (UB)", ct->ub_end, arch->ub_size, sim_arch_max_ub()},
+        {"L1 buffer", ct->l1_end, arch->l1_size, sim_arch_max_l1()}};
+    for (int i = 0; i < 2; i++) {
+        uintptr_t lo = (uintptr_t)ar[i].end - ar[i].size, hi = (uintptr_t)ar[i].end;
+        if (a >= hi && a < hi + ARENA_GUARD)
+            snprintf(buf, n, "%zu bytes past the end of this core's %s of %zu KiB (%s)", (size_t)(a - hi),
+                     ar[i].name, ar[i].size >> 10, arch->soc);
+        else if (a < lo && a >= hi - ar[i].max - ARENA_GUARD)
+            snprintf(buf, n, "%zu bytes before the start of this core's %s of %zu KiB (%s)", (size_t)(lo - a),
+                     ar[i].name, ar[i].size >> 10, arch->soc);
+        else
+            continue;
+        return 1;
+    }
+    return 0;
+}
+
 int sim_core_service_begin(void)
 {
     core_thread *ct = self;
@@ -732,20 +796,6 @@ void __arc_sync_all(void)
     if (!released)
         longjmp(*ct->jbp, 1); /* another block trapped, or the launch timed out */
     sim_core_service_end(k);
-}
-
-int __arc_printf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = sim_core_service_begin();
-    pthread_mutex_lock(&printf_mu);
-    int n = vprintf(fmt, ap);
-    fflush(stdout);
-    pthread_mutex_unlock(&printf_mu);
-    sim_core_service_end(k);
-    va_end(ap);
-    return n;
 }
 
 /* ---- MIX blocks: one AIC and its AIVs as coroutines of the block's thread ----

@@ -8,13 +8,14 @@
  * points into it.  ASCENDRTC_GM_CHECKS=0 turns these checks and mem.c's
  * guard pages off (the device API then checks nothing after one call).
  *
- * Signals: SIGSEGV/SIGBUS (a raw store into a guard page, a bad pointer, a
+ * Signals: SIGTRAP (a breakpoint), SIGSEGV/SIGBUS (a raw store into a guard page, a bad pointer, a
  * stack overflow - core threads have an alternate signal stack), SIGFPE
  * (integer division by zero) and SIGILL on a core thread in kernel code
  * fail the launch with ACL_ERROR_RT_AICORE_EXCEPTION and longjmp out of
  * the block; anywhere else they go to the handler installed before ours.
  * The interrupt signal (SIGRTMIN+6) lets the watchdog stop a core that
  * spins in kernel code after its launch timed out. */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <ucontext.h>
@@ -69,9 +70,13 @@ static void describe(const sim_kernel_run *r, uintptr_t u, char *buf, size_t n)
 {
     sim_alloc a;
     char par[160];
-    if (sim_mem_find((const void *)u, &a) || (sim_mem_nearest((const void *)u, &a) && u >= a.base)) {
+    int g = 0;
+    if (sim_mem_find((const void *)u, &a) || (g = sim_mem_guard_hit((const void *)u, &a))) {
         param_of(r, a.base, par, sizeof par);
-        if (u < a.base + a.size)
+        if (g == 1)
+            snprintf(buf, n, "%zu bytes before the start of the allocation at %p of %zu bytes%s",
+                     (size_t)(a.base - u), (void *)a.base, a.size, par);
+        else if (u < a.base + a.size)
             snprintf(buf, n, "%zu bytes into the allocation at %p of %zu bytes%s", (size_t)(u - a.base),
                      (void *)a.base, a.size, par);
         else
@@ -80,8 +85,8 @@ static void describe(const sim_kernel_run *r, uintptr_t u, char *buf, size_t n)
         return;
     }
     if (sim_mem_was_freed((const void *)u, &a)) {
-        snprintf(buf, n, "inside the allocation at %p of %zu bytes, which was already freed (aclrtFree)",
-                 (void *)a.base, a.size);
+        snprintf(buf, n, "%zu bytes into the allocation at %p of %zu bytes, which was already freed (aclrtFree): "
+                 "a use after free", (size_t)(u - a.base), (void *)a.base, a.size);
         return;
     }
     snprintf(buf, n, "not inside any device allocation");
@@ -130,13 +135,15 @@ void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, un
 
 /* ---- signal handlers ---- */
 
-static struct sigaction old_segv, old_bus, old_fpe, old_ill;
+static struct sigaction old_segv, old_bus, old_fpe, old_ill, old_trap, old_abrt;
+static __thread sigjmp_buf *recovery; /* a compile on this thread (ascendrtc_fault_recovery) */
 static pthread_mutex_t install_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint launches;
 
 static struct sigaction *old_of(int sig)
 {
-    return sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus : sig == SIGFPE ? &old_fpe : &old_ill;
+    return sig == SIGSEGV ? &old_segv : sig == SIGBUS ? &old_bus : sig == SIGFPE ? &old_fpe : sig == SIGTRAP ? &old_trap : sig == SIGABRT ? &old_abrt
+                                                                                            : &old_ill;
 }
 
 /* Not ours: hand the signal to whoever had it before. */
@@ -176,7 +183,12 @@ static int near_stack(const siginfo_t *si, const void *uc)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-    if (sim_core_launch()) {
+    sigjmp_buf *jb = recovery;
+    if (jb) { /* the compiler crashed: libacl_rtc reports it */
+        recovery = NULL;
+        siglongjmp(*jb, sig);
+    }
+    if (sig != SIGABRT && sim_core_launch()) {
         char body[SIM_MSG_MAX / 2], where[320];
         const char *api = "kernel code";
         if (sig == SIGFPE) {
@@ -187,14 +199,23 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
                      si->si_addr);
         } else if (sig == SIGILL) {
             snprintf(body, sizeof body, "illegal instruction at %p (SIGILL)", si->si_addr);
+        } else if (sig == SIGTRAP) {
+            snprintf(body, sizeof body, "breakpoint trap (SIGTRAP: __builtin_debugtrap(), int3 or a debugger "
+                     "breakpoint in kernel code)");
         } else if (near_stack(si, uc)) {
             snprintf(body, sizeof body, "stack overflow at %p (SIGSEGV): a core has a %u MiB stack; deep recursion "
                      "or large local arrays in kernel code", si->si_addr, SIM_CORE_STACK >> 20);
+        } else if (sim_core_describe_local((uintptr_t)si->si_addr, where, sizeof where)) {
+            snprintf(body, sizeof body, "invalid memory access at %p (%s): the address is %s (a raw local-memory "
+                     "pointer ran off its buffer)", si->si_addr, sig == SIGBUS ? "SIGBUS" : "SIGSEGV", where);
         } else {
             describe(sim_core_launch(), (uintptr_t)si->si_addr, where, sizeof where);
             snprintf(body, sizeof body, "invalid memory access at %p (%s): the address is %s%s", si->si_addr,
                      sig == SIGBUS ? "SIGBUS" : "SIGSEGV", where,
-                     strstr(where, "past the end") ? " (a raw pointer access past its end hit the guard page)" : "");
+                     strstr(where, "past the end")       ? " (a raw pointer access past its end hit the guard page)"
+                     : strstr(where, "before the start") ? " (a raw pointer access before its start hit the guard "
+                                                           "page)"
+                                                         : "");
         }
         sim_core_signal_abort(api, body); /* returns only outside kernel code */
     }
@@ -224,17 +245,33 @@ static void install_one(int sig, void (*fn)(int, siginfo_t *, void *), struct si
     sigaction(sig, &sa, NULL);
 }
 
-void sim_fault_install(void)
+static void install_all(void)
 {
-    /* Someone (Python's faulthandler, a debugger) may install a handler
-     * after us: look again every 64 launches, not every time (syscalls). */
-    if (atomic_fetch_add(&launches, 1) % 64)
-        return;
     pthread_mutex_lock(&install_mu);
     install_one(SIGSEGV, on_fault, &old_segv);
     install_one(SIGBUS, on_fault, &old_bus);
     install_one(SIGFPE, on_fault, &old_fpe);
     install_one(SIGILL, on_fault, &old_ill);
+    install_one(SIGTRAP, on_fault, &old_trap);
+    install_one(SIGABRT, on_fault, &old_abrt);
     install_one(sim_interrupt_signal(), on_interrupt, NULL);
     pthread_mutex_unlock(&install_mu);
+}
+
+void sim_fault_install(void)
+{
+    /* Someone (Python's faulthandler, a debugger) may install a handler
+     * after us: look again every 64 launches, not every time (syscalls). */
+    if (atomic_fetch_add(&launches, 1) % 64 == 0)
+        install_all();
+}
+
+/* Exported for libacl_rtc (compile.cpp): while jb is set, a fault or an
+ * abort on the calling thread siglongjmps to jb with the signal number, so
+ * a crashing compiler becomes a compile error.  NULL clears it. */
+__attribute__((visibility("default"))) void ascendrtc_fault_recovery(sigjmp_buf *jb)
+{
+    if (jb)
+        install_all();
+    recovery = jb;
 }

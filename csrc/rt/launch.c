@@ -43,6 +43,19 @@ static void launch_run(sim_task *t, sim_stream *s)
     };
     char msg[SIM_MSG_MAX];
     aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);
+    /* Raw stores into the few bytes between an allocation's end and its
+     * guard page are found here, through the canary there. */
+    for (uint32_t i = 0; !code && sim_gm_checks() && i < f->km->nparams; i++) {
+        const arc_param *p = &f->km->params[i];
+        uintptr_t v;
+        if (p->kind != ARC_PARAM_POINTER || (size_t)p->offset + sizeof v > l->args_size)
+            continue;
+        memcpy(&v, l->args + p->offset, sizeof v);
+        char body[SIM_MSG_MAX / 2];
+        if ((code = sim_mem_check_canary((const void *)v, body, sizeof body)))
+            snprintf(msg, sizeof msg, "%s (%u blocks): kernel parameter %u '%s': %s", f->km->name, l->nblocks, i,
+                     p->name && *p->name ? p->name : "?", body);
+    }
     if (code)
         sim_stream_fail(s, code, msg);
 }

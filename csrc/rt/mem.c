@@ -10,6 +10,7 @@
  * after them (their end lies at most 32 bytes before it), so a raw store
  * past the end faults and fault.c reports it; ASCENDRTC_GM_CHECKS=0 turns
  * the guard pages off (plain posix_memalign). */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -71,14 +72,70 @@ int sim_mem_was_freed(const void *p, sim_alloc *out)
     return was_freed(p, 1, out);
 }
 
-/* Recently freed guarded mappings, reused by size: mmap + mprotect +
- * munmap per allocation (a TLB shootdown across the core threads) would
- * double the cost of a launch with NumPy arguments. */
+/* Guarded device memory.  Each allocation is one mapping:
+ *   [GUARD PROT_NONE][body: pages, the allocation ends at its end][GUARD PROT_NONE]
+ * The allocation starts 64-byte aligned, so when its size rounded to 32 B
+ * is an odd multiple of 32 the 32 bytes before the upper guard are filled
+ * with a canary that sim_mem_check_canary verifies after each launch.
+ *
+ * A freed mapping is quarantined: its body is replaced by fresh PROT_NONE
+ * pages (releasing the memory), so a late access (a kernel still in
+ * flight, a stale pointer) faults and is reported as a use after free of
+ * that allocation instead of writing into the next one.  Quarantined
+ * mappings are reused, oldest first, once QUARANTINE of them (or
+ * QUARANTINE_BYTES of address space) are held; those up to
+ * MAP_CACHE_MAX_LEN go to a cache of mappings reused by size (a new
+ * mapping costs mmap + mprotect, and munmap a TLB shootdown). */
+#define GUARD ((size_t)64 << 10)
+#define QUARANTINE 1024
+#define QUARANTINE_BYTES ((size_t)1 << 32)
 #define MAP_CACHE 32
-#define MAP_CACHE_MAX_LEN (1u << 20)
+#define MAP_CACHE_MAX_LEN ((size_t)1 << 21)
+#define CANARY 0xa5
+typedef struct { uintptr_t map; size_t len; } mapping;
 static pthread_mutex_t map_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct { uintptr_t map; size_t len; } map_cache[MAP_CACHE];
+static mapping map_cache[MAP_CACHE];
 static unsigned map_cached;
+static mapping quarantine[QUARANTINE];
+static unsigned q_head, q_count;
+static size_t q_bytes;
+
+static size_t page_size(void)
+{
+    static size_t pg;
+    if (!pg)
+        pg = (size_t)sysconf(_SC_PAGESIZE);
+    return pg;
+}
+
+/* A quarantined or cached mapping (all PROT_NONE) becomes cached or goes.
+ * map_mu held. */
+static void retire(mapping m)
+{
+    if (m.len <= MAP_CACHE_MAX_LEN + 2 * GUARD) {
+        if (map_cached < MAP_CACHE) {
+            map_cache[map_cached++] = m;
+            return;
+        }
+    }
+    munmap((void *)m.map, m.len);
+}
+
+/* Gives every quarantined and cached mapping back to the kernel (when
+ * mappings run out).  map_mu held. */
+static void drop_all(void)
+{
+    while (q_count) {
+        munmap((void *)quarantine[q_head].map, quarantine[q_head].len);
+        q_head = (q_head + 1) % QUARANTINE;
+        q_count--;
+    }
+    q_bytes = 0;
+    while (map_cached) {
+        map_cached--;
+        munmap((void *)map_cache[map_cached].map, map_cache[map_cached].len);
+    }
+}
 
 static unsigned char *map_take(size_t len)
 {
@@ -94,49 +151,159 @@ static unsigned char *map_take(size_t len)
     return m;
 }
 
+/* Quarantines a freed device mapping (see above). */
 static void map_give(uintptr_t map, size_t len)
 {
-    if (len <= MAP_CACHE_MAX_LEN) {
-        pthread_mutex_lock(&map_mu);
-        if (map_cached < MAP_CACHE) {
-            map_cache[map_cached].map = map;
-            map_cache[map_cached].len = len;
-            map_cached++;
-            pthread_mutex_unlock(&map_mu);
-            return;
-        }
-        pthread_mutex_unlock(&map_mu);
+    /* Fresh inaccessible pages over the body: the memory goes back, and
+     * any access now faults. */
+    if (mmap((void *)(map + GUARD), len - 2 * GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+             -1, 0) == MAP_FAILED) {
+        munmap((void *)map, len);
+        return;
     }
-    munmap((void *)map, len);
+    pthread_mutex_lock(&map_mu);
+    while (q_count && (q_count == QUARANTINE || q_bytes + len > QUARANTINE_BYTES)) {
+        mapping old = quarantine[q_head];
+        q_head = (q_head + 1) % QUARANTINE;
+        q_count--;
+        q_bytes -= old.len;
+        retire(old);
+    }
+    quarantine[(q_head + q_count) % QUARANTINE] = (mapping){map, len};
+    q_count++;
+    q_bytes += len;
+    pthread_mutex_unlock(&map_mu);
 }
 
-/* Reserve span bytes, 64-byte aligned; device memory ends just before a
- * PROT_NONE guard page.  map, maplen: the mapping (0 when malloc'd). */
-static void *reserve(size_t span, int device, uintptr_t *map, size_t *maplen)
+static size_t max_map_count(void)
+{
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    unsigned long v = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &v) != 1)
+            v = 0;
+        fclose(f);
+    }
+    return v;
+}
+
+/* A guarded mapping whose body of `body` bytes is read-write; NULL with
+ * errno when the process has run out of memory or of mappings. */
+static unsigned char *map_new(size_t body)
+{
+    size_t len = body + 2 * GUARD;
+    unsigned char *m = map_take(len);
+    if (!m) {
+        m = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return NULL;
+    }
+    if (mprotect(m + GUARD, body, PROT_READ | PROT_WRITE)) {
+        int e = errno;
+        munmap(m, len);
+        errno = e;
+        return NULL;
+    }
+    return m;
+}
+
+/* Reserve span bytes, 64-byte aligned; device memory lies between guards
+ * and ends at the upper one (see above).  map, maplen: the mapping (0 when
+ * malloc'd).  On failure *why says why. */
+static void *reserve(size_t size, size_t span, int device, uintptr_t *map, size_t *maplen, char *why, size_t whylen)
 {
     *map = 0;
     *maplen = 0;
     if (device && sim_gm_checks()) {
-        size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-        size_t body = sim_align_up(span, pg), len = body + pg;
-        unsigned char *m = map_take(len);
-        if (m) {
-            *map = (uintptr_t)m;
-            *maplen = len;
-            return m + ((body - span) & ~(size_t)63);
+        size_t pg = page_size(), usable = sim_align_up(size, 32);
+        size_t body = sim_align_up(usable, pg);
+        unsigned char *m = map_new(body);
+        if (!m && errno == ENOMEM) { /* quarantined mappings may be what is missing */
+            pthread_mutex_lock(&map_mu);
+            drop_all();
+            pthread_mutex_unlock(&map_mu);
+            m = map_new(body);
         }
-        m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            if (mprotect(m + body, pg, PROT_NONE) == 0) {
-                *map = (uintptr_t)m;
-                *maplen = len;
-                return m + ((body - span) & ~(size_t)63);
-            }
-            munmap(m, len);
+        if (!m) {
+            size_t mc = max_map_count();
+            pthread_rwlock_rdlock(&lock);
+            size_t live = ntab;
+            pthread_rwlock_unlock(&lock);
+            snprintf(why, whylen,
+                     "cannot map %zu bytes of guarded device memory: %s (%zu allocations are live; each guarded "
+                     "allocation is a memory mapping and the process may have at most vm.max_map_count = %zu: "
+                     "free device memory, raise vm.max_map_count, or set ASCENDRTC_GM_CHECKS=0 to allocate without "
+                     "guard pages)", size, strerror(errno), live, mc);
+            return NULL;
         }
+        *map = (uintptr_t)m;
+        *maplen = body + 2 * GUARD;
+        unsigned char *end = m + GUARD + body;
+        unsigned char *base = (unsigned char *)((uintptr_t)(end - usable) & ~(uintptr_t)63);
+        memset(m + GUARD, CANARY, (size_t)(base - (m + GUARD)));
+        memset(base + usable, CANARY, (size_t)(end - (base + usable)));
+        (void)span;
+        return base;
     }
     void *p = NULL;
-    return posix_memalign(&p, 64, span) ? NULL : p;
+    if (posix_memalign(&p, 64, span)) {
+        snprintf(why, whylen, "out of host memory allocating %zu bytes", size);
+        return NULL;
+    }
+    return p;
+}
+
+/* First and last byte in [lo, hi) that is not the canary; 0 if none. */
+static int damaged(const unsigned char *lo, const unsigned char *hi, const unsigned char **first,
+                   const unsigned char **last)
+{
+    *first = *last = NULL;
+    for (const unsigned char *q = lo; q < hi; q++)
+        if (*q != CANARY) {
+            if (!*first)
+                *first = q;
+            *last = q;
+        }
+    return *first != NULL;
+}
+
+aclError sim_mem_check_canary(const void *p, char *msg, size_t msglen)
+{
+    sim_alloc a;
+    if (!sim_mem_find(p, &a) || !a.map)
+        return ACL_SUCCESS;
+    unsigned char *base = (unsigned char *)a.base;
+    unsigned char *lo = (unsigned char *)a.map + GUARD, *hi = (unsigned char *)a.map + a.maplen - GUARD;
+    unsigned char *top = base + sim_align_up(a.size, 32);
+    const unsigned char *f, *l;
+    int below = damaged(lo, base, &f, &l);
+    if (!below && !damaged(top, hi, &f, &l))
+        return ACL_SUCCESS;
+    snprintf(msg, msglen,
+             "GM bytes [%lld, %lld) relative to the allocation at %p of %zu bytes were written: a raw store %s "
+             "(into the few bytes between the allocation and its guard page, which only a check after the launch "
+             "sees)", (long long)(f - base), (long long)(l + 1 - base), (void *)a.base, a.size,
+             below ? "before its start" : "past its end");
+    memset(lo, CANARY, (size_t)(base - lo));
+    memset(top, CANARY, (size_t)(hi - top));
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+}
+
+int sim_mem_guard_hit(const void *p, sim_alloc *out)
+{
+    uintptr_t u = (uintptr_t)p;
+    int r = 0;
+    pthread_rwlock_rdlock(&lock);
+    size_t i = floor_idx(u);
+    if (i != (size_t)-1 && tab[i].map && u >= tab[i].base + tab[i].size && u < tab[i].map + tab[i].maplen) {
+        *out = tab[i];
+        r = 2;
+    } else if (i + 1 < ntab && tab[i + 1].map && u >= tab[i + 1].map && u < tab[i + 1].base) {
+        *out = tab[i + 1]; /* i + 1 wraps to 0 when nothing lies below */
+        r = 1;
+    }
+    pthread_rwlock_unlock(&lock);
+    return r;
 }
 
 /* 1 when p lay inside a recently freed block of the same kind. */
@@ -176,29 +343,39 @@ static aclError alloc_common(const char *api, void **ptr, size_t size, int devic
                        "out of device memory: %zu bytes requested, %zu of %lld bytes in use", size, used,
                        (long long)limit);
     }
-    if (ntab == captab) {
-        size_t nc = captab ? captab * 2 : 256;
-        sim_alloc *nt = realloc(tab, nc * sizeof *nt);
-        if (!nt) {
-            pthread_rwlock_unlock(&lock);
-            return sim_err(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of host memory for the allocation table");
-        }
-        tab = nt;
-        captab = nc;
-    }
+    if (device)
+        device_bytes += span; /* claimed now: mapping happens unlocked */
+    pthread_rwlock_unlock(&lock);
     uintptr_t map;
     size_t maplen;
-    void *p = reserve(span, device, &map, &maplen);
+    char why[512];
+    void *p = reserve(size, span, device, &map, &maplen, why, sizeof why);
+    pthread_rwlock_wrlock(&lock);
+    if (p && ntab == captab) {
+        size_t nc = captab ? captab * 2 : 256;
+        sim_alloc *nt = realloc(tab, nc * sizeof *nt);
+        if (nt) {
+            tab = nt;
+            captab = nc;
+        } else {
+            if (map)
+                map_give(map, maplen);
+            else
+                free(p);
+            p = NULL;
+            snprintf(why, sizeof why, "out of host memory for the allocation table");
+        }
+    }
     if (!p) {
+        if (device)
+            device_bytes -= span;
         pthread_rwlock_unlock(&lock);
-        return sim_err(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "out of memory allocating %zu bytes", size);
+        return sim_err(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "%s", why);
     }
     size_t i = floor_idx((uintptr_t)p) + 1; /* wraps to 0 when none is lower */
     memmove(&tab[i + 1], &tab[i], (ntab - i) * sizeof *tab);
     tab[i] = (sim_alloc){(uintptr_t)p, size, span, device, map, maplen};
     ntab++;
-    if (device)
-        device_bytes += span;
     pthread_rwlock_unlock(&lock);
     *ptr = p;
     return ACL_SUCCESS;

@@ -90,6 +90,13 @@ int sim_mem_find(const void *p, sim_alloc *out);
 int sim_mem_nearest(const void *p, sim_alloc *out);
 /* 1 when p lay in a recently freed device allocation (*out: it). */
 int sim_mem_was_freed(const void *p, sim_alloc *out);
+/* 1 when p lies in the guard below the device allocation *out, 2 when in
+ * the guard (or canary bytes) after it, else 0. */
+int sim_mem_guard_hit(const void *p, sim_alloc *out);
+/* ACL_SUCCESS, or ACL_ERROR_RT_AICORE_EXCEPTION with msg when a raw store
+ * overwrote the canary between the end of the allocation holding p and
+ * its guard page (the canary is restored). */
+aclError sim_mem_check_canary(const void *p, char *msg, size_t msglen);
 
 /* ---- elf_check.c ---- */
 /* 0 when the ELF object's tables (sections, symbols, relocations) stay
@@ -137,6 +144,10 @@ const sim_kernel_run *sim_core_launch(void);
 /* Leave "kernel code" state for a service that takes locks (a signal
  * must not longjmp out of it); returns the state for sim_core_service_end. */
 int sim_core_service_begin(void);
+/* Describes address a when it lies in a guard of the calling core's UB or
+ * L1 arena ("N bytes past the end of this core's unified buffer ..."): 1,
+ * else 0.  Async-signal-safe enough for fault.c (no locks). */
+int sim_core_describe_local(uintptr_t a, char *buf, size_t n);
 void sim_core_service_end(int state);
 /* From a signal handler: when this thread is in kernel code of a block,
  * fail the launch with "<kernel> block i/n: <api>: <body>" (body NULL:

@@ -3,6 +3,18 @@
 // C++ only because clang's and LLVM's APIs are; everything it returns is C.
 // No llvm::Error is ever dropped or turned into exit(): all failures end
 // up in the log with an ACL error code.
+//
+// Containment: a compile runs under an escape hatch (Escape).  An LLVM
+// fatal error (report_fatal_error: invalid inline asm, "ran out of source
+// locations"), an allocation failure inside LLVM, a crash of the compiler
+// (SIGSEGV/SIGBUS/SIGILL/SIGFPE/SIGABRT/SIGTRAP on this thread, caught by
+// the runtime's fault handlers, see ascendrtc_fault_recovery) and the
+// limits checked while preprocessing (time: ASCENDRTC_COMPILE_TIMEOUT;
+// memory: the source-location space a macro expansion may use; a cancel
+// from ascendrtc_compile_cancel, i.e. Ctrl-C) all siglongjmp back to
+// rtc_compile, which fails with ACL_ERROR_RTC_COMPILATION and the
+// compiler's message.  What the abandoned compile had allocated is lost
+// (bounded by those limits); the next compile starts afresh.
 
 #include "compile.h"
 
@@ -12,6 +24,11 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -27,7 +44,11 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <atomic>
 #include <chrono>
+#include <csetjmp>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -41,7 +62,122 @@
 #include "lenient.h"
 #include "unknown_names.h"
 
+// libascendcl (fault.c): while jb is set, a fault on this thread
+// siglongjmps to it with the signal number instead of ending the process.
+extern "C" void ascendrtc_fault_recovery(sigjmp_buf *jb);
+
 namespace {
+
+// Where a compile that cannot go on leaves to (see the file comment).
+struct Escape {
+    sigjmp_buf jb;
+    char why[1024];
+};
+thread_local Escape *t_escape;
+std::atomic<unsigned> g_cancel{0}; // bumped by ascendrtc_compile_cancel
+
+[[noreturn]] void escape_now(const char *fmt, const char *arg)
+{
+    Escape *e = t_escape;
+    std::snprintf(e->why, sizeof e->why, fmt, arg);
+    siglongjmp(e->jb, 1);
+}
+
+// LLVM's fatal errors: inside a compile, leave it; elsewhere return, and
+// LLVM ends the process as it always did.
+void on_fatal(void *, const char *reason, bool)
+{
+    if (t_escape)
+        escape_now("LLVM fatal error: %s", reason);
+}
+
+void on_bad_alloc(void *, const char *reason, bool)
+{
+    if (t_escape)
+        escape_now("the compiler ran out of memory: %s", reason);
+}
+
+// Bytes of source-location space a translation unit may use: a macro
+// expansion "bomb" grows it (and the compiler's memory) without end.
+constexpr unsigned kMaxSlocBytes = 128u << 20;
+
+double compile_timeout_s()
+{
+    const char *e = std::getenv("ASCENDRTC_COMPILE_TIMEOUT");
+    if (!e || !*e)
+        return 600;
+    char *end;
+    double v = std::strtod(e, &end);
+    if (end == e || *end || !(v >= 0)) {
+        std::fprintf(stderr, "ascendrtc: warning: ASCENDRTC_COMPILE_TIMEOUT=%s is not a number of seconds "
+                             "(>= 0; 0 = no limit); using the default, 600\n", e);
+        return 600;
+    }
+    return v;
+}
+
+// Checked as the preprocessor works (every macro expansion is where a
+// runaway compile spends its time): the time limit, the cancel flag and
+// the source-location budget.
+class Limits : public clang::PPCallbacks {
+public:
+    Limits(clang::SourceManager &sm, double timeout_s)
+        : sm_(sm), cancel_(g_cancel.load()),
+          deadline_(timeout_s > 0 ? std::chrono::steady_clock::now() +
+                                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                            std::chrono::duration<double>(timeout_s))
+                                  : std::chrono::steady_clock::time_point::max()),
+          timeout_s_(timeout_s)
+    {
+    }
+    void MacroExpands(const clang::Token &, const clang::MacroDefinition &, clang::SourceRange,
+                      const clang::MacroArgs *) override
+    {
+        if ((++n_ & 255) == 0)
+            check();
+    }
+    void FileChanged(clang::SourceLocation, FileChangeReason, clang::SrcMgr::CharacteristicKind,
+                     clang::FileID) override
+    {
+        check();
+    }
+    void check()
+    {
+        if (g_cancel.load(std::memory_order_relaxed) != cancel_)
+            escape_now("the compile was cancelled (KeyboardInterrupt)%s", "");
+        if (sm_.getNextLocalOffset() > kMaxSlocBytes)
+            escape_now("the translation unit is too large after macro expansion (more than 128 MiB of expanded "
+                       "source: a runaway or recursive macro expansion?)%s", "");
+        if (std::chrono::steady_clock::now() > deadline_) {
+            char t[64];
+            std::snprintf(t, sizeof t, "%g", timeout_s_);
+            escape_now("the compile took longer than ASCENDRTC_COMPILE_TIMEOUT (%s s)", t);
+        }
+    }
+
+private:
+    clang::SourceManager &sm_;
+    unsigned cancel_;
+    unsigned n_ = 0;
+    std::chrono::steady_clock::time_point deadline_;
+    double timeout_s_;
+};
+
+// EmitLLVMOnlyAction with the limits attached to its preprocessor.
+class LimitedAction : public clang::EmitLLVMOnlyAction {
+public:
+    LimitedAction(llvm::LLVMContext *ctx, double timeout_s) : clang::EmitLLVMOnlyAction(ctx), timeout_s_(timeout_s) {}
+
+protected:
+    bool BeginSourceFileAction(clang::CompilerInstance &ci) override
+    {
+        ci.getPreprocessor().addPPCallbacks(std::make_unique<Limits>(ci.getSourceManager(), timeout_s_));
+        return clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci);
+    }
+
+private:
+    double timeout_s_;
+};
 
 const char *kDeviceRoot = "/arc/include";
 const char *kUserRoot = "/arc/user";
@@ -73,6 +209,8 @@ void init_once()
                              llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
     }
     g_device_fs->addFile(arc_rtc::kPchPrefixPath, 0, llvm::MemoryBuffer::getMemBuffer(arc_rtc::kPchPrefixText));
+    llvm::install_fatal_error_handler(on_fatal);
+    llvm::install_bad_alloc_error_handler(on_bad_alloc);
 }
 
 char *dup(const std::string &s)
@@ -278,7 +416,28 @@ int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &lo
     llvm::legacy::PassManager pm;
     if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
         return fail(res, log, ACL_ERROR_RTC_FAILURE, "the target cannot emit object files");
+    // Back-end diagnostics (invalid inline asm, ...) go to the log: without
+    // a handler LLVM prints them and exits.
+    struct Diags {
+        std::string *log;
+        bool error = false;
+    } diags{&log};
+    m.getContext().setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo *di, void *arg) {
+            auto *d = static_cast<Diags *>(arg);
+            if (di->getSeverity() != llvm::DS_Error && di->getSeverity() != llvm::DS_Warning)
+                return;
+            llvm::raw_string_ostream os(*d->log);
+            llvm::DiagnosticPrinterRawOStream dp(os);
+            os << (di->getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
+            di->print(dp);
+            os << "\n";
+            d->error |= di->getSeverity() == llvm::DS_Error;
+        },
+        &diags);
     pm.run(m);
+    if (diags.error)
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
     res->bin = static_cast<unsigned char *>(std::malloc(obj.size()));
     if (!res->bin)
         return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
@@ -305,12 +464,9 @@ struct PhaseTimer {
     }
 };
 
-extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
+static int compile_impl(const rtc_request *req, rtc_result *res, std::string &log, Escape *esc)
 {
     PhaseTimer timer;
-    std::call_once(g_once, init_once);
-    std::memset(res, 0, sizeof *res);
-    std::string log;
     llvm::raw_string_ostream los(log);
 
     auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -336,7 +492,9 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         auto pch_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
         pch_fs->pushOverlay(g_device_fs);
         std::string why;
+        t_escape = nullptr; /* the shared PCH build must finish (others wait for it) */
         pch = arc_rtc::pch_get(args, pch_fs, &why);
+        t_escape = esc;
         timer.lap("pch");
         if (pch) {
             const char *pch_path = "/arc/pch/device_api.pch";
@@ -370,7 +528,7 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     ci.createFileManager(overlay);
 
     llvm::LLVMContext ctx;
-    clang::EmitLLVMOnlyAction action(&ctx);
+    LimitedAction action(&ctx, compile_timeout_s());
     bool ok = ci.ExecuteAction(action);
     timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
@@ -389,6 +547,46 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         log += timer.report + "\n";
     res->log = dup(log);
     return res->log ? ACL_SUCCESS : ACL_ERROR_RTC_OUT_OF_MEMORY;
+}
+
+extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
+{
+    std::call_once(g_once, init_once);
+    std::memset(res, 0, sizeof *res);
+    // On the heap and never freed after an escape: the compile may have
+    // been appending to it.
+    std::string *log = new std::string;
+    Escape *esc = new Escape;
+    Escape *outer = t_escape;
+    int sig = sigsetjmp(esc->jb, 1);
+    if (sig) {
+        t_escape = outer;
+        ascendrtc_fault_recovery(nullptr);
+        std::string msg = *log;
+        if (sig > 1)
+            std::snprintf(esc->why, sizeof esc->why, "the compiler crashed (%s) compiling this source; this is a bug "
+                          "in clang or in ascendrtc", strsignal(sig));
+        msg += std::string(msg.empty() || msg.back() == '\n' ? "" : "\n") + "error: " + esc->why + "\n";
+        std::free(res->log);
+        res->log = dup(msg);
+        res->bin = nullptr; /* whatever the compile had built is abandoned */
+        res->bin_size = 0;
+        res->lowered = nullptr;
+        return ACL_ERROR_RTC_COMPILATION;
+    }
+    t_escape = esc;
+    ascendrtc_fault_recovery(&esc->jb);
+    int rc = compile_impl(req, res, *log, esc);
+    ascendrtc_fault_recovery(nullptr);
+    t_escape = outer;
+    delete esc;
+    delete log;
+    return rc;
+}
+
+extern "C" __attribute__((visibility("default"))) void ascendrtc_compile_cancel(void)
+{
+    g_cancel.fetch_add(1);
 }
 
 extern "C" void rtc_result_free(rtc_result *res, int nentries)

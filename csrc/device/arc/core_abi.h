@@ -62,6 +62,16 @@ void __arc_trap(const char *api, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
 /* printf for kernels (AscendC::printf / PRINTF); serialised across cores. */
 int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One typed printf argument: kind 'i' (signed integer), 'u' (unsigned),
+ * 'f' (double bits), 's' (char pointer), 'p' (other pointer). */
+typedef struct arc_printf_arg {
+    unsigned long long v;
+    char kind;
+} arc_printf_arg;
+/* Typed kernel printf (what AscendC::printf calls): every conversion of fmt
+ * is checked against the n arguments' kinds and a mismatch, a missing
+ * argument, %n or an unreadable %s string traps instead of crashing. */
+int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args);
 /* GM bounds check, called by the device API when an access of `bytes`
  * bytes at p lies in none of the allocation ranges it cached per block in
  * arc_core::dev[]: traps when the access is outside the live device
@@ -96,6 +106,7 @@ void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
     X(__arc_sync_all)         \
     X(__arc_trap)             \
     X(__arc_printf)           \
+    X(__arc_printf_v)         \
     X(__arc_gm_check)         \
     X(__arc_cross_core)       \
     X(__arc_race_access)      \

@@ -12,8 +12,40 @@ inline double pf(half v) { return (double)v; }
 inline double pf(bfloat16_t v) { return (double)v.ToFloat(); }
 } // namespace __arc
 
-/* Kernel printf (also AscendC::printf); serialised by the runtime. */
-template <typename... A> inline int printf(const char *fmt, A... a) { return __arc_printf(fmt, ::__arc::pf(a)...); }
+namespace __arc {
+/* Each printf argument travels with its kind, so the runtime checks the
+ * format against what was passed instead of reading a va_list blindly. */
+template <class T> inline arc_printf_arg pfarg(T v)
+{
+    if constexpr (__is_same(T, bool)) {
+        return {(unsigned long long)v, 'u'};
+    } else if constexpr (__is_enum(T)) {
+        return {(unsigned long long)(long long)v, 'i'};
+    } else if constexpr (__is_integral(T)) {
+        return {__is_signed(T) ? (unsigned long long)(long long)v : (unsigned long long)v, __is_signed(T) ? 'i' : 'u'};
+    } else if constexpr (__is_floating_point(T)) {
+        double d = (double)v;
+        unsigned long long b;
+        __builtin_memcpy(&b, &d, sizeof b);
+        return {b, 'f'};
+    } else if constexpr (__is_pointer(T)) {
+        return {(unsigned long long)(__UINTPTR_TYPE__)v, __is_same(__remove_cv(__remove_pointer(T)), char) ? 's' : 'p'};
+    } else if constexpr (__is_same(T, decltype(nullptr))) {
+        return {0, 'p'};
+    } else {
+        static_assert(sizeof(T) == 0, "AscendC::printf: arguments must be integers, floating point, half, bfloat16_t "
+                                      "or pointers");
+        return {0, 0};
+    }
+}
+} // namespace __arc
+
+/* Kernel printf (also AscendC::printf); serialised and checked by the runtime. */
+template <typename... A> inline int printf(const char *fmt, A... a)
+{
+    const arc_printf_arg args[] = {{0, 0}, ::__arc::pfarg(::__arc::pf(a))...};
+    return __arc_printf_v(fmt, sizeof...(A), args + 1);
+}
 
 namespace AscendC {
 inline int64_t GetBlockIdx() { return __arc_core()->block_idx; }
