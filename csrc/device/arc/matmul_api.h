@@ -78,6 +78,37 @@ template <MatmulConfigMode MODE, typename... A> constexpr MatmulConfig GetMMConf
            : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
                                                       : GetNormalConfig();
 }
+template <MatmulConfigMode MODE, typename... A> constexpr MatmulConfig GetMMConfig(const MatmulShapeParams &p, A...)
+{
+    MatmulConfig c = GetMMConfig<MODE>();
+    c.singleCoreM = p.singleCoreM;
+    c.singleCoreN = p.singleCoreN;
+    c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM;
+    c.basicN = p.basicN;
+    c.basicK = p.basicK;
+    return c;
+}
+/* Constant tiling (GetMatmulApiTiling): the config and shapes fixed at
+ * compile time; the Matmul takes it as its MM_CFG and computes the same. */
+struct MatmulApiStaticTiling {
+    MatmulConfig cfg{};
+    int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1;
+    int32_t singleCoreM = -1, singleCoreN = -1, singleCoreK = -1, baseM = -1, baseN = -1, baseK = -1;
+};
+template <class A, class B, class C, class BIAS>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig &cfg, int32_t = 0)
+{
+    MatmulApiStaticTiling t{};
+    t.cfg = cfg;
+    t.singleCoreM = (int32_t)cfg.singleCoreM;
+    t.singleCoreN = (int32_t)cfg.singleCoreN;
+    t.singleCoreK = (int32_t)cfg.singleCoreK;
+    t.baseM = (int32_t)cfg.basicM;
+    t.baseN = (int32_t)cfg.basicN;
+    t.baseK = (int32_t)cfg.basicK;
+    return t;
+}
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
@@ -108,12 +139,16 @@ using ::GetSpecialMDLConfig;
 using ::GetBasicConfig;
 using ::GetIBShareNormConfig;
 using ::GetMMConfig;
+using ::MatmulApiStaticTiling;
+using ::GetMatmulApiTiling;
 using ::CFG_NORM;
 using ::CFG_MDL;
 using ::CFG_IBSHARE_NORM;
 using ::MM_CFG_BB;
 
-template <typename A = void, typename B = void, typename C = void> struct MatmulCallBackFunc {};
+/* User callbacks (data copy hooks) are function pointers; the simulator
+ * reads GM itself and does not call them. */
+template <auto A = nullptr, auto B = nullptr, auto C = nullptr> struct MatmulCallBackFunc {};
 
 namespace __mm {
 template <typename T> struct acc { typedef float type; };
@@ -132,7 +167,7 @@ template <typename T> struct Operand {
 };
 } // namespace __mm
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig &MM_CFG = CFG_NORM,
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
 class MatmulImpl {
     using TA = typename A_TYPE::T;
@@ -146,7 +181,8 @@ public:
     __aicore__ MatmulImpl() = default;
 
     /* Tiling from a local struct or from GM. */
-    void Init(const TCubeTiling *tiling, TPipe *tpipe = nullptr)
+    /* The second argument (a TPipe, or a queue some kernels pass) is not used. */
+    template <class P = TPipe> void Init(const TCubeTiling *tiling, P *tpipe = nullptr)
     {
         (void)tpipe;
         ARC_CHECK(tiling != nullptr, "Matmul::Init", "the tiling pointer is null");
@@ -477,7 +513,7 @@ private:
     ACC bbuf_[4096];
 };
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const MatmulConfig &MM_CFG = CFG_NORM,
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
 class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...> {};
 
