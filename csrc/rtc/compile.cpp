@@ -471,8 +471,12 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
 
     auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
-    user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
-                                                                   main_path, true));
+    std::string main_text(req->text, req->len);
+    if (main_text.find("<<<") != std::string::npos && arc_rtc::blank_host_launches(req->file_name, main_text, &log))
+        user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
+    else
+        user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
+                                                                       main_path, true));
     for (int i = 0; i < req->nheaders; i++) {
         std::string p = std::string(kUserRoot) + "/" + req->header_names[i];
         user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, true));

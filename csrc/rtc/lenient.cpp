@@ -99,4 +99,39 @@ bool lenient_assert(const char *name, const char *text, size_t len, std::vector<
     return false;
 }
 
+int blank_host_launches(const char *name, std::string &text, std::string *log)
+{
+    int n = 0;
+    size_t pos = 0;
+    while ((pos = text.find("<<<", pos)) != std::string::npos) {
+        size_t close = text.find(">>>", pos + 3);
+        if (close == std::string::npos)
+            break;
+        size_t after = close + 3;
+        while (after < text.size() && std::isspace((unsigned char)text[after]))
+            after++;
+        // only a launch: an identifier (or >) before, a call after
+        size_t b = pos;
+        while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+            b--;
+        if (after >= text.size() || text[after] != '(' || b == 0 || !(ident_char(text[b - 1]) || text[b - 1] == '>')) {
+            pos += 3;
+            continue;
+        }
+        if (n++ == 0) {
+            int line = std::strncmp(text.c_str(), "#line 1 ", 8) == 0 ? 0 : 1;
+            for (size_t k = 0; k < pos; k++)
+                line += text[k] == '\n';
+            *log += std::string(name) + ":" + std::to_string(line) +
+                    ":1: warning: a <<<...>>> kernel launch in host code: compiled as CANN's single-source flow "
+                    "does, the host part is not run (launch the kernel from Python)\n";
+        }
+        for (size_t k = pos; k < close + 3; k++)
+            if (text[k] != '\n')
+                text[k] = ' ';
+        pos = close + 3;
+    }
+    return n;
+}
+
 } // namespace arc_rtc

@@ -16,6 +16,13 @@ namespace arc_rtc {
 bool lenient_assert(const char *name, const char *text, size_t len, std::vector<std::string> &args,
                     std::string *log);
 
+// CANN's single-source flow compiles host functions that launch a kernel
+// with name<<<blocks, l2ctrl, stream>>>(args) and never runs them on the
+// device; here the launch configuration is blanked (newlines kept, so
+// lines do not move), leaving a plain call that parses.  Returns how many
+// launches it blanked; adds a warning naming the first to *log.
+int blank_host_launches(const char *name, std::string &text, std::string *log);
+
 } // namespace arc_rtc
 
 #endif
