@@ -243,3 +243,64 @@ def test_device_array_size_overflow_is_refused(shape):
     with pytest.raises(ValueError, match="cannot reshape"):
         a.reshape(2 ** 62 + 1, 4)
     still_works()
+
+
+# ---- binaries from files ----
+
+@pytest.mark.parametrize("path,pat", [("/dev/zero", "is not a regular file"), ("fifo", "is not a regular file"),
+                                      ("empty", "the file is empty")])
+def test_binary_load_from_a_non_regular_or_empty_file_is_refused(tmp_path, path, pat):
+    from helpers import rt
+    if path == "fifo":
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+    elif path == "empty":
+        path = str(tmp_path / "empty.o")
+        open(path, "wb").close()
+    h = ctypes.c_void_p()
+    assert rt.lib().aclrtBinaryLoadFromFile(path.encode(), None, ctypes.byref(h)) == 100003  # ACL_ERROR_INVALID_FILE
+    assert pat in rt.err(), rt.err()
+    still_works()
+
+
+# ---- integer division, environment variables ----
+
+DIV_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void sdiv(GM_ADDR z, int32_t a, int32_t b)
+{
+    volatile int32_t q = a / b;
+    *(__gm__ int32_t *)z = q;
+}
+'''
+
+
+def test_int_min_by_minus_one_is_an_overflow_not_a_division_by_zero():
+    k = compiled("contain_div", lambda: arc.Program(DIV_SRC, "div.asc").compile().load()).get_kernel("sdiv")
+    z = arc.zeros(8, np.int32)
+    msg = fails(lambda: k[1](z, -2 ** 31, -1), r"sdiv block 0/1: kernel code: integer overflow in a division "
+                                               r"\(INT_MIN / -1")
+    assert "by zero" not in msg
+    fails(lambda: k[1](z, 5, 0), r"integer division by zero")
+
+
+@pytest.mark.parametrize("var,value,pat", [
+    ("ASCENDRTC_LAUNCH_TIMEOUT", "abc", r"ASCENDRTC_LAUNCH_TIMEOUT=abc is not a timeout \(seconds"),
+    ("ASCENDRTC_CORE_THREADS", "-3", r"ASCENDRTC_CORE_THREADS=-3 is not a thread count \(a whole number from 1"),
+    ("ASCENDRTC_SIM_SOC", "Ascend999", r"ASCENDRTC_SIM_SOC=Ascend999 names no simulated SoC \(accepted: "
+                                       r"Ascend910B1")])
+def test_invalid_environment_variables_are_loud(var, value, pat):
+    code = textwrap.dedent(r'''
+        import sys
+        sys.path.insert(0, %r)
+        import numpy as np
+        from helpers.py_kernels import add_kernel
+        x = np.arange(256, dtype=np.float32); z = np.zeros_like(x)
+        add_kernel(np.float32)[8](x, x, z)
+        assert (z == 2 * x).all()
+        print("GOOD")
+    ''' % os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, **{var: value}))
+    assert r.returncode == 0 and "GOOD" in r.stdout, r.stderr[-3000:]
+    assert re.search(pat, r.stderr), r.stderr[-3000:]

@@ -5,6 +5,9 @@
  * every kernel's entry trampoline at once, so link errors surface at load.
  * The LAZY_LOAD option is accepted; loading is always eager. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +107,8 @@ static uint32_t host_threads;
 /* Threads for kernels whose blocks never wait for each other: the host's
  * CPUs (more only add a wake-up and a context switch per block), or
  * ASCENDRTC_CORE_THREADS. */
+#define MAX_BINARY_BYTES ((uint64_t)1 << 30)
+
 static void host_threads_init(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -111,8 +116,11 @@ static void host_threads_init(void)
     if (e && *e) {
         char *end;
         long v = strtol(e, &end, 10);
-        if (*end == '\0' && v > 0)
+        if (*end == '\0' && v > 0 && v <= 4096)
             n = v;
+        else
+            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_CORE_THREADS=%s is not a thread count (a whole number "
+                            "from 1 to 4096); using the host's %ld CPUs\n", e, n);
     }
     host_threads = n > 0 ? (uint32_t)n : 1;
 }
@@ -253,33 +261,41 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "binHandle is NULL");
     if ((rc = check_options(api, options, 1, &magic)))
         return rc;
-    FILE *f = fopen(binPath, "rb");
-    if (!f)
+    /* Regular files only (a FIFO would block, /dev/zero never ends), and
+     * no larger than a kernel object can sensibly be. */
+    int fd = open(binPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot open '%s': %s", binPath, strerror(errno));
-    unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t nc = cap ? cap * 2 : 65536;
-            unsigned char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory reading '%s'", binPath);
-            }
-            buf = nb;
-            cap = nc;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
-            break;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return sim_err(ACL_ERROR_INVALID_FILE, api, "'%s' is not a regular file (a kernel binary must be one)",
+                       binPath);
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || len == 0) {
+    if (st.st_size == 0 || (uint64_t)st.st_size > MAX_BINARY_BYTES) {
+        close(fd);
+        return sim_err(ACL_ERROR_INVALID_FILE, api, "'%s' is %lld bytes: %s", binPath, (long long)st.st_size,
+                       st.st_size ? "larger than the 1 GiB a kernel binary may have" : "the file is empty");
+    }
+    size_t len = (size_t)st.st_size;
+    unsigned char *buf = malloc(len);
+    if (!buf) {
+        close(fd);
+        return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory reading '%s'", binPath);
+    }
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    if (got != len) {
         free(buf);
-        return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot read '%s'%s", binPath, bad ? "" : ": the file is empty");
+        return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot read '%s': got %zu of its %zu bytes", binPath, got, len);
     }
     sim_bin *b;
     rc = load(api, buf, len, magic, &b);

@@ -181,6 +181,75 @@ static int near_stack(const siginfo_t *si, const void *uc)
 #endif
 }
 
+/* x86 reports INT_MIN / -1 like a division by zero (FPE_INTDIV): decode
+ * the faulting div/idiv and read its divisor.  1: the divisor is 0, 2: it
+ * is -1 (an overflow), 0: unknown (a memory operand, not x86). */
+static int divisor_kind(const void *uc)
+{
+#if defined(__x86_64__) && defined(REG_RIP)
+    const greg_t *g = ((const ucontext_t *)uc)->uc_mcontext.gregs;
+    const unsigned char *ip = (const unsigned char *)g[REG_RIP];
+    int rex = 0, opsize16 = 0;
+    for (int i = 0; i < 4 && (ip[0] == 0x66 || (ip[0] & 0xf0) == 0x40); i++, ip++) {
+        if (ip[0] == 0x66)
+            opsize16 = 1;
+        else
+            rex = ip[0];
+    }
+    if (ip[0] != 0xf7 && ip[0] != 0xf6)
+        return 0;
+    unsigned modrm = ip[1], mod = modrm >> 6, rm = modrm & 7;
+    if (((modrm >> 3) & 7) < 6)
+        return 0;
+    static const int map[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                                REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+    unsigned long long v;
+    if (mod == 3) {
+        v = (unsigned long long)g[map[rm | ((rex & 1) << 3)]];
+    } else { /* a memory operand: the instruction has read it, so it is readable */
+        const unsigned char *p = ip + 2;
+        uintptr_t addr;
+        int32_t d32;
+        if (rm == 4) {
+            unsigned sib = *p++, idx = ((sib >> 3) & 7) | ((rex & 2) << 2), base = (sib & 7) | ((rex & 1) << 3);
+            addr = idx == 4 ? 0 : (uintptr_t)g[map[idx]] << (sib >> 6);
+            if ((sib & 7) == 5 && mod == 0) {
+                memcpy(&d32, p, 4);
+                p += 4;
+                addr += (uintptr_t)(intptr_t)d32;
+            } else {
+                addr += (uintptr_t)g[map[base]];
+            }
+        } else if (rm == 5 && mod == 0) {
+            memcpy(&d32, p, 4);
+            p += 4;
+            addr = (uintptr_t)(p + (intptr_t)d32); /* RIP-relative: from the next instruction (no immediate) */
+        } else {
+            addr = (uintptr_t)g[map[rm | ((rex & 1) << 3)]];
+        }
+        if (mod == 1) {
+            addr += (uintptr_t)(intptr_t)(int8_t)*p;
+        } else if (mod == 2) {
+            memcpy(&d32, p, 4);
+            addr += (uintptr_t)(intptr_t)d32;
+        }
+        v = 0;
+        memcpy(&v, (const void *)addr, ip[0] == 0xf6 ? 1 : (rex & 8) ? 8 : opsize16 ? 2 : 4);
+    }
+    if (ip[0] == 0xf6)
+        v &= 0xff;
+    else if (!(rex & 8))
+        v &= opsize16 ? 0xffff : 0xffffffffu;
+    if (v == 0)
+        return 1;
+    unsigned long long all = ip[0] == 0xf6 ? 0xff : (rex & 8) ? ~0ull : opsize16 ? 0xffff : 0xffffffffu;
+    return v == all ? 2 : 0;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     sigjmp_buf *jb = recovery;
@@ -192,10 +261,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         char body[SIM_MSG_MAX / 2], where[320];
         const char *api = "kernel code";
         if (sig == SIGFPE) {
+            int dk = si->si_code == FPE_INTDIV ? divisor_kind(uc) : 0;
             snprintf(body, sizeof body, "%s (SIGFPE at %p)",
-                     si->si_code == FPE_INTDIV   ? "integer division by zero"
-                     : si->si_code == FPE_INTOVF ? "integer overflow in a division (INT_MIN / -1)"
-                                                 : "arithmetic exception",
+                     dk == 2 || si->si_code == FPE_INTOVF ? "integer overflow in a division (INT_MIN / -1: the "
+                                                            "quotient does not fit)"
+                     : dk == 1                            ? "integer division by zero"
+                     : si->si_code == FPE_INTDIV          ? "integer division by zero, or INT_MIN / -1"
+                                                          : "arithmetic exception",
                      si->si_addr);
         } else if (sig == SIGILL) {
             snprintf(body, sizeof body, "illegal instruction at %p (SIGILL)", si->si_addr);

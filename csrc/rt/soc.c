@@ -1,6 +1,7 @@
 /* soc.c - the simulated SoCs, one per --npu-arch.  Sizes follow the
  * research notes (aclrtc_api.md section 4); where no official figure
  * exists the simulator's choice is marked. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,14 @@ const sim_arch *sim_arch_find(const char *arch)
 const sim_arch *sim_arch_device(void)
 {
     /* Read each time: cheap, and tests may switch it between processes. */
-    const sim_arch *a = sim_arch_find(getenv("ASCENDRTC_SIM_SOC"));
+    const char *e = getenv("ASCENDRTC_SIM_SOC");
+    const sim_arch *a = sim_arch_find(e);
+    if (!a && e && *e) {
+        static _Atomic(const char *) warned;
+        if (atomic_exchange(&warned, e) != e) /* once per value */
+            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_SIM_SOC=%s names no simulated SoC (accepted: Ascend910B1 "
+                            "or dav-2201, Ascend950PR or dav-3510); simulating Ascend910B1\n", e);
+    }
     return a ? a : &archs[0];
 }
 

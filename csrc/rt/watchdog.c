@@ -12,6 +12,7 @@
  * LINGER_TICK_NS anyway, for LINGER_NS after the last one, and an added
  * watch wakes it only when its deadline comes before the next tick. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -57,8 +58,17 @@ uint64_t sim_default_launch_timeout_ns(void)
         return 0;
     char *end;
     double s = strtod(e, &end);
-    if (end == e || !(s > 0) || s > 1e9)
-        return 0; /* unset, 0, negative or garbage: no timeout */
+    while (*end == ' ')
+        end++;
+    if (end == e || *end || !(s >= 0) || s > 1e9) {
+        static _Atomic(const char *) warned;
+        if (atomic_exchange(&warned, e) != e) /* once per value */
+            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_LAUNCH_TIMEOUT=%s is not a timeout (seconds, a number "
+                            "from 0 to 1e9; 0 or unset = none); launches have no timeout\n", e);
+        return 0;
+    }
+    if (s == 0)
+        return 0;
     return (uint64_t)(s * 1e9);
 }
 
