@@ -8,6 +8,7 @@ CrossCoreSetFlag, two AIVs LeakyRelu)."""
 import os
 
 import numpy as np
+import pytest
 
 import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
@@ -90,3 +91,20 @@ def test_baremix_sample():
     arc.synchronize()
     want = leaky(a.astype(np.float64) @ b.astype(np.float64) + bias, 0.001)
     np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-5)
+
+
+FRAMEWORK = [
+    "operator/ascendc/0_introduction/10_matmul_frameworklaunch/MatmulCustomMultiCore",
+    "operator/ascendc/0_introduction/10_matmul_frameworklaunch/MatmulCustomSingleCore",
+    "operator/ascendc/0_introduction/12_matmulleakyrelu_frameworklaunch/MatmulLeakyReluCustom",
+    "operator/ascendc/2_features/14_matmul_api_constant/MatmulApiConstantCustom",
+    "operator_contrib/HighPerfMatMul/FrameworkLaunch/HighPerfMatMulCustom",
+    "operator_contrib/MatmulLeakyReluCustom/HighPerfMatMulLeakyReluCustom",
+]
+
+
+@pytest.mark.parametrize("project", FRAMEWORK)
+def test_framework_matmul_samples_compile(project):
+    """Op-project Matmul kernels (TCubeTiling inside the op's tiling data,
+    MDL and constant configs, callbacks) compile through ascendrtc.op_kernel."""
+    arc.op_kernel(sample_path(project)).kernel()
