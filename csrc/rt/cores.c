@@ -720,8 +720,11 @@ void __arc_trap(const char *api, const char *fmt, ...)
     char body[SIM_MSG_MAX / 2], m[SIM_MSG_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
+    int n = vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
+    const char *where = sim_site();
+    if (where && n >= 0 && (size_t)n < sizeof body && !strstr(body, "(failed at ")) /* ASSERT names its own */
+        snprintf(body + n, sizeof body - (size_t)n, " (at %s)", where);
     core_thread *ct = self;
     if (!ct || !ct->ctx) {
         /* Only JIT'd kernels can reach these hidden symbols, and they run

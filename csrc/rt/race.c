@@ -36,7 +36,7 @@ static const char *const pipe_names[NP] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_M
 
 typedef struct ev {
     const char *api;
-    const void *pc;
+    const char *site; /* kernel source line */
     uint64_t lo, hi; /* offsets in the space */
     int pipe, write;
 } ev;
@@ -143,8 +143,9 @@ static const ev *ev_get(uint32_t id)
 static void describe(char *buf, size_t n, const ev *e, int pipe, const char *verb)
 {
     if (e)
-        snprintf(buf, n, "%s (%s) %s [%llu, %llu)", e->api ? e->api : "?", pipe_names[pipe], verb,
-                 (unsigned long long)e->lo, (unsigned long long)e->hi);
+        snprintf(buf, n, "%s (%s%s%s) %s [%llu, %llu)", e->api ? e->api : "?", pipe_names[pipe],
+                 e->site ? " at " : "", e->site ? e->site : "", verb, (unsigned long long)e->lo,
+                 (unsigned long long)e->hi);
     else
         snprintf(buf, n, "an earlier %s operation %s it", pipe_names[pipe], verb);
 }
@@ -173,8 +174,9 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
     char a[256], b[256], body[900];
     const ev *pe = ev_get(prev_ev);
     describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : (kind[0] == 'W' ? "read" : "wrote"));
-    snprintf(b, sizeof b, "%s (%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe],
-             write == 2 ? "reads and writes" : write ? "writes" : "reads",
+    const char *site = sim_site();
+    snprintf(b, sizeof b, "%s (%s%s%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe], site ? " at " : "",
+             site ? site : "", write == 2 ? "reads and writes" : write ? "writes" : "reads",
              (unsigned long long)lo, (unsigned long long)hi);
     snprintf(body, sizeof body,
              "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
@@ -310,7 +312,7 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     uint32_t id = ++st->nev;
     ev *e = &st->ring[id % EV_RING];
     e->api = api;
-    e->pc = __builtin_return_address(0);
+    e->site = sim_site();
     e->lo = lo;
     e->hi = hi;
     e->pipe = q;

@@ -155,6 +155,10 @@ void sim_core_service_end(int state);
  * longjmp out of the block.  Returns 0 (does nothing) otherwise. */
 int sim_core_signal_abort(const char *api, const char *body);
 
+/* ---- site.c ---- */
+/* "file:line" of the kernel code making the current service call, or NULL. */
+const char *sim_site(void);
+
 /* ---- race.c ---- */
 /* Reset this thread's race detector for a block of launch number `seq` in `mode`. */
 void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);

@@ -30,6 +30,7 @@
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -60,6 +61,7 @@
 #include "device_headers.h"
 #include "pch.h"
 #include "lenient.h"
+#include "sites.h"
 #include "unknown_names.h"
 
 // libascendcl (fault.c): while jb is set, a fault on this thread
@@ -259,6 +261,11 @@ std::vector<std::string> cc1_config(const rtc_request *req)
         a.push_back("-debug-info-kind=constructor");
         a.push_back("-dwarf-version=5");
         a.push_back("-mframe-pointer=all");
+    } else {
+        /* line tables name the kernel source line of runtime errors
+         * (sites.cpp); they are dropped before codegen */
+        a.push_back("-debug-info-kind=line-tables-only");
+        a.push_back("-dwarf-version=5");
     }
     return a;
 }
@@ -540,6 +547,10 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         log = arc_rtc::explain_unknown_names(log);
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
     }
+    const char *strip[] = {kSrcRoot, kUserRoot};
+    arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
+    if (!req->opts->debug)
+        llvm::StripDebugInfo(*mod);
     int rc = add_metadata(*mod, req, res, log);
     if (rc != ACL_SUCCESS)
         return rc;

@@ -11,6 +11,14 @@ extern "C" {
 #endif
 
 #define ARC_CORE_ABI_VERSION 2
+
+/* Calls the optimiser must not merge: each keeps its own kernel source line
+ * (rtc/sites.cpp). */
+#if defined(__clang__)
+#define ARC_NOMERGE __attribute__((nomerge))
+#else
+#define ARC_NOMERGE
+#endif
 #define ARC_CORE_DEV_SLOTS 64
 
 typedef struct arc_core {
@@ -59,7 +67,7 @@ void __arc_sync_all(void);
  * involved; the launch fails with ACL_ERROR_RT_AICORE_EXCEPTION and the
  * message reaches aclGetRecentErrMsg().  Never returns. */
 void __arc_trap(const char *api, const char *fmt, ...)
-    __attribute__((noreturn, format(printf, 2, 3)));
+    __attribute__((noreturn, format(printf, 2, 3))) ARC_NOMERGE;
 /* printf for kernels (AscendC::printf / PRINTF); serialised across cores. */
 int __arc_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One typed printf argument: kind 'i' (signed integer), 'u' (unsigned),
@@ -78,7 +86,7 @@ int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args);
  * allocation it points into (naming the range, the allocation and the
  * kernel parameter), else stores that allocation's range in range (the
  * cache entry the device API chose to replace). */
-void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2]);
+void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2]) ARC_NOMERGE;
 
 /* Cross-core flags of MIX kernels (CrossCoreSetFlag / CrossCoreWaitFlag):
  * op 0 sets `flag` with `mode`, op 1 waits for it, op 2 ends the calling
@@ -95,8 +103,13 @@ int __arc_cross_core(int op, int mode, int flag);
 #define ARC_RACE_SLOT (ARC_CORE_DEV_SLOTS - 1)
 enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
 enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR };
-void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
+void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
+
+/* The kernel source line ("file:line", or NULL when unknown) of the next
+ * runtime service call; the compiler inserts it before each (rtc/sites.cpp)
+ * so errors name the user's line. */
+void __arc_site(const char *where);
 
 /* Every runtime function JIT'd kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
@@ -110,7 +123,8 @@ void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
     X(__arc_gm_check)         \
     X(__arc_cross_core)       \
     X(__arc_race_access)      \
-    X(__arc_race_sync)
+    X(__arc_race_sync)        \
+    X(__arc_site)
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,17 @@
+/* site.c - the kernel source line of the runtime service call being made.
+ * The compiler puts a call to __arc_site("file:line") before every call
+ * of a service that can report an error (csrc/rtc/sites.cpp), so a trap or
+ * a race report names the user's line without debug info at run time. */
+#include "rt/rt_internal.h"
+
+static __thread const char *site;
+
+void __arc_site(const char *where)
+{
+    site = where;
+}
+
+const char *sim_site(void)
+{
+    return site;
+}
