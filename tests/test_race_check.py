@@ -91,10 +91,20 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
 '''
 
 
-def build(src, **subs):
+def render(src, **subs):
     for k, v in subs.items():
         src = src.replace(k, v)
-    return arc.Program(src, "race.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("k")
+    return src
+
+
+def build(src, **subs):
+    return arc.Program(render(src, **subs), "race.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("k")
+
+
+def at(src, needle, **subs):
+    """'race.asc:N', N the line of the kernel source that holds needle."""
+    lines = render(src, **subs).splitlines()
+    return "race.asc:%d" % next(i for i, ln in enumerate(lines, 1) if needle in ln)
 
 
 def data(blocks=2):
@@ -134,27 +144,31 @@ def error_mode(monkeypatch):
 
 
 def test_missing_mte2_to_v_wait():
-    k = build(TBUF, SYNC_IN="", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
-    msg = expect_race(k, "read after write", "AscendC::DataCopy (PIPE_MTE2) wrote", "AscendC::Add (PIPE_V) reads",
-                      "MTE2_V", "on UB", "block 0")
+    subs = dict(SYNC_IN="", SYNC_OUT="PipeBarrier<PIPE_ALL>();")
+    msg = expect_race(build(TBUF, **subs), "read after write",
+                      f"AscendC::DataCopy (PIPE_MTE2 at {at(TBUF, 'DataCopy(a, xg', **subs)}) wrote",
+                      f"AscendC::Add (PIPE_V at {at(TBUF, 'Add(c, a, a', **subs)}) reads", "MTE2_V", "on UB", "block 0")
     assert "[0, 1024)" in msg
 
 
 def test_missing_v_to_mte3_wait():
-    k = build(TBUF, SYNC_IN="SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);", SYNC_OUT="")
-    expect_race(k, "read after write", "AscendC::Add (PIPE_V) wrote", "AscendC::DataCopy (PIPE_MTE3) reads",
-                "V_MTE3")
+    subs = dict(SYNC_IN="SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);", SYNC_OUT="")
+    expect_race(build(TBUF, **subs), "read after write",
+                f"AscendC::Add (PIPE_V at {at(TBUF, 'Add(c, a, a', **subs)}) wrote",
+                f"AscendC::DataCopy (PIPE_MTE3 at {at(TBUF, 'DataCopy(zg, c', **subs)}) reads", "V_MTE3")
 
 
 def test_ub_reuse_without_mte3_to_mte2_wait():
-    k = build(REUSE, REUSE="")
-    expect_race(k, "write after read", "AscendC::DataCopy (PIPE_MTE3) read", "AscendC::DataCopy (PIPE_MTE2) writes",
-                "MTE3_MTE2")
+    expect_race(build(REUSE, REUSE=""), "write after read",
+                f"AscendC::DataCopy (PIPE_MTE3 at {at(REUSE, 'DataCopy(zg[', REUSE='')}) read",
+                f"AscendC::DataCopy (PIPE_MTE2 at {at(REUSE, 'DataCopy(a, xg[', REUSE='')}) writes", "MTE3_MTE2")
 
 
 def test_free_tensor_while_the_store_is_pending():
-    k = build(QUEUES, FREE_EARLY="outQ.FreeTensor(d);", FREE_LATE="")
-    expect_race(k, "write after read", "AscendC::DataCopy (PIPE_MTE3) read", "AscendC::Add (PIPE_V) reads and writes")
+    subs = dict(FREE_EARLY="outQ.FreeTensor(d);", FREE_LATE="")
+    expect_race(build(QUEUES, **subs), "write after read",
+                f"AscendC::DataCopy (PIPE_MTE3 at {at(QUEUES, 'DataCopy(zg[', **subs)}) read",
+                f"AscendC::Add (PIPE_V at {at(QUEUES, 'Add(c, b, b', **subs)}) reads and writes")
 
 
 @pytest.mark.parametrize("src, subs", [
