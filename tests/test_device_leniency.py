@@ -98,3 +98,14 @@ def test_unguarded_launch_compiles_as_in_the_single_source_flow():
     mod.get_kernel("after")[1](x[4:])
     arc.synchronize()
     assert x[0] == 42 and x[4] == 10       # lines did not move
+
+
+def test_kernel_assert_takes_a_message():
+    src = HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)\n' \
+        '{ assert(n == 0, "n is %d\\n", n); assert(n < 5); }\n'
+    mod = arc.Program(src, "assert_msg.asc").compile().load()
+    mod.get_kernel("k")[1](np.zeros(8, np.int32), np.int32(0))
+    arc.synchronize()
+    with pytest.raises(arc.LaunchError, match=r"assert.*n == 0"):
+        mod.get_kernel("k")[1](np.zeros(8, np.int32), np.int32(3))
+        arc.synchronize()
