@@ -20,10 +20,12 @@ What the compile gets (an in-memory prelude ahead of the kernel source):
   the one ``GET_TILING_DATA`` reads;
 - the op's tiling header(s), included with the DSL in kernel mode (plain
   structs, csrc/device/arc/tiling_dsl.h), then ``using namespace optiling``;
-- with ``tiling_key=K``: ``-DTILING_KEY_VAR=K`` (one compile per key, as the
-  op build does); a templated ``__global__`` entry (tiling template
+- with ``tiling_key=K``: ``TILING_KEY_VAR`` is ``K`` (one compile per key,
+  as the op build does); a templated ``__global__`` entry (tiling template
   programming, ``ASCENDC_TPL_*``) is instantiated for the template
-  arguments the key encodes.
+  arguments the key encodes;
+- ``ASSERT(...)`` is empty, as in the op build's NPU compile (samples rely on
+  it); ``options=["-DASCENDRTC_KEEP_ASSERT"]`` keeps the CPU-twin check.
 
 Compiles go through the disk cache (ascendrtc.cache) and an in-memory cache
 per (dtypes, formats, key, options); nothing is cached from a failed one.
@@ -231,6 +233,9 @@ class OpKernel:
                  f'#define ASCENDRTC_OP_TYPE "{self.op_type}"']
         if tiling_key is not None:
             lines += ["#undef TILING_KEY_VAR", f"#define TILING_KEY_VAR {tiling_key}ull"]
+        # The op build compiles for the NPU, where ASSERT is empty (samples
+        # rely on it: `x = a ASSERT(c);`); -DASCENDRTC_KEEP_ASSERT keeps the check.
+        lines += ["#ifndef ASCENDRTC_KEEP_ASSERT", "#undef ASSERT", "#define ASSERT(...)", "#endif"]
         for name, dt in (dtypes or {}).items():
             up = str(name).upper()
             ctype, _ = DTYPES[dtype_name(dt)]
@@ -250,21 +255,27 @@ class OpKernel:
     def _include_name(self, rel: str) -> str:
         return os.path.join(self.files.root, rel)
 
-    def _epilogue(self, name: str, key: int) -> Tuple[str, str]:
-        """Source that instantiates the templated entry `name` for `key`, and its name expression."""
+    def _epilogue(self, name: str, key: Union[int, str]) -> Tuple[str, str]:
+        """Source that instantiates the templated entry `name` for `key`
+        ("first": ASCENDC_TPL_SEL's first combination), and its name expression."""
         tag = re.sub(r"\W", "_", name)
+        if key == "first":
+            label, kexpr, checks = "its first selected template arguments", "__arc_tpl_first_key(0, __arc_tpl_decl)", ""
+        else:
+            label, kexpr = f"tiling key {key}", f"{key}ull"
+            checks = (f"static_assert(::__arc_tpl::key_ok(__arc_tpl_decl, {kexpr}), \"tiling key {key} does not "
+                      f"decode with the op's ASCENDC_TPL_ARGS_DECL (a value outside a declared list)\");\n"
+                      f"static_assert(__arc_tpl_selected(0, {kexpr}), \"tiling key {key} is not one of the op's "
+                      f"ASCENDC_TPL_SEL combinations\");\n")
         var = f"{tag}__tiling_key_{key}"
-        text = (f'\n#line 1 "<ascendrtc: {name} for tiling key {key}>"\n'
-                f"static_assert(::__arc_tpl::key_ok(__arc_tpl_decl, {key}ull), \"tiling key {key} does not "
-                f"decode with the op's ASCENDC_TPL_ARGS_DECL (a value outside a declared list)\");\n"
+        text = (f'\n#line 1 "<ascendrtc: {name} for {label}>"\n{checks}'
                 f"namespace __arc_tpl_inst {{\n"
+                f"constexpr unsigned long long {var}_k = {kexpr};\n"
                 f"template <unsigned... I> constexpr auto {tag}_at(::__arc::seq<I...>)\n"
-                f"{{ return &::{name}<::__arc_tpl::tval{{::__arc_tpl::decode(__arc_tpl_decl, {key}ull, I)}}...>; }}\n"
+                f"{{ return &::{name}<::__arc_tpl::tval{{::__arc_tpl::decode(__arc_tpl_decl, {var}_k, I)}}...>; }}\n"
                 f"constexpr auto {var} = {tag}_at(__make_integer_seq<::__arc::make_seq_helper, unsigned, "
                 f"::__arc_tpl::count(__arc_tpl_decl)>{{}});\n"
                 f"}}\n")
-        text += (f"static_assert(__arc_tpl_selected(0, {key}ull), \"tiling key {key} is not one of the op's "
-                 f"ASCENDC_TPL_SEL combinations\");\n")
         return text, f"__arc_tpl_inst::{var}"
 
     def _compile(self, prelude: str, key: Optional[int], template: Optional[str], options: List[str]):
@@ -298,9 +309,11 @@ class OpKernel:
                options: Optional[Sequence[str]] = None):
         """The compiled, loaded :class:`~ascendrtc.Kernel` for these
         parameter dtypes (``{name: dtype}``), formats and compile-time tiling
-        key; cached.  Raises :class:`CompileError` or :class:`OpProjectError`."""
-        if tiling_key is not None and (not isinstance(tiling_key, int) or isinstance(tiling_key, bool)
-                                       or not 0 <= tiling_key < 2 ** 64):
+        key; cached.  ``tiling_key="first"`` compiles a templated entry for
+        the first combination ASCENDC_TPL_SEL lists (a compile check).
+        Raises :class:`CompileError` or :class:`OpProjectError`."""
+        if tiling_key is not None and tiling_key != "first" and (
+                not isinstance(tiling_key, int) or isinstance(tiling_key, bool) or not 0 <= tiling_key < 2 ** 64):
             raise OpProjectError(f"op {self.op_type}: tiling_key must be an int in [0, 2**64), not {tiling_key!r}")
         try:
             dts = {str(k): dtype_name(v) for k, v in (dtypes or {}).items()}
@@ -315,7 +328,8 @@ class OpKernel:
             k = self._kernels.get(ck)
         if k is not None:
             return k
-        prelude = self.prelude(dts, orig_dtypes=odt, formats=fmt, tiling_key=tiling_key)
+        prelude = self.prelude(dts, orig_dtypes=odt, formats=fmt,
+                               tiling_key=tiling_key if tiling_key != "first" else None)
         binary, exprs = self._compile(prelude, tiling_key, self._template, extra)
         if not binary.kernel_names:
             m = _NOT_INSTANTIATED.search(binary.log or "")

@@ -218,3 +218,14 @@ def test_a_compile_error_points_into_the_kernel_file():
     # nothing cached from the failure: the fixed text compiles
     files["op_kernel/add_even.cpp"] = files["op_kernel/add_even.cpp"].replace("t.tileCount", "t.tileNum")
     assert op_kernel(files).kernel({"x": np.float32, "y": np.float32, "z": np.float32}) is not None
+
+
+def test_template_first_selected_instance():
+    """tiling_key="first" builds ASCENDC_TPL_SEL's first combination (half, 1 tile, no bias)."""
+    ok = op_kernel(project("TplAdd"), params=["x", "y", "z"])
+    k = ok.kernel({"x": np.float16, "y": np.float16, "z": np.float16}, tiling_key="first")
+    x = (np.arange(4 * 64) % 5).astype(np.float16)
+    z = np.zeros_like(x)
+    k(x, x, z, np.zeros(32, np.uint8), np.uint32(x.size).tobytes() + bytes(4), block_dim=4)
+    arc.synchronize()
+    np.testing.assert_array_equal(z, x + x)

@@ -183,6 +183,30 @@ template <unsigned N, unsigned M> constexpr bool selected(const param (&d)[N], c
     return false;
 }
 
+/* The key of a combination's first values (a parameter it does not name:
+ * its first declared value), for compiling one instance as a check. */
+template <unsigned N> constexpr u64 first_key(const param (&d)[N], const combo *c)
+{
+    u64 key = 0;
+    unsigned shift = 0;
+    for (unsigned i = 0; i < N; i++) {
+        int idx = 0;
+        for (unsigned k = 0; c != nullptr && k < MAX_PARAMS && c->p[k].name != nullptr; k++) {
+            const param &q = c->p[k];
+            const char *a = q.name, *b = d[i].name;
+            while (*a != 0 && *a == *b) {
+                ++a;
+                ++b;
+            }
+            if (*a == *b && q.kind != ASCENDC_TPL_TILING_STRUCT && nvals(q) > 0 && index_of(d[i], val_at(q, 0)) >= 0)
+                idx = index_of(d[i], val_at(q, 0));
+        }
+        key |= (u64)idx << shift;
+        shift += d[i].bw;
+    }
+    return key;
+}
+
 /* Encoding, for the host tiling function: values in declaration order. */
 struct arg {
     u64 v;
@@ -216,6 +240,12 @@ template <unsigned N> constexpr u64 encode(const param (&d)[N], const args &v)
 /* Is a key one of the ASCENDC_TPL_SEL combinations?  ASCENDC_TPL_SEL
  * declares the better overload; without it every combination is built. */
 constexpr bool __arc_tpl_selected(long, unsigned long long) { return true; }
+/* The key of the first combination ASCENDC_TPL_SEL lists (the better
+ * overload), else of the first declared values. */
+template <unsigned N> constexpr unsigned long long __arc_tpl_first_key(long, const ::__arc_tpl::param (&d)[N])
+{
+    return ::__arc_tpl::first_key(d, nullptr);
+}
 
 #define ASCENDC_TPL_DTYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})
 #define ASCENDC_TPL_DATATYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})
@@ -241,6 +271,11 @@ constexpr bool __arc_tpl_selected(long, unsigned long long) { return true; }
     __attribute__((unused)) static constexpr bool __arc_tpl_selected(int, unsigned long long key)   \
     {                                                                                              \
         return ::__arc_tpl::selected(__arc_tpl_decl, __arc_tpl_sel, key);                          \
+    }                                                                                              \
+    template <unsigned N>                                                                          \
+    __attribute__((unused)) constexpr unsigned long long __arc_tpl_first_key(int, const ::__arc_tpl::param (&d)[N]) \
+    {                                                                                              \
+        return ::__arc_tpl::first_key(d, &__arc_tpl_sel[0]);                                       \
     }
 
 #define GET_TPL_TILING_KEY(...) ::__arc_tpl::encode(__arc_tpl_decl, ::__arc_tpl::args{__VA_ARGS__})
