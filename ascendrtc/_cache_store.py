@@ -50,6 +50,41 @@ TMP_PREFIX = ".tmp-"
 _MAX_META = 16 << 20
 
 
+MAX_ENTRY_BYTES = 1 << 30  # an entry (a kernel binary and its metadata) is never near this
+
+
+def _read_regular(path: str) -> bytes:
+    """The bytes of a cache file, opened as a regular file only: a FIFO
+    would block the compile, a device or /proc file never end.  Raises
+    CorruptEntry for anything else (a symlink, a FIFO, an oversized file),
+    FileNotFoundError when it is gone."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise CorruptEntry(path, "is a symbolic link, not a regular file") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CorruptEntry(path, "is not a regular file")
+        if st.st_size > MAX_ENTRY_BYTES:
+            raise CorruptEntry(path, f"is {st.st_size} bytes, more than an entry may have ({MAX_ENTRY_BYTES})")
+        chunks, left = [], MAX_ENTRY_BYTES + 1
+        while left > 0:
+            b = os.read(fd, min(left, 1 << 20))
+            if not b:
+                break
+            chunks.append(b)
+            left -= len(b)
+        data = b"".join(chunks)
+        if len(data) > MAX_ENTRY_BYTES:
+            raise CorruptEntry(path, f"grew past {MAX_ENTRY_BYTES} bytes while being read")
+        return data
+    finally:
+        os.close(fd)
+
+
 class CorruptEntry(ValueError):
     """An entry file failed verification; ``reason`` says how."""
 
@@ -205,9 +240,15 @@ class DiskCache:
         logged and removed (it is a miss), so the next store replaces it."""
         path = self.path_for(key)
         try:
-            with open(path, "rb") as f:
-                blob = f.read()
+            blob = _read_regular(path)
         except FileNotFoundError:
+            return None
+        except CorruptEntry as e:
+            log.warning("ignoring an ascendrtc cache entry that %s; it will be rebuilt", e)
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
             return None
         try:
             meta, payload = decode_entry(blob, key, path)
@@ -225,11 +266,10 @@ class DiskCache:
         # Another process may have replaced the corrupt file meanwhile; only
         # remove what we read.
         try:
-            with open(path, "rb") as f:
-                if f.read() != blob:
-                    return
+            if _read_regular(path) != blob:
+                return
             os.unlink(path)
-        except OSError:
+        except (OSError, CorruptEntry):
             pass
 
     def store(self, key: str, payload: bytes, meta: Dict[str, Any]) -> str:
@@ -332,8 +372,7 @@ class DiskCache:
             info = EntryInfo(name[: -len(ENTRY_SUFFIX)], path, st.st_size, st.st_mtime)
             if read_meta:
                 try:
-                    with open(path, "rb") as f:
-                        info.meta, _ = decode_entry(f.read(), info.key, path)
+                    info.meta, _ = decode_entry(_read_regular(path), info.key, path)
                 except CorruptEntry as e:
                     info.error = e.reason
                 except OSError as e:

@@ -304,3 +304,26 @@ def test_invalid_environment_variables_are_loud(var, value, pat):
                        env=dict(os.environ, **{var: value}))
     assert r.returncode == 0 and "GOOD" in r.stdout, r.stderr[-3000:]
     assert re.search(pat, r.stderr), r.stderr[-3000:]
+
+
+# ---- the disk cache ----
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "directory"])
+def test_cache_entry_that_is_not_a_regular_file_is_a_miss(tmp_path, kind):
+    from ascendrtc._cache_store import DiskCache
+    c = DiskCache(str(tmp_path / "cache"))
+    c.ensure()
+    key = "ab" * 32
+    path = c.path_for(key)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink":
+        os.symlink("/dev/zero", path)
+    else:
+        os.mkdir(path)
+    assert c.load(key) is None                           # no hang, no endless read
+    if kind != "directory":
+        assert not os.path.lexists(path)                 # out of the way
+        c.store(key, b"payload", {"n": 1})
+        assert c.load(key)[1] == b"payload"
+    still_works()
