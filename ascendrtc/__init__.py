@@ -35,19 +35,11 @@ def synchronize() -> None:
     _C.synchronize()
 
 
-# Unified-buffer bytes per vector core by NPU architecture; CANN reports
-# ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE only on 3510 (0 elsewhere).
-_UB_BY_ARCH = {2201: 192 * 1024, 3510: 256 * 1024}
-
-
 def device_info() -> dict:
     """Device 0: ``soc_name``, ``aicore_num``, ``cube_core_num``,
     ``vector_core_num``, ``ub_size`` (bytes per vector core), memory sizes
     and ``npu_arch``; None for what the provider does not report."""
-    info = _C.device_info()
-    if not info.get("ub_size"):
-        info["ub_size"] = _UB_BY_ARCH.get(info.get("npu_arch"), info.get("ub_size"))
-    return info
+    return _C.device_info()
 
 
 def default_stream() -> Stream:

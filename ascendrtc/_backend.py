@@ -9,7 +9,6 @@ the first compile, allocation or launch: ``$ASCENDRTC_BACKEND`` or
 """
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 from typing import Optional
@@ -76,10 +75,8 @@ def set_launch_timeout(seconds: Optional[float]) -> None:
     if info["backend"] != "sim":
         raise RuntimeError(f"set_launch_timeout: the {info['backend']!r} backend has no launch timeout setting; "
                            "pass a TIMEOUT launch attribute instead")
-    lib = ctypes.CDLL(os.path.join(info["home"], "lib64", "libascendcl.so"))
-    fn = lib.ascendrtc_set_launch_timeout
-    fn.argtypes, fn.restype = [ctypes.c_double], None
-    fn(float(seconds))  # negative: not set
+    if not _C.set_launch_timeout(float(seconds)):  # negative: not set
+        raise RuntimeError(f"set_launch_timeout: the provider at {info['home']} has no launch timeout setting")
 
 
 def _configure_from_env() -> None:

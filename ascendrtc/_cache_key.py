@@ -12,7 +12,6 @@ components, not only their hash, lets a miss say what changed.
 """
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import json
 import os
@@ -28,10 +27,6 @@ from ._cache_store import FORMAT_VERSION
 HEADER_EXTS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".ipp", ".tcc", ".def", ".cuh")
 _MAX_INCLUDE_FILES = 20000
 
-# --npu-soc -> arch, as the sim's option parser maps them (csrc/rtc/options.c)
-_SOC_ARCH = {"Ascend910B1": "dav-2201", "Ascend910B2": "dav-2201", "Ascend910B3": "dav-2201",
-             "Ascend910B4": "dav-2201", "Ascend910_9391": "dav-2201", "Ascend910_9392": "dav-2201",
-             "Ascend950PR": "dav-3510", "Ascend950DT": "dav-3510"}
 _ABS_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](/[^>"\n]+)[>"]', re.M)
 
 
@@ -66,7 +61,9 @@ def fingerprint(backend: Optional[str] = None, home: Optional[str] = None) -> st
     """The compiler's fingerprint for the backend in use.
 
     With the simulated NPU (or any provider whose ``libacl_rtc.so`` exports
-    ``ascendrtc_rtc_fingerprint``) it is that string.  Otherwise (a real
+    ``ascendrtc_rtc_fingerprint``, reached through the extension's function
+    table; ``backend``/``home`` must then be the provider in use) it is that
+    string.  Otherwise (a real
     CANN home) it names the home, the content of its version files and the
     identity of ``libacl_rtc.so``.  Memoised per library file identity.
     """
@@ -87,15 +84,13 @@ def fingerprint(backend: Optional[str] = None, home: Optional[str] = None) -> st
 
 
 def _fingerprint_of(lib: str, home: str) -> str:
-    try:
-        dll = ctypes.CDLL(lib, mode=os.RTLD_LOCAL | os.RTLD_NOW)
-        fn = dll.ascendrtc_rtc_fingerprint
-    except (OSError, AttributeError):
-        fn = None
-    if fn is not None:
-        fn.restype = ctypes.c_char_p
-        fn.argtypes = []
-        return fn().decode()
+    from . import _C
+    if _C.backend_info()["home"] != home:
+        raise NoCompiler(f"cannot fingerprint the compiler at {home}: the provider in use is "
+                         f"{_C.backend_info()['home']}")
+    fp = _C.compiler_fingerprint()
+    if fp is not None:
+        return fp
     parts = [f"cann home={home}"]
     for rel in ("version.cfg", "version.info", "compiler/version.info", "../version.cfg"):
         p = os.path.join(home, rel)
@@ -110,19 +105,11 @@ def _fingerprint_of(lib: str, home: str) -> str:
 # ---- options ----------------------------------------------------------------
 
 def resolve_arch(options: Sequence[str], default: str = "dav-2201") -> str:
-    """The ``--npu-arch`` the compiler will use: the last ``--npu-arch=``,
-    else the arch of ``--npu-soc=``, else ``default``."""
-    arch = soc = None
-    for o in options:
-        if o.startswith("--npu-arch="):
-            arch = o[len("--npu-arch="):]
-        elif o.startswith("--npu-soc="):
-            soc = o[len("--npu-soc="):]
-    if arch:
-        return arch
-    if soc:
-        return _SOC_ARCH.get(soc, "soc:" + soc)
-    return default
+    """The ``--npu-arch`` the compiler will use, as the provider's own option
+    parser resolves ``--npu-arch=``/``--npu-soc=`` (csrc/rtc/options.c);
+    ``default`` when the options do not parse or the provider does not say."""
+    from . import _C
+    return _C.resolve_arch(list(options)) or default
 
 
 def include_dirs(options: Sequence[str]) -> List[str]:

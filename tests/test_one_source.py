@@ -106,3 +106,28 @@ def test_python_spells_no_error_codes():
         toks = tokenize.generate_tokens(io.StringIO(text).readline)
         found = [t.string for t in toks if t.type == tokenize.NUMBER and t.string in codes]
         assert not found, f"{name} spells ACL error codes {found} itself; use _C.ERRORS"
+
+
+def test_python_reaches_providers_only_through_the_extension():
+    for name, text in _py_sources().items():
+        assert "import ctypes" not in text and "ctypes." not in text, f"{name} opens a provider library itself"
+
+
+def test_arch_and_soc_facts_come_from_the_runtime():
+    from ascendrtc import _cache_key
+    for name, text in _py_sources().items():
+        assert "Ascend910B" not in text and "192 * 1024" not in text, f"{name} restates SoC facts"
+    # The compiler's option parser answers, including --npu-soc and precedence.
+    assert _C.resolve_arch(["--npu-soc=Ascend950DT"]) == "dav-3510"
+    assert _C.resolve_arch(["--npu-soc=Ascend950DT", "--npu-arch=dav-2201"]) == "dav-2201"
+    assert _C.resolve_arch(["--npu-arch=dav-9999"]) is None
+    assert _cache_key.resolve_arch(["--npu-arch=dav-9999"], "fallback") == "fallback"
+    assert arc.device_info()["ub_size"] in (192 * 1024, 256 * 1024)
+
+
+def test_fnv1a_written_once():
+    prime = "1099511628211"
+    # The runtime, compiler and extension (device headers are kernel code, built apart).
+    owners = [str(p.relative_to(ROOT)) for d in ("common", "rt", "rtc", "ext") for p in (ROOT / "csrc" / d).rglob("*")
+              if p.suffix in (".c", ".cpp", ".h") and prime in p.read_text(errors="replace")]
+    assert owners == ["csrc/common/fnv.h"]

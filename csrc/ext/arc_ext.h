@@ -11,6 +11,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_rt_compile.h"
+#include "common/exports.h"
 
 /* ---- provider: the ACL C API through dlopen/dlsym (provider.c) ---- */
 
@@ -53,9 +54,19 @@
     X(1, aclrtcGetLoweredName)              \
     X(1, aclrtcDestroyProg)
 
+/* ascendrtc's own exports (common/exports.h), the only door from Python to
+ * them: X(library, name).  Optional: a CANN home has none (NULL). */
+#define ARC_EXT_FUNCS(X)                    \
+    X(0, ascendrtc_set_recent_error)        \
+    X(0, ascendrtc_set_launch_timeout)      \
+    X(0, ascendrtc_ub_size)                 \
+    X(1, ascendrtc_rtc_fingerprint)         \
+    X(1, ascendrtc_rtc_resolve_arch)
+
 typedef struct arc_api {
 #define ARC_API_FIELD(lib, name) __typeof__(&name) name;
     ARC_ACL_FUNCS(ARC_API_FIELD)
+    ARC_EXT_FUNCS(ARC_API_FIELD)
 #undef ARC_API_FIELD
 } arc_api;
 
@@ -83,9 +94,13 @@ static inline int arc_ready(void)
  * is loaded, without raising.  Returns nonzero when ACL calls may be made. */
 int arc_bind_quiet(void);
 
-/* set_backend/backend_info live in provider.c. */
+/* set_backend/backend_info live in provider.c, and the doors to the
+ * ARC_EXT_FUNCS: compiler_fingerprint, resolve_arch, set_launch_timeout. */
 PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds);
 PyObject *arc_backend_info(PyObject *module, PyObject *unused);
+PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused);
+PyObject *arc_resolve_arch(PyObject *module, PyObject *options);
+PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg);
 
 /* ---- module state and errors (module.c, errors.c) ---- */
 

@@ -83,6 +83,18 @@ static PyObject *mod_device_info(PyObject *module, PyObject *unused)
         put_attr(d, "l2_cache_size", ACL_DEV_ATTR_L2_CACHE_SIZE) < 0 ||
         put_attr(d, "npu_arch", ACL_DEV_ATTR_NPU_ARCH) < 0)
         goto error;
+    /* CANN reports the UB size only on 3510; the simulated SoC table knows it
+     * everywhere.  Otherwise: None, not a made-up 0. */
+    PyObject *ub = PyDict_GetItemString(d, "ub_size");
+    if (ub && (ub == Py_None || PyLong_AsLongLong(ub) == 0)) {
+        PyObject *v = arc_acl.ascendrtc_ub_size ? PyLong_FromLongLong(arc_acl.ascendrtc_ub_size())
+                                                : Py_NewRef(Py_None);
+        if (!v || PyDict_SetItemString(d, "ub_size", v) < 0) {
+            Py_XDECREF(v);
+            goto error;
+        }
+        Py_DECREF(v);
+    }
     return d;
 error:
     Py_XDECREF(s);
@@ -114,6 +126,16 @@ static PyMethodDef mod_methods[] = {
      "Fails once a different provider is loaded."},
     {"backend_info", arc_backend_info, METH_NOARGS, "The chosen provider, its home and whether it is loaded."},
     {"error_name", arc_error_name_py, METH_O, "The symbolic name of an ACL error code."},
+    {"compiler_fingerprint", arc_compiler_fingerprint, METH_NOARGS,
+     "What a binary depends on besides source and options (the provider's compiler), or None when the "
+     "provider does not say (a CANN home)."},
+    {"resolve_arch", arc_resolve_arch, METH_O,
+     "resolve_arch(options) -> str or None\n--\n\nThe --npu-arch a compile with these options targets, as "
+     "the provider's option parser resolves --npu-arch and --npu-soc; None when they do not parse or the "
+     "provider does not say."},
+    {"set_launch_timeout", arc_set_launch_timeout, METH_O,
+     "set_launch_timeout(seconds) -> bool\n--\n\nThe simulated NPU's default launch timeout (negative: "
+     "back to $ASCENDRTC_LAUNCH_TIMEOUT); False when the provider has no such setting."},
     {"synchronize", mod_synchronize, METH_NOARGS, "Wait until all work on the device has finished."},
     {"device_info", mod_device_info, METH_NOARGS,
      "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},

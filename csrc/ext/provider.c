@@ -107,8 +107,11 @@ static int load_provider(void)
             return -1;
         }
     }
-    /* Only the simulated NPU exports this; its device memory is host memory. */
-    arc_host_memory = dlsym(libs[0], "ascendrtc_set_recent_error") != NULL;
+#define ARC_EXT_LOAD(lib, name) *(void **)&arc_acl.name = dlsym(libs[lib], #name);
+    ARC_EXT_FUNCS(ARC_EXT_LOAD)
+#undef ARC_EXT_LOAD
+    /* Only the simulated NPU exports these; its device memory is host memory. */
+    arc_host_memory = arc_acl.ascendrtc_set_recent_error != NULL;
 #define ARC_API_LOAD(lib, name)                                                                         \
     *(void **)&arc_acl.name = dlsym(libs[lib], #name);                                                \
     if (!arc_acl.name) {                                                                              \
@@ -155,4 +158,62 @@ int arc_bind_quiet(void)
     if (!arc_thread_bound && arc_acl.aclrtSetDevice(0) == ACL_SUCCESS)
         arc_thread_bound = 1;
     return arc_thread_bound;
+}
+
+/* ---- ascendrtc's own exports (ARC_EXT_FUNCS), for the Python layer ---- */
+
+/* _C.compiler_fingerprint() -> str, or None when the provider has none. */
+PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    if (arc_ready() < 0)
+        return NULL;
+    if (!arc_acl.ascendrtc_rtc_fingerprint)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(arc_acl.ascendrtc_rtc_fingerprint());
+}
+
+/* _C.resolve_arch(options) -> the --npu-arch the compiler would target, or
+ * None (options that do not parse, or a provider that does not say). */
+PyObject *arc_resolve_arch(PyObject *module, PyObject *options)
+{
+    (void)module;
+    if (arc_ready() < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(options, "resolve_arch: options must be a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    const char **v = PyMem_Calloc(n ? (size_t)n : 1, sizeof *v);
+    PyObject *res = NULL;
+    if (!v) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!(v[i] = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i))))
+            goto done;
+    const char *arch = arc_acl.ascendrtc_rtc_resolve_arch ? arc_acl.ascendrtc_rtc_resolve_arch((int)n, v) : NULL;
+    res = arch ? PyUnicode_FromString(arch) : Py_NewRef(Py_None);
+done:
+    PyMem_Free(v);
+    Py_DECREF(seq);
+    return res;
+}
+
+/* _C.set_launch_timeout(seconds) -> True, or False when the provider has
+ * no such setting (a CANN home). */
+PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    double s = PyFloat_AsDouble(arg);
+    if (s == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (arc_ready() < 0)
+        return NULL;
+    if (!arc_acl.ascendrtc_set_launch_timeout)
+        Py_RETURN_FALSE;
+    arc_acl.ascendrtc_set_launch_timeout(s);
+    Py_RETURN_TRUE;
 }

@@ -17,6 +17,7 @@
 
 #include "acl/acl.h"
 #include "arc/core_abi.h"
+#include "common/exports.h"
 #include "common/meta.h"
 #include "rt/jit.h"
 

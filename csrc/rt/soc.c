@@ -83,3 +83,8 @@ unsigned sim_arch_max_cores(void)
         m = archs[i].vector_cores > m ? archs[i].vector_cores : m;
     return m;
 }
+
+long long ascendrtc_ub_size(void)
+{
+    return (long long)sim_arch_device()->ub_size;
+}

@@ -40,10 +40,8 @@ uint64_t sim_now_ns(void)
 /* Set by ascendrtc_set_launch_timeout; -1 = not set (the env var rules). */
 static _Atomic long long set_ns = -1;
 
-/* Exported for the Python layer (ctypes): the default launch timeout in
- * seconds for launches without a TIMEOUT/TIMEOUT_US attribute; 0 = none,
- * a negative value = back to ASCENDRTC_LAUNCH_TIMEOUT. */
-__attribute__((visibility("default"))) void ascendrtc_set_launch_timeout(double seconds)
+/* Declared in common/exports.h; Python reaches it through the extension. */
+void ascendrtc_set_launch_timeout(double seconds)
 {
     atomic_store(&set_ns, seconds < 0 ? -1 : seconds > 1e9 ? (long long)1e18 : (long long)(seconds * 1e9));
 }

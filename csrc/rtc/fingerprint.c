@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "arc/core_abi.h"
+#include "common/exports.h"
+#include "common/fnv.h"
 #include "compile.h"
 #include "device_headers.h"
 
@@ -16,18 +18,16 @@ static char fingerprint[256];
 
 static void make(void)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over every header path and text */
+    uint64_t h = ARC_FNV1A64_INIT; /* over every header path and text */
     for (const arc_vfile *f = arc_device_headers; f->path; f++) {
-        for (const char *c = f->path; *c; c++)
-            h = (h ^ (unsigned char)*c) * 1099511628211ull;
-        for (size_t i = 0; i < f->size; i++)
-            h = (h ^ (unsigned char)f->data[i]) * 1099511628211ull;
+        h = arc_fnv1a64(f->path, strlen(f->path), h);
+        h = arc_fnv1a64(f->data, f->size, h);
     }
     snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/1 %s cpu=%s core-abi=%d device-api=%016llx",
              rtc_compiler_version(), rtc_target_cpu(), ARC_CORE_ABI_VERSION, (unsigned long long)h);
 }
 
-__attribute__((visibility("default"))) const char *ascendrtc_rtc_fingerprint(void)
+const char *ascendrtc_rtc_fingerprint(void)
 {
     pthread_once(&once, make);
     return fingerprint;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "acl/acl_rt_compile.h"
+#include "common/exports.h"
 
 static int push(char ***v, int *n, const char *prefix, const char *s)
 {
@@ -48,6 +49,19 @@ static const struct { const char *soc, *arch; } socs[] = {
     {"Ascend910B1", "dav-2201"}, {"Ascend910B2", "dav-2201"}, {"Ascend910B3", "dav-2201"},
     {"Ascend910B4", "dav-2201"}, {"Ascend910_9391", "dav-2201"}, {"Ascend910_9392", "dav-2201"},
     {"Ascend950PR", "dav-3510"}, {"Ascend950DT", "dav-3510"}, {NULL, NULL}};
+
+/* The arch these options target, for cache keys: the option parser itself
+ * answers, so no caller re-implements --npu-arch/--npu-soc precedence. */
+const char *ascendrtc_rtc_resolve_arch(int n, const char *const *options)
+{
+    rtc_opts o;
+    char err[512];
+    if (rtc_opts_parse(n, options, &o, err, sizeof err) != ACL_SUCCESS)
+        return NULL;
+    const char *arch = o.arch; /* a static string */
+    rtc_opts_free(&o);
+    return arch;
+}
 
 int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_t errlen)
 {

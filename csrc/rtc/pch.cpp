@@ -22,7 +22,8 @@
 #include <map>
 #include <mutex>
 
-extern "C" const char *ascendrtc_rtc_fingerprint(void);
+#include "common/exports.h"
+#include "common/fnv.h"
 
 namespace arc_rtc {
 
@@ -102,11 +103,9 @@ PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<ll
 // $XDG_CACHE_HOME/ascendrtc, else ~/.cache/ascendrtc); like it, a directory
 // another user could write is not used.  Any problem means: build in memory.
 
-uint64_t fnv64(const char *p, size_t n, uint64_t h = 1469598103934665603ull)
+uint64_t fnv64(const char *p, size_t n, uint64_t h = ARC_FNV1A64_INIT)
 {
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
-    return h;
+    return arc_fnv1a64(p, n, h);
 }
 
 bool private_dir(const std::string &d)

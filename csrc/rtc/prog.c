@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "acl/acl_rt_compile.h"
+#include "common/exports.h"
 #include "compile.h"
 #include "kscan.h"
 #include "options.h"
@@ -81,7 +82,6 @@ static rtc_prog *lookup(aclrtcProg h)
 }
 
 /* ---- error reporting through aclGetRecentErrMsg (libascendcl) ---- */
-void ascendrtc_set_recent_error(const char *msg);
 
 static aclError err(aclError code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static aclError err(aclError code, const char *fmt, ...)
