@@ -13,6 +13,7 @@ PermissionError``), so both ways of catching work::
     +-- CacheMissError (RuntimeError)      ASCENDRTC_CACHE=require and no entry
     +-- CacheDirError (PermissionError)    the cache directory is unsafe
     +-- RecompileBudgetError (RuntimeError) a jit kernel would exceed its variant budget
+    +-- OpProjectError (ValueError)        an op project cannot be compiled as given
     RecompileWarning (UserWarning)         a jit kernel compiled more variants than its budget
 
 The C extension raises AclError and LaunchError from here (csrc/ext/module.c
@@ -25,7 +26,7 @@ import os
 import re
 from typing import Mapping, Optional, Sequence
 
-__all__ = ["Error", "AclError", "LaunchError", "CompileError", "TemplateError", "CacheMissError",
+__all__ = ["Error", "AclError", "LaunchError", "CompileError", "TemplateError", "CacheMissError", "OpProjectError",
            "CacheDirError", "RecompileBudgetError", "RecompileWarning"]
 
 
@@ -122,6 +123,12 @@ class RecompileBudgetError(Error, RuntimeError):
     """A jit kernel would exceed its variant budget (``on_budget="raise"``)."""
 
 
+class OpProjectError(Error, ValueError):
+    """An op project that cannot be compiled as given: a missing file, an
+    ambiguous kernel, a dtype or format that is not known.  The message
+    names the op, the file and the reason."""
+
+
 class RecompileWarning(UserWarning):
     """A jit kernel compiled more variants than its budget."""
 
@@ -209,6 +216,6 @@ def _rebuild_error(cls, args, state):
 
 
 for _cls in (Error, AclError, LaunchError, CompileError, TemplateError, CacheMissError, CacheDirError,
-             RecompileBudgetError, RecompileWarning):
+             RecompileBudgetError, OpProjectError, RecompileWarning):
     _cls.__module__ = "ascendrtc"
 del _cls

@@ -42,7 +42,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._errors import CompileError, Error
+from ._errors import CompileError, OpProjectError
 from ._program import Program
 
 __all__ = ["op_kernel", "OpKernel", "OpProjectError", "DTYPES", "FORMATS"]
@@ -69,12 +69,6 @@ _KERNEL_EXT = (".cpp", ".cc", ".cxx", ".asc")
 _HEADER_EXT = (".h", ".hpp", ".hh", ".hxx", ".inc")
 _PRELUDE = "__arc_op_prelude.h"
 _NOT_INSTANTIATED = re.compile(r"template kernel '([^']+)' is not instantiated")
-
-
-class OpProjectError(Error, ValueError):
-    """An op project that cannot be compiled as given: a missing file, an
-    ambiguous kernel, a dtype or format that is not known.  The message
-    names the op, the file and the reason."""
 
 
 def dtype_name(dt: Any) -> str:

@@ -9,7 +9,7 @@ import ascendrtc as arc
 PUBLIC = {
     "AclError": RuntimeError, "LaunchError": RuntimeError, "CompileError": RuntimeError,
     "JitCompileError": RuntimeError, "TemplateError": ValueError, "CacheMissError": RuntimeError,
-    "CacheDirError": PermissionError, "RecompileBudgetError": RuntimeError,
+    "CacheDirError": PermissionError, "RecompileBudgetError": RuntimeError, "OpProjectError": ValueError,
 }
 
 
