@@ -327,8 +327,8 @@ class OpProject:
             raise _error(self.op_type, self.host_file, r.get("error", f"the {stage} step failed"))
         return r
 
-    def _plan(self, args, kwargs, out_shapes=None) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
-        inputs, attrs = self._bind(args, kwargs)
+    def _infer(self, inputs: List[List[np.ndarray]], attrs: Dict[str, Any]):
+        """(soc, attr lines, [(shape, ge dtype)] of the outputs)."""
         soc = self._soc()
         ins, outs = self._params("inputs", soc["config"]), self._params("outputs", soc["config"])
         out_ge = self._column(ins, inputs, outs)
@@ -336,13 +336,23 @@ class OpProject:
         infer = self._host_call(self._request("infer", soc, inputs, [((), g) for g in out_ge], lines), "InferShape")
         outputs = []
         first = next((a for arrs in inputs for a in arrs), None)
-        for i, o in enumerate(infer["outputs"]):
+        for o in infer["outputs"]:
             shape = tuple(o["shape"])
-            if out_shapes is not None:
-                shape = tuple(out_shapes[i])
-            elif not self.definition["infer_shape"]:
-                shape = first.shape if first is not None else ()
+            if not self.definition["infer_shape"]:
+                shape = first.shape if first is not None else ()  # no InferShape: the first input's shape
             outputs.append((shape, o["dtype"]))
+        return soc, lines, outputs
+
+    def infer(self, *inputs: Any, **attrs: Any) -> List[Tuple[Tuple[int, ...], np.dtype]]:
+        """The outputs' (shape, dtype) for these inputs: the op definition's
+        dtype column, then InferShape/InferDataType where the op has them
+        (without InferShape, the first input's shape)."""
+        bound, attrs = self._bind(inputs, attrs)
+        return [(shape, numpy_dtype_of(ge)) for shape, ge in self._infer(bound, attrs)[2]]
+
+    def _plan(self, args, kwargs) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
+        inputs, attrs = self._bind(args, kwargs)
+        soc, lines, outputs = self._infer(inputs, attrs)
         t = self._host_call(self._request("tiling", soc, inputs, outputs, lines), "tiling")
         out_np = []
         for (shape, ge), name in zip(outputs, self.output_names):

@@ -133,3 +133,21 @@ def test_missing_kernel_is_named():
     with pytest.raises(arc.OpProjectError, match=r"AddSplit \(op_kernel/\): no kernel source: "
                                                  r"expected op_kernel/add_split.cpp"):
         op(randn(64, np.float32), randn(64, np.float32))
+
+
+def test_as_torch_op():
+    torch = pytest.importorskip("torch")
+    op = project("LeakyAttr")
+    top = op.as_torch_op("arc_op_tests::leaky_attr")
+    assert "float negative_slope=0.01" in str(top.default._schema) and "int tile_num" in str(top.default._schema)
+    x = torch.randn(2048)
+    y = top(x, tile_num=2, negative_slope=0.5)
+    np.testing.assert_allclose(y.numpy(), np.where(x.numpy() >= 0, x.numpy(), 0.5 * x.numpy()), rtol=1e-6)
+    lo, hi = project("MinMax").as_torch_op("arc_op_tests::min_max")(torch.arange(2048, dtype=torch.int32),
+                                                                     torch.full((2048,), 1000, dtype=torch.int32))
+    assert int(lo.max()) == 1000 and int(hi.min()) == 1000 and lo.dtype == torch.int32
+    # the fake implementation: shapes and dtypes from the op's InferShape, no launch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        r = torch.ops.arc_op_tests.leaky_attr(torch.empty(64, 8), tile_num=1)
+    assert tuple(r.shape) == (64, 8) and r.dtype == torch.float32
