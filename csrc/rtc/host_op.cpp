@@ -76,7 +76,8 @@ char *dup(const std::string &s)
 // definition of a tiling struct.
 bool shared_with_host(const char *path)
 {
-    static const char *prefixes[] = {"arc/tiling_dsl.h", "kernel_tiling/", "ascendc/host_api/", nullptr};
+    static const char *prefixes[] = {"arc/tiling_dsl.h", "kernel_tiling/", "ascendc/host_api/", "lib/tiling/",
+                                     "lib/matmul/matmul_tilingdata.h", nullptr};
     for (const char **p = prefixes; *p; p++)
         if (std::strncmp(path, *p, std::strlen(*p)) == 0)
             return true;

@@ -11,5 +11,8 @@
 
 #define ASCENDRTC_TILING_HOST 1
 #include "arc/tiling_dsl.h"
+// The library tiling structs a tiling header may nest (TCubeTiling, the
+// advanced API's), as the op build makes them visible to op_host code.
+#include "kernel_tiling/kernel_tiling.h"
 
 #endif
