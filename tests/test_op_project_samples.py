@@ -1,0 +1,56 @@
+"""The public samples' own op projects run end to end (host tiling compiled
+in process + kernel) from the local mirror, against NumPy.  Skipped without
+ASCEND_SAMPLES_SRC (tests/helpers/samples.py); nothing from the samples is
+in this repository.  docs/compatibility.md lists the results."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers.samples import sample_path
+
+rng = np.random.default_rng(3)
+
+
+def rn(n, dt=np.float32):
+    return rng.standard_normal(n).astype(dt)
+
+
+def add(x, y):
+    return x.astype(np.float64) + y
+
+
+CASES = [
+    ("operator/ascendc/0_introduction/1_add_frameworklaunch/AddCustom", lambda: (rn(16384, np.float16),) * 2, {}, add),
+    ("operator/ascendc/0_introduction/2_add_frameworklaunchlite/AddCustom",
+     lambda: (rn(16384, np.float16), rn(16384, np.float16)), {}, add),
+    ("operator/ascendc/tutorials/AddCustomSample/FrameworkLaunch/AddCustom",
+     lambda: (rn(16384, np.float16), rn(16384, np.float16)), {}, add),
+    ("operator/ascendc/0_introduction/6_addtemplate_frameworklaunch/AddTemplateCustom",
+     lambda: (rn(16384, np.float16), rn(16384, np.float16)), {}, add),
+    ("operator/ascendc/0_introduction/15_sub_frameworklaunch/SubCustom",
+     lambda: (rn(16384, np.float16), rn(16384, np.float16)), {}, lambda x, y: x.astype(np.float64) - y),
+    ("operator/ascendc/0_introduction/9_leakyrelu_frameworklaunch/LeakyReluCustom", lambda: (rn(16384),),
+     {"negative_slope": 0.1}, lambda x, negative_slope: np.where(x >= 0, x, x * np.float32(negative_slope))),
+    ("operator/ascendc/1_utilities/7_dumptensor/FrameworkLaunch/DumpTensorVector/AddCustom",
+     lambda: (rn(16384, np.float16), rn(16384, np.float16)), {}, add),
+    ("operator_contrib/LerpSample/FrameworkLaunch/Lerp", lambda: (rn(4096), rn(4096), rn(4096)), {},
+     lambda s, e, w: s + w * (e.astype(np.float64) - s)),
+    ("operator_contrib/AddcmulSample/FrameworkLaunch/Addcmul",
+     lambda: (rn(4096), rn(4096), rn(4096), np.array([0.5], np.float32)), {},
+     lambda a, b, c, v: a + v[0] * b.astype(np.float64) * c),
+    ("operator_contrib/ClipByValueSample/FrameworkLaunch/ClipByValue",
+     lambda: (rn(4096), np.array([-0.5], np.float32), np.array([0.5], np.float32)), {},
+     lambda x, lo, hi: np.clip(x, lo[0], hi[0])),
+]
+
+
+@pytest.mark.parametrize("rel,make,attrs,ref", CASES, ids=[c[0].split("/")[-3] + "/" + c[0].split("/")[-1]
+                                                           for c in CASES])
+def test_sample_op_project_runs(rel, make, attrs, ref, capfd):
+    op = arc.op_project(sample_path(rel))
+    args = make()
+    out = op(*args, **attrs)
+    want = ref(*args, **attrs)
+    assert out.shape == np.shape(want)
+    tol = 2e-3 if out.dtype == np.float16 else 1e-5
+    np.testing.assert_allclose(out.astype(np.float64), want, rtol=tol, atol=tol)
