@@ -87,4 +87,9 @@ def _configure_from_env() -> None:
         home = _home_for(backend, None)
     except RuntimeError:
         home = ""  # reported on first use, naming ASCEND_HOME_PATH
+    if backend == "sim":
+        from ._llvm_check import missing
+        why = missing(home)
+        if why:  # say it now, naming the package, not at the first compile as a loader error
+            raise ImportError(why)
     _C.configure(backend, home)

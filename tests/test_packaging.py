@@ -103,3 +103,32 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
     r = subprocess.run([str(script), "home"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and str(venv) in r.stdout
     assert os.path.isfile(os.path.join(r.stdout.strip(), "include", "acl", "acl_rt_compile.h"))
+
+
+HIDE_LLVM = r'''
+set -e
+mount -t tmpfs none /usr/lib/llvm-19
+for f in /usr/lib/x86_64-linux-gnu/libLLVM*.so* /usr/lib/x86_64-linux-gnu/libclang-cpp*.so*; do
+    [ -e "$f" ] && mount --bind /dev/null "$f"
+done
+exec "$@"
+'''
+
+
+def test_import_without_llvm_names_the_packages_on_its_last_line(tmp_path):
+    """The wheel links the system's LLVM 19 at run time; without it, `import
+    ascendrtc` says which packages to install, as its last line."""
+    if not shutil.which("unshare") or not os.path.isdir("/usr/lib/llvm-19"):
+        pytest.skip("needs unshare and an LLVM 19 to hide")
+    probe = subprocess.run(["unshare", "-m", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("unshare -m is not permitted here")
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    r = subprocess.run(["unshare", "-m", "sh", "-c", HIDE_LLVM, "sh", sys.executable, "-c", "import ascendrtc"],
+                       capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+    assert r.returncode != 0
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: ascendrtc's simulated NPU needs LLVM 19's shared libraries"), r.stderr
+    assert "sudo apt-get install libllvm19 libclang-cpp19" in last
+    ok = subprocess.run([sys.executable, "-c", "import ascendrtc"], env=env, capture_output=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr       # with LLVM visible: no complaint
