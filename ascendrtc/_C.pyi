@@ -83,6 +83,10 @@ class Kernel:
     def intents(self) -> Dict[str, str]: ...
     @intents.setter
     def intents(self, value: Optional[Mapping[Union[str, int], str]]) -> None: ...
+    @property
+    def dtypes(self) -> Dict[str, Optional[np.dtype]]: ...
+    @dtypes.setter
+    def dtypes(self, value: Mapping[str, Any]) -> None: ...
     def __getitem__(self, key: Union[int, Tuple[int, Optional[Stream]]]) -> Launcher: ...
     def __call__(self, *args: Any, block_dim: int, stream: Optional[Stream] = None,
                  tiling_key: Optional[int] = None) -> None: ...
@@ -92,7 +96,7 @@ class LoadedBinary:
     """A binary loaded on the device."""
     def get_function(self, symbol: str, name: Optional[str] = None, meta: Optional[BinaryMeta] = None) -> Kernel: ...
 
-class ParamMeta(Tuple[int, int, int, str, str, str, Optional[str]]):
+class ParamMeta(Tuple[int, int, int, str, str, str, Optional[str], str]):
     """One kernel parameter of a binary's metadata."""
     offset: int
     size: int
@@ -101,6 +105,7 @@ class ParamMeta(Tuple[int, int, int, str, str, str, Optional[str]]):
     name: str
     type: str
     dtype: Optional[str]
+    elem: str
 
 class KernelMeta(Tuple[str, str, str, int, int, Tuple[ParamMeta, ...]]):
     """One kernel of a binary's metadata."""

@@ -166,13 +166,17 @@ class Module:
         self._lock = threading.Lock()
         self._kernels: Dict[str, Kernel] = {}
 
-    def get_kernel(self, name: str, intents: Optional[Mapping[str, str]] = None) -> Kernel:
+    def get_kernel(self, name: str, intents: Optional[Mapping[str, str]] = None,
+                   dtypes: Optional[Mapping[str, object]] = None) -> Kernel:
         """The kernel ``name`` (a kernel name, name expression or symbol).
 
         ``intents`` maps pointer parameters to ``'in'``, ``'out'`` or
         ``'inout'``: how NumPy arrays passed for them are copied.
+        ``dtypes`` maps pointer parameters to the element dtype their arrays
+        must have (None: any), overriding what the compiler inferred for a
+        ``GM_ADDR`` from the kernel's casts (see ``Kernel.dtypes``).
         """
-        if intents is None:
+        if intents is None and dtypes is None:
             with self._lock:
                 k = self._kernels.get(name)
             if k is not None:
@@ -183,8 +187,11 @@ class Module:
             km = b.meta.find(b._lowered[name])
         symbol = km.lowered if km is not None else b._lowered.get(name, name)
         k = self._handle.get_function(symbol, name, b.meta)
-        if intents is not None:
-            k.intents = dict(intents)
+        if intents is not None or dtypes is not None:
+            if intents is not None:
+                k.intents = dict(intents)
+            if dtypes is not None:
+                k.dtypes = dict(dtypes)
         else:
             with self._lock:
                 k = self._kernels.setdefault(name, k)

@@ -73,6 +73,7 @@ unsigned char *meta_write(const arc_meta *m, size_t *len)
             put_u32(&b, p->kind);
             put_str(&b, p->name);
             put_str(&b, p->type);
+            put_str(&b, p->elem);
         }
     }
     if (b.oom) {
@@ -129,6 +130,7 @@ void meta_free(arc_meta *m)
         for (uint32_t i = 0; km->params && i < km->nparams; i++) {
             free(km->params[i].name);
             free(km->params[i].type);
+            free(km->params[i].elem);
         }
         free(km->params);
         free(km->name);
@@ -152,7 +154,7 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
     }
     r.pos = 8;
     uint32_t version = get_u32(&r);
-    if (!r.fail && version != ARC_META_VERSION) {
+    if (!r.fail && version != ARC_META_VERSION && version != 1) {
         snprintf(err, errlen, "metadata version %u, this runtime reads version %u", version, ARC_META_VERSION);
         return -1;
     }
@@ -198,6 +200,9 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
             p->kind = get_u32(&r);
             p->name = get_str(&r);
             p->type = get_str(&r);
+            p->elem = version >= 2 ? get_str(&r) : calloc(1, 1);
+            if (!r.fail && !p->elem)
+                r.fail = "out of memory";
             if (!r.fail && (p->offset > km->args_size || p->size > km->args_size - p->offset))
                 r.fail = "parameter lies outside the argument block";
         }
@@ -282,18 +287,24 @@ static int is_qualifier(const char *s, size_t n)
     return 0;
 }
 
-const char *meta_element_dtype(const arc_param *p)
+static const char *typed_dtype(const char *word, size_t wlen)
 {
     static const struct { const char *ctype, *dtype; int typed; } table[] = {
 #define ARC_SCALAR_ROW(ctype, dtype, typed) {ctype, dtype, typed},
         ARC_SCALAR_TYPES(ARC_SCALAR_ROW)
 #undef ARC_SCALAR_ROW
     };
-    if (p->kind != ARC_PARAM_POINTER || !p->type)
-        return NULL;
-    /* The words of the spelling less its qualifiers: exactly one type word,
-     * then exactly one '*' at the end. */
-    const char *word = NULL, *s = p->type;
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (table[i].typed && strlen(table[i].ctype) == wlen && memcmp(table[i].ctype, word, wlen) == 0)
+            return table[i].dtype;
+    return NULL;
+}
+
+/* The dtype of a spelled pointer type: exactly one type word besides the
+ * qualifiers, then exactly one '*' at the end; NULL otherwise. */
+static const char *spelled_dtype(const char *s)
+{
+    const char *word = NULL;
     size_t wlen = 0;
     int stars = 0;
     while (*s) {
@@ -317,10 +328,17 @@ const char *meta_element_dtype(const arc_param *p)
     }
     if (!word || stars != 1)
         return NULL;
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (table[i].typed && strlen(table[i].ctype) == wlen && memcmp(table[i].ctype, word, wlen) == 0)
-            return table[i].dtype;
-    return NULL;
+    return typed_dtype(word, wlen);
+}
+
+const char *meta_element_dtype(const arc_param *p)
+{
+    if (p->kind != ARC_PARAM_POINTER)
+        return NULL;
+    const char *d = p->type ? spelled_dtype(p->type) : NULL;
+    if (!d && p->elem && p->elem[0])
+        d = typed_dtype(p->elem, strlen(p->elem));
+    return d;
 }
 
 int meta_read_binary(const unsigned char *elf, size_t len, arc_meta *out, char *err, size_t errlen)

@@ -4,7 +4,10 @@
  * section ".arc_meta" holds this metadata, serialised little-endian:
  *   "ARCMETA1" u32 version u32 nkernels str arch str target_cpu str options
  *   per kernel: str name str lowered str entry u32 ktype u32 nparams u32 argsize
- *     per param: u32 offset u32 size u32 align u32 kind str name str type
+ *     per param: u32 offset u32 size u32 align u32 kind str name str type str elem
+ *   (elem since version 2: the element type the compiler inferred for a
+ *   byte pointer such as GM_ADDR from the kernel's casts, "" when none;
+ *   version 1 binaries are read with elem "")
  *   (str = u32 length + bytes, no NUL)
  * The rtc writes it (meta_write), the loader reads it (meta_parse). */
 #ifndef ARC_META_H_
@@ -18,7 +21,7 @@ extern "C" {
 #endif
 
 #define ARC_META_SECTION ".arc_meta"
-#define ARC_META_VERSION 1u
+#define ARC_META_VERSION 2u
 
 /* The parameter kinds: X(ENUM suffix, value, name).  The one list: the
  * enum, meta_kind_name() and the extension's _C.PARAM_KINDS come from it. */
@@ -64,6 +67,7 @@ typedef struct arc_param {
     uint32_t offset, size, align, kind;
     char *name;  /* spelled name in the source, "" when unknown */
     char *type;  /* spelled type in the source, "" when unknown */
+    char *elem;  /* for a byte pointer (GM_ADDR): the element C type its casts agree on, else "" */
 } arc_param;
 
 typedef struct arc_kernel_meta {
@@ -93,8 +97,9 @@ void meta_free(arc_meta *m);
 /* The name of a parameter kind ("pointer", ...), "unknown" when out of range. */
 const char *meta_kind_name(uint32_t kind);
 /* The NumPy dtype name of the elements a pointer parameter's spelled type
- * (`__gm__ const float *`) points to, or NULL when any array fits (GM_ADDR,
- * uint8_t *, void *, unknown types, not a pointer). */
+ * (`__gm__ const float *`) points to, else of its inferred elem type (a
+ * GM_ADDR the kernel casts to `__gm__ half *`), or NULL when any array fits
+ * (uint8_t *, void *, unknown types, not a pointer, no single cast type). */
 const char *meta_element_dtype(const arc_param *p);
 /* The parsed metadata of an in-memory binary: locate the section and parse
  * it.  Returns 0, or -1 with a reason in err. */

@@ -17,9 +17,10 @@ static PyStructSequence_Field param_fields[] = {
     {"name", "The spelled name, '' when unknown."},
     {"type", "The spelled C type, '' when unknown."},
     {"dtype", "For pointers to a typed element, the NumPy dtype name of the elements; else None."},
+    {"elem", "For a byte pointer (GM_ADDR): the element C type inferred from the kernel's casts; '' when none."},
     {NULL, NULL},
 };
-static PyStructSequence_Desc param_desc = {"ascendrtc._C.ParamMeta", "One kernel parameter.", param_fields, 7};
+static PyStructSequence_Desc param_desc = {"ascendrtc._C.ParamMeta", "One kernel parameter.", param_fields, 8};
 
 static PyStructSequence_Field kernel_fields[] = {
     {"name", "Source name, or the name expression of a template instance."},
@@ -78,14 +79,15 @@ static PyObject *param_tuple(arc_state *st, const arc_param *p)
     if (!t)
         return NULL;
     const char *dtype = meta_element_dtype(p);
-    PyObject *v[7] = {
+    PyObject *v[8] = {
         PyLong_FromUnsignedLong(p->offset), PyLong_FromUnsignedLong(p->size), PyLong_FromUnsignedLong(p->align),
         PyUnicode_FromString(meta_kind_name(p->kind)), PyUnicode_DecodeUTF8(p->name, strlen(p->name), "replace"),
         PyUnicode_DecodeUTF8(p->type, strlen(p->type), "replace"),
         dtype ? PyUnicode_FromString(dtype) : Py_NewRef(Py_None),
+        PyUnicode_DecodeUTF8(p->elem, strlen(p->elem), "replace"),
     };
     int ok = 1;
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 8; i++) {
         ok &= v[i] != NULL;
         PyStructSequence_SET_ITEM(t, i, v[i] ? v[i] : Py_NewRef(Py_None));
     }

@@ -16,6 +16,21 @@ static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const 
                                             PyObject *kwnames);
 static PyObject *kernel_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames);
 
+/* "name(x, y, raw: untyped, n)": a pointer whose element type is unknown
+ * (a GM_ADDR the kernel never casts to one type) takes any array; says so. */
+static PyObject *kernel_signature(KernelObject *k)
+{
+    PyObject *sig = PyUnicode_FromFormat("%U(", k->name);
+    for (Py_ssize_t i = 0; sig && i < k->nparams; i++) {
+        arc_param_desc *p = &k->params[i];
+        int untyped = p->kind == ARC_PARAM_POINTER && !p->want;
+        Py_SETREF(sig, PyUnicode_FromFormat("%U%s%U%s", sig, i ? ", " : "", p->name, untyped ? ": untyped" : ""));
+    }
+    if (sig)
+        Py_SETREF(sig, PyUnicode_FromFormat("%U)", sig));
+    return sig;
+}
+
 PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name,
                          const arc_kernel_meta *km)
 {
@@ -42,7 +57,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
     }
     k->nparams = (Py_ssize_t)n;
     size_t end = 0;
-    PyObject *sig = PyUnicode_FromFormat("%U(", name);
+    PyObject *sig = Py_NewRef(name); /* non-NULL while the parameters are read */
     for (size_t i = 0; sig && i < n; i++) {
         arc_param_desc *p = &k->params[i];
         size_t off = 0, size = 0;
@@ -58,7 +73,9 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
         p->kind = mp ? mp->kind : ARC_PARAM_OTHER;
         p->name = mp && mp->name[0] ? PyUnicode_DecodeUTF8(mp->name, strlen(mp->name), "replace")
                                     : PyUnicode_FromFormat("#%zu", i);
-        if (mp && mp->type[0])
+        if (mp && mp->type[0] && mp->elem && mp->elem[0] && meta_element_dtype(mp))
+            p->ctype = PyUnicode_FromFormat("%s, used as __gm__ %s *", mp->type, mp->elem); /* inferred */
+        else if (mp && mp->type[0])
             p->ctype = PyUnicode_DecodeUTF8(mp->type, strlen(mp->type), "replace");
         else
             p->ctype = p->kind == ARC_PARAM_OTHER ? PyUnicode_FromFormat("%zu-byte parameter", size)
@@ -81,15 +98,10 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
             goto error;
         }
         arc_param_bind(p);
-        PyObject *s2 = PyUnicode_FromFormat("%U%s%U", sig, i ? ", " : "", p->name);
-        Py_SETREF(sig, s2);
     }
-    if (!sig)
+    Py_CLEAR(sig);
+    if (!(k->signature = kernel_signature(k)))
         goto error;
-    Py_SETREF(sig, PyUnicode_FromFormat("%U)", sig));
-    if (!sig)
-        goto error;
-    k->signature = sig;
     /* The argument block: what the metadata says, at least up to the last
      * parameter, rounded to 8 bytes. */
     size_t hint = km ? km->args_size : 0;
@@ -306,6 +318,74 @@ static PyObject *kernel_get_intents(PyObject *op, void *c)
 }
 
 /* kernel.intents = {"z": "out", "x": "in"} (names or indices) */
+static PyObject *kernel_get_dtypes(PyObject *op, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    PyObject *d = PyDict_New();
+    for (Py_ssize_t i = 0; d && i < k->nparams; i++) {
+        arc_param_desc *p = &k->params[i];
+        if (p->kind != ARC_PARAM_POINTER)
+            continue;
+        if (PyDict_SetItem(d, p->name, p->want ? p->want : Py_None) < 0)
+            Py_CLEAR(d);
+    }
+    return d;
+}
+
+/* kernel.dtypes = {name: dtype or None}: the element dtype arrays passed for
+ * those pointer parameters must have (None: any); the signature follows. */
+static int kernel_set_dtypes(PyObject *op, PyObject *value, void *c)
+{
+    (void)c;
+    KernelObject *k = (KernelObject *)op;
+    if (!value || !PyDict_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "dtypes must be a dict mapping pointer parameter names to dtypes (or None)");
+        return -1;
+    }
+    PyObject **want = PyMem_Calloc(k->nparams ? (size_t)k->nparams : 1, sizeof *want);
+    if (!want) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < k->nparams; i++)
+        want[i] = Py_XNewRef(k->params[i].want);
+    Py_ssize_t pos = 0;
+    PyObject *key, *val;
+    while (PyDict_Next(value, &pos, &key, &val)) {
+        Py_ssize_t idx = -1;
+        for (Py_ssize_t i = 0; i < k->nparams; i++)
+            if (PyUnicode_Check(key) && PyUnicode_Compare(key, k->params[i].name) == 0)
+                idx = i;
+        if (idx < 0) {
+            PyErr_Format(PyExc_ValueError, "dtypes: %U has no parameter %R", k->signature, key);
+            goto error;
+        }
+        if (k->params[idx].kind != ARC_PARAM_POINTER) {
+            PyErr_Format(PyExc_ValueError, "dtypes: parameter '%U' of %U is not a pointer", k->params[idx].name,
+                         k->signature);
+            goto error;
+        }
+        PyArray_Descr *d = NULL;
+        if (val != Py_None && !PyArray_DescrConverter(val, &d))
+            goto error;
+        Py_XSETREF(want[idx], (PyObject *)d);
+    }
+    for (Py_ssize_t i = 0; i < k->nparams; i++)
+        Py_XSETREF(k->params[i].want, want[i]);
+    PyMem_Free(want);
+    PyObject *sig = kernel_signature(k);
+    if (!sig)
+        return -1;
+    Py_SETREF(k->signature, sig);
+    return 0;
+error:
+    for (Py_ssize_t i = 0; i < k->nparams; i++)
+        Py_XDECREF(want[i]);
+    PyMem_Free(want);
+    return -1;
+}
+
 static int kernel_set_intents(PyObject *op, PyObject *value, void *c)
 {
     (void)c;
@@ -377,6 +457,9 @@ static PyMethodDef kernel_methods[] = {
 static PyGetSetDef kernel_getset[] = {
     {"params", kernel_get_params, NULL, "List of (name, kind, size, offset) per parameter.", NULL},
     {"param_types", kernel_get_types, NULL, "The spelled C type of each parameter, where known.", NULL},
+    {"dtypes", kernel_get_dtypes, kernel_set_dtypes,
+     "Element dtype per pointer parameter, {name: numpy.dtype or None (any array)}: from the parameter's type, "
+     "or for GM_ADDR from the kernel's casts; assign a dict to state them.", NULL},
     {"intents", kernel_get_intents, kernel_set_intents,
      "Default direction of NumPy arrays per pointer parameter: {name: 'in'|'out'|'inout'}.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -384,7 +467,7 @@ static PyGetSetDef kernel_getset[] = {
 
 static PyMemberDef kernel_members[] = {
     {"name", T_OBJECT_EX, offsetof(KernelObject, name), READONLY, "The kernel's name (or name expression)."},
-    {"signature", T_OBJECT_EX, offsetof(KernelObject, signature), READONLY, "name(param, ...) for messages."},
+    {"signature", T_OBJECT_EX, offsetof(KernelObject, signature), READONLY, "name(param, ...) for messages; a pointer parameter that takes any array reads 'name: untyped'."},
     {"args_size", T_PYSSIZET, offsetof(KernelObject, args_size), READONLY, "Bytes of the argument block."},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(KernelObject, vectorcall), READONLY, NULL},
     {NULL, 0, 0, 0, NULL},

@@ -23,6 +23,7 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
@@ -59,6 +60,7 @@
 #include "acl/acl_rt_compile.h"
 #include "common/meta.h"
 #include "device_headers.h"
+#include "infer_types.h"
 #include "pch.h"
 #include "lenient.h"
 #include "sites.h"
@@ -336,9 +338,32 @@ int fail(rtc_result *res, std::string &log, int code, const std::string &msg)
     return code;
 }
 
+// Code generation plus one more consumer of the parsed declarations: the
+// element types of byte-pointer parameters (infer_types.cpp).
+class CompileAction : public LimitedAction {
+public:
+    CompileAction(llvm::LLVMContext *ctx, double timeout_s, arc_rtc::InferredTypes &types)
+        : LimitedAction(ctx, timeout_s), types_(types) {}
+
+protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef in) override
+    {
+        std::vector<std::unique_ptr<clang::ASTConsumer>> cs;
+        cs.push_back(LimitedAction::CreateASTConsumer(ci, in));
+        if (!cs.back())
+            return nullptr;
+        cs.push_back(arc_rtc::make_type_inference(types_));
+        return std::make_unique<clang::MultiplexConsumer>(std::move(cs));
+    }
+
+private:
+    arc_rtc::InferredTypes &types_;
+};
+
 // Builds the metadata from the descriptors clang computed, then adds it
 // to the module as the .arc_meta section.
-int add_metadata(llvm::Module &m, const rtc_request *req, rtc_result *res, std::string &log)
+int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::InferredTypes &inferred, rtc_result *res,
+                 std::string &log)
 {
     arc_meta meta{};
     std::vector<arc_kernel_meta> ks(req->nentries);
@@ -365,6 +390,12 @@ int add_metadata(llvm::Module &m, const rtc_request *req, rtc_result *res, std::
         entry[i] = "__arc_entry_" + id;
         const kscan_kernel *h = req->entries[i].hint;
         bool names = h && h->nparams == static_cast<int>(d[0]);
+        const std::vector<std::string> *elems = nullptr;  // inferred element types (infer_types.cpp)
+        if (names) {
+            auto it = inferred.find(h->name);
+            if (it != inferred.end() && it->second.size() == d[0])
+                elems = &it->second;
+        }
         ps[i].resize(d[0]);
         for (unsigned p = 0; p < d[0]; p++) {
             arc_param &ap = ps[i][p];
@@ -374,6 +405,10 @@ int add_metadata(llvm::Module &m, const rtc_request *req, rtc_result *res, std::
             ap.kind = d[5 + 4 * p];
             ap.name = names ? h->params[p].name : empty;
             ap.type = names ? h->params[p].type : empty;
+            // A byte pointer (GM_ADDR) the kernel's casts give one element type.
+            ap.elem = elems && ap.kind == ARC_PARAM_POINTER && !meta_element_dtype(&ap)
+                          ? const_cast<char *>((*elems)[p].c_str())
+                          : empty;
         }
         arc_kernel_meta &k = ks[i];
         k.name = const_cast<char *>(req->entries[i].name);
@@ -539,7 +574,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     ci.createFileManager(overlay);
 
     llvm::LLVMContext ctx;
-    LimitedAction action(&ctx, compile_timeout_s());
+    arc_rtc::InferredTypes inferred;
+    CompileAction action(&ctx, compile_timeout_s(), inferred);
     bool ok = ci.ExecuteAction(action);
     timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
@@ -551,7 +587,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)
         llvm::StripDebugInfo(*mod);
-    int rc = add_metadata(*mod, req, res, log);
+    int rc = add_metadata(*mod, req, inferred, res, log);
     if (rc != ACL_SUCCESS)
         return rc;
     rc = emit_object(*mod, req->opts->opt_level, res, log);
