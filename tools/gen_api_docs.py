@@ -25,7 +25,7 @@ SECTIONS = [
                            "ctype"]),
     ("Backends", ["set_backend", "get_backend", "sim_home"]),
     ("Errors", ["Error", "AclError", "LaunchError", "JitCompileError", "TemplateError", "RecompileBudgetError",
-                "RecompileWarning", "CacheMissError", "CacheDirError"]),
+                "RecompileWarning", "CacheMissError", "CacheDirError", "OpProjectError"]),
 ]
 CACHE_NAMES = ["compile", "CompileResult", "mode", "get_cache", "program_key", "fingerprint"]
 
