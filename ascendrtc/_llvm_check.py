@@ -3,12 +3,12 @@
 without them -- pip runs no code at install time -- so the first moment to
 say which package is missing is ``import ascendrtc``, before a compile or a
 launch fails with a loader error.  Cheap: two ELF headers read, a few stat
-calls; a library found nowhere on disk is tried with the loader itself
-before it is reported missing."""
+calls; a library in none of those directories is looked up in ldconfig's
+cache before it is reported missing."""
 from __future__ import annotations
 
-import ctypes
 import os
+import re
 import struct
 from typing import List, Optional, Tuple
 
@@ -58,6 +58,14 @@ def _is_elf(path: str) -> bool:
         return False
 
 
+def _ld_cache() -> bytes:
+    try:
+        with open("/etc/ld.so.cache", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
 def missing(home: str) -> Optional[str]:
     """The one message naming what to install, or None when all is there
     (or the home is not built: then the loader's own error says so later)."""
@@ -75,11 +83,10 @@ def missing(home: str) -> Optional[str]:
                 continue
             if any(_is_elf(os.path.join(d, name)) for d in dirs):
                 continue
-            try:  # elsewhere in the loader's cache?
-                ctypes.CDLL(name, mode=os.RTLD_LAZY | os.RTLD_LOCAL)
+            cached = re.findall(rb"(/[^\0]*/" + re.escape(name.encode()) + rb")\0", _ld_cache())
+            if any(_is_elf(p.decode("utf-8", "replace")) for p in cached):  # where ldconfig put it
                 continue
-            except OSError:
-                lost.append(name)
+            lost.append(name)
     if not lost:
         return None
     pkgs = " ".join(dict.fromkeys(PACKAGES[n.split(".so")[0]] for n in lost))
