@@ -150,8 +150,12 @@ def read_meta(blob):
     for _ in range(nk):
         k = dict(name=s(), lowered=s(), entry=s(), ktype=u32())
         np_, k["args_size"] = u32(), u32()
-        k["params"] = [dict(offset=u32(), size=u32(), align=u32(), kind=u32(), name=s(), type=s())
-                       for _ in range(np_)]
+        k["params"] = []
+        for _ in range(np_):
+            p = dict(offset=u32(), size=u32(), align=u32(), kind=u32(), name=s(), type=s())
+            if meta["version"] >= 2:   # version 2 adds the element type inferred for byte pointers
+                p["elem"] = s()
+            k["params"].append(p)
         meta["kernels"].append(k)
     return meta
 
