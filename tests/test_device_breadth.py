@@ -35,8 +35,8 @@ KERNELS = [
       "GlobalTensor<float> gx, gy, gz; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " gz.SetGlobalBuffer((__gm__ float *)z); LocalTensor<float> a = b.Get<float>(64), c = b.Get<float>(128)[64];"
       " LocalTensor<float> t = b.Get<float>(192)[128], o = b.Get<float>(256)[192];"
-      " DataCopy(a, gx, 64); DataCopy(c, gy, 64);"
-      " t = a * c; o = t + a; DataCopy(gz, o, 64); o = a - c; DataCopy(gz[64], o, 64); o = a / c; DataCopy(gz[128], o, 64);"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 64); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(c, gy, 64); PipeBarrier<PIPE_ALL>();"
+      " t = a * c; o = t + a; PipeBarrier<PIPE_ALL>(); DataCopy(gz, o, 64); PipeBarrier<PIPE_ALL>(); o = a - c; PipeBarrier<PIPE_ALL>(); DataCopy(gz[64], o, 64); PipeBarrier<PIPE_ALL>(); o = a / c; PipeBarrier<PIPE_ALL>(); DataCopy(gz[128], o, 64); PipeBarrier<PIPE_ALL>();"),
     # Fill / InitOutput on GM
     k("fill", "GM_ADDR y, GM_ADDR z",
       "GlobalTensor<half> gy; gy.SetGlobalBuffer((__gm__ half *)y + GetBlockIdx() * 40, 40);"
@@ -46,21 +46,21 @@ KERNELS = [
     k("arange", "GM_ADDR y, GM_ADDR z",
       "GlobalTensor<int32_t> gy; gy.SetGlobalBuffer((__gm__ int32_t *)y); GlobalTensor<float> gz; gz.SetGlobalBuffer((__gm__ float *)z);"
       " LocalTensor<int32_t> a = b.Get<int32_t>(64); LocalTensor<float> f = b.Get<float>(128)[64];"
-      " Arange<int32_t>(a, 5, 3, 64); Arange(f, 0.5f, -0.25f, 64); DataCopy(gy, a, 64); DataCopy(gz, f, 64);"),
+      " Arange<int32_t>(a, 5, 3, 64); Arange(f, 0.5f, -0.25f, 64); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 64); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(gz, f, 64); PipeBarrier<PIPE_ALL>();"),
     # level-0 ReduceMin/Max with a uint64_t mask[2] (the unaligned reducemin sample's form), RepeatReduceSum
     k("reduce_masks", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);"
       " LocalTensor<half> a = b.Get<half>(256), o = b.Get<half>(512)[256], w = b.Get<half>(1024)[512];"
-      " DataCopy(a, gx, 256); Duplicate(o, (half)0, 256);"
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 256); PipeBarrier<PIPE_ALL>(); Duplicate(o, (half)0, 256);"
       " uint64_t m[2] = {0xF0F0F0F0F0F0F0F0ull, 0x1ull}; ReduceMin<half>(o, a, w, m, 1, 8, false);"
       " ReduceMax<half>(o[16], a, w, m, 2, 8, true);"
       " RepeatReduceSum<half>(o[32], a, 2, 128, 0, 1, 1, 8);"
-      " DataCopy(gy, o, 256);"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy, o, 256); PipeBarrier<PIPE_ALL>();"),
     # GlobalTensor::address_ and the 4-field DataCopyPad form (DataCopyParams, bytes)
     k("address", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int8_t> gx, gy; gx.SetGlobalBuffer((__gm__ int8_t *)x, 64); gy.SetGlobalBuffer((__gm__ int8_t *)y, 64);"
-      " LocalTensor<int8_t> a = b.Get<int8_t>(64); DataCopy(a, gx, 64);"
-      " DataCopyPad(gy, a, {1, (uint16_t)(40 * sizeof(int8_t)), 0, 0});"
+      " LocalTensor<int8_t> a = b.Get<int8_t>(64); PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 64); PipeBarrier<PIPE_ALL>();"
+      " PipeBarrier<PIPE_ALL>(); DataCopyPad(gy, a, {1, (uint16_t)(40 * sizeof(int8_t)), 0, 0}); PipeBarrier<PIPE_ALL>();"
       " for (int i = 40; i < 44; i++) { auto cursor = gy.address_ + i; *cursor = (int8_t)(gx[4].address_[i - 40] + 1); }"),
     # TBufPool: pools carved from the pipe, nested, shared, reset
     k("bufpool", "GM_ADDR x, GM_ADDR y",
@@ -69,17 +69,17 @@ KERNELS = [
       " p1.InitBuffer(q1, 1, 1024); p2.InitBuffer(q2, 1, 1024);"
       " GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
       " LocalTensor<float> a = q0.AllocTensor<float>(), c = q1.AllocTensor<float>();"
-      " DataCopy(a, gx, 256); Adds(c, a, 1.0f, 256); DataCopy(gy, c, 256); q0.FreeTensor(a); q1.FreeTensor(c);"
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 256); PipeBarrier<PIPE_ALL>(); Adds(c, a, 1.0f, 256); PipeBarrier<PIPE_ALL>(); DataCopy(gy, c, 256); PipeBarrier<PIPE_ALL>(); q0.FreeTensor(a); q1.FreeTensor(c);"
       " p1.Reset(); LocalTensor<float> d = q2.AllocTensor<float>();"
-      " int32_t same = d.GetPhyAddr() == c.GetPhyAddr(); DataCopy(gy[256], d, 256); q2.FreeTensor(d);"
+      " int32_t same = d.GetPhyAddr() == c.GetPhyAddr(); PipeBarrier<PIPE_ALL>(); DataCopy(gy[256], d, 256); PipeBarrier<PIPE_ALL>(); q2.FreeTensor(d);"
       " LocalTensor<float> e = b.Get<float>(); e.SetValue(0, (float)same); e.SetValue(1, (float)(pp->ub_used_ / 32));"
-      " DataCopy(gy[512], e, 8);", ub=32),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(gy[512], e, 8); PipeBarrier<PIPE_ALL>();", ub=32),
     # LocalMemAllocator static tensors
     k("allocator", "GM_ADDR x, GM_ADDR y",
       "LocalMemAllocator<Hardware::UB> al; LocalTensor<float> a = al.Alloc<float, 64>(); LocalTensor<float> c = al.Alloc<float, 64>();"
       " GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
-      " DataCopy(a, gx, 64); Muls(c, a, 2.0f, 64); DataCopy(gy, c, 64);"
-      " c.SetValue(0, (float)((uint8_t *)c.GetPhyAddr() - (uint8_t *)a.GetPhyAddr())); DataCopy(gy[64], c, 8);", ub=32),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 64); PipeBarrier<PIPE_ALL>(); Muls(c, a, 2.0f, 64); PipeBarrier<PIPE_ALL>(); DataCopy(gy, c, 64); PipeBarrier<PIPE_ALL>();"
+      " c.SetValue(0, (float)((uint8_t *)c.GetPhyAddr() - (uint8_t *)a.GetPhyAddr())); PipeBarrier<PIPE_ALL>(); DataCopy(gy[64], c, 8); PipeBarrier<PIPE_ALL>();", ub=32),
     # ListTensorDesc of two 2-D tensors (the AddN layout)
     k("addn", "GM_ADDR list, GM_ADDR z",
       "ListTensorDesc ld((__gm__ void *)list, (1 + (1 + 2 + 1) * 2) * sizeof(uint64_t), 2);"
@@ -87,14 +87,14 @@ KERNELS = [
       " uint32_t n = td.GetShape(0) * td.GetShape(1);"
       " GlobalTensor<float> gx, gy, gz; gx.SetGlobalBuffer(ld.GetDataPtr<float>(0)); gy.SetGlobalBuffer(td.GetDataPtr());"
       " gz.SetGlobalBuffer((__gm__ float *)z); LocalTensor<float> a = b.Get<float>(n), c = b.Get<float>(2 * n)[n];"
-      " DataCopy(a, gx, n); DataCopy(c, gy, n); Add(a, a, c, n); DataCopy(gz, a, n);"
-      " c.SetValue(0, (float)ld.GetSize()); c.SetValue(1, (float)td.GetIndex()); c.SetValue(2, (float)td.GetDim()); DataCopy(gz[n], c, 8);"),
+      " PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, n); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(c, gy, n); PipeBarrier<PIPE_ALL>(); Add(a, a, c, n); PipeBarrier<PIPE_ALL>(); DataCopy(gz, a, n); PipeBarrier<PIPE_ALL>();"
+      " c.SetValue(0, (float)ld.GetSize()); c.SetValue(1, (float)td.GetIndex()); c.SetValue(2, (float)td.GetDim()); PipeBarrier<PIPE_ALL>(); DataCopy(gz[n], c, 8); PipeBarrier<PIPE_ALL>();"),
     # ShapeInfo + DumpTensor / DumpAccChkPoint, CacheMode hint
     k("dumps", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
-      " gy.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE); LocalTensor<float> a = b.Get<float>(64); DataCopy(a, gx, 64);"
+      " gy.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE); LocalTensor<float> a = b.Get<float>(64); PipeBarrier<PIPE_ALL>(); DataCopy(a, gx, 64); PipeBarrier<PIPE_ALL>();"
       " uint32_t shp[2] = {8, 8}; ShapeInfo si(2, shp); DumpTensor(a, 1, 4, si); DumpAccChkPoint(a, 2, 32, 3);"
-      " a.SetValue(0, (float)GetShapeSize(si)); DataCopy(gy, a, 64);"),
+      " a.SetValue(0, (float)GetShapeSize(si)); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 64); PipeBarrier<PIPE_ALL>();"),
     # GroupBarrier: blocks 0..2 add into GM and arrive, blocks 3..4 wait then read the sum
     k("group_barrier", "GM_ADDR ws, GM_ADDR y",
       "GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 3, 2); int64_t id = GetBlockIdx();"

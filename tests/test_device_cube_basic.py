@@ -37,7 +37,9 @@ extern "C" __global__ __aicore__ void nd2nz_raw(GM_ADDR x, GM_ADDR y, uint32_t R
     TPipe pipe; TBuf<TPosition::A1> l1; pipe.InitBuffer(l1, 65536);
     LocalTensor<half> t = l1.Get<half>();
     Duplicate(t, (half)-7, 32768);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(t, gx, Nd2NzParams(2, R, C, R * C, C, cstride, 1, 8192));
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gy, t, 32768);
 }
 // L1 NZ -> L0A with and without the b16 fractal transpose; L0A read back raw.

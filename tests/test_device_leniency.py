@@ -18,11 +18,13 @@ __aicore__ inline void scale(GM_ADDR x, uint32_t isBf16)
     GlobalTensor<T> g; g.SetGlobalBuffer((__gm__ T *)x);
     LocalTensor<T> a = b.Get<T>(64);
     DataCopy(a, g, 64);
+    PipeBarrier<PIPE_ALL>();
     if (isBf16) {            // not `if constexpr`: both branches are instantiated
         Muls(a, a, (T)2.0f, 64);
     } else {
         Muls(a, a, (T)3.0f, 64);
     }
+    PipeBarrier<PIPE_ALL>();
     DataCopy(g, a, 64);
 }
 extern "C" __global__ __aicore__ void k_float(GM_ADDR x, uint32_t f) { scale<float>(x, f); }

@@ -23,22 +23,22 @@ def typed(T):
           " gy.SetGlobalBuffer((__gm__ uint8_t *)y); uint32_t n = rep * 32;"
           f" LocalTensor<{T}> s = ub.ReinterpretCast<{T}>(); LocalTensor<uint32_t> idx = ub[8192].ReinterpretCast<uint32_t>();"
           f" LocalTensor<{T}> d = ub[16384].ReinterpretCast<{T}>();"
-          " DataCopy(s, gx, n); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, n);"
-          " Sort32(d, s, idx, rep); DataCopy(gy, d.template ReinterpretCast<uint8_t>(), n * 8);"),
+          " PipeBarrier<PIPE_ALL>(); DataCopy(s, gx, n); PipeBarrier<PIPE_ALL>(); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, n);"
+          " Sort32(d, s, idx, rep); PipeBarrier<PIPE_ALL>(); DataCopy(gy, d.template ReinterpretCast<uint8_t>(), n * 8); PipeBarrier<PIPE_ALL>();"),
         # Sort32 each 32-group, then MrgSort4 (basic MrgSort4Info form) of 4 groups -> 128 sorted
         k("mrg4_" + T, "GM_ADDR x, GM_ADDR y, uint32_t exhaust",
           f"GlobalTensor<{T}> gx; gx.SetGlobalBuffer((__gm__ {T} *)x); GlobalTensor<uint8_t> gy;"
           " gy.SetGlobalBuffer((__gm__ uint8_t *)y);"
           f" LocalTensor<{T}> s = ub.ReinterpretCast<{T}>(); LocalTensor<uint32_t> idx = ub[8192].ReinterpretCast<uint32_t>();"
           f" LocalTensor<{T}> d = ub[16384].ReinterpretCast<{T}>(); LocalTensor<{T}> m = ub[32768].ReinterpretCast<{T}>();"
-          " DataCopy(s, gx, 128); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, 128);"
+          " PipeBarrier<PIPE_ALL>(); DataCopy(s, gx, 128); PipeBarrier<PIPE_ALL>(); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, 128);"
           f" Sort32(d, s, idx, 4); uint32_t q = GetSortLen<{T}>(32);"
           f" MrgSortSrcList<{T}> l(d, d[q], d[2 * q], d[3 * q]); uint16_t lens[4] = {{32, 32, 32, 32}};"
           " MrgSort4Info info(lens, exhaust != 0, 15, 1); MrgSort(m, l, info);"
           " uint16_t c0, c1, c2, c3; GetMrgSortResult(c0, c1, c2, c3);"
           " LocalTensor<uint32_t> cnt = ub[49152].ReinterpretCast<uint32_t>(); Duplicate(cnt.ReinterpretCast<int32_t>(), 0, 8);"
           " cnt.SetValue(0, c0); cnt.SetValue(1, c1); cnt.SetValue(2, c2); cnt.SetValue(3, c3);"
-          " DataCopy(gy, m.template ReinterpretCast<uint8_t>(), 1024); DataCopy(gy[1024], cnt.ReinterpretCast<uint8_t>(), 32);"),
+          " PipeBarrier<PIPE_ALL>(); DataCopy(gy, m.template ReinterpretCast<uint8_t>(), 1024); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy[1024], cnt.ReinterpretCast<uint8_t>(), 32); PipeBarrier<PIPE_ALL>();"),
         # Concat -> Sort<T, true> (full) / Sort<T, false> -> Extract, and the sort-family MrgSort of 2 lists
         k("sortfull_" + T, "GM_ADDR x, GM_ADDR v, GM_ADDR i, uint32_t rep, uint32_t full",
           f"GlobalTensor<{T}> gx, gv; gx.SetGlobalBuffer((__gm__ {T} *)x); gv.SetGlobalBuffer((__gm__ {T} *)v);"
@@ -47,20 +47,20 @@ def typed(T):
           f" LocalTensor<{T}> c = ub[12288].ReinterpretCast<{T}>(); LocalTensor<{T}> d = ub[16384].ReinterpretCast<{T}>();"
           f" LocalTensor<{T}> tmp = ub[40960].ReinterpretCast<{T}>(); LocalTensor<{T}> ov = ub[49152].ReinterpretCast<{T}>();"
           " LocalTensor<uint32_t> oi = ub[53248].ReinterpretCast<uint32_t>();"
-          " DataCopy(s, gx, n); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, n);"
+          " PipeBarrier<PIPE_ALL>(); DataCopy(s, gx, n); PipeBarrier<PIPE_ALL>(); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, n);"
           f" Concat(c, s, tmp, n / 16); if (full) Sort<{T}, true>(d, c, idx, tmp, rep); else Sort<{T}, false>(d, c, idx, tmp, rep);"
-          " Extract(ov, oi, d, rep); DataCopy(gv, ov, n); DataCopy(gi, oi, n);"),
+          " Extract(ov, oi, d, rep); PipeBarrier<PIPE_ALL>(); DataCopy(gv, ov, n); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(gi, oi, n); PipeBarrier<PIPE_ALL>();"),
         k("mrg2_" + T, "GM_ADDR x, GM_ADDR y, GM_ADDR cnt",
           f"GlobalTensor<{T}> gx; gx.SetGlobalBuffer((__gm__ {T} *)x); GlobalTensor<uint8_t> gy;"
           " gy.SetGlobalBuffer((__gm__ uint8_t *)y); GlobalTensor<uint32_t> gc; gc.SetGlobalBuffer((__gm__ uint32_t *)cnt);"
           f" LocalTensor<{T}> s = ub.ReinterpretCast<{T}>(); LocalTensor<uint32_t> idx = ub[8192].ReinterpretCast<uint32_t>();"
           f" LocalTensor<{T}> d = ub[16384].ReinterpretCast<{T}>(); LocalTensor<{T}> m = ub[32768].ReinterpretCast<{T}>();"
-          " DataCopy(s, gx, 64); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, 64); Sort32(d, s, idx, 2);"
+          " PipeBarrier<PIPE_ALL>(); DataCopy(s, gx, 64); PipeBarrier<PIPE_ALL>(); ArithProgression(idx.ReinterpretCast<int32_t>(), 0, 1, 64); Sort32(d, s, idx, 2);"
           f" MrgSortSrcList<{T}> l(d, d[GetSortOffset<{T}>(32)]); uint16_t lens[4] = {{32, 20, 0, 0}}; uint32_t sorted[4];"
           f" MrgSort<{T}, true>(m, l, lens, sorted, 3, 1);"
           " LocalTensor<uint32_t> c = ub[49152].ReinterpretCast<uint32_t>(); Duplicate(c.ReinterpretCast<int32_t>(), 0, 8);"
           " for (int j = 0; j < 4; j++) c.SetValue(j, sorted[j]);"
-          " DataCopy(gy, m.template ReinterpretCast<uint8_t>(), 512); DataCopy(gc, c, 8);"),
+          " PipeBarrier<PIPE_ALL>(); DataCopy(gy, m.template ReinterpretCast<uint8_t>(), 512); PipeBarrier<PIPE_ALL>(); PipeBarrier<PIPE_ALL>(); DataCopy(gc, c, 8); PipeBarrier<PIPE_ALL>();"),
     ]
 
 

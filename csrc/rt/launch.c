@@ -75,7 +75,7 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
     o->timeout_ns = TIMEOUT_UNSET;
     if (sim_race_default_mode(&o->race_mode))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
-                       "ASCENDRTC_RACE_CHECK=%s: expected error, warn (the default) or off", getenv("ASCENDRTC_RACE_CHECK"));
+                       "ASCENDRTC_RACE_CHECK=%s: expected error (the default), warn or off", getenv("ASCENDRTC_RACE_CHECK"));
     if (!cfg)
         return ACL_SUCCESS;
     if (!cfg->attrs)

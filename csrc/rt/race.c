@@ -415,11 +415,11 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
 int sim_race_default_mode(int *mode)
 {
     const char *e = getenv("ASCENDRTC_RACE_CHECK");
-    if (e && (!strcmp(e, "error") || !strcmp(e, "1") || !strcmp(e, "on"))) {
+    if (!e || !*e || !strcmp(e, "error") || !strcmp(e, "1") || !strcmp(e, "on")) {
         *mode = ARC_RACE_ERROR;
         return 0;
     }
-    if (!e || !*e || !strcmp(e, "warn")) { /* the default, until every kernel the suite runs is race-free */
+    if (!strcmp(e, "warn")) {
         *mode = ARC_RACE_WARN;
         return 0;
     }

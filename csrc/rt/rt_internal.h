@@ -164,7 +164,7 @@ const char *sim_site(void);
 /* Reset this thread's race detector for a block of launch number `seq` in `mode`. */
 void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);
 /* The mode of launches that do not set one: $ASCENDRTC_RACE_CHECK
- * (error; warn, the default; off).  -1 when the variable holds anything else. */
+ * (error, the default; warn; off).  -1 when the variable holds anything else. */
 int sim_race_default_mode(int *mode);
 
 /* ---- spin.c ---- */

@@ -118,7 +118,7 @@ typedef enum aclrtLaunchKernelAttrId {
     ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY = 0x7A01,
     /* ascendrtc extension: the pipe race check of this launch as
      * value.rsv[0]: 0 off, 1 warn (print and go on), 2 error (the launch
-     * fails); without it $ASCENDRTC_RACE_CHECK decides (default warn). */
+     * fails); without it $ASCENDRTC_RACE_CHECK decides (default error). */
     ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK = 0x7A02
 } aclrtLaunchKernelAttrId;
 
