@@ -31,7 +31,9 @@ extern "C" __global__ __aicore__ void tiles(GM_ADDR x, GM_ADDR y, int32_t n)
     GlobalTensor<float> gx, gy;
     gx.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * n, n);
     gy.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * n, n);
-    for (int32_t i = 0; i < n; i += 256) { DataCopy(t, gx[i], 256); DataCopy(gy[i], t, 256); }
+    for (int32_t i = 0; i < n; i += 256) {   // the barriers order the copies as an NPU needs
+        DataCopy(t, gx[i], 256); PipeBarrier<PIPE_ALL>(); DataCopy(gy[i], t, 256); PipeBarrier<PIPE_ALL>();
+    }
 }
 '''
 
