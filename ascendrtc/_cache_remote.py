@@ -26,7 +26,7 @@ import time
 from typing import Dict, Iterator, List, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
-from ._cache_store import FORMAT_VERSION, CorruptEntry, decode_entry
+from ._cache_store import _PREFIX, FORMAT_VERSION, CorruptEntry, decode_entry
 from ._errors import Error
 
 log = logging.getLogger("ascendrtc.cache")
@@ -258,14 +258,13 @@ class RedisTier:
         """(size, meta or None) of one entry, reading only its header and metadata."""
         import json
         import struct
-        from ._cache_store import _PREFIX
         with self._lock:
             size = self._call("STRLEN", self.prefix + key)
             head = self._call("GETRANGE", self.prefix + key, 0, _PREFIX.size - 1)
             if not isinstance(head, bytes) or len(head) < _PREFIX.size:
                 return size, None
             try:
-                mlen = struct.unpack_from("<8sII", head)[2]
+                mlen = _PREFIX.unpack_from(head)[2]
                 mj = self._call("GETRANGE", self.prefix + key, _PREFIX.size, _PREFIX.size + mlen - 1)
                 meta = json.loads(mj.decode())
             except (ValueError, struct.error, AttributeError):

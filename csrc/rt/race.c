@@ -197,6 +197,22 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
     }
 }
 
+/* Make room for one segment at index i (a copy of the one there, if any);
+ * -1 when out of memory. */
+static int open_at(space *sp, size_t i)
+{
+    if (sp->n == sp->cap) {
+        size_t cap = sp->cap ? sp->cap * 2 : 64;
+        seg *ns = realloc(sp->s, cap * sizeof *ns);
+        if (!ns) return -1;
+        sp->s = ns;
+        sp->cap = cap;
+    }
+    memmove(&sp->s[i + 1], &sp->s[i], (sp->n - i) * sizeof *sp->s);
+    sp->n++;
+    return 0;
+}
+
 /* Split so that a segment boundary falls at x; the index of the first
  * segment starting at or after x. */
 static size_t split_at(space *sp, uint64_t x)
@@ -207,15 +223,8 @@ static size_t split_at(space *sp, uint64_t x)
         if (sp->s[mid].hi <= x) lo = mid + 1; else hi = mid;
     }
     if (lo < sp->n && sp->s[lo].lo < x) {
-        if (sp->n == sp->cap) {
-            size_t cap = sp->cap ? sp->cap * 2 : 64;
-            seg *ns = realloc(sp->s, cap * sizeof *ns);
-            if (!ns) return (size_t)-1;
-            sp->s = ns;
-            sp->cap = cap;
-        }
-        memmove(&sp->s[lo + 1], &sp->s[lo], (sp->n - lo) * sizeof *sp->s);
-        sp->n++;
+        if (open_at(sp, lo))
+            return (size_t)-1;
         sp->s[lo].hi = x;
         sp->s[lo + 1].lo = x;
         return lo + 1;
@@ -236,15 +245,8 @@ static int cover(space *sp, uint64_t lo, uint64_t hi)
             continue;
         }
         uint64_t end = i < sp->n && sp->s[i].lo < hi ? sp->s[i].lo : hi;
-        if (sp->n == sp->cap) {
-            size_t cap = sp->cap ? sp->cap * 2 : 64;
-            seg *ns = realloc(sp->s, cap * sizeof *ns);
-            if (!ns) return -1;
-            sp->s = ns;
-            sp->cap = cap;
-        }
-        memmove(&sp->s[i + 1], &sp->s[i], (sp->n - i) * sizeof *sp->s);
-        sp->n++;
+        if (open_at(sp, i))
+            return -1;
         memset(&sp->s[i], 0, sizeof *sp->s);
         sp->s[i].lo = x;
         sp->s[i].hi = end;
