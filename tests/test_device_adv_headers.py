@@ -28,6 +28,9 @@ HEADERS = {
         "ConfusionTransposeTiling ct{}; ConfusionTranspose(x, y, TransposeType::TRANSPOSE_ND2ND_ONLY, ct);",
     "lib/tiling/adv_tiling_data.h": "AscendC::tiling::PadTiling p{}; (void)p;",
     "kernel_tiling/kernel_tiling.h": "::SoftMaxTiling s{}; (void)s;",
+    # the matmul tiling headers' older paths: the TCubeTiling a kernel reads
+    "lib/matrix/matmul/tiling.h": "TCubeTiling c{}; c.baseM = 16; (void)c;",
+    "lib/matmul/bmm_tiling.h": "AscendC::tiling::TCubeTiling c{}; (void)c.usedCoreNum;",
 }
 
 

@@ -1,4 +1,5 @@
 """Device API breadth that real kernels use: DivCeil/AlignUp/Std helpers,
+integer Ceil/CeilDivision, GetTaskRation, likely/unlikely,
 IsSameType, block_idx/block_num, float16_t, C library names at global
 scope, LocalTensor operators, Fill/InitOutput, Arange, level-0 ReduceMin/
 Max with a mask array, RepeatReduceSum, GlobalTensor::address_, the
@@ -30,6 +31,13 @@ KERNELS = [
       " g.SetValue(8, (int32_t)(::sqrt(f2) * 100)); g.SetValue(9, (int32_t)((float)h * 2));"
       " g.SetValue(10, TOTAL_VEC_LOCAL_SIZE / 1024); g.SetValue(11, AIV * 10 + AIC);"
       " g.SetValue(12, AscendCUtils::GetC0Count(sizeof(half)));"),
+    # integer Ceil(a, b) (the scalar overload beside the tensor Ceil), CeilDivision, GetTaskRation, unlikely
+    k("ceil_helpers", "GM_ADDR y, uint32_t n",
+      "GlobalTensor<int32_t> g; g.SetGlobalBuffer((__gm__ int32_t *)y, 16);"
+      " g.SetValue(0, Ceil(n, 4u)); g.SetValue(1, (int32_t)Ceil(n * sizeof(half), 32)); g.SetValue(2, Ceil(0, 5));"
+      " g.SetValue(3, Ceil(n, 0)); g.SetValue(4, CeilDivision((int32_t)n, 8)); g.SetValue(5, (int32_t)GetTaskRation());"
+      " if (unlikely(n > 1000)) { g.SetValue(6, -1); } else if (likely(n > 0)) { g.SetValue(6, 1); }"
+      " static_assert(Ceil(33u, 32u) == 2u && Ceil((uint64_t)64, 32) == 2u, \"constexpr\");"),
     # z = x * y + ...: whole-tensor operators
     k("tensor_ops", "GM_ADDR x, GM_ADDR y, GM_ADDR z",
       "GlobalTensor<float> gx, gy, gz; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);"
@@ -120,6 +128,13 @@ def test_scalar_helpers_and_builtin_names(mod):
     for blk in range(2):
         r = y[blk * 16:(blk + 1) * 16]
         assert list(r[:13]) == [3, 3, 64, 9, 3, 1 + 4, blk, 20, 150, 3, 192, 21, 16]
+
+
+def test_integer_ceil_ceil_division_and_branch_hints(mod):
+    for n in (17, 32, 1):
+        y = np.zeros(16, np.int32)
+        run(mod, "ceil_helpers", 1, y, np.uint32(n))
+        assert list(y[:7]) == [-(-n // 4), -(-(2 * n) // 32), 0, 0, -(-n // 8), 1, 1]
 
 
 def test_tensor_operators(mod):

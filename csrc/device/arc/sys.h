@@ -53,6 +53,8 @@ inline int64_t GetBlockNum() { return __arc_core()->block_num; }
 inline int64_t GetSubBlockIdx() { return __arc_core()->sub_block_idx; }
 inline int64_t GetSubBlockNum() { return __arc_core()->sub_block_num; }
 inline int64_t GetTaskRatio() { return __arc_core()->sub_block_num > 1 ? __arc_core()->sub_block_num : 1; }
+/* The name older CANN releases (and their samples) use for GetTaskRatio. */
+inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline constexpr uint32_t GetUBSizeInBytes() { return __NPU_ARCH__ == 3510 ? 256u * 1024u : 192u * 1024u; }
 inline int64_t GetSystemCycle() { return 0; }
 

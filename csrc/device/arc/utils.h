@@ -27,6 +27,14 @@ using std::ceil;
 using std::pow;
 using std::round;
 
+/* Branch hints CANN's kernel headers define (kernels write if (unlikely(c))). */
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 /* Builtin scalar type names of the device compiler. */
 typedef half float16_t;
 typedef float float32_t;
@@ -57,6 +65,22 @@ template <typename T, typename U> __attribute__((always_inline)) constexpr T Ali
     return (T)(DivCeil(a, b) * (T)b);
 }
 template <typename T, typename U> __attribute__((always_inline)) constexpr T CeilAlign(T a, U b) { return AlignUp(a, b); }
+/* Integer Ceil(a, b): a / b rounded up (the scalar overload beside the
+ * advanced API's tensor Ceil; the arguments may differ in type, as in
+ * Ceil(n * sizeof(T), 32)).  A zero divisor gives 0, as CeilDivision's
+ * documentation states for itself. */
+template <typename T, typename U,
+          typename = std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value>>
+__attribute__((always_inline)) constexpr decltype(T() + U()) Ceil(T a, U b)
+{
+    using R = decltype(T() + U());
+    return b == 0 ? (R)0 : (R)(((R)a + (R)b - 1) / (R)b);
+}
+/* CeilDivision(num1, num2): the documented int32 form (0 when num2 is 0). */
+__attribute__((always_inline)) constexpr int32_t CeilDivision(int32_t num1, int32_t num2)
+{
+    return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
+}
 template <typename T, typename U> __attribute__((always_inline)) constexpr T AlignDown(T a, U b)
 {
     return (T)(a / (T)b * (T)b);
