@@ -36,10 +36,18 @@ Settings, read at each use (not frozen at import):
 
 ``ascendrtc cache list|stats|verify|prune|clear`` inspects and
 maintains the directory (``--remote`` for the server).
+
+The compiler's precompiled device API (one per compile configuration,
+built on a process's first compile) is an entry here too, labelled
+``precompiled device API``: the compiler asks :func:`_pch_load` and
+:func:`_pch_save` (through the store the extension lends it,
+``csrc/ext/pch_store.c``), so every mode, the cap, eviction and the CLI
+apply to it.  It stays local: the remote tier holds kernels only.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import logging
 import os
 import sys
@@ -213,6 +221,62 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
                          lock_timed_out=not held)
 
 
+# ---- the compiler's precompiled device API (csrc/ext/pch_store.c) ---------
+
+PCH_LABEL = "precompiled device API"
+
+
+def pch_key(config: str) -> str:
+    """The entry key of the PCH for ``config`` (the compiler's fingerprint
+    and cc1 arguments, as the compiler names them)."""
+    return hashlib.sha256(b"ascendrtc-pch\0" + config.encode()).hexdigest()
+
+
+def _pch_cache(writing: bool) -> Optional[DiskCache]:
+    """The disk cache when the mode lets a PCH be read (or, ``writing``,
+    stored) now; None otherwise.  A directory that is unusable or unsafe
+    means no PCH on disk, quietly: the compile that asked goes on (and
+    :func:`compile` reports the directory itself)."""
+    try:
+        m = mode()
+    except ValueError:
+        return None
+    if m == "off" or (writing and m != "on"):
+        return None
+    cache = get_cache()
+    try:
+        cache.ensure()
+    except CacheDirError as e:
+        log.debug("no precompiled device API on disk: %s", e)
+        return None
+    if writing and not os.access(cache.dir, os.W_OK):
+        return None
+    return cache
+
+
+def _pch_load(config: str) -> Optional[bytes]:
+    """The kept PCH for ``config``, or None (miss, mode ``off``, no usable
+    directory).  Called by the compiler."""
+    cache = _pch_cache(writing=False)
+    hit = cache.load(pch_key(config)) if cache is not None else None
+    return hit[1] if hit is not None else None
+
+
+def _pch_save(config: str, data: bytes) -> None:
+    """Keep a PCH the compiler just built (mode ``on`` only), then hold the
+    cache to its cap.  Called by the compiler."""
+    cache = _pch_cache(writing=True)
+    if cache is None:
+        return
+    arch = next((f"dav-{a.split('=', 1)[1]}" for a in config.splitlines() if a.startswith("-D__NPU_ARCH__=")), None)
+    try:
+        cache.store(pch_key(config), data, {"kind": "pch", "label": PCH_LABEL, "kernels": [], "arch": arch,
+                                            "created": time.time()})
+        cache.evict(default_max_size(), target=0.9)
+    except OSError as e:
+        log.warning("ascendrtc cache: could not store the %s in %s: %s", PCH_LABEL, cache.dir, e)
+
+
 # ---- python -m ascendrtc cache ... -------------------------------------------
 
 def _fmt_size(n: float) -> str:
@@ -267,10 +331,12 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
                 print(f"{e.key[:16]}  CORRUPT ({e.error})  {_fmt_size(e.size)}", file=out)
                 continue
             m = e.meta
-            print(f"{e.key[:16]}  {m.get('label') or m.get('program', '?')}  kernels={','.join(m.get('kernels', []))}"
-                  f"  arch={m.get('arch', '?')}  {_fmt_size(e.size)}  used {_fmt_age(now - e.last_used)}"
-                  f"  compile {m.get('compile_seconds', 0):.2f}s", file=out)
-        print(f"{len(entries)} entries in {cache.dir}", file=out)
+            what = "" if _is_pch(e) else f"  kernels={','.join(m.get('kernels', []))}"
+            tail = "" if _is_pch(e) else f"  compile {m.get('compile_seconds', 0):.2f}s"
+            print(f"{e.key[:16]}  {m.get('label') or m.get('program', '?')}{what}"
+                  f"  arch={m.get('arch', '?')}  {_fmt_size(e.size)}  used {_fmt_age(now - e.last_used)}{tail}",
+                  file=out)
+        print(f"{_counted(entries)} in {cache.dir}", file=out)
     elif a.cmd == "stats":
         try:
             m = mode()
@@ -278,11 +344,14 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
             m = f"invalid: {e}"
         entries = cache.entries()
         total = sum(e.size for e in entries)
-        bad = sum(1 for e in entries if e.error)
-        saved = sum(e.meta.get("compile_seconds", 0) for e in entries if not e.error)
+        kernels = [e for e in entries if not _is_pch(e)]
+        bad = sum(1 for e in kernels if e.error)
+        saved = sum(e.meta.get("compile_seconds", 0) for e in kernels if not e.error)
+        pchs = [e for e in entries if _is_pch(e)]
         print(f"directory:  {cache.dir}", file=out)
         print(f"mode:       {m} (ASCENDRTC_CACHE)", file=out)
-        print(f"entries:    {len(entries)} ({bad} corrupt)", file=out)
+        print(f"entries:    {len(kernels)} ({bad} corrupt)", file=out)
+        print(f"{PCH_LABEL}: {len(pchs)} ({_fmt_size(sum(e.size for e in pchs))})", file=out)
         print(f"size:       {_fmt_size(total)} of {_fmt_size(default_max_size())} cap", file=out)
         print(f"compile time held: {saved:.1f}s", file=out)
         if entries:
@@ -297,8 +366,9 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
             print(f"CORRUPT {e.path}: {e.error}", file=out)
             if a.delete:
                 cache.remove(e.key)
-        print(f"{len(entries) - len(bad)} ok, {len(bad)} corrupt{' (deleted)' if bad and a.delete else ''}",
-              file=out)
+        pchs = sum(1 for e in entries if _is_pch(e))
+        print(f"{len(entries) - len(bad) - pchs} ok, {len(bad)} corrupt{' (deleted)' if bad and a.delete else ''}"
+              f"{f'; {PCH_LABEL}: {pchs} ok' if pchs else ''}", file=out)
         return 1 if bad and not a.delete else 0
     elif a.cmd == "prune":
         try:
@@ -306,14 +376,27 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
         except ValueError as e:
             print(f"error: --max-size: {e}", file=sys.stderr)
             return 2
-        removed = cache.evict(cap)
+        kinds = {e.key: e for e in cache.entries()}
+        removed = [kinds[k] for k in cache.evict(cap) if k in kinds]
         stale = cache.clean_stale()
-        print(f"removed {len(removed)} entries (now {_fmt_size(cache.total_size())}, cap {_fmt_size(cap)}) "
+        print(f"removed {_counted(removed)} (now {_fmt_size(cache.total_size())}, cap {_fmt_size(cap)}) "
               f"and {stale} stale temp/lock files", file=out)
     elif a.cmd == "clear":
-        n = cache.clear()
-        print(f"removed {n} entries from {cache.dir}", file=out)
+        entries = cache.entries()
+        cache.clear()
+        print(f"removed {_counted(entries)} from {cache.dir}", file=out)
     return 0
+
+
+def _is_pch(e) -> bool:
+    return e.meta.get("kind") == "pch"
+
+
+def _counted(entries) -> str:
+    """"3 entries" (compiled kernels, corrupt ones included), then the
+    precompiled device APIs among them when there are any."""
+    pchs = sum(1 for e in entries if _is_pch(e))
+    return f"{len(entries) - pchs} entries" + (f" and {pchs} {PCH_LABEL}" if pchs else "")
 
 
 def _remote_summary(url: Optional[str]) -> str:

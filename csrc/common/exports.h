@@ -6,6 +6,8 @@
 #ifndef ARC_EXPORTS_H_
 #define ARC_EXPORTS_H_
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +31,21 @@ ARC_EXPORT const char *ascendrtc_rtc_fingerprint(void);
  * ("dav-2201"), as aclrtcCompileProg's option parser resolves --npu-arch
  * and --npu-soc; NULL when the options do not parse. */
 ARC_EXPORT const char *ascendrtc_rtc_resolve_arch(int n, const char *const *options);
+
+/* libacl_rtc: where the precompiled device API (rtc/pch.cpp) is kept
+ * between processes.  The compile cache owns that storage
+ * (ascendrtc/cache.py: modes, directory, cap, eviction, CLI); the
+ * extension lends its hooks here and the compiler asks them instead of
+ * touching the disk.  `key` names the configuration (compiler fingerprint
+ * and cc1 arguments, one per line).  load hands a kept copy to
+ * put(put_ctx, data, len) and returns nonzero, or returns 0 on a miss;
+ * save offers bytes just built.  No hooks (NULL, the default): the PCH is
+ * kept in memory only. */
+typedef struct ascendrtc_pch_store {
+    int (*load)(const char *key, void (*put)(void *put_ctx, const void *data, size_t len), void *put_ctx);
+    void (*save)(const char *key, const void *data, size_t len);
+} ascendrtc_pch_store;
+ARC_EXPORT void ascendrtc_rtc_set_pch_store(const ascendrtc_pch_store *store);
 
 #ifdef __cplusplus
 }

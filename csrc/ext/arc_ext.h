@@ -61,7 +61,8 @@
     X(0, ascendrtc_set_launch_timeout)      \
     X(0, ascendrtc_ub_size)                 \
     X(1, ascendrtc_rtc_fingerprint)         \
-    X(1, ascendrtc_rtc_resolve_arch)
+    X(1, ascendrtc_rtc_resolve_arch)        \
+    X(1, ascendrtc_rtc_set_pch_store)
 
 typedef struct arc_api {
 #define ARC_API_FIELD(lib, name) __typeof__(&name) name;
@@ -101,6 +102,10 @@ PyObject *arc_backend_info(PyObject *module, PyObject *unused);
 PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused);
 PyObject *arc_resolve_arch(PyObject *module, PyObject *options);
 PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg);
+/* The store the compile cache (ascendrtc/cache.py) lends the compiler for
+ * its precompiled device API (pch_store.c); provider.c hands it over once
+ * the provider is loaded. */
+extern const ascendrtc_pch_store arc_pch_store;
 
 /* ---- module state and errors (module.c, errors.c) ---- */
 

@@ -122,6 +122,8 @@ static int load_provider(void)
     }
     ARC_ACL_FUNCS(ARC_API_LOAD)
 #undef ARC_API_LOAD
+    if (arc_acl.ascendrtc_rtc_set_pch_store)
+        arc_acl.ascendrtc_rtc_set_pch_store(&arc_pch_store);
     /* Keep the GIL: a second thread must not see a half-loaded table. */
     aclError err = arc_acl.aclInit(NULL);
     if (err != ACL_SUCCESS && err != ACL_ERROR_REPEAT_INITIALIZE) {

@@ -10,20 +10,11 @@
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 
 #include "common/exports.h"
-#include "common/fnv.h"
 
 namespace arc_rtc {
 
@@ -96,90 +87,24 @@ PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<ll
     return std::make_shared<const llvm::SmallVector<char, 0>>(std::move(buf->Data));
 }
 
-// ---- the on-disk copy, so a new process skips the ~100 ms build ----
-// <cache root>/pch/<fnv64 of configuration + fingerprint>.pch holds
-// "ARCPCH1" NUL, u64 payload size, u64 FNV-1a of the payload, the payload.
-// The cache root is the jit cache's ($ASCENDRTC_CACHE_DIR, else
-// $XDG_CACHE_HOME/ascendrtc, else ~/.cache/ascendrtc); like it, a directory
-// another user could write is not used.  Any problem means: build in memory.
+// ---- the copy kept between processes, so a new one skips the ~100 ms build ----
+// The compile cache owns it (see ascendrtc_rtc_set_pch_store in
+// common/exports.h); without a store the PCH lives in memory only.
 
-uint64_t fnv64(const char *p, size_t n, uint64_t h = ARC_FNV1A64_INIT)
+std::mutex g_store_lock;
+ascendrtc_pch_store g_store;
+
+ascendrtc_pch_store store()
 {
-    return arc_fnv1a64(p, n, h);
+    std::lock_guard<std::mutex> lk(g_store_lock);
+    return g_store;
 }
 
-bool private_dir(const std::string &d)
+void put_bytes(void *ctx, const void *data, size_t len)
 {
-    if (mkdir(d.c_str(), 0700) != 0 && errno != EEXIST)
-        return false;
-    struct stat st;
-    return stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_uid == geteuid() || st.st_uid == 0) &&
-           !(st.st_mode & (S_IWGRP | S_IWOTH));
-}
-
-std::string disk_path(const std::string &key)
-{
-    const char *mode = std::getenv("ASCENDRTC_CACHE");
-    if (mode && std::strcmp(mode, "off") == 0)
-        return "";
-    std::string root;
-    if (const char *d = std::getenv("ASCENDRTC_CACHE_DIR"); d && *d) {
-        root = d;
-    } else if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') {
-        root = std::string(x) + "/ascendrtc";
-    } else if (const char *h = std::getenv("HOME"); h && *h) {
-        std::string cache = std::string(h) + "/.cache";
-        mkdir(cache.c_str(), 0700);
-        root = cache + "/ascendrtc";
-    } else {
-        return "";
-    }
-    if (!private_dir(root) || !private_dir(root + "/pch"))
-        return "";
-    std::string fp = ascendrtc_rtc_fingerprint();
-    char name[32];
-    std::snprintf(name, sizeof name, "%016llx.pch",
-                  static_cast<unsigned long long>(fnv64(fp.data(), fp.size(), fnv64(key.data(), key.size()))));
-    return root + "/pch/" + name;
-}
-
-const char kMagic[8] = {'A', 'R', 'C', 'P', 'C', 'H', '1', '\0'};
-
-PchBytes disk_load(const std::string &path)
-{
-    auto buf = llvm::MemoryBuffer::getFile(path, false, false);
-    if (!buf)
-        return nullptr;
-    llvm::StringRef d = (*buf)->getBuffer();
-    uint64_t size, sum;
-    if (d.size() < 24 || std::memcmp(d.data(), kMagic, 8) != 0)
-        return nullptr;
-    std::memcpy(&size, d.data() + 8, 8);
-    std::memcpy(&sum, d.data() + 16, 8);
-    if (size != d.size() - 24 || fnv64(d.data() + 24, size) != sum) {
-        unlink(path.c_str()); // torn or corrupt: rebuilt and rewritten below
-        return nullptr;
-    }
-    auto v = std::make_shared<llvm::SmallVector<char, 0>>(d.begin() + 24, d.end());
-    return v;
-}
-
-void disk_save(const std::string &path, const llvm::SmallVector<char, 0> &data)
-{
-    std::string tmp = path + ".tmpXXXXXX";
-    int fd = mkstemp(tmp.data());
-    if (fd < 0)
-        return;
-    uint64_t size = data.size(), sum = fnv64(data.data(), data.size());
-    bool ok = write(fd, kMagic, 8) == 8 && write(fd, &size, 8) == 8 && write(fd, &sum, 8) == 8;
-    for (size_t off = 0; ok && off < data.size();) {
-        ssize_t n = write(fd, data.data() + off, data.size() - off);
-        ok = n > 0;
-        off += ok ? static_cast<size_t>(n) : 0;
-    }
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(tmp.c_str(), path.c_str()) != 0)
-        unlink(tmp.c_str());
+    auto *out = static_cast<PchBytes *>(ctx);
+    const char *p = static_cast<const char *>(data);
+    *out = std::make_shared<const llvm::SmallVector<char, 0>>(p, p + len);
 }
 
 } // namespace
@@ -205,12 +130,13 @@ PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<
         }
     }
     if (builder) {
-        std::string w, path = disk_path(key);
-        PchBytes b = path.empty() ? nullptr : disk_load(path);
-        if (!b) {
+        std::string w, stored_key = std::string(ascendrtc_rtc_fingerprint()) + '\n' + key;
+        ascendrtc_pch_store st = store();
+        PchBytes b;
+        if (!st.load || !st.load(stored_key.c_str(), put_bytes, &b) || !b) {
             b = build(args, fs, w);
-            if (b && !path.empty())
-                disk_save(path, *b);
+            if (b && st.save)
+                st.save(stored_key.c_str(), b->data(), b->size());
         }
         std::lock_guard<std::mutex> lk(g_lock);
         e->bytes = b;
@@ -224,3 +150,9 @@ PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<
 }
 
 } // namespace arc_rtc
+
+void ascendrtc_rtc_set_pch_store(const ascendrtc_pch_store *s)
+{
+    std::lock_guard<std::mutex> lk(arc_rtc::g_store_lock);
+    arc_rtc::g_store = s ? *s : ascendrtc_pch_store{};
+}

@@ -21,7 +21,7 @@ extern const char *const kPchPrefixText;
 
 // The PCH for a compile with these cc1 arguments (without -main-file-name
 // and the input), built on first use with the file system `fs` (or read
-// from the compile cache's pch/ directory, where it is also kept).  Returns
+// from the store the compile cache lends, ascendrtc_rtc_set_pch_store).  Returns
 // null, with the reason in *why, when it cannot be built; the caller then
 // compiles without it.  Thread-safe; one build per configuration.
 PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
