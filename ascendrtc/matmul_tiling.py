@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _C
 
-#: TCubeTiling's fields, in the kernel struct's order (cube.md section 9).
+#: TCubeTiling's fields, in the kernel struct's order (ARC_TCUBE_TILING_FIELDS,
+#: csrc/device/kernel_tiling/kernel_tiling.h).
 FIELDS = (
     "usedCoreNum", "M", "N", "Ka", "Kb", "singleCoreM", "singleCoreN", "singleCoreK", "baseM", "baseN", "baseK",
     "depthA1", "depthB1", "stepM", "stepN", "isBias", "transLength", "iterateOrder", "shareMode", "shareL1Size",

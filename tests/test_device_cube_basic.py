@@ -1,6 +1,6 @@
 """Cube unit, basic API (dav-2201): ND -> NZ copies, LoadData with and
 without transpose, Mmad per dtype pair, bias, Fixpipe NZ -> ND with ReLU,
-against NumPy models of the fractal layouts (cube.md sections 3-7)."""
+against NumPy models of the fractal layouts ("Cube unit" in csrc/device/README.md)."""
 import os
 
 import numpy as np

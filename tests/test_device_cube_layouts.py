@@ -1,7 +1,7 @@
 """Cube unit layouts beyond the basic matmul: the img2col 3D load
 (LoadData3DParamsV2) into L0A, Fixpipe keeping NZ (CFG_NZ), the block-mode
 DataCopy of L0C fractals, and GEMV (m = 1 reads L0A as a plain row),
-against NumPy models of cube.md sections 3-7."""
+against NumPy models of the layouts of "Cube unit" in csrc/device/README.md."""
 import numpy as np
 import pytest
 

@@ -120,3 +120,29 @@ def test_every_environment_variable_is_in_the_guide():
     table = guide[guide.index("## Profiling and environment variables"):]
     missing = sorted(v for v in read if "`%s`" % v not in table)
     assert not missing, missing
+
+
+def test_comments_cite_only_documents_in_the_repository():
+    # A comment that points at notes the repository lacks ("research notes
+    # section 3.2", "cube.md section 9") leaves the next reader nowhere;
+    # point at a document here or state the fact.  Tests' own docs are
+    # scanned too; the .md files tests create in temp dirs are not citations.
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    have = {os.path.basename(f) for f in files if f.endswith(".md")}
+    bad = []
+    for f in files:
+        if not f.endswith((".c", ".h", ".cpp", ".hpp", ".py", ".md", ".sh")) or f.startswith("tests/test_"):
+            continue
+        with open(os.path.join(ROOT, f), errors="replace") as fh:
+            text = fh.read()
+        for m in re.finditer(r"[\w./-]*?(\w+\.md)\b|research notes|shared/research", text):
+            if m.group(1) is None or m.group(1) not in have:
+                bad.append(f"{f}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    for f in files:   # tests' docstrings and comments: the same rule, test-made files aside
+        if f.startswith("tests/test_") and f.endswith(".py") and f != "tests/test_docs.py":
+            with open(os.path.join(ROOT, f)) as fh:
+                text = fh.read()
+            for m in re.finditer(r"research notes|shared/research|\b(?:aclrtc_api|ascendc_api|cube|pipes_and_races|"
+                                 r"cost_model|llvm_inprocess|style_anchors|peers|DESIGN)\.md", text):
+                bad.append(f"{f}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
+    assert not bad, "citations of documents not in the repository:\n" + "\n".join(bad)

@@ -1,5 +1,5 @@
-"""Kernel argument handles and the three launchers (research notes 3.3 and
-3.4): packing at the metadata's offsets, placeholders, ParaUpdate,
+"""Kernel argument handles and the three launchers
+(aclrtLaunchKernelWith{Config,ArgsArray,HostArgs}): packing at the metadata's offsets, placeholders, ParaUpdate,
 user-memory handles, and the checks that name a wrong argument, a bad
 numBlocks or a bad launch attribute before anything runs."""
 import ctypes

@@ -1,4 +1,4 @@
-"""Loading kernel binaries (research notes 3.2): load options, lookup by
+"""Loading kernel binaries (aclrtBinaryLoadFromData/File): load options, lookup by
 source or lowered name, unload, and corrupt or unusual binaries - each
 refused with a message that says what is wrong.  Also the half/bfloat16
 conversion builtins the loader supplies to JIT'd code, against NumPy."""

@@ -1,5 +1,5 @@
 """Device and pinned host memory of the simulated NPU: allocation rules
-(research notes 3.6), copies and sets (sync and async), and the tracked
+(aclrtMalloc's policies and alignment), copies and sets (sync and async), and the tracked
 allocations that turn bad pointers, double frees and out-of-range copies
 into clear errors."""
 import ctypes

@@ -1,6 +1,6 @@
 """Kernels whose blocks wait for each other through global memory, without
-SyncAll: they need every block running at once, as on the NPU (research
-ascendc_api.md §7 trap 7).  The simulator runs kernels without SyncAll on
+SyncAll: they need every block running at once, as on the NPU (Ascend C
+documents that such kernels need every block resident).  The simulator runs kernels without SyncAll on
 fewer threads than blocks; when no block finishes for a while and blocks
 wait to start, it adds threads until they all run.  Each case runs under a
 launch timeout, so a regression fails instead of hanging."""

@@ -1,4 +1,4 @@
-"""Asynchronous, in-order streams and events (research notes 3.5): a
+"""Asynchronous, in-order streams and events: a
 launch returns before its kernel has run, tasks on one stream run in
 order, StreamWaitEvent orders streams, events time the work between their
 records, and every misuse names the handle.  Kernels that wait for a flag

@@ -42,7 +42,8 @@ static const char *ktype_name(uint32_t t)
     return t < sizeof n / sizeof n[0] ? n[t] : "an unknown kernel type";
 }
 
-/* Options of section 3.2 of the research notes.  *magic is 0 when none. */
+/* The aclrtBinaryLoadOptions CANN documents (lazy load, magic).  *magic is 0
+ * when none. */
 static aclError check_options(const char *api, const aclrtBinaryLoadOptions *o, int from_file, uint32_t *magic)
 {
     *magic = 0;

@@ -1,6 +1,6 @@
 /* launch.c - aclrtLaunchKernelWith{Config,ArgsArray,HostArgs}.  Each
  * launch is validated completely before anything is queued (numBlocks,
- * reserve, the launch attributes of research section 3.4, the arguments
+ * reserve, the launch attributes aclrtLaunchKernelWithConfig takes, the arguments
  * against the kernel's metadata), then the packed argument block - each
  * parameter at its metadata offset, placeholder data after them - is
  * copied into the task, and the call returns before the kernel runs. */

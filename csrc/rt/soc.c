@@ -1,6 +1,6 @@
-/* soc.c - the simulated SoCs, one per --npu-arch.  Sizes follow the
- * research notes (aclrtc_api.md section 4); where no official figure
- * exists the simulator's choice is marked. */
+/* soc.c - the simulated SoCs, one per --npu-arch.  Sizes are CANN's
+ * documented figures (docs/simulated_npu.md lists them); where no official
+ * figure exists the simulator's choice is marked. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

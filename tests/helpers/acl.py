@@ -1,7 +1,7 @@
 """ctypes access to the simulated CANN home, for tests of the C API.
 
 Independent of the ascendrtc package on purpose: the C API is checked
-against the research notes, not against our own Python layer.
+against CANN's documented behaviour, not against our own Python layer.
 """
 import ctypes
 import os

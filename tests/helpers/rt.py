@@ -23,7 +23,7 @@ U32 = ctypes.c_uint32
 I32 = ctypes.c_int32
 PP = ctypes.POINTER(ctypes.c_void_p)
 
-# error codes (research notes, section 3.7)
+# error codes (csrc/include/acl/acl_error_table.h)
 INVALID_PARAM = 100000
 REPEAT_INITIALIZE = 100002
 INVALID_FILE = 100003

@@ -1,7 +1,7 @@
 /* cube_load.h - moving data towards the cube: GM -> L1 with ND -> NZ
  * (Nd2NzParams), L1 -> BiasTable, LoadData 2D (L1/GM -> L0A/L0B, with the
  * b16 fractal transpose), LoadDataWithTranspose and the img2col 3D load.
- * Index formulas are those of cube.md sections 3-5. */
+ * Index formulas: the layouts of "Cube unit" in csrc/device/README.md. */
 #ifndef ARC_CUBE_LOAD_H_
 #define ARC_CUBE_LOAD_H_
 

@@ -1,5 +1,5 @@
 /* cube_types.h - the cube unit's parameter structs (members in the order
- * of the research facts, cube.md sections 4-7), formats, constants, and
+ * CANN documents them), formats, constants, and
  * the fractal bookkeeping the CPU twin keeps in the L0 meta area. */
 #ifndef ARC_CUBE_TYPES_H_
 #define ARC_CUBE_TYPES_H_
@@ -121,7 +121,7 @@ struct MmadParams {
           cmatrixInitVal(cmatrixInitValIn) {}
 };
 
-/* Fixpipe quantisation modes in the documented order (cube.md section 7). */
+/* Fixpipe quantisation modes in the documented order (NoQuant first). */
 enum QuantMode_t : uint8_t {
     NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8
 };

@@ -1,7 +1,7 @@
 /* fixpipe.h - L0C out: Fixpipe (FixpipeParamsV220; NZ -> ND or NZ,
  * strides, ReLU, the quantisation modes) to GM or L1, the register-driven
  * DataCopy(CO1 -> GM, DataCopyCO12DstParams) and the block-mode DataCopy
- * of L0C fractals (cube.md section 7). */
+ * of L0C fractals (layouts: "Cube unit" in csrc/device/README.md). */
 #ifndef ARC_FIXPIPE_H_
 #define ARC_FIXPIPE_H_
 

@@ -1,6 +1,6 @@
 /* matmul_api.h - the high-level Matmul API (lib/matmul_intf.h): MatmulType,
- * Matmul<A, B, C, BIAS, MM_CFG>, the configs, REGIST_MATMUL_OBJ (cube.md
- * section 9).
+ * Matmul<A, B, C, BIAS, MM_CFG>, the configs, REGIST_MATMUL_OBJ
+ * ("Cube unit" in csrc/device/README.md).
  *
  * Model: the object computes on the core that calls it, straight from GM
  * (or a TSCM/VECOUT local A/B), one baseM x baseN block per Iterate with

@@ -1,5 +1,5 @@
 /* mmad.h - Mmad: C (+)= A x B on L0A (ZZ), L0B (ZN) and L0C (NZ, 16x16
- * fractals), cube.md section 6.  Padding of partial fractals takes part on
+ * fractals; "Cube unit" in csrc/device/README.md).  Padding of partial fractals takes part on
  * the NPU but its results are ignored; here the K sum stops at k, so
  * uninitialised padding never reaches a used result.
  *

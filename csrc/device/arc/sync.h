@@ -91,7 +91,7 @@ template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(con
  * order nothing.  Blocks run concurrently, so GM flags still work. */
 template <bool isAIVOnly = true, typename... A> inline void IBSet(const A &...) {}
 template <bool isAIVOnly = true, typename... A> inline void IBWait(const A &...) {}
-/* AIC <-> AIV flags of MIX kernels (cube.md section 1): in a
+/* AIC <-> AIV flags of MIX kernels ("Cube unit" in csrc/device/README.md): in a
  * KERNEL_TYPE_MIX_AIC_1_1/1_2 launch they order the block's cores (modes 1
  * and 2; ids truncated to 4 bits; the wait ignores its template
  * arguments, as on A2).  Other kernel types start no cross-core scheduler

@@ -8,8 +8,8 @@
 
 #include <cstdint>
 
-/* ---- Matmul: TCubeTiling, int32 fields in the documented order
- * (cube.md section 9).  ARC_TCUBE_TILING_FIELDS(X) lists them once for
+/* ---- Matmul: TCubeTiling, int32 fields in the order
+ * CANN documents.  ARC_TCUBE_TILING_FIELDS(X) lists them once for
  * the kernel struct, the host tiling (csrc/host_api/lib/matmul) and
  * Python (ascendrtc.matmul_tiling). */
 #define ARC_TCUBE_TILING_FIELDS(X)                                                                    \

@@ -4,7 +4,7 @@
  *
  * Fills the TCubeTiling fields (ARC_TCUBE_TILING_FIELDS order, see
  * kernel_tiling/kernel_tiling.h) for C = A (M x Ka) x B (Kb x N) [+ bias]
- * split over `cores` blocks, under the dav-2201 limits of cube.md section 9:
+ * split over `cores` blocks, under the dav-2201 limits ("Cube unit" in csrc/device/README.md):
  * baseM, baseN multiples of 16, baseK of 32 bytes; base blocks within L0A
  * and L0B (64 KB) and L0C (128 KB) with their double buffers; the bias row
  * within the 1 KB BiasTable; L1 blocks within 512 KB.  Returns 0, or -1 with
