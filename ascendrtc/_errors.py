@@ -16,7 +16,7 @@ PermissionError``), so both ways of catching work::
     +-- OpProjectError (ValueError)        an op project cannot be compiled as given
     RecompileWarning (UserWarning)         a jit kernel compiled more variants than its budget
 
-The C extension raises AclError and LaunchError from here (csrc/ext/module.c
+The C extension raises AclError and LaunchError from here (csrc/ext/extension.c
 looks them up at import), so this module must not import ``ascendrtc._C``.
 All of them report ``__module__ == "ascendrtc"``, where users find them.
 """

@@ -151,7 +151,7 @@ class Binary:
 
     def load(self) -> "Module":
         """Load the binary on the device (aclrtBinaryLoadFromData)."""
-        return Module(self, _C.load_binary(self.data))
+        return Module(self, _C.load_module(self.data))
 
     def __repr__(self) -> str:
         return f"<ascendrtc.Binary {len(self.data)} bytes, kernels {self.kernel_names}>"

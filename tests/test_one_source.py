@@ -90,7 +90,7 @@ def test_error_table_one_source_for_c_and_python():
 def test_error_raised_as_the_table_says():
     by_name = {name: (code, exc) for code, name, exc, _ in _C.ERRORS}
     try:
-        _C.load_binary(b"not an ELF object at all, long enough to be looked at..........")
+        _C.load_module(b"not an ELF object at all, long enough to be looked at..........")
     except arc.AclError as e:
         code, exc = by_name[e.name]
         assert (type(e), e.code) == (exc, code) and e.name == "ACL_ERROR_RT_PARAM_INVALID"

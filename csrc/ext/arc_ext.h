@@ -107,7 +107,7 @@ PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg);
  * the provider is loaded. */
 extern const ascendrtc_pch_store arc_pch_store;
 
-/* ---- module state and errors (module.c, errors.c) ---- */
+/* ---- module state and errors (extension.c, errors.c) ---- */
 
 typedef struct arc_state {
     PyObject *AclError;
@@ -234,7 +234,7 @@ PyObject *arc_matmul_tiling_py(PyObject *module, PyObject *args, PyObject *kw);
 /* The kernel of a BinaryMeta (or None/NULL) whose symbol is `symbol`, or NULL. */
 const arc_kernel_meta *arc_meta_kernel(PyObject *meta, const char *symbol);
 
-/* ---- loaded binaries, kernels and launch (loadedbinary.c, kernel.c, argpack.c) ---- */
+/* ---- modules (binaries loaded on the device), kernels and launch (module_object.c, kernel.c, argpack.c) ---- */
 
 typedef struct {
     PyObject_HEAD
@@ -242,6 +242,8 @@ typedef struct {
 } ModuleObject;
 
 extern PyType_Spec module_spec;
+/* _C.load_module(data) -> Module (module_object.c). */
+PyObject *arc_module_load(PyObject *module, PyObject *data);
 
 /* One parameter of a kernel, as packing needs it. */
 typedef struct arc_param_desc {

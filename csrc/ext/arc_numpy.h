@@ -1,5 +1,5 @@
 /* arc_numpy.h - include NumPy's C API the same way in every file of _C.
- * module.c defines ARC_NUMPY_MAIN and owns the API table; the other files
+ * extension.c defines ARC_NUMPY_MAIN and owns the API table; the other files
  * import it through the shared symbol. */
 #ifndef ARC_NUMPY_H_
 #define ARC_NUMPY_H_

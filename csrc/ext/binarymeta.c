@@ -1,7 +1,7 @@
 /* binarymeta.c - BinaryMeta: a compiled binary's ".arc_meta" metadata as
  * Python sees it (kernel names, symbols, parameters).  The parsing is
  * common/meta.c's, the same code the runtime loads binaries with; this file
- * only presents the parsed struct, and hands it to LoadedBinary.get_function
+ * only presents the parsed struct, and hands it to Module.get_function
  * so kernels get their parameter kinds, names and element dtypes from it. */
 #include "arc_ext.h"
 

@@ -1,7 +1,7 @@
 /* binary.c - aclrtBinaryLoad*, aclrtBinaryGetFunction and function
  * queries.  A binary is an x86-64 ELF object with an ".arc_meta" section
  * (common/meta.h); loading checks the metadata (arch, host CPU, kernel
- * types), links the object with the ORC loader (jit.cpp) and resolves
+ * types), links the object with the ORC loader (orc_loader.cpp) and resolves
  * every kernel's entry trampoline at once, so link errors surface at load.
  * The LAZY_LOAD option is accepted; loading is always eager. */
 #include <errno.h>
@@ -17,7 +17,7 @@
 
 struct sim_bin {
     uint32_t magic;
-    sim_jit_image *img;
+    sim_orc_image *img;
     arc_meta meta;
     sim_func *funcs; /* one per kernel of meta */
     const sim_arch *arch;
@@ -26,7 +26,7 @@ struct sim_bin {
     int inflight;    /* launches queued or running */
 };
 
-static const sim_jit_symbol runtime_symbols[] = {
+static const sim_orc_symbol runtime_symbols[] = {
 #define X(name) {#name, (void *)&name},
     ARC_KERNEL_SYMBOLS(X)
 #undef X
@@ -93,7 +93,7 @@ static void bin_free(sim_bin *b)
         sim_handle_del(&b->funcs[i]);
         b->funcs[i].magic = 0;
     }
-    sim_jit_unload(b->img);
+    sim_orc_unload(b->img);
     meta_free(&b->meta);
     free(b->funcs);
     pthread_mutex_destroy(&b->mu);
@@ -187,7 +187,7 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
         rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "the binary contains no kernels");
         goto fail;
     }
-    if (sim_jit_cpu_check(b->meta.target_cpu, err, sizeof err)) {
+    if (sim_orc_cpu_check(b->meta.target_cpu, err, sizeof err)) {
         rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "%s", err);
         goto fail;
     }
@@ -196,7 +196,7 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
         goto fail;
     }
     const char *label = b->meta.kernels[0].name;
-    if (sim_jit_load(data, length, label, runtime_symbols, &b->img, err, sizeof err)) {
+    if (sim_orc_load(data, length, label, runtime_symbols, &b->img, err, sizeof err)) {
         rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cannot load the binary: %s", err);
         goto fail;
     }
@@ -212,7 +212,7 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
                          f->km->name, f->km->ktype, ktype_name(f->km->ktype), b->arch->soc, b->arch->arch);
             goto fail;
         }
-        f->entry = (sim_entry_fn)sim_jit_lookup(b->img, f->km->entry, err, sizeof err);
+        f->entry = (sim_entry_fn)sim_orc_lookup(b->img, f->km->entry, err, sizeof err);
         if (!f->entry) {
             rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "kernel '%s': %s", f->km->name, err);
             goto fail;

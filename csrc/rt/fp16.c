@@ -1,5 +1,5 @@
 /* fp16.c - the half and bfloat16 conversion builtins clang emits for
- * JIT'd kernels (__extendhfsf2, __truncsfhf2, __truncdfhf2, __truncsfbf2,
+ * loaded kernels (__extendhfsf2, __truncsfhf2, __truncdfhf2, __truncsfbf2,
  * ...).  GCC 12's libgcc lacks some of them and compiler-rt is not linked,
  * so the runtime provides them, with round-to-nearest-even on the bits and
  * subnormals kept (never flushed).  x86-64 passes _Float16 and __bf16 in

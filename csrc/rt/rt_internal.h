@@ -19,7 +19,7 @@
 #include "arc/core_abi.h"
 #include "common/exports.h"
 #include "common/meta.h"
-#include "rt/jit.h"
+#include "rt/orc_loader.h"
 
 #define SIM_MSG_MAX 2048
 
@@ -283,7 +283,7 @@ typedef struct sim_args {
 
 aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
 
-/* ---- fp16.c: half/bf16 conversion builtins for JIT'd kernels ---- */
+/* ---- fp16.c: half/bf16 conversion builtins for loaded kernels ---- */
 float sim_extendhfsf2(_Float16 h);
 _Float16 sim_truncsfhf2(float f);
 _Float16 sim_truncdfhf2(double d);

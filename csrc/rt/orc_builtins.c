@@ -1,5 +1,5 @@
-/* jit_builtins.c - the libc, libm and compiler-builtin functions JIT'd
- * kernels may call, by address (jit.cpp defines them for every image).
+/* orc_builtins.c - the libc, libm and compiler-builtin functions loaded
+ * kernels may call, by address (orc_loader.cpp defines them for every image).
  * Kept in C: in C++ the math names are overloaded.  Anything not listed
  * fails to link with a message naming the symbol. */
 #include <math.h>
@@ -14,7 +14,7 @@ extern void __powisf2(void), __powidf2(void), __stack_chk_fail(void);
 #define FN(f) {#f, (void *)&f}
 #define AS(n, f) {n, (void *)&f}
 
-const sim_jit_symbol sim_jit_builtins[] = {
+const sim_orc_symbol sim_orc_builtins[] = {
     FN(memcpy), FN(memmove), FN(memset), FN(memcmp),
     FN(expf), FN(exp), FN(exp2f), FN(exp2), FN(expm1f), FN(expm1),
     FN(logf), FN(log), FN(log2f), FN(log2), FN(log10f), FN(log10), FN(log1pf), FN(log1p),

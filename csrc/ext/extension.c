@@ -1,4 +1,4 @@
-/* module.c - the _C module: state, exception classes, type creation and
+/* extension.c - the _C extension module: state, exception classes, type creation and
  * the module-level functions (backend choice, device info, synchronize).
  * Multi-phase init; one module instance per process (the provider it
  * loads is process-wide anyway), so siblings reach the state through
@@ -118,8 +118,6 @@ static PyObject *mod_noop(PyObject *module, PyObject *const *args, Py_ssize_t na
     Py_RETURN_NONE;
 }
 
-static PyObject *mod_load_binary(PyObject *module, PyObject *data);
-
 static PyMethodDef mod_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))arc_configure, METH_VARARGS | METH_KEYWORDS,
      "configure(backend, home)\n--\n\nChoose the provider ('sim' or 'cann') and its home directory. "
@@ -149,8 +147,8 @@ static PyMethodDef mod_methods[] = {
      "compiler (parsed by the runtime's own reader), or None when it has none."},
     {"matmul_tiling", (PyCFunction)(void (*)(void))arc_matmul_tiling_py, METH_VARARGS | METH_KEYWORDS,
      "TCubeTiling fields (a tuple of 50 ints) for a Matmul; see ascendrtc.matmul_tiling."},
-    {"load_binary", mod_load_binary, METH_O,
-     "load_binary(data) -> Module\n--\n\nLoad a compiled binary with aclrtBinaryLoadFromData."},
+    {"load_module", arc_module_load, METH_O,
+     "load_module(data) -> Module\n--\n\nLoad a compiled binary on the device (aclrtBinaryLoadFromData)."},
     {"noop", (PyCFunction)(void (*)(void))mod_noop, METH_FASTCALL, "Do nothing (benchmark floor)."},
     {"adv_tiling", (PyCFunction)(void (*)(void))arc_adv_tiling, METH_VARARGS | METH_KEYWORDS,
      "adv_tiling(api, shape, ori_shape, type_size, buffer_bytes=-1, flag=False, kind=0) -> (tiling, max_tmp, min_tmp)\n--\n\n"
@@ -159,36 +157,6 @@ static PyMethodDef mod_methods[] = {
      "maximum scratch."},
     {NULL, NULL, 0, NULL},
 };
-
-static PyObject *mod_load_binary(PyObject *module, PyObject *data)
-{
-    (void)module;
-    Py_buffer view;
-    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    PyObject *res = NULL;
-    if (arc_ready() < 0)
-        goto cleanup;
-    aclrtBinHandle h = NULL;
-    aclError err;
-    Py_BEGIN_ALLOW_THREADS
-    err = arc_acl.aclrtBinaryLoadFromData(view.buf, (size_t)view.len, NULL, &h);
-    Py_END_ALLOW_THREADS
-    if (err != ACL_SUCCESS) {
-        arc_raise(the_state, err, "aclrtBinaryLoadFromData");
-        goto cleanup;
-    }
-    ModuleObject *m = PyObject_New(ModuleObject, the_state->ModuleType);
-    if (!m) {
-        arc_acl.aclrtBinaryUnLoad(h);
-        goto cleanup;
-    }
-    m->handle = h;
-    res = (PyObject *)m;
-cleanup:
-    PyBuffer_Release(&view);
-    return res;
-}
 
 /* The exception classes live in ascendrtc/_errors.py (one hierarchy under
  * ascendrtc.Error); the extension raises those same classes. */

@@ -1,9 +1,9 @@
-// jit_perfmap.cpp - ASCENDRTC_PERF_MAP=1: every function a loaded kernel
+// orc_perfmap.cpp - ASCENDRTC_PERF_MAP=1: every function a loaded kernel
 // binary defines is appended to /tmp/perf-<pid>.map (perf's convention for
 // JIT code: "start size name" in hex), so `perf record` / `perf top` name
 // kernels and the device API's out-of-line helpers instead of showing raw
 // addresses.  A JITLink plugin sees the final addresses after fix-up.
-#include "rt/jit_perfmap.h"
+#include "rt/orc_perfmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,13 +61,13 @@ public:
 
 }  // namespace
 
-int sim_jit_perfmap_wanted(void)
+int sim_orc_perfmap_wanted(void)
 {
     const char *e = getenv("ASCENDRTC_PERF_MAP");
     return e && *e && strcmp(e, "0") != 0;
 }
 
-void sim_jit_perfmap_attach(llvm::orc::ObjectLayer &layer)
+void sim_orc_perfmap_attach(llvm::orc::ObjectLayer &layer)
 {
     if (auto *oll = llvm::dyn_cast<llvm::orc::ObjectLinkingLayer>(&layer))
         oll->addPlugin(std::make_unique<PerfMapPlugin>());

@@ -1,5 +1,5 @@
-/* loadedbinary.c - LoadedBinary: a binary loaded on the device
- * (aclrtBinHandle).  Python's Module wraps it; get_function builds Kernels.
+/* module_object.c - Module (ModuleObject, _C.Module): a binary loaded on
+ * the device (aclrtBinHandle).  Python's ascendrtc.Module wraps it; get_function builds Kernels.
  * Unloading waits for queued launches first. */
 #include "arc_ext.h"
 
@@ -58,6 +58,37 @@ static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwd
     return k;
 }
 
+/* _C.load_module(data): the binary loaded on the device, as a Module. */
+PyObject *arc_module_load(PyObject *module, PyObject *data)
+{
+    arc_state *st = PyModule_GetState(module);
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *res = NULL;
+    if (arc_ready() < 0)
+        goto cleanup;
+    aclrtBinHandle h = NULL;
+    aclError err;
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtBinaryLoadFromData(view.buf, (size_t)view.len, NULL, &h);
+    Py_END_ALLOW_THREADS
+    if (err != ACL_SUCCESS) {
+        arc_raise(st, err, "aclrtBinaryLoadFromData");
+        goto cleanup;
+    }
+    ModuleObject *m = PyObject_New(ModuleObject, st->ModuleType);
+    if (!m) {
+        arc_acl.aclrtBinaryUnLoad(h);
+        goto cleanup;
+    }
+    m->handle = h;
+    res = (PyObject *)m;
+cleanup:
+    PyBuffer_Release(&view);
+    return res;
+}
+
 static PyMethodDef module_methods[] = {
     {"get_function", (PyCFunction)(void (*)(void))module_get_function, METH_VARARGS | METH_KEYWORDS,
      "get_function(symbol, name=None, meta=None) -> Kernel\n"
@@ -76,7 +107,7 @@ static PyType_Slot module_slots[] = {
 };
 
 PyType_Spec module_spec = {
-    .name = "ascendrtc._C.LoadedBinary",
+    .name = "ascendrtc._C.Module",
     .basicsize = sizeof(ModuleObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = module_slots,

@@ -1,4 +1,4 @@
-// jit.cpp - the ORC loader behind aclrtBinaryLoad*: links a kernel's ELF
+// orc_loader.cpp - the ORC loader behind aclrtBinaryLoad*: links a kernel's ELF
 // object into this process with LLVM 19's LLJIT.  One LLJIT per process,
 // created on first use; one JITDylib per loaded binary.  Kernels may call
 // only what is defined for them explicitly: the runtime services passed
@@ -6,8 +6,8 @@
 // builtins defined here by address.  Nothing is found with dlsym, which
 // would miss a library loaded RTLD_LOCAL (how Python loads extensions).
 // Every llvm::Error becomes a message; none reaches stderr.
-#include "rt/jit.h"
-#include "rt/jit_perfmap.h"
+#include "rt/orc_loader.h"
+#include "rt/orc_perfmap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,20 +33,20 @@
 #include <llvm/TargetParser/Host.h>
 #pragma GCC diagnostic pop
 
-struct sim_jit_image {
+struct sim_orc_image {
     llvm::orc::JITDylib *jd;
     std::string name;
 };
 
 // The allow-list of libc/libm/compiler builtins kernels may call, and the
 // trap the C++ stubs below use (both in C files).
-extern "C" const sim_jit_symbol sim_jit_builtins[];
+extern "C" const sim_orc_symbol sim_orc_builtins[];
 extern "C" void __arc_trap(const char *api, const char *fmt, ...);
 
 namespace {
 
-std::mutex jit_mu;  // serialises every use of the JIT
-std::unique_ptr<llvm::orc::LLJIT> the_jit;
+std::mutex orc_mu;  // serialises every use of LLJIT
+std::unique_ptr<llvm::orc::LLJIT> the_orc;
 std::string init_error;
 std::once_flag init_once;
 unsigned long long image_counter;
@@ -61,16 +61,16 @@ char dso_handle_dummy;
 int arc_cxa_atexit(void (*)(void *), void *, void *) { return 0; }
 void arc_pure_virtual() { __arc_trap("C++", "pure virtual function called"); }
 
-const sim_jit_symbol cxx_stubs[] = {
+const sim_orc_symbol cxx_stubs[] = {
     {"__cxa_atexit", reinterpret_cast<void *>(&arc_cxa_atexit)},
     {"__cxa_pure_virtual", reinterpret_cast<void *>(&arc_pure_virtual)},
     {"__dso_handle", &dso_handle_dummy},
     {nullptr, nullptr},
 };
 
-void add_symbols(llvm::orc::LLJIT &J, llvm::orc::SymbolMap &m, const sim_jit_symbol *syms)
+void add_symbols(llvm::orc::LLJIT &J, llvm::orc::SymbolMap &m, const sim_orc_symbol *syms)
 {
-    for (const sim_jit_symbol *s = syms; s && s->name; s++)
+    for (const sim_orc_symbol *s = syms; s && s->name; s++)
         m[J.mangleAndIntern(s->name)] = {llvm::orc::ExecutorAddr::fromPtr(s->addr),
                                          llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
 }
@@ -103,7 +103,7 @@ std::string take_report()
     return s;
 }
 
-void init_jit()
+void init_orc()
 {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -112,7 +112,7 @@ void init_jit()
                  .setProcessSymbolsJITDylibSetup([](llvm::orc::LLJIT &J) -> llvm::Expected<llvm::orc::JITDylibSP> {
                      auto &JD = J.getExecutionSession().createBareJITDylib("<arc-builtins>");
                      llvm::orc::SymbolMap m;
-                     add_symbols(J, m, sim_jit_builtins);
+                     add_symbols(J, m, sim_orc_builtins);
                      add_symbols(J, m, cxx_stubs);
                      if (auto e = JD.define(llvm::orc::absoluteSymbols(std::move(m))))
                          return e;
@@ -123,20 +123,20 @@ void init_jit()
         init_error = "cannot create the LLVM ORC JIT: " + llvm::toString(j.takeError());
         return;
     }
-    the_jit = std::move(*j);
-    if (sim_jit_perfmap_wanted())
-        sim_jit_perfmap_attach(the_jit->getObjLinkingLayer());
-    the_jit->getExecutionSession().setErrorReporter([](llvm::Error e) {
+    the_orc = std::move(*j);
+    if (sim_orc_perfmap_wanted())
+        sim_orc_perfmap_attach(the_orc->getObjLinkingLayer());
+    the_orc->getExecutionSession().setErrorReporter([](llvm::Error e) {
         std::string s = llvm::toString(std::move(e));
         std::lock_guard<std::mutex> g(report_mu);
         last_report = s;
     });
 }
 
-int ensure_jit(char *err, size_t errlen)
+int ensure_orc(char *err, size_t errlen)
 {
-    std::call_once(init_once, init_jit);
-    if (!the_jit) {
+    std::call_once(init_once, init_orc);
+    if (!the_orc) {
         put(err, errlen, init_error);
         return -1;
     }
@@ -145,42 +145,42 @@ int ensure_jit(char *err, size_t errlen)
 
 }  // namespace
 
-extern "C" int sim_jit_load(const void *obj, size_t len, const char *label, const sim_jit_symbol *syms,
-                            sim_jit_image **out, char *err, size_t errlen)
+extern "C" int sim_orc_load(const void *obj, size_t len, const char *label, const sim_orc_symbol *syms,
+                            sim_orc_image **out, char *err, size_t errlen)
 {
-    if (ensure_jit(err, errlen))
+    if (ensure_orc(err, errlen))
         return -1;
-    std::lock_guard<std::mutex> g(jit_mu);
+    std::lock_guard<std::mutex> g(orc_mu);
     std::string name = std::string(label ? label : "binary") + "#" + std::to_string(++image_counter);
-    auto jd = the_jit->createJITDylib(name);
+    auto jd = the_orc->createJITDylib(name);
     if (!jd) {
         put(err, errlen, "cannot create a JITDylib: " + describe(jd.takeError()));
         return -1;
     }
-    auto &es = the_jit->getExecutionSession();
+    auto &es = the_orc->getExecutionSession();
     llvm::orc::SymbolMap m;
-    add_symbols(*the_jit, m, syms);
+    add_symbols(*the_orc, m, syms);
     llvm::Error e = m.empty() ? llvm::Error::success() : jd->define(llvm::orc::absoluteSymbols(std::move(m)));
     if (!e) {
         auto buf = llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(static_cast<const char *>(obj), len), name);
-        e = the_jit->addObjectFile(*jd, std::move(buf));
+        e = the_orc->addObjectFile(*jd, std::move(buf));
     }
     if (e) {
         put(err, errlen, "cannot add the object to the JIT: " + describe(std::move(e)));
         llvm::consumeError(es.removeJITDylib(*jd));
         return -1;
     }
-    *out = new sim_jit_image{&*jd, name};
+    *out = new sim_orc_image{&*jd, name};
     return 0;
 }
 
-extern "C" void *sim_jit_lookup(sim_jit_image *img, const char *sym, char *err, size_t errlen)
+extern "C" void *sim_orc_lookup(sim_orc_image *img, const char *sym, char *err, size_t errlen)
 {
-    if (ensure_jit(err, errlen))
+    if (ensure_orc(err, errlen))
         return nullptr;
-    std::lock_guard<std::mutex> g(jit_mu);
+    std::lock_guard<std::mutex> g(orc_mu);
     take_report();
-    auto a = the_jit->lookup(*img->jd, sym);
+    auto a = the_orc->lookup(*img->jd, sym);
     if (!a) {
         // The root cause (e.g. "Symbols not found") goes to the session's
         // reporter; the lookup itself only says materialization failed.
@@ -191,29 +191,29 @@ extern "C" void *sim_jit_lookup(sim_jit_image *img, const char *sym, char *err, 
     return a->toPtr<void *>();
 }
 
-extern "C" void sim_jit_unload(sim_jit_image *img)
+extern "C" void sim_orc_unload(sim_orc_image *img)
 {
     if (!img)
         return;
-    if (the_jit) {
-        std::lock_guard<std::mutex> g(jit_mu);
+    if (the_orc) {
+        std::lock_guard<std::mutex> g(orc_mu);
         // A failure to free JIT memory leaves it allocated; nothing to report.
-        llvm::consumeError(the_jit->getExecutionSession().removeJITDylib(*img->jd));
+        llvm::consumeError(the_orc->getExecutionSession().removeJITDylib(*img->jd));
     }
     delete img;
 }
 
-extern "C" const char *sim_jit_host_cpu(void)
+extern "C" const char *sim_orc_host_cpu(void)
 {
     static const std::string cpu = llvm::sys::getHostCPUName().str();
     return cpu.c_str();
 }
 
-extern "C" int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen)
+extern "C" int sim_orc_cpu_check(const char *cpu, char *err, size_t errlen)
 {
-    if (!cpu || !*cpu || strcmp(cpu, sim_jit_host_cpu()) == 0)
+    if (!cpu || !*cpu || strcmp(cpu, sim_orc_host_cpu()) == 0)
         return 0;
-    if (ensure_jit(err, errlen))
+    if (ensure_orc(err, errlen))
         return -1;
     std::string triple = llvm::sys::getProcessTriple(), why;
     const llvm::Target *t = llvm::TargetRegistry::lookupTarget(triple, why);
@@ -229,7 +229,7 @@ extern "C" int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen)
         sti.reset(t->createMCSubtargetInfo(triple, cpu, ""));
     if (!sti) {
         put(err, errlen, "the binary was built for CPU '" + std::string(cpu) + "', which LLVM does not know on " +
-                             triple + " (this host is '" + sim_jit_host_cpu() + "')");
+                             triple + " (this host is '" + sim_orc_host_cpu() + "')");
         return -1;
     }
     auto host = llvm::sys::getHostCPUFeatures();
@@ -244,6 +244,6 @@ extern "C" int sim_jit_cpu_check(const char *cpu, char *err, size_t errlen)
     if (missing.empty())
         return 0;
     put(err, errlen, "the binary was built for CPU '" + std::string(cpu) + "', whose instructions (" + missing +
-                         ") this host ('" + sim_jit_host_cpu() + "') lacks; recompile it on this machine");
+                         ") this host ('" + sim_orc_host_cpu() + "') lacks; recompile it on this machine");
     return -1;
 }
