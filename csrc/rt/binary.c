@@ -104,6 +104,7 @@ static void bin_free(sim_bin *b)
 
 static pthread_once_t host_once = PTHREAD_ONCE_INIT;
 static uint32_t host_threads;
+static int use_fibers; /* run the blocks of SyncAll kernels as fibers (ASCENDRTC_FIBERS, default 1) */
 
 /* Threads for kernels whose blocks never wait for each other: the host's
  * CPUs (more only add a wake-up and a context switch per block), or
@@ -124,6 +125,11 @@ static void host_threads_init(void)
                             "from 1 to 4096); using the host's %ld CPUs\n", e, n);
     }
     host_threads = n > 0 ? (uint32_t)n : 1;
+    const char *f = getenv("ASCENDRTC_FIBERS");
+    if (f && *f && strcmp(f, "1") && strcmp(f, "0"))
+        fprintf(stderr, "ascendrtc: warning: ASCENDRTC_FIBERS=%s is not 0 (a thread per block of a SyncAll kernel) "
+                        "or 1 (fibers, the default); using fibers\n", f);
+    use_fibers = !(f && !strcmp(f, "0"));
 }
 
 /* Choose the cores a kernel runs on.  Returns -1 for types the separated
@@ -143,10 +149,13 @@ static int place(sim_func *f, uint32_t magic, int cross_core)
     /* A mix kernel occupies one AIC plus its AIVs per block: at most as many
      * blocks as cube cores run at once.  Each block runs as one thread. */
     f->max_concurrent = cube || t >= 4 ? a->cube_cores : a->vector_cores;
-    /* Blocks that meet in SyncAll must all be live at once; the others take
-     * blocks from a shared counter, so a few threads run any number. */
+    /* Blocks that meet in SyncAll must all be live at once: as fibers
+     * (cores.c), or as a thread each (MIX kernels, ASCENDRTC_FIBERS=0); the
+     * others take blocks from a shared counter, so a few threads run any
+     * number. */
     pthread_once(&host_once, host_threads_init);
-    f->threads = cross_core || host_threads > f->max_concurrent ? f->max_concurrent : host_threads;
+    f->fibers = cross_core && t < 4 && use_fibers;
+    f->threads = (cross_core && !f->fibers) || host_threads > f->max_concurrent ? f->max_concurrent : host_threads;
     return 0;
 }
 

@@ -88,6 +88,17 @@ typedef struct launch_ctx {
     sim_watch watch;
     sim_watch stall;
     uint64_t seq;          /* this launch's number in the process (race-check warnings count per launch) */
+    core_thread *extra[MAX_THREADS]; /* threads on_stall added (joined at the end) */
+    unsigned nextra;
+    /* Fiber mode (a SyncAll kernel, see fiber_sched): cores[] are the
+     * fiber cores; c->mu guards the queues.  rq_n and nparked are read
+     * unlocked by spinners. */
+    int fibers;
+    unsigned nfibers, fibers_done;
+    core_thread *rq[MAX_THREADS];     /* fibers ready to run (FIFO) */
+    unsigned rq_head, rq_n;
+    core_thread *parked[MAX_THREADS]; /* fibers waiting in SyncAll */
+    unsigned nparked;
 } launch_ctx;
 
 struct core_thread {
@@ -109,7 +120,18 @@ struct core_thread {
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
     unsigned char *ub_end, *l1_end; /* ends of the arenas: each launch's UB/L1 ends there */
     const sim_arch *arena_arch;     /* the arch whose sizes the arenas' guards are set for */
+    /* Fiber mode.  A fiber core is a simulated core run as a fiber: th is
+     * the thread running it now.  A thread saves its own context in fib
+     * while it runs one. */
+    sim_fiber fib;
+    core_thread *host;   /* a fiber core: the thread running it */
+    int handoff;         /* a fiber core: why it switched back (FIB_PARK, FIB_DONE) */
+    uint64_t park_gen;   /* the SyncAll generation it waits to end */
+    const char *site;    /* its kernel source line (site.c) while switched out */
+    void *race;          /* its race detector state (race.c) */
 };
+
+enum { FIB_PARK = 1, FIB_DONE };
 
 struct sim_corepool {
     pthread_mutex_t mu;
@@ -121,6 +143,8 @@ struct sim_corepool {
     unsigned want;   /* pool threads with idx < want take part */
     int stop;
     int spin;        /* idle threads may spin: the last launch had at most 4 threads per CPU */
+    core_thread *fibers[MAX_THREADS]; /* fiber cores, made on first use */
+    unsigned nfibers;
 };
 
 static __thread core_thread *self;
@@ -170,6 +194,11 @@ static void block_exit(launch_ctx *c)
 }
 
 static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv);
+static void fiber_sched(core_thread *t, launch_ctx *c);
+static void fiber_park(core_thread *ct, launch_ctx *c, int k);
+static void unpark_all(launch_ctx *c);
+static int fibers_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen);
+static void fibers_free(sim_corepool *p);
 
 /* AIVs per block of a MIX kernel type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2), else 0. */
 static int mix_aivs(const sim_kernel_run *r)
@@ -251,7 +280,23 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     block_exit(c);
 }
 
-/* Run blocks of c until none is left, then check out of the launch. */
+/* Run blocks of c on this thread until none is left. */
+static void run_blocks(core_thread *ct, launch_ctx *c)
+{
+    for (;;) {
+        uint32_t b = atomic_fetch_add(&c->next, 1);
+        if (b >= c->r->nblocks)
+            break;
+        if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
+            block_exit(c);
+            continue;
+        }
+        run_block(ct, c, b);
+    }
+}
+
+/* Run blocks of c (or, in fiber mode, its fibers) until none is left,
+ * then check out of the launch. */
 static void take_blocks(core_thread *ct, launch_ctx *c)
 {
     no_flush_to_zero();
@@ -265,16 +310,10 @@ static void take_blocks(core_thread *ct, launch_ctx *c)
             ct->altstack = NULL;
         }
     }
-    for (;;) {
-        uint32_t b = atomic_fetch_add(&c->next, 1);
-        if (b >= c->r->nblocks)
-            break;
-        if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
-            block_exit(c);
-            continue;
-        }
-        run_block(ct, c, b);
-    }
+    if (c->fibers)
+        fiber_sched(ct, c);
+    else
+        run_blocks(ct, c);
     atomic_store(&ct->where, WHERE_IDLE);
     ct->ctx = NULL;
     pthread_mutex_lock(&c->mu);
@@ -397,6 +436,7 @@ void sim_corepool_free(sim_corepool *p)
         thread_free(p->threads[i]);
     }
     thread_free(p->caller);
+    fibers_free(p);
     pthread_mutex_destroy(&p->mu);
     free(p);
 }
@@ -463,7 +503,7 @@ static void kick(sim_watch *w)
     int sig = sim_interrupt_signal();
     for (unsigned i = 0; i < c->ncores; i++)
         if (atomic_load(&c->cores[i]->in_kernel))
-            pthread_kill(c->cores[i]->th, sig);
+            pthread_kill(__atomic_load_n(&c->cores[i]->th, __ATOMIC_ACQUIRE), sig);
 }
 
 static void on_timeout(sim_watch *w)
@@ -496,8 +536,9 @@ static void on_stall(sim_watch *w)
     pthread_mutex_lock(&c->mu);
     uint32_t next = atomic_load(&c->next);
     unsigned add = 0;
-    if (next < c->r->nblocks && c->nthreads < c->limit) {
-        unsigned left = c->r->nblocks - next;
+    /* blocks waiting to start; in fiber mode, fibers waiting for a thread */
+    unsigned left = c->fibers ? c->rq_n : next < c->r->nblocks ? c->r->nblocks - next : 0;
+    if (left && c->nthreads < c->limit) {
         add = c->nthreads;
         if (add > left)
             add = left;
@@ -523,7 +564,9 @@ static void on_stall(sim_watch *w)
             __atomic_store_n(&c->nthreads, c->nthreads - (add - i), __ATOMIC_RELEASE);
             pthread_cond_signal(&c->done_cv);
         } else {
-            c->cores[c->ncores++] = ct;
+            c->extra[c->nextra++] = ct;
+            if (!c->fibers) /* a fiber launch's cores are its fibers */
+                c->cores[c->ncores++] = ct;
         }
         pthread_mutex_unlock(&c->mu);
         if (e) {
@@ -550,6 +593,15 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     unsigned t = r->nblocks < conc ? r->nblocks : conc;
     if (grow(p, t - 1, msg, msglen))
         return ACL_ERROR_RT_AICORE_EXCEPTION;
+    /* A SyncAll kernel's blocks run as fibers, one per core they occupy. */
+    unsigned nf = 0;
+    if (r->fibers && !mix_aivs(r)) {
+        nf = r->nblocks < r->max_concurrent ? r->nblocks : r->max_concurrent;
+        if (nf > MAX_THREADS)
+            nf = MAX_THREADS;
+        if (fibers_grow(p, nf, msg, msglen))
+            return ACL_ERROR_RT_AICORE_EXCEPTION;
+    }
     sim_fault_install();
     static _Atomic uint64_t launches;
     launch_ctx c;
@@ -567,10 +619,21 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     c.limit = r->nblocks < r->max_concurrent ? r->nblocks : r->max_concurrent;
     if (c.limit > MAX_THREADS)
         c.limit = MAX_THREADS;
-    c.cores[0] = p->caller;
-    for (unsigned i = 0; i + 1 < t; i++)
-        c.cores[i + 1] = p->threads[i];
-    for (unsigned i = 0; i < t; i++)
+    if (nf) {
+        c.fibers = 1;
+        c.ncores = c.nfibers = nf;
+        for (unsigned i = 0; i < nf; i++) {
+            c.cores[i] = p->fibers[i];
+            c.cores[i]->ctx = &c;
+            c.rq[i] = c.cores[i];
+        }
+        c.rq_n = nf;
+    } else {
+        c.cores[0] = p->caller;
+        for (unsigned i = 0; i + 1 < t; i++)
+            c.cores[i + 1] = p->threads[i];
+    }
+    for (unsigned i = 0; i < c.ncores; i++)
         atomic_store(&c.cores[i]->where, WHERE_NOT_STARTED);
     uint64_t t0 = r->timeout_ns ? sim_now_ns() : 0;
     if (r->timeout_ns) {
@@ -614,10 +677,12 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     /* Before the extra threads go: the timeout watch's kicks read c.cores. */
     if (r->timeout_ns)
         sim_watch_del(&c.watch);
-    for (unsigned i = t; i < c.ncores; i++) {
-        pthread_join(c.cores[i]->th, NULL);
-        thread_free(c.cores[i]);
+    for (unsigned i = 0; i < c.nextra; i++) {
+        pthread_join(c.extra[i]->th, NULL);
+        thread_free(c.extra[i]);
     }
+    for (unsigned i = 0; i < c.nfibers; i++)
+        c.cores[i]->ctx = NULL;
     if (r->timeout_ns) {
         uint64_t dt = sim_now_ns() - t0;
         if (!c.failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
@@ -782,9 +847,15 @@ void __arc_sync_all(void)
         }
         c->waiting = 0;
         __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked by barrier_moved */
+        if (c->fibers)
+            unpark_all(c);
         pthread_cond_broadcast(&c->cv);
         pthread_mutex_unlock(&c->mu);
         sim_core_service_end(k);
+        return;
+    }
+    if (c->fibers) {
+        fiber_park(ct, c, k);
         return;
     }
     uint64_t g = c->gen;
@@ -984,4 +1055,181 @@ int __arc_cross_core(int op, int mode, int flag)
         longjmp(s->jb, 1);
     }
     return 1;
+}
+
+/* ---- fiber mode: the blocks of a SyncAll kernel as fibers ----
+ *
+ * Every block of a SyncAll launch must be live at once (min(N, cores) of
+ * them), but a thread each costs a wake-up and a context switch per block
+ * and barrier.  Instead each simulated core is a fiber (fiber.c) with its
+ * own stack, arenas, jump buffer, race state and position, and min(N,
+ * host CPUs) threads run them: a thread takes a ready fiber from the
+ * launch's queue and runs it until it returns from its blocks or waits in
+ * SyncAll (it parks); the last block to reach the barrier queues the parked
+ * ones again.  `self` is the running fiber core, so traps, faults, the
+ * timeout's interrupt and __arc_core() see the block, not the thread.
+ *
+ * Blocks that wait for each other through GM flags instead spin on their
+ * thread; the stall watch (on_stall) sees no fiber park or finish for
+ * STALL_NS while fibers wait in the queue and adds threads, up to one per
+ * fiber, so every block runs at once as on the NPU (and a real deadlock
+ * runs into the launch timeout, reporting every block's position). */
+
+/* A fiber core runs blocks of its launch until none is left, then switches
+ * back to its thread; it is resumed again for the next launch. */
+static void fiber_main(void *arg)
+{
+    core_thread *f = arg;
+    for (;;) {
+        no_flush_to_zero();
+        run_blocks(f, f->ctx);
+        atomic_store(&f->where, WHERE_IDLE);
+        f->handoff = FIB_DONE;
+        sim_fiber_switch(&f->fib, &f->host->fib);
+    }
+}
+
+/* Give the pool n fiber cores. */
+static int fibers_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
+{
+    while (p->nfibers < n) {
+        core_thread *f = core_new(p, p->nfibers);
+        if (f && !(f->race = sim_race_state_new())) {
+            thread_free(f);
+            f = NULL;
+        }
+        if (f && sim_fiber_init(&f->fib, SIM_CORE_STACK, fiber_main, f)) {
+            sim_race_state_free(f->race);
+            thread_free(f);
+            f = NULL;
+        }
+        if (!f) {
+            snprintf(msg, msglen, "out of host memory for core %u (a fiber's stack, UB/L1 arenas)", p->nfibers + 1);
+            return -1;
+        }
+        p->fibers[p->nfibers++] = f;
+    }
+    return 0;
+}
+
+static void fibers_free(sim_corepool *p)
+{
+    for (unsigned i = 0; i < p->nfibers; i++) {
+        sim_fiber_destroy(&p->fibers[i]->fib);
+        sim_race_state_free(p->fibers[i]->race);
+        thread_free(p->fibers[i]);
+    }
+}
+
+/* Queue f to run (c->mu held). */
+static void rq_push(launch_ctx *c, core_thread *f)
+{
+    c->rq[(c->rq_head + c->rq_n) % MAX_THREADS] = f;
+    __atomic_store_n(&c->rq_n, c->rq_n + 1, __ATOMIC_RELEASE);
+}
+
+static core_thread *rq_pop(launch_ctx *c)
+{
+    core_thread *f = c->rq[c->rq_head];
+    c->rq_head = (c->rq_head + 1) % MAX_THREADS;
+    __atomic_store_n(&c->rq_n, c->rq_n - 1, __ATOMIC_RELEASE);
+    return f;
+}
+
+/* Queue every parked fiber (c->mu held): the barrier was passed, or the
+ * launch failed (they leave SyncAll). */
+static void unpark_all(launch_ctx *c)
+{
+    for (unsigned i = 0; i < c->nparked; i++) {
+        atomic_store(&c->parked[i]->where, WHERE_RUNNING);
+        rq_push(c, c->parked[i]);
+    }
+    __atomic_store_n(&c->nparked, 0, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&c->cv);
+}
+
+/* Something for an idle thread of a fiber launch to do (read unlocked). */
+static int fiber_work(const void *arg)
+{
+    const launch_ctx *c = arg;
+    return __atomic_load_n(&c->rq_n, __ATOMIC_ACQUIRE) ||
+           __atomic_load_n(&c->fibers_done, __ATOMIC_ACQUIRE) == c->nfibers ||
+           (atomic_load(&c->aborted) && __atomic_load_n(&c->nparked, __ATOMIC_ACQUIRE));
+}
+
+/* Run fiber core f on thread t until it parks or finishes. */
+static void fiber_run(core_thread *t, launch_ctx *c, core_thread *f)
+{
+    f->host = t;
+    __atomic_store_n(&f->th, pthread_self(), __ATOMIC_RELEASE); /* kick() signals it there */
+    const char *site = sim_site();
+    __arc_site(f->site);
+    void *race = sim_race_swap(f->race);
+    self = f;
+    sim_fiber_switch(&t->fib, &f->fib);
+    self = t;
+    f->race = sim_race_swap(race);
+    f->site = sim_site();
+    __arc_site(site);
+    atomic_store(&c->last_exit_ns, sim_now_ns()); /* progress, for the stall watch */
+    pthread_mutex_lock(&c->mu);
+    if (f->handoff == FIB_DONE) {
+        __atomic_store_n(&c->fibers_done, c->fibers_done + 1, __ATOMIC_RELEASE);
+        if (c->fibers_done == c->nfibers)
+            pthread_cond_broadcast(&c->cv);
+    } else if (c->gen != f->park_gen || atomic_load(&c->aborted)) { /* released while switching out */
+        atomic_store(&f->where, WHERE_RUNNING);
+        rq_push(c, f);
+        pthread_cond_broadcast(&c->cv);
+    } else {
+        c->parked[c->nparked] = f;
+        __atomic_store_n(&c->nparked, c->nparked + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* Thread t runs c's ready fibers until every fiber has finished. */
+static void fiber_sched(core_thread *t, launch_ctx *c)
+{
+    sim_fiber_thread(&t->fib);
+    pthread_mutex_lock(&c->mu);
+    for (int spun = 0;;) {
+        if (atomic_load(&c->aborted) && c->nparked)
+            unpark_all(c);
+        if (c->rq_n) {
+            core_thread *f = rq_pop(c);
+            pthread_mutex_unlock(&c->mu);
+            fiber_run(t, c, f);
+            pthread_mutex_lock(&c->mu);
+            spun = 0;
+            continue;
+        }
+        if (c->fibers_done == c->nfibers)
+            break;
+        if (!spun) { /* a barrier's last block is often moments away */
+            spun = 1;
+            sim_spin_until(&c->mu, fiber_work, c);
+            continue;
+        }
+        pthread_cond_wait(&c->cv, &c->mu);
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* __arc_sync_all of fiber core ct, not the last to arrive (c->mu held;
+ * released here): park until the barrier is passed; a failed launch longjmps
+ * out.  ct may come back on another thread: nothing here reads a
+ * thread-local after the switch. */
+static void fiber_park(core_thread *ct, launch_ctx *c, int k)
+{
+    uint64_t g = c->gen;
+    atomic_store(&ct->where, WHERE_SYNCALL);
+    ct->park_gen = g;
+    ct->handoff = FIB_PARK;
+    pthread_mutex_unlock(&c->mu);
+    sim_fiber_switch(&ct->fib, &ct->host->fib);
+    if (__atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) == g)
+        longjmp(*ct->jbp, 1); /* another block trapped, or the launch timed out */
+    atomic_store(&ct->where, WHERE_RUNNING);
+    atomic_store(&ct->in_kernel, k);
 }

@@ -39,7 +39,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .timeout_ns = l->opts.timeout_ns == TIMEOUT_UNSET ? sim_default_launch_timeout_ns() : l->opts.timeout_ns,
         .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
-        .tiling_key = l->opts.tiling_key, .threads = f->threads, .race_mode = l->opts.race_mode,
+        .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
     };
     char msg[SIM_MSG_MAX];
     aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);

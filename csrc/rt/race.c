@@ -88,6 +88,17 @@ static void st_free(void *p)
 }
 static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
 
+/* A block run as a fiber (cores.c) keeps its own state: it may move between
+ * threads, and several blocks share one thread. */
+void *sim_race_state_new(void) { return calloc(1, sizeof(race_state)); }
+void sim_race_state_free(void *s) { if (s) st_free(s); }
+void *sim_race_swap(void *s)
+{
+    race_state *old = st;
+    st = s;
+    return old;
+}
+
 /* The published clock of flag (s, d, id), zeroed when it is from an older block. */
 static uint32_t *flag_of(int s, int d, int id)
 {

@@ -14,6 +14,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#if !defined(__x86_64__)
+#include <ucontext.h>
+#endif
 
 #include "acl/acl.h"
 #include "arc/core_abi.h"
@@ -125,6 +128,7 @@ typedef struct sim_kernel_run {
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint64_t tiling_key;     /* what TILING_KEY_IS() compares against */
     uint32_t threads;        /* core threads to use, <= max_concurrent */
+    uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (cores.c) */
     int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
 } sim_kernel_run;
 
@@ -156,6 +160,29 @@ void sim_core_service_end(int state);
  * longjmp out of the block.  Returns 0 (does nothing) otherwise. */
 int sim_core_signal_abort(const char *api, const char *body);
 
+/* ---- fiber.c: stackful fibers (the blocks of SyncAll kernels) ---- */
+typedef struct sim_fiber {
+    void *sp;                /* saved stack pointer (x86-64) */
+#if !defined(__x86_64__)
+    ucontext_t uc;
+#endif
+    void *map;               /* the stack's mapping, with a guard below (NULL: a thread's own stack) */
+    void *stack_lo;
+    size_t stack_size;
+    void *tsan;              /* ThreadSanitizer's fiber */
+    void (*fn)(void *arg);
+    void *arg;
+} sim_fiber;
+/* A fiber that will run fn(arg) (which must never return) on a stack of
+ * `stack` bytes; 0, or -1 when out of memory. */
+int sim_fiber_init(sim_fiber *f, size_t stack, void (*fn)(void *arg), void *arg);
+void sim_fiber_destroy(sim_fiber *f);
+/* f describes the calling thread's own context, to switch away from and back to. */
+void sim_fiber_thread(sim_fiber *f);
+/* Save the running context in from and continue to; returns when some
+ * thread switches back to from. */
+void sim_fiber_switch(sim_fiber *from, sim_fiber *to);
+
 /* ---- site.c ---- */
 /* "file:line" of the kernel code making the current service call, or NULL. */
 const char *sim_site(void);
@@ -166,6 +193,11 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);
 /* The mode of launches that do not set one: $ASCENDRTC_RACE_CHECK
  * (error, the default; warn; off).  -1 when the variable holds anything else. */
 int sim_race_default_mode(int *mode);
+/* A fiber's own detector state (cores.c): new, swapped in for the calling
+ * thread's (returns the one it replaces), freed. */
+void *sim_race_state_new(void);
+void *sim_race_swap(void *state);
+void sim_race_state_free(void *state);
 
 /* ---- spin.c ---- */
 /* With mu held, before a caller blocks on a condition variable: let mu go,
@@ -248,6 +280,7 @@ typedef struct sim_func {
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint32_t max_concurrent; /* blocks that can run at once */
     uint32_t threads;        /* core threads a launch uses (see place()) */
+    uint32_t fibers;         /* its blocks run as fibers (it may call SyncAll) */
 } sim_func;
 
 aclError sim_func_resolve(aclrtFuncHandle f, const char *api, sim_func **out);
