@@ -9,6 +9,14 @@ can read: in-memory headers, and every header file under each ``-I``
 directory (conservatively: all of them, not only those the source
 includes), plus any file the source includes by absolute path.  Keeping the
 components, not only their hash, lets a miss say what changed.
+
+That key is what can be known before compiling.  What the compiler really
+read is known after: its own dependency list (every file an ``#include``
+reached however it was spelled -- through a macro, with comments, ``%:``,
+line continuations, ``../`` out of an ``-I`` directory -- and every
+``#embed``), with the hash of the bytes it compiled.  The cache records that
+list in the entry and :func:`stale_dependency` re-checks it on every hit: a
+changed or vanished file is a miss that recompiles.
 """
 from __future__ import annotations
 
@@ -151,6 +159,25 @@ def file_hash(path: str) -> str:
         with _hash_lock:
             _hash_memo[path] = (ident, h)
     return h
+
+
+def stale_dependency(deps: Optional[Mapping[str, str]]) -> Optional[str]:
+    """Why an entry compiled from the files ``deps`` (path -> sha256 of what
+    the compiler read) is stale now, or None when every file still has that
+    content.  One ``stat`` per file while it is unchanged (see
+    :func:`file_hash`); ``None`` deps (not recorded) are not checked."""
+    if not deps:
+        return None
+    if not isinstance(deps, Mapping):
+        return "its dependency list is unreadable"
+    for path, h in deps.items():
+        try:
+            now = file_hash(path)
+        except OSError:
+            return f"included file {path} is gone"
+        if now != h:
+            return f"included file {path} changed since it was compiled"
+    return None
 
 
 def _headers_under(d: str) -> Iterable[str]:

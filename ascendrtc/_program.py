@@ -64,20 +64,41 @@ class Program:
         :class:`CompileError` when the source does not compile.
         """
         opts = _as_options(options)
-        code, data, log, lowered, detail = _C.compile(
+        code, data, log, lowered, detail, deps = _C.compile(
             self.source, self.name, list(self.headers), list(self.headers.values()), self.name_expressions, opts)
         if code != 0:
             raise CompileError(code, _C.error_name(code), log, self.source, opts, self.name, detail, self.headers)
-        return Binary(data, log=log, lowered=lowered, options=opts)
+        b = Binary(data, log=log, lowered=lowered, options=opts)
+        b.dependencies = _parse_deps(deps)
+        return b
 
     def __repr__(self) -> str:
         return f"<ascendrtc.Program {self.name!r}, {len(self.source)} chars>"
 
 
+def _parse_deps(text: Optional[str]) -> Optional[Dict[str, str]]:
+    """``{absolute path: sha256 of the bytes compiled}`` from the compiler's
+    "sha256<TAB>path" lines; None when it did not say or could not list them."""
+    if text is None:
+        return None
+    out: Dict[str, str] = {}
+    for line in text.splitlines():
+        h, _, path = line.partition("\t")
+        if h == "!" or not path:
+            return None
+        out[path] = h
+    return out
+
+
 class Binary:
     """A compiled binary: ``data`` (bytes), the compile ``log``, and the
     kernels it holds.  Save it with :meth:`save` / ``bytes(binary)`` and
-    bring it back with :meth:`from_file` / :meth:`from_bytes`."""
+    bring it back with :meth:`from_file` / :meth:`from_bytes`.
+    ``dependencies`` maps every file on disk the compiler read (headers,
+    ``#embed`` data) to the sha256 of what it read; None when unknown (a
+    binary from bytes, or a compiler that does not say)."""
+
+    dependencies: Optional[Dict[str, str]] = None
 
     def __init__(self, data: bytes, log: str = "", lowered: Optional[Mapping[str, str]] = None,
                  options: Sequence[str] = ()):

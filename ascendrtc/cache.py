@@ -4,9 +4,12 @@
 and its options into a :class:`~ascendrtc.Binary`, going through the disk
 cache.  The key (``_cache_key``) covers the source, every option, the
 arch, every header the compile can read, the compiler and device-API
-fingerprint and the ascendrtc version; entries (``_cache_store``) verify
-themselves, are written atomically, and a per-key lock makes concurrent
-processes compile one key once.
+fingerprint and the ascendrtc version.  Each entry also records every
+file the compiler actually read (its own dependency list, with a hash of
+the bytes compiled), re-checked on each hit: a header that changed or
+vanished, however the source reached it, is a miss that recompiles.
+Entries (``_cache_store``) verify themselves, are written atomically, and
+a per-key lock makes concurrent processes compile one key once.
 
 Settings, read at each use (not frozen at import):
 
@@ -55,7 +58,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint
+from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint, stale_dependency
 from ._errors import CacheMissError
 from ._cache_remote import RemoteError, get_tier
 from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, encode_entry, parse_size
@@ -118,8 +121,23 @@ def program_key(program, options: Iterable[str] = ()) -> CacheKey:
 
 def _binary_from_entry(meta: Dict[str, Any], payload: bytes):
     from ._program import Binary
-    return Binary(payload, log=meta.get("log", ""), lowered=meta.get("lowered") or {},
-                  options=meta.get("options") or [])
+    b = Binary(payload, log=meta.get("log", ""), lowered=meta.get("lowered") or {},
+               options=meta.get("options") or [])
+    deps = meta.get("deps")
+    b.dependencies = dict(deps) if isinstance(deps, dict) else None
+    return b
+
+
+def _fresh(hit, stale: List[str]):
+    """``hit`` when every file its compile read is unchanged; else None,
+    with the reason appended to ``stale``."""
+    if hit is None:
+        return None
+    why = stale_dependency(hit[0].get("deps"))
+    if why is None:
+        return hit
+    stale.append(why)
+    return None
 
 
 def _reason(cache: DiskCache, origin: str, label: str, key: CacheKey) -> str:
@@ -163,13 +181,14 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
         # own words; if it somehow works, the result is not cached.
         b = program.compile(opts)
         return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))
-    hit = cache.load(key.digest)
+    stale: List[str] = []
+    hit = _fresh(cache.load(key.digest), stale)
     if hit is not None:
         return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0)
     writable = m == "on" and os.access(cache.dir, os.W_OK)  # not: a shared cache this user may only read
     remote = get_tier()
     if remote is not None:
-        rhit = remote.load(key.digest)
+        rhit = _fresh(remote.load(key.digest), stale)
         if rhit is not None:
             if writable:  # the next process on this machine finds it locally
                 try:
@@ -177,7 +196,8 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
                 except OSError as e:
                     log.warning("ascendrtc cache: could not store %s in %s: %s", label, cache.dir, e)
             return CompileResult(_binary_from_entry(*rhit), "remote", key, time.perf_counter() - t0)
-    reason = _reason(cache, origin, label, key)
+    reason = f"{stale[0]} (the cached binary was built from the old one)" if stale else _reason(
+        cache, origin, label, key)
     if m == "require":
         where = cache.dir + (f" nor on {remote.display_url}" if remote is not None else "")
         raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {where} "
@@ -193,7 +213,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
             log.warning("ascendrtc cache: waited %.0f s for another process compiling %s (key %s); "
                         "compiling it here too", waited, label, key.digest[:16])
         # Whoever held the lock before us may have stored it.
-        hit = cache.load(key.digest)
+        hit = _fresh(cache.load(key.digest), [])
         if hit is not None:
             return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0,
                                  lock_waited=waited)
@@ -204,6 +224,8 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
                 "lowered": dict(b._lowered), "options": opts, "arch": key.components.get("arch"),
                 "log": b.log, "compile_seconds": round(compile_s, 4), "created": time.time(),
                 "compiler": key.components.get("compiler")}
+        if b.dependencies is not None:
+            meta["deps"] = b.dependencies  # what the compiler read, re-checked on each hit
         blob = encode_entry(key.digest, b.data, meta)
         try:
             cache.store_blob(key.digest, blob)

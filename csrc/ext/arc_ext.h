@@ -62,7 +62,8 @@
     X(0, ascendrtc_ub_size)                 \
     X(1, ascendrtc_rtc_fingerprint)         \
     X(1, ascendrtc_rtc_resolve_arch)        \
-    X(1, ascendrtc_rtc_set_pch_store)
+    X(1, ascendrtc_rtc_set_pch_store)       \
+    X(1, ascendrtc_rtc_dependencies)
 
 typedef struct arc_api {
 #define ARC_API_FIELD(lib, name) __typeof__(&name) name;

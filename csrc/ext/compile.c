@@ -43,7 +43,7 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
         return NULL;
     arc_state *st = arc_state_global();
     PyObject *hn = NULL, *ht = NULL, *ne = NULL, *opt = NULL, *res = NULL, *bin = NULL, *log = NULL,
-             *lowered = NULL;
+             *lowered = NULL, *depo = NULL;
     const char **hn_c = NULL, **ht_c = NULL, **ne_c = NULL, **opt_c = NULL;
     Py_ssize_t nh, nh2, nne, nopt;
     aclrtcProg prog = NULL;
@@ -115,7 +115,7 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
         detail = PyUnicode_DecodeUTF8(d ? d : "", d ? (Py_ssize_t)strlen(d) : 0, "replace");
         if (!detail)
             goto cleanup;
-        res = Py_BuildValue("(iOOON)", err, Py_None, log, Py_None, detail);
+        res = Py_BuildValue("(iOOONO)", err, Py_None, log, Py_None, detail, Py_None);
         goto cleanup;
     }
     size_t binsize = 0;
@@ -146,7 +146,16 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
         }
         Py_DECREF(v);
     }
-    res = Py_BuildValue("(iOOOs)", 0, bin, log, lowered, "");
+    /* The files the compiler read, for the disk cache: None when the
+     * provider does not say (a CANN home). */
+    const char *deps = arc_acl.ascendrtc_rtc_dependencies ? arc_acl.ascendrtc_rtc_dependencies(prog) : NULL;
+    if (deps) {
+        if (!(depo = PyUnicode_DecodeUTF8(deps, (Py_ssize_t)strlen(deps), "surrogateescape")))
+            goto cleanup;
+    } else {
+        depo = Py_NewRef(Py_None);
+    }
+    res = Py_BuildValue("(iOOOsO)", 0, bin, log, lowered, "", depo);
 cleanup:
     if (prog)
         arc_acl.aclrtcDestroyProg(&prog);
@@ -162,5 +171,6 @@ cleanup:
     Py_XDECREF(bin);
     Py_XDECREF(log);
     Py_XDECREF(lowered);
+    Py_XDECREF(depo);
     return res;
 }

@@ -36,7 +36,10 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/SHA256.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -53,6 +56,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -181,6 +185,70 @@ protected:
 
 private:
     double timeout_s_;
+};
+
+// The real files a compile reads, with the sha256 of the bytes it read:
+// every file entered or skipped by #include (however the directive was
+// spelled: macros, comments, %:, continuations, ../), every #embed and
+// every file a __has_include/__has_embed found.  Caches record this list
+// with the binary and re-check it on each hit (ascendrtc/_cache_key.py).
+// Files under the virtual roots (/arc/...: device headers, in-memory
+// headers, the source) are not on disk and are keyed by other means.
+using DepMap = std::map<std::string, std::string>;
+
+class DepRecorder : public clang::PPCallbacks {
+public:
+    DepRecorder(clang::SourceManager &sm, DepMap &deps) : sm_(sm), deps_(deps) {}
+    void InclusionDirective(clang::SourceLocation, const clang::Token &, llvm::StringRef, bool,
+                            clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef,
+                            llvm::StringRef, const clang::Module *, bool, clang::SrcMgr::CharacteristicKind) override
+    {
+        add(file);
+    }
+    void FileSkipped(const clang::FileEntryRef &file, const clang::Token &, clang::SrcMgr::CharacteristicKind) override
+    {
+        add(file);
+    }
+    void EmbedDirective(clang::SourceLocation, llvm::StringRef, bool, clang::OptionalFileEntryRef file,
+                        const clang::LexEmbedParametersResult &) override
+    {
+        add(file);
+    }
+    void HasEmbed(clang::SourceLocation, llvm::StringRef, bool, clang::OptionalFileEntryRef file) override
+    {
+        add(file);
+    }
+    void HasInclude(clang::SourceLocation, llvm::StringRef, bool, clang::OptionalFileEntryRef file,
+                    clang::SrcMgr::CharacteristicKind) override
+    {
+        add(file);
+    }
+
+private:
+    void add(clang::OptionalFileEntryRef file)
+    {
+        if (!file)
+            return;
+        llvm::SmallString<256> path(file->getName());
+        if (path.starts_with("/arc/"))
+            return;
+        llvm::sys::fs::make_absolute(path);
+        std::string key(path.str());
+        if (deps_.count(key))
+            return;
+        // The bytes the source manager holds are the bytes compiled.
+        std::optional<llvm::MemoryBufferRef> buf = sm_.getMemoryBufferForFileOrNone(*file);
+        if (!buf) {
+            deps_[key] = "unreadable";
+            return;
+        }
+        llvm::StringRef d = buf->getBuffer();
+        auto h = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(d.data()), d.size()));
+        deps_[key] = llvm::toHex(h, true);
+    }
+
+    clang::SourceManager &sm_;
+    DepMap &deps_;
 };
 
 const char *kDeviceRoot = "/arc/include";
@@ -342,10 +410,16 @@ int fail(rtc_result *res, std::string &log, int code, const std::string &msg)
 // element types of byte-pointer parameters (infer_types.cpp).
 class CompileAction : public LimitedAction {
 public:
-    CompileAction(llvm::LLVMContext *ctx, double timeout_s, arc_rtc::InferredTypes &types)
-        : LimitedAction(ctx, timeout_s), types_(types) {}
+    CompileAction(llvm::LLVMContext *ctx, double timeout_s, arc_rtc::InferredTypes &types, DepMap &deps)
+        : LimitedAction(ctx, timeout_s), types_(types), deps_(deps) {}
 
 protected:
+    bool BeginSourceFileAction(clang::CompilerInstance &ci) override
+    {
+        ci.getPreprocessor().addPPCallbacks(std::make_unique<DepRecorder>(ci.getSourceManager(), deps_));
+        return LimitedAction::BeginSourceFileAction(ci);
+    }
+
     std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef in) override
     {
         std::vector<std::unique_ptr<clang::ASTConsumer>> cs;
@@ -358,7 +432,21 @@ protected:
 
 private:
     arc_rtc::InferredTypes &types_;
+    DepMap &deps_;
 };
+
+// "sha256<TAB>path\n" lines; a path with a newline cannot be listed, so
+// the list then says "!" (no cache may keep the result).
+char *format_deps(const DepMap &deps)
+{
+    std::string out;
+    for (auto &d : deps) {
+        if (d.first.find('\n') != std::string::npos)
+            return dup("!\tan included file's path holds a newline\n");
+        out += d.second + "\t" + d.first + "\n";
+    }
+    return dup(out);
+}
 
 // Builds the metadata from the descriptors clang computed, then adds it
 // to the module as the .arc_meta section.
@@ -575,7 +663,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
 
     llvm::LLVMContext ctx;
     arc_rtc::InferredTypes inferred;
-    CompileAction action(&ctx, compile_timeout_s(), inferred);
+    DepMap deps;
+    CompileAction action(&ctx, compile_timeout_s(), inferred, deps);
     bool ok = ci.ExecuteAction(action);
     timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
@@ -594,6 +683,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     if (rc != ACL_SUCCESS)
         return rc;
     timer.lap("codegen");
+    if (!(res->deps = format_deps(deps)))
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
     if (timer.on)
         log += timer.report + "\n";
     res->log = dup(log);
@@ -623,6 +714,7 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         res->bin = nullptr; /* whatever the compile had built is abandoned */
         res->bin_size = 0;
         res->lowered = nullptr;
+        res->deps = nullptr;
         return ACL_ERROR_RTC_COMPILATION;
     }
     t_escape = esc;
@@ -648,6 +740,7 @@ extern "C" void rtc_result_free(rtc_result *res, int nentries)
         for (int i = 0; i < nentries; i++)
             std::free(res->lowered[i]);
     std::free(res->lowered);
+    std::free(res->deps);
     std::memset(res, 0, sizeof *res);
 }
 

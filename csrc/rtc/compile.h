@@ -35,6 +35,8 @@ typedef struct rtc_result {
     unsigned char *bin;         /* malloc'd ELF object, NULL on failure */
     size_t bin_size;
     char **lowered;             /* nentries malloc'd symbol names, or NULL */
+    char *deps;                 /* malloc'd "sha256<TAB>path\n" per real file the
+                                   compile read (see rtc_deps_*), or NULL */
 } rtc_result;
 
 /* Compile; returns ACL_SUCCESS or an ACL_ERROR_RTC_* code, with the

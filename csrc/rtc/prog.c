@@ -448,6 +448,17 @@ aclError aclrtcGetCompileLog(aclrtcProg prog, char *log)
     return ACL_SUCCESS;
 }
 
+const char *ascendrtc_rtc_dependencies(void *prog)
+{
+    rtc_prog *p = lookup(prog);
+    if (!p)
+        return NULL;
+    pthread_mutex_lock(&p->lock);
+    const char *d = p->compiled ? p->res.deps : NULL;
+    pthread_mutex_unlock(&p->lock);
+    return d;
+}
+
 aclError aclrtcGetLoweredName(aclrtcProg prog, const char *nameExpression, const char **loweredName)
 {
     WITH_PROG("aclrtcGetLoweredName", loweredName);
