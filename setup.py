@@ -119,7 +119,7 @@ class BuildExtWithHome(build_ext):
 
 ext = Extension(
     "ascendrtc._C",
-    sources=sorted(glob.glob("csrc/ext/*.c")) + ["csrc/common/meta.c"],  # meta.c: the runtime's metadata reader
+    sources=sorted(glob.glob("csrc/ext/*.c")) + ["csrc/common/meta.c", "csrc/common/checksum.c"],  # the runtime's metadata reader
     include_dirs=["csrc/include", "csrc", numpy.get_include()],
     depends=sorted(glob.glob("csrc/ext/*.h")) + sorted(glob.glob("csrc/include/acl/*.h")) + ["csrc/common/meta.h"],
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE", "-fvisibility=hidden"],

@@ -10,7 +10,7 @@ import pytest
 from helpers import rt_kernels as K
 from helpers.rt import (INVALID_FILE, INVALID_PARAM, MAGIC_AICORE, MAGIC_CUBE, MAGIC_VECTOR, RT_FEATURE_NOT_SUPPORT,
                         RT_INVALID_HANDLE, RT_PARAM_INVALID, LoadOption, LoadOptions, build_binary, fails, from_dev,
-                        function, gm, launch, lib, load, malloc, ok, to_dev, write_meta)
+                        function, gm, launch, lib, load, malloc, ok, seal, to_dev, write_meta)
 
 V = ctypes.c_void_p
 
@@ -146,8 +146,12 @@ def corrupt_meta(raw):
 
 
 CORRUPT = [
-    (lambda: b"definitely not an ELF object", "not an ELF object"),
-    (lambda: K.two_kernel_binary()[:200], "out of range"),
+    (lambda: b"definitely not an ELF object", "no ascendrtc checksum trailer"),
+    (lambda: K.two_kernel_binary()[:-1], "no ascendrtc checksum trailer"),
+    (lambda: K.two_kernel_binary()[:-20] + K.two_kernel_binary()[-16:], "checksum mismatch"),
+    # sealed, so the structural checks behind the checksum are reached
+    (lambda: seal(b"definitely not an ELF object"), "not an ELF object"),
+    (lambda: seal(K.two_kernel_binary()[:200]), "out of range"),
     (lambda: build_binary(K.TWO, meta=b"")[:0] + build_binary("int x;", meta=b"X"), "metadata magic missing"),
     (lambda: corrupt_meta(write_meta([dict(name="one", params=gm("out"))])[:30]), "corrupt metadata"),
     (lambda: corrupt_meta(b"ARCMETA1" + (7).to_bytes(4, "little")), "metadata version 7"),

@@ -2,6 +2,7 @@
  * Parsing is bounds-checked throughout: a torn or hostile blob yields an
  * error string, never an out-of-range read. */
 #include "meta.h"
+#include "checksum.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,6 +346,8 @@ int meta_read_binary(const unsigned char *elf, size_t len, arc_meta *out, char *
 {
     size_t off, size;
     memset(out, 0, sizeof *out);
+    if (arc_sum_check(elf, len, &len, err, errlen))
+        return -1;
     if (elf_find_section(elf, len, ARC_META_SECTION, &off, &size, err, errlen))
         return -1;
     return meta_parse(elf + off, size, out, err, errlen);

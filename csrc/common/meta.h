@@ -101,8 +101,9 @@ const char *meta_kind_name(uint32_t kind);
  * GM_ADDR the kernel casts to `__gm__ half *`), or NULL when any array fits
  * (uint8_t *, void *, unknown types, not a pointer, no single cast type). */
 const char *meta_element_dtype(const arc_param *p);
-/* The parsed metadata of an in-memory binary: locate the section and parse
- * it.  Returns 0, or -1 with a reason in err. */
+/* The parsed metadata of an in-memory binary: check its checksum trailer
+ * (common/checksum.h), locate the section and parse it.  Returns 0, or -1
+ * with a reason in err. */
 int meta_read_binary(const unsigned char *elf, size_t len, arc_meta *out, char *err, size_t errlen);
 /* Locate section `name` in an ELF64 little-endian object held in memory. */
 int elf_find_section(const unsigned char *elf, size_t len, const char *name, size_t *off, size_t *size,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/checksum.h"
 #include "rt/rt_internal.h"
 
 struct sim_bin {
@@ -171,6 +172,10 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
 {
     char err[1024];
     size_t off, size;
+    /* Before anything reads the bytes: a flipped bit in the metadata could
+     * otherwise move a parameter, one in the code crash the process. */
+    if (arc_sum_check(data, length, &length, err, sizeof err))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "corrupt kernel binary: %s", err);
     if (elf_find_section(data, length, ARC_META_SECTION, &off, &size, err, sizeof err))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "not a kernel binary: %s", err);
     if (sim_elf_check(data, length, err, sizeof err))

@@ -62,6 +62,7 @@
 #include <vector>
 
 #include "acl/acl_rt_compile.h"
+#include "common/checksum.h"
 #include "common/meta.h"
 #include "device_headers.h"
 #include "infer_types.h"
@@ -568,11 +569,12 @@ int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &lo
     pm.run(m);
     if (diags.error)
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
-    res->bin = static_cast<unsigned char *>(std::malloc(obj.size()));
+    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + ARC_SUM_BYTES));
     if (!res->bin)
         return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
     std::memcpy(res->bin, obj.data(), obj.size());
-    res->bin_size = obj.size();
+    arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
+    res->bin_size = obj.size() + ARC_SUM_BYTES;
     return ACL_SUCCESS;
 }
 

@@ -23,7 +23,7 @@ static void make(void)
         h = arc_fnv1a64(f->path, strlen(f->path), h);
         h = arc_fnv1a64(f->data, f->size, h);
     }
-    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/1 %s cpu=%s core-abi=%d device-api=%016llx",
+    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/2 %s cpu=%s core-abi=%d device-api=%016llx",
              rtc_compiler_version(), rtc_target_cpu(), ARC_CORE_ABI_VERSION, (unsigned long long)h);
 }
 

@@ -266,4 +266,17 @@ def build_binary(csrc, kernels=None, meta=None, opt="-O2", extra=()):
         subprocess.run([clang, "-c", "-fPIC", opt, "-std=c11", "-I", os.path.join(ROOT, "csrc", "device"), *extra,
                         c, "-o", obj], check=True)
     with open(obj, "rb") as fh:
-        return fh.read()
+        return seal(fh.read())
+
+
+def fnv1a64(data, h=1469598103934665603):  # csrc/common/fnv.h ARC_FNV1A64_INIT
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def seal(obj):
+    """obj with the checksum trailer every load checks (csrc/common/checksum.h):
+    "ARCSUM01" and the FNV-1a 64 of everything before the hash."""
+    body = bytes(obj) + b"ARCSUM01"
+    return body + fnv1a64(body).to_bytes(8, "little")
