@@ -31,8 +31,16 @@ for _c, _d, _typed in _C.SCALAR_TYPES:
 def ctype(dtype: Any) -> str:
     """The Ascend C type of a NumPy dtype (``float32`` -> ``float``,
     ``float16`` -> ``half``, ``int32`` -> ``int32_t``, ...)."""
-    dt = getattr(dtype, "dtype", dtype)
-    name = getattr(dt, "name", None) or np.dtype(dt).name
+    # A scalar type (np.float32) is a type whose class attribute ``dtype``
+    # is a descriptor, not a dtype: np.dtype() reads it; arrays and
+    # tensors (``.dtype`` an instance attribute) give theirs.
+    dt = dtype if isinstance(dtype, (type, str, np.dtype)) else getattr(dtype, "dtype", dtype)
+    try:
+        name = np.dtype(dt).name
+    except TypeError:
+        name = getattr(dt, "name", None)
+        if not isinstance(name, str):
+            raise TypeError(f"{dtype!r} is not a dtype (supported: {', '.join(_CTYPES)})") from None
     try:
         return _CTYPES[name]
     except KeyError:

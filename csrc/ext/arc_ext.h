@@ -191,8 +191,14 @@ PyObject *arc_devicearray_new(arc_state *st, int nd, const Py_ssize_t *shape, Py
  * begun, arc_sync_completed the highest started-count known finished. */
 extern uint64_t arc_sync_started, arc_sync_completed;
 /* aclrtSynchronizeDevice with the GIL released; updates the counters.
- * Returns 0 or -1 with an exception set. */
+ * Returns 0 or -1 with an exception set (also when an earlier sync's
+ * error was deferred, see arc_device_sync_quiet). */
 int arc_device_sync(arc_state *st);
+/* arc_device_sync for deallocators, which cannot raise: a failure (the
+ * error of a launch that was still queued) is kept and raised by the next
+ * arc_device_sync (synchronize(), get(), ...), not lost.  Leaves any
+ * exception already set untouched. */
+void arc_device_sync_quiet(void);
 /* Wait for the device when `a` (or its owner) took part in a launch that
  * may still be running.  Returns 0 or -1. */
 int arc_devicearray_settle(DeviceArrayObject *a);

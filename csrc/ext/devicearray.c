@@ -105,14 +105,8 @@ static void devicearray_dealloc(PyObject *op)
     if (a->weakreflist)
         PyObject_ClearWeakRefs(op);
     if (!a->owner && a->ptr && arc_bind_quiet()) {
-        if (a->used_mark && arc_sync_completed < a->used_mark) {
-            /* A queued launch may still use the memory. */
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            if (arc_device_sync(arc_state_global()) < 0)
-                PyErr_WriteUnraisable((PyObject *)tp); /* not op: reporting it would revive it mid-dealloc */
-            PyErr_Restore(t, v, tb);
-        }
+        if (a->used_mark && arc_sync_completed < a->used_mark)
+            arc_device_sync_quiet(); /* a queued launch may still use the memory; its error is kept */
         void *p = a->ptr;
         Py_BEGIN_ALLOW_THREADS
         arc_acl.aclrtFree(p);

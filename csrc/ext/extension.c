@@ -22,6 +22,40 @@ arc_state *arc_state_of_type(PyTypeObject *tp)
     return the_state;
 }
 
+/* The error a deallocator's sync met (type, value, traceback), for the next
+ * arc_device_sync to raise.  Only the first is kept: later ones follow from
+ * the same failed launch or are reported by their own syncs. */
+static PyObject *deferred[3];
+
+void arc_device_sync_quiet(void)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    if (arc_device_sync(the_state) < 0) {
+        PyObject *et, *ev, *etb;
+        PyErr_Fetch(&et, &ev, &etb);
+        if (!deferred[0]) {
+            deferred[0] = et;
+            deferred[1] = ev;
+            deferred[2] = etb;
+        } else {
+            Py_XDECREF(et);
+            Py_XDECREF(ev);
+            Py_XDECREF(etb);
+        }
+    }
+    PyErr_Restore(t, v, tb);
+}
+
+static int raise_deferred(void)
+{
+    if (!deferred[0])
+        return 0;
+    PyErr_Restore(deferred[0], deferred[1], deferred[2]);
+    deferred[0] = deferred[1] = deferred[2] = NULL;
+    return -1;
+}
+
 int arc_device_sync(arc_state *st)
 {
     if (arc_ready() < 0)
@@ -37,7 +71,7 @@ int arc_device_sync(arc_state *st)
     }
     if (arc_sync_completed < mine)
         arc_sync_completed = mine;
-    return 0;
+    return raise_deferred();
 }
 
 static PyObject *mod_synchronize(PyObject *module, PyObject *unused)

@@ -10,12 +10,9 @@ static void module_dealloc(PyObject *op)
     ModuleObject *m = (ModuleObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
     if (m->handle && arc_bind_quiet()) {
-        /* Launches of its kernels may be queued: finish them first. */
-        PyObject *t, *v, *tb;
-        PyErr_Fetch(&t, &v, &tb);
-        if (arc_device_sync(arc_state_global()) < 0)
-            PyErr_WriteUnraisable(op);
-        PyErr_Restore(t, v, tb);
+        /* Launches of its kernels may be queued: finish them first (their
+         * error is raised by the next synchronize). */
+        arc_device_sync_quiet();
         arc_acl.aclrtBinaryUnLoad(m->handle);
     }
     tp->tp_free(op);

@@ -72,12 +72,16 @@ static PyObject *provider_error(const char *fmt, ...)
     arc_state *st = arc_state_global();
     PyObject *exc = st ? st->AclError : PyExc_RuntimeError;
     PyObject *e = PyObject_CallFunction(exc, "s", msg);
-    if (e) {
-        PyObject_SetAttrString(e, "code", PyLong_FromLong(ACL_ERROR_UNINITIALIZE));
-        PyObject_SetAttrString(e, "name", PyUnicode_FromString(arc_err_name(ACL_ERROR_UNINITIALIZE)));
+    if (!e)
+        return NULL;
+    /* SetAttr does not steal: each value is released here. */
+    PyObject *code = PyLong_FromLong(ACL_ERROR_UNINITIALIZE);
+    PyObject *name = PyUnicode_FromString(arc_err_name(ACL_ERROR_UNINITIALIZE));
+    if (code && name && PyObject_SetAttrString(e, "code", code) == 0 && PyObject_SetAttrString(e, "name", name) == 0)
         PyErr_SetObject(exc, e);
-        Py_DECREF(e);
-    }
+    Py_XDECREF(code);
+    Py_XDECREF(name);
+    Py_DECREF(e);
     return NULL;
 }
 

@@ -1,0 +1,97 @@
+"""Small extension bugs that lost errors or memory: the provider's load
+error leaked two objects per call; a DeviceArray (or Module) freed while a
+failed launch was still queued swallowed the launch's error in its implicit
+sync; ``ctype(np.float32)`` (a scalar type, not a dtype) raised TypeError."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers.py_kernels import add_kernel, compiled
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+TRAP_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void greedy(GM_ADDR x, int32_t bytes)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, bytes);
+}
+'''
+
+
+def greedy():
+    return compiled("greedy", lambda: arc.Program(TRAP_SRC, "greedy.asc").compile().load().get_kernel("greedy"))
+
+
+def still_works():
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros_like(x)
+    add_kernel(np.float32)[8](x, x, z)
+    np.testing.assert_array_equal(z, 2 * x)
+
+
+def test_a_provider_that_cannot_load_leaks_nothing_per_error(tmp_path):
+    code = r'''
+import sys
+import ascendrtc as arc
+from ascendrtc import _C
+def fail():
+    try:
+        _C.compiler_fingerprint()
+    except arc.AclError as e:
+        assert e.code == 100001 and e.name == "ACL_ERROR_UNINITIALIZE", (e.code, e.name)
+        return
+    raise SystemExit("no error")
+for _ in range(200):
+    fail()
+before = sys.getallocatedblocks()
+for _ in range(5000):
+    fail()
+print(sys.getallocatedblocks() - before)
+'''
+    env = dict(os.environ, ASCENDRTC_SIM_HOME=str(tmp_path / "no-home"), PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout.strip()) < 1000          # two leaked objects per error were 10000 blocks
+
+
+def test_freeing_a_device_array_keeps_the_failed_launchs_error():
+    x = arc.zeros(8, np.float32)
+    greedy()[8](x, 1 << 24)                       # asynchronous: fails on the device
+    del x                                         # its dealloc syncs and meets the error ...
+    with pytest.raises(arc.LaunchError, match="InitBuffer"):
+        arc.synchronize()                         # ... which the next sync raises
+    arc.synchronize()                             # once
+    still_works()
+
+
+def test_the_kept_error_surfaces_at_the_next_get():
+    x = arc.zeros(8, np.float32)
+    y = arc.zeros(8, np.float32)
+    greedy()[8](x, 1 << 24)
+    greedy()[8](y, 64)
+    del x
+    with pytest.raises(arc.LaunchError, match="InitBuffer"):
+        y.get()
+    assert y.get().shape == (8,)
+    still_works()
+
+
+@pytest.mark.parametrize("t", [np.float32, np.float16, np.int32, np.dtype("int8"), "float32", np.zeros(2, np.int16)])
+def test_ctype_takes_scalar_types_dtypes_names_and_arrays(t):
+    want = {"float32": "float", "float16": "half", "int32": "int32_t", "int8": "int8_t", "int16": "int16_t"}
+    name = np.dtype(getattr(t, "dtype", t) if not isinstance(t, type) else t).name
+    assert arc.ctype(t) == want[name]
+
+
+def test_ctype_of_a_non_dtype_names_it():
+    with pytest.raises(TypeError, match="dtype"):
+        arc.ctype(object())
+    with pytest.raises(TypeError, match="complex128 has no Ascend C scalar type"):
+        arc.ctype(np.complex128)
