@@ -18,6 +18,7 @@ from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_
 from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
 from ._program import Binary, Module, Program
 from ._op_kernel import OpKernel, OpProjectError, op_kernel
+from ._profile import LaunchReport, Profile, profile
 from ._version import __version__
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
     "set_backend", "get_backend", "sim_home", "set_launch_timeout",
     "op_kernel", "OpKernel", "OpProjectError",
+    "profile", "Profile", "LaunchReport",
 ]
 
 

@@ -24,6 +24,7 @@ SECTIONS = [
     ("The jit decorator", ["jit", "JitKernel", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template",
                            "ctype"]),
     ("Backends", ["set_backend", "get_backend", "sim_home"]),
+    ("Estimated NPU time", ["profile", "Profile", "LaunchReport"]),
     ("Errors", ["Error", "AclError", "LaunchError", "JitCompileError", "TemplateError", "RecompileBudgetError",
                 "RecompileWarning", "CacheMissError", "CacheDirError", "OpProjectError"]),
 ]

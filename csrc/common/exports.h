@@ -24,6 +24,16 @@ ARC_EXPORT void ascendrtc_set_launch_timeout(double seconds);
 /* libascendcl: unified-buffer bytes per vector core of the simulated
  * device's SoC (rt/soc.c), which aclrtGetDeviceInfo reports only on 3510. */
 ARC_EXPORT long long ascendrtc_ub_size(void);
+/* libascendcl: start (on = 1) or stop a profiling session of the cost
+ * model (rt/cost.c): launches queued while it is on are priced for the
+ * SoC named `soc` (NULL or "": the device's).  Starting clears what was
+ * recorded.  Returns whether a session was on, -1 for an unknown soc. */
+ARC_EXPORT int ascendrtc_profile(int on, const char *soc);
+/* libascendcl: the launches priced since the last take, as a JSON array
+ * (docs/cost_model.md); valid until the next call. */
+ARC_EXPORT const char *ascendrtc_profile_take(void);
+/* libascendcl: the SoCs the cost model knows, comma-separated. */
+ARC_EXPORT const char *ascendrtc_profile_socs(void);
 /* libacl_rtc: what a compiled binary depends on besides source and
  * options (compiler, target CPU, device headers); caches key on it. */
 ARC_EXPORT const char *ascendrtc_rtc_fingerprint(void);

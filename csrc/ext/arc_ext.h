@@ -60,6 +60,9 @@
     X(0, ascendrtc_set_recent_error)        \
     X(0, ascendrtc_set_launch_timeout)      \
     X(0, ascendrtc_ub_size)                 \
+    X(0, ascendrtc_profile)                 \
+    X(0, ascendrtc_profile_take)            \
+    X(0, ascendrtc_profile_socs)            \
     X(1, ascendrtc_rtc_fingerprint)         \
     X(1, ascendrtc_rtc_resolve_arch)        \
     X(1, ascendrtc_rtc_set_pch_store)       \
@@ -107,6 +110,9 @@ PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg);
  * its precompiled device API (pch_store.c); provider.c hands it over once
  * the provider is loaded. */
 extern const ascendrtc_pch_store arc_pch_store;
+/* profile.c: the cost model's session (ascendrtc/_profile.py). */
+PyObject *arc_profile(PyObject *module, PyObject *args);
+PyObject *arc_profile_take(PyObject *module, PyObject *unused);
 
 /* ---- module state and errors (extension.c, errors.c) ---- */
 

@@ -168,6 +168,12 @@ static PyMethodDef mod_methods[] = {
     {"set_launch_timeout", arc_set_launch_timeout, METH_O,
      "set_launch_timeout(seconds) -> bool\n--\n\nThe simulated NPU's default launch timeout (negative: "
      "back to $ASCENDRTC_LAUNCH_TIMEOUT); False when the provider has no such setting."},
+    {"profile", arc_profile, METH_VARARGS,
+     "profile(on, soc=None) -> bool or None\n--\n\nStart (clearing what was recorded) or stop the cost model's "
+     "profiling session, pricing launches for SoC `soc` (None: the device's). Returns whether one was on; None "
+     "when the provider has no cost model (a CANN home). ValueError names the known SoCs."},
+    {"profile_take", arc_profile_take, METH_NOARGS,
+     "profile_take() -> str\n--\n\nThe launches priced since the last take, as JSON text (docs/cost_model.md)."},
     {"synchronize", mod_synchronize, METH_NOARGS, "Wait until all work on the device has finished."},
     {"device_info", mod_device_info, METH_NOARGS,
      "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},

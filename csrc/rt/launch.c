@@ -16,6 +16,7 @@ typedef struct launch_opts {
     uint64_t timeout_ns; /* 0 = none, TIMEOUT_UNSET = ASCENDRTC_LAUNCH_TIMEOUT */
     uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
     int race_mode;       /* ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK, else $ASCENDRTC_RACE_CHECK */
+    int profile;         /* queued while a profiling session was on (cost.c) */
 } launch_opts;
 
 typedef struct launch_task {
@@ -41,8 +42,11 @@ static void launch_run(sim_task *t, sim_stream *s)
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
     };
+    if (l->opts.profile)
+        r.cost = sim_cost_launch_new(f->arch, f->km->name, l->nblocks, f->max_concurrent, f->core_type);
     char msg[SIM_MSG_MAX];
     aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);
+    sim_cost_launch_end(r.cost, code);
     /* Raw stores into the few bytes between an allocation's end and its
      * guard page are found here, through the canary there. */
     for (uint32_t i = 0; !code && sim_gm_checks() && i < f->km->nparams; i++) {
@@ -73,6 +77,7 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
 {
     memset(o, 0, sizeof *o);
     o->timeout_ns = TIMEOUT_UNSET;
+    o->profile = sim_cost_session_on();
     if (sim_race_default_mode(&o->race_mode))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
                        "ASCENDRTC_RACE_CHECK=%s: expected error (the default), warn or off", getenv("ASCENDRTC_RACE_CHECK"));

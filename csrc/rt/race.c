@@ -127,7 +127,10 @@ static void join(uint32_t *a, const uint32_t *b)
 void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
 {
     k->dev[ARC_RACE_SLOT] = (unsigned long long)mode;
-    if (mode == ARC_RACE_OFF) return;
+    if (mode == ARC_RACE_OFF) {
+        if (st) st->mode = ARC_RACE_OFF; /* the cost model may still call the hooks */
+        return;
+    }
     if (!st) {
         pthread_once(&st_once, st_key_make);
         st = calloc(1, sizeof *st);
@@ -300,6 +303,7 @@ static void merge(space *sp, size_t from, size_t to)
 
 void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long long bytes, const char *api)
 {
+    if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_access(pipe_t_value, write, p, bytes, api);
     if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
     int q = pipe_index(pipe_t_value);
     if (q < 0) return;
@@ -378,6 +382,7 @@ static qclock *qfind(const void *key, int dst, int create)
 
 void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long key)
 {
+    if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_sync(kind, src_pipe, dst_pipe, key);
     if (!st || st->mode == ARC_RACE_OFF) return;
     int s = pipe_index(src_pipe), d = pipe_index(dst_pipe);
     switch (kind) {

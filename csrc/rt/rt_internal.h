@@ -130,6 +130,7 @@ typedef struct sim_kernel_run {
     uint32_t threads;        /* core threads to use, <= max_concurrent */
     uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (cores.c) */
     int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
+    struct sim_cost_launch *cost; /* the cost model's record when profiled (cost.c), else NULL */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -198,6 +199,39 @@ int sim_race_default_mode(int *mode);
 void *sim_race_state_new(void);
 void *sim_race_swap(void *state);
 void sim_race_state_free(void *state);
+
+/* ---- cost.c, cost_rates.c: the estimated NPU time (docs/cost_model.md) ---- */
+typedef struct sim_cost_soc {
+    const char *name;
+    unsigned aic, aiv; /* cube and vector cores */
+    double mhz;        /* clock */
+    double gm_Bps;     /* GM bandwidth shared by all cores, bytes/s */
+} sim_cost_soc;
+typedef struct sim_cost_launch sim_cost_launch;
+enum { SIM_COST_GM_UB, SIM_COST_UB_GM, SIM_COST_GM_L1 };
+/* The cost row named `name` ("Ascend910B4"), or NULL; all of them (*n). */
+const sim_cost_soc *sim_cost_soc_find(const char *name);
+const sim_cost_soc *sim_cost_soc_names(size_t *n);
+/* Vector cycles per 256-byte repeat of `api` on esize-byte elements;
+ * *assumed = 1 when no rate is published for it. */
+double sim_cost_vec_cpr(const char *api, unsigned esize, int *assumed);
+/* Seconds one DMA instruction moving `bytes` on path SIM_COST_* takes on
+ * one core that gets at most share_Bps of the GM bandwidth. */
+double sim_cost_dma_seconds(int path, double bytes, double share_Bps);
+/* Nonzero while a profiling session records launches (launches check it
+ * as they are queued). */
+int sim_cost_session_on(void);
+/* A record for one launch of `kernel` (NULL when not profiling or out of
+ * memory); sim_cost_launch_end prices it, appends it to the session and
+ * frees it (code != 0: the launch failed, nothing is appended). */
+sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, uint32_t nblocks, uint32_t cores,
+                                     uint32_t core_type);
+void sim_cost_launch_end(sim_cost_launch *c, aclError code);
+/* A block of r starts on core k: bind k to its record (cores.c). */
+void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
+/* The race hooks' inputs, priced (race.c calls these first). */
+void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
+void sim_cost_sync(int kind, int src, int dst, unsigned long long key);
 
 /* ---- spin.c ---- */
 /* With mu held, before a caller blocks on a condition variable: let mu go,

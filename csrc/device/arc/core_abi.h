@@ -106,6 +106,15 @@ enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_
 void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
 
+/* The cost model (csrc/rt/cost.c) rides on the race hooks: while a launch
+ * is profiled, dev[ARC_RACE_SLOT] also has ARC_COST_ON set (so the hooks
+ * run even with the race check off), dev[ARC_COST_SLOT] holds the block's
+ * record (runtime-owned) and the device API stores the element size of the
+ * vector operation it is about to report in dev[ARC_COST_ESIZE_SLOT]. */
+#define ARC_COST_ON 4ull
+#define ARC_COST_SLOT (ARC_CORE_DEV_SLOTS - 3)
+#define ARC_COST_ESIZE_SLOT (ARC_CORE_DEV_SLOTS - 2)
+
 /* The kernel source line ("file:line", or NULL when unknown) of the next
  * runtime service call; the compiler inserts it before each (rtc/sites.cpp)
  * so errors name the user's line. */

@@ -6,6 +6,7 @@
 #ifndef ARC_MASK_H_
 #define ARC_MASK_H_
 
+#include "arc/cost.h"
 #include "arc/tensor.h"
 
 namespace AscendC {
@@ -202,6 +203,7 @@ inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd
     ARC_CHECK(e * sizeof(T) <= lim, api,
               "%s: %u repeats (block stride %u, repeat stride %u) reach element %llu, beyond " ARC_LIMIT_WHAT " %llu elements",
               what, p.repeat, o.blk, o.rep, (unsigned long long)e, (unsigned long long)(lim / sizeof(T)));
+    cost_esize<T>();
     race_v(t.addr_, e * sizeof(T), what, api);
 }
 /* Count-form operand check. */
@@ -212,6 +214,7 @@ inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *a
     ARC_CHECK(n >= 0 && (uint64_t)n * sizeof(T) <= span_limit(t.addr_, t.bytes_), api,
               "%s: count %lld exceeds " ARC_LIMIT_WHAT " %llu elements of %s", what, (long long)n,
               (unsigned long long)(span_limit(t.addr_, t.bytes_) / sizeof(T)), tname<T>());
+    cost_esize<T>();
     race_v(t.addr_, (uint64_t)n * sizeof(T), what, api);
 }
 } // namespace __arc

@@ -79,12 +79,12 @@ template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...) {}
 /* Hardware all-core barrier; the software form takes GM/UB workspaces. */
 template <bool isAIVOnly = true> inline void SyncAll()
 {
-    __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+    __arc::race_sync(ARC_RACE_ALL, 0, 0, 1); /* key 1: SyncAll, for the cost model's phases */
     __arc_sync_all();
 }
 template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(const G &, const L &, int32_t = 0)
 {
-    __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+    __arc::race_sync(ARC_RACE_ALL, 0, 0, 1);
     __arc_sync_all();
 }
 /* Not modelled (docs/simulated_npu.md): accepted so kernels compile; they

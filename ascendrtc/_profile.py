@@ -1,0 +1,313 @@
+"""Estimated NPU time of simulated launches: ``ascendrtc.profile()``.
+
+The simulated NPU runs every pipe of an AI core in program order.  While a
+profiling session is on, its cost model (``csrc/rt/cost.c``) places each
+device-API operation on a per-core model of the pipes -- MTE2, vector,
+MTE3, scalar, cube... -- which overlap unless a sync orders them, prices it
+from the published rates of the simulated SoC and schedules the blocks on
+its cores.  ``docs/cost_model.md`` lists every figure, where it comes from
+and what is assumed.  The estimates rank kernel variants (double
+buffering, tile sizes, block counts) and say which pipe bounds a kernel;
+they are not measurements::
+
+    with ascendrtc.profile() as prof:
+        add[8](x, y, z)
+    print(prof)                 # estimated time, per-pipe busy time and ratios
+    prof.plot()                 # the pipeline timeline (matplotlib)
+    prof.save_trace("add.json") # Chrome / Perfetto trace
+"""
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from . import _C
+from ._errors import Error
+
+#: Pipe keys in the order the runtime reports them; the msprof
+#: PipeUtilization names are ``aiv_vec_ratio``, ``aiv_mte2_ratio``...
+PIPES = ("scalar", "vec", "cube", "mte1", "mte2", "mte3", "fixpipe")
+_COLORS = {"scalar": "#7f7f7f", "vec": "#2ca02c", "cube": "#9467bd", "mte1": "#8c564b", "mte2": "#1f77b4",
+           "mte3": "#ff7f0e", "fixpipe": "#e377c2"}
+_lock = threading.Lock()
+_current: Optional["Profile"] = None  # the session that is on (sessions are process-wide)
+_NOTE = ("Estimated from published rates (docs/cost_model.md): orderings and ratios are meaningful, "
+         "absolute times are not measurements.")
+
+
+@dataclass
+class BlockSpan:
+    """One block's place in the launch: the core it ran on, its start and end
+    (microseconds from the launch's start) and its pipes' busy time."""
+    block: int
+    core: int
+    start_us: float
+    end_us: float
+    busy_us: Dict[str, float]
+
+
+@dataclass
+class Op:
+    """One device-API operation on the timeline."""
+    block: int
+    pipe: str
+    start_us: float
+    end_us: float
+    bytes: int
+    api: str
+    site: Optional[str]   # kernel source "file:line", when known
+    assumed: bool         # priced by an assumed rate (no published figure)
+
+
+@dataclass
+class LaunchReport:
+    """The estimate for one launch: ``kernel``; the ``soc`` it is priced for
+    and its ``clock_mhz``; ``blocks`` and the ``cores`` they ran on (in waves
+    when there are more blocks); ``cycles``, the estimate; ``busy_cycles``
+    per pipe and ``block_cycles``, summed over blocks; GM bytes read and
+    written; ``ops`` priced; ``sync_all_phases``; ``per_block`` (a
+    :class:`BlockSpan` each: core, start, end, busy time) and ``events`` (an
+    :class:`Op` per operation, for the timeline; ``dropped_events`` counts
+    those beyond the per-launch budget, which the totals still include)."""
+    kernel: str
+    soc: str
+    clock_mhz: float
+    blocks: int
+    cores: int
+    core_type: str
+    cycles: float
+    busy_cycles: Dict[str, float]
+    block_cycles: float
+    gm_read_bytes: int
+    gm_write_bytes: int
+    ops: int
+    dropped_events: int
+    sync_all_phases: int
+    per_block: List[BlockSpan] = field(repr=False)
+    events: List[Op] = field(repr=False)
+
+    @property
+    def time_us(self) -> float:
+        """Estimated kernel time in microseconds (launch overhead excluded)."""
+        return self.cycles / self.clock_mhz
+
+    @property
+    def busy_us(self) -> Dict[str, float]:
+        """Busy time of each pipe, summed over blocks, in microseconds."""
+        return {p: c / self.clock_mhz for p, c in self.busy_cycles.items()}
+
+    @property
+    def ratios(self) -> Dict[str, float]:
+        """msprof-style pipe utilisation: each pipe's busy cycles over the
+        blocks' total cycles (``vec``, ``mte2``, ``mte3``, ``scalar``,
+        ``cube``, ``mte1``, ``fixpipe``)."""
+        t = self.block_cycles or 1.0
+        return {p: c / t for p, c in self.busy_cycles.items()}
+
+    @property
+    def bound(self) -> str:
+        """The busiest pipe: what limits the kernel."""
+        r = self.ratios
+        return max(r, key=r.get)
+
+    @property
+    def assumed_apis(self) -> List[str]:
+        """APIs priced without a published rate (see docs/cost_model.md)."""
+        return sorted({e.api for e in self.events if e.assumed})
+
+    @classmethod
+    def _from_json(cls, d: dict) -> "LaunchReport":
+        mhz = d["clock_mhz"]
+        pipes = d["pipes"]
+        strings = d["strings"]
+        per_block = [BlockSpan(i, r[0], r[1] / mhz, r[2] / mhz, {p: r[3 + j] / mhz for j, p in enumerate(pipes)})
+                     for i, r in enumerate(d["per_block"])]
+        events = [Op(e[0], pipes[e[1]], e[2] / mhz, e[3] / mhz, e[4], strings[e[5]] or "?", strings[e[6]],
+                     bool(e[7])) for e in d["events"]]
+        return cls(kernel=d["kernel"], soc=d["soc"], clock_mhz=mhz, blocks=d["blocks"], cores=d["cores"],
+                   core_type=d["core_type"], cycles=d["cycles"], busy_cycles=dict(zip(pipes, d["busy"])),
+                   block_cycles=d["block_cycles"], gm_read_bytes=d["gm_read_bytes"],
+                   gm_write_bytes=d["gm_write_bytes"], ops=d["ops"], dropped_events=d["dropped_events"],
+                   sync_all_phases=d["sync_all_phases"], per_block=per_block, events=events)
+
+
+class Profile:
+    """A profiling session and, once it ends, its report.
+
+    ``launches`` holds one :class:`LaunchReport` per launch queued inside
+    the ``with`` block (in completion order); ``time_us``, ``busy_us`` and
+    ``ratios`` sum over them, as if they ran back to back."""
+
+    def __init__(self, soc: Optional[str] = None):
+        self.soc = soc
+        self.launches: List[LaunchReport] = []
+
+    def __enter__(self) -> "Profile":
+        global _current
+        with _lock:
+            if _current is not None:
+                raise Error("ascendrtc.profile: a profiling session is already on (sessions are process-wide "
+                            "and do not nest)")
+            if _C.profile(True, self.soc) is None:
+                raise Error("ascendrtc.profile: the cost model belongs to the simulated NPU; the current backend "
+                            "(a CANN home) has none -- use msprof on an NPU")
+            _current = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _current
+        try:
+            _C.synchronize()  # the launches queued in the block are priced as they finish
+            data = json.loads(_C.profile_take())
+        finally:
+            with _lock:
+                _C.profile(False)
+                _current = None
+        self.launches = [LaunchReport._from_json(d) for d in data]
+
+    # ---- totals ----
+    def __len__(self) -> int:
+        return len(self.launches)
+
+    def __getitem__(self, i: int) -> LaunchReport:
+        return self.launches[i]
+
+    def __iter__(self):
+        return iter(self.launches)
+
+    @property
+    def time_us(self) -> float:
+        """Estimated time of all launches, back to back, in microseconds."""
+        return sum(r.time_us for r in self.launches)
+
+    @property
+    def busy_us(self) -> Dict[str, float]:
+        """Busy time of each pipe over all launches and blocks, in microseconds."""
+        return {p: sum(r.busy_us[p] for r in self.launches) for p in PIPES}
+
+    @property
+    def ratios(self) -> Dict[str, float]:
+        """msprof-style pipe utilisation over all launches (see :attr:`LaunchReport.ratios`)."""
+        total = sum(r.block_cycles for r in self.launches) or 1.0
+        return {p: sum(r.busy_cycles[p] for r in self.launches) / total for p in PIPES}
+
+    @property
+    def bound(self) -> str:
+        """The busiest pipe over all launches."""
+        r = self.ratios
+        return max(r, key=r.get)
+
+    def __str__(self) -> str:
+        if not self.launches:
+            return "ascendrtc profile: no launch was profiled"
+        socs = sorted({r.soc for r in self.launches})
+        head = (f"ascendrtc profile: {len(self.launches)} launch(es) on {', '.join(socs)}, estimated "
+                f"{self.time_us:.2f} us")
+        cols = ("vec", "mte2", "mte3", "scalar", "cube")
+        lines = [head, f"{'#':>3} {'kernel':<24} {'blocks':>6} {'cores':>5} {'time(us)':>9} "
+                 + " ".join(f"{c:>6}" for c in cols) + "  bound"]
+        for i, r in enumerate(self.launches):
+            ra = r.ratios
+            lines.append(f"{i:>3} {r.kernel[:24]:<24} {r.blocks:>6} {r.cores:>5} {r.time_us:>9.2f} "
+                         + " ".join(f"{ra[c]:>6.2f}" for c in cols) + f"  {r.bound}")
+        assumed = sorted({a for r in self.launches for a in r.assumed_apis})
+        if assumed:
+            lines.append("priced without a published rate: " + ", ".join(assumed))
+        lines.append(_NOTE)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<ascendrtc.Profile: {len(self.launches)} launch(es), {self.time_us:.2f} us estimated>"
+
+    def _spans(self):
+        """(launch offset in us, report) pairs: launches back to back."""
+        t = 0.0
+        for r in self.launches:
+            yield t, r
+            t += r.time_us
+
+    # ---- plot ----
+    def plot(self, cores: int = 4, ax=None):
+        """Draw the pipeline timeline with matplotlib: for the first
+        ``cores`` cores, one lane per pipe that did work, each operation a
+        bar.  Returns the figure (a notebook shows it)."""
+        import matplotlib.pyplot as plt
+
+        used = sorted({(r.core_type, b.core) for _, r in self._spans() for b in r.per_block})[:max(1, cores)]
+        lanes = []
+        for kind, core in used:
+            pipes = [p for p in PIPES if any(e.pipe == p and r.per_block[e.block].core == core
+                                             and r.core_type == kind for _, r in self._spans() for e in r.events)]
+            lanes += [(kind, core, p) for p in pipes]
+        index = {lane: i for i, lane in enumerate(lanes)}
+        if ax is None:
+            fig, ax = plt.subplots(figsize=(10, 0.35 * max(len(lanes), 4) + 1.2))
+        else:
+            fig = ax.figure
+        for t0, r in self._spans():
+            bars: Dict[tuple, list] = {}
+            for e in r.events:
+                lane = (r.core_type, r.per_block[e.block].core, e.pipe)
+                if lane in index:
+                    bars.setdefault(lane, []).append((t0 + e.start_us, max(e.end_us - e.start_us, 1e-6)))
+            for lane, xs in bars.items():
+                ax.broken_barh(xs, (index[lane] - 0.4, 0.8), facecolors=_COLORS[lane[2]])
+            if len(self.launches) > 1:
+                ax.axvline(t0, color="k", lw=0.5, ls=":")
+        ax.set_yticks(range(len(lanes)))
+        ax.set_yticklabels([f"core {c} {p}" for _, c, p in lanes])
+        ax.invert_yaxis()
+        ax.set_xlabel("estimated time (us)")
+        names = ", ".join(sorted({r.kernel for r in self.launches}))
+        ax.set_title(f"{names}: {self.time_us:.2f} us estimated ({', '.join(sorted({r.soc for r in self.launches}))})")
+        ax.set_xlim(0, max(self.time_us, 1e-3))
+        fig.tight_layout()
+        return fig
+
+    # ---- trace ----
+    def trace_events(self) -> list:
+        """The Chrome trace events of :meth:`save_trace` (a list of dicts)."""
+        ev = []
+        pids = {}
+        for t0, r in self._spans():
+            for b in r.per_block:
+                key = (r.core_type, b.core)
+                if key not in pids:
+                    pids[key] = len(pids)
+                    ev.append({"name": "process_name", "ph": "M", "pid": pids[key], "tid": 0,
+                               "args": {"name": f"{'AIC' if r.core_type == 'cube' else 'AIV'} core {b.core}"}})
+                    for j, p in enumerate(PIPES):
+                        ev.append({"name": "thread_name", "ph": "M", "pid": pids[key], "tid": j,
+                                   "args": {"name": p.upper()}})
+            for e in r.events:
+                b = r.per_block[e.block]
+                args = {"block": e.block, "bytes": e.bytes}
+                if e.site:
+                    args["source"] = e.site
+                if e.assumed:
+                    args["rate"] = "assumed"
+                ev.append({"name": e.api.replace("AscendC::", ""), "cat": e.pipe, "ph": "X",
+                           "ts": t0 + e.start_us, "dur": e.end_us - e.start_us, "pid": pids[(r.core_type, b.core)],
+                           "tid": PIPES.index(e.pipe), "args": args})
+        return ev
+
+    def save_trace(self, path) -> None:
+        """Write the timeline as a Chrome trace (open it in
+        https://ui.perfetto.dev or chrome://tracing): one process per core,
+        one thread per pipe, times in microseconds."""
+        with open(path, "w") as f:
+            json.dump({"traceEvents": self.trace_events(), "displayTimeUnit": "ns",
+                       "otherData": {"ascendrtc": "cost model estimate", "note": _NOTE}}, f)
+
+
+def profile(soc: Optional[str] = None) -> Profile:
+    """A profiling session: launches queued inside ``with
+    ascendrtc.profile() as prof:`` are priced by the simulated NPU's cost
+    model, and ``prof`` is their report once the block ends (it waits for
+    them).  ``soc`` prices them for another SoC of the family
+    (``"Ascend910B1"``..``"Ascend910B4"``: core count and clock); by
+    default the simulated device's.  Profiling changes no result and costs
+    nothing outside a session."""
+    return Profile(soc)

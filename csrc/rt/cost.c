@@ -1,0 +1,278 @@
+/* cost.c - the estimated NPU time of a profiled launch (docs/cost_model.md).
+ *
+ * The simulated core runs every pipe in program order; the NPU runs them
+ * concurrently.  While a profiling session is on, each device-API
+ * operation (reported through the race hooks: pipe, bytes, element size)
+ * is placed on a per-block model of the AI core: one clock per pipe plus
+ * the scalar unit's issue clock.  An operation starts when its pipe is
+ * free, the scalar unit has issued it, and every sync ordering it is
+ * satisfied (SetFlag/WaitFlag, the flags queue EnQue/DeQue and
+ * FreeTensor/AllocTensor imply, PipeBarrier<PIPE_ALL>, the compiler's
+ * scalar auto-sync); otherwise pipes overlap.  Durations come from the
+ * published rates (cost_rates.c).  cost_report.c places the blocks on the
+ * SoC's cores once the launch ends and reports it.
+ *
+ * Per-block state lives in a record that arc_core::dev[ARC_COST_SLOT]
+ * points to, so it follows the block whatever thread runs it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/cost_model.h"
+
+/* ---- the per-block model ---- */
+static int pidx(int pipe_t_value)
+{
+    switch (pipe_t_value) {
+    case 0: case 1: case 2: case 3: case 4: case 5: return pipe_t_value;
+    case 10: return 6;
+    default: return -1;
+    }
+}
+
+static cost_block *blk(void)
+{
+    arc_core *k = __arc_core();
+    return k ? (cost_block *)(uintptr_t)k->dev[ARC_COST_SLOT] : NULL;
+}
+
+static double maxd(double a, double b) { return a > b ? a : b; }
+
+void sim_cost_close_op(cost_block *b)
+{
+    if (!b->cur_open)
+        return;
+    b->cur_open = 0;
+    if (b->nev == b->maxev) {
+        b->dropped++;
+        return;
+    }
+    if (b->nev == b->capev) {
+        size_t cap = b->capev ? b->capev * 2 : 256;
+        if (cap > b->maxev) cap = b->maxev;
+        cost_ev *n = realloc(b->ev, cap * sizeof *n);
+        if (!n) {
+            b->dropped++;
+            return;
+        }
+        b->ev = n;
+        b->capev = cap;
+    }
+    b->ev[b->nev++] = b->cur;
+}
+
+/* Cycles an operation of `bytes` on pipe q takes; *assumed when no rate
+ * covers it. */
+static double duration(cost_block *b, int q, const char *api, uint64_t bytes, unsigned esize, int to_l1, int *assumed)
+{
+    *assumed = 0;
+    switch (q) {
+    case 1: { /* vector: whole 256-byte repeats */
+        double cpr = sim_cost_vec_cpr(api, esize ? esize : 4, assumed);
+        return VEC_HEAD + ceil((double)bytes / 256.0) * cpr;
+    }
+    case 4:
+        return sim_cost_dma_seconds(to_l1 ? SIM_COST_GM_L1 : SIM_COST_GM_UB, (double)bytes, b->share_Bps) * b->hz;
+    case 5:
+        return sim_cost_dma_seconds(SIM_COST_UB_GM, (double)bytes, b->share_Bps) * b->hz;
+    case 0:
+        return 1.0; /* [assumed] a scalar access */
+    case 3:
+        return (double)bytes / 256.0 + 1; /* L1->L0A 256 B/cycle [doc]; L0B is 128 */
+    default:
+        *assumed = 1; /* cube and fixpipe: no hook reports them yet */
+        return (double)bytes / 256.0 + 1;
+    }
+}
+
+/* The scalar unit issues one instruction into pipe q's queue; returns when
+ * the pipe may start it. */
+static double issue(cost_block *b, int q)
+{
+    b->s += ISSUE;
+    b->busy[0] += ISSUE;
+    if (q == 0)
+        return b->s;
+    uint64_t n = b->nissued[q]++;
+    if (n >= QDEPTH) /* full queue: wait until the op QDEPTH back has left it */
+        b->s = maxd(b->s, b->qstart[q][n % QDEPTH]);
+    double start = maxd(b->free[q], b->s);
+    b->qstart[q][n % QDEPTH] = start;
+    return start;
+}
+
+void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api)
+{
+    cost_block *b = blk();
+    int q = pidx(pipe);
+    if (!b || q < 0 || bytes == 0)
+        return;
+    arc_core *k = __arc_core();
+    unsigned esize = (unsigned)k->dev[ARC_COST_ESIZE_SLOT];
+    int assumed;
+    /* A vector operation reports its operands one by one, dst first: the
+     * ones after it (same API, reads) belong to it. */
+    if (b->cur_open && q == 1 && b->cur.pipe == 1 && b->cur.api == api && !(write && b->cur_read)) {
+        if (!write)
+            b->cur_read = 1;
+        if (bytes > b->cur.bytes) {
+            double d = duration(b, q, api, bytes, esize, 0, &assumed);
+            b->busy[q] += d - (b->cur.end - b->cur.start);
+            b->cur.bytes = bytes;
+            b->cur.end = b->cur.start + d;
+            b->free[q] = b->cur.end;
+        }
+        return;
+    }
+    sim_cost_close_op(b);
+    const unsigned char *a = p;
+    int to_l1 = b->l1 && a >= b->l1 && a < b->l1 + b->l1_size;
+    double d = duration(b, q, api, bytes, esize, to_l1, &assumed);
+    double start = issue(b, q);
+    b->cur = (cost_ev){.start = start, .end = start + d, .api = api, .site = sim_site(), .bytes = bytes,
+                       .phase = b->nmarks, .pipe = (uint8_t)q, .assumed = (uint8_t)assumed};
+    b->cur_open = 1;
+    b->cur_read = !write;
+    b->nops++;
+    b->busy[q] += d;
+    if (q == 0)
+        b->s = start + d;
+    b->free[q] = start + d;
+    if (q == 4) b->gm_rd += bytes;
+    if (q == 5) b->gm_wr += bytes;
+}
+
+static qtime *qfind(cost_block *b, uintptr_t key, int dst, int create)
+{
+    for (unsigned i = 0; i < b->nq; i++)
+        if (b->q[i].key == key && b->q[i].dst == dst)
+            return &b->q[i];
+    if (!create || b->nq == sizeof b->q / sizeof b->q[0])
+        return NULL;
+    b->q[b->nq] = (qtime){key, dst, 0};
+    return &b->q[b->nq++];
+}
+
+/* When everything pipe s was given has finished (as seen from the scalar unit). */
+static double done_of(cost_block *b, int s) { return s == 0 ? b->s : maxd(b->free[s], b->s); }
+
+/* Pipe d may run nothing before t. */
+static void hold(cost_block *b, int d, double t)
+{
+    if (d == 0)
+        b->s = maxd(b->s, t);
+    else
+        b->free[d] = maxd(b->free[d], t);
+}
+
+void sim_cost_sync(int kind, int src, int dst, unsigned long long key)
+{
+    cost_block *b = blk();
+    if (!b)
+        return;
+    sim_cost_close_op(b);
+    int s = pidx(src), d = pidx(dst);
+    switch (kind) {
+    case ARC_RACE_SET:
+        if (s < 0 || d < 0 || key >= 8) return;
+        b->s += ISSUE;
+        b->busy[0] += ISSUE;
+        b->flag[s][d][key] = done_of(b, s);
+        return;
+    case ARC_RACE_WAIT:
+        if (s < 0 || d < 0 || key >= 8) return;
+        b->s += ISSUE;
+        b->busy[0] += ISSUE;
+        hold(b, d, b->flag[s][d][key]);
+        return;
+    case ARC_RACE_QSET: {
+        if (s < 0 || d < 0) return;
+        b->s += ISSUE;
+        b->busy[0] += ISSUE;
+        qtime *e = qfind(b, (uintptr_t)key, d, 1);
+        if (e) e->t = done_of(b, s);
+        return;
+    }
+    case ARC_RACE_QWAIT: {
+        if (d < 0) return;
+        qtime *e = qfind(b, (uintptr_t)key, d, 0);
+        if (e) {
+            b->s += ISSUE;
+            b->busy[0] += ISSUE;
+            hold(b, d, e->t);
+        }
+        return;
+    }
+    case ARC_RACE_ALL: { /* PipeBarrier<PIPE_ALL>; key 1: SyncAll */
+        double t = b->s;
+        for (int p = 1; p < CP; p++) t = maxd(t, b->free[p]);
+        b->s = t;
+        for (int p = 1; p < CP; p++) b->free[p] = t;
+        if (key == 1) {
+            if (b->nmarks == b->capmarks) {
+                uint32_t cap = b->capmarks ? b->capmarks * 2 : 8;
+                double *m = realloc(b->marks, cap * sizeof *m);
+                if (!m) return;
+                b->marks = m;
+                b->capmarks = cap;
+            }
+            b->marks[b->nmarks++] = t;
+        }
+        return;
+    }
+    case ARC_RACE_SCALAR: /* the compiler's auto-sync around a scalar UB access, then the access */
+        b->s = maxd(b->s, maxd(b->free[1], maxd(b->free[4], b->free[5])));
+        b->s += 1.0;
+        b->busy[0] += 1.0;
+        return;
+    default:
+        return;
+    }
+}
+
+/* ---- launches ---- */
+sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, uint32_t nblocks, uint32_t cores,
+                                     uint32_t core_type)
+{
+    if (!sim_cost_session_on() || nblocks > MAX_BLOCKS)
+        return NULL;
+    sim_cost_launch *c = calloc(1, sizeof *c);
+    if (!c || !(c->blocks = calloc(nblocks, sizeof *c->blocks))) {
+        free(c);
+        return NULL;
+    }
+    c->soc = sim_cost_session_soc();
+    if (!c->soc)
+        c->soc = sim_cost_soc_find(arch->soc);
+    if (!c->soc)
+        c->soc = sim_cost_soc_find("Ascend910B1");
+    snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "kernel");
+    c->nblocks = nblocks;
+    /* the modelled SoC's cores of the kind the kernel runs on */
+    c->cores = core_type ? c->soc->aic : c->soc->aiv;
+    (void)cores;
+    c->core_type = core_type;
+    return c;
+}
+
+void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
+{
+    sim_cost_launch *c = r->cost;
+    if (!c || k->block_idx < 0 || (uint64_t)k->block_idx >= c->nblocks)
+        return;
+    cost_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return; /* no memory: this block is not priced (the report says so) */
+    uint32_t active = c->nblocks < c->cores ? c->nblocks : c->cores;
+    b->share_Bps = c->soc->gm_Bps / active;
+    b->hz = c->soc->mhz * 1e6;
+    b->maxev = EVENT_BUDGET / c->nblocks;
+    if (b->maxev < 64)
+        b->maxev = 64;
+    b->l1 = k->l1;
+    b->l1_size = k->l1_size;
+    c->blocks[k->block_idx] = b;
+    k->dev[ARC_COST_SLOT] = (unsigned long long)(uintptr_t)b;
+    k->dev[ARC_RACE_SLOT] |= ARC_COST_ON;
+}

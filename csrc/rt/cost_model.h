@@ -1,0 +1,64 @@
+/* cost_model.h - what the cost model's two files share: cost.c prices
+ * each block's operations as they run, cost_report.c places the blocks on
+ * the SoC's cores and reports the launch.  Private to csrc/rt. */
+#ifndef SIM_COST_MODEL_H_
+#define SIM_COST_MODEL_H_
+
+#include "rt/rt_internal.h"
+
+#define CP 7          /* S V M MTE1 MTE2 MTE3 FIX, as race.c */
+#define QDEPTH 32     /* pipe queue depth (ARCH: MTE1 and MMAD queues); a full queue stalls issue */
+#define ISSUE 1.0     /* [assumed] scalar cycles to issue one instruction (mask setters: 1 cycle [doc]) */
+#define VEC_HEAD 2.0  /* [meas] the first repeat costs about 3 cycles: 2 beyond the steady rate */
+#define MAX_BLOCKS 8192u      /* larger launches are not profiled (memory) */
+#define EVENT_BUDGET 400000u  /* timeline events kept per launch; the totals count every operation */
+
+typedef struct cost_ev {
+    double start, end;
+    const char *api, *site;
+    uint64_t bytes;
+    uint32_t phase;
+    uint8_t pipe, assumed;
+} cost_ev;
+
+typedef struct qtime {
+    uintptr_t key;
+    int dst;
+    double t;
+} qtime;
+
+typedef struct cost_block {
+    double free[CP]; /* when each pipe finishes what it was given */
+    double s;        /* the scalar unit's issue clock */
+    double busy[CP];
+    double flag[CP][CP][8];      /* when SetFlag(src, dst, id) fires */
+    double qstart[CP][QDEPTH];   /* start times of each pipe's last QDEPTH operations */
+    uint64_t nissued[CP];
+    qtime q[64];
+    unsigned nq;
+    cost_ev cur;   /* the open operation (its operands arrive one by one) */
+    int cur_open, cur_read;
+    double *marks; /* times of SyncAll */
+    uint32_t nmarks, capmarks;
+    cost_ev *ev;
+    size_t nev, capev, maxev;
+    uint64_t dropped, nops, gm_rd, gm_wr;
+    double share_Bps; /* this core's share of GM bandwidth */
+    double hz;
+    unsigned char *l1;
+    unsigned long long l1_size;
+} cost_block;
+
+struct sim_cost_launch {
+    const sim_cost_soc *soc;
+    char kernel[128];
+    uint32_t nblocks, cores, core_type;
+    cost_block **blocks;
+};
+
+/* Append the open operation of b to its timeline (or count it dropped). */
+void sim_cost_close_op(cost_block *b);
+/* The SoC the session prices for (NULL: the device's). */
+const sim_cost_soc *sim_cost_session_soc(void);
+
+#endif /* SIM_COST_MODEL_H_ */

@@ -1,0 +1,198 @@
+"""The cost model (csrc/rt/cost.c, ascendrtc.profile): estimates whose
+orderings and ratios follow the published rates (docs/cost_model.md) --
+never absolute times -- and the report's plot and Chrome trace."""
+import io
+import json
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers.cost_kernels import OPS, expected, inputs, tuned_kernel
+
+
+def run(blocks=8, total=8 * 8 * 2048, tile=2048, bufs=2, op="add", reps=0, soc=None):
+    """One profiled launch; checks its result against NumPy; its report."""
+    k = tuned_kernel()
+    x, y = inputs(total, op)
+    z = np.zeros_like(x)
+    with arc.profile(soc) as prof:
+        k[blocks](x, y, z, total, tile, bufs, reps, OPS[op])
+    np.testing.assert_array_equal(z, expected(x, y, op))
+    assert len(prof) == 1
+    return prof[0]
+
+
+def test_report_fields_and_text():
+    r = run()
+    assert r.kernel == "tuned" and r.blocks == 8 and r.cores == 8 and r.soc == "Ascend910B1"
+    assert r.time_us > 0 and r.cycles > 0
+    assert set(r.ratios) == {"vec", "mte2", "mte3", "scalar", "cube", "mte1", "fixpipe"}
+    assert all(0 <= v <= 1.0 + 1e-9 for v in r.ratios.values()), r.ratios
+    assert r.ratios["cube"] == 0 and r.ratios["vec"] > 0 and r.ratios["mte3"] > 0
+    # every tile: two loads (MTE2), one Add (V), one store (MTE3)
+    tiles = 8 * 8
+    apis = [(e.pipe, e.api) for e in r.events]
+    assert apis.count(("mte2", "AscendC::DataCopy")) == 2 * tiles
+    assert apis.count(("vec", "AscendC::Add")) == tiles
+    assert apis.count(("mte3", "AscendC::DataCopy")) == tiles
+    assert r.gm_read_bytes == 2 * 8 * 8 * 2048 * 4 and r.gm_write_bytes == 8 * 8 * 2048 * 4
+    assert all(e.site and e.site.startswith("tuned.asc:") for e in r.events)
+    assert r.assumed_apis == []
+    # pipes overlap: the block's time is less than the sum of its pipes' busy time
+    b = r.per_block[0]
+    assert b.end_us - b.start_us < sum(b.busy_us.values())
+    with arc.profile() as prof:
+        pass
+    assert len(prof) == 0 and "no launch" in str(prof)
+
+
+def test_text_report_names_kernel_and_ratios():
+    k = tuned_kernel()
+    total = 8 * 2048
+    x, y = inputs(total, "add")
+    z = np.zeros_like(x)
+    with arc.profile() as prof:
+        k[8](x, y, z, total, 2048, 2, 0, 0)
+        k[8](x, y, z, total, 2048, 2, 4, OPS["div"])
+    text = str(prof)
+    assert "2 launch(es) on Ascend910B1" in text and "tuned" in text
+    for col in ("vec", "mte2", "mte3", "scalar", "cube"):
+        assert col in text
+    assert "docs/cost_model.md" in text
+    assert prof.time_us == pytest.approx(prof[0].time_us + prof[1].time_us)
+
+
+def test_double_buffering_is_faster():
+    single = run(bufs=1)
+    double = run(bufs=2)
+    assert double.time_us < single.time_us
+    # the same work: the same busy time per pipe, only the overlap differs
+    assert double.busy_cycles["vec"] == pytest.approx(single.busy_cycles["vec"])
+    assert double.busy_cycles["mte2"] == pytest.approx(single.busy_cycles["mte2"])
+
+
+def test_small_tiles_are_slower():
+    # fixed cost per instruction and the DMA size curve (16 KB copies reach
+    # ~68 GiB/s, 1 KB ones ~7 GiB/s per core)
+    t = {tile: run(tile=tile).time_us for tile in (256, 1024, 4096)}
+    assert t[256] > t[1024] > t[4096]
+    assert t[256] / t[4096] > 2
+
+
+def test_more_blocks_are_faster_until_gm_bandwidth_binds():
+    total = 48 * 4 * 2048
+    t8 = run(blocks=8, total=total).time_us
+    t48 = run(blocks=48, total=total).time_us
+    assert t48 < t8
+    # six times the cores, but 48 cores share 1.6 TB/s of GM: less than 6x
+    assert 1.5 < t8 / t48 < 6
+
+
+def test_blocks_beyond_the_cores_run_in_waves():
+    one = run(blocks=48, total=48 * 2 * 2048)
+    two = run(blocks=96, total=96 * 2 * 2048)
+    assert two.cores == 48
+    assert 1.8 < two.time_us / one.time_us < 2.2
+    cores = [b.core for b in two.per_block]
+    assert sorted(set(cores)) == list(range(48))
+    assert all(cores.count(c) == 2 for c in range(48))
+    second = [b for b in two.per_block if b.start_us > 0]
+    assert len(second) == 48
+
+
+def test_memory_bound_and_vector_bound_kernels():
+    add = run(op="add")
+    assert add.bound == "mte2" and add.ratios["mte2"] > add.ratios["vec"]
+    div = run(op="div", reps=16)
+    assert div.bound == "vec" and div.ratios["vec"] > div.ratios["mte2"]
+
+
+def test_vector_bound_ordering_follows_instruction_rates():
+    # cycles per 256-byte repeat [meas]: Muls 1, Max 2, Div ~4
+    t = {op: run(op=op, reps=16).time_us for op in ("muls", "max", "div")}
+    assert t["muls"] < t["max"] < t["div"]
+    assert 1.6 < t["div"] / t["max"] < 2.1
+
+
+def test_slower_clock_soc_is_slower_for_vector_bound_kernels():
+    b1 = run(op="div", reps=16, soc="Ascend910B1")
+    b4 = run(op="div", reps=16, soc="Ascend910B4")
+    assert b4.soc == "Ascend910B4" and b4.clock_mhz < b1.clock_mhz
+    # the same cycles, at 1500 instead of 1850 MHz
+    assert b4.time_us / b1.time_us == pytest.approx(1850 / 1500, rel=0.05)
+
+
+def test_unknown_soc_names_the_known_ones():
+    with pytest.raises(ValueError, match="Ascend910B4"):
+        with arc.profile("Ascend999"):
+            pass
+    run()  # a session works afterwards
+
+
+def test_sessions_do_not_nest_and_launches_outside_are_not_priced():
+    k = tuned_kernel()
+    total = 8 * 2048
+    x, y = inputs(total, "add")
+    z = np.zeros_like(x)
+    with arc.profile() as prof:
+        with pytest.raises(arc.Error, match="already on"):
+            with arc.profile():
+                pass
+        k[8](x, y, z, total, 2048, 2, 0, 0)
+    k[8](x, y, z, total, 2048, 2, 0, 0)
+    arc.synchronize()
+    assert len(prof) == 1
+    with arc.profile() as again:
+        pass
+    assert len(again) == 0
+
+
+def test_save_trace_is_a_chrome_trace(tmp_path):
+    r_path = tmp_path / "x.json"
+    k = tuned_kernel()
+    total = 4 * 2 * 2048
+    x, y = inputs(total, "add")
+    z = np.zeros_like(x)
+    with arc.profile() as prof:
+        k[4](x, y, z, total, 2048, 2, 0, 0)
+    prof.save_trace(str(r_path))
+    doc = json.loads(r_path.read_text())
+    ev = doc["traceEvents"]
+    assert isinstance(ev, list)
+    spans = [e for e in ev if e["ph"] == "X"]
+    meta = [e for e in ev if e["ph"] == "M"]
+    assert len(spans) == len(prof[0].events)
+    for e in spans:
+        assert set(e) >= {"name", "cat", "ph", "ts", "dur", "pid", "tid", "args"}
+        assert isinstance(e["ts"], (int, float)) and e["dur"] >= 0
+        assert e["cat"] in arc._profile.PIPES and e["args"]["source"].startswith("tuned.asc:")
+    procs = {e["pid"]: e["args"]["name"] for e in meta if e["name"] == "process_name"}
+    assert sorted(procs.values()) == [f"AIV core {i}" for i in range(4)]
+    assert {e["pid"] for e in spans} <= set(procs)
+    threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in meta if e["name"] == "thread_name"}
+    assert all((e["pid"], e["tid"]) in threads for e in spans)
+    assert threads[(spans[0]["pid"], spans[0]["tid"])] == spans[0]["cat"].upper()
+    # spans of one pipe of one core do not overlap (a pipe runs one op at a time)
+    for key in {(e["pid"], e["tid"]) for e in spans}:
+        lane = sorted((e["ts"], e["ts"] + e["dur"]) for e in spans if (e["pid"], e["tid"]) == key)
+        assert all(a[1] <= b[0] + 1e-6 for a, b in zip(lane, lane[1:]))
+
+
+def test_plot_draws_the_pipeline():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    k = tuned_kernel()
+    total = 2 * 2 * 2048
+    x, y = inputs(total, "add")
+    z = np.zeros_like(x)
+    with arc.profile() as prof:
+        k[2](x, y, z, total, 2048, 2, 0, 0)
+    fig = prof.plot()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert "core 0 mte2" in labels and "core 1 vec" in labels and "core 0 mte3" in labels
+    assert len(ax.collections) >= 3
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    assert buf.getvalue()[:4] == b"\x89PNG"
