@@ -5,7 +5,7 @@ profiling session is on, its cost model (``csrc/rt/cost.c``) places each
 device-API operation on a per-core model of the pipes -- MTE2, vector,
 MTE3, scalar, cube... -- which overlap unless a sync orders them, prices it
 from the published rates of the simulated SoC and schedules the blocks on
-its cores.  ``docs/cost_model.md`` lists every figure, where it comes from
+its cores.  ``docs/performance_model.md`` lists every figure, where it comes from
 and what is assumed.  The estimates rank kernel variants (double
 buffering, tile sizes, block counts) and say which pipe bounds a kernel;
 they are not measurements::
@@ -33,7 +33,7 @@ _COLORS = {"scalar": "#7f7f7f", "vec": "#2ca02c", "cube": "#9467bd", "mte1": "#8
            "mte3": "#ff7f0e", "fixpipe": "#e377c2"}
 _lock = threading.Lock()
 _current: Optional["Profile"] = None  # the session that is on (sessions are process-wide)
-_NOTE = ("Estimated from published rates (docs/cost_model.md): orderings and ratios are meaningful, "
+_NOTE = ("Estimated from published rates (docs/performance_model.md): orderings and ratios are meaningful, "
          "absolute times are not measurements.")
 
 
@@ -114,7 +114,7 @@ class LaunchReport:
 
     @property
     def assumed_apis(self) -> List[str]:
-        """APIs priced without a published rate (see docs/cost_model.md)."""
+        """APIs priced without a published rate (see docs/performance_model.md)."""
         return sorted({e.api for e in self.events if e.assumed})
 
     @classmethod

@@ -1,5 +1,5 @@
 """The cost model (csrc/rt/cost.c, ascendrtc.profile): estimates whose
-orderings and ratios follow the published rates (docs/cost_model.md) --
+orderings and ratios follow the published rates (docs/performance_model.md) --
 never absolute times -- and the report's plot and Chrome trace."""
 import io
 import json
@@ -59,7 +59,7 @@ def test_text_report_names_kernel_and_ratios():
     assert "2 launch(es) on Ascend910B1" in text and "tuned" in text
     for col in ("vec", "mte2", "mte3", "scalar", "cube"):
         assert col in text
-    assert "docs/cost_model.md" in text
+    assert "docs/performance_model.md" in text
     assert prof.time_us == pytest.approx(prof[0].time_us + prof[1].time_us)
 
 

@@ -30,7 +30,7 @@ ARC_EXPORT long long ascendrtc_ub_size(void);
  * recorded.  Returns whether a session was on, -1 for an unknown soc. */
 ARC_EXPORT int ascendrtc_profile(int on, const char *soc);
 /* libascendcl: the launches priced since the last take, as a JSON array
- * (docs/cost_model.md); valid until the next call. */
+ * (docs/performance_model.md); valid until the next call. */
 ARC_EXPORT const char *ascendrtc_profile_take(void);
 /* libascendcl: the SoCs the cost model knows, comma-separated. */
 ARC_EXPORT const char *ascendrtc_profile_socs(void);

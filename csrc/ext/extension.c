@@ -173,7 +173,7 @@ static PyMethodDef mod_methods[] = {
      "profiling session, pricing launches for SoC `soc` (None: the device's). Returns whether one was on; None "
      "when the provider has no cost model (a CANN home). ValueError names the known SoCs."},
     {"profile_take", arc_profile_take, METH_NOARGS,
-     "profile_take() -> str\n--\n\nThe launches priced since the last take, as JSON text (docs/cost_model.md)."},
+     "profile_take() -> str\n--\n\nThe launches priced since the last take, as JSON text (docs/performance_model.md)."},
     {"synchronize", mod_synchronize, METH_NOARGS, "Wait until all work on the device has finished."},
     {"device_info", mod_device_info, METH_NOARGS,
      "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},

@@ -1,4 +1,4 @@
-/* cost.c - the estimated NPU time of a profiled launch (docs/cost_model.md).
+/* cost.c - the estimated NPU time of a profiled launch (docs/performance_model.md).
  *
  * The simulated core runs every pipe in program order; the NPU runs them
  * concurrently.  While a profiling session is on, each device-API

@@ -1,8 +1,8 @@
 /* cost_rates.c - the published figures the cost model (cost.c) prices
- * operations with.  Every number cites /work/shared/research/cost_model.md
- * (docs/cost_model.md restates them): [cfg] CANN platform config, [doc]
- * Huawei documentation, [meas] msKPP's measured single-core tables,
- * [assumed] the simulator's choice where nothing is published. */
+ * operations with; docs/performance_model.md lists each with its source:
+ * [cfg] CANN's platform config files, [doc] Huawei's Ascend C
+ * documentation, [meas] the measured single-core tables shipped with
+ * msKPP, [assumed] the simulator's choice where nothing is published. */
 #include <math.h>
 #include <string.h>
 

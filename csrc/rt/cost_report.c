@@ -1,4 +1,4 @@
-/* cost_report.c - the cost model's launches (docs/cost_model.md): once
+/* cost_report.c - the cost model's launches (docs/performance_model.md): once
  * every block of a profiled launch has run, its blocks are placed on the
  * SoC's cores (in waves when they outnumber them, phase by phase when the
  * kernel calls SyncAll), and the launch -- estimate, per-pipe busy time,

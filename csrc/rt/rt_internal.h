@@ -200,7 +200,7 @@ void *sim_race_state_new(void);
 void *sim_race_swap(void *state);
 void sim_race_state_free(void *state);
 
-/* ---- cost.c, cost_rates.c: the estimated NPU time (docs/cost_model.md) ---- */
+/* ---- cost.c, cost_rates.c: the estimated NPU time (docs/performance_model.md) ---- */
 typedef struct sim_cost_soc {
     const char *name;
     unsigned aic, aiv; /* cube and vector cores */
