@@ -91,6 +91,38 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
 '''
 
 
+# Cross-core GM: each block stores its tile of x to z, then reads its
+# neighbour's tile of z back; XSYNC orders the stores before the loads
+# (SyncAll) or not.  OUT is how the tile reaches y: a plain store (each
+# block its own range), or every block onto the same range (ACC: with or
+# without SetAtomicAdd).
+XCORE = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
+{
+    const int b = GetBlockIdx(), n = GetBlockNum();
+    GlobalTensor<float> xg, zg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256 * n);
+    zg.SetGlobalBuffer((__gm__ float *)z, 256 * n);
+    yg.SetGlobalBuffer((__gm__ float *)y, 256 * n);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>();
+    DataCopy(a, xg[b * 256], 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zg[b * 256], a, 256);
+    PipeBarrier<PIPE_ALL>();   /* orders this core's pipes, not the cores */
+    XSYNC
+    DataCopy(a, zg[((b + 1) % n) * 256], 256);
+    PipeBarrier<PIPE_ALL>();
+    ACC
+    DataCopy(yg[OUT], a, 256);
+    SetAtomicNone();
+}
+'''
+XCORE_OK = dict(XSYNC="SyncAll();", ACC="", OUT="b * 256")
+
+
 def render(src, **subs):
     for k, v in subs.items():
         src = src.replace(k, v)
@@ -171,6 +203,39 @@ def test_free_tensor_while_the_store_is_pending():
                 f"AscendC::Add (PIPE_V at {at(QUEUES, 'Add(c, b, b', **subs)}) reads and writes")
 
 
+def run_x(kern, blocks=4, **kw):
+    x = np.arange(blocks * N, dtype=np.float32)
+    z, y = np.zeros_like(x), np.zeros_like(x)
+    kern(x, z, y, block_dim=blocks, **kw)
+    arc.synchronize()
+    return x, z, y
+
+
+def test_cross_core_gm_without_sync_all():
+    subs = dict(XCORE_OK, XSYNC="")
+    k = build(XCORE, **subs)
+    with pytest.raises(arc.LaunchError) as e:
+        run_x(k)
+    msg = str(e.value)
+    store, load = at(XCORE, "DataCopy(zg[b * 256]", **subs), at(XCORE, "DataCopy(a, zg[", **subs)
+    for w in ("data race (read/write between cores) on GM", "kernel parameter 1 'z'", "SyncAll",
+              f"AscendC::DataCopy (PIPE_MTE3 at {store}) in block", f"AscendC::DataCopy (PIPE_MTE2 at {load}) in block",
+              "writes bytes [", "reads bytes ["):
+        assert w in msg, (w, msg)
+    assert e.value.file == "race.asc" and e.value.line in (int(store.split(":")[1]), int(load.split(":")[1]))
+
+
+def test_cross_core_gm_write_write_is_a_race_atomic_accumulation_is_not():
+    subs = dict(XCORE_OK, OUT="0")   # every block stores onto y[0:256)
+    k = build(XCORE, **subs)
+    with pytest.raises(arc.LaunchError, match=r"data race \(write/write between cores\) on GM.*parameter 2 'y'"):
+        run_x(k)
+    k = build(XCORE, **dict(subs, ACC="SetAtomicAdd<float>();"))
+    x, z, y = run_x(k)                # the same stores under SetAtomicAdd: no race
+    want = np.roll(x, -N).reshape(4, N).sum(axis=0)
+    assert np.allclose(y[:N], want) and not y[N:].any()
+
+
 @pytest.mark.parametrize("src, subs", [
     (TBUF, dict(SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")),
     (TBUF, dict(SYNC_IN="SetFlag<HardEvent::MTE2_V>(1); WaitFlag<HardEvent::MTE2_V>(1);",
@@ -179,9 +244,14 @@ def test_free_tensor_while_the_store_is_pending():
                 SYNC_OUT="pipe_barrier(PIPE_ALL);")),
     (REUSE, dict(REUSE=REUSE_SYNC)),
     (QUEUES, dict(FREE_EARLY="", FREE_LATE="outQ.FreeTensor(d);")),
-], ids=["barriers", "flags", "raw-intrinsics", "reuse-synced", "queues"])
+    (XCORE, XCORE_OK),
+], ids=["barriers", "flags", "raw-intrinsics", "reuse-synced", "queues", "cross-core-synced"])
 def test_the_same_kernels_with_the_sync_restored_run_clean(src, subs):
     k = build(src, **subs)
+    if src is XCORE:    # y = the neighbour's tile of x, read back through z after SyncAll
+        x, z, y = run_x(k)
+        assert np.array_equal(z, x) and np.array_equal(y, np.roll(x, -N))
+        return
     x, z = run(k)
     want = x + x if src is not REUSE else x + 1
     assert np.array_equal(z, want)

@@ -99,6 +99,7 @@ typedef struct launch_ctx {
     unsigned rq_head, rq_n;
     core_thread *parked[MAX_THREADS]; /* fibers waiting in SyncAll */
     unsigned nparked;
+    sim_race_gm *gm;       /* the GM race check between its cores (NULL: off) */
 } launch_ctx;
 
 struct core_thread {
@@ -266,6 +267,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
     sim_race_block_begin(k, r->race_mode, c->seq);
     if (r->cost) sim_cost_block_begin(k, r);
+    sim_race_gm_agent(c->gm, k, b, b, -1);
     ct->ctx = c;
     atomic_store(&ct->block, b);
     atomic_store(&ct->where, WHERE_RUNNING);
@@ -609,6 +611,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     memset(&c, 0, sizeof c);
     c.r = r;
     c.seq = atomic_fetch_add(&launches, 1) + 1;
+    c.gm = sim_race_gm_new(r->nblocks * (uint32_t)(1 + mix_aivs(r)), r->race_mode);
     atomic_init(&c.next, 0);
     atomic_init(&c.aborted, 0);
     pthread_mutex_init(&c.mu, NULL);
@@ -684,6 +687,10 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     }
     for (unsigned i = 0; i < c.nfibers; i++)
         c.cores[i]->ctx = NULL;
+    if (sim_race_gm_finish(c.gm, r, c.failed, c.msg, sizeof c.msg)) {
+        c.failed = 1;
+        c.code = ACL_ERROR_RT_AICORE_EXCEPTION;
+    }
     if (r->timeout_ns) {
         uint64_t dt = sim_now_ns() - t0;
         if (!c.failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
@@ -942,6 +949,7 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->kernel_name = r->kernel_name;
         memset(k->dev, 0, sizeof k->dev);
         memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+        sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
         s->state = SUB_RUN;
         memset(s->cnt, 0, sizeof s->cnt);
         memset(s->pend, 0, sizeof s->pend);

@@ -65,6 +65,11 @@ static void param_of(const sim_kernel_run *r, uintptr_t base, char *buf, size_t 
     }
 }
 
+void sim_gm_param(const sim_kernel_run *r, uintptr_t base, char *buf, size_t n)
+{
+    param_of(r, base, buf, n);
+}
+
 /* Describe where address u lies relative to the allocations. */
 static void describe(const sim_kernel_run *r, uintptr_t u, char *buf, size_t n)
 {

@@ -233,6 +233,21 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
 void sim_cost_sync(int kind, int src, int dst, unsigned long long key);
 
+/* ---- race_gm.c: GM races between the cores of a launch ---- */
+/* (fault.c) " (kernel parameter 2 'z')" when a pointer parameter of r
+ * points into the allocation at base, else "". */
+void sim_gm_param(const sim_kernel_run *r, uintptr_t base, char *buf, size_t n);
+typedef struct sim_race_gm sim_race_gm;
+/* The check of a launch of nagents cores (blocks, or MIX sub-cores) in
+ * mode; NULL when off (or one core, or no memory). */
+sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode);
+/* Core k runs agent `agent` (block `block`, MIX sub-core `sub` or -1). */
+void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub);
+/* After every core of the launch returned: look for races (not when the
+ * launch failed), report the first (warn: on stderr), free g.  1 with the
+ * launch's error in msg when the launch fails for it. */
+int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n);
+
 /* ---- spin.c ---- */
 /* With mu held, before a caller blocks on a condition variable: let mu go,
  * poll ready(arg) for up to ASCENDRTC_SPIN_US (default 50 us), take mu

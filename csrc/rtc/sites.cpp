@@ -21,7 +21,7 @@ namespace arc_rtc {
 namespace {
 bool reports(llvm::StringRef name)
 {
-    return name == "__arc_trap" || name == "__arc_gm_check" || name == "__arc_race_access" ||
+    return name == "__arc_trap" || name == "__arc_gm_check" || name == "__arc_race_access" || name == "__arc_race_gm" ||
            name == "__arc_sync_all" || name == "__arc_cross_core";
 }
 

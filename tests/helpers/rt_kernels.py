@@ -112,8 +112,8 @@ void k_entry(const unsigned char *args) {
     arc_core *c = __arc_core();
     long long *o = out + 16 * c->block_idx;
     int dirty = 0;
-    for (int i = 0; i < ARC_CORE_DEV_SLOTS; i++)   /* the runtime sets the race-check mode slot itself */
-        dirty |= i == ARC_RACE_SLOT ? c->dev[i] > ARC_RACE_ERROR : c->dev[i] != 0;
+    for (int i = 0; i < ARC_CORE_DEV_SLOTS; i++)   /* the runtime sets the race checks' slots itself */
+        dirty |= i == ARC_RACE_SLOT ? c->dev[i] > ARC_RACE_ERROR : i == ARC_RACE_GM_SLOT ? c->dev[i] == 0x55 : c->dev[i] != 0;
     const char *n = c->kernel_name; long long len = 0; while (n[len]) len++;
     o[0] = c->block_idx; o[1] = c->block_num; o[2] = (long long)c->ub_size; o[3] = (long long)c->l1_size;
     o[4] = (long long)((unsigned long long)c->ub % 32); o[5] = (long long)((unsigned long long)c->l1 % 32);

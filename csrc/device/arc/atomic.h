@@ -56,6 +56,7 @@ template <class T> inline T atomic_apply(T *p, T v, int op)
 template <class T> inline T scalar_atomic(T *p, T v, int op, const char *api)
 {
     gm_access(p, sizeof(T), api);
+    if (race_gm_on()) __arc_race_gm(ARC_GM_ATOMIC_RMW, RP_S, p, sizeof(T), api);
     return atomic_apply(p, v, op);
 }
 
@@ -86,11 +87,13 @@ template <typename T> inline T AtomicMin(T *p, T v) { return __arc::scalar_atomi
 template <typename T> inline T AtomicExch(T *p, T v)
 {
     __arc::gm_access(p, sizeof(T), "AscendC::AtomicExch");
+    if (__arc::race_gm_on()) __arc_race_gm(ARC_GM_ATOMIC_RMW, __arc::RP_S, p, sizeof(T), "AscendC::AtomicExch");
     return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
 }
 template <typename T> inline T AtomicCas(T *p, T expected, T desired)
 {
     __arc::gm_access(p, sizeof(T), "AscendC::AtomicCas");
+    if (__arc::race_gm_on()) __arc_race_gm(ARC_GM_ATOMIC_RMW, __arc::RP_S, p, sizeof(T), "AscendC::AtomicCas");
     __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return expected;
 }

@@ -105,6 +105,18 @@ enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
 enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR };
 void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
+/* GM races between the cores of a launch (csrc/rt/race_gm.c).
+ * arc_core::dev[ARC_RACE_GM_SLOT] is the core's log (0: unchecked).
+ * __arc_race_gm: op ARC_GM_READ/WRITE/ATOMIC, an access by a device-API call
+ * on `pipe` to GM [p, p + bytes); ARC_GM_ATOMIC_RMW a scalar atomic (it
+ * also orders, like a lock); ARC_GM_SYNCALL after SyncAll; ARC_GM_RELEASE /
+ * ACQUIRE(_NEED) what a cross-core sync orders: key p, kind bytes (an
+ * ARC_GM_SYNC_* value). */
+#define ARC_RACE_GM_SLOT (ARC_CORE_DEV_SLOTS - 4)
+enum { ARC_GM_READ = 0, ARC_GM_WRITE, ARC_GM_ATOMIC, ARC_GM_ATOMIC_RMW, ARC_GM_SYNCALL, ARC_GM_RELEASE,
+       ARC_GM_ACQUIRE, ARC_GM_ACQUIRE_NEED };
+enum { ARC_GM_SYNC_IB = 16, ARC_GM_SYNC_CROSS, ARC_GM_SYNC_GROUP };
+void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 
 /* The cost model (csrc/rt/cost.c) rides on the race hooks: while a launch
  * is profiled, dev[ARC_RACE_SLOT] also has ARC_COST_ON set (so the hooks
@@ -133,6 +145,7 @@ void __arc_site(const char *where);
     X(__arc_cross_core)       \
     X(__arc_race_access)      \
     X(__arc_race_sync)        \
+    X(__arc_race_gm)          \
     X(__arc_site)
 
 #ifdef __cplusplus

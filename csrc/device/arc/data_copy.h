@@ -93,6 +93,18 @@ template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t 
         __arc_race_access(gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V, dst, t.addr_, bytes, api);
     }
 }
+/* The GM side of a copy for the cross-core race check: n runs of len
+ * bytes, len + gap apart; a copy out combines under the atomic mode. */
+inline void gm_in(const void *p, uint64_t n, uint64_t len, uint64_t gap, const char *api)
+{
+    __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, p, n, len, len + gap, api);
+}
+inline void gm_out(const void *p, uint64_t n, uint64_t len, uint64_t gap, const char *api)
+{
+    if (__arc::race_gm_on())
+        __arc::race_gm(__arc_core()->dev[__arc::SLOT_ATOMIC] ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_MTE3, p, n, len,
+                       len + gap, api);
+}
 /* Blocked copy: n blocks of len bytes, strides are gaps between blocks. */
 inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
 {
@@ -119,6 +131,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
     src.check_range(0, count, api);
+    __detail::gm_in(src.addr_, 1, (uint64_t)count * sizeof(T), 0, api);
     __arc::copy_bytes((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
@@ -127,6 +140,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
     dst.check_range(0, count, api);
+    __detail::gm_out(dst.addr_, 1, (uint64_t)count * sizeof(T), 0, api);
     __arc::store_gm(dst.addr_, src.addr_, count);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
@@ -147,6 +161,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     uint64_t len = (uint64_t)p.blockLen * 32;
     __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst (local) extent");
     src.check_range(0, ((p.blockCount - 1) * (len + p.srcStride * 32ull) + len) / sizeof(T), api);
+    __detail::gm_in(src.addr_, p.blockCount, len, p.srcStride * 32ull, api);
     __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
                           p.dstStride * 32ull);
 }
@@ -158,6 +173,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     uint64_t len = (uint64_t)p.blockLen * 32;
     __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent");
     dst.check_range(0, ((p.blockCount - 1) * (len + p.dstStride * 32ull) + len) / sizeof(T), api);
+    __detail::gm_out(dst.addr_, p.blockCount, len, p.dstStride * 32ull, api);
     __detail::store_blocks(dst.addr_, src.addr_, p.blockCount, len, p.srcStride * 32ull, p.dstStride * 32ull);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
@@ -211,6 +227,7 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
     uint64_t ublk = ((uint64_t)lpad * sizeof(T) + len + rpad * sizeof(T) + 31) & ~31ull;
     uint64_t ustride = ublk + dgap_blk * 32;
     check_local(dst, (n - 1) * ustride + ublk, api, "dst (local) extent");
+    gm_in(src, n, len, sgap, api);
     uint32_t ne = len / (uint32_t)sizeof(T);
     uint32_t nb = (uint32_t)(ublk / sizeof(T));
     bool have = __arc_core()->dev[__arc::SLOT_PADVAL_SET] != 0;
@@ -239,6 +256,7 @@ inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len,
     uint64_t ublk = ((uint64_t)len + 31) & ~31ull;
     uint64_t ustride = ublk + sgap_blk * 32;
     check_local(src, (n - 1) * ustride + len, api, "src (local) extent");
+    gm_out(dst, n, len, dgap, api);
     for (uint32_t b = 0; b < n; b++)
         __arc::store_gm((T *)((uint8_t *)dst + b * (len + dgap)), (const T *)((const uint8_t *)src.addr_ + b * ustride),
                         len / sizeof(T));
@@ -292,6 +310,7 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
 template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gm, uint64_t size, const T &value)
 {
     __arc::gm_access(gm.addr_, size * sizeof(T), "AscendC::InitGlobalMemory");
+    __arc::race_gm(ARC_GM_WRITE, __arc::RP_MTE3, gm.addr_, 1, size * sizeof(T), size * sizeof(T), "AscendC::InitGlobalMemory");
     T *__restrict p = gm.addr_;
     for (uint64_t i = 0; i < size; i++) p[i] = value;
 }

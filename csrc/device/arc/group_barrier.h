@@ -29,6 +29,7 @@ public:
     {
         ARC_CHECK(arriveIndex < arrive_, "AscendC::GroupBarrier::Arrive", "arriveIndex %u is not below arriveSize %u",
                   arriveIndex, arrive_);
+        __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_GROUP, (uintptr_t)ws_);
         __atomic_fetch_add(ws_, 1u, __ATOMIC_ACQ_REL);
     }
     void Wait(uint32_t waitIndex)
@@ -37,6 +38,7 @@ public:
                   wait_);
         round_++;
         while (__atomic_load_n(ws_, __ATOMIC_ACQUIRE) < arrive_ * round_) __builtin_ia32_pause();
+        __arc::race_gm_sync(ARC_GM_ACQUIRE, ARC_GM_SYNC_GROUP, (uintptr_t)ws_);
     }
     uint64_t GetWorkspaceLen() const { return 32; }
 

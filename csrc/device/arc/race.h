@@ -29,6 +29,26 @@ static inline void race_v(const void *p, unsigned long long bytes, const char *w
 {
     if (race_on()) __arc_race_access(RP_V, what[0] == 'd' && what[1] == 's' && what[2] == 't' ? 2 : 0, p, bytes, api);
 }
+/* GM races between cores (csrc/rt/race_gm.c): on when the launch gave
+ * this core a log. */
+static inline bool race_gm_on() { return __builtin_expect(__arc_core()->dev[ARC_RACE_GM_SLOT] != 0, 0); }
+/* n runs of len bytes, `stride` bytes apart, from p: a GM access (op
+ * ARC_GM_READ/WRITE/ATOMIC) of a device-API call on `pipe`. */
+static inline void race_gm(int op, int pipe, const void *p, unsigned long long n, unsigned long long len,
+                           unsigned long long stride, const char *api)
+{
+    if (!race_gm_on() || !len) return;
+    if (stride == len) {
+        __arc_race_gm(op, pipe, p, n * len, api);
+        return;
+    }
+    for (unsigned long long i = 0; i < n; i++) __arc_race_gm(op, pipe, (const char *)p + i * stride, len, api);
+}
+/* A cross-core ordering: op ARC_GM_SYNCALL/RELEASE/ACQUIRE(_NEED). */
+static inline void race_gm_sync(int op, int kind, unsigned long long key)
+{
+    if (race_gm_on()) __arc_race_gm(op, 0, (const void *)(__UINTPTR_TYPE__)key, (unsigned long long)kind, nullptr);
+}
 } // namespace __arc
 
 #endif /* ARC_RACE_H_ */

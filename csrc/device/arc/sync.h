@@ -81,28 +81,52 @@ template <bool isAIVOnly = true> inline void SyncAll()
 {
     __arc::race_sync(ARC_RACE_ALL, 0, 0, 1); /* key 1: SyncAll, for the cost model's phases */
     __arc_sync_all();
+    __arc::race_gm_sync(ARC_GM_SYNCALL, 0, 0);
 }
 template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(const G &, const L &, int32_t = 0)
 {
     __arc::race_sync(ARC_RACE_ALL, 0, 0, 1);
     __arc_sync_all();
+    __arc::race_gm_sync(ARC_GM_SYNCALL, 0, 0);
 }
-/* Not modelled (docs/simulated_npu.md): accepted so kernels compile; they
- * order nothing.  Blocks run concurrently, so GM flags still work. */
-template <bool isAIVOnly = true, typename... A> inline void IBSet(const A &...) {}
-template <bool isAIVOnly = true, typename... A> inline void IBWait(const A &...) {}
+/* Not modelled (docs/simulated_npu.md): accepted so kernels compile; the
+ * wait does not wait.  Blocks run concurrently, so GM flags still work.
+ * The GM race check takes IBSet(.., blockIdx, eventID) -> IBWait(..,
+ * blockIdx, eventID) as an ordering, and checks nothing when a wait came
+ * before its set. */
+template <bool isAIVOnly = true, typename G, typename L>
+inline void IBSet(const G &, const L &, int32_t blockIdx, int32_t eventID)
+{
+    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIdx << 32) | (uint32_t)eventID);
+}
+template <bool isAIVOnly = true, typename G, typename L>
+inline void IBWait(const G &, const L &, int32_t blockIdx, int32_t eventID)
+{
+    __arc::race_gm_sync(ARC_GM_ACQUIRE_NEED, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIdx << 32) | (uint32_t)eventID);
+}
 /* AIC <-> AIV flags of MIX kernels ("Cube unit" in csrc/device/README.md): in a
  * KERNEL_TYPE_MIX_AIC_1_1/1_2 launch they order the block's cores (modes 1
  * and 2; ids truncated to 4 bits; the wait ignores its template
  * arguments, as on A2).  Other kernel types start no cross-core scheduler
  * and the calls order nothing. */
+namespace __detail {
+/* The GM race check's key of a cross-core flag: the AI core (the MIX
+ * block) and the flag id. */
+static inline uint64_t cross_key(uint16_t flagId)
+{
+    arc_core *k = __arc_core();
+    return ((uint64_t)(k->block_idx / (k->sub_block_num > 0 ? k->sub_block_num : 1)) << 8) | (flagId & 15u);
+}
+} // namespace __detail
 template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreSetFlag(uint16_t flagId)
 {
+    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId));
     __arc_cross_core(0, modeId, flagId);
 }
 template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId)
 {
     __arc_cross_core(1, modeId, flagId);
+    __arc::race_gm_sync(ARC_GM_ACQUIRE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId));
 }
 } // namespace AscendC
 

@@ -58,11 +58,13 @@ public:
     T GetValue(uint64_t offset) const
     {
         check_range(offset, 1, "AscendC::GlobalTensor::GetValue");
+        __arc::race_gm(ARC_GM_READ, __arc::RP_S, addr_ + offset, 1, sizeof(T), sizeof(T), "AscendC::GlobalTensor::GetValue");
         return addr_[offset];
     }
     void SetValue(uint64_t offset, T value) const
     {
         check_range(offset, 1, "AscendC::GlobalTensor::SetValue");
+        __arc::race_gm(ARC_GM_WRITE, __arc::RP_S, addr_ + offset, 1, sizeof(T), sizeof(T), "AscendC::GlobalTensor::SetValue");
         addr_[offset] = value;
     }
     /* Elements [offset, offset + n) must lie inside a live device

@@ -1,0 +1,396 @@
+/* race_gm.c - the GM race check between the cores of a launch.
+ *
+ * On the NPU the blocks of a launch run at once on different cores (or in
+ * waves in an order nobody promises), so a block that writes GM another
+ * block reads or writes, with no SyncAll or cross-core flag between them,
+ * is racy: the result depends on timing.  The simulated cores run such a
+ * kernel to the right answer most of the time, so this finds it.
+ *
+ * Each core of the launch (a block, or an AIC/AIV of a MIX block) is an
+ * agent.  The device API logs every GM access it makes (DataCopy,
+ * DataCopyPad, GlobalTensor::GetValue/SetValue, the scalar atomics) into
+ * its agent's log with the agent's position in the launch's happens-before
+ * order: its SyncAll phase, its segment (bumped at every release) and a
+ * vector clock of what it has acquired from other agents (IBSet/IBWait,
+ * CrossCoreSetFlag/WaitFlag, GroupBarrier, scalar atomics on one address).
+ * When the launch ends the logs are swept in address order: two accesses
+ * of different agents to overlapping bytes, at least one a write, not both
+ * atomic, neither ordered before the other, are a race.
+ *
+ * Logging is per agent (no locks); only the sync objects take the
+ * launch's mutex. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/rt_internal.h"
+
+#define REC_LIMIT (1u << 22) /* records per launch; beyond, accesses go unchecked */
+#define NBUCKET 256
+
+typedef struct gm_rec {
+    uintptr_t lo, hi;
+    const char *api, *site;
+    const uint32_t *snap; /* the agent's clock when it made the access (NULL: knows nobody) */
+    uint32_t phase, seg, agent;
+    uint8_t kind, pipe;
+} gm_rec;
+
+typedef struct snap_blk {
+    struct snap_blk *next;
+    uint32_t vc[];
+} snap_blk;
+
+typedef struct gm_agent {
+    sim_race_gm *g;
+    uint32_t id;
+    long long block;
+    int sub; /* -1 plain block, 0 AIC, 1/2 AIV of a MIX block */
+    uint32_t phase, seg;
+    uint32_t *vc; /* what it knows of other agents' segments (NULL: nothing) */
+    int dirty;    /* vc changed since snap was taken */
+    const uint32_t *snap;
+    snap_blk *snaps;
+    gm_rec *r;
+    size_t n, cap;
+} gm_agent;
+
+typedef struct sync_obj {
+    struct sync_obj *next;
+    int kind;
+    uint64_t key;
+    uint32_t vc[];
+} sync_obj;
+
+struct sim_race_gm {
+    int mode;
+    uint32_t n;
+    gm_agent *a;
+    pthread_mutex_t mu;
+    sync_obj *bucket[NBUCKET];
+    _Atomic uint32_t nrec;
+    int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
+};
+
+sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
+{
+    if (mode == ARC_RACE_OFF || nagents < 2)
+        return NULL; /* one agent cannot race with itself across cores */
+    sim_race_gm *g = calloc(1, sizeof *g);
+    if (!g || !(g->a = calloc(nagents, sizeof *g->a))) {
+        free(g);
+        return NULL; /* no memory: run unchecked */
+    }
+    g->mode = mode;
+    g->n = nagents;
+    pthread_mutex_init(&g->mu, NULL);
+    for (uint32_t i = 0; i < nagents; i++) {
+        g->a[i].g = g;
+        g->a[i].id = i;
+        g->a[i].seg = 1;
+    }
+    return g;
+}
+
+void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub)
+{
+    if (!g || agent >= g->n) {
+        k->dev[ARC_RACE_GM_SLOT] = 0;
+        return;
+    }
+    gm_agent *a = &g->a[agent];
+    a->block = block;
+    a->sub = sub;
+    k->dev[ARC_RACE_GM_SLOT] = (unsigned long long)(uintptr_t)a;
+}
+
+static void join(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i] > d[i]) d[i] = s[i];
+}
+
+static sync_obj *obj_of(sim_race_gm *g, int kind, uint64_t key, int create)
+{
+    uint64_t h = (key * 0x9e3779b97f4a7c15ull + (uint64_t)kind) >> 56;
+    sync_obj **pp = &g->bucket[h % NBUCKET];
+    for (sync_obj *o = *pp; o; o = o->next)
+        if (o->kind == kind && o->key == key) return o;
+    if (!create) return NULL;
+    sync_obj *o = calloc(1, sizeof *o + g->n * sizeof(uint32_t));
+    if (!o) return NULL;
+    o->kind = kind;
+    o->key = key;
+    o->next = *pp;
+    *pp = o;
+    return o;
+}
+
+static int vc_need(gm_agent *a)
+{
+    if (!a->vc && !(a->vc = calloc(a->g->n, sizeof *a->vc))) return -1;
+    return 0;
+}
+
+/* What the agent did so far happens before what acquires (kind, key) later. */
+static void release(gm_agent *a, int kind, uint64_t key)
+{
+    sim_race_gm *g = a->g;
+    pthread_mutex_lock(&g->mu);
+    sync_obj *o = obj_of(g, kind, key, 1);
+    if (o) {
+        if (a->vc) join(o->vc, a->vc, g->n);
+        if (o->vc[a->id] < a->seg) o->vc[a->id] = a->seg;
+    }
+    pthread_mutex_unlock(&g->mu);
+    a->seg++;
+}
+
+/* need: the ordering is required (a wait that did not really wait when
+ * nothing was released yet), so without it the check cannot be exact. */
+static void acquire(gm_agent *a, int kind, uint64_t key, int need)
+{
+    sim_race_gm *g = a->g;
+    pthread_mutex_lock(&g->mu);
+    sync_obj *o = obj_of(g, kind, key, 0);
+    if (o && !vc_need(a)) {
+        join(a->vc, o->vc, g->n);
+        a->dirty = 1;
+    } else if (need || o) {
+        g->inexact = 1;
+    }
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api)
+{
+    const char *site = sim_site();
+    if (a->dirty) {
+        snap_blk *s = malloc(sizeof *s + a->g->n * sizeof(uint32_t));
+        if (!s) return;
+        memcpy(s->vc, a->vc, a->g->n * sizeof(uint32_t));
+        s->next = a->snaps;
+        a->snaps = s;
+        a->snap = s->vc;
+        a->dirty = 0;
+    }
+    /* A run of accesses from one line in one state is one record (a loop
+     * over tiles, a strided copy's rows). */
+    for (size_t i = a->n, k = 0; i > 0 && k < 4; i--, k++) {
+        gm_rec *p = &a->r[i - 1];
+        if (p->kind == kind && p->pipe == pipe && p->phase == a->phase && p->seg == a->seg && p->snap == a->snap &&
+            p->api == api && p->site == site && lo <= p->hi && hi >= p->lo) {
+            if (lo < p->lo) p->lo = lo;
+            if (hi > p->hi) p->hi = hi;
+            return;
+        }
+    }
+    if (atomic_fetch_add(&a->g->nrec, 1) >= REC_LIMIT) return;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 32;
+        gm_rec *nr = realloc(a->r, cap * sizeof *nr);
+        if (!nr) return;
+        a->r = nr;
+        a->cap = cap;
+    }
+    a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, (uint8_t)kind, (uint8_t)pipe};
+}
+
+void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api)
+{
+    arc_core *k = __arc_core();
+    gm_agent *a = k ? (gm_agent *)(uintptr_t)k->dev[ARC_RACE_GM_SLOT] : NULL;
+    if (!a) return;
+    switch (op) {
+    case ARC_GM_READ:
+    case ARC_GM_WRITE:
+    case ARC_GM_ATOMIC:
+        if (bytes) record(a, op, pipe, (uintptr_t)p, (uintptr_t)p + bytes, api);
+        return;
+    case ARC_GM_ATOMIC_RMW: /* a scalar atomic: its old value may order what follows */
+        acquire(a, ARC_GM_ATOMIC_RMW, (uintptr_t)p, 0);
+        record(a, ARC_GM_ATOMIC, pipe, (uintptr_t)p, (uintptr_t)p + bytes, api);
+        release(a, ARC_GM_ATOMIC_RMW, (uintptr_t)p);
+        return;
+    case ARC_GM_SYNCALL:
+        a->phase++;
+        a->seg++;
+        return;
+    case ARC_GM_RELEASE:
+        release(a, (int)bytes, (uintptr_t)p);
+        return;
+    case ARC_GM_ACQUIRE:
+        acquire(a, (int)bytes, (uintptr_t)p, 0);
+        return;
+    case ARC_GM_ACQUIRE_NEED:
+        acquire(a, (int)bytes, (uintptr_t)p, 1);
+        return;
+    default:
+        return;
+    }
+}
+
+/* ---- the sweep at the end of the launch ---- */
+
+static int by_lo(const void *x, const void *y)
+{
+    const gm_rec *a = *(const gm_rec *const *)x, *b = *(const gm_rec *const *)y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static int before(const gm_rec *x, const gm_rec *y)
+{
+    return x->phase < y->phase || (x->phase == y->phase && y->snap && y->snap[x->agent] >= x->seg);
+}
+
+static int races(const gm_rec *x, const gm_rec *y)
+{
+    if (x->agent == y->agent || (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC)) return 0;
+    if (x->kind == ARC_GM_READ && y->kind == ARC_GM_READ) return 0;
+    return !before(x, y) && !before(y, x);
+}
+
+static const char *const pipe_name[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
+                                        "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2", "PIPE_FIX"};
+
+static const char *sub_label(int sub)
+{
+    static const char *const name[] = {" (AIC)", " (AIV 0)", " (AIV 1)", " (AIV)"};
+    return sub >= 0 && sub < 4 ? name[sub] : "";
+}
+
+static void who(const sim_race_gm *g, const gm_rec *x, char *buf, size_t n)
+{
+    const gm_agent *a = &g->a[x->agent];
+    snprintf(buf, n, "block %lld%s", a->block, sub_label(a->sub));
+}
+
+/* "AscendC::DataCopy (PIPE_MTE3 at k.asc:12) in block 1 writes GM bytes [0, 64)". */
+static void op_text(const sim_race_gm *g, const gm_rec *x, uintptr_t base, char *buf, size_t n)
+{
+    char w[48];
+    who(g, x, w, sizeof w);
+    snprintf(buf, n, "%s (%s%s%s) in %s %s bytes [%llu, %llu)", x->api ? x->api : "?",
+             x->pipe < sizeof pipe_name / sizeof *pipe_name ? pipe_name[x->pipe] : "?", x->site ? " at " : "",
+             x->site ? x->site : "", w,
+             x->kind == ARC_GM_READ ? "reads" : x->kind == ARC_GM_ATOMIC ? "atomically updates" : "writes",
+             (unsigned long long)(x->lo - base), (unsigned long long)(x->hi - base));
+}
+
+static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, const gm_rec *y, char *msg, size_t n)
+{
+    if (x->site && !y->site) { /* the one with a line is the one the error points at */
+        const gm_rec *t = x;
+        x = y;
+        y = t;
+    }
+    sim_alloc al;
+    uintptr_t base = 0;
+    char par[160] = "", a[400], b[400], body[1200], w[48];
+    if (sim_mem_find((const void *)y->lo, &al)) {
+        base = al.base;
+        sim_gm_param(r, al.base, par, sizeof par);
+    }
+    op_text(g, x, base, a, sizeof a);
+    op_text(g, y, base, b, sizeof b);
+    who(g, y, w, sizeof w);
+    const char *kind = x->kind != ARC_GM_READ && y->kind != ARC_GM_READ ? "write/write" : "read/write";
+    snprintf(body, sizeof body,
+             "data race (%s between cores) on GM%s%s: %s, and %s, with no SyncAll or cross-core flag ordering them; "
+             "on the NPU the blocks run at once, in any order (add SyncAll() between them, give each block its own "
+             "range, or accumulate with SetAtomicAdd). The simulator runs blocks to the in-order result and checks "
+             "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it%s%s",
+             kind, base ? " in the allocation" : "", par, a, b, y->site ? " (at " : "", y->site ? y->site : "");
+    if (y->site) strncat(body, ")", sizeof body - strlen(body) - 1);
+    const gm_agent *ya = &g->a[y->agent];
+    if (g->mode == ARC_RACE_ERROR) {
+        snprintf(msg, n, "%s block %lld/%u%s: race check: %s", r->kernel_name, ya->block, r->nblocks,
+                 sub_label(ya->sub), body);
+    } else {
+        fprintf(stderr, "ascendrtc: warning: %s %s: %s\n", r->kernel_name, w, body);
+        msg[0] = 0;
+    }
+}
+
+/* The first race in address order: 1 and *x, *y set, else 0. */
+static int sweep(gm_rec **all, size_t n, const gm_rec **rx, const gm_rec **ry)
+{
+    gm_rec **wr = malloc(n * sizeof *wr), **rd = malloc(n * sizeof *rd);
+    size_t nw = 0, nr = 0;
+    int found = 0;
+    if (!wr || !rd) goto out;
+    for (size_t i = 0; i < n && !found; i++) {
+        gm_rec *c = all[i];
+        size_t k = 0;
+        for (size_t j = 0; j < nw; j++) { /* compacting: writes that end before c starts are done */
+            if (wr[j]->hi <= c->lo) continue;
+            wr[k++] = wr[j];
+            if (!found && races(wr[j], c)) {
+                *rx = wr[j];
+                *ry = c;
+                found = 1;
+            }
+        }
+        nw = k;
+        if (c->kind != ARC_GM_READ) {
+            k = 0;
+            for (size_t j = 0; j < nr; j++) {
+                if (rd[j]->hi <= c->lo) continue;
+                rd[k++] = rd[j];
+                if (!found && races(rd[j], c)) {
+                    *rx = rd[j];
+                    *ry = c;
+                    found = 1;
+                }
+            }
+            nr = k;
+            wr[nw++] = c;
+        } else {
+            rd[nr++] = c;
+        }
+    }
+out:
+    free(wr);
+    free(rd);
+    return found;
+}
+
+int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n)
+{
+    int raced = 0;
+    if (!g) return 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < g->n; i++) total += g->a[i].n;
+    gm_rec **all = !failed && !g->inexact && total ? malloc(total * sizeof *all) : NULL;
+    if (all) {
+        size_t k = 0;
+        for (uint32_t i = 0; i < g->n; i++)
+            for (size_t j = 0; j < g->a[i].n; j++) all[k++] = &g->a[i].r[j];
+        qsort(all, total, sizeof *all, by_lo);
+        const gm_rec *x, *y;
+        if (sweep(all, total, &x, &y)) {
+            report(g, r, x, y, msg, n);
+            raced = g->mode == ARC_RACE_ERROR;
+        }
+        free(all);
+    }
+    for (uint32_t i = 0; i < g->n; i++) {
+        gm_agent *a = &g->a[i];
+        free(a->r);
+        free(a->vc);
+        for (snap_blk *s = a->snaps, *nx; s; s = nx) {
+            nx = s->next;
+            free(s);
+        }
+    }
+    for (int b = 0; b < NBUCKET; b++)
+        for (sync_obj *o = g->bucket[b], *nx; o; o = nx) {
+            nx = o->next;
+            free(o);
+        }
+    pthread_mutex_destroy(&g->mu);
+    free(g->a);
+    free(g);
+    return raced;
+}
