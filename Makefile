@@ -28,7 +28,7 @@ LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR
 
 COMMON_SRC := $(wildcard csrc/common/*.c)
 RT_SRC     := $(wildcard csrc/rt/*.c) $(wildcard csrc/rt/*.cpp) $(COMMON_SRC)
-RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c $(GEN)/host_headers.c $(COMMON_SRC)
+RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c $(GEN)/host_headers.c $(GEN)/acl_headers.c $(COMMON_SRC)
 DEVICE_HDRS := $(shell find csrc/device -type f)
 HOST_HDRS  := $(shell find csrc/host_api -type f)
 ACL_HDRS   := $(wildcard csrc/include/acl/*.h)
@@ -58,6 +58,10 @@ $(GEN)/device_headers.c: tools/embed_headers.py $(DEVICE_HDRS)
 $(GEN)/host_headers.c: tools/embed_headers.py $(HOST_HDRS)
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/embed_headers.py csrc/host_api $@ arc_host_headers
+
+$(GEN)/acl_headers.c: tools/embed_headers.py $(ACL_HDRS)
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/embed_headers.py csrc/include $@ arc_acl_headers
 
 $(HOME_DIR)/lib64/libascendcl.so: $(RT_OBJ)
 	@mkdir -p $(dir $@)

@@ -1,8 +1,10 @@
 """CANN's leniency: a dtype the SoC lacks is an error where the call runs,
 not where it compiles; ASSERT after a statement missing its ';' compiles as
 in CANN's device build; a host <<<>>> launcher compiles as in the
-single-source flow; host headers get an error naming them as host code
-(and compile when guarded)."""
+single-source flow; a kernel file with host code (main, ACL calls, the C++
+library) compiles as one unit with the system headers and its kernels run;
+a host header this machine lacks gets an error naming it as host code (and
+compiles when guarded)."""
 import numpy as np
 import pytest
 
@@ -77,13 +79,83 @@ def test_assert_after_a_missing_semicolon_compiles_as_in_cann():
     assert x[0] == 0
 
 
-def test_host_header_is_named_as_host_code():
-    src = '#include <iostream>\n' + HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
+HOST_CODE = r'''
+#include <cstdint>
+#include <iostream>
+#include <vector>
+#include <algorithm>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+using namespace AscendC;
+
+struct Tiling { uint32_t n; float scale; };
+
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, Tiling t)
+{
+    TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024);
+    GlobalTensor<float> gx, gy; gx.SetGlobalBuffer((__gm__ float *)x); gy.SetGlobalBuffer((__gm__ float *)y);
+    LocalTensor<float> a = b.Get<float>(64);
+    DataCopy(a, gx, t.n);
+    PipeBarrier<PIPE_ALL>();
+    Muls(a, a, t.scale, t.n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, a, t.n);
+}
+
+static std::vector<float> run_on_npu(std::vector<float> &x)
+{
+    aclInit(nullptr);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    size_t bytes = x.size() * sizeof(float);
+    uint8_t *dx, *dy;
+    aclrtMalloc((void **)&dx, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc((void **)&dy, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dx, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    scale<<<1, nullptr, stream>>>(dx, dy, Tiling{(uint32_t)x.size(), 2.0f});
+    aclrtSynchronizeStream(stream);
+    std::vector<float> y(x.size());
+    aclrtMemcpy(y.data(), bytes, dy, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return y;
+}
+
+int32_t main(int32_t argc, char const *argv[])
+{
+    std::vector<float> x(64, 1.5f);
+    std::vector<float> y = run_on_npu(x);
+    std::cout << (std::all_of(y.begin(), y.end(), [](float v) { return v == 3.0f; }) ? "ok" : "bad") << std::endl;
+    return 0;
+}
+'''
+
+
+def test_host_code_compiles_as_one_unit_and_its_kernels_run():
+    b = arc.Program(HOST_CODE, "single_source.asc").compile(["--npu-arch=dav-2201"])
+    assert b.kernel_names == ["scale"]
+    assert "single_source.asc:1:1: note: host code (functions the kernels do not call, main included)" in b.log
+    x = np.linspace(-2, 2, 64).astype(np.float32)
+    y = np.zeros(64, np.float32)
+    tiling = np.zeros(1, np.dtype([("n", np.uint32), ("scale", np.float32)]))
+    tiling["n"], tiling["scale"] = 64, 2.5
+    b.load().get_kernel("scale")[1](x, y, tiling.tobytes())
+    arc.synchronize()
+    np.testing.assert_array_equal(y, x * np.float32(2.5))
+
+
+def test_host_code_type_errors_are_compile_errors():
+    bad = HOST_CODE.replace("std::vector<float> y = run_on_npu(x);", "std::vector<float> y = run_on_npu(3);")
+    with pytest.raises(arc.CompileError, match=r"single_source.asc:44:28: error: no matching function"):
+        arc.Program(bad, "single_source.asc").compile()
+
+
+def test_missing_host_header_is_named_as_host_code():
+    src = '#include "torch_npu/csrc/core/npu/NPUStream.h"\n' + HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
     with pytest.raises(arc.CompileError) as ei:
         arc.Program(src, "mixed.asc").compile()
-    assert "host code in the kernel source: <iostream> is a host-side header" in str(ei.value)
-    guarded = '#ifndef __ASCENDRTC__\n#include <iostream>\nint main() { std::cout << 1; }\n#endif\n' + HEAD + \
-        'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
+    assert ("host code in the kernel source: <torch_npu/csrc/core/npu/NPUStream.h> is a host-side header that "
+            "this machine does not have") in str(ei.value)
+    guarded = '#ifndef __ASCENDRTC__\n#include "torch_npu/csrc/core/npu/NPUStream.h"\nint main() { return 0; }\n#endif\n' + \
+        HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
     assert arc.Program(guarded, "guarded.asc").compile().kernel_names == ["k"]
 
 
@@ -111,3 +183,50 @@ def test_kernel_assert_takes_a_message():
     with pytest.raises(arc.LaunchError, match=r"assert.*n == 0"):
         mod.get_kernel("k")[1](np.zeros(8, np.int32), np.int32(3))
         arc.synchronize()
+
+
+HOST_TILING = r'''
+#include "kernel_tiling/kernel_tiling.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "tiling/tiling_api.h"
+#include "acl/acl.h"
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+
+__global__ __aicore__ void mm(GM_ADDR a, __kfc_workspace__ GM_ADDR workspace, AscendC::tiling::TCubeTiling tiling)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    AscendC::GlobalTensor<int32_t> g; g.SetGlobalBuffer((__gm__ int32_t *)a);
+    g.SetValue(0, tiling.baseM + (GetSysWorkSpacePtr() != nullptr));
+}
+
+AscendC::tiling::TCubeTiling make_tiling()
+{
+    auto *platform = platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1");
+    matmul_tiling::MultiCoreMatmulTiling api(*platform);
+    api.SetDim(2);
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(64, 64, 64);
+    api.SetOrgShape(64, 64, 64);
+    AscendC::tiling::TCubeTiling t;
+    api.GetTiling(t);
+    return t;
+}
+
+int32_t main(int32_t argc, char *argv[])
+{
+    uint8_t *a = nullptr;
+    aclrtMalloc((void **)&a, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    mm<<<1, nullptr, nullptr>>>(a, nullptr, make_tiling());
+    return 0;
+}
+'''
+
+
+def test_host_code_calls_the_host_tiling_api():
+    # the host part sees the host tiling API (matmul_tiling::, platform_ascendc::) as
+    # CANN's host pass does; the kernel sees the kernel's TCubeTiling
+    b = arc.Program(HOST_TILING, "host_tiling.asc").compile(["--npu-arch=dav-2201"])
+    assert b.kernel_names == ["mm"]

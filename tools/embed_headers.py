@@ -4,6 +4,7 @@ Usage: embed_headers.py SRC_DIR OUT_C [ARRAY_NAME]
 The device headers (csrc/device, array arc_device_headers) are mounted at
 /arc/include/<relative path> in clang's in-memory file system, the host
 tiling API (csrc/host_api, array arc_host_headers) at /arc/host/include,
+the ACL headers (csrc/include, array arc_acl_headers) at /arc/acl/include,
 so compiles never touch the disk for them.
 """
 import os

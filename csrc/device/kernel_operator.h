@@ -50,6 +50,11 @@
 #ifndef __sync_alias__
 #define __sync_alias__
 #endif
+/* Marks the workspace parameter of a single-source (.asc) MIX kernel that the
+ * Matmul client/server uses; nothing to place on the simulated core. */
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 
 #include "arc/core_abi.h"
 #include "type_traits"   /* CANN kernels use std:: traits without including them */

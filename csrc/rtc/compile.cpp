@@ -68,6 +68,7 @@
 #include "infer_types.h"
 #include "pch.h"
 #include "lenient.h"
+#include "host_code.h"
 #include "sites.h"
 #include "unknown_names.h"
 
@@ -260,6 +261,22 @@ std::once_flag g_once;
 std::string g_cpu;
 std::string g_version;
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_device_fs;
+const char *kAclRoot = "/arc/acl/include";
+const char *kHostApiRoot = "/arc/host/include";
+// For kernel files with host code (host_code.h): the device headers less
+// the minimal C++ library stand-ins (the system's libstdc++ serves those,
+// as host code needs all of it), plus ascendrtc's ACL headers and the host
+// tiling API (tiling/tiling_api.h, platform_ascendc...), which the host
+// part of such a file calls as CANN's host pass sees it.
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_code_fs;
+
+// A device header that stands in for a C++ library header (<cstdint>,
+// <type_traits>, <cmath>...: top-level and without an extension).  The
+// kernel assert (assert.h, cassert) stays in host-code mode.
+bool std_stand_in(const char *path)
+{
+    return !std::strchr(path, '/') && !std::strchr(path, '.') && std::strcmp(path, "cassert") != 0;
+}
 
 // LLVM targets once per process; the device headers are mounted once into an
 // in-memory file system that later compiles only read.
@@ -282,6 +299,23 @@ void init_once()
                              llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
     }
     g_device_fs->addFile(arc_rtc::kPchPrefixPath, 0, llvm::MemoryBuffer::getMemBuffer(arc_rtc::kPchPrefixText));
+    g_host_code_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    for (const arc_vfile *f = arc_device_headers; f->path; f++)
+        if (!std_stand_in(f->path)) {
+            std::string path = std::string(kDeviceRoot) + "/" + f->path;
+            g_host_code_fs->addFile(path, 0,
+                                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
+        }
+    for (const arc_vfile *f = arc_acl_headers; f->path; f++) {
+        std::string path = std::string(kAclRoot) + "/" + f->path;
+        g_host_code_fs->addFile(path, 0,
+                                llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
+    }
+    for (const arc_vfile *f = arc_host_headers; f->path; f++) {
+        std::string path = std::string(kHostApiRoot) + "/" + f->path;
+        g_host_code_fs->addFile(path, 0,
+                                llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
+    }
     llvm::install_fatal_error_handler(on_fatal);
     llvm::install_bad_alloc_error_handler(on_bad_alloc);
 }
@@ -295,8 +329,9 @@ char *dup(const std::string &s)
 }
 
 // The compile configuration: everything but the input.  It is also the key
-// of the precompiled device headers.
-std::vector<std::string> cc1_config(const rtc_request *req)
+// of the precompiled device headers.  `sys` (host-code mode): the system
+// include arguments, and the ACL headers after the device API's.
+std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<std::string> *sys = nullptr)
 {
     const rtc_opts *o = req->opts;
     std::vector<std::string> a = {
@@ -306,14 +341,30 @@ std::vector<std::string> cc1_config(const rtc_request *req)
         "-fno-rtti", "-fno-threadsafe-statics", "-ffp-contract=off", "-fgnuc-version=4.2.1",
         "-fmessage-length=0", "-ferror-limit", "20", "-fno-use-cxa-atexit",
         "-nostdsysteminc", "-nobuiltininc", "-nostdinc++",
-        "-resource-dir", ARC_CLANG_RESOURCE_DIR, "-internal-isystem", ARC_CLANG_RESOURCE_DIR "/include",
-        "-I", kUserRoot};
+        "-resource-dir", ARC_CLANG_RESOURCE_DIR};
+    if (sys) {
+        a.insert(a.end(), sys->begin(), sys->end());
+    } else {
+        a.push_back("-internal-isystem");
+        a.push_back(ARC_CLANG_RESOURCE_DIR "/include");
+    }
+    a.push_back("-I");
+    a.push_back(kUserRoot);
     for (int i = 0; i < o->nincludes; i++) {
         a.push_back("-I");
         a.push_back(o->includes[i]);
     }
+    if (sys) {  /* the host tiling API's headers before the kernel side's of the same names */
+        a.push_back("-I");
+        a.push_back(kHostApiRoot);
+    }
     a.push_back("-I");
     a.push_back(kDeviceRoot);
+    if (sys) {
+        a.push_back("-I");
+        a.push_back(kAclRoot);
+        a.push_back("-D__ASCENDRTC_HOST_CODE__=1");
+    }
     a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
     a.push_back("-D__ASCENDRTC__=1");
     if (o->arch_num == 2201)
@@ -613,18 +664,31 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         std::string p = std::string(kUserRoot) + "/" + req->header_names[i];
         user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, true));
     }
+    // Host code (host_code.h): one translation unit with the system headers,
+    // as CANN's single-source flow compiles it; the host part is dropped
+    // after the frontend.  Without system headers the device-only compile
+    // names the host headers it cannot find.
+    bool host = arc_rtc::has_host_code(req->text, req->len);
+    for (int i = 0; !host && i < req->nheaders; i++)
+        host = arc_rtc::has_host_code(req->header_texts[i], std::strlen(req->header_texts[i]));
+    const std::vector<std::string> *sys = nullptr;
+    if (host) {
+        sys = &arc_rtc::system_include_args(nullptr);
+        if (sys->empty())
+            host = false, sys = nullptr;
+    }
     auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    overlay->pushOverlay(g_device_fs);
+    overlay->pushOverlay(host ? g_host_code_fs : g_device_fs);
     overlay->pushOverlay(user_fs);
 
-    std::vector<std::string> args = cc1_config(req);
+    std::vector<std::string> args = cc1_config(req, sys);
     if (!arc_rtc::lenient_assert(req->file_name, req->text, req->len, args, &log))
         for (int i = 0; i < req->nheaders; i++)
             if (arc_rtc::lenient_assert(req->header_names[i], req->header_texts[i],
                                         std::strlen(req->header_texts[i]), args, &log))
                 break;
     arc_rtc::PchBytes pch;
-    if (pch_applies(req)) {
+    if (!host && pch_applies(req)) {
         auto pch_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
         pch_fs->pushOverlay(g_device_fs);
         std::string why;
@@ -671,9 +735,13 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     timer.lap("frontend+optimise");
     std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred()) {
-        log = arc_rtc::explain_unknown_names(log);
+        log = arc_rtc::explain_unknown_names(log, host);
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
     }
+    if (host && arc_rtc::strip_host_code(*mod) > 0)
+        log += std::string(req->file_name) + ":1:1: note: host code (functions the kernels do not call, main "
+               "included) compiled with the system headers as CANN's single-source flow does, and left out of "
+               "the kernel object: launch the kernels from Python\n";
     const char *strip[] = {kSrcRoot, kUserRoot};
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)

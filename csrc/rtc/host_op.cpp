@@ -37,8 +37,6 @@
 
 #include "device_headers.h"
 
-extern "C" const arc_vfile arc_host_headers[];
-
 // One loaded op's host code.  The destructors its static objects register
 // with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
 // run when the image is unloaded -- never by the process's exit handlers,

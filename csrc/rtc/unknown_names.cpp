@@ -78,12 +78,19 @@ const char *const kHostHeaders[] = {
 };
 
 // A reworded error for host code in the kernel source, or "".
-std::string host_code(const std::string &msg, const std::string &excerpt)
+std::string host_code(const std::string &msg, const std::string &excerpt, bool host_mode)
 {
     static const std::set<std::string> host(std::begin(kHostHeaders), std::end(kHostHeaders));
     size_t nf = msg.find("' file not found");
     if (nf != std::string::npos && msg[0] == '\'') {
         std::string h = msg.substr(1, nf - 1);
+        // Host-code mode searched the system headers already.
+        if (host_mode && h.rfind("aclrtlaunch_", 0) != 0)
+            return "host code in the kernel source: <" + h + "> is a host-side header that this machine does "
+                   "not have (not installed); ascendrtc compiles a kernel file's host part (main, ACL calls, the "
+                   "C++ library) with the system headers and ascendrtc's ACL headers, and never runs it, so "
+                   "install what provides <" + h + ">, or guard the host part with #ifndef __ASCENDRTC__ and "
+                   "launch the kernels from Python";
         if (host.count(h) || h.rfind("aclrtlaunch_", 0) == 0)
             return "host code in the kernel source: <" + h + "> is a host-side header; ascendrtc compiles the "
                    "device side of a kernel file (launch it from Python), so guard the host part (its includes, "
@@ -98,7 +105,7 @@ std::string host_code(const std::string &msg, const std::string &excerpt)
 
 } // namespace
 
-std::string explain_unknown_names(const std::string &log)
+std::string explain_unknown_names(const std::string &log, bool host_mode)
 {
     std::string out;
     out.reserve(log.size() + 256);
@@ -123,7 +130,7 @@ std::string explain_unknown_names(const std::string &log)
                 std::string m = line.substr(ms);
                 while (!m.empty() && (m.back() == '\n' || m.back() == '\r'))
                     m.pop_back();
-                note = host_code(m, excerpt);
+                note = host_code(m, excerpt, host_mode);
             }
             if (!note.empty()) {
                 // clang's words first (tools match them), then the

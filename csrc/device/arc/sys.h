@@ -68,6 +68,10 @@ using ::printf;
 template <typename... A> inline int PRINTF(const char *fmt, A... a) { return ::printf(fmt, a...); }
 inline void InitSocState() {}
 } // namespace AscendC
+/* CANN's kernels call GetSysWorkSpacePtr() unqualified outside AscendC
+ * (REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), ...) in a kernel with no
+ * using-directive), so it is reachable at global scope too. */
+using AscendC::GetSysWorkSpacePtr;
 
 #define ASCEND_IS_AIV (__arc_core()->core_type == 0)
 #define ASCEND_IS_AIC (__arc_core()->core_type == 1)

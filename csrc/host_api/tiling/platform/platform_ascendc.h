@@ -123,6 +123,14 @@ public:
         inst = PlatformAscendC(Current());
         return &inst;
     }
+    // The platform of a named SoC.  ascendrtc simulates one SoC per process
+    // (ASCENDRTC_SIM_SOC), so this is the simulated NPU's platform; the name
+    // is not read.
+    static PlatformAscendC *GetInstance(const char *customSocVersion)
+    {
+        (void)customSocVersion;
+        return GetInstance();
+    }
     static fe::PlatFormInfos *&Current()
     {
         static fe::PlatFormInfos *p = nullptr;
