@@ -1,5 +1,5 @@
 /* adv_math.h - element-wise functions of the advanced API
- * (lib/math/*.h in CANN): Sigmoid, Silu, Tanh, Sin, Cos, Tan, Asin, Acos,
+ * (CANN lib/math headers): Sigmoid, Silu, Tanh, Sin, Cos, Tan, Asin, Acos,
  * Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Log, Log2, Log10,
  * Floor, Ceil, Trunc, Frac, Sign and Power.  Each has the (dst, src,
  * calCount) form and the (dst, src, sharedTmpBuffer, calCount) form; the
