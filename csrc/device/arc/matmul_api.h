@@ -227,59 +227,25 @@ public:
     void SetTensorA(const GlobalTensor<TA> &gm, bool isTransposeA = false)
     {
         check_trans(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
-        a_ = __mm::Operand<TA>{};
-        a_.g = gm;
-        a_.p = gm.addr_;
-        a_.gm = true;
-        a_.trans = isTransposeA;
-        a_.set = true;
-        reset_iter();
+        set_operand(a_, &gm, gm.addr_, isTransposeA);
     }
     void SetTensorA(const LocalTensor<TA> &l, bool isTransposeA = false)
     {
         check_trans(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
-        a_ = __mm::Operand<TA>{};
-        a_.p = l.addr_;
-        a_.trans = isTransposeA;
-        a_.set = true;
-        reset_iter();
+        set_operand<TA>(a_, nullptr, l.addr_, isTransposeA);
     }
-    void SetTensorA(TA scalar)
-    {
-        a_ = __mm::Operand<TA>{};
-        a_.scalar = true;
-        a_.value = scalar;
-        a_.set = true;
-        reset_iter();
-    }
+    void SetTensorA(TA scalar) { set_scalar(a_, scalar); }
     void SetTensorB(const GlobalTensor<TB> &gm, bool isTransposeB = false)
     {
         check_trans(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
-        b_ = __mm::Operand<TB>{};
-        b_.g = gm;
-        b_.p = gm.addr_;
-        b_.gm = true;
-        b_.trans = isTransposeB;
-        b_.set = true;
-        reset_iter();
+        set_operand(b_, &gm, gm.addr_, isTransposeB);
     }
     void SetTensorB(const LocalTensor<TB> &l, bool isTransposeB = false)
     {
         check_trans(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
-        b_ = __mm::Operand<TB>{};
-        b_.p = l.addr_;
-        b_.trans = isTransposeB;
-        b_.set = true;
-        reset_iter();
+        set_operand<TB>(b_, nullptr, l.addr_, isTransposeB);
     }
-    void SetTensorB(TB scalar)
-    {
-        b_ = __mm::Operand<TB>{};
-        b_.scalar = true;
-        b_.value = scalar;
-        b_.set = true;
-        reset_iter();
-    }
+    void SetTensorB(TB scalar) { set_scalar(b_, scalar); }
     void SetBias(const GlobalTensor<TBias> &gm)
     {
         bias_ = gm.addr_;
@@ -313,27 +279,13 @@ public:
                     bool waitIterateAll = false, bool fakeMsg = false)
     {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
-        prepare("Matmul::IterateAll");
-        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
-        for (uint32_t i = 0; i < mb * nb; i++) {
-            uint32_t mi, ni;
-            block_of(i, mb, nb, mi, ni);
-            compute(mi, ni);
+        each_block([&](uint32_t mi, uint32_t ni) {
             write_gm(gm, mi * t_.baseM, ni * t_.baseN, N_, enAtomic, "Matmul::IterateAll");
-        }
-        reset_iter();
+        });
     }
     template <bool sync = true> void IterateAll(const LocalTensor<TC> &ub, uint8_t enAtomic = 0)
     {
-        prepare("Matmul::IterateAll");
-        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
-        for (uint32_t i = 0; i < mb * nb; i++) {
-            uint32_t mi, ni;
-            block_of(i, mb, nb, mi, ni);
-            compute(mi, ni);
-            write_local(ub, mi * t_.baseM, ni * t_.baseN, sn_, enAtomic);
-        }
-        reset_iter();
+        each_block([&](uint32_t mi, uint32_t ni) { write_local(ub, mi * t_.baseM, ni * t_.baseN, sn_, enAtomic); });
     }
     void WaitIterateAll() {}
 
@@ -347,7 +299,7 @@ public:
         } else {
             iter_++;
         }
-        uint32_t mb = (sm_ + t_.baseM - 1) / t_.baseM, nb = (sn_ + t_.baseN - 1) / t_.baseN;
+        uint32_t mb = m_blocks(), nb = n_blocks();
         if ((uint32_t)iter_ >= mb * nb) {
             reset_iter();
             return false;
@@ -391,6 +343,43 @@ public:
 
 private:
     void reset_iter() { iter_ = -1; }
+    uint32_t m_blocks() const { return (sm_ + t_.baseM - 1) / t_.baseM; }
+    uint32_t n_blocks() const { return (sn_ + t_.baseN - 1) / t_.baseN; }
+    /* IterateAll: every block computed in iteration order, then written. */
+    template <typename Write> void each_block(Write write)
+    {
+        prepare("Matmul::IterateAll");
+        uint32_t mb = m_blocks(), nb = n_blocks();
+        for (uint32_t i = 0; i < mb * nb; i++) {
+            uint32_t mi, ni;
+            block_of(i, mb, nb, mi, ni);
+            compute(mi, ni);
+            write(mi, ni);
+        }
+        reset_iter();
+    }
+    /* A GM operand (g non-null) or a local one at p. */
+    template <typename T>
+    void set_operand(__mm::Operand<T> &o, const GlobalTensor<T> *g, const T *p, bool trans)
+    {
+        o = __mm::Operand<T>{};
+        if (g) {
+            o.g = *g;
+            o.gm = true;
+        }
+        o.p = p;
+        o.trans = trans;
+        o.set = true;
+        reset_iter();
+    }
+    template <typename T> void set_scalar(__mm::Operand<T> &o, T v)
+    {
+        o = __mm::Operand<T>{};
+        o.scalar = true;
+        o.value = v;
+        o.set = true;
+        reset_iter();
+    }
     static void check_trans(bool want, bool declared, const char *api, const char *what)
     {
         ARC_CHECK(!want || declared, api,
