@@ -59,13 +59,14 @@ from . import cache  # noqa: E402
 from ._jit_policy import ArraySpec, bucket, exact, runtime, spec  # noqa: E402
 from ._jit_template import Template, TemplateError, ctype  # noqa: E402
 from .cache import CacheDirError, CacheMissError  # noqa: E402
-from .jit import JitCompileError, JitKernel, RecompileBudgetError, RecompileWarning, jit  # noqa: E402
+from .jit import JitCompileError, JitKernel, JitOptions, RecompileBudgetError, RecompileWarning, jit  # noqa: E402
 
 # CANN custom-op projects (op_host + op_kernel), run unbuilt (ascendrtc/_op_project.py).
 from ._op_project import OpProject, Tiling, op_project  # noqa: E402
 
 __all__ += [
-    "jit", "JitKernel", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template", "TemplateError", "ctype",
+    "jit", "JitKernel", "JitOptions", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template", "TemplateError",
+    "ctype",
     "JitCompileError", "RecompileBudgetError", "RecompileWarning", "CacheMissError", "CacheDirError", "cache",
     "op_project", "OpProject", "Tiling",
 ]

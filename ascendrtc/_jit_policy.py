@@ -16,14 +16,15 @@ Per parameter, the user says what a new argument value does:
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
 from ._C import Intent
 from ._jit_template import ctype
 
-__all__ = ["Policy", "exact", "runtime", "bucket", "ArraySpec", "RuntimeValue", "spec", "classify"]
+__all__ = ["Policy", "exact", "runtime", "bucket", "ArraySpec", "RuntimeValue", "spec", "Part", "KEY_RULES",
+           "classify", "fast_key_exprs", "rounding"]
 
 
 class Policy:
@@ -183,41 +184,104 @@ def _dtype_of(v: Any) -> np.dtype:
         return np.from_dlpack(v).dtype
 
 
-def classify(name: str, policy: Optional[Policy], v: Any) -> Tuple[str, tuple, Any, Tuple]:
-    """(kind, key part, the value the source sees, facets) of one argument.
+class Part(NamedTuple):
+    """One argument's share of a variant's key: the facts of it the source
+    may depend on.  ``kind``: ``a`` array, ``s`` baked-in value, ``r`` run
+    time (no facts)."""
+    kind: str
+    shape: Optional[Tuple[int, ...]] = None   # arrays; None when the shape is a run-time value
+    ndim: Optional[int] = None
+    dtype: Optional[np.dtype] = None
+    vtype: Optional[type] = None              # baked-in values
+    value: Any = None
 
-    kind: ``a`` array, ``s`` scalar, ``r`` run time, ``o`` other baked in,
-    ``i`` an array wrapped in In/Out/InOut.  facets: ((facet, value), ...)
-    for explanations and the recompile budget.
-    """
-    kind = "a"
-    if isinstance(v, Intent):
-        v, kind = v.obj, "i"
-    if _is_array(v):
-        dtype = _dtype_of(v)
-        shape = tuple(v.shape)
-        pk = policy.kind if policy is not None else "exact"
-        if pk == "exact":
-            s = ArraySpec(shape, dtype, name=name)
-        elif pk == "bucket":
-            s = ArraySpec(tuple(policy.round(d, f"{name}.shape") for d in shape), dtype, name=name)
-        else:
-            s = ArraySpec(None, dtype, len(shape), name=name)
-        return kind, ("a", s._shape, s.ndim, dtype), s, (("shape", s._shape if s._shape is not None else
-                                                         f"{s.ndim}-d"), ("dtype", dtype.name))
-    if kind == "i":
-        raise TypeError(f"argument '{name}': In/Out/InOut wrap arrays, not {type(v).__name__}")
-    pk = policy.kind if policy is not None else ("exact" if isinstance(v, _SCALARS) else "runtime")
-    if pk == "runtime":
-        why = ("its policy is ascendrtc.runtime" if policy is not None else
-               f"a {type(v).__name__} argument is not baked into the source unless marked ascendrtc.exact")
-        return "r", ("r",), RuntimeValue(name, why), ()
-    if pk == "bucket":
-        b = policy.round(v, name)
-        return "s", ("s", type(v), b), b, (("value", b),)
+    def facets(self) -> Tuple[Tuple[str, Any], ...]:
+        """((facet, value), ...) for explanations and the recompile budget."""
+        if self.kind == "a":
+            return (("shape", self.shape if self.shape is not None else f"{self.ndim}-d"),
+                    ("dtype", self.dtype.name))
+        return (("value", self.value),) if self.kind == "s" else ()
+
+
+def _baked(name: str, v: Any) -> Any:
     try:
         hash(v)
     except TypeError:
         raise TypeError(f"argument '{name}': a {type(v).__name__} cannot be baked into the source (it is not "
                         f"hashable); pass an array, a scalar, or mark '{name}' ascendrtc.runtime") from None
-    return ("s" if isinstance(v, _SCALARS) else "o"), ("s", type(v), v), v, (("value", v),)
+    return v
+
+
+# The policy table: per (argument kind, policy), the facts a variant's key
+# holds, each as (Part field, the expression the generated fast path
+# evaluates over the argument {v} -- {r} is the policy's rounding --, the
+# function the slow path evaluates (argument, rounding, name)).  Both keys
+# come from here: the fast one keeps raw attributes (so it also holds each
+# array's class: a torch dtype is not a NumPy dtype), the slow one
+# normalises them into a Part.
+_CLASS = (None, "{v}.__class__", None)
+_DTYPE = ("dtype", "{v}.dtype", lambda v, r, n: _dtype_of(v))
+_VTYPE = ("vtype", "{v}.__class__", lambda v, r, n: type(v))
+KEY_RULES = {
+    ("a", "exact"): (_CLASS, ("shape", "{v}.shape", lambda v, r, n: tuple(v.shape)), _DTYPE),
+    ("a", "bucket"): (_CLASS, ("shape", "{r}({v}.shape)", lambda v, r, n: r(v.shape)), _DTYPE),
+    ("a", "runtime"): (_CLASS, ("ndim", "{v}.ndim", lambda v, r, n: len(v.shape)), _DTYPE),
+    ("s", "exact"): (_VTYPE, ("value", "{v}", lambda v, r, n: _baked(n, v))),
+    ("s", "bucket"): (_VTYPE, ("value", "{r}({v})", lambda v, r, n: r(v))),
+    ("s", "runtime"): (),
+}
+
+
+def policy_kind(policy: Optional[Policy], array: bool, v: Any = None) -> str:
+    """The policy that applies: the given one, else ``exact`` for arrays
+    and scalars and ``runtime`` for anything else."""
+    if policy is not None:
+        return policy.kind
+    return "exact" if array or isinstance(v, _SCALARS) else "runtime"
+
+
+def rounding(policy: Optional[Policy], array: bool, name: str) -> Optional[Callable[[Any], Any]]:
+    """The function a ``bucket`` policy applies to an array's shape or a
+    value (None for the others)."""
+    if policy is None or policy.kind != "bucket":
+        return None
+    if array:
+        return lambda shape: tuple(policy.round(d, f"{name}.shape") for d in shape)
+    return lambda v: policy.round(v, name)
+
+
+def fast_key_exprs(name: str, kind: str, policy: Optional[Policy], r: str) -> List[str]:
+    """The fast path's key expressions for parameter ``name`` of ``kind``
+    (as :func:`classify` returns it), with ``r`` naming its rounding
+    function."""
+    if kind == "r":
+        return []
+    rule = KEY_RULES[("a" if kind == "a" else "s", policy.kind if policy is not None else "exact")]
+    return [expr.format(v=name, r=r) for _, expr, _ in rule]
+
+
+def classify(name: str, policy: Optional[Policy], v: Any) -> Tuple[str, Part, Any]:
+    """(kind, key part, the value the source sees) of one argument.
+
+    kind: ``a`` array, ``s`` scalar, ``r`` run time, ``o`` other baked in,
+    ``i`` an array wrapped in In/Out/InOut.
+    """
+    kind = "a"
+    if isinstance(v, Intent):
+        v, kind = v.obj, "i"
+    array = _is_array(v)
+    if not array and kind == "i":
+        raise TypeError(f"argument '{name}': In/Out/InOut wrap arrays, not {type(v).__name__}")
+    pk = policy_kind(policy, array, v)
+    r = rounding(policy, array, name)
+    facts = {f: fn(v, r, name) for f, _, fn in KEY_RULES[("a" if array else "s", pk)] if f is not None}
+    if array:
+        shape = facts.get("shape")
+        part = Part("a", shape, len(shape) if shape is not None else facts["ndim"], facts["dtype"])
+        return kind, part, ArraySpec(part.shape, part.dtype, part.ndim, name=name)
+    if pk == "runtime":
+        why = ("its policy is ascendrtc.runtime" if policy is not None else
+               f"a {type(v).__name__} argument is not baked into the source unless marked ascendrtc.exact")
+        return "r", Part("r"), RuntimeValue(name, why)
+    part = Part("s", vtype=facts["vtype"], value=facts["value"])
+    return ("s" if isinstance(v, _SCALARS) else "o"), part, part.value

@@ -35,6 +35,7 @@ drops the in-memory variants.  The disk key covers everything.
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import linecache
 import logging
@@ -47,13 +48,14 @@ import warnings
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import cache as _cache
-from ._jit_policy import ArraySpec, Policy, RuntimeValue, bucket, classify, exact, runtime, spec
 from ._jit_errors import JitCompileError, RecompileBudgetError, RecompileWarning, _Progress
+from ._jit_options import JitOptions
+from ._jit_policy import ArraySpec, Part, RuntimeValue, bucket, classify, exact, fast_key_exprs, rounding, runtime, spec
 from ._jit_template import Template, TemplateError, ctype
-from ._program import CompileError, Program, _as_options
+from ._program import CompileError, Program
 
-__all__ = ["jit", "JitKernel", "JitCompileError", "RecompileBudgetError", "RecompileWarning", "Template",
-           "TemplateError", "ArraySpec", "RuntimeValue", "exact", "runtime", "bucket", "spec", "ctype"]
+__all__ = ["jit", "JitKernel", "JitOptions", "JitCompileError", "RecompileBudgetError", "RecompileWarning",
+           "Template", "TemplateError", "ArraySpec", "RuntimeValue", "exact", "runtime", "bucket", "spec", "ctype"]
 
 log = logging.getLogger("ascendrtc.jit")
 
@@ -66,16 +68,6 @@ class _Variant:
     def __init__(self, **kw):
         for k, v in kw.items():
             setattr(self, k, v)
-
-
-def _env_int(name: str, default: int) -> int:
-    v = os.environ.get(name)
-    if not v:
-        return default
-    try:
-        return int(v)
-    except ValueError:
-        raise ValueError(f"{name}={v!r}: expected an int") from None
 
 
 class JitKernel:
@@ -92,12 +84,9 @@ class JitKernel:
     ``explanations`` (why each of the last 50 variants was built).
     """
 
-    def __init__(self, func: Optional[Callable], *, template: Union[None, str, Template], params: Any,
-                 block_dim: Union[int, Callable], stream: Any, options: Any, headers: Optional[Mapping[str, str]],
-                 name: Optional[str], kernel: Optional[str], specialize: Optional[Mapping[str, Policy]],
-                 kernel_args: Optional[Sequence[str]], intents: Optional[Mapping[str, str]],
-                 max_variants: Optional[int], on_budget: Optional[str], origin: Optional[str]):
-        tname = name or getattr(func, "__name__", None)
+    def __init__(self, func: Optional[Callable], opts: JitOptions):
+        template = opts.template
+        tname = opts.name or getattr(func, "__name__", None)
         if tname is None and template is not None:  # a template alone: named for its kernel function
             tname = _kernel_name_in(template if isinstance(template, str) else template.text)
             if tname is None and isinstance(template, Template) and template.name != "<template>":
@@ -110,6 +99,7 @@ class JitKernel:
         if func is not None:
             sig = inspect.signature(func)
         else:
+            params = opts.params
             names = params.replace(",", " ").split() if isinstance(params, str) else list(params or ())
             if not names:
                 raise TypeError("jit(template, params=...): name the kernel's parameters, e.g. params='x, y, z'")
@@ -127,37 +117,21 @@ class JitKernel:
         self.__doc__ = getattr(func, "__doc__", None)
         self.__module__ = getattr(func, "__module__", None) or __name__
         self.__wrapped__ = func
-        self.origin = origin or (f"{self.__module__}.{self.__qualname__}" if func is not None
-                                 else f"template:{self.__name__}")
+        self.origin = opts.origin or (f"{self.__module__}.{self.__qualname__}" if func is not None
+                                      else f"template:{self.__name__}")
         self.program_name = f"{self.__name__}.asc"
-        specialize = dict(specialize or {})
-        for k, v in specialize.items():
+        for k in opts.specialize:
             if k not in sig.parameters:
                 raise TypeError(f"jit(specialize=...): '{k}' is not a parameter of {self.__name__}"
                                 f"({', '.join(self._pnames)})")
-            if not isinstance(v, Policy):
-                raise TypeError(f"jit(specialize={{'{k}': ...}}): expected ascendrtc.exact, ascendrtc.runtime or "
-                                f"ascendrtc.bucket(...), got {v!r}")
-        self._policies = [specialize.get(n) for n in self._pnames]
-        if kernel_args is not None:
-            kernel_args = list(kernel_args)
-            for n in kernel_args:
-                if n not in sig.parameters:
-                    raise TypeError(f"jit(kernel_args=...): '{n}' is not a parameter of {self.__name__}")
-        self._kernel_args = kernel_args
-        if not callable(block_dim):
-            if isinstance(block_dim, bool) or not isinstance(block_dim, int) or block_dim < 1:
-                raise TypeError(f"jit(block_dim=...) must be a positive int or a function of the arguments, "
-                                f"got {block_dim!r}")
-        self.block_dim, self.stream = block_dim, stream
-        self.options = _as_options(options)
-        self.headers = dict(headers or {})
-        self.kernel_name, self.intents = kernel, dict(intents) if intents else None
-        self.max_variants = max_variants if max_variants is not None else _env_int("ASCENDRTC_RECOMPILE_BUDGET", 16)
-        on_budget = on_budget or os.environ.get("ASCENDRTC_RECOMPILE_ACTION", "warn")
-        if on_budget not in ("warn", "raise"):
-            raise ValueError(f"jit(on_budget={on_budget!r}): expected 'warn' or 'raise'")
-        self.on_budget = on_budget
+        self._policies = [opts.specialize.get(n) for n in self._pnames]
+        for n in opts.kernel_args or ():
+            if n not in sig.parameters:
+                raise TypeError(f"jit(kernel_args=...): '{n}' is not a parameter of {self.__name__}")
+        self._kernel_args = opts.kernel_args
+        self.block_dim, self.stream, self.options, self.headers = opts.block_dim, opts.stream, opts.options, opts.headers
+        self.kernel_name, self.intents = opts.kernel, opts.intents
+        self.max_variants, self.on_budget = opts.max_variants, opts.on_budget
         # state
         self._lock = threading.Lock()
         self._building: Dict[Any, threading.Lock] = {}
@@ -217,21 +191,8 @@ class JitKernel:
         else:
             key = []
             for i, (n, k, pol) in enumerate(zip(self._pnames, kinds, self._policies)):
-                pk = pol.kind if pol is not None else None
-                if k == "a":
-                    if pk == "bucket":
-                        ns[f"__arc_b{i}"] = (lambda pol, n: lambda shape: tuple(pol.round(d, n) for d in shape))(pol, n)
-                        key += [f"{n}.__class__", f"__arc_b{i}({n}.shape)", f"{n}.dtype"]
-                    elif pk == "runtime":
-                        key += [f"{n}.__class__", f"{n}.ndim", f"{n}.dtype"]
-                    else:
-                        key += [f"{n}.__class__", f"{n}.shape", f"{n}.dtype"]
-                elif k in ("s", "o"):
-                    if pk == "bucket":
-                        ns[f"__arc_b{i}"] = (lambda pol, n: lambda v: pol.round(v, n))(pol, n)
-                        key += [f"{n}.__class__", f"__arc_b{i}({n})"]
-                    else:
-                        key += [f"{n}.__class__", n]
+                ns[f"__arc_r{i}"] = rounding(pol, k == "a", n)
+                key += fast_key_exprs(n, k, pol, f"__arc_r{i}")
             # The slow path runs outside the except block, so its errors
             # do not show the fast path's lookup failure as their context.
             lines += ["    try:",
@@ -249,34 +210,34 @@ class JitKernel:
         self._keyfn = ns.get("__arc_key")
         return ns[fname]
 
-    def _classify(self, args: Sequence[Any]) -> Tuple[Tuple[str, ...], tuple, Dict[str, Any], list]:
-        kinds, parts, values, facets = [], [], {}, []
+    def _classify(self, args: Sequence[Any]) -> Tuple[Tuple[str, ...], Tuple[Part, ...], Dict[str, Any]]:
+        kinds, parts, values = [], [], {}
         for n, pol, v in zip(self._pnames, self._policies, args):
-            k, part, val, fac = classify(n, pol, v)
+            k, part, values[n] = classify(n, pol, v)
             kinds.append(k)
             parts.append(part)
-            values[n] = val
-            facets.append(fac)
-        return tuple(kinds), tuple(parts), values, facets
+        return tuple(kinds), tuple(parts), values
 
-    def _slow(self, args: tuple) -> Tuple[Any, Optional[BaseException]]:
-        """(result, None), or (None, the error) for the generated caller to raise
-        when it came from ascendrtc's own code (its frames would only hide the
-        message); an error raised in the user's source function propagates."""
+    def _slow(self, args: tuple, bound: Optional["_Bound"] = None) -> Tuple[Any, Optional[BaseException]]:
+        """A call that missed the fast path (or ``kernel[block_dim, stream]``
+        with ``bound``): (result, None), or (None, the error) for the caller to
+        raise when it came from ascendrtc's own code (its frames would only
+        hide the message); an error raised in the user's source function
+        propagates."""
         __tracebackhide__ = True  # noqa: F841 - pytest and IPython hide this frame
         try:
-            return self._slow_call(args), None
+            return (self._slow_call(args) if bound is None else bound._call(args)), None
         except Exception as e:
             if _internal(e.__traceback__.tb_next):
                 return None, e.with_traceback(None)
             raise
 
     def _slow_call(self, args: tuple):
-        kinds, parts, values, facets = self._classify(args)
+        kinds, parts, values = self._classify(args)
         skey = (None, parts)
         v = self._variants.get(skey)
         if v is None:
-            v = self._variant(skey, values, facets, None)
+            v = self._variant(skey, values, None)
         else:
             self.counters["slow_hits"] += 1
         if "i" not in kinds:
@@ -308,8 +269,7 @@ class JitKernel:
         return _Bound(self, bd, stream)
 
     # -- variants --
-    def _variant(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int],
-                 budget: bool = True) -> _Variant:
+    def _variant(self, skey, values: Dict[str, Any], bd_override: Optional[int], budget: bool = True) -> _Variant:
         """The variant of ``skey``, built once even when threads race for
         it (those that wait count as memory hits)."""
         with self._lock:
@@ -324,7 +284,7 @@ class JitKernel:
                 with self._lock:
                     self.counters["slow_hits"] += 1
                 return v
-            v = self._build(skey, values, facets, bd_override, budget)
+            v = self._build(skey, values, bd_override, budget)
             with self._lock:
                 self._variants[skey] = v
                 self._building.pop(skey, None)
@@ -392,21 +352,21 @@ class JitKernel:
         for n, a, b in zip(self._pnames, old[1], parts[1]):
             if a == b:
                 continue
-            if a[0] == "a" and b[0] == "a":
-                if a[1] != b[1]:
-                    diffs.append(f"{n}.shape {a[1] if a[1] is not None else '?'} -> {b[1] if b[1] is not None else '?'}")
-                if a[3] != b[3]:
-                    diffs.append(f"{n}.dtype {a[3]} -> {b[3]}")
-            elif a[0] == "s" and b[0] == "s":
-                diffs.append(f"{n} {a[2]!r} -> {b[2]!r}")
+            if a.kind == "a" and b.kind == "a":
+                if a.shape != b.shape:
+                    diffs.append(f"{n}.shape {a.shape if a.shape is not None else '?'} -> "
+                                 f"{b.shape if b.shape is not None else '?'}")
+                if a.dtype != b.dtype:
+                    diffs.append(f"{n}.dtype {a.dtype} -> {b.dtype}")
+            elif a.kind == "s" and b.kind == "s":
+                diffs.append(f"{n} {a.value!r} -> {b.value!r}")
             else:
                 diffs.append(f"{n} changed kind")
         if old[0] != parts[0]:
             diffs.append(f"block_dim {old[0]} -> {parts[0]}")
         return ", ".join(diffs) or "new variant"
 
-    def _build(self, skey, values: Dict[str, Any], facets: list, bd_override: Optional[int],
-               budget: bool = True) -> _Variant:
+    def _build(self, skey, values: Dict[str, Any], bd_override: Optional[int], budget: bool = True) -> _Variant:
         if bd_override is not None:
             bd = bd_override
         elif callable(self.block_dim):
@@ -419,7 +379,7 @@ class JitKernel:
         source = self._render_source({**values, "block_dim": bd})
         if budget:  # warm-up asks for its variants on purpose
             with self._lock:
-                self._budget(facets, label)
+                self._budget([p.facets() for p in skey[1]], label)
         program = Program(source, self.program_name, headers=self.headers)
         try:
             res = _cache.compile(program, self.options, origin=self.origin, label=label)
@@ -467,7 +427,7 @@ class JitKernel:
                     sel = list(range(len(self._pnames)))
                 else:  # the parameters left once baked-in scalars are dropped
                     sel = [i for i, (p, pol) in enumerate(zip(parts, self._policies))
-                           if not (p[0] == "s" and (pol is None or pol.kind == "exact"))]
+                           if not (p.kind == "s" and (pol is None or pol.kind == "exact"))]
                 # By position only when the names are wholly the caller's own: where some
                 # match, a differing one (eps for the kernel's n) is a mistake, not a rename.
                 renamed = [(self._pnames[i], k) for i, k in zip(sel, knames) if self._pnames[i] != k]
@@ -487,7 +447,7 @@ class JitKernel:
     def render(self, *args, **kwargs) -> str:
         """The source this call would compile (arrays may be :func:`spec`)."""
         bound = self._bind(args, kwargs)
-        _, parts, values, _ = self._classify(bound)
+        _, _, values = self._classify(bound)
         bd = self.block_dim(**values) if callable(self.block_dim) else self.block_dim
         return self._render_source({**values, "block_dim": bd})
 
@@ -500,15 +460,15 @@ class JitKernel:
         items = [self._bind(*(((), c) if isinstance(c, Mapping) else (tuple(c), {}))) for c in calls]
         todo = []
         for args in items:
-            kinds, parts, values, facets = self._classify(args)
-            todo.append(((None, parts), values, facets))
+            _, parts, values = self._classify(args)
+            todo.append(((None, parts), values))
         workers = workers or min(len(todo), os.cpu_count() or 1) or 1
         bar = _Progress(len(todo), f"warm-up {self.__name__}", progress)
         out: List[str] = [""] * len(todo)
 
         def one(i):
-            skey, values, facets = todo[i]
-            return i, self._variant(skey, values, facets, None, budget=False).label
+            skey, values = todo[i]
+            return i, self._variant(skey, values, None, budget=False).label
 
         from concurrent.futures import ThreadPoolExecutor, as_completed
         try:
@@ -640,22 +600,20 @@ class _Bound:
 
     def __call__(self, *args, **kwargs):
         __tracebackhide__ = True  # noqa: F841
-        try:
-            return self._call(args, kwargs)
-        except Exception as e:
-            if _internal(e.__traceback__.tb_next):
-                raise e.with_traceback(None)  # one frame, not ascendrtc's inner ones
-            raise
+        r, error = self.jk._slow((args, kwargs), self)
+        if error is not None:
+            raise error  # one frame, not ascendrtc's inner ones
+        return r
 
-    def _call(self, args, kwargs):
+    def _call(self, call: Tuple[tuple, dict]):
         jk = self.jk
-        bound = jk._bind(args, kwargs)
-        kinds, parts, values, facets = jk._classify(bound)
+        bound = jk._bind(*call)
+        kinds, parts, values = jk._classify(bound)
         bd = None if (not callable(jk.block_dim) and self.bd == jk.block_dim) else self.bd
         skey = (bd, parts)
         v = jk._variants.get(skey)
         if v is None:
-            v = jk._variant(skey, values, facets, bd)
+            v = jk._variant(skey, values, bd)
         else:
             jk.counters["slow_hits"] += 1
         sel = jk._selection(v.kernel, parts)
@@ -663,55 +621,33 @@ class _Bound:
         return launcher(*(bound[i] for i in sel))
 
 
-def jit(source: Union[None, str, Template, Callable] = None, *, template: Union[None, str, Template] = None,
-        params: Any = None, block_dim: Union[int, Callable, None] = None, stream: Any = None,
-        options: Any = None, headers: Optional[Mapping[str, str]] = None, name: Optional[str] = None,
-        kernel: Optional[str] = None, specialize: Optional[Mapping[str, Policy]] = None,
-        kernel_args: Optional[Sequence[str]] = None, intents: Optional[Mapping[str, str]] = None,
-        max_variants: Optional[int] = None, on_budget: Optional[str] = None,
-        origin: Optional[str] = None):
+def jit(source: Union[None, str, Template, Callable] = None, **options: Any):
     """Make a kernel whose Ascend C source is specialised per call.
 
     Forms: ``@jit(block_dim=8)`` on a function returning the source;
     ``@jit(template=T, ...)`` on a function returning the template's values;
     ``jit(T, params="x, y, z", block_dim=8)`` for a template alone (``${x.size}``,
-    ``${ctype(x.dtype)}``, ``${block_dim}`` ...).
-
-    ``block_dim``: int, or a function of the parameters (as the source sees
-    them) evaluated once per variant.  ``specialize``: per parameter
-    :data:`exact`, :data:`runtime` or :func:`bucket`.  ``options``/``headers``:
-    as for :class:`Program`.  ``kernel``: which kernel of the source to launch
-    (default: the only one, or the function's name).  ``kernel_args``: which
-    parameters to pass, in the kernel's order (default: matched by name).
-    ``intents``: In/Out/InOut per pointer parameter.  ``max_variants``
-    (default ``$ASCENDRTC_RECOMPILE_BUDGET`` or 16) and ``on_budget``
-    (``"warn"`` or ``"raise"``, default ``$ASCENDRTC_RECOMPILE_ACTION``):
-    the recompile budget.  ``origin``: the name this kernel's disk entries
-    are grouped under, for explanations (default module.qualname).
+    ``${ctype(x.dtype)}``, ``${block_dim}`` ...).  ``options``: the fields
+    of :class:`JitOptions` (``block_dim`` is required).
     """
-    if block_dim is None:
-        raise TypeError("jit(...) needs block_dim=: the number of cores to launch (an int, or a function of the "
-                        "arguments)")
-    kw = dict(params=params, block_dim=block_dim, stream=stream, options=options, headers=headers, name=name,
-              kernel=kernel, specialize=specialize, kernel_args=kernel_args, intents=intents,
-              max_variants=max_variants, on_budget=on_budget, origin=origin)
+    opts = JitOptions.of(options)
     if isinstance(source, (str, Template)):
-        if template is not None:
+        if opts.template is not None:
             raise TypeError("jit(): give the template once (positionally or as template=)")
-        k = JitKernel(None, template=source, **kw)
+        k = JitKernel(None, dataclasses.replace(opts, template=source))
         caller = sys._getframe(1)
         k.__module__ = caller.f_globals.get("__name__", k.__module__)  # where it is defined
-        if origin is None:
+        if opts.origin is None:
             k.origin = _template_origin(f"{k.__module__}.{k.__qualname__}",
                                         (caller.f_code.co_filename, caller.f_lineno))
         return k
     if callable(source):
-        return JitKernel(source, template=template, **kw)
+        return JitKernel(source, opts)
     if source is not None:
         raise TypeError(f"jit() takes a function, a template str or a Template, not {type(source).__name__}")
-    if template is not None and params is not None:
-        return JitKernel(None, template=template, **kw)
+    if opts.template is not None and opts.params is not None:
+        return JitKernel(None, opts)
 
     def deco(func: Callable) -> JitKernel:
-        return JitKernel(func, template=template, **kw)
+        return JitKernel(func, opts)
     return deco
