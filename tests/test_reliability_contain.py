@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.py_kernels import add_kernel, compiled
+from helpers.faults import AICORE_EXCEPTION, launch_fails, still_works
+from helpers.py_kernels import compiled
 
-AICORE_EXCEPTION = 507015
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -62,23 +62,8 @@ def mod():
     return compiled("reliability_contain", lambda: arc.Program(SRC, "contain.asc").compile().load())
 
 
-def still_works():
-    x = np.arange(256, dtype=np.float32)
-    z = np.zeros_like(x)
-    add_kernel(np.float32)[8](x, x, z)
-    np.testing.assert_array_equal(z, 2 * x)
-
-
 def fails(call, *patterns, code=AICORE_EXCEPTION):
-    with pytest.raises(arc.LaunchError) as ei:
-        call()
-        arc.synchronize()
-    e = ei.value
-    assert e.code == code, str(e)
-    for p in patterns:
-        assert re.search(p, str(e)), (p, str(e))
-    still_works()
-    return str(e)
+    return launch_fails(call, code, *patterns)
 
 
 # ---- kernel printf, traps, local memory ----

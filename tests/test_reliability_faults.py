@@ -6,7 +6,6 @@ that hangs (a core that never reaches SyncAll) each fail the launch with
 LaunchError naming the kernel, the block and what happened - and the next
 launch in the same process works."""
 import os
-import re
 import subprocess
 import sys
 
@@ -14,9 +13,9 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.py_kernels import add_kernel, compiled
+from helpers.faults import AICORE_EXCEPTION, AICORE_TIMEOUT, launch_fails as fails, still_works  # noqa: F401
+from helpers.py_kernels import compiled
 
-AICORE_EXCEPTION, AICORE_TIMEOUT = 507015, 507014
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -119,23 +118,6 @@ def mod():
     return compiled("reliability_faults", lambda: arc.Program(SRC, "faults.asc").compile().load())
 
 
-def still_works():
-    x = np.arange(256, dtype=np.float32)
-    z = np.zeros_like(x)
-    add_kernel(np.float32)[8](x, x, z)
-    np.testing.assert_array_equal(z, 2 * x)
-
-
-def fails(call, code, *patterns):
-    with pytest.raises(arc.LaunchError) as ei:
-        call()
-        arc.synchronize()
-    e = ei.value
-    assert e.code == code, str(e)
-    for p in patterns:
-        assert re.search(p, str(e)), (p, str(e))
-    still_works()
-    return str(e)
 
 
 def test_out_of_bounds_datacopy_names_kernel_core_api_range_allocation_and_parameter(mod):
