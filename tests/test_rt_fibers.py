@@ -149,3 +149,23 @@ def test_a_48_block_sync_all_launch_needs_no_thread_per_block(fibers, most, leas
     assert r.returncode == 0, r.stderr[-3000:]
     grew = int(r.stdout.split()[-1])
     assert least <= grew <= most, (fibers, grew)
+
+
+def test_a_real_deadlock_times_out_naming_every_block(monkeypatch):
+    # Block 0 waits after the barrier for a flag nobody sets; the other 47
+    # wait for it in the second SyncAll.
+    monkeypatch.setenv("ASCENDRTC_LAUNCH_TIMEOUT", "0.5")
+    f = kernel(r'''
+void k_entry(const unsigned char *args) {
+    volatile int *flag = *(volatile int **)args;
+    __arc_sync_all();
+    if (__arc_core()->block_idx == 0) while (!flag[0]) {}
+    __arc_sync_all();
+}''', "stuck", 1)
+    ok(launch(f, 48, [V(to_dev(np.zeros(8, np.int32)))]))
+    fails(lib().aclrtSynchronizeStream(None), 507014, "stuck (48 blocks) did not finish within its launch timeout",
+                "core 0: block 0 running; cores 1-47: blocks 1-47 waiting in SyncAll (",
+                "(1 running, 47 waiting in SyncAll, 0 blocks not started")
+    monkeypatch.delenv("ASCENDRTC_LAUNCH_TIMEOUT")
+    ok(launch(f, 48, [V(to_dev(np.ones(8, np.int32)))]))  # released at once: the next launch works
+    ok(lib().aclrtSynchronizeStream(None))

@@ -283,13 +283,10 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     block_exit(c);
 }
 
-/* Run blocks of c on this thread until none is left. */
-static void run_blocks(core_thread *ct, launch_ctx *c)
+/* Run block b of c on this thread, then more until none is left. */
+static void run_blocks(core_thread *ct, launch_ctx *c, uint32_t b)
 {
-    for (;;) {
-        uint32_t b = atomic_fetch_add(&c->next, 1);
-        if (b >= c->r->nblocks)
-            break;
+    for (; b < c->r->nblocks; b = atomic_fetch_add(&c->next, 1)) {
         if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
             block_exit(c);
             continue;
@@ -316,7 +313,7 @@ static void take_blocks(core_thread *ct, launch_ctx *c)
     if (c->fibers)
         fiber_sched(ct, c);
     else
-        run_blocks(ct, c);
+        run_blocks(ct, c, atomic_fetch_add(&c->next, 1));
     atomic_store(&ct->where, WHERE_IDLE);
     ct->ctx = NULL;
     pthread_mutex_lock(&c->mu);
@@ -475,29 +472,66 @@ static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
     return 0;
 }
 
-/* Where every core of c is, for a timeout message.  c->mu held. */
-static void positions(launch_ctx *c, char *buf, size_t n)
+static const char *where_name(int w)
+{
+    return w == WHERE_SYNCALL ? "waiting in SyncAll" : w == WHERE_RUNNING ? "running"
+           : w == WHERE_IDLE  ? "finished" : "not started";
+}
+
+/* List cores [0, n) at buf ("core 0: block 3 running; ..."); with `runs`,
+ * neighbours in the same state (and on consecutive blocks) as one item
+ * ("cores 1-47: blocks 1-47 waiting in SyncAll").  Returns the length the
+ * whole list needs. */
+static size_t list_cores(const int *where, const unsigned *block, unsigned n, int runs, char *buf, size_t len)
 {
     size_t o = 0;
-    unsigned run = 0, sync = 0;
-    for (unsigned i = 0; i < c->ncores && o < n; i++) {
-        core_thread *ct = c->cores[i];
-        int w = atomic_load(&ct->where);
-        unsigned b = atomic_load(&ct->block);
-        run += w == WHERE_RUNNING;
-        sync += w == WHERE_SYNCALL;
-        if (w == WHERE_RUNNING || w == WHERE_SYNCALL)
-            o += (size_t)snprintf(buf + o, n - o, "%score %u: block %u %s", i ? "; " : "", i, b,
-                                  w == WHERE_SYNCALL ? "waiting in SyncAll" : "running");
+    for (unsigned i = 0, j; i < n; i = j + 1) {
+        int w = where[i], on_block = w == WHERE_RUNNING || w == WHERE_SYNCALL;
+        for (j = i; runs && j + 1 < n && where[j + 1] == w && (!on_block || block[j + 1] == block[j] + 1); j++)
+            ;
+        char item[96];
+        if (j == i && on_block)
+            snprintf(item, sizeof item, "core %u: block %u %s", i, block[i], where_name(w));
+        else if (j == i)
+            snprintf(item, sizeof item, "core %u: %s", i, where_name(w));
+        else if (on_block)
+            snprintf(item, sizeof item, "cores %u-%u: blocks %u-%u %s", i, j, block[i], block[j], where_name(w));
         else
-            o += (size_t)snprintf(buf + o, n - o, "%score %u: %s", i ? "; " : "", i,
-                                  w == WHERE_IDLE ? "finished" : "not started");
+            snprintf(item, sizeof item, "cores %u-%u: %s", i, j, where_name(w));
+        int k = snprintf(buf + (o < len ? o : len), o < len ? len - o : 0, "%s%s", i ? "; " : "", item);
+        o += k > 0 ? (size_t)k : 0;
+    }
+    return o;
+}
+
+/* Where every core of c is, for a timeout message.  c->mu held.  When a
+ * core each does not fit (48 blocks do not), runs of cores in the same
+ * state are named together, so the summary at the end always fits. */
+static void positions(launch_ctx *c, char *buf, size_t n)
+{
+    int where[MAX_THREADS];
+    unsigned block[MAX_THREADS], run = 0, sync = 0, idle = 0;
+    for (unsigned i = 0; i < c->ncores; i++) {
+        where[i] = atomic_load(&c->cores[i]->where);
+        block[i] = atomic_load(&c->cores[i]->block);
+        run += where[i] == WHERE_RUNNING;
+        sync += where[i] == WHERE_SYNCALL;
+        idle += where[i] == WHERE_NOT_STARTED;
     }
     uint32_t next = atomic_load(&c->next);
     uint32_t left = next < c->r->nblocks ? c->r->nblocks - next : 0;
-    if (o < n)
-        snprintf(buf + o, n - o, " (%u running, %u waiting in SyncAll, %u %s not started; WaitFlag never blocks "
-                 "in the simulator)", run, sync, left, left == 1 ? "block" : "blocks");
+    if (c->fibers)
+        left += idle; /* a fiber not started yet holds its first block */
+    char sum[160];
+    int k = snprintf(sum, sizeof sum, " (%u running, %u waiting in SyncAll, %u %s not started; WaitFlag never blocks "
+                     "in the simulator)", run, sync, left, left == 1 ? "block" : "blocks");
+    size_t room = n > (size_t)k + 1 ? n - (size_t)k - 1 : 0;
+    size_t o = list_cores(where, block, c->ncores, 0, buf, room + 1);
+    if (o > room)
+        o = list_cores(where, block, c->ncores, 1, buf, room + 1);
+    if (o > room)
+        o = room;
+    snprintf(buf + o, n - o, "%s", sum);
 }
 
 static void kick(sim_watch *w)
@@ -632,6 +666,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
             c.rq[i] = c.cores[i];
         }
         c.rq_n = nf;
+        atomic_store(&c.next, nf);
     } else {
         c.cores[0] = p->caller;
         for (unsigned i = 0; i + 1 < t; i++)
@@ -1091,7 +1126,7 @@ static void fiber_main(void *arg)
     core_thread *f = arg;
     for (;;) {
         no_flush_to_zero();
-        run_blocks(f, f->ctx);
+        run_blocks(f, f->ctx, f->idx); /* fiber i starts with block i; waves take the rest in turn */
         atomic_store(&f->where, WHERE_IDLE);
         f->handoff = FIB_DONE;
         sim_fiber_switch(&f->fib, &f->host->fib);
