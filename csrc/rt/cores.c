@@ -44,7 +44,6 @@
 #define MAX_THREADS 64
 #define STALL_NS 20000000ull
 #define ALTSTACK_SIZE (64u << 10)
-#define ARENA_GUARD (1u << 20) /* inaccessible bytes each side of a UB/L1 arena */
 
 enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
 
@@ -55,6 +54,7 @@ typedef struct core_thread core_thread;
 enum { SUB_RUN, SUB_WAIT, SUB_DONE };
 typedef struct sub_core {
     arc_core core;
+    sim_arenas ar;     /* its own UB/L1/L0, between guards like a core's */
     ucontext_t uc;
     void *stack;
     jmp_buf jb;
@@ -119,8 +119,7 @@ struct core_thread {
     atomic_int where;     /* WHERE_* */
     atomic_uint block;    /* the block it runs */
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
-    unsigned char *ub_end, *l1_end; /* ends of the arenas: each launch's UB/L1 ends there */
-    const sim_arch *arena_arch;     /* the arch whose sizes the arenas' guards are set for */
+    sim_arenas ar;        /* its UB/L1/L0 between guards (arena.c) */
     /* Fiber mode.  A fiber core is a simulated core run as a fiber: th is
      * the thread running it now.  A thread saves its own context in fib
      * while it runs one. */
@@ -208,35 +207,6 @@ static int mix_aivs(const sim_kernel_run *r)
     return t == 5 ? 2 : t == 4 ? 1 : 0;
 }
 
-/* An arena of size bytes (a page multiple) between two inaccessible
- * guards, so raw UB/L1 pointers that run off it fault (fault.c reports
- * them) instead of writing over the heap; returns its end. */
-static unsigned char *arena_new(size_t size)
-{
-    unsigned char *m = mmap(NULL, size + 2 * ARENA_GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED)
-        return NULL;
-    if (mprotect(m + ARENA_GUARD, size, PROT_READ | PROT_WRITE)) {
-        munmap(m, size + 2 * ARENA_GUARD);
-        return NULL;
-    }
-    return m + ARENA_GUARD + size;
-}
-
-/* Only the last `size` bytes of an arena of max bytes stay accessible. */
-static void arena_fit(unsigned char *end, size_t max, size_t size)
-{
-    if (max > size)
-        mprotect(end - max, max - size, PROT_NONE);
-    mprotect(end - size, size, PROT_READ | PROT_WRITE);
-}
-
-static void arena_free(unsigned char *end, size_t size)
-{
-    if (end)
-        munmap(end - size - ARENA_GUARD, size + 2 * ARENA_GUARD);
-}
-
 static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
 {
     const sim_kernel_run *r = c->r;
@@ -248,16 +218,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->block_num = r->nblocks;
     k->sub_block_idx = 0;
     k->sub_block_num = 1;
-    k->ub_size = r->arch->ub_size;
-    k->l1_size = r->arch->l1_size;
-    /* The arch's real sizes, between guards: a raw pointer off them faults. */
-    if (ct->arena_arch != r->arch) {
-        arena_fit(ct->ub_end, sim_arch_max_ub(), r->arch->ub_size);
-        arena_fit(ct->l1_end, sim_arch_max_l1(), r->arch->l1_size);
-        ct->arena_arch = r->arch;
-    }
-    k->ub = ct->ub_end - r->arch->ub_size;
-    k->l1 = ct->l1_end - r->arch->l1_size;
+    sim_arenas_enter(&ct->ar, k, r->arch);
     k->tiling_key = r->tiling_key;
     k->workspace = NULL;
     k->arch = r->arch->num;
@@ -383,14 +344,10 @@ static void thread_free(core_thread *ct)
 {
     if (!ct)
         return;
-    arena_free(ct->ub_end, sim_arch_max_ub());
-    arena_free(ct->l1_end, sim_arch_max_l1());
-    free(ct->core.l0);
+    sim_arenas_free(&ct->ar);
     for (int i = 0; i < MAX_SUBS; i++)
         if (ct->subs[i]) {
-            free(ct->subs[i]->core.ub);
-            free(ct->subs[i]->core.l1);
-            free(ct->subs[i]->core.l0);
+            sim_arenas_free(&ct->subs[i]->ar);
             free(ct->subs[i]->stack);
             free(ct->subs[i]);
         }
@@ -403,19 +360,13 @@ static void thread_free(core_thread *ct)
 static core_thread *core_new(sim_corepool *p, unsigned idx)
 {
     core_thread *ct = calloc(1, sizeof *ct);
-    void *l0 = NULL;
-    if (!ct || !(ct->ub_end = arena_new(sim_arch_max_ub())) || !(ct->l1_end = arena_new(sim_arch_max_l1())) ||
-        posix_memalign(&l0, 512, ARC_L0_BYTES)) {
-        if (ct) {
-            arena_free(ct->ub_end, sim_arch_max_ub());
-            arena_free(ct->l1_end, sim_arch_max_l1());
-        }
+    if (!ct || sim_arenas_new(&ct->ar)) {
         free(ct);
         return NULL;
     }
     ct->pool = p;
     ct->idx = idx;
-    ct->core.l0 = l0;
+    ct->core.l0 = ct->ar.l0;
     ct->cur = &ct->core;
     ct->jbp = &ct->jb;
     pthread_cond_init(&ct->cv, NULL);
@@ -755,25 +706,10 @@ const sim_kernel_run *sim_core_launch(void)
 int sim_core_describe_local(uintptr_t a, char *buf, size_t n)
 {
     core_thread *ct = self;
-    if (!ct || !ct->ctx)
+    if (!ct || !ct->ctx || !ct->cur)
         return 0;
-    const sim_arch *arch = ct->ctx->r->arch;
-    struct { const char *name; unsigned char *end; size_t size, max; } ar[2] = {
-        {"unified buffer (UB)", ct->ub_end, arch->ub_size, sim_arch_max_ub()},
-        {"L1 buffer", ct->l1_end, arch->l1_size, sim_arch_max_l1()}};
-    for (int i = 0; i < 2; i++) {
-        uintptr_t lo = (uintptr_t)ar[i].end - ar[i].size, hi = (uintptr_t)ar[i].end;
-        if (a >= hi && a < hi + ARENA_GUARD)
-            snprintf(buf, n, "%zu bytes past the end of this core's %s of %zu KiB (%s)", (size_t)(a - hi),
-                     ar[i].name, ar[i].size >> 10, arch->soc);
-        else if (a < lo && a >= hi - ar[i].max - ARENA_GUARD)
-            snprintf(buf, n, "%zu bytes before the start of this core's %s of %zu KiB (%s)", (size_t)(lo - a),
-                     ar[i].name, ar[i].size >> 10, arch->soc);
-        else
-            continue;
-        return 1;
-    }
-    return 0;
+    /* The running core's, or MIX sub-core's, arenas. */
+    return sim_arenas_describe(ct->cur, ct->ctx->r->arch, a, buf, n);
 }
 
 int sim_core_service_begin(void)
@@ -929,19 +865,14 @@ static sub_core *sub_get(core_thread *ct, int i)
     if (ct->subs[i])
         return ct->subs[i];
     sub_core *s = calloc(1, sizeof *s);
-    void *ub = NULL, *l1 = NULL, *l0 = NULL, *st = NULL;
-    if (!s || posix_memalign(&ub, 64, sim_arch_max_ub()) || posix_memalign(&l1, 64, sim_arch_max_l1()) ||
-        posix_memalign(&l0, 512, ARC_L0_BYTES) || posix_memalign(&st, 64, SIM_CORE_STACK)) {
+    void *st = NULL;
+    if (!s || sim_arenas_new(&s->ar) || posix_memalign(&st, 64, SIM_CORE_STACK)) {
+        if (s)
+            sim_arenas_free(&s->ar);
         free(s);
-        free(ub);
-        free(l1);
-        free(l0);
         free(st);
         return NULL;
     }
-    s->core.ub = ub;
-    s->core.l1 = l1;
-    s->core.l0 = l0;
     s->stack = st;
     ct->subs[i] = s;
     return s;
@@ -975,8 +906,7 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->block_num = r->nblocks;
         k->sub_block_idx = i == 0 ? 0 : i - 1;
         k->sub_block_num = i == 0 ? 1 : naiv;
-        k->ub_size = r->arch->ub_size;
-        k->l1_size = r->arch->l1_size;
+        sim_arenas_enter(&s->ar, k, r->arch);
         k->tiling_key = r->tiling_key;
         k->workspace = NULL;
         k->arch = r->arch->num;

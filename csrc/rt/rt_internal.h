@@ -79,6 +79,23 @@ size_t sim_arch_max_ub(void);
 size_t sim_arch_max_l1(void);
 unsigned sim_arch_max_cores(void);
 
+/* ---- arena.c: a core's local memories between guards ---- */
+typedef struct sim_arenas {
+    unsigned char *ub_end, *l1_end; /* ends of the UB/L1 arenas (sized for the largest arch) */
+    unsigned char *l0;              /* the cube buffers' slots (core_abi.h ARC_L0_*) */
+    const sim_arch *arch;           /* the arch whose sizes the guards are set for */
+} sim_arenas;
+/* Map a core's arenas; 0, or -1 when out of memory or mappings. */
+int sim_arenas_new(sim_arenas *a);
+void sim_arenas_free(sim_arenas *a);
+/* Fit the guards to arch's real sizes and point k's ub/l1/l0 (and their
+ * sizes) at the windows. */
+void sim_arenas_enter(sim_arenas *a, arc_core *k, const sim_arch *arch);
+/* Describes address a when it lies in a guard of k's arenas ("N bytes past
+ * the end of this core's L0A buffer of 64 KiB (Ascend910B1)"): 1, else 0.
+ * No locks (fault.c calls it from a signal handler). */
+int sim_arenas_describe(const arc_core *k, const sim_arch *arch, uintptr_t a, char *buf, size_t n);
+
 /* ---- mem.c ---- */
 typedef struct sim_alloc {
     uintptr_t base;
@@ -150,9 +167,9 @@ const sim_kernel_run *sim_core_launch(void);
 /* Leave "kernel code" state for a service that takes locks (a signal
  * must not longjmp out of it); returns the state for sim_core_service_end. */
 int sim_core_service_begin(void);
-/* Describes address a when it lies in a guard of the calling core's UB or
- * L1 arena ("N bytes past the end of this core's unified buffer ..."): 1,
- * else 0.  Async-signal-safe enough for fault.c (no locks). */
+/* Describes address a when it lies in a guard of the calling core's (or
+ * MIX sub-core's) UB, L1 or cube buffers ("N bytes past the end of this
+ * core's unified buffer ...", sim_arenas_describe): 1, else 0.  Async-signal-safe enough for fault.c (no locks). */
 int sim_core_describe_local(uintptr_t a, char *buf, size_t n);
 void sim_core_service_end(int state);
 /* From a signal handler: when this thread is in kernel code of a block,

@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-#define ARC_CORE_ABI_VERSION 2
+#define ARC_CORE_ABI_VERSION 3
 
 /* Calls the optimiser must not merge: each keeps its own kernel source line
  * (rtc/sites.cpp). */
@@ -39,24 +39,35 @@ typedef struct arc_core {
      * pointer, ...); zeroed before each block runs. */
     unsigned long long dev[ARC_CORE_DEV_SLOTS];
     /* Cube-side buffers of this core (L0A, L0B, L0C, BiasTable, Fixpipe
-     * buffer) at the ARC_L0*_OFF offsets below, 512-byte aligned; the
-     * device API's bookkeeping (ARC_L0_META_*) is zeroed before each block. */
+     * buffer) at the ARC_L0*_OFF offsets below; the device API's
+     * bookkeeping (ARC_L0_META_*) is zeroed before each block. */
     unsigned char *l0;
 } arc_core;
 
+/* Each cube-side buffer has its own window at the start of a 1 MiB slot
+ * whose rest is inaccessible (rt/arena.c), so a raw pointer run off one
+ * faults, naming it, instead of writing into the next: L0A, L0B and L0C
+ * (the arch's size, ARC_L0C_SIZE_OF) start at a slot; the BiasTable and
+ * Fixpipe buffer end at the end of their slot's first page, so running
+ * past their end faults at once (the bytes before their start, to the
+ * page start, are accessible but hold nothing). */
+#define ARC_L0_SLOT (1u << 20)
+#define ARC_L0_SLOTS 6u
+#define ARC_L0_PAGE 4096u
 #define ARC_L0A_OFF 0u
 #define ARC_L0A_SIZE (64u << 10)
-#define ARC_L0B_OFF (64u << 10)
+#define ARC_L0B_OFF (1u * ARC_L0_SLOT)
 #define ARC_L0B_SIZE (64u << 10)
-#define ARC_L0C_OFF (128u << 10)
-#define ARC_L0C_SIZE (128u << 10)
-#define ARC_BT_OFF (256u << 10)
+#define ARC_L0C_OFF (2u * ARC_L0_SLOT)
+#define ARC_L0C_SIZE (128u << 10)     /* dav-2201 */
+#define ARC_L0C_SIZE_MAX (256u << 10) /* dav-3510 */
+#define ARC_L0C_SIZE_OF(arch) ((arch) == 3510 ? ARC_L0C_SIZE_MAX : ARC_L0C_SIZE)
 #define ARC_BT_SIZE (1u << 10)
-#define ARC_FB_OFF (257u << 10)
+#define ARC_BT_OFF (3u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_BT_SIZE)
 #define ARC_FB_SIZE (2u << 10)
-#define ARC_L0_META_OFF (259u << 10)
+#define ARC_FB_OFF (4u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_FB_SIZE)
+#define ARC_L0_META_OFF (5u * ARC_L0_SLOT)
 #define ARC_L0_META_BYTES 256u
-#define ARC_L0_BYTES (ARC_L0_META_OFF + ARC_L0_META_BYTES)
 
 /* The calling core's state; valid for the whole block. */
 arc_core *__arc_core(void);
