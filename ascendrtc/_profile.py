@@ -253,7 +253,8 @@ class Profile:
                 if lane in index:
                     bars.setdefault(lane, []).append((t0 + e.start_us, max(e.end_us - e.start_us, 1e-6)))
             for lane, xs in bars.items():
-                ax.broken_barh(xs, (index[lane] - 0.4, 0.8), facecolors=_COLORS[lane[2]])
+                ax.broken_barh(xs, (index[lane] - 0.4, 0.8), facecolors=_COLORS[lane[2]], edgecolor="white",
+                              linewidth=0.5)
             if len(self.launches) > 1:
                 ax.axvline(t0, color="k", lw=0.5, ls=":")
         ax.set_yticks(range(len(lanes)))
