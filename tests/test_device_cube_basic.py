@@ -38,9 +38,9 @@ extern "C" __global__ __aicore__ void nd2nz_raw(GM_ADDR x, GM_ADDR y, uint32_t R
     LocalTensor<half> t = l1.Get<half>();
     Duplicate(t, (half)-7, 32768);
     PipeBarrier<PIPE_ALL>();
-    DataCopy(t, gx, Nd2NzParams(2, R, C, R * C, C, cstride, 1, 8192));
+    DataCopy(t, gx, Nd2NzParams(2, R, C, R * C, C, cstride, 1, 8192)); PipeBarrier<PIPE_ALL>();
     PipeBarrier<PIPE_ALL>();
-    DataCopy(gy, t, 32768);
+    DataCopy(gy, t, 32768); PipeBarrier<PIPE_ALL>();
 }
 // L1 NZ -> L0A with and without the b16 fractal transpose; L0A read back raw.
 extern "C" __global__ __aicore__ void load2d_raw(GM_ADDR x, GM_ADDR y)
@@ -49,10 +49,10 @@ extern "C" __global__ __aicore__ void load2d_raw(GM_ADDR x, GM_ADDR y)
     TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a;
     pipe.InitBuffer(l1, 4096); pipe.InitBuffer(l0a, 8192);
     LocalTensor<half> s = l1.Get<half>(), d = l0a.Get<half>();
-    DataCopy(s, gx, 2048);
-    LoadData(d, s, LoadData2DParams(1, 3, 2, 0, 1, false, 0));      // fractals 1, 3, 5 -> slots 0, 2, 4
-    LoadData(d[6 * 256], s, LoadData2DParams(0, 2, 1, 0, 0, true, 0)); // fractals 0, 1 transposed -> slots 6, 7
-    DataCopy(gy, d, 8 * 256);
+    DataCopy(s, gx, 2048); PipeBarrier<PIPE_ALL>();
+    LoadData(d, s, LoadData2DParams(1, 3, 2, 0, 1, false, 0)); PipeBarrier<PIPE_ALL>();      // fractals 1, 3, 5 -> slots 0, 2, 4
+    LoadData(d[6 * 256], s, LoadData2DParams(0, 2, 1, 0, 0, true, 0)); PipeBarrier<PIPE_ALL>(); // fractals 0, 1 transposed -> slots 6, 7
+    DataCopy(gy, d, 8 * 256); PipeBarrier<PIPE_ALL>();
 }
 '''
 
@@ -71,16 +71,16 @@ __aicore__ inline void FixQuant(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint64_t word, 
     pipe.InitBuffer(c1, 4096);
     LocalTensor<TA> la1 = a1.Get<TA>(), lb1 = b1.Get<TA>(), la2 = a2.Get<TA>(), lb2 = b2.Get<TA>();
     LocalTensor<TC> lc = c1.Get<TC>();
-    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
-    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));   // B given as (N, K)
-    for (int i = 0; i < 2; i++) LoadData(la2[i * K1 * F], la1[i * F], LoadData2DParams(0, K1, 2, 0, 0, false, 0));
-    LoadData(lb2, lb1, LoadData2DParams(0, 2 * K1, 1, 0, 0, false, 0));
+    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
+    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();   // B given as (N, K)
+    for (int i = 0; i < 2; i++) LoadData(la2[i * K1 * F], la1[i * F], LoadData2DParams(0, K1, 2, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
+    LoadData(lb2, lb1, LoadData2DParams(0, 2 * K1, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
     MmadParams mp; mp.m = 32; mp.n = 32; mp.k = 32;
-    Mmad(lc, la2, lb2, mp);
+    Mmad(lc, la2, lb2, mp); PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 fp(32, 32, 32, 32, relu != 0);
     fp.quantPre = MODE;
     fp.deqScalar = word;
-    Fixpipe(gc, lc, fp);
+    Fixpipe(gc, lc, fp); PipeBarrier<PIPE_ALL>();
 }
 // Per-column dequantisation: a word per output column in L1 (C1).
 extern "C" __global__ __aicore__ void fix_vdeq(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR words, uint32_t relu)
@@ -95,16 +95,16 @@ extern "C" __global__ __aicore__ void fix_vdeq(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     LocalTensor<int8_t> la1 = a1.Get<int8_t>(), lb1 = b1.Get<int8_t>(), la2 = a2.Get<int8_t>(), lb2 = b2.Get<int8_t>();
     LocalTensor<int32_t> lc = c1.Get<int32_t>();
     LocalTensor<uint64_t> lw = w1.Get<uint64_t>();
-    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
-    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
-    DataCopy(lw, gw, 32);
-    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 512], LoadData2DParams(0, 1, 2, 0, 0, false, 0));
-    LoadData(lb2, lb1, LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
+    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
+    DataCopy(lw, gw, 32); PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 512], LoadData2DParams(0, 1, 2, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
+    LoadData(lb2, lb1, LoadData2DParams(0, 2, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
     MmadParams mp; mp.m = 32; mp.n = 32; mp.k = 32;
-    Mmad(lc, la2, lb2, mp);
+    Mmad(lc, la2, lb2, mp); PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 fp(32, 32, 32, 32, relu != 0);
     fp.quantPre = QuantMode_t::VDEQF16;
-    Fixpipe(gc, lc, lw, fp);
+    Fixpipe(gc, lc, lw, fp); PipeBarrier<PIPE_ALL>();
 }
 extern "C" __global__ __aicore__ void fix_req8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint64_t w, uint32_t relu)
 { FixQuant<int8_t, int32_t, int8_t, QuantMode_t::REQ8>(a, b, c, w, relu); }

@@ -23,8 +23,8 @@ SETUP = ("GlobalTensor<half> g; g.SetGlobalBuffer((__gm__ half *)x); GlobalTenso
          " pipe.InitBuffer(b2, 4096); pipe.InitBuffer(c1, 4096);"
          " LocalTensor<half> la1 = a1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();"
          " LocalTensor<float> lc = c1.Get<float>();"
-         " DataCopy(la1, g, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));")
-LOAD4 = "LoadData(%s, la1, LoadData2DParams(0, %d, 1, 0, 0, false, 0));"
+         " DataCopy(la1, g, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();")
+LOAD4 = "LoadData(%s, la1, LoadData2DParams(0, %d, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();"
 BAD = {
     "l0a_overflow": ("TPipe pipe; TQue<TPosition::A2, 1> q; pipe.InitBuffer(q, 2, 40 * 1024);",
                      r"TPipe::InitBuffer: 2 x 40960 bytes .* for A2 exceed the L0A: 0 of 65536 bytes"),
@@ -35,26 +35,26 @@ BAD = {
                      r"TPipe::InitBuffer: 1 x 30720 bytes .* for CO1 exceed the L0C: 102400 of 131072"),
     "misaligned_l0a": ("LocalTensor<half> t(TPosition::A2, 256, 256);",
                        r"LocalTensor::LocalTensor: byte address 256 in the L0A is not 512-byte aligned"),
-    "misaligned_load": (SETUP + " LoadData(la2[16], la1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));",
+    "misaligned_load": (SETUP + " LoadData(la2[16], la1, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();",
                         r"LoadData\(LoadData2DParams\): dst starts at byte 32 of the L0A, which is not 512-byte"),
     "mmad_k_beyond": (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 4)) +
-                      " MmadParams p; p.m = 32; p.n = 32; p.k = 64; Mmad(lc, la2, lb2, p);",
+                      " MmadParams p; p.m = 32; p.n = 32; p.k = 64; Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();",
                       r"Mmad: m 32 x k 64 reads L0A fractals 0..7 but fractal 4 .* was never loaded"),
     "mmad_n_beyond": (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 2)) +
-                      " MmadParams p; p.m = 32; p.n = 32; p.k = 32; Mmad(lc, la2, lb2, p);",
+                      " MmadParams p; p.m = 32; p.n = 32; p.k = 32; Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();",
                       r"Mmad: k 32 x n 32 reads L0B fractals 0..3 but fractal 2 .* was never loaded"),
-    "mmad_wrong_position": (SETUP + " MmadParams p; p.m = 16; p.n = 16; p.k = 16; Mmad(lc, la1, lb2, p);",
+    "mmad_wrong_position": (SETUP + " MmadParams p; p.m = 16; p.n = 16; p.k = 16; Mmad(lc, la1, lb2, p); PipeBarrier<PIPE_ALL>();",
                             r"Mmad: fm \(A2\) is a A1 tensor, not in the L0A"),
     "fixpipe_unwritten": (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 4)) +
-                          " MmadParams p; p.m = 32; p.n = 16; p.k = 32; Mmad(lc, la2, lb2, p);"
-                          " FixpipeParamsV220 f(32, 32, 32, 32, false); Fixpipe(o, lc, f);",
+                          " MmadParams p; p.m = 32; p.n = 16; p.k = 32; Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();"
+                          " FixpipeParamsV220 f(32, 32, 32, 32, false); Fixpipe(o, lc, f); PipeBarrier<PIPE_ALL>();",
                           r"Fixpipe: reads L0C fractal 2 .*column block 1.* that no Mmad wrote"),
     "accumulate_unwritten": (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 4)) +
                              " MmadParams p; p.m = 32; p.n = 32; p.k = 32; p.cmatrixInitVal = false;"
-                             " Mmad(lc, la2, lb2, p);",
+                             " Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();",
                              r"Mmad: accumulating \(cmatrixInitVal false\) into L0C fractal 0, which no Mmad wrote"),
     "mmad_l0c_beyond": (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 4)) +
-                        " MmadParams p; p.m = 32; p.n = 32; p.k = 32; Mmad(lc[512], la2, lb2, p);",
+                        " MmadParams p; p.m = 32; p.n = 32; p.k = 32; Mmad(lc[512], la2, lb2, p); PipeBarrier<PIPE_ALL>();",
                         r"Mmad: dst \(CO1\): 4096 bytes exceed the tensor's 2048 bytes"),
 }
 

@@ -17,13 +17,13 @@ extern "C" __global__ __aicore__ void img2col(GM_ADDR x, GM_ADDR y, uint32_t H, 
     TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a;
     pipe.InitBuffer(l1, 8192); pipe.InitBuffer(l0a, 32 * 144 * 2);
     LocalTensor<half> s = l1.Get<half>(), d = l0a.Get<half>();
-    DataCopy(s, gx, H * W * 16);
+    DataCopy(s, gx, H * W * 16); PipeBarrier<PIPE_ALL>();
     LoadData3DParamsV2<half> p;
     p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = 1;
     p.l1H = H; p.l1W = W; p.channelSize = 16; p.kExtension = 144; p.mExtension = 32;
     p.filterW = 3; p.filterH = 3; p.padValue = (half)-1;
-    LoadData(d, s, p);
-    DataCopy(gy, d, 32 * 144);
+    LoadData(d, s, p); PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, d, 32 * 144); PipeBarrier<PIPE_ALL>();
 }
 // 32x32x32 half tile; the L0C tile out as NZ (CFG_NZ) and by block-mode DataCopy.
 extern "C" __global__ __aicore__ void nz_out(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR d)
@@ -36,16 +36,16 @@ extern "C" __global__ __aicore__ void nz_out(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM
     pipe.InitBuffer(c1, 4096);
     LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
     LocalTensor<float> lc = c1.Get<float>();
-    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
-    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));       // B as (N, K)
-    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 256], LoadData2DParams(0, 2, 2, 0, 0, false, 0));
-    LoadData(lb2, lb1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
+    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();       // B as (N, K)
+    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 256], LoadData2DParams(0, 2, 2, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
+    LoadData(lb2, lb1, LoadData2DParams(0, 4, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
     MmadParams p; p.m = 32; p.n = 32; p.k = 32;
-    Mmad(lc, la2, lb2, p);
+    Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 f(32, 32, 32, 64, false);   // NZ out: column blocks 64 x 32 B (32 rows of 16 floats) apart
     Fixpipe<float, float, CFG_NZ>(gc, lc, f);
     DataCopyEnhancedParams e; e.blockMode = BlockMode::BLOCK_MODE_MATRIX;
-    DataCopy(gd, lc, DataCopyParams(2, 1, 1, 1), e);   // fractals 0 and 2 -> slots 0 and 2
+    DataCopy(gd, lc, DataCopyParams(2, 1, 1, 1), e); PipeBarrier<PIPE_ALL>();   // fractals 0 and 2 -> slots 0 and 2
 }
 // GEMV: one row of K halves straight from GM into L0A (2D load), B (N, K).
 extern "C" __global__ __aicore__ void gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
@@ -56,13 +56,13 @@ extern "C" __global__ __aicore__ void gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
     pipe.InitBuffer(b1, 8192); pipe.InitBuffer(a2, 512); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 4096);
     LocalTensor<half> lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
     LocalTensor<float> lc = c1.Get<float>();
-    LoadData(la2, ga, LoadData2DParams(0, 1, 1, 0, 0, false, 0));        // 256 halves: a plain row
-    DataCopy(lb1, gb, Nd2NzParams(1, 48, 64, 0, 64, 48, 1, 0));
-    LoadData(lb2, lb1, LoadData2DParams(0, 12, 1, 0, 0, false, 0));
+    LoadData(la2, ga, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();        // 256 halves: a plain row
+    DataCopy(lb1, gb, Nd2NzParams(1, 48, 64, 0, 64, 48, 1, 0)); PipeBarrier<PIPE_ALL>();
+    LoadData(lb2, lb1, LoadData2DParams(0, 12, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
     MmadParams p; p.m = 1; p.n = 48; p.k = 64;
-    Mmad(lc, la2, lb2, p);
+    Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 f(48, 1, 16, 48, false);
-    Fixpipe(gc, lc, f);
+    Fixpipe(gc, lc, f); PipeBarrier<PIPE_ALL>();
 }
 '''
 

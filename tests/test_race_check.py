@@ -122,6 +122,38 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
 '''
 XCORE_OK = dict(XSYNC="SyncAll();", ACC="", OUT="b * 256")
 
+# The cube pipes: ND -> NZ into L1 (MTE2), L1 -> L0A/L0B (MTE1), Mmad (M),
+# Fixpipe L0C -> GM (FIX); CUBE_SYNC orders the loads before the Mmad.
+CUBE = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GlobalTensor<half> g;
+    GlobalTensor<float> o;
+    g.SetGlobalBuffer((__gm__ half *)x);
+    o.SetGlobalBuffer((__gm__ float *)y);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 4096); pipe.InitBuffer(a2, 4096); pipe.InitBuffer(b2, 4096); pipe.InitBuffer(c1, 4096);
+    LocalTensor<half> la1 = a1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    DataCopy(la1, g, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
+    PipeBarrier<PIPE_ALL>();
+    LoadData(la2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    LoadData(lb2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    CUBE_SYNC
+    MmadParams p;
+    p.m = 32; p.n = 32; p.k = 32;
+    Mmad(lc, la2, lb2, p);
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 f(32, 32, 32, 32, false);
+    Fixpipe(o, lc, f);
+}
+'''
+
 
 def render(src, **subs):
     for k, v in subs.items():
@@ -234,6 +266,23 @@ def test_cross_core_gm_write_write_is_a_race_atomic_accumulation_is_not():
     x, z, y = run_x(k)                # the same stores under SetAtomicAdd: no race
     want = np.roll(x, -N).reshape(4, N).sum(axis=0)
     assert np.allclose(y[:N], want) and not y[N:].any()
+
+
+def test_cube_pipes_mte1_to_m():
+    k = build(CUBE, CUBE_SYNC="")
+    x, y = np.ones(32 * 32, np.float16), np.zeros(32 * 32, np.float32)
+    with pytest.raises(arc.LaunchError) as e:
+        k(x, y, block_dim=1)
+        arc.synchronize()
+    msg = str(e.value)
+    for w in ("data race (read after write) on L0A", "MTE1_M",
+              f"AscendC::LoadData(LoadData2DParams) (PIPE_MTE1 at {at(CUBE, 'LoadData(la2', CUBE_SYNC='')}) wrote",
+              f"AscendC::Mmad (PIPE_M at {at(CUBE, 'Mmad(lc', CUBE_SYNC='')}) reads"):
+        assert w in msg, (w, msg)
+    k = build(CUBE, CUBE_SYNC="SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);")
+    k(x, y, block_dim=1)      # synced: clean, and all ones times all ones over k = 32
+    arc.synchronize()
+    assert np.array_equal(y, np.full_like(y, 32.0))
 
 
 @pytest.mark.parametrize("src, subs", [

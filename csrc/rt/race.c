@@ -2,7 +2,7 @@
  *
  * The simulated core runs every pipe in program order, so a kernel that
  * forgets a WaitFlag computes the right answer here and the wrong one on
- * an NPU.  This finds such kernels: each device-API access to UB or L1 is
+ * an NPU.  This finds such kernels: each device-API access to UB, L1 or L0 is
  * attributed to the pipe the NPU runs it on (docs/simulated_npu.md, "Race
  * detection", has the table), and happens-before between pipes comes from
  * what orders them on the hardware: SetFlag/WaitFlag, PipeBarrier<PIPE_ALL>,
@@ -17,7 +17,7 @@
  * of equal state (last write: pipe, epoch, event; last read per pipe), so a
  * tile-sized access costs a few segment operations, not one per byte.
  * Same-pipe hazards (a missing PipeBarrier between two copies into one
- * buffer) and GM races between cores are not checked.
+ * buffer) are not checked; GM races between cores are race_gm.c's.
  *
  * All state is per core thread and reset at every block start. */
 #include <pthread.h>
@@ -69,7 +69,7 @@ typedef struct race_state {
     uint32_t flag_gen[NP][NP][8];
     uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
     qclock q[128];
-    space sp[2]; /* UB, L1 */
+    space sp[3]; /* UB, L1, L0 (L0A, L0B, L0C, BiasTable, Fixpipe buffer at their ARC_*_OFF) */
     ev ring[EV_RING];
 } race_state;
 
@@ -84,6 +84,7 @@ static void st_free(void *p)
     race_state *r = p;
     free(r->sp[0].s);
     free(r->sp[1].s);
+    free(r->sp[2].s);
     free(r);
 }
 static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
@@ -145,7 +146,7 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     st->nev = st->warned = st->nq = 0;
     st->gen++;
     memset(st->vc, 0, sizeof st->vc);
-    st->sp[0].n = st->sp[1].n = 0;
+    st->sp[0].n = st->sp[1].n = st->sp[2].n = 0;
 }
 
 static const ev *ev_get(uint32_t id)
@@ -177,9 +178,22 @@ static const char *cure(int from, int to)
         [4][3] = "SetFlag/WaitFlag<HardEvent::MTE2_MTE1>, or EnQue/DeQue of an A1/B1 queue",
         [3][2] = "SetFlag/WaitFlag<HardEvent::MTE1_M>, or EnQue/DeQue of an A2/B2 queue",
         [2][6] = "SetFlag/WaitFlag<HardEvent::M_FIX>, or EnQue/DeQue of a CO1 queue",
+        [3][4] = "SetFlag/WaitFlag<HardEvent::MTE1_MTE2>, or FreeTensor/AllocTensor of an A1/B1 queue",
+        [2][3] = "SetFlag/WaitFlag<HardEvent::M_MTE1>, or FreeTensor/AllocTensor of an A2/B2 queue",
+        [6][2] = "SetFlag/WaitFlag<HardEvent::FIX_M>, or FreeTensor/AllocTensor of a CO1 queue",
     };
     const char *h = hint[from][to];
     return h ? h : "a SetFlag/WaitFlag pair between the two pipes";
+}
+
+/* The memory a race is in; L0 offsets name the buffer (offsets are
+ * reported from the start of the L0 block, core_abi.h's ARC_*_OFF). */
+static const char *space_name(int space_ix, uint64_t lo)
+{
+    if (space_ix == 0) return "UB";
+    if (space_ix == 1) return "L1";
+    return lo < ARC_L0B_OFF ? "L0A" : lo < ARC_L0C_OFF ? "L0B" : lo < ARC_BT_OFF ? "L0C" : lo < ARC_FB_OFF ? "BiasTable"
+                                                                                                : "the Fixpipe buffer";
 }
 
 static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_ev, int pipe, int write,
@@ -196,7 +210,7 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
              "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
              "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks this; "
              "ASCENDRTC_RACE_CHECK=warn or off relaxes it",
-             kind, space_ix ? "L1" : "UB", a, b, cure(prev_pipe, pipe));
+             kind, space_name(space_ix, lo), a, b, cure(prev_pipe, pipe));
     if (st->mode == ARC_RACE_ERROR)
         __arc_trap("race check", "%s", body);
     /* warn: at most 2 reports per block and 8 per launch, so a racy kernel
@@ -317,6 +331,9 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     } else if (k->l1 && a >= k->l1 && a < k->l1 + k->l1_size) {
         si = 1;
         lo = (uint64_t)(a - k->l1);
+    } else if (k->l0 && a >= k->l0 && a < k->l0 + ARC_L0_META_OFF) {
+        si = 2;
+        lo = (uint64_t)(a - k->l0);
     } else {
         return; /* GM or elsewhere: not tracked */
     }

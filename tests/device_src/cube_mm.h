@@ -78,10 +78,16 @@ __aicore__ inline void CubeMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
     if (BIAS) {
         LocalTensor<TC> bs1 = qbias1.AllocTensor<TC>();
         DataCopy(bs1, biasG, Nd2NzParams(1, 1, N, 0, N, 1, 1, 0));
+        qbias1.EnQue(bs1);                       // MTE2 -> MTE1
+        bs1 = qbias1.DeQue<TC>();
         LocalTensor<TC> bs2 = qbias2.AllocTensor<TC>();
         DataCopy(bs2, bs1, DataCopyParams(1, (uint16_t)(N16 * sizeof(TC) / 64), 0, 0));
+        qbias2.EnQue(bs2);                       // MTE1 -> M
+        bs2 = qbias2.DeQue<TC>();
         mp.cmatrixInitVal = false;
         Mmad(c1, a2, b2, bs2, mp);
+        qbias1.FreeTensor(bs1);
+        qbias2.FreeTensor(bs2);
     } else {
         Mmad(c1, a2, b2, mp);
     }

@@ -95,6 +95,11 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     uint64_t src_last = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue +
                         p.dValue;
     src.check_range(0, src_last, api);
+    __arc::race(__arc::RP_MTE2, 1, dst.addr_, last * sizeof(T), api);
+    if (__arc::race_gm_on())
+        for (uint32_t i = 0; i < p.ndNum; i++)
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, src.addr_ + (uint64_t)i * p.srcNdMatrixStride, p.nValue,
+                           (uint64_t)p.dValue * sizeof(T), (uint64_t)p.srcDValue * sizeof(T), api);
     T *d = dst.addr_;
     const T *s = src.addr_;
     for (uint32_t i = 0; i < p.ndNum; i++)
@@ -131,6 +136,8 @@ inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &s
     ARC_CHECK(__cube::is_l1(__cube::where(src)), api, "src is a %s tensor; the BiasTable is filled from L1 (C1)",
               __cube::pos_str(src.pos_));
     __cube::check_operand(dst, TPosition::C2, dst_bytes, api, "dst (C2)");
+    __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
+    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
     for (uint32_t b = 0; b < p.blockCount; b++) {
         const U *s = (const U *)(const void *)((const uint8_t *)src.addr_ + b * (len + p.srcStride * 64ull));
         T *d = dst.addr_ + b * (n + p.dstStride * 64ull / sizeof(T));
@@ -189,6 +196,11 @@ inline void load2d(const LocalTensor<T> &dst, const T *src, uint64_t src_room, c
               "%llu bytes (%llu fractals)", (long long)lo, (long long)hi, (unsigned)p.startIndex,
               (unsigned)p.srcStride, (unsigned)p.repeatTimes, (unsigned long long)src_room,
               (unsigned long long)(src_room / 512));
+    if (from_gm)
+        __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, src + lo * F, 1, (uint64_t)(hi - lo + 1) * 512, (uint64_t)(hi - lo + 1) * 512, api);
+    else
+        __arc::race(__arc::RP_MTE1, 0, src + lo * F, (uint64_t)(hi - lo + 1) * 512, api);
+    __arc::race(from_gm ? __arc::RP_MTE2 : __arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
     for (uint32_t i = 0; i < p.repeatTimes; i++)
         move_fractal(dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F, src + (p.startIndex + step * i) * (int64_t)F,
                      p.ifTranspose);
@@ -246,6 +258,8 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     __cube::check_operand(src, sp, src_need, api, "src");
     uint64_t dst_need = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + (uint64_t)(NF - 1) * (p.dstFracGap + 1) + 1) * 512;
     __cube::check_operand(dst, dp, dst_need, api, "dst");
+    __arc::race(__arc::RP_MTE1, 0, src.addr_ + (uint64_t)p.startIndex * F, src_need - (uint64_t)p.startIndex * 512, api);
+    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_need, api);
     uint32_t f0 = __cube::frac_of(dst.addr_, dp, 512);
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
         const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * F;
@@ -300,6 +314,8 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     __cube::check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
     uint32_t M1 = p.mExtension / 16, K1 = p.kExtension / C0;
     __cube::check_operand(dst, dp, (uint64_t)M1 * K1 * 512, api, "dst");
+    __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
+    __arc::race(__arc::RP_MTE1, 1, dst.addr_, (uint64_t)M1 * K1 * 512, api);
     bool zn = dp == TPosition::B2 || p.enTranspose;
     for (uint32_t mm = 0; mm < p.mExtension; mm++) {
         uint32_t m = p.mStartPt + mm;

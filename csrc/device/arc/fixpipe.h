@@ -95,6 +95,7 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
     uint64_t need = ((uint64_t)(p.ndNum - 1) * p.srcNdStride * 256 + (uint64_t)(cb - 1) * p.srcStride * 16 +
                      (uint64_t)(p.mSize - 1) * 16 + 16) * sizeof(S);
     check_operand(src, TPosition::CO1, need, api, "src (CO1)");
+    __arc::race(__arc::RP_FIX, 0, src.addr_, need, api);
     uint32_t f0 = frac_of(src.addr_, TPosition::CO1, 1024);
     uint64_t sub = ((const uint8_t *)src.addr_ - __detail::arena_of(TPosition::CO1).base) % 1024;
     const uint64_t *bits = __arc::cube_meta()->l0c;
@@ -136,6 +137,21 @@ inline uint64_t fix_extent(const FixpipeParamsV220 &p, bool nd)
     uint32_t c0o = sizeof(D) == 1 ? 32 : (p.isChannelSplit && sizeof(D) == 4 ? 8 : 16);
     return (uint64_t)((p.nSize - 1) / c0o) * p.dstStride * 32 / sizeof(D) + (uint64_t)p.mSize * c0o;
 }
+/* The GM rows a Fixpipe writes, for the race check between cores. */
+template <typename D> inline void fix_gm_race(const D *dst, const FixpipeParamsV220 &p, bool nd, const char *api)
+{
+    if (!__arc::race_gm_on() || p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
+    int op = __arc_core()->dev[__arc::SLOT_ATOMIC] ? ARC_GM_ATOMIC : ARC_GM_WRITE;
+    if (nd) {
+        for (uint32_t i = 0; i < p.ndNum; i++)
+            __arc::race_gm(op, __arc::RP_FIX, dst + (uint64_t)i * p.dstNdStride, p.mSize, (uint64_t)p.nSize * sizeof(D),
+                           (uint64_t)p.dstStride * sizeof(D), api);
+        return;
+    }
+    uint32_t c0o = sizeof(D) == 1 ? 32 : (p.isChannelSplit && sizeof(D) == 4 ? 8 : 16);
+    __arc::race_gm(op, __arc::RP_FIX, dst, (p.nSize + c0o - 1) / c0o, (uint64_t)p.mSize * c0o * sizeof(D),
+                   (uint64_t)p.dstStride * 32, api);
+}
 } // namespace __cube
 
 /* L0C -> GM. */
@@ -145,6 +161,7 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
     const char *api = "AscendC::Fixpipe";
     bool nd = config.format == CO2Layout::ROW_MAJOR;
     dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
+    __cube::fix_gm_race<D>(dst.addr_, p, nd, api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
@@ -155,7 +172,9 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
     bool nd = config.format == CO2Layout::ROW_MAJOR;
     __cube::check_operand(cbufWorkspace, __cube::where(cbufWorkspace), (uint64_t)p.nSize * 8, api,
                           "cbufWorkspace (per-column quantisation words)");
+    __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
     dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
+    __cube::fix_gm_race<D>(dst.addr_, p, nd, api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
 }
 /* L0C -> L1 (C1). */
@@ -168,6 +187,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
               "dst is a %s tensor; Fixpipe writes GM or L1 (L0C -> UB does not exist on dav-2201)",
               __cube::pos_str(dst.pos_));
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
+    __arc::race(__arc::RP_FIX, 1, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
@@ -177,6 +197,8 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
     const char *api = "AscendC::Fixpipe";
     bool nd = config.format == CO2Layout::ROW_MAJOR;
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
+    __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
+    __arc::race(__arc::RP_FIX, 1, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
 }
 
@@ -213,6 +235,7 @@ inline void DataCopy(const GlobalTensor<D> &dst, const LocalTensor<S> &src, cons
         p.dstNdStride = (uint16_t)m->nd2nd[2];
     }
     dst.check_range(0, __cube::fix_extent<D>(p, q.nz2ndEn), api);
+    __cube::fix_gm_race<D>(dst.addr_, p, q.nz2ndEn, api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, q.nz2ndEn, nullptr, api);
 }
 

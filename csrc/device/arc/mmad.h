@@ -150,6 +150,10 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
             ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
                       i * 64 + 63);
     }
+    __arc::race(__arc::RP_M, 0, fm.addr_, a_bytes, api);
+    __arc::race(__arc::RP_M, 0, filter.addr_, b_bytes, api);
+    if (init == 2) __arc::race(__arc::RP_M, 0, bias, (uint64_t)N1 * 16 * sizeof(TC), api);
+    __arc::race(__arc::RP_M, init == 1 ? 2 : 1, dst.addr_, c_bytes, api);
     mmad_kernel<TA, TC>(dst.addr_, fm.addr_, filter.addr_, bias, p.m, p.n, p.k, kalign, init);
     __arc::frac_mark(meta->l0c, fc, N1 * M1);
 }
