@@ -196,3 +196,63 @@ def test_plot_draws_the_pipeline():
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     assert buf.getvalue()[:4] == b"\x89PNG"
+
+
+PHASED_SRC = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+// Phase 1: block 0 copies `first` tiles of x to z, the others one; SyncAll;
+// phase 2: every block copies one more tile.
+extern "C" __global__ __aicore__ void phased(GM_ADDR x, GM_ADDR z, uint32_t first, uint32_t tile)
+{
+    GlobalTensor<float> xg, zg;
+    uint32_t per = (first + 1) * tile, base = GetBlockIdx() * per;
+    xg.SetGlobalBuffer((__gm__ float *)x + base, per);
+    zg.SetGlobalBuffer((__gm__ float *)z + base, per);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tile * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    uint32_t mine = GetBlockIdx() == 0 ? first : 1;
+    for (uint32_t i = 0; i < mine; i++) {
+        DataCopy(t, xg[i * tile], tile);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(zg[i * tile], t, tile);
+        PipeBarrier<PIPE_ALL>();
+    }
+    SyncAll();
+    DataCopy(t, xg[first * tile], tile);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zg[first * tile], t, tile);
+}
+'''
+
+
+def test_sync_all_makes_every_block_wait_for_the_slowest():
+    from helpers.py_kernels import compiled
+    k = compiled("cost-phased", lambda: arc.Program(PHASED_SRC, "phased.asc").compile().load().get_kernel("phased"))
+    tile, blocks = 2048, 4
+    reports = {}
+    for first in (1, 4):
+        x = np.arange(blocks * (first + 1) * tile, dtype=np.float32)
+        z = np.zeros_like(x)
+        with arc.profile() as prof:
+            k[blocks](x, z, first, tile)
+        arc.synchronize()
+        ref = x.reshape(blocks, first + 1, tile).copy()
+        ref[1:, 1:first] = 0               # other blocks skip tiles 1..first-1
+        np.testing.assert_array_equal(z, ref.ravel())
+        reports[first] = prof[0]
+    even, skewed = reports[1], reports[4]
+    assert even.sync_all_phases == 1 and skewed.sync_all_phases == 1
+    assert skewed.time_us > 2 * even.time_us
+    # after the barrier every block copies one tile: they all end together
+    ends = [b.end_us for b in skewed.per_block]
+    assert max(ends) - min(ends) < 0.05 * skewed.time_us
+    # block 1's second copy starts only once block 0 reached SyncAll
+    lines = PHASED_SRC.split("\n")
+    store1 = ":%d" % (lines.index("        DataCopy(zg[i * tile], t, tile);") + 1)
+    load2 = ":%d" % (lines.index("    DataCopy(t, xg[first * tile], tile);") + 1)
+    b0_first_phase = max(e.end_us for e in skewed.events if e.block == 0 and e.site.endswith(store1))
+    b1_last = [e for e in skewed.events if e.block == 1 and e.site.endswith(load2)]
+    assert b1_last and all(e.start_us >= b0_first_phase for e in b1_last)
