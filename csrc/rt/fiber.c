@@ -56,7 +56,7 @@ static void fiber_start(sim_fiber *f)
     abort(); /* fn never returns (cores.c's fibers loop) */
 }
 
-#if defined(__x86_64__)
+#ifndef SIM_FIBER_UCONTEXT
 /* fiber_jump(save, sp): push the callee-saved state, store the stack
  * pointer at *save, continue on the stack sp saved the same way.  A new
  * fiber's stack holds fiber_boot as its return address, with the fiber in

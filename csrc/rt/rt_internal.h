@@ -14,7 +14,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#if !defined(__x86_64__)
+/* Fibers switch with ucontext where fiber.c has no register switch (or when asked to, to test it). */
+#if !defined(__x86_64__) || defined(ARC_FIBER_UCONTEXT)
+#define SIM_FIBER_UCONTEXT 1
 #include <ucontext.h>
 #endif
 
@@ -181,7 +183,7 @@ int sim_core_signal_abort(const char *api, const char *body);
 /* ---- fiber.c: stackful fibers (the blocks of SyncAll kernels) ---- */
 typedef struct sim_fiber {
     void *sp;                /* saved stack pointer (x86-64) */
-#if !defined(__x86_64__)
+#ifdef SIM_FIBER_UCONTEXT
     ucontext_t uc;
 #endif
     void *map;               /* the stack's mapping, with a guard below (NULL: a thread's own stack) */
