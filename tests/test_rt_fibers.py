@@ -142,13 +142,15 @@ print(tasks() - before)
 '''
 
 
-@pytest.mark.parametrize("fibers,most,least", [("1", 4, 0), ("0", 99, 47)])
+@pytest.mark.parametrize("fibers,most,least", [("1", 4, 0), ("0", 99, 47), ("yes", 4, 0)])
 def test_a_48_block_sync_all_launch_needs_no_thread_per_block(fibers, most, least):
+    # ASCENDRTC_FIBERS=0 gives the old thread per block; a bad value warns and keeps fibers.
     env = dict(os.environ, ASCENDRTC_CORE_THREADS="2", ASCENDRTC_FIBERS=fibers)
     r = subprocess.run([sys.executable, "-c", THREADS % HERE], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
     grew = int(r.stdout.split()[-1])
     assert least <= grew <= most, (fibers, grew)
+    assert ("ASCENDRTC_FIBERS=yes is not 0" in r.stderr) == (fibers == "yes"), r.stderr
 
 
 def test_a_real_deadlock_times_out_naming_every_block(monkeypatch):
