@@ -30,6 +30,8 @@
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/Support/ErrorHandling.h>
+#include <llvm/ADT/SCCIterator.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/LLVMContext.h>
@@ -578,6 +580,28 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::Inferre
     return ACL_SUCCESS;
 }
 
+// After the optimiser, a function without a loop is straight-line device-API
+// bookkeeping (queue state, checks, calls into the runtime): run once per
+// API call, it gains little from the full instruction selector and register
+// allocator, which cost most of codegen.  optnone gives it the fast ones
+// (FastISel); functions with loops, where kernels spend their time, keep
+// the optimising back end.  The generated code computes the same values
+// (no fast-math, no FP contraction either way).
+void fast_isel_for_straight_code(llvm::Module &m)
+{
+    for (llvm::Function &f : m) {
+        if (f.isDeclaration() || f.hasFnAttribute(llvm::Attribute::OptimizeNone))
+            continue;
+        bool loop = false;
+        for (auto scc = llvm::scc_begin(&f); !scc.isAtEnd() && !loop; ++scc)
+            loop = scc.hasCycle();
+        if (loop)
+            continue;
+        f.addFnAttr(llvm::Attribute::NoInline); /* optnone requires it */
+        f.addFnAttr(llvm::Attribute::OptimizeNone);
+    }
+}
+
 int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &log)
 {
     std::string err;
@@ -593,6 +617,8 @@ int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &lo
         target->createTargetMachine(triple, g_cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
     if (!tm)
         return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + g_cpu);
+    if (opt_level > 0)
+        fast_isel_for_straight_code(m);
     llvm::SmallVector<char, 0> obj;
     llvm::raw_svector_ostream os(obj);
     llvm::legacy::PassManager pm;

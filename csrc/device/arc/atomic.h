@@ -60,6 +60,12 @@ template <class T> inline T scalar_atomic(T *p, T v, int op, const char *api)
     return atomic_apply(p, v, op);
 }
 
+/* The atomic-mode copy: out of the inlined path (cold, compiled once per
+ * element type) so the plain copy a kernel almost always makes stays a call. */
+template <class T> __attribute__((noinline, cold)) void store_atomic(T *dst, const T *src, uint64_t n, int op)
+{
+    for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);
+}
 /* Copy n elements UB -> GM honouring the atomic mode. */
 template <class T> inline void store_gm(T *__restrict dst, const T *__restrict src, uint64_t n)
 {
@@ -68,7 +74,7 @@ template <class T> inline void store_gm(T *__restrict dst, const T *__restrict s
         store_bytes((void *)dst, (const void *)src, n * sizeof(T));
         return;
     }
-    for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);
+    store_atomic(dst, src, n, op);
 }
 } // namespace __arc
 

@@ -69,8 +69,20 @@ typedef struct arc_core {
 #define ARC_L0_META_OFF (5u * ARC_L0_SLOT)
 #define ARC_L0_META_BYTES 256u
 
-/* The calling core's state; valid for the whole block. */
-arc_core *__arc_core(void);
+/* The calling core's state; valid for the whole block.  In kernel code it
+ * is `const` (its value never changes while a kernel function runs), so the
+ * compiler fetches it once per function instead of once per device-API
+ * call. */
+#if defined(__cplusplus) && defined(__ASCENDRTC__)
+#define ARC_CORE_CONST __attribute__((const))
+#else
+#define ARC_CORE_CONST
+#endif
+arc_core *__arc_core(void) ARC_CORE_CONST;
+/* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
+ * stores for large aligned copies, then a fence). */
+void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
+void __arc_store_bytes(void *dst, const void *src, unsigned long long n);
 /* Hardware all-core barrier of SyncAll(): every block of the launch must
  * arrive.  Traps if the launch has more blocks than can run at once. */
 void __arc_sync_all(void);
@@ -157,7 +169,9 @@ void __arc_site(const char *where);
     X(__arc_race_access)      \
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \
-    X(__arc_site)
+    X(__arc_site)             \
+    X(__arc_copy_bytes)       \
+    X(__arc_store_bytes)
 
 #ifdef __cplusplus
 }

@@ -35,54 +35,16 @@ enum DevSlot {
 constexpr int GM_WAYS = 4;
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 
-/* Bulk copy for GM <-> UB: a plain vector loop (glibc's rep-movsb path is
- * slow for the 1-64 KiB tiles kernels move); the empty asm keeps clang
- * from turning the loop back into a memcpy call. */
+/* Bulk copies GM <-> UB: calls into the runtime (rt/copy.c), so kernels do
+ * not each compile their own copy loops. */
 static inline void copy_bytes(void *__restrict dst, const void *__restrict src, uint64_t n)
 {
-    typedef unsigned char v32 __attribute__((vector_size(32), aligned(1)));
-    unsigned char *d = (unsigned char *)dst;
-    const unsigned char *s = (const unsigned char *)src;
-    uint64_t i = 0;
-    for (; i + 128 <= n; i += 128) {
-        v32 a = *(const v32 *)(s + i), b = *(const v32 *)(s + i + 32);
-        v32 c = *(const v32 *)(s + i + 64), e = *(const v32 *)(s + i + 96);
-        *(v32 *)(d + i) = a;
-        *(v32 *)(d + i + 32) = b;
-        *(v32 *)(d + i + 64) = c;
-        *(v32 *)(d + i + 96) = e;
-        __asm__ volatile("" ::: "memory");
-    }
-    for (; i + 32 <= n; i += 32) *(v32 *)(d + i) = *(const v32 *)(s + i);
-    if (i < n) __builtin_memcpy(d + i, s + i, n - i);
+    __arc_copy_bytes(dst, src, n);
 }
-
-/* UB -> GM copy: large aligned copies use non-temporal stores, so writing
- * GM costs no read-for-ownership (as a DMA engine's writes), then fence
- * so other cores see the data in order. */
+/* UB -> GM: large aligned copies use non-temporal stores and a fence. */
 static inline void store_bytes(void *__restrict dst, const void *__restrict src, uint64_t n)
 {
-#if defined(__x86_64__)
-    typedef unsigned char v32u __attribute__((vector_size(32), aligned(1)));
-    typedef unsigned char v32a __attribute__((vector_size(32), aligned(32)));
-    if (n >= 4096 && ((uintptr_t)dst & 31) == 0) {
-        unsigned char *d = (unsigned char *)dst;
-        const unsigned char *s = (const unsigned char *)src;
-        uint64_t i = 0;
-        for (; i + 128 <= n; i += 128) {
-            v32u a = *(const v32u *)(s + i), b = *(const v32u *)(s + i + 32);
-            v32u c = *(const v32u *)(s + i + 64), e = *(const v32u *)(s + i + 96);
-            __builtin_nontemporal_store((v32a)a, (v32a *)(d + i));
-            __builtin_nontemporal_store((v32a)b, (v32a *)(d + i + 32));
-            __builtin_nontemporal_store((v32a)c, (v32a *)(d + i + 64));
-            __builtin_nontemporal_store((v32a)e, (v32a *)(d + i + 96));
-        }
-        __builtin_ia32_sfence();
-        if (i < n) copy_bytes(d + i, s + i, n - i);
-        return;
-    }
-#endif
-    copy_bytes(dst, src, n);
+    __arc_store_bytes(dst, src, n);
 }
 
 /* The bytes a local operand may span: its tensor's length; with
