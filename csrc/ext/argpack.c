@@ -21,17 +21,16 @@
 
 /* ---- errors naming the parameter ---- */
 
-/* The kernel whose arguments are being packed, for messages. */
-static _Thread_local KernelObject *packing;
-
-static PyObject *arg_error(PyObject *exc, const arc_param_desc *p, const char *fmt, ...)
+/* Every function below takes the kernel whose arguments it packs (k), for
+ * its messages and its state. */
+static PyObject *arg_error(const KernelObject *k, PyObject *exc, const arc_param_desc *p, const char *fmt, ...)
 {
     char detail[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    PyErr_Format(exc, "%U: argument '%U' (%U) %s", packing->signature, p->name, p->ctype, detail);
+    PyErr_Format(exc, "%U: argument '%U' (%U) %s", k->signature, p->name, p->ctype, detail);
     return NULL;
 }
 
@@ -49,14 +48,14 @@ static int is_numpy_bool(PyObject *o)
 
 /* A typed pointer (`__gm__ float *`) takes arrays of that element type
  * only; GM_ADDR and byte pointers take any. */
-static int check_dtype(const arc_param_desc *p, PyArray_Descr *got, const char *what)
+static int check_dtype(const KernelObject *k, const arc_param_desc *p, PyArray_Descr *got, const char *what)
 {
     PyArray_Descr *want = (PyArray_Descr *)p->want;
     if (!want || (got->kind == want->kind && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want)))
         return 0;
     PyObject *g = PyObject_Str((PyObject *)got), *w = PyObject_Str((PyObject *)want);
     if (g && w)
-        arg_error(PyExc_TypeError, p, "got %s of %s; expected %s elements", what, PyUnicode_AsUTF8(g),
+        arg_error(k, PyExc_TypeError, p, "got %s of %s; expected %s elements", what, PyUnicode_AsUTF8(g),
                   PyUnicode_AsUTF8(w));
     Py_XDECREF(g);
     Py_XDECREF(w);
@@ -73,7 +72,7 @@ static int exports_array(PyObject *o)
 
 /* An ndarray sharing the memory of a DLPack or array-interface exporter
  * (a new reference), or NULL with an error naming the parameter. */
-static PyObject *view_of_exporter(const arc_param_desc *p, PyObject *arg)
+static PyObject *view_of_exporter(const KernelObject *k, const arc_param_desc *p, PyObject *arg)
 {
     PyObject *v;
     if (PyObject_HasAttrString(arg, "__dlpack__"))
@@ -84,7 +83,7 @@ static PyObject *view_of_exporter(const arc_param_desc *p, PyObject *arg)
         PyObject *t, *e, *tb;
         PyErr_Fetch(&t, &e, &tb);
         PyObject *why = e ? PyObject_Str(e) : NULL;
-        arg_error(PyExc_TypeError, p, "got %s whose memory cannot be shared with NumPy: %s", tname(arg),
+        arg_error(k, PyExc_TypeError, p, "got %s whose memory cannot be shared with NumPy: %s", tname(arg),
                   why ? PyUnicode_AsUTF8(why) : "not an array");
         Py_XDECREF(why);
         Py_XDECREF(t);
@@ -93,25 +92,25 @@ static PyObject *view_of_exporter(const arc_param_desc *p, PyObject *arg)
         Py_XDECREF(v);
         return NULL;
     }
-    if (p->want && check_dtype(p, PyArray_DESCR((PyArrayObject *)v), tname(arg)) < 0) {
+    if (p->want && check_dtype(k, p, PyArray_DESCR((PyArrayObject *)v), tname(arg)) < 0) {
         Py_DECREF(v);
         return NULL;
     }
     return v;
 }
 
-static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_pointer(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
-    if (Py_TYPE(arg) == packing->dev_type || PyObject_TypeCheck(arg, packing->dev_type)) {
+    if (Py_TYPE(arg) == k->dev_type || PyObject_TypeCheck(arg, k->dev_type)) {
         DeviceArrayObject *a = (DeviceArrayObject *)arg;
-        if (p->want && check_dtype(p, (PyArray_Descr *)a->descr, "a device array") < 0)
+        if (p->want && check_dtype(k, p, (PyArray_Descr *)a->descr, "a device array") < 0)
             return -1;
         memcpy(dst, &a->ptr, sizeof a->ptr);
         arc_devicearray_mark_used(a);
         return 0;
     }
     if (PyArray_Check(arg)) {
-        if (p->want && check_dtype(p, PyArray_DESCR((PyArrayObject *)arg), "an ndarray") < 0)
+        if (p->want && check_dtype(k, p, PyArray_DESCR((PyArrayObject *)arg), "an ndarray") < 0)
             return -1;
         return 1;
     }
@@ -119,29 +118,29 @@ static int pack_pointer(const arc_param_desc *p, PyObject *arg, unsigned char *d
         return 1;
     if (!PyArray_IsScalar(arg, Generic) && exports_array(arg))
         return 1; /* converted (sharing memory) in make_temp */
-    arg_error(PyExc_TypeError, p, "got %s; expected a device array or ndarray (or an object exporting DLPack, "
+    arg_error(k, PyExc_TypeError, p, "got %s; expected a device array or ndarray (or an object exporting DLPack, "
               "the buffer protocol or the array interface, such as a CPU torch.Tensor)", tname(arg));
     return -1;
 }
 
 /* An integer argument as a Python int, refusing bool, float and others. */
-static PyObject *as_int(const arc_param_desc *p, PyObject *arg)
+static PyObject *as_int(const KernelObject *k, const arc_param_desc *p, PyObject *arg)
 {
     if (PyBool_Check(arg) || is_numpy_bool(arg)) {
-        arg_error(PyExc_TypeError, p, "got bool; expected an integer (pass int(flag) if you mean it)");
+        arg_error(k, PyExc_TypeError, p, "got bool; expected an integer (pass int(flag) if you mean it)");
         return NULL;
     }
     if (PyLong_Check(arg))
         return Py_NewRef(arg);
     if (!PyFloat_Check(arg) && !PyArray_IsScalar(arg, Floating) && PyIndex_Check(arg))
         return PyNumber_Index(arg);
-    arg_error(PyExc_TypeError, p, "got %s; expected an integer", tname(arg));
+    arg_error(k, PyExc_TypeError, p, "got %s; expected an integer", tname(arg));
     return NULL;
 }
 
-static int pack_int(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_int(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
-    PyObject *v = as_int(p, arg);
+    PyObject *v = as_int(k, p, arg);
     if (!v)
         return -1;
     int overflow = 0;
@@ -154,7 +153,7 @@ static int pack_int(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     long long hi = bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
     if (overflow || x < lo || x > hi) {
         PyObject *r = PyObject_Repr(arg);
-        arg_error(PyExc_ValueError, p, "= %s is out of range [%lld, %lld]", r ? PyUnicode_AsUTF8(r) : "?", lo, hi);
+        arg_error(k, PyExc_ValueError, p, "= %s is out of range [%lld, %lld]", r ? PyUnicode_AsUTF8(r) : "?", lo, hi);
         Py_XDECREF(r);
         return -1;
     }
@@ -167,9 +166,9 @@ static int pack_int(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     return 0;
 }
 
-static int pack_uint(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_uint(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
-    PyObject *v = as_int(p, arg);
+    PyObject *v = as_int(k, p, arg);
     if (!v)
         return -1;
     int bits = (int)p->size * 8;
@@ -180,7 +179,7 @@ static int pack_uint(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     if ((x == (unsigned long long)-1 && PyErr_Occurred()) || x > hi) {
         PyErr_Clear();
         PyObject *r = PyObject_Repr(arg);
-        arg_error(PyExc_ValueError, p, "= %s is out of range [0, %llu]", r ? PyUnicode_AsUTF8(r) : "?", hi);
+        arg_error(k, PyExc_ValueError, p, "= %s is out of range [0, %llu]", r ? PyUnicode_AsUTF8(r) : "?", hi);
         Py_XDECREF(r);
         return -1;
     }
@@ -194,10 +193,10 @@ static int pack_uint(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 }
 
 /* A floating argument as a C double, refusing bool, str and others. */
-static int as_double(const arc_param_desc *p, PyObject *arg, double *out)
+static int as_double(const KernelObject *k, const arc_param_desc *p, PyObject *arg, double *out)
 {
     if (PyBool_Check(arg) || is_numpy_bool(arg)) {
-        arg_error(PyExc_TypeError, p, "got bool; expected a number");
+        arg_error(k, PyExc_TypeError, p, "got bool; expected a number");
         return -1;
     }
     if (PyFloat_Check(arg)) {
@@ -206,31 +205,31 @@ static int as_double(const arc_param_desc *p, PyObject *arg, double *out)
     }
     if (PyLong_Check(arg) || PyArray_IsScalar(arg, Number)) {
         if (PyArray_IsScalar(arg, ComplexFloating)) {
-            arg_error(PyExc_TypeError, p, "got %s; expected a real number", tname(arg));
+            arg_error(k, PyExc_TypeError, p, "got %s; expected a real number", tname(arg));
             return -1;
         }
         *out = PyFloat_AsDouble(arg);
         if (*out == -1.0 && PyErr_Occurred()) {
             PyErr_Clear();
-            arg_error(PyExc_ValueError, p, "got %s that does not fit a double", tname(arg));
+            arg_error(k, PyExc_ValueError, p, "got %s that does not fit a double", tname(arg));
             return -1;
         }
         return 0;
     }
-    arg_error(PyExc_TypeError, p, "got %s; expected a number", tname(arg));
+    arg_error(k, PyExc_TypeError, p, "got %s; expected a number", tname(arg));
     return -1;
 }
 
-static int float_overflow(const arc_param_desc *p, double x, double max)
+static int float_overflow(const KernelObject *k, const arc_param_desc *p, double x, double max)
 {
-    arg_error(PyExc_ValueError, p, "= %g is out of range for a %u-byte float (max %g)", x, p->size * 8 / 8, max);
+    arg_error(k, PyExc_ValueError, p, "= %g is out of range for a %u-byte float (max %g)", x, p->size * 8 / 8, max);
     return -1;
 }
 
-static int pack_float(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_float(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     double x;
-    if (as_double(p, arg, &x) < 0)
+    if (as_double(k, p, arg, &x) < 0)
         return -1;
     if (p->size == 8) {
         memcpy(dst, &x, 8);
@@ -238,26 +237,26 @@ static int pack_float(const arc_param_desc *p, PyObject *arg, unsigned char *dst
     }
     if (p->size == 4) {
         if (isfinite(x) && fabs(x) > 3.4028234663852886e38)
-            return float_overflow(p, x, 3.4028234663852886e38);
+            return float_overflow(k, p, x, 3.4028234663852886e38);
         float f = (float)x;
         memcpy(dst, &f, 4);
         return 0;
     }
     /* binary16 */
     if (isfinite(x) && fabs(x) >= 65520.0)
-        return float_overflow(p, x, 65504.0);
+        return float_overflow(k, p, x, 65504.0);
     if (PyFloat_Pack2(x, (char *)dst, 1) < 0)
         return -1;
     return 0;
 }
 
-static int pack_bf16(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_bf16(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     double x;
-    if (as_double(p, arg, &x) < 0)
+    if (as_double(k, p, arg, &x) < 0)
         return -1;
     if (isfinite(x) && fabs(x) > 3.3895313892515355e38)
-        return float_overflow(p, x, 3.3895313892515355e38);
+        return float_overflow(k, p, x, 3.3895313892515355e38);
     float f = (float)x;
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -270,13 +269,13 @@ static int pack_bf16(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     return 0;
 }
 
-static int pack_bool(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_bool(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     int b;
     if (PyBool_Check(arg) || is_numpy_bool(arg)) {
         b = PyObject_IsTrue(arg);
     } else {
-        arg_error(PyExc_TypeError, p, "got %s; expected bool", tname(arg));
+        arg_error(k, PyExc_TypeError, p, "got %s; expected bool", tname(arg));
         return -1;
     }
     memset(dst, 0, p->size);
@@ -286,7 +285,7 @@ static int pack_bool(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 
 /* Raw bytes of exactly p->size from a buffer: bytes, ctypes.Structure,
  * a NumPy structured scalar or 0-d array.  1 = not a buffer. */
-static int pack_raw(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_raw(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     Py_buffer view;
     PyObject *tmp = NULL;
@@ -306,7 +305,7 @@ static int pack_raw(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     }
     int rc = 0;
     if ((size_t)view.len != p->size) {
-        arg_error(PyExc_ValueError, p, "got %s of %zd bytes; expected %u bytes", tname(arg), view.len, p->size);
+        arg_error(k, PyExc_ValueError, p, "got %s of %zd bytes; expected %u bytes", tname(arg), view.len, p->size);
         rc = -1;
     } else {
         memcpy(dst, view.buf, p->size);
@@ -316,16 +315,16 @@ static int pack_raw(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
     return rc;
 }
 
-static int pack_struct(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_struct(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
-    if (PyObject_TypeCheck(arg, packing->dev_type)) {
-        arg_error(PyExc_TypeError, p, "got a device array; this parameter is a struct passed by value "
+    if (PyObject_TypeCheck(arg, k->dev_type)) {
+        arg_error(k, PyExc_TypeError, p, "got a device array; this parameter is a struct passed by value "
                   "(pass bytes, a ctypes.Structure or a NumPy structured scalar)");
         return -1;
     }
-    int rc = pack_raw(p, arg, dst);
+    int rc = pack_raw(k, p, arg, dst);
     if (rc == 1) {
-        arg_error(PyExc_TypeError, p, "got %s; expected bytes, a ctypes.Structure or a NumPy structured "
+        arg_error(k, PyExc_TypeError, p, "got %s; expected bytes, a ctypes.Structure or a NumPy structured "
                   "scalar of %u bytes", tname(arg), p->size);
         return -1;
     }
@@ -333,18 +332,18 @@ static int pack_struct(const arc_param_desc *p, PyObject *arg, unsigned char *ds
 }
 
 /* Binaries without metadata (a real CANN provider): sizes only. */
-static int pack_unknown(const arc_param_desc *p, PyObject *arg, unsigned char *dst)
+static int pack_unknown(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
-    if (p->size == sizeof(void *) && (PyObject_TypeCheck(arg, packing->dev_type) || PyArray_Check(arg)))
-        return pack_pointer(p, arg, dst);
+    if (p->size == sizeof(void *) && (PyObject_TypeCheck(arg, k->dev_type) || PyArray_Check(arg)))
+        return pack_pointer(k, p, arg, dst);
     if (PyArray_IsScalar(arg, Generic) || PyBytes_Check(arg) || PyByteArray_Check(arg) ||
         PyMemoryView_Check(arg) || (PyObject_CheckBuffer(arg) && !PyArray_Check(arg))) {
-        if (pack_raw(p, arg, dst) == 0)
+        if (pack_raw(k, p, arg, dst) == 0)
             return 0;
         if (PyErr_Occurred())
             return -1;
     }
-    arg_error(PyExc_TypeError, p,
+    arg_error(k, PyExc_TypeError, p,
               "got %s; the binary has no parameter types, so pass a device array or ndarray for a pointer, "
               "or a NumPy scalar or bytes of exactly %u bytes", tname(arg), p->size);
     return -1;
@@ -374,31 +373,31 @@ typedef struct {
     int intent;
 } temp_arg;
 
-static int make_temp_array(temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p, arc_state *st);
+static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p);
 
-static int make_temp(temp_arg *t, PyObject *arg, int intent)
+static int make_temp(const KernelObject *k, temp_arg *t, PyObject *arg, int intent)
 {
     const arc_param_desc *p = t->param;
-    arc_state *st = packing->st;
     PyObject *view = NULL;
     if (!PyArray_Check(arg) && !PyObject_CheckBuffer(arg)) {
-        view = view_of_exporter(p, arg);
+        view = view_of_exporter(k, p, arg);
         if (!view)
             return -1;
         arg = view;
     }
-    int rc = make_temp_array(t, arg, intent, p, st);
+    int rc = make_temp_array(k, t, arg, intent, p);
     Py_XDECREF(view); /* t->host holds what it needs */
     return rc;
 }
 
-static int make_temp_array(temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p, arc_state *st)
+static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p)
 {
+    arc_state *st = k->st;
     int writeable_in = PyArray_Check(arg) && PyArray_ISWRITEABLE((PyArrayObject *)arg);
     if (!intent)
         intent = writeable_in ? ARC_INOUT : ARC_IN;
     if ((intent & ARC_OUT) && !writeable_in) {
-        arg_error(PyExc_ValueError, p, "is an output, but got a read-only %s (pass a writeable ndarray, or "
+        arg_error(k, PyExc_ValueError, p, "is an output, but got a read-only %s (pass a writeable ndarray, or "
                   "wrap it in ascendrtc.In() if the kernel only reads it)", tname(arg));
         return -1;
     }
@@ -408,11 +407,11 @@ static int make_temp_array(temp_arg *t, PyObject *arg, int intent, const arc_par
     t->host = (PyArrayObject *)PyArray_FromAny(arg, NULL, 0, 0, flags, NULL);
     if (!t->host) {
         PyErr_Clear();
-        arg_error(PyExc_TypeError, p, "got %s that cannot be used as a contiguous host buffer", tname(arg));
+        arg_error(k, PyExc_TypeError, p, "got %s that cannot be used as a contiguous host buffer", tname(arg));
         return -1;
     }
     if (PyDataType_REFCHK(PyArray_DESCR(t->host))) {
-        arg_error(PyExc_TypeError, p, "got an array of Python objects (dtype %s); device memory holds plain data",
+        arg_error(k, PyExc_TypeError, p, "got an array of Python objects (dtype %s); device memory holds plain data",
                   PyArray_DESCR(t->host)->typeobj->tp_name);
         return -1;
     }
@@ -467,9 +466,6 @@ PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *strea
     int ntemps = 0;
     PyObject *res = NULL;
     aclrtStream sh = NULL;
-    KernelObject *outer = packing;
-
-    packing = k;
     if (nargs != k->nparams) {
         PyErr_Format(PyExc_TypeError, "%U: expected %zd argument%s, got %zd", k->signature, k->nparams,
                      k->nparams == 1 ? "" : "s", nargs);
@@ -495,7 +491,7 @@ PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *strea
         int intent = 0;
         if (Py_TYPE(arg) == st->IntentType) {
             if (p->pack != pack_pointer && !(p->kind == ARC_PARAM_OTHER && p->size == sizeof(void *))) {
-                arg_error(PyExc_TypeError, p, "got %R; In/Out/InOut apply only to pointer parameters", arg);
+                arg_error(k, PyExc_TypeError, p, "got %R; In/Out/InOut apply only to pointer parameters", arg);
                 goto done;
             }
             intent = ((IntentObject *)arg)->intent;
@@ -503,19 +499,19 @@ PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *strea
         } else if (k->intents) {
             intent = (int)PyLong_AsLong(PyTuple_GET_ITEM(k->intents, i));
         }
-        int rc = p->pack(p, arg, buf + p->offset);
+        int rc = p->pack(k, p, arg, buf + p->offset);
         if (rc < 0)
             goto done;
         if (rc == 1 && !pack_only) {
             if (ntemps == ARC_MAX_TEMPS) {
-                arg_error(PyExc_ValueError, p, "is host array number %d; at most %d per launch (use device arrays)",
+                arg_error(k, PyExc_ValueError, p, "is host array number %d; at most %d per launch (use device arrays)",
                           ntemps + 1, ARC_MAX_TEMPS);
                 goto done;
             }
             temp_arg *t = &temps[ntemps++];
             memset(t, 0, sizeof *t);
             t->param = p;
-            if (make_temp(t, arg, intent) < 0)
+            if (make_temp(k, t, arg, intent) < 0)
                 goto done;
             memcpy(buf + p->offset, &t->dev, sizeof t->dev);
         }
@@ -555,6 +551,5 @@ done:
         free_temps(temps, ntemps, 0);
     if (buf != stackbuf)
         PyMem_Free(buf);
-    packing = outer;
     return res;
 }
