@@ -108,15 +108,8 @@ def test_python_spells_no_error_codes():
         assert not found, f"{name} spells ACL error codes {found} itself; use _C.ERRORS"
 
 
-# _op_host.py (op projects' host code, new) still drives libacl_rtc's host
-# JIT through ctypes: to move behind the extension's table (issue 19).
-_CTYPES_PENDING = {"_op_host.py"}
-
-
 def test_python_reaches_providers_only_through_the_extension():
     for name, text in _py_sources().items():
-        if name in _CTYPES_PENDING:
-            continue
         opens = re.search(r"^\s*(import ctypes|from ctypes )|CDLL\(", text, re.M)
         assert not opens, f"{name} opens a provider library itself"
 

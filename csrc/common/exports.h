@@ -56,6 +56,26 @@ ARC_EXPORT const char *ascendrtc_rtc_dependencies(void *prog);
  * put(put_ctx, data, len) and returns nonzero, or returns 0 on a miss;
  * save offers bytes just built.  No hooks (NULL, the default): the PCH is
  * kept in memory only. */
+/* libacl_rtc: an op project's host code (rtc/host_op.cpp), compiled by
+ * the provider's clang and loaded by its own ORC JIT.  Compiles the
+ * translation unit that includes each of `mains` (paths among `paths`)
+ * and then the driver (csrc/host_api/arc/host_driver.h), against the host
+ * API and the project's files (`paths`/`texts`, relative to the project
+ * root, served from memory); `opts` are extra compiler arguments.  Returns
+ * 0 and *out, or -1; *log (free with ascendrtc_host_free_string; may be
+ * NULL) holds the diagnostics either way. */
+typedef struct arc_host_op arc_host_op;
+ARC_EXPORT int ascendrtc_host_op_compile(int nfiles, const char **paths, const char **texts, int nmains,
+                                         const char **mains, int nopts, const char **opts, arc_host_op **out,
+                                         char **log);
+/* libacl_rtc: the address of a symbol of the loaded host code, or NULL and
+ * *err (free with ascendrtc_host_free_string). */
+ARC_EXPORT void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, char **err);
+/* libacl_rtc: unload the host code (its static objects' destructors run). */
+ARC_EXPORT void ascendrtc_host_op_free(arc_host_op *op);
+/* libacl_rtc: free a string the host-op functions returned. */
+ARC_EXPORT void ascendrtc_host_free_string(char *s);
+
 typedef struct ascendrtc_pch_store {
     int (*load)(const char *key, void (*put)(void *put_ctx, const void *data, size_t len), void *put_ctx);
     void (*save)(const char *key, const void *data, size_t len);

@@ -66,7 +66,11 @@
     X(1, ascendrtc_rtc_fingerprint)         \
     X(1, ascendrtc_rtc_resolve_arch)        \
     X(1, ascendrtc_rtc_set_pch_store)       \
-    X(1, ascendrtc_rtc_dependencies)
+    X(1, ascendrtc_rtc_dependencies)        \
+    X(1, ascendrtc_host_op_compile)         \
+    X(1, ascendrtc_host_op_symbol)          \
+    X(1, ascendrtc_host_op_free)            \
+    X(1, ascendrtc_host_free_string)
 
 typedef struct arc_api {
 #define ARC_API_FIELD(lib, name) __typeof__(&name) name;
@@ -123,6 +127,7 @@ typedef struct arc_state {
     PyTypeObject *StreamType;
     PyTypeObject *EventType;
     PyTypeObject *ModuleType;
+    PyTypeObject *HostCodeType;
     PyTypeObject *KernelType;
     PyTypeObject *LauncherType;
     PyTypeObject *IntentType;
@@ -255,19 +260,25 @@ typedef struct {
 } ModuleObject;
 
 extern PyType_Spec module_spec;
+/* _C.HostCode: an op project's host code (host_code.c). */
+extern PyType_Spec hostcode_spec;
 /* _C.load_module(data) -> Module (module_object.c). */
 PyObject *arc_module_load(PyObject *module, PyObject *data);
 
-/* One parameter of a kernel, as packing needs it. */
+struct KernelObject;
+
+/* One parameter of a kernel, as packing needs it.  pack() writes the
+ * argument at dst for kernel k (whose signature and state its errors
+ * use): 0 packed, 1 needs a temporary device copy, -1 error. */
 typedef struct arc_param_desc {
     uint32_t offset, size, kind;
     PyObject *name;   /* str */
     PyObject *ctype;  /* str, the spelled type or a size-only description */
     PyObject *want;   /* pointers to a typed element: its NumPy dtype, else NULL */
-    int (*pack)(const struct arc_param_desc *p, PyObject *arg, unsigned char *dst);
+    int (*pack)(const struct KernelObject *k, const struct arc_param_desc *p, PyObject *arg, unsigned char *dst);
 } arc_param_desc;
 
-typedef struct {
+typedef struct KernelObject {
     PyObject_HEAD
     aclrtFuncHandle handle;
     PyObject *module;       /* ModuleObject keeping the binary loaded */

@@ -212,7 +212,7 @@ llvm::Error add_libraries(llvm::orc::JITDylib &jd, arc_host_op *op)
 
 } // namespace
 
-extern "C" int arcHostOpCompile(int nfiles, const char **paths, const char **texts, int nmains, const char **mains,
+extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const char **texts, int nmains, const char **mains,
                                 int nopts, const char **opts, arc_host_op **out, char **log)
 {
     *out = nullptr;
@@ -262,7 +262,7 @@ extern "C" int arcHostOpCompile(int nfiles, const char **paths, const char **tex
     return 0;
 }
 
-extern "C" void *arcHostOpSymbol(arc_host_op *op, const char *name, char **err)
+extern "C" void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, char **err)
 {
     *err = nullptr;
     std::lock_guard<std::mutex> g(g_mu);
@@ -274,7 +274,7 @@ extern "C" void *arcHostOpSymbol(arc_host_op *op, const char *name, char **err)
     return a->toPtr<void *>();
 }
 
-extern "C" void arcHostOpFree(arc_host_op *op)
+extern "C" void ascendrtc_host_op_free(arc_host_op *op)
 {
     if (!op)
         return;
@@ -292,4 +292,4 @@ extern "C" void arcHostOpFree(arc_host_op *op)
     delete op;
 }
 
-extern "C" void arcHostFreeString(char *s) { std::free(s); }
+extern "C" void ascendrtc_host_free_string(char *s) { std::free(s); }
