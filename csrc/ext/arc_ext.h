@@ -138,16 +138,19 @@ typedef struct arc_state {
 } arc_state;
 
 extern PyModuleDef arc_moduledef;
-/* The state of the _C module, from any object of one of its types. */
+/* The state of the _C module that defined `tp` (or a base of it), or NULL
+ * (its module is gone: interpreter shutdown).  Kernels cache theirs. */
 arc_state *arc_state_of_type(PyTypeObject *tp);
-/* The state through the module object found by definition (slow path). */
-arc_state *arc_state_global(void);
 
 /* Raise AclError (or LaunchError for launch/kernel failures) for `err`
  * from `api`: "ACL_ERROR_X (code): api: detail". Returns NULL. */
 PyObject *arc_raise(arc_state *st, aclError err, const char *api);
 /* Same, always as LaunchError. */
 PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
+/* AclError (launch 0) or LaunchError (1), a new reference: from `st`, or
+ * when there is none (provider loading) from ascendrtc._errors, where the
+ * classes live. */
+PyObject *arc_error_class(arc_state *st, int launch);
 /* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
 const char *arc_err_name(aclError err);
 PyObject *arc_error_name_py(PyObject *module, PyObject *code);
@@ -209,7 +212,7 @@ int arc_device_sync(arc_state *st);
  * error of a launch that was still queued) is kept and raised by the next
  * arc_device_sync (synchronize(), get(), ...), not lost.  Leaves any
  * exception already set untouched. */
-void arc_device_sync_quiet(void);
+void arc_device_sync_quiet(arc_state *st);
 /* Wait for the device when `a` (or its owner) took part in a launch that
  * may still be running.  Returns 0 or -1. */
 int arc_devicearray_settle(DeviceArrayObject *a);

@@ -37,11 +37,10 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"source", "name", "header_names", "header_texts", "name_expressions", "options", NULL};
     const char *src, *name;
     PyObject *hn_o, *ht_o, *ne_o, *opt_o;
-    (void)module;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "ssOOOO:compile", kwlist, &src, &name, &hn_o, &ht_o, &ne_o,
                                      &opt_o))
         return NULL;
-    arc_state *st = arc_state_global();
+    arc_state *st = PyModule_GetState(module);
     PyObject *hn = NULL, *ht = NULL, *ne = NULL, *opt = NULL, *res = NULL, *bin = NULL, *log = NULL,
              *lowered = NULL, *depo = NULL;
     const char **hn_c = NULL, **ht_c = NULL, **ne_c = NULL, **opt_c = NULL;

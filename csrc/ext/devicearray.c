@@ -94,7 +94,7 @@ int arc_devicearray_settle(DeviceArrayObject *a)
         mark = ((DeviceArrayObject *)a->owner)->used_mark;
     if (mark == 0 || arc_sync_completed >= mark)
         return 0;
-    return arc_device_sync(arc_state_global());
+    return arc_device_sync(arc_state_of_type(Py_TYPE(a)));
 }
 
 static void devicearray_dealloc(PyObject *op)
@@ -106,7 +106,7 @@ static void devicearray_dealloc(PyObject *op)
         PyObject_ClearWeakRefs(op);
     if (!a->owner && a->ptr && arc_bind_quiet()) {
         if (a->used_mark && arc_sync_completed < a->used_mark)
-            arc_device_sync_quiet(); /* a queued launch may still use the memory; its error is kept */
+            arc_device_sync_quiet(arc_state_of_type(tp)); /* a queued launch may still use the memory; its error is kept */
         void *p = a->ptr;
         Py_BEGIN_ALLOW_THREADS
         arc_acl.aclrtFree(p);
@@ -167,7 +167,6 @@ static PyObject *devicearray_tp_new(PyTypeObject *tp, PyObject *args, PyObject *
     PyArray_Descr *descr = NULL;
     int nd;
     Py_ssize_t shape[ARC_MAXDIMS];
-    (void)tp;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:DeviceArray", kwlist, &shape_o, &dtype_o))
         return NULL;
     if (parse_shape(shape_o, &nd, shape) < 0)
@@ -176,7 +175,7 @@ static PyObject *devicearray_tp_new(PyTypeObject *tp, PyObject *args, PyObject *
         return NULL;
     if (!descr)
         descr = PyArray_DescrFromType(NPY_FLOAT32);
-    PyObject *r = arc_devicearray_new(arc_state_global(), nd, shape, (PyObject *)descr);
+    PyObject *r = arc_devicearray_new(arc_state_of_type(tp), nd, shape, (PyObject *)descr);
     Py_DECREF(descr);
     return r;
 }
@@ -198,7 +197,7 @@ static int copy(DeviceArrayObject *a, void *host, int to_device)
         err = arc_acl.aclrtMemcpy(host, n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST);
     Py_END_ALLOW_THREADS
     if (err != ACL_SUCCESS) {
-        arc_raise(arc_state_global(), err, "aclrtMemcpy");
+        arc_raise(arc_state_of_type(Py_TYPE(a)), err, "aclrtMemcpy");
         return -1;
     }
     return 0;
@@ -206,7 +205,7 @@ static int copy(DeviceArrayObject *a, void *host, int to_device)
 
 static PyObject *devicearray_from_host(PyObject *cls, PyObject *obj)
 {
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type((PyTypeObject *)cls);
     (void)cls;
     PyArrayObject *arr = (PyArrayObject *)PyArray_FromAny(
         obj, NULL, 0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_NOTSWAPPED, NULL);
@@ -275,7 +274,7 @@ static PyObject *devicearray_fill_zero(PyObject *op, PyObject *unused)
         err = arc_acl.aclrtMemset(a->ptr, a->nbytes, 0, a->nbytes);
         Py_END_ALLOW_THREADS
         if (err != ACL_SUCCESS)
-            return arc_raise(arc_state_global(), err, "aclrtMemset");
+            return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtMemset");
     }
     Py_RETURN_NONE;
 }
@@ -300,7 +299,7 @@ static PyObject *devicearray_array(PyObject *op, PyObject *args, PyObject *kwds)
 static PyObject *devicearray_subscript(PyObject *op, PyObject *key)
 {
     DeviceArrayObject *a = (DeviceArrayObject *)op;
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type(Py_TYPE(op));
     Py_ssize_t start, stop, step, len, n0;
     int drop = 0;
     if (a->nd == 0)
@@ -368,7 +367,7 @@ static PyObject *devicearray_reshape(PyObject *op, PyObject *args)
         shape[unknown] = n / known;
     if (numel(nd, shape) != n || (unknown >= 0 && known == 0))
         return PyErr_Format(PyExc_ValueError, "cannot reshape a DeviceArray of size %zd into shape %R", n, s);
-    DeviceArrayObject *v = alloc_object(arc_state_global(), nd, shape, a->descr);
+    DeviceArrayObject *v = alloc_object(arc_state_of_type(Py_TYPE(op)), nd, shape, a->descr);
     if (!v)
         return NULL;
     v->ptr = a->ptr;

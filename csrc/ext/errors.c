@@ -95,12 +95,35 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
     return NULL;
 }
 
+PyObject *arc_error_class(arc_state *st, int launch)
+{
+    if (st)
+        return Py_NewRef(launch ? st->LaunchError : st->AclError);
+    PyObject *mod = PyImport_ImportModule("ascendrtc._errors");
+    if (!mod)
+        return NULL;
+    PyObject *exc = PyObject_GetAttrString(mod, launch ? "LaunchError" : "AclError");
+    Py_DECREF(mod);
+    return exc;
+}
+
+static PyObject *raise_class(arc_state *st, int launch, aclError err, const char *api)
+{
+    PyObject *exc = arc_error_class(st, launch);
+    if (!exc)
+        return NULL;
+    raise_as(exc, err, api);
+    Py_DECREF(exc);
+    return NULL;
+}
+
 PyObject *arc_raise(arc_state *st, aclError err, const char *api)
 {
-    return raise_as(st ? exc_of(st, err_index(err)) : PyExc_RuntimeError, err, api);
+    int i = err_index(err);
+    return raise_class(st, i >= 0 && err_table[i].exc == ARC_EXC_LAUNCH, err, api);
 }
 
 PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api)
 {
-    return raise_as(st ? st->LaunchError : PyExc_RuntimeError, err, api);
+    return raise_class(st, 1, err, api);
 }

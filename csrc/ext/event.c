@@ -12,7 +12,7 @@ static PyObject *event_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
     aclrtEvent h = NULL;
     aclError err = arc_acl.aclrtCreateEvent(&h);
     if (err != ACL_SUCCESS)
-        return arc_raise(arc_state_global(), err, "aclrtCreateEvent");
+        return arc_raise(arc_state_of_type(tp), err, "aclrtCreateEvent");
     EventObject *e = (EventObject *)tp->tp_alloc(tp, 0);
     if (!e) {
         arc_acl.aclrtDestroyEvent(h);
@@ -43,7 +43,7 @@ static PyObject *event_record(PyObject *op, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"stream", NULL};
     PyObject *stream = Py_None;
     EventObject *e = (EventObject *)op;
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type(Py_TYPE(op));
     aclrtStream sh;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:record", kwlist, &stream))
         return NULL;
@@ -67,7 +67,7 @@ static PyObject *event_synchronize(PyObject *op, PyObject *unused)
     err = arc_acl.aclrtSynchronizeEvent(e->handle);
     Py_END_ALLOW_THREADS
     if (err != ACL_SUCCESS)
-        return arc_raise(arc_state_global(), err, "aclrtSynchronizeEvent");
+        return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtSynchronizeEvent");
     Py_RETURN_NONE;
 }
 
@@ -80,14 +80,14 @@ static PyObject *event_query(PyObject *op, PyObject *unused)
     aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
     aclError err = arc_acl.aclrtQueryEventStatus(e->handle, &status);
     if (err != ACL_SUCCESS)
-        return arc_raise(arc_state_global(), err, "aclrtQueryEventStatus");
+        return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtQueryEventStatus");
     return PyBool_FromLong(status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
 }
 
 static PyObject *event_elapsed_time(PyObject *op, PyObject *end)
 {
     EventObject *e = (EventObject *)op;
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type(Py_TYPE(op));
     if (!PyObject_TypeCheck(end, st->EventType))
         return PyErr_Format(PyExc_TypeError, "elapsed_time() expects an Event, got %.100s",
                             Py_TYPE(end)->tp_name);

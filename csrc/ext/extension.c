@@ -1,25 +1,29 @@
 /* extension.c - the _C extension module: state, exception classes, type creation and
  * the module-level functions (backend choice, device info, synchronize).
- * Multi-phase init; one module instance per process (the provider it
- * loads is process-wide anyway), so siblings reach the state through
- * arc_state_global() without a lookup on the hot path. */
+ * Multi-phase init; the state lives in the module object, and code finds
+ * it through the module (module functions), an object's type
+ * (arc_state_of_type) or a kernel's cached pointer. */
 #define ARC_NUMPY_MAIN
 #include "arc_ext.h"
 #include "arc_numpy.h"
 
-static arc_state *the_state;
-
 uint64_t arc_sync_started, arc_sync_completed;
-
-arc_state *arc_state_global(void)
-{
-    return the_state;
-}
 
 arc_state *arc_state_of_type(PyTypeObject *tp)
 {
-    (void)tp;
-    return the_state;
+#if PY_VERSION_HEX >= 0x030B0000
+    PyObject *m = PyType_GetModuleByDef(tp, &arc_moduledef);
+#else
+    PyObject *m = NULL;
+    for (; tp && !m; tp = tp->tp_base) /* a Python subclass's base is ours */
+        if (PyType_HasFeature(tp, Py_TPFLAGS_HEAPTYPE) && !(m = PyType_GetModule(tp)))
+            PyErr_Clear();
+#endif
+    if (!m) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return PyModule_GetState(m);
 }
 
 /* The error a deallocator's sync met (type, value, traceback), for the next
@@ -27,11 +31,11 @@ arc_state *arc_state_of_type(PyTypeObject *tp)
  * the same failed launch or are reported by their own syncs. */
 static PyObject *deferred[3];
 
-void arc_device_sync_quiet(void)
+void arc_device_sync_quiet(arc_state *st)
 {
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
-    if (arc_device_sync(the_state) < 0) {
+    if (arc_device_sync(st) < 0) {
         PyObject *et, *ev, *etb;
         PyErr_Fetch(&et, &ev, &etb);
         if (!deferred[0]) {
@@ -76,9 +80,8 @@ int arc_device_sync(arc_state *st)
 
 static PyObject *mod_synchronize(PyObject *module, PyObject *unused)
 {
-    (void)module;
     (void)unused;
-    if (arc_device_sync(the_state) < 0)
+    if (arc_device_sync(PyModule_GetState(module)) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -138,9 +141,8 @@ error:
 
 static PyObject *mod_default_stream(PyObject *module, PyObject *unused)
 {
-    (void)module;
     (void)unused;
-    return arc_default_stream(the_state);
+    return arc_default_stream(PyModule_GetState(module));
 }
 
 /* A no-op, the floor for launch-overhead measurements. */
@@ -223,7 +225,6 @@ static int mod_exec(PyObject *m)
     if (_import_array() < 0)
         return -1;
     arc_state *st = PyModule_GetState(m);
-    the_state = st;
     st->AclError = get_error("AclError");
     st->LaunchError = get_error("LaunchError");
     if (!st->AclError || !st->LaunchError || PyModule_AddObjectRef(m, "AclError", st->AclError) < 0 ||
@@ -286,7 +287,6 @@ static int mod_clear(PyObject *m)
 static void mod_free(void *m)
 {
     mod_clear((PyObject *)m);
-    the_state = NULL;
 }
 
 static PyModuleDef_Slot mod_slots[] = {

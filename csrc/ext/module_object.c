@@ -12,7 +12,7 @@ static void module_dealloc(PyObject *op)
     if (m->handle && arc_bind_quiet()) {
         /* Launches of its kernels may be queued: finish them first (their
          * error is raised by the next synchronize). */
-        arc_device_sync_quiet();
+        arc_device_sync_quiet(arc_state_of_type(tp));
         arc_acl.aclrtBinaryUnLoad(m->handle);
     }
     tp->tp_free(op);
@@ -32,7 +32,7 @@ static PyObject *module_get_function(PyObject *op, PyObject *args, PyObject *kwd
     const char *symbol;
     PyObject *name = NULL, *meta = Py_None;
     ModuleObject *m = (ModuleObject *)op;
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type(Py_TYPE(op));
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "s|UO:get_function", kwlist, &symbol, &name, &meta))
         return NULL;
     if (meta != Py_None && !PyObject_TypeCheck(meta, st->BinaryMetaType))

@@ -69,11 +69,12 @@ static PyObject *provider_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    arc_state *st = arc_state_global();
-    PyObject *exc = st ? st->AclError : PyExc_RuntimeError;
-    PyObject *e = PyObject_CallFunction(exc, "s", msg);
-    if (!e)
+    PyObject *exc = arc_error_class(NULL, 0); /* no module at hand: from ascendrtc._errors */
+    PyObject *e = exc ? PyObject_CallFunction(exc, "s", msg) : NULL;
+    if (!e) {
+        Py_XDECREF(exc);
         return NULL;
+    }
     /* SetAttr does not steal: each value is released here. */
     PyObject *code = PyLong_FromLong(ACL_ERROR_UNINITIALIZE);
     PyObject *name = PyUnicode_FromString(arc_err_name(ACL_ERROR_UNINITIALIZE));
@@ -82,6 +83,7 @@ static PyObject *provider_error(const char *fmt, ...)
     Py_XDECREF(code);
     Py_XDECREF(name);
     Py_DECREF(e);
+    Py_DECREF(exc);
     return NULL;
 }
 
@@ -131,7 +133,7 @@ static int load_provider(void)
     /* Keep the GIL: a second thread must not see a half-loaded table. */
     aclError err = arc_acl.aclInit(NULL);
     if (err != ACL_SUCCESS && err != ACL_ERROR_REPEAT_INITIALIZE) {
-        arc_raise(arc_state_global(), err, "aclInit");
+        arc_raise(NULL, err, "aclInit");
         unload_libs();
         return -1;
     }
@@ -149,7 +151,7 @@ int arc_ready_slow(void)
     if (!arc_thread_bound) {
         aclError err = arc_acl.aclrtSetDevice(0);
         if (err != ACL_SUCCESS) {
-            arc_raise(arc_state_global(), err, "aclrtSetDevice(0)");
+            arc_raise(NULL, err, "aclrtSetDevice(0)");
             return -1;
         }
         arc_thread_bound = 1;

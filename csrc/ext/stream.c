@@ -12,7 +12,7 @@ static PyObject *stream_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
     aclrtStream h = NULL;
     aclError err = arc_acl.aclrtCreateStream(&h);
     if (err != ACL_SUCCESS)
-        return arc_raise(arc_state_global(), err, "aclrtCreateStream");
+        return arc_raise(arc_state_of_type(tp), err, "aclrtCreateStream");
     StreamObject *s = (StreamObject *)tp->tp_alloc(tp, 0);
     if (!s) {
         arc_acl.aclrtDestroyStream(h);
@@ -49,14 +49,14 @@ static PyObject *stream_synchronize(PyObject *op, PyObject *unused)
     err = arc_acl.aclrtSynchronizeStream(s->handle);
     Py_END_ALLOW_THREADS
     if (err != ACL_SUCCESS)
-        return arc_raise(arc_state_global(), err, "aclrtSynchronizeStream");
+        return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtSynchronizeStream");
     Py_RETURN_NONE;
 }
 
 static PyObject *stream_wait_event(PyObject *op, PyObject *ev)
 {
     StreamObject *s = (StreamObject *)op;
-    arc_state *st = arc_state_global();
+    arc_state *st = arc_state_of_type(Py_TYPE(op));
     if (!PyObject_TypeCheck(ev, st->EventType))
         return PyErr_Format(PyExc_TypeError, "wait_event() expects an Event, got %.100s", Py_TYPE(ev)->tp_name);
     if (arc_ready() < 0)
