@@ -62,6 +62,8 @@ class LaunchError(AclError):
     (e.g. ``"SIGSEGV"``), ``values``, ``file``, ``line``, ``stream``,
     ``acl_api``, ``later_failures``, and ``code``/``name``; None where the
     report does not say (a real NPU's runtime words its messages its own way).
+    For a jit kernel whose template lines differ from the rendered ones,
+    ``template_line`` is the template's line (``line`` the rendered one).
     """
     kernel: Optional[str] = None
     block: Optional[int] = None
@@ -74,6 +76,7 @@ class LaunchError(AclError):
     stream: Optional[str] = None
     acl_api: Optional[str] = None
     later_failures: int = 0
+    template_line: Optional[int] = None
 
     def __init__(self, *args):
         super().__init__(*args)
@@ -96,15 +99,32 @@ class LaunchError(AclError):
             if w:
                 self.file, self.line = w["file"], int(w["line"])
                 body = body[:w.start()] + body[w.end():]
+                body = self._template_lines(body)
             self.values = body
             head = f"{self.kernel} block {self.block}/{self.block_dim}: {self.api}: {body}"
         else:
             head = task
-        if self.file:
+        if self.file and self.template_line is not None:
+            head += f"\n  at {self.file}:{self.template_line} (template line; line {self.line} of the rendered source)"
+        elif self.file:
             head += f"\n  at {self.file}:{self.line}"
         later = f"; {self.later_failures} later task(s) failed too" if self.later_failures else ""
         self.args = (f"{head}\n  ({self.stream}, reported by {self.acl_api}: {self.name} ({self.code}){later})",)
 
+
+    def _template_lines(self, body: str) -> str:
+        """A jit kernel's rendered lines, in the report and its "at" line,
+        as the template's lines (where a multi-line value moved them)."""
+        from ._jit_template import launch_line
+
+        hit = launch_line(self.file, self.line)
+        if hit is not None and hit[1] != self.line:
+            self.template_line = hit[1]
+
+        def sub(m):
+            h = launch_line(m[1], int(m[2]))
+            return f"{m[1]}:{h[1]}" if h is not None else m[0]
+        return re.sub(r"(%s):(\d+)" % re.escape(self.file), sub, body)
 
 class TemplateError(Error, ValueError):
     """A placeholder could not be parsed or evaluated; names the template

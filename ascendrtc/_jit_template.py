@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import re
+import threading
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -166,6 +167,37 @@ class Template:
 
     def __repr__(self) -> str:
         return f"<ascendrtc.Template {self.name!r}, {len(self.placeholders)} placeholders>"
+
+
+# Rendered sources whose lines differ from their template's (a multi-line
+# value moved the lines below it), by program name: launch errors report
+# the rendered line (the kernel's debug lines), and LaunchError maps it back
+# with launch_line().  A few per name: the variants of one jit function.
+_LAUNCH_MAPS: Dict[str, List[Tuple["Template", Tuple[int, ...]]]] = {}
+_LAUNCH_LOCK = threading.Lock()
+
+
+def remember(program_name: str, source: str) -> None:
+    """Note a jit variant's rendered source for launch_line()."""
+    if not isinstance(source, Rendered):
+        return
+    lm = tuple(source.line_map)
+    with _LAUNCH_LOCK:
+        maps = _LAUNCH_MAPS.setdefault(program_name, [])
+        if all(m != lm or t is not source.template for t, m in maps):
+            maps.append((source.template, lm))
+            del maps[:-8]
+
+
+def launch_line(file: str, line: int) -> Optional[Tuple["Template", int]]:
+    """(template, template line) of rendered line ``line`` of jit program
+    ``file``, when every variant launched under that name agrees."""
+    with _LAUNCH_LOCK:
+        maps = list(_LAUNCH_MAPS.get(file, ()))
+    got = {(id(t), m[line - 1] if 0 < line <= len(m) else None) for t, m in maps}
+    if len(got) != 1 or None in {g[1] for g in got}:
+        return None
+    return maps[0][0], maps[0][1][line - 1]
 
 
 def locate(source: str, line: int) -> Tuple[Optional["Template"], Optional[int]]:

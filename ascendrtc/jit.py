@@ -51,6 +51,7 @@ from . import cache as _cache
 from ._jit_errors import JitCompileError, RecompileBudgetError, RecompileWarning, _Progress
 from ._jit_options import JitOptions
 from ._jit_policy import ArraySpec, Part, RuntimeValue, bucket, classify, exact, fast_key_exprs, rounding, runtime, spec
+from . import _jit_template
 from ._jit_template import Template, TemplateError, ctype
 from ._program import CompileError, Program
 
@@ -377,6 +378,7 @@ class JitKernel:
             bd = self.block_dim
         label = self._label(values, bd)
         source = self._render_source({**values, "block_dim": bd})
+        _jit_template.remember(self.program_name, source)
         if budget:  # warm-up asks for its variants on purpose
             with self._lock:
                 self._budget([p.facets() for p in skey[1]], label)

@@ -172,7 +172,9 @@ def test_unsatisfiable_wait_reports_positions(mod):
         run(mod, "stuck", 2, np.zeros(8, np.int32), np.zeros(8, np.int32))
     msg = str(ei.value)
     assert re.search(r"stuck block \d/2: CrossCoreWaitFlag: the block's cores wait for flags no core will set", msg), msg
-    assert "AIC waits in CrossCoreWaitFlag(5); AIV 0 returned; AIV 1 waits in CrossCoreWaitFlag(6);" in msg, msg
+    at = {n: next(i for i, ln in enumerate(SRC.splitlines(), 1) if f"CrossCoreWaitFlag({n})" in ln) for n in (5, 6)}
+    assert (f"AIC waits in CrossCoreWaitFlag(5) at mix.cpp:{at[5]}; AIV 0 returned; "
+            f"AIV 1 waits in CrossCoreWaitFlag(6) at mix.cpp:{at[6]};") in msg, msg
     out = np.zeros(8, np.int32)
     run(mod, "good", 4, np.zeros(8, np.int32), out)
     np.testing.assert_array_equal(out, 1)

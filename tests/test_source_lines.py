@@ -101,3 +101,67 @@ extern "C" __global__ __aicore__ void asserts(GM_ADDR x, int32_t n)
 '''
     e = launch_error(src, "asserts", [arc.zeros(8, np.float32), np.int32(0)])
     assert e.line == line_of(src, "ASSERT(") and str(e).count("lines.asc:") == 1
+
+
+STUCK = HEAD + r'''
+extern "C" __global__ __aicore__ void KERNEL(GM_ADDR x, GM_ADDR flag, int64_t far)
+{
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float *)x, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, g, 64);
+    BODY
+}
+'''
+
+
+def test_a_fault_names_the_last_device_api_line_it_passed():
+    src = STUCK.replace("KERNEL", "wild").replace("BODY", "((volatile __gm__ float *)x)[far] = 1.0f;")
+    e = launch_error(src, "wild", [arc.zeros(64, np.float32), arc.zeros(8, np.int32), np.int64(1 << 36)])
+    assert e.fault == "SIGSEGV", str(e)
+    assert (e.file, e.line) == ("lines.asc", line_of(src, "DataCopy(t, g, 64)"))
+    assert "last device-API call before the fault" in str(e)
+
+
+def test_a_hang_names_each_core_s_last_device_api_line():
+    src = STUCK.replace("KERNEL", "stuck").replace("BODY", "while (((volatile __gm__ int32_t *)flag)[0] == 0) { }")
+    k = arc.Program(src, "lines.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("stuck")
+    arc.set_launch_timeout(0.3)
+    try:
+        k(arc.zeros(64, np.float32), arc.zeros(8, np.int32), np.int64(0), block_dim=2)
+        with pytest.raises(arc.LaunchError) as e:
+            arc.synchronize()
+    finally:
+        arc.set_launch_timeout(None)
+    assert e.value.code == 507014
+    line = line_of(src, "DataCopy(t, g, 64)")
+    assert str(e.value).count(f"running (last device-API call at lines.asc:{line})") == 2, str(e.value)
+
+
+def test_a_jit_kernel_names_the_template_line():
+    body = HEAD + r'''
+extern "C" __global__ __aicore__ void oobjit(GM_ADDR x)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float *)x);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, g, 256);                 // x holds 64 floats
+}
+'''
+    template = "${PRELUDE}\n" + body
+
+    @arc.jit(template=template, block_dim=1)
+    def oobjit(x):
+        return {"PRELUDE": "// one\n// two\n// three"}   # three rendered lines for one template line
+    with pytest.raises(arc.LaunchError) as e:
+        oobjit(arc.zeros(64, np.float32))
+        arc.synchronize()
+    tl = line_of(template, "DataCopy(t, g, 256)")
+    assert (e.value.file, e.value.template_line, e.value.line) == ("oobjit.asc", tl, tl + 2)
+    assert f"at oobjit.asc:{tl} (template line; line {tl + 2} of the rendered source)" in str(e.value)

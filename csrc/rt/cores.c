@@ -433,15 +433,19 @@ static const char *where_name(int w)
  * neighbours in the same state (and on consecutive blocks) as one item
  * ("cores 1-47: blocks 1-47 waiting in SyncAll").  Returns the length the
  * whole list needs. */
-static size_t list_cores(const int *where, const unsigned *block, unsigned n, int runs, char *buf, size_t len)
+static size_t list_cores(const int *where, const unsigned *block, const char *const *site, unsigned n, int runs,
+                         char *buf, size_t len)
 {
     size_t o = 0;
     for (unsigned i = 0, j; i < n; i = j + 1) {
         int w = where[i], on_block = w == WHERE_RUNNING || w == WHERE_SYNCALL;
         for (j = i; runs && j + 1 < n && where[j + 1] == w && (!on_block || block[j + 1] == block[j] + 1); j++)
             ;
-        char item[96];
-        if (j == i && on_block)
+        char item[320];
+        if (j == i && on_block && site[i])
+            snprintf(item, sizeof item, "core %u: block %u %s (last device-API call at %s)", i, block[i],
+                     where_name(w), site[i]);
+        else if (j == i && on_block)
             snprintf(item, sizeof item, "core %u: block %u %s", i, block[i], where_name(w));
         else if (j == i)
             snprintf(item, sizeof item, "core %u: %s", i, where_name(w));
@@ -462,9 +466,11 @@ static void positions(launch_ctx *c, char *buf, size_t n)
 {
     int where[MAX_THREADS];
     unsigned block[MAX_THREADS], run = 0, sync = 0, idle = 0;
+    const char *site[MAX_THREADS];
     for (unsigned i = 0; i < c->ncores; i++) {
         where[i] = atomic_load(&c->cores[i]->where);
         block[i] = atomic_load(&c->cores[i]->block);
+        site[i] = sim_core_site(c->cores[i]->cur);
         run += where[i] == WHERE_RUNNING;
         sync += where[i] == WHERE_SYNCALL;
         idle += where[i] == WHERE_NOT_STARTED;
@@ -477,9 +483,9 @@ static void positions(launch_ctx *c, char *buf, size_t n)
     int k = snprintf(sum, sizeof sum, " (%u running, %u waiting in SyncAll, %u %s not started; WaitFlag never blocks "
                      "in the simulator)", run, sync, left, left == 1 ? "block" : "blocks");
     size_t room = n > (size_t)k + 1 ? n - (size_t)k - 1 : 0;
-    size_t o = list_cores(where, block, c->ncores, 0, buf, room + 1);
+    size_t o = list_cores(where, block, site, c->ncores, 0, buf, room + 1);
     if (o > room)
-        o = list_cores(where, block, c->ncores, 1, buf, room + 1);
+        o = list_cores(where, block, site, c->ncores, 1, buf, room + 1);
     if (o > room)
         o = room;
     snprintf(buf + o, n - o, "%s", sum);
@@ -951,8 +957,10 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
             for (int i = 0; i < n && o < sizeof m; i++) {
                 sub_core *s = ct->subs[i];
                 const char *who = i == 0 ? "AIC" : naiv == 1 ? "AIV" : i == 1 ? "AIV 0" : "AIV 1";
+                const char *at = sim_core_site(&s->core);
                 if (s->state == SUB_WAIT)
-                    o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in CrossCoreWaitFlag(%d);", who, s->wait_id);
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in CrossCoreWaitFlag(%d)%s%s;", who,
+                                          s->wait_id, at ? " at " : "", at ? at : "");
                 else
                     o += (size_t)snprintf(m + o, sizeof m - o, " %s returned;", who);
             }

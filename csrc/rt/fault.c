@@ -294,6 +294,10 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
                                                            "page)"
                                                          : "");
         }
+        const char *last = sim_core_site(__arc_core());
+        size_t bl = strlen(body);
+        if (last && bl + 1 < sizeof body) /* no PC -> line map: the nearest line the core is known to have passed */
+            snprintf(body + bl, sizeof body - bl, "; last device-API call before the fault (at %s)", last);
         sim_core_signal_abort(api, body); /* returns only outside kernel code */
     }
     chain(sig, si, uc);

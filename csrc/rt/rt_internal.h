@@ -206,6 +206,9 @@ void sim_fiber_switch(sim_fiber *from, sim_fiber *to);
 /* ---- site.c ---- */
 /* "file:line" of the kernel code making the current service call, or NULL. */
 const char *sim_site(void);
+/* The last marked device-API call core k passed in its block, or NULL;
+ * readable from other threads (a hang report). */
+const char *sim_core_site(const arc_core *k);
 
 /* ---- race.c ---- */
 /* Reset this thread's race detector for a block of launch number `seq` in `mode`. */

@@ -9,6 +9,14 @@ static __thread const char *site;
 void __arc_site(const char *where)
 {
     site = where;
+    arc_core *k = __arc_core();
+    if (k)
+        k->dev[ARC_SITE_SLOT] = (unsigned long long)(uintptr_t)where;
+}
+
+const char *sim_core_site(const arc_core *k)
+{
+    return k ? (const char *)(uintptr_t)__atomic_load_n(&k->dev[ARC_SITE_SLOT], __ATOMIC_RELAXED) : NULL;
 }
 
 const char *sim_site(void)

@@ -154,6 +154,9 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
  * runtime service call; the compiler inserts it before each (rtc/sites.cpp)
  * so errors name the user's line. */
 void __arc_site(const char *where);
+/* The same, kept per core for fault and hang reports (the last marked
+ * device-API call a core passed; zeroed at block start). */
+#define ARC_SITE_SLOT (ARC_CORE_DEV_SLOTS - 5)
 
 /* Every runtime function JIT'd kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
