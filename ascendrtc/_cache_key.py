@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import sys
 import threading
 import time
@@ -153,12 +154,36 @@ def file_hash(path: str) -> str:
         hit = _hash_memo.get(path)
     if hit is not None and hit[0] == ident:
         return hit[1]
-    with open(path, "rb") as f:
-        h = sha256(f.read())
+    h = _content_hash(path)
     if time.time() - os.stat(path).st_mtime > _RACY_S:
         with _hash_lock:
             _hash_memo[path] = (ident, h)
     return h
+
+
+_MAX_HASHED = 1 << 30  # no header is near this; a file past it is not read
+
+
+def _content_hash(path: str) -> str:
+    """sha256 of a regular file's bytes.  Anything else (a FIFO would block,
+    /dev/zero never ends) and an oversized file hash to a marker naming what
+    it is, without being read: a key changes when a header turns into one,
+    and a recorded dependency no longer matches."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return f"not-a-regular-file:{stat.S_IFMT(st.st_mode):o}"
+        if st.st_size > _MAX_HASHED:
+            return f"oversized:{st.st_size}"
+        h = hashlib.sha256()
+        while True:
+            b = os.read(fd, 1 << 20)
+            if not b:
+                return h.hexdigest()
+            h.update(b)
+    finally:
+        os.close(fd)
 
 
 def stale_dependency(deps: Optional[Mapping[str, str]]) -> Optional[str]:
@@ -221,7 +246,9 @@ def header_components(source: str, headers: Mapping[str, str], options: Sequence
             continue
         seen.add(p)
         try:
-            comp[f"include:{p}"] = file_hash(p)
+            comp[f"include:{p}"] = h = file_hash(p)
+            if h.startswith(("not-a-regular-file", "oversized")):
+                continue  # never read (a FIFO would block): the marker is its component
             with open(p, "rb") as f:
                 todo += _abs_includes(f.read())
         except OSError:

@@ -95,3 +95,13 @@ def test_ctype_of_a_non_dtype_names_it():
         arc.ctype(object())
     with pytest.raises(TypeError, match="complex128 has no Ascend C scalar type"):
         arc.ctype(np.complex128)
+
+
+def test_a_zero_size_shape_numpy_cannot_hold_is_refused():
+    """(0, 2**62, 4) has no elements but strides past 2**63: NumPy refuses it, so does DeviceArray."""
+    with pytest.raises(ValueError, match="shape too large"):
+        arc.empty((0, 2**62, 4), np.float32)
+    a = arc.empty((0, 4), np.float32)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        a.reshape(0, 2**62)
+    assert a.reshape(4, 0).get().shape == (4, 0)

@@ -3,11 +3,15 @@ foreign blobs to the loader (Python and aclrtBinaryLoadFromData), random
 option lists to aclrtcCompileProg, random argument tuples to a launch,
 and random runtime API call sequences (use after free, double destroy,
 unload with a launch queued).  Each gets an error code or an exception;
-afterwards a real launch still works.  Bounded case counts keep the file
-well under 30 s."""
+afterwards a real launch still works.  Also random kernel printf formats, DeviceArray shapes and
+dtypes, and every kind of file sitting where a cache entry should be (a
+FIFO, symlinks, a directory, a device, truncated, oversized, foreign).
+Bounded case counts keep the file well under a minute."""
 import ctypes
+import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ascendrtc as arc
@@ -220,4 +224,161 @@ def test_random_api_call_sequences(ops):
 
 
 def test_everything_still_works_after_the_fuzzing():
+    still_works()
+
+
+# ---- kernel printf formats (the format comes from GM, so one kernel takes them all) ----
+
+PF_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void pf_fuzz(GM_ADDR fmt, GM_ADDR str, int32_t i, uint32_t u, float f)
+{
+    AscendC::printf((const char *)fmt, i, u, f, (const char *)str, (void *)str);
+}
+'''
+
+
+def pf_kernel():
+    return compiled("pf_fuzz", lambda: arc.Program(PF_SRC, "pf_fuzz.asc").compile().load().get_kernel("pf_fuzz"))
+
+
+conversion = st.builds(
+    lambda flags, width, prec, length, conv: "%" + flags + width + prec + length + conv,
+    st.text(alphabet="-+ #0'", max_size=3),
+    st.one_of(st.just(""), st.just("*"), st.integers(0, 5000).map(str), st.sampled_from(["4097", "99999999999"])),
+    st.one_of(st.just(""), st.just(".*"), st.integers(0, 5000).map(lambda p: f".{p}"), st.just(".0000000000000007")),
+    st.sampled_from(["", "h", "hh", "l", "ll", "L", "z", "j", "t", "q"]),
+    st.sampled_from(list("diouxXcfFeEgGaAspn%") + ["", "k", "y", "\n"]))
+formats = st.lists(st.one_of(st.text(max_size=8).filter(lambda t: "\0" not in t), conversion),
+                   max_size=6).map("".join)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(fmt=formats, i=st.integers(-2**31, 2**31 - 1), f=st.floats(allow_nan=True, width=32))
+def test_random_printf_formats_print_or_fail_the_launch_naming_printf(fmt, i, f, capfd):
+    data = np.frombuffer(fmt.encode("utf-8", "surrogatepass") + b"\0", np.uint8).copy()
+    s = np.frombuffer(b"a string\0", np.uint8).copy()
+    try:
+        pf_kernel()[1](data, s, i, abs(i), f)
+        arc.synchronize()
+    except arc.LaunchError as e:
+        assert "AscendC::printf" in str(e), str(e)
+    out = capfd.readouterr().out
+    assert len(out) <= 64 * 1024 + 1                  # one call prints at most 64 KiB
+    still_works()
+
+
+def test_a_huge_printf_width_is_refused_not_allocated(capfd):
+    for fmt, what in ((b"%2000000000s", "width above 4096"), (b"%.2000000000f", "precision above 4096"),
+                      (b"%." + b"0" * 60 + b"1d", "longer than 56")):
+        with pytest.raises(arc.LaunchError, match=what):
+            pf_kernel()[1](np.frombuffer(fmt + b"\0", np.uint8).copy(), np.zeros(4, np.uint8), 1, 1, 1.0)
+            arc.synchronize()
+    pf_kernel()[1](np.frombuffer(b"<%4096d>\0", np.uint8).copy(), np.zeros(4, np.uint8), 7, 1, 1.0)
+    arc.synchronize()
+    out = capfd.readouterr().out
+    assert out.startswith("<" + " " * 4095 + "7>"), out[:80]       # the widest field, whole
+    still_works()
+
+
+# ---- DeviceArray shapes ----
+
+dim = st.one_of(st.integers(0, 9), st.sampled_from([64, 2**20, 2**31 - 1, 2**31, 2**32 + 1, 2**61, 2**63 - 1, 2**63,
+                                                     2**64, -1, -2**63]),
+                st.sampled_from([1.5, "3", None, np.int64(3), np.uint8(2), True]))
+shapes = st.one_of(dim, st.lists(dim, max_size=10).map(tuple))
+dtypes = st.sampled_from([np.float32, np.float16, np.int8, np.complex128, np.float64, object, "V0", "V7", "S3",
+                          "U2", [("a", "i4"), ("b", "f2")], "M8[s]", None, "nonsense", 3])
+
+
+@FUZZ
+@given(shape=shapes, dtype=dtypes)
+def test_random_device_array_shapes_are_sized_exactly_or_refused(shape, dtype):
+    try:
+        a = arc.empty(shape, dtype)
+    except (ValueError, TypeError, OverflowError, MemoryError, arc.AclError):
+        still_works()
+        return
+    dims = (shape,) if not isinstance(shape, tuple) else shape
+    n = 1
+    for d in dims:
+        n *= int(d)
+    assert a.shape == tuple(int(d) for d in dims)
+    assert a.nbytes == n * a.dtype.itemsize                  # exact: no wrapped product
+    if a.nbytes <= 1 << 20:
+        buf = (np.arange(a.nbytes) % 251).astype(np.uint8)
+        a.set(buf.view(a.dtype).reshape(a.shape))
+        np.testing.assert_array_equal(a.get().reshape(-1).view(np.uint8), buf)
+        for new in ((-1,), (n, -1) if n else (0,), (2, -1)):
+            try:
+                r = a.reshape(*new)
+            except (ValueError, TypeError):
+                continue
+            assert r.nbytes == a.nbytes
+    del a
+    still_works()
+
+
+# ---- cache entry types: whatever sits where an entry should, the compile works ----
+
+ENTRY_KINDS = ["fifo", "symlink_good", "symlink_devzero", "symlink_dangling", "directory", "devnull", "truncated",
+               "oversized", "empty", "random", "other_key", "flipped"]
+
+
+def _plant(path, kind, good, other):
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink_good":
+        os.symlink(other, path)
+    elif kind == "symlink_devzero":
+        os.symlink("/dev/zero", path)
+    elif kind == "symlink_dangling":
+        os.symlink(path + ".nowhere", path)
+    elif kind == "directory":
+        os.mkdir(path)
+        open(os.path.join(path, "x"), "w").close()
+    elif kind == "devnull":
+        os.symlink("/dev/null", path)
+    elif kind == "truncated":
+        open(path, "wb").write(good[:len(good) // 2])
+    elif kind == "oversized":
+        with open(path, "wb") as f:
+            f.truncate((1 << 30) + 1)                      # sparse: larger than an entry may be
+    elif kind == "empty":
+        open(path, "wb").close()
+    elif kind == "random":
+        open(path, "wb").write(os.urandom(len(good)))
+    elif kind == "other_key":
+        open(path, "wb").write(open(other, "rb").read())
+    elif kind == "flipped":
+        d = bytearray(good)
+        d[len(d) * 2 // 3] ^= 0x20
+        open(path, "wb").write(bytes(d))
+
+
+@pytest.mark.parametrize("kind", ENTRY_KINDS)
+def test_any_cache_entry_type_gives_a_good_compile(kind, tmp_path, monkeypatch):
+    import shutil
+    from ascendrtc import cache as C
+    monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ASCENDRTC_CACHE", raising=False)
+    prog = lambda n: arc.Program(add_source(np.float32, n), "add_custom.asc")  # noqa: E731
+    other = C.compile(prog(512), ["--npu-arch=dav-2201"])
+    r = C.compile(prog(256), ["--npu-arch=dav-2201"])
+    path = C.get_cache().path_for(r.key.digest)
+    good = open(path, "rb").read()
+    os.unlink(path)
+    _plant(path, kind, good, C.get_cache().path_for(other.key.digest))
+    r2 = C.compile(prog(256), ["--npu-arch=dav-2201"])       # must not hang, crash or serve the wrong binary
+    assert r2.how == "compiled", kind
+    k = r2.binary.load().get_kernel("add_custom")
+    x = np.arange(256, dtype=np.float32)
+    z = np.zeros_like(x)
+    k[8](x, x, z)
+    np.testing.assert_array_equal(z, 2 * x)
+    if kind != "directory":                                   # rebuilt in place: the next compile hits
+        assert C.compile(prog(256), ["--npu-arch=dav-2201"]).how == "disk"
+    else:
+        shutil.rmtree(path)
     still_works()

@@ -34,6 +34,18 @@ static Py_ssize_t numel(int nd, const Py_ssize_t *shape)
     return n;
 }
 
+/* Whether the bytes of the non-zero dimensions fit Py_ssize_t, as NumPy
+ * requires of any shape (a zero-size (0, 2**62) would otherwise overflow
+ * its strides and could not be handed to NumPy). */
+static int shape_fits(int nd, const Py_ssize_t *shape, Py_ssize_t elsize)
+{
+    Py_ssize_t b = elsize;
+    for (int i = 0; i < nd; i++)
+        if (shape[i] < 0 || (shape[i] && __builtin_mul_overflow(b, shape[i], &b)))
+            return 0;
+    return 1;
+}
+
 static DeviceArrayObject *alloc_object(arc_state *st, int nd, const Py_ssize_t *shape, PyObject *descr)
 {
     DeviceArrayObject *a = (DeviceArrayObject *)st->DeviceArrayType->tp_alloc(st->DeviceArrayType, 0);
@@ -62,9 +74,10 @@ PyObject *arc_devicearray_new(arc_state *st, int nd, const Py_ssize_t *shape, Py
         if (__builtin_mul_overflow(n, shape[i], &n))
             return PyErr_Format(PyExc_ValueError, "shape too large: the number of elements overflows");
     }
-    if (__builtin_mul_overflow(n, (Py_ssize_t)PyDataType_ELSIZE((PyArray_Descr *)descr), &nbytes))
-        return PyErr_Format(PyExc_ValueError, "shape too large: %zd elements of dtype %R need more than %zd bytes", n,
-                            descr, PY_SSIZE_T_MAX);
+    if (__builtin_mul_overflow(n, (Py_ssize_t)PyDataType_ELSIZE((PyArray_Descr *)descr), &nbytes) ||
+        !shape_fits(nd, shape, (Py_ssize_t)PyDataType_ELSIZE((PyArray_Descr *)descr)))
+        return PyErr_Format(PyExc_ValueError, "shape too large: %zd elements of dtype %R (or its non-zero "
+                            "dimensions) need more than %zd bytes", n, descr, PY_SSIZE_T_MAX);
     if (arc_ready() < 0)
         return NULL;
     DeviceArrayObject *a = alloc_object(st, nd, shape, descr);
@@ -365,7 +378,8 @@ static PyObject *devicearray_reshape(PyObject *op, PyObject *args)
     }
     if (unknown >= 0 && known > 0 && n % known == 0)
         shape[unknown] = n / known;
-    if (numel(nd, shape) != n || (unknown >= 0 && known == 0))
+    if (numel(nd, shape) != n || (unknown >= 0 && known == 0) ||
+        !shape_fits(nd, shape, (Py_ssize_t)PyDataType_ELSIZE(descr_of(a))))
         return PyErr_Format(PyExc_ValueError, "cannot reshape a DeviceArray of size %zd into shape %R", n, s);
     DeviceArrayObject *v = alloc_object(arc_state_of_type(Py_TYPE(op)), nd, shape, a->descr);
     if (!v)

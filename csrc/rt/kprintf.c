@@ -19,6 +19,7 @@
 
 #define OUT_MAX (64u << 10) /* longest text one call prints */
 #define STR_MAX 4096u       /* longest %s argument */
+#define FIELD_MAX 4096      /* largest width or precision, written or '*' (else one %s could ask for gigabytes) */
 
 static pthread_mutex_t printf_mu = PTHREAD_MUTEX_INITIALIZER;
 
@@ -125,21 +126,28 @@ int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args)
             spec[sl++] = *s++;
         int nstar = 0;
         long long starv[2] = {0, 0};
-        if (*s == '*') {
-            nstar++;
-            spec[sl++] = *s++;
-        } else {
-            while (*s >= '0' && *s <= '9' && sl < 48)
+        for (int part = 0; part < 2; part++) { /* the width, then the precision after a '.' */
+            if (part == 1) {
+                if (*s != '.')
+                    break;
                 spec[sl++] = *s++;
-        }
-        if (*s == '.') {
-            spec[sl++] = *s++;
+            }
             if (*s == '*') {
                 nstar++;
                 spec[sl++] = *s++;
-            } else {
-                while (*s >= '0' && *s <= '9' && sl < 56)
-                    spec[sl++] = *s++;
+                continue;
+            }
+            long v = 0;
+            while (*s >= '0' && *s <= '9') {
+                v = v * 10 + (*s - '0');
+                if (v > FIELD_MAX) {
+                    BAD("format \"%s\": a %s above %d is out of range", fmtcopy, part ? "precision" : "width",
+                        FIELD_MAX);
+                }
+                spec[sl++] = *s++; /* a precision's leading zeros stop at the length check */
+                if (sl > 56) {
+                    BAD("format \"%s\": a conversion specification longer than 56 characters", fmtcopy);
+                }
             }
         }
         while (*s && strchr("hlLqjzt", *s)) /* the kind travels with the value: length modifiers are moot */
@@ -158,9 +166,9 @@ int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args)
                     ai + 1, kind_name(args[ai].kind));
             }
             starv[i] = (long long)args[ai++].v;
-            if (starv[i] > 4096 || starv[i] < -4096) {
-                    BAD("format \"%s\": a '*' width or precision of %lld is out of range (at most 4096)", fmtcopy,
-                    starv[i]);
+            if (starv[i] > FIELD_MAX || starv[i] < -FIELD_MAX) {
+                    BAD("format \"%s\": a '*' width or precision of %lld is out of range (at most %d)", fmtcopy,
+                    starv[i], FIELD_MAX);
             }
         }
         if (conv == 'n') {
@@ -179,7 +187,7 @@ int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args)
             BAD("format \"%s\": conversion %.*s expects %s but argument %u is %s", fmtcopy, (int)(s + 1 - pct), pct,
                 kind_name(want[0]), ai, kind_name(a->kind));
         }
-        char piece[512];
+        char piece[FIELD_MAX + 512]; /* the widest field, or the longest %f of a double at full precision */
         int m = 0;
         if (conv == 's') {
             long len = read_string((uintptr_t)a->v, sbuf);
