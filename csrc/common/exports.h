@@ -21,6 +21,18 @@ ARC_EXPORT void ascendrtc_set_recent_error(const char *msg);
  * TIMEOUT/TIMEOUT_US attribute; 0 = none, negative = back to
  * $ASCENDRTC_LAUNCH_TIMEOUT. */
 ARC_EXPORT void ascendrtc_set_launch_timeout(double seconds);
+/* libascendcl: cancel the kernel launches queued so far on stream (NULL:
+ * the default stream), or on every stream when every is nonzero, as a launch
+ * timeout ends them: the running launch's cores are interrupted, later ones
+ * are skipped, each fails with a message naming the interrupt (Ctrl-C). */
+ARC_EXPORT void ascendrtc_cancel(void *stream, int every);
+/* libascendcl: aclrtSynchronizeStream(stream), or aclrtSynchronizeDevice
+ * when every is nonzero, that calls poll(arg) every slice_ms while it
+ * waits.  When poll returns nonzero (Ctrl-C), the launches queued so far
+ * on the streams waited for are cancelled as by ascendrtc_cancel, the wait
+ * ends once they have stopped, the failures they recorded are dropped and
+ * it returns -1; otherwise the synchronize's ACL code. */
+ARC_EXPORT int ascendrtc_sync_polled(void *stream, int every, int slice_ms, int (*poll)(void *arg), void *arg);
 /* libascendcl: unified-buffer bytes per vector core of the simulated
  * device's SoC (rt/soc.c), which aclrtGetDeviceInfo reports only on 3510. */
 ARC_EXPORT long long ascendrtc_ub_size(void);
@@ -34,6 +46,10 @@ ARC_EXPORT int ascendrtc_profile(int on, const char *soc);
 ARC_EXPORT const char *ascendrtc_profile_take(void);
 /* libascendcl: the SoCs the cost model knows, comma-separated. */
 ARC_EXPORT const char *ascendrtc_profile_socs(void);
+/* libacl_rtc: stop the compile of prog (an aclrtcProg) running in another
+ * thread (Ctrl-C): it fails with ACL_ERROR_RTC_COMPILATION, "the compile
+ * was cancelled", within moments. */
+ARC_EXPORT void ascendrtc_compile_cancel(void *prog);
 /* libacl_rtc: what a compiled binary depends on besides source and
  * options (compiler, target CPU, device headers); caches key on it. */
 ARC_EXPORT const char *ascendrtc_rtc_fingerprint(void);

@@ -63,6 +63,9 @@
     X(0, ascendrtc_profile)                 \
     X(0, ascendrtc_profile_take)            \
     X(0, ascendrtc_profile_socs)            \
+    X(0, ascendrtc_sync_polled)             \
+    X(0, ascendrtc_cancel)                  \
+    X(1, ascendrtc_compile_cancel)          \
     X(1, ascendrtc_rtc_fingerprint)         \
     X(1, ascendrtc_rtc_resolve_arch)        \
     X(1, ascendrtc_rtc_set_pch_store)       \
@@ -102,6 +105,19 @@ static inline int arc_ready(void)
 /* For deallocators: bind the calling thread to the device if the provider
  * is loaded, without raising.  Returns nonzero when ACL calls may be made. */
 int arc_bind_quiet(void);
+
+/* Wait for the work queued on stream sh (every: on every stream) with the
+ * GIL released, running Python's signal handlers every few ms (wait.c).
+ * Returns the synchronize's ACL code, or -1 with the exception a handler
+ * raised (KeyboardInterrupt) after the queued launches were cancelled and
+ * stopped.  Call with the GIL held. */
+int arc_sync(aclrtStream sh, int every);
+/* aclrtcCompileProg(*prog, ...) with the GIL released, on a thread of its
+ * own so that Ctrl-C stops it (compile_thread.c).  Returns its ACL code
+ * with the failure's detail message in *detail (malloc'd, or NULL), or -1
+ * with the exception a signal handler raised; *prog is then NULL when the
+ * compile still runs (it frees the program itself).  GIL held. */
+int arc_compile_prog(aclrtcProg *prog, int nopt, const char **opts, char **detail);
 
 /* set_backend/backend_info live in provider.c, and the doors to the
  * ARC_EXT_FUNCS: compiler_fingerprint, resolve_arch, set_launch_timeout. */

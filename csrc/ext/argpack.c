@@ -528,9 +528,12 @@ PyObject *arc_kernel_launch(KernelObject *k, uint32_t block_dim, PyObject *strea
         goto done;
     }
     if (ntemps) {
-        /* Host arrays: wait for the kernel, then copy outputs back. */
+        /* Host arrays: wait for the kernel (Ctrl-C cancels it), then copy
+         * outputs back. */
+        err = arc_sync(sh, 0);
+        if (err == (aclError)-1)
+            goto done; /* KeyboardInterrupt; the temporaries are no longer in use */
         Py_BEGIN_ALLOW_THREADS
-        err = arc_acl.aclrtSynchronizeStream(sh);
         for (int i = 0; err == ACL_SUCCESS && i < ntemps; i++)
             if ((temps[i].intent & ARC_OUT) && temps[i].nbytes)
                 err = arc_acl.aclrtMemcpy(PyArray_DATA(temps[i].host), temps[i].nbytes, temps[i].dev,

@@ -48,7 +48,7 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
     aclrtcProg prog = NULL;
     aclError err = ACL_SUCCESS;
     const char *failed_api = NULL;
-    char *logbuf = NULL;
+    char *logbuf = NULL, *detail_c = NULL;
 
     if (!(hn = PySequence_Fast(hn_o, "header_names must be a sequence")) ||
         !(ht = PySequence_Fast(ht_o, "header_texts must be a sequence")) ||
@@ -77,11 +77,18 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
         err = arc_acl.aclrtcAddNameExpr(prog, ne_c[i]);
         failed_api = "aclrtcAddNameExpr";
     }
-    if (err == ACL_SUCCESS) {
-        err = arc_acl.aclrtcCompileProg(prog, (int)nopt, opt_c);
-        failed_api = "aclrtcCompileProg";
-    }
     Py_END_ALLOW_THREADS
+    if (err == ACL_SUCCESS) {
+        err = arc_compile_prog(&prog, (int)nopt, opt_c, &detail_c);
+        failed_api = "aclrtcCompileProg";
+        if (err == -1)
+            goto cleanup; /* KeyboardInterrupt: the compile was cancelled; nothing to cache */
+        if (err != ACL_SUCCESS && detail_c && arc_acl.ascendrtc_set_recent_error)
+            arc_acl.ascendrtc_set_recent_error(detail_c); /* for arc_raise, on this thread */
+    } else {
+        const char *d = arc_acl.aclGetRecentErrMsg();
+        detail_c = d ? strdup(d) : NULL;
+    }
     if (err != ACL_SUCCESS && !prog) {
         arc_raise(st, err, failed_api);
         goto cleanup;
@@ -110,7 +117,7 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
      * log says nothing. */
     PyObject *detail;
     if (err != ACL_SUCCESS) {
-        const char *d = arc_acl.aclGetRecentErrMsg();
+        const char *d = detail_c;
         detail = PyUnicode_DecodeUTF8(d ? d : "", d ? (Py_ssize_t)strlen(d) : 0, "replace");
         if (!detail)
             goto cleanup;
@@ -159,6 +166,7 @@ cleanup:
     if (prog)
         arc_acl.aclrtcDestroyProg(&prog);
     free(logbuf);
+    free(detail_c);
     PyMem_Free(hn_c);
     PyMem_Free(ht_c);
     PyMem_Free(ne_c);

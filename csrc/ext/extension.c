@@ -65,10 +65,9 @@ int arc_device_sync(arc_state *st)
     if (arc_ready() < 0)
         return -1;
     uint64_t mine = ++arc_sync_started;
-    aclError err;
-    Py_BEGIN_ALLOW_THREADS
-    err = arc_acl.aclrtSynchronizeDevice();
-    Py_END_ALLOW_THREADS
+    aclError err = arc_sync(NULL, 1);
+    if (err == (aclError)-1)
+        return -1; /* KeyboardInterrupt: the launches were cancelled */
     if (err != ACL_SUCCESS) {
         arc_raise(st, err, "aclrtSynchronizeDevice");
         return -1;

@@ -44,10 +44,9 @@ static PyObject *stream_synchronize(PyObject *op, PyObject *unused)
     StreamObject *s = (StreamObject *)op;
     if (arc_ready() < 0)
         return NULL;
-    aclError err;
-    Py_BEGIN_ALLOW_THREADS
-    err = arc_acl.aclrtSynchronizeStream(s->handle);
-    Py_END_ALLOW_THREADS
+    aclError err = arc_sync(s->handle, 0);
+    if (err == (aclError)-1)
+        return NULL; /* KeyboardInterrupt: the stream's launches were cancelled */
     if (err != ACL_SUCCESS)
         return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtSynchronizeStream");
     Py_RETURN_NONE;

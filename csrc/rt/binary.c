@@ -25,6 +25,7 @@ struct sim_bin {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int inflight;    /* launches queued or running */
+    int kept;        /* abandoned cores may still run its code: never freed */
 };
 
 static const sim_orc_symbol runtime_symbols[] = {
@@ -347,7 +348,16 @@ void sim_bin_release(sim_bin *b)
     pthread_mutex_unlock(&b->mu);
 }
 
-/* Waits for queued launches of the binary's kernels before freeing them. */
+void sim_bin_keep(sim_bin *b)
+{
+    pthread_mutex_lock(&b->mu);
+    b->kept = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Waits for queued launches of the binary's kernels before freeing them;
+ * a binary whose code abandoned cores may still run stays loaded. */
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
     const char *api = "aclrtBinaryUnLoad";
@@ -361,10 +371,12 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
     for (uint32_t i = 0; i < b->meta.nkernels; i++)
         sim_handle_del(&b->funcs[i]);
     pthread_mutex_lock(&b->mu);
-    while (b->inflight)
+    while (b->inflight && !b->kept)
         pthread_cond_wait(&b->cv, &b->mu);
+    int kept = b->kept;
     pthread_mutex_unlock(&b->mu);
-    bin_free(b);
+    if (!kept)
+        bin_free(b);
     return ACL_SUCCESS;
 }
 

@@ -24,7 +24,18 @@
  * flags or atomics, which needs them to run at once (as on the NPU).  When
  * no block of such a launch has finished for STALL_NS and blocks are still
  * waiting to start, the watchdog doubles the launch's threads (extra
- * threads that live for this launch only), up to one per block or core. */
+ * threads that live for this launch only), up to one per block or core.
+ *
+ * Abandoned cores: a kernel may block the interrupt signal or end its own
+ * thread (a raw exit syscall).  A core still in kernel code ABANDON_NS
+ * after its launch timed out or was cancelled is abandoned: its in_kernel
+ * becomes ABANDONED, the launch counts it as checked out, its thread gets
+ * the idle scheduling class, and a new thread takes its place in the pool
+ * (the launching stream worker's place: a rescue thread finishes the launch
+ * and serves the stream from then on, sim_stream_takeover).  If it ever
+ * comes back from kernel code it parks forever; nothing it used (its core,
+ * the launch's task, the binary's code) is freed.  Fiber launches (SyncAll
+ * kernels) are only interrupted, not abandoned. */
 #include <errno.h>
 #include <setjmp.h>
 #include <ucontext.h>
@@ -33,7 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -44,6 +57,9 @@
 #define MAX_THREADS 64
 #define STALL_NS 20000000ull
 #define ALTSTACK_SIZE (64u << 10)
+#define ABANDON_NS 250000000ull /* a stopped launch's core still in kernel code this long after is abandoned */
+#define IN_KERNEL 1
+#define ABANDONED 2 /* in_kernel of an abandoned core */
 
 enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
 
@@ -85,8 +101,15 @@ typedef struct launch_ctx {
     unsigned limit;         /* most threads this launch may get */
     _Atomic uint64_t last_exit_ns; /* when a block last returned, or threads were added */
     sim_corepool *pool;
-    sim_watch watch;
+    sim_watch watch;        /* the timeout, or a cancel (sim_corepool_cancel) */
+    int watched;            /* watch is added (pool->mu) */
+    atomic_int interrupted; /* cancelled by sim_corepool_cancel (Ctrl-C) */
+    atomic_int stopping;    /* timed out or cancelled: services leave kernel code at once */
     sim_watch stall;
+    int watch_stall;        /* stall is added */
+    unsigned nstart;        /* threads at the start: the caller and pool threads 0..nstart-2 */
+    uint64_t t0;            /* start, when the launch has a timeout */
+    uint64_t fired_ns;      /* when the timeout or cancel fired */
     uint64_t seq;          /* this launch's number in the process (race-check warnings count per launch) */
     core_thread *extra[MAX_THREADS]; /* threads on_stall added (joined at the end) */
     unsigned nextra;
@@ -115,7 +138,10 @@ struct core_thread {
     sub_core *subs[MAX_SUBS];
     int nsub, cur_sub; /* sub-cores of the running MIX block, and the one running */
     ucontext_t sched;
-    atomic_int in_kernel; /* 1 while in kernel code: signals may longjmp out */
+    atomic_int in_kernel; /* IN_KERNEL while in kernel code: signals may longjmp out; ABANDONED */
+    int abandoned;        /* set by the watchdog (in_kernel ABANDONED), read by the launch's end */
+    pid_t tid;            /* its thread's id, for sched_setscheduler */
+    uint64_t gen0;        /* the pool's gen when the thread was made: launches before it are not its own */
     atomic_int where;     /* WHERE_* */
     atomic_uint block;    /* the block it runs */
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
@@ -145,9 +171,39 @@ struct sim_corepool {
     int spin;        /* idle threads may spin: the last launch had at most 4 threads per CPU */
     core_thread *fibers[MAX_THREADS]; /* fiber cores, made on first use */
     unsigned nfibers;
+    launch_ctx *running; /* the launch in sim_cores_run, for sim_corepool_cancel */
+    uint64_t cancel_upto; /* launches with a seq up to this one are cancelled */
 };
 
 static __thread core_thread *self;
+static __thread pid_t my_tid;
+
+static pid_t tid_of_self(void)
+{
+    if (!my_tid)
+        my_tid = (pid_t)syscall(SYS_gettid);
+    return my_tid;
+}
+
+/* An abandoned core came back from kernel code: its launch has moved on,
+ * so it may touch nothing of it again. */
+static _Noreturn void park(void)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    for (;;)
+        pause();
+}
+
+/* Leave kernel code; returns the state it had (parks an abandoned core). */
+static int leave_kernel(core_thread *ct)
+{
+    int v = atomic_exchange(&ct->in_kernel, 0);
+    if (v == ABANDONED)
+        park();
+    return v;
+}
 
 static void no_flush_to_zero(void)
 {
@@ -236,10 +292,10 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     if (naiv) {
         run_mix(ct, c, b, naiv);
     } else if (setjmp(ct->jb) == 0) {
-        atomic_store(&ct->in_kernel, 1);
+        atomic_store(&ct->in_kernel, IN_KERNEL);
         r->entry(r->args);
     }
-    atomic_store(&ct->in_kernel, 0);
+    leave_kernel(ct);
     atomic_store(&ct->where, WHERE_IDLE);
     block_exit(c);
 }
@@ -256,11 +312,27 @@ static void run_blocks(core_thread *ct, launch_ctx *c, uint32_t b)
     }
 }
 
+static sigset_t kernel_signals;
+
+static void kernel_signals_init(void)
+{
+    sigemptyset(&kernel_signals);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, sim_interrupt_signal()};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&kernel_signals, sigs[i]);
+}
+
 /* Run blocks of c (or, in fiber mode, its fibers) until none is left,
  * then check out of the launch. */
 static void take_blocks(core_thread *ct, launch_ctx *c)
 {
     no_flush_to_zero();
+    /* A kernel of an earlier launch may have blocked the signals faults and
+     * timeouts need (a synchronous fault with its signal blocked would end
+     * the process). */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, kernel_signals_init);
+    pthread_sigmask(SIG_UNBLOCK, &kernel_signals, NULL);
     stack_t cur;
     /* Keep a signal stack someone set up already (ASan does, per thread). */
     if (!ct->altstack && sigaltstack(NULL, &cur) == 0 && (cur.ss_flags & SS_DISABLE) &&
@@ -299,7 +371,8 @@ static void *core_main(void *arg)
     core_thread *ct = arg;
     sim_corepool *p = ct->pool;
     self = ct;
-    uint64_t seen = 0;
+    __atomic_store_n(&ct->tid, tid_of_self(), __ATOMIC_RELAXED);
+    uint64_t seen = ct->gen0;
     pthread_mutex_lock(&p->mu);
     for (;;) {
         if (p->gen == seen && !p->stop && p->spin) { /* launches often come back to back */
@@ -327,6 +400,7 @@ static void *extra_main(void *arg)
 {
     core_thread *ct = arg;
     self = ct;
+    __atomic_store_n(&ct->tid, tid_of_self(), __ATOMIC_RELAXED);
     take_blocks(ct, ct->ctx);
     return NULL;
 }
@@ -380,12 +454,14 @@ void sim_corepool_free(sim_corepool *p)
     pthread_mutex_lock(&p->mu);
     __atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
     for (unsigned i = 0; i < p->nthreads; i++)
-        pthread_cond_signal(&p->threads[i]->cv);
+        if (p->threads[i]) /* NULL: abandoned, not replaced yet */
+            pthread_cond_signal(&p->threads[i]->cv);
     pthread_mutex_unlock(&p->mu);
-    for (unsigned i = 0; i < p->nthreads; i++) {
-        pthread_join(p->threads[i]->th, NULL);
-        thread_free(p->threads[i]);
-    }
+    for (unsigned i = 0; i < p->nthreads; i++)
+        if (p->threads[i]) {
+            pthread_join(p->threads[i]->th, NULL);
+            thread_free(p->threads[i]);
+        }
     thread_free(p->caller);
     fibers_free(p);
     pthread_mutex_destroy(&p->mu);
@@ -400,12 +476,16 @@ static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
         snprintf(msg, msglen, "out of host memory for a core's UB/L1 arenas");
         return -1;
     }
-    while (p->nthreads < n) {
-        core_thread *ct = core_new(p, p->nthreads);
+    for (unsigned i = 0; i < n; i++) {
+        if (i < p->nthreads && p->threads[i])
+            continue;
+        /* a new core, or one in place of an abandoned core */
+        core_thread *ct = core_new(p, i);
         if (!ct) {
-            snprintf(msg, msglen, "out of host memory for core %u's UB/L1 arenas", p->nthreads + 1);
+            snprintf(msg, msglen, "out of host memory for core %u's UB/L1 arenas", i + 1);
             return -1;
         }
+        ct->gen0 = p->gen; /* only this thread changes gen */
         pthread_attr_t at;
         pthread_attr_init(&at);
         pthread_attr_setstacksize(&at, SIM_CORE_STACK);
@@ -413,11 +493,13 @@ static int grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
         pthread_attr_destroy(&at);
         if (e) {
             thread_free(ct);
-            snprintf(msg, msglen, "cannot start core thread %u: %s", p->nthreads + 1, strerror(e));
+            snprintf(msg, msglen, "cannot start core thread %u: %s", i + 1, strerror(e));
             return -1;
         }
         pthread_mutex_lock(&p->mu);
-        p->threads[p->nthreads++] = ct;
+        p->threads[i] = ct;
+        if (i == p->nthreads)
+            p->nthreads++;
         pthread_mutex_unlock(&p->mu);
     }
     return 0;
@@ -491,13 +573,47 @@ static void positions(launch_ctx *c, char *buf, size_t n)
     snprintf(buf + o, n - o, "%s", sum);
 }
 
+static void *rescue_main(void *arg);
+
+/* Give up on core ct of c (see the file comment); watchdog thread. */
+static void abandon(launch_ctx *c, core_thread *ct)
+{
+    ct->abandoned = 1;
+    struct sched_param sp = {0};
+    pid_t tid = __atomic_load_n(&ct->tid, __ATOMIC_RELAXED);
+    if (tid)
+        sched_setscheduler(tid, SCHED_IDLE, &sp); /* it may spin forever: let it only use idle time */
+    pthread_mutex_lock(&c->mu);
+    __atomic_store_n(&c->threads_done, c->threads_done + 1, __ATOMIC_RELEASE); /* it never checks out */
+    pthread_cond_signal(&c->done_cv);
+    pthread_mutex_unlock(&c->mu);
+    if (ct == c->cores[0]) { /* the stream worker itself: a new thread finishes the launch */
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setstacksize(&at, SIM_CORE_STACK);
+        if (pthread_create(&th, &at, rescue_main, c))
+            fprintf(stderr, "ascendrtc: cannot start a thread to replace a stuck stream worker; the stream hangs\n");
+        pthread_attr_destroy(&at);
+    }
+}
+
+/* Every KICK_NS after a timeout or cancel: interrupt the cores still in
+ * kernel code; after ABANDON_NS abandon those that ignore it (not fibers:
+ * their threads run other fibers too). */
 static void kick(sim_watch *w)
 {
     launch_ctx *c = w->arg;
     int sig = sim_interrupt_signal();
-    for (unsigned i = 0; i < c->ncores; i++)
-        if (atomic_load(&c->cores[i]->in_kernel))
-            pthread_kill(__atomic_load_n(&c->cores[i]->th, __ATOMIC_ACQUIRE), sig);
+    int late = !c->fibers && sim_now_ns() - c->fired_ns >= ABANDON_NS;
+    for (unsigned i = 0; i < c->ncores; i++) {
+        core_thread *ct = c->cores[i];
+        int in = IN_KERNEL;
+        if (late && atomic_compare_exchange_strong(&ct->in_kernel, &in, ABANDONED))
+            abandon(c, ct);
+        else if (atomic_load(&ct->in_kernel) == IN_KERNEL)
+            pthread_kill(__atomic_load_n(&ct->th, __ATOMIC_ACQUIRE), sig);
+    }
 }
 
 static void on_timeout(sim_watch *w)
@@ -509,11 +625,19 @@ static void on_timeout(sim_watch *w)
         char where[SIM_MSG_MAX / 2];
         positions(c, where, sizeof where);
         c->failed = 1;
-        c->code = ACL_ERROR_RT_AICORE_TIMEOUT;
-        snprintf(c->msg, sizeof c->msg, "%s (%u blocks) did not finish within its launch timeout of %.3f s: %s",
-                 r->kernel_name, r->nblocks, r->timeout_ns / 1e9, where);
+        if (atomic_load(&c->interrupted)) {
+            c->code = ACL_ERROR_RT_AICORE_EXCEPTION;
+            snprintf(c->msg, sizeof c->msg, "%s (%u blocks) was cancelled by an interrupt (Ctrl-C, "
+                     "KeyboardInterrupt): %s", r->kernel_name, r->nblocks, where);
+        } else {
+            c->code = ACL_ERROR_RT_AICORE_TIMEOUT;
+            snprintf(c->msg, sizeof c->msg, "%s (%u blocks) did not finish within its launch timeout of %.3f s: %s",
+                     r->kernel_name, r->nblocks, r->timeout_ns / 1e9, where);
+        }
     }
     atomic_store(&c->aborted, 1);
+    atomic_store(&c->stopping, 1);
+    c->fired_ns = sim_now_ns();
     pthread_cond_broadcast(&c->cv); /* SyncAll waiters leave */
     pthread_mutex_unlock(&c->mu);
     kick(w);
@@ -579,6 +703,78 @@ static int all_done(const void *arg)
     return __atomic_load_n(&c->threads_done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&c->nthreads, __ATOMIC_ACQUIRE);
 }
 
+/* The end of a launch, once every block has started: wait for its
+ * threads, stop watching it, let go of extra and abandoned threads. */
+static aclError finish(launch_ctx *c, char *msg, size_t msglen)
+{
+    sim_corepool *p = c->pool;
+    const sim_kernel_run *r = c->r;
+    if (c->watch_stall) /* every block has started: more threads would not help */
+        sim_watch_del(&c->stall);
+    pthread_mutex_lock(&c->mu);
+    sim_spin_until(&c->mu, all_done, c);
+    while (c->threads_done < c->nthreads)
+        pthread_cond_wait(&c->done_cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
+    /* Before the extra threads go: the timeout watch's kicks read c->cores. */
+    pthread_mutex_lock(&p->mu);
+    p->running = NULL;
+    int watched = c->watched;
+    pthread_mutex_unlock(&p->mu);
+    if (watched)
+        sim_watch_del(&c->watch);
+    /* No callback runs now: abandoned is final.  Their threads keep their
+     * cores (and may return and park); the pool gets new ones (grow). */
+    unsigned nab = 0;
+    for (unsigned i = 0; i < c->ncores; i++)
+        nab += c->cores[i]->abandoned;
+    if (nab && r->bin)
+        sim_bin_keep(r->bin);
+    if (!c->fibers) {
+        if (c->cores[0]->abandoned)
+            p->caller = NULL;
+        pthread_mutex_lock(&p->mu);
+        for (unsigned i = 1; i < c->nstart; i++)
+            if (c->cores[i]->abandoned)
+                p->threads[c->cores[i]->idx] = NULL;
+        pthread_mutex_unlock(&p->mu);
+    }
+    for (unsigned i = 0; i < c->nextra; i++) {
+        if (c->extra[i]->abandoned)
+            continue;
+        pthread_join(c->extra[i]->th, NULL);
+        thread_free(c->extra[i]);
+    }
+    for (unsigned i = 0; i < c->nfibers; i++)
+        c->cores[i]->ctx = NULL;
+    /* Abandoned cores may still record GM accesses into c->gm: it leaks. */
+    if (!nab && sim_race_gm_finish(c->gm, r, c->failed, c->msg, sizeof c->msg)) {
+        c->failed = 1;
+        c->code = ACL_ERROR_RT_AICORE_EXCEPTION;
+    }
+    if (r->timeout_ns) {
+        uint64_t dt = sim_now_ns() - c->t0;
+        if (!c->failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
+            c->failed = 1;
+            c->code = ACL_ERROR_RT_AICORE_TIMEOUT;
+            snprintf(c->msg, sizeof c->msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms "
+                     "(every core finished)", r->kernel_name, r->nblocks, dt / 1e6, r->timeout_ns / 1e6);
+        }
+    }
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->cv);
+    pthread_cond_destroy(&c->done_cv);
+    if (c->failed) {
+        int n = snprintf(msg, msglen, "%s", c->msg);
+        if (nab && n >= 0 && (size_t)n < msglen)
+            snprintf(msg + n, msglen - (size_t)n, "; %u core thread%s still in kernel code %.0f ms after that "
+                     "(it blocks the interrupt signal, or ended its thread) %s abandoned and replaced",
+                     nab, nab == 1 ? "" : "s", ABANDON_NS / 1e6, nab == 1 ? "was" : "were");
+        return c->code;
+    }
+    return ACL_SUCCESS;
+}
+
 aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen)
 {
     unsigned conc = r->threads ? r->threads : r->max_concurrent ? r->max_concurrent : 1;
@@ -632,15 +828,36 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     for (unsigned i = 0; i < c.ncores; i++)
         atomic_store(&c.cores[i]->where, WHERE_NOT_STARTED);
     uint64_t t0 = r->timeout_ns ? sim_now_ns() : 0;
-    if (r->timeout_ns) {
-        c.watch.deadline = t0 + r->timeout_ns;
-        c.watch.fire = on_timeout;
-        c.watch.kick = kick;
-        c.watch.arg = &c;
-        sim_watch_add(&c.watch);
+    c.watch.fire = on_timeout;
+    c.watch.kick = kick;
+    c.watch.arg = &c;
+    /* Published for sim_corepool_cancel, which may add the watch too. */
+    pthread_mutex_lock(&p->mu);
+    int cancelled = r->seq && r->seq <= p->cancel_upto;
+    if (!cancelled) {
+        p->running = &c;
+        if (r->timeout_ns) {
+            c.watch.deadline = t0 + r->timeout_ns;
+            c.watched = 1;
+            sim_watch_add(&c.watch);
+        }
     }
-    int watch_stall = t < c.limit;
-    if (watch_stall) {
+    pthread_mutex_unlock(&p->mu);
+    if (cancelled) {
+        for (unsigned i = 0; i < c.nfibers; i++)
+            c.cores[i]->ctx = NULL;
+        sim_race_gm_finish(c.gm, r, 1, msg, msglen); /* frees it */
+        pthread_mutex_destroy(&c.mu);
+        pthread_cond_destroy(&c.cv);
+        pthread_cond_destroy(&c.done_cv);
+        snprintf(msg, msglen, "%s (%u blocks) was cancelled by an interrupt (Ctrl-C, KeyboardInterrupt) before it "
+                 "ran", r->kernel_name, r->nblocks);
+        return ACL_ERROR_RT_AICORE_EXCEPTION;
+    }
+    c.nstart = t;
+    c.t0 = t0;
+    c.watch_stall = t < c.limit;
+    if (c.watch_stall) {
         atomic_store(&c.last_exit_ns, sim_now_ns());
         c.stall.deadline = sim_now_ns() + STALL_NS;
         c.stall.fire = c.stall.kick = on_stall;
@@ -660,52 +877,49 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     /* The calling (stream worker) thread is one of the cores. */
     core_thread *saved = self;
     self = p->caller;
+    __atomic_store_n(&p->caller->tid, tid_of_self(), __ATOMIC_RELAXED);
     take_blocks(p->caller, &c);
     self = saved;
-    if (watch_stall) /* every block has started: more threads would not help */
-        sim_watch_del(&c.stall);
+    return finish(&c, msg, msglen);
+}
 
-    pthread_mutex_lock(&c.mu);
-    sim_spin_until(&c.mu, all_done, &c);
-    while (c.threads_done < c.nthreads)
-        pthread_cond_wait(&c.done_cv, &c.mu);
-    pthread_mutex_unlock(&c.mu);
-    /* Before the extra threads go: the timeout watch's kicks read c.cores. */
-    if (r->timeout_ns)
-        sim_watch_del(&c.watch);
-    for (unsigned i = 0; i < c.nextra; i++) {
-        pthread_join(c.extra[i]->th, NULL);
-        thread_free(c.extra[i]);
-    }
-    for (unsigned i = 0; i < c.nfibers; i++)
-        c.cores[i]->ctx = NULL;
-    if (sim_race_gm_finish(c.gm, r, c.failed, c.msg, sizeof c.msg)) {
-        c.failed = 1;
-        c.code = ACL_ERROR_RT_AICORE_EXCEPTION;
-    }
-    if (r->timeout_ns) {
-        uint64_t dt = sim_now_ns() - t0;
-        if (!c.failed && dt > r->timeout_ns) { /* finished late, before the watchdog noticed */
-            c.failed = 1;
-            c.code = ACL_ERROR_RT_AICORE_TIMEOUT;
-            snprintf(c.msg, sizeof c.msg, "%s (%u blocks) ran %.3f ms, beyond its launch timeout of %.3f ms "
-                     "(every core finished)", r->kernel_name, r->nblocks, dt / 1e6, r->timeout_ns / 1e6);
+/* A launch whose stream worker (core 0) was abandoned: finish it on a new
+ * thread, which then serves the stream (r->orphaned). */
+static void *rescue_main(void *arg)
+{
+    launch_ctx *c = arg;
+    const sim_kernel_run *r = c->r;
+    char msg[SIM_MSG_MAX];
+    aclError code = finish(c, msg, sizeof msg);
+    if (r->orphaned)
+        r->orphaned(r->orphan_arg, code, msg);
+    return NULL;
+}
+
+void sim_corepool_cancel(sim_corepool *p, uint64_t upto)
+{
+    pthread_mutex_lock(&p->mu);
+    if (upto > p->cancel_upto)
+        p->cancel_upto = upto;
+    launch_ctx *c = p->running;
+    if (c && (!c->r->seq || c->r->seq <= upto)) {
+        atomic_store(&c->interrupted, 1);
+        if (c->watched) {
+            sim_watch_expire(&c->watch);
+        } else {
+            c->watch.deadline = 0;
+            c->watched = 1;
+            sim_watch_add(&c->watch);
         }
     }
-
-    pthread_mutex_destroy(&c.mu);
-    pthread_cond_destroy(&c.cv);
-    pthread_cond_destroy(&c.done_cv);
-    if (c.failed) {
-        snprintf(msg, msglen, "%s", c.msg);
-        return c.code;
-    }
-    return ACL_SUCCESS;
+    pthread_mutex_unlock(&p->mu);
 }
 
 const sim_kernel_run *sim_core_launch(void)
 {
     core_thread *ct = self;
+    if (ct && atomic_load(&ct->in_kernel) == ABANDONED)
+        park(); /* its launch is gone */
     return ct && ct->ctx ? ct->ctx->r : NULL;
 }
 
@@ -721,14 +935,19 @@ int sim_core_describe_local(uintptr_t a, char *buf, size_t n)
 int sim_core_service_begin(void)
 {
     core_thread *ct = self;
-    return ct ? atomic_exchange(&ct->in_kernel, 0) : 0;
+    return ct ? leave_kernel(ct) : 0;
 }
 
 void sim_core_service_end(int state)
 {
     core_thread *ct = self;
-    if (ct)
-        atomic_store(&ct->in_kernel, state);
+    if (!ct)
+        return;
+    atomic_store(&ct->in_kernel, state);
+    /* A timed-out or cancelled launch: leave now, as an interrupt landing
+     * here would (a kernel calling services in a loop may dodge them). */
+    if (state == IN_KERNEL && ct->ctx && atomic_load(&ct->ctx->stopping) && leave_kernel(ct))
+        longjmp(*ct->jbp, 1);
 }
 
 /* ---- services JIT'd kernels call (ARC_KERNEL_SYMBOLS) ---- */
@@ -750,11 +969,19 @@ static const char *sub_label(const core_thread *ct)
 int sim_core_signal_abort(const char *api, const char *body)
 {
     core_thread *ct = self;
-    if (!ct || !ct->ctx || !atomic_load(&ct->in_kernel))
+    if (!ct)
         return 0;
-    if (!body && !atomic_load(&ct->ctx->aborted))
+    /* Out of kernel code first: from then on it cannot be abandoned. */
+    int in = IN_KERNEL;
+    if (!atomic_compare_exchange_strong(&ct->in_kernel, &in, 0)) {
+        if (in == ABANDONED)
+            park(); /* its launch is gone */
+        return 0;
+    }
+    if (!ct->ctx || (!body && !atomic_load(&ct->ctx->aborted))) {
+        atomic_store(&ct->in_kernel, IN_KERNEL);
         return 0; /* a late interrupt meant for an earlier launch */
-    atomic_store(&ct->in_kernel, 0);
+    }
     if (body) {
         char m[SIM_MSG_MAX];
         snprintf(m, sizeof m, "%s block %lld/%lld%s: %s: %s", ct->cur->kernel_name, ct->cur->block_idx,
@@ -889,10 +1116,10 @@ static void sub_main(void)
     core_thread *ct = self;
     sub_core *s = ct->subs[ct->cur_sub];
     if (setjmp(s->jb) == 0) {
-        atomic_store(&ct->in_kernel, 1);
+        atomic_store(&ct->in_kernel, IN_KERNEL);
         ct->ctx->r->entry(ct->ctx->r->args);
     }
-    atomic_store(&ct->in_kernel, 0);
+    leave_kernel(ct);
     s->state = SUB_DONE;
     swapcontext(&s->uc, &ct->sched); /* never resumed */
 }

@@ -31,9 +31,26 @@ typedef struct launch_task {
 /* No TIMEOUT/TIMEOUT_US attribute: the default applies. */
 #define TIMEOUT_UNSET UINT64_MAX
 
+typedef struct orphan {
+    sim_task *t;
+    sim_stream *s;
+} orphan;
+
+/* The worker running t was abandoned in kernel code (cores.c): on the
+ * thread that finished the launch, record its failure and serve the
+ * stream.  t is never released: the abandoned core may still read it. */
+static void launch_orphaned(void *arg, aclError code, const char *msg)
+{
+    orphan *o = arg;
+    if (code)
+        sim_stream_fail(o->s, code, msg);
+    sim_stream_takeover(o->s, o->t);
+}
+
 static void launch_run(sim_task *t, sim_stream *s)
 {
     launch_task *l = (launch_task *)t;
+    orphan o = {t, s}; /* on this thread's stack, which lives on if it is abandoned */
     sim_func *f = l->f;
     sim_kernel_run r = {
         .entry = f->entry, .args = l->args, .args_size = l->args_size, .km = f->km,
@@ -41,6 +58,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
+        .seq = t->seq, .orphaned = launch_orphaned, .orphan_arg = &o, .bin = f->bin,
     };
     if (l->opts.profile)
         r.cost = sim_cost_launch_new(f->arch, f->km->name, l->nblocks, f->max_concurrent, f->core_type);

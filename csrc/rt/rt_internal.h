@@ -150,6 +150,13 @@ typedef struct sim_kernel_run {
     uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (cores.c) */
     int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
     struct sim_cost_launch *cost; /* the cost model's record when profiled (cost.c), else NULL */
+    uint64_t seq;            /* the launch task's number on its stream (sim_corepool_cancel); 0: none */
+    /* When the launching thread is stuck in kernel code and abandoned, a new
+     * thread finishes the launch and calls this with its result instead of
+     * sim_cores_run returning (cores.c, "Abandoned cores"). */
+    void (*orphaned)(void *arg, aclError code, const char *msg);
+    void *orphan_arg;
+    struct sim_bin *bin;     /* kept loaded when a core is abandoned in its code */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -162,6 +169,10 @@ void sim_corepool_free(sim_corepool *p);
  * failure's code (ACL_ERROR_RT_AICORE_EXCEPTION for a trap or fault,
  * ACL_ERROR_RT_AICORE_TIMEOUT past r->timeout_ns) with its message in msg. */
 aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size_t msglen);
+/* Cancel p's launches whose seq is at most upto, as a timeout would end
+ * them: the running one at once (its cores are interrupted), later ones
+ * before they start; both fail with a message saying so. */
+void sim_corepool_cancel(sim_corepool *p, uint64_t upto);
 
 /* For runtime services and signal handlers on core threads. */
 /* The launch this thread runs a block of (NULL when none). */
@@ -297,6 +308,8 @@ struct sim_watch {
 void sim_watch_add(sim_watch *w);
 /* Stop watching w; no callback runs on it once this returns. */
 void sim_watch_del(sim_watch *w);
+/* Move w's deadline to now (a cancel); nothing when it fired already. */
+void sim_watch_expire(sim_watch *w);
 uint64_t sim_now_ns(void);
 /* ASCENDRTC_LAUNCH_TIMEOUT (seconds, fractions allowed) in ns; 0 = none. */
 uint64_t sim_default_launch_timeout_ns(void);
@@ -329,6 +342,10 @@ void sim_stream_fail(sim_stream *s, aclError code, const char *msg);
 aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api);
 /* Report and clear a recorded failure without waiting. */
 aclError sim_stream_take_error(sim_stream *s, const char *api);
+/* Called on a new thread when s's worker was abandoned stuck in task t
+ * (a launch, see sim_kernel_run.orphaned): marks t done without releasing
+ * it and serves s from then on; returns when s is destroyed. */
+void sim_stream_takeover(sim_stream *s, sim_task *t);
 /* Synchronize every stream (aclrtSynchronizeDevice). */
 aclError sim_stream_sync_all(const char *api);
 sim_corepool *sim_stream_pool(sim_stream *s);
@@ -361,6 +378,9 @@ aclError sim_func_enter(aclrtFuncHandle f, const char *api, sim_func **out);
 /* Keep the binary's code alive while a launch is queued or running. */
 void sim_bin_hold(sim_bin *b);
 void sim_bin_release(sim_bin *b);
+/* Abandoned cores (cores.c) may run b's code for ever: never free it
+ * (aclrtBinaryUnLoad then returns without waiting for its launches). */
+void sim_bin_keep(sim_bin *b);
 
 /* ---- args.c ---- */
 #define SIM_MAX_PARAMS 128

@@ -51,10 +51,10 @@ static int has_work(const void *arg)
     return __atomic_load_n(&s->head, __ATOMIC_ACQUIRE) != NULL || __atomic_load_n(&s->stop, __ATOMIC_ACQUIRE);
 }
 
-static void *worker(void *arg)
+/* The worker's loop; s->mu held on entry, released on return (the stream
+ * stopped). */
+static void serve(sim_stream *s)
 {
-    sim_stream *s = arg;
-    pthread_mutex_lock(&s->mu);
     for (;;) {
         sim_spin_until(&s->mu, has_work, s); /* more work often follows at once */
         while (!s->head && !s->stop)
@@ -74,7 +74,23 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&s->cv_done);
     }
     pthread_mutex_unlock(&s->mu);
+}
+
+static void *worker(void *arg)
+{
+    sim_stream *s = arg;
+    pthread_mutex_lock(&s->mu);
+    serve(s);
     return NULL;
+}
+
+void sim_stream_takeover(sim_stream *s, sim_task *t)
+{
+    pthread_mutex_lock(&s->mu);
+    s->thread = pthread_self(); /* the one aclrtDestroyStream joins */
+    __atomic_store_n(&s->done, t->seq, __ATOMIC_RELEASE);
+    pthread_cond_broadcast(&s->cv_done);
+    serve(s);
 }
 
 static sim_stream *stream_new(int is_default, char *err, size_t errlen)
@@ -221,18 +237,22 @@ aclError sim_stream_take_error(sim_stream *s, const char *api)
     return rc;
 }
 
+static void deadline_in(struct timespec *dl, int64_t ms)
+{
+    clock_gettime(CLOCK_MONOTONIC, dl);
+    dl->tv_sec += ms / 1000;
+    dl->tv_nsec += (ms % 1000) * 1000000L;
+    if (dl->tv_nsec >= 1000000000L) {
+        dl->tv_sec++;
+        dl->tv_nsec -= 1000000000L;
+    }
+}
+
 aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api)
 {
     struct timespec dl;
-    if (timeout_ms >= 0) {
-        clock_gettime(CLOCK_MONOTONIC, &dl);
-        dl.tv_sec += timeout_ms / 1000;
-        dl.tv_nsec += (timeout_ms % 1000) * 1000000L;
-        if (dl.tv_nsec >= 1000000000L) {
-            dl.tv_sec++;
-            dl.tv_nsec -= 1000000000L;
-        }
-    }
+    if (timeout_ms >= 0)
+        deadline_in(&dl, timeout_ms);
     pthread_mutex_lock(&s->mu);
     uint64_t target = s->pushed; /* work queued later by others is not waited for */
     sim_spin_counter(&s->mu, &s->done, target);
@@ -253,9 +273,64 @@ aclError sim_stream_sync(sim_stream *s, int64_t timeout_ms, const char *api)
     return rc;
 }
 
+/* A synchronize that asks fn(arg) every slice_ms whether to stop. */
+typedef struct sim_poll {
+    int (*fn)(void *arg);
+    void *arg;
+    int slice_ms;
+    int hit; /* fn returned nonzero */
+} sim_poll;
+
+/* Ctrl-C: cancel every launch queued on s so far (see sim_corepool_cancel);
+ * returns the last task's number. */
+static uint64_t cancel(sim_stream *s)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t upto = s->pushed;
+    pthread_mutex_unlock(&s->mu);
+    sim_corepool_cancel(s->pool, upto);
+    return upto;
+}
+
+/* sim_stream_sync(s, -1, api) polling pl between slices; once it says
+ * stop, the launches queued so far are cancelled, the wait ends when they
+ * have stopped, and the failures recorded until then are dropped: the
+ * caller reports the interrupt instead. */
+static aclError sync_polled(sim_stream *s, sim_poll *pl, const char *api)
+{
+    pthread_mutex_lock(&s->mu);
+    uint64_t target = s->pushed;
+    sim_spin_counter(&s->mu, &s->done, target);
+    while (s->done < target && !pl->hit) {
+        struct timespec dl;
+        deadline_in(&dl, pl->slice_ms);
+        if (pthread_cond_timedwait(&s->cv_done, &s->mu, &dl) == ETIMEDOUT && s->done < target) {
+            pthread_mutex_unlock(&s->mu);
+            pl->hit = pl->fn(pl->arg) != 0;
+            pthread_mutex_lock(&s->mu);
+        }
+    }
+    if (pl->hit) {
+        pthread_mutex_unlock(&s->mu);
+        target = cancel(s);
+        pthread_mutex_lock(&s->mu);
+        while (s->done < target)
+            pthread_cond_wait(&s->cv_done, &s->mu);
+        s->err = 0;
+        s->more_errs = 0;
+        pthread_mutex_unlock(&s->mu);
+        return ACL_SUCCESS;
+    }
+    aclError rc = take_locked(s, api);
+    pthread_mutex_unlock(&s->mu);
+    return rc;
+}
+
 /* Waits without holding list_mu (other threads may create or destroy
- * streams meanwhile); the streams it waits on are pinned against freeing. */
-aclError sim_stream_sync_all(const char *api)
+ * streams meanwhile); the streams it waits on are pinned against freeing.
+ * pl (NULL: none): see sync_polled; once it says stop, every stream's
+ * launches are cancelled. */
+static aclError sync_all(const char *api, sim_poll *pl)
 {
     aclError first = ACL_SUCCESS;
     char msg[SIM_MSG_MAX] = "";
@@ -271,19 +346,24 @@ aclError sim_stream_sync_all(const char *api)
         v[n++] = s;
     }
     pthread_mutex_unlock(&list_mu);
-    for (unsigned i = 0; i < n; i++) {
-        aclError rc = sim_stream_sync(v[i], -1, api);
+    for (unsigned i = 0; i < n && !(pl && pl->hit); i++) {
+        aclError rc = pl ? sync_polled(v[i], pl, api) : sim_stream_sync(v[i], -1, api);
         if (rc && !nfail++) {
             first = rc;
             snprintf(msg, sizeof msg, "%s", aclGetRecentErrMsg());
         }
     }
+    if (pl && pl->hit) /* interrupted: cancel and drain every stream */
+        for (unsigned i = 0; i < n; i++)
+            sync_polled(v[i], pl, api);
     pthread_mutex_lock(&list_mu);
     for (unsigned i = 0; i < n; i++)
         v[i]->pinned--;
     pthread_cond_broadcast(&unpinned);
     pthread_mutex_unlock(&list_mu);
     free(v);
+    if (pl && pl->hit)
+        return ACL_SUCCESS;
     if (nfail > 1)
         return sim_err(first, api, "%u streams had failures; the first: %s", nfail, msg);
     if (nfail)
@@ -291,7 +371,45 @@ aclError sim_stream_sync_all(const char *api)
     return ACL_SUCCESS;
 }
 
+aclError sim_stream_sync_all(const char *api)
+{
+    return sync_all(api, NULL);
+}
+
 /* ---- public API ---- */
+
+/* Declared in common/exports.h. */
+int ascendrtc_sync_polled(aclrtStream stream, int every, int slice_ms, int (*poll)(void *arg), void *arg)
+{
+    const char *api = every ? "aclrtSynchronizeDevice" : "aclrtSynchronizeStream";
+    aclError rc = sim_rt_enter(api);
+    if (rc)
+        return rc;
+    sim_poll pl = {poll, arg, slice_ms > 0 ? slice_ms : 1, 0};
+    if (every) {
+        rc = sync_all(api, &pl);
+    } else {
+        sim_stream *s;
+        if ((rc = sim_stream_resolve(stream, api, &s)))
+            return rc;
+        rc = sync_polled(s, &pl, api);
+    }
+    return pl.hit ? -1 : rc;
+}
+
+void ascendrtc_cancel(aclrtStream stream, int every)
+{
+    if (!every) {
+        sim_stream *s;
+        if (sim_stream_resolve(stream, "ascendrtc_cancel", &s) == ACL_SUCCESS)
+            cancel(s);
+        return;
+    }
+    pthread_mutex_lock(&list_mu); /* streams cannot be freed meanwhile */
+    for (sim_stream *s = all; s; s = s->next)
+        cancel(s);
+    pthread_mutex_unlock(&list_mu);
+}
 
 static aclError create(const char *api, aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
@@ -367,8 +485,13 @@ aclError aclrtDestroyStream(aclrtStream stream)
     pthread_mutex_lock(&s->mu);
     __atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
     pthread_cond_signal(&s->cv_work);
+    /* Once the queue is done, s->thread is final (a stuck worker may have
+     * been replaced: sim_stream_takeover). */
+    while (s->done < s->pushed)
+        pthread_cond_wait(&s->cv_done, &s->mu);
+    pthread_t th = s->thread;
     pthread_mutex_unlock(&s->mu);
-    pthread_join(s->thread, NULL);
+    pthread_join(th, NULL);
     sim_corepool_free(s->pool);
     s->magic = 0;
     pthread_mutex_destroy(&s->mu);

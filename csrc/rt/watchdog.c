@@ -140,3 +140,15 @@ void sim_watch_del(sim_watch *w)
     linger_until = sim_now_ns() + LINGER_NS;
     pthread_mutex_unlock(&mu);
 }
+
+void sim_watch_expire(sim_watch *w)
+{
+    pthread_mutex_lock(&mu);
+    for (sim_watch *v = list; v; v = v->next)
+        if (v == w && !w->fired) {
+            w->deadline = 0;
+            if (started)
+                pthread_cond_signal(&cv);
+        }
+    pthread_mutex_unlock(&mu);
+}

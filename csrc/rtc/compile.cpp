@@ -11,7 +11,8 @@
 // the runtime's fault handlers, see ascendrtc_fault_recovery) and the
 // limits checked while preprocessing (time: ASCENDRTC_COMPILE_TIMEOUT;
 // memory: the source-location space a macro expansion may use; a cancel
-// from ascendrtc_compile_cancel, i.e. Ctrl-C) all siglongjmp back to
+// from ascendrtc_compile_cancel, i.e. Ctrl-C, also checked between
+// declarations and optimiser passes) all siglongjmp back to
 // rtc_compile, which fails with ACL_ERROR_RTC_COMPILATION and the
 // compiler's message.  What the abandoned compile had allocated is lost
 // (bounded by those limits); the next compile starts afresh.
@@ -39,6 +40,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/SHA256.h>
@@ -86,7 +88,7 @@ struct Escape {
     char why[1024];
 };
 thread_local Escape *t_escape;
-std::atomic<unsigned> g_cancel{0}; // bumped by ascendrtc_compile_cancel
+thread_local const int *t_cancel; // the compile's cancel flag (rtc_request::cancel)
 
 [[noreturn]] void escape_now(const char *fmt, const char *arg)
 {
@@ -128,13 +130,32 @@ double compile_timeout_s()
     return v;
 }
 
+// Ctrl-C (ascendrtc_compile_cancel): checked as the preprocessor, the
+// parser and the optimiser work, so a cancel stops a compile within moments.
+void check_cancel()
+{
+    if (t_escape && t_cancel && __atomic_load_n(t_cancel, __ATOMIC_RELAXED))
+        escape_now("the compile was cancelled (KeyboardInterrupt)%s", "");
+}
+
+// Between top-level declarations.
+class CancelCheck : public clang::ASTConsumer {
+public:
+    bool HandleTopLevelDecl(clang::DeclGroupRef) override
+    {
+        check_cancel();
+        return true;
+    }
+    void HandleTranslationUnit(clang::ASTContext &) override { check_cancel(); }
+};
+
 // Checked as the preprocessor works (every macro expansion is where a
 // runaway compile spends its time): the time limit, the cancel flag and
 // the source-location budget.
 class Limits : public clang::PPCallbacks {
 public:
     Limits(clang::SourceManager &sm, double timeout_s)
-        : sm_(sm), cancel_(g_cancel.load()),
+        : sm_(sm),
           deadline_(timeout_s > 0 ? std::chrono::steady_clock::now() +
                                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                             std::chrono::duration<double>(timeout_s))
@@ -155,8 +176,7 @@ public:
     }
     void check()
     {
-        if (g_cancel.load(std::memory_order_relaxed) != cancel_)
-            escape_now("the compile was cancelled (KeyboardInterrupt)%s", "");
+        check_cancel();
         if (sm_.getNextLocalOffset() > kMaxSlocBytes)
             escape_now("the translation unit is too large after macro expansion (more than 128 MiB of expanded "
                        "source: a runaway or recursive macro expansion?)%s", "");
@@ -169,7 +189,6 @@ public:
 
 private:
     clang::SourceManager &sm_;
-    unsigned cancel_;
     unsigned n_ = 0;
     std::chrono::steady_clock::time_point deadline_;
     double timeout_s_;
@@ -184,6 +203,10 @@ protected:
     bool BeginSourceFileAction(clang::CompilerInstance &ci) override
     {
         ci.getPreprocessor().addPPCallbacks(std::make_unique<Limits>(ci.getSourceManager(), timeout_s_));
+        ci.getCodeGenOpts().PassBuilderCallbacks.push_back([](llvm::PassBuilder &pb) {
+            if (auto *pic = pb.getPassInstrumentationCallbacks())
+                pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) { check_cancel(); });
+        });
         return clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci);
     }
 
@@ -481,6 +504,7 @@ protected:
         if (!cs.back())
             return nullptr;
         cs.push_back(arc_rtc::make_type_inference(types_));
+        cs.push_back(std::make_unique<CancelCheck>());
         return std::make_unique<clang::MultiplexConsumer>(std::move(cs));
     }
 
@@ -796,9 +820,11 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     std::string *log = new std::string;
     Escape *esc = new Escape;
     Escape *outer = t_escape;
+    const int *outer_cancel = t_cancel;
     int sig = sigsetjmp(esc->jb, 1);
     if (sig) {
         t_escape = outer;
+        t_cancel = outer_cancel;
         ascendrtc_fault_recovery(nullptr);
         std::string msg = *log;
         if (sig > 1)
@@ -814,18 +840,15 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         return ACL_ERROR_RTC_COMPILATION;
     }
     t_escape = esc;
+    t_cancel = req->cancel;
     ascendrtc_fault_recovery(&esc->jb);
     int rc = compile_impl(req, res, *log, esc);
     ascendrtc_fault_recovery(nullptr);
     t_escape = outer;
+    t_cancel = outer_cancel;
     delete esc;
     delete log;
     return rc;
-}
-
-extern "C" __attribute__((visibility("default"))) void ascendrtc_compile_cancel(void)
-{
-    g_cancel.fetch_add(1);
 }
 
 extern "C" void rtc_result_free(rtc_result *res, int nentries)

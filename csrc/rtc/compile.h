@@ -28,6 +28,7 @@ typedef struct rtc_request {
     const rtc_opts *opts;
     int nentries;               /* __ARC_ENTRY(0..nentries-1, ...) in the trailer */
     const rtc_entry *entries;
+    const int *cancel;          /* nonzero (read atomically): stop the compile (Ctrl-C); may be NULL */
 } rtc_request;
 
 typedef struct rtc_result {

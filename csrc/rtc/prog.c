@@ -29,6 +29,7 @@ typedef struct rtc_prog {
     rtc_result res;
     char *log;             /* the log of the last compile (or option error) */
     pthread_mutex_t lock;  /* one compile at a time per program */
+    int cancel;            /* set by ascendrtc_compile_cancel (atomic) */
 } rtc_prog;
 
 /* ---- live-program registry ---- */
@@ -374,7 +375,7 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         rc = err(ACL_ERROR_RTC_OUT_OF_MEMORY, "aclrtcCompileProg: out of memory");
     } else {
         rtc_request req = {text.p, text.len, p->name, p->nheaders, (const char *const *)p->hnames,
-                           (const char *const *)p->htexts, &opts, n, entries};
+                           (const char *const *)p->htexts, &opts, n, entries, &p->cancel};
         rc = rtc_compile(&req, &p->res);
         sbuf log = {0};
         sb_add(&log, "%s%s", notes.p ? notes.p : "", p->res.log ? p->res.log : "");
@@ -394,6 +395,15 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
     rtc_opts_free(&opts);
     pthread_mutex_unlock(&p->lock);
     return rc;
+}
+
+/* Declared in common/exports.h.  Unlocked: the compile holds the lock.  A
+ * cancelled program stays cancelled (its next compile stops at once). */
+void ascendrtc_compile_cancel(aclrtcProg prog)
+{
+    rtc_prog *p = lookup(prog);
+    if (p)
+        __atomic_store_n(&p->cancel, 1, __ATOMIC_RELAXED);
 }
 
 /* Getters lock the program so they never race a compile in another thread. */
