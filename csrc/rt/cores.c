@@ -730,6 +730,15 @@ static aclError finish(launch_ctx *c, char *msg, size_t msglen)
         nab += c->cores[i]->abandoned;
     if (nab && r->bin)
         sim_bin_keep(r->bin);
+    for (uint32_t i = 0; nab && r->km && i < r->km->nparams; i++) { /* and the memory it was given */
+        const arc_param *pa = &r->km->params[i];
+        uintptr_t v;
+        if (pa->kind != ARC_PARAM_POINTER || (size_t)pa->offset + sizeof v > r->args_size)
+            continue;
+        memcpy(&v, r->args + pa->offset, sizeof v);
+        if (v)
+            sim_mem_keep((const void *)v);
+    }
     if (!c->fibers) {
         if (c->cores[0]->abandoned)
             p->caller = NULL;

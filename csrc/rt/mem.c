@@ -28,6 +28,12 @@ static size_t device_bytes; /* sum of device spans */
 static sim_alloc freed[NFREED];
 static size_t freed_next;
 
+/* Allocations an abandoned core may still use (sim_mem_keep): freeing one
+ * leaves its memory mapped. */
+#define NKEPT 256
+static uintptr_t kept[NKEPT];
+static size_t nkept;
+
 /* Index of the last entry with base <= p, or (size_t)-1. Lock held. */
 static size_t floor_idx(uintptr_t p)
 {
@@ -51,6 +57,32 @@ int sim_mem_nearest(const void *p, sim_alloc *out)
         *out = tab[i];
     pthread_rwlock_unlock(&lock);
     return found;
+}
+
+void sim_mem_keep(const void *p)
+{
+    uintptr_t u = (uintptr_t)p;
+    pthread_rwlock_wrlock(&lock);
+    size_t i = floor_idx(u);
+    if (i != (size_t)-1 && u < tab[i].base + tab[i].span) {
+        size_t k = 0;
+        while (k < nkept && kept[k] != tab[i].base)
+            k++;
+        if (k == nkept && nkept < NKEPT)
+            kept[nkept++] = tab[i].base;
+    }
+    pthread_rwlock_unlock(&lock);
+}
+
+/* Forget base from kept; 1 when it was there.  Lock held. */
+static int unkeep(uintptr_t base)
+{
+    for (size_t k = 0; k < nkept; k++)
+        if (kept[k] == base) {
+            kept[k] = kept[--nkept];
+            return 1;
+        }
+    return 0;
 }
 
 int sim_mem_find(const void *p, sim_alloc *out)
@@ -398,7 +430,10 @@ static aclError free_common(const char *api, void *ptr, int device)
             device_bytes -= a.span;
         freed[freed_next] = a;
         freed_next = (freed_next + 1) % NFREED;
+        int keep = nkept && unkeep(a.base);
         pthread_rwlock_unlock(&lock);
+        if (keep)
+            return ACL_SUCCESS; /* an abandoned core may still touch it: it stays mapped */
         if (a.map)
             map_give(a.map, a.maplen);
         else

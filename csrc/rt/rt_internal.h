@@ -107,6 +107,9 @@ typedef struct sim_alloc {
     uintptr_t map; /* mmap'd region (with the guard page), 0 = malloc'd */
     size_t maplen;
 } sim_alloc;
+/* The allocation containing p stays mapped when freed (an abandoned core,
+ * cores.c, may still use it); up to 256 such allocations. */
+void sim_mem_keep(const void *p);
 /* Find the live allocation containing p (within its span); 1 when found. */
 int sim_mem_find(const void *p, sim_alloc *out);
 /* The live allocation with the highest base <= p; 1 when there is one. */
