@@ -256,3 +256,32 @@ def test_sync_all_makes_every_block_wait_for_the_slowest():
     b0_first_phase = max(e.end_us for e in skewed.events if e.block == 0 and e.site.endswith(store1))
     b1_last = [e for e in skewed.events if e.block == 1 and e.site.endswith(load2)]
     assert b1_last and all(e.start_us >= b0_first_phase for e in b1_last)
+
+
+def test_cube_pipes_are_priced_from_the_cube_rates():
+    import os
+    from helpers.py_kernels import compiled
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "examples", "kernels", "matmul_basic.asc")) as f:
+        src = f.read()
+    k = compiled("cost-mm", lambda: arc.Program(src, "matmul_basic.asc").compile().load().get_kernel("matmul_basic"))
+    rng = np.random.default_rng(0)
+    reports = {}
+    for kk in (256, 512):
+        a = rng.standard_normal((256, kk)).astype(np.float16)
+        b = rng.standard_normal((kk, 256)).astype(np.float16)
+        c = np.zeros((256, 256), np.float32)
+        with arc.profile() as prof:
+            k[4](a, b, c, 256, 256, kk)
+        np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=1e-3, atol=1e-3)
+        reports[kk] = prof[0]
+    r = reports[256]
+    assert r.core_type == "cube" and r.cores == 4
+    pipes = {e.pipe for e in r.events}
+    assert {"cube", "mte1", "mte2", "fixpipe"} <= pipes, pipes
+    assert not [a for a in r.assumed_apis if "Mmad" in a or "LoadData" in a or "Fixpipe" in a], r.assumed_apis
+    # Mmad: one 16x16x16 fractal product per cycle, so twice the K is twice the cube time
+    assert reports[512].busy_cycles["cube"] / r.busy_cycles["cube"] == pytest.approx(2, rel=0.05)
+    # each Mmad reports its L0A, L0B and L0C operands once: one op per call
+    mmads = [e for e in r.events if e.pipe == "cube"]
+    assert len(mmads) == 4 * 2   # 4 tiles of C (one per block), K = 2 chunks of 128

@@ -62,27 +62,91 @@ void sim_cost_close_op(cost_block *b)
     b->ev[b->nev++] = b->cur;
 }
 
-/* Cycles an operation of `bytes` on pipe q takes; *assumed when no rate
- * covers it. */
-static double duration(cost_block *b, int q, const char *api, uint64_t bytes, unsigned esize, int to_l1, int *assumed)
+enum { SP_UB, SP_L1, SP_L0A, SP_L0B, SP_L0C, SP_OTHER };
+
+/* The local memory an access points into. */
+static int space_of(const cost_block *b, const unsigned char *a)
 {
-    *assumed = 0;
-    switch (q) {
-    case 1: { /* vector: whole 256-byte repeats */
-        double cpr = sim_cost_vec_cpr(api, esize ? esize : 4, assumed);
-        return VEC_HEAD + ceil((double)bytes / 256.0) * cpr;
+    if (b->l1 && a >= b->l1 && a < b->l1 + b->l1_size) return SP_L1;
+    if (b->l0 && a >= b->l0 && a < b->l0 + (uint64_t)ARC_L0_SLOTS * ARC_L0_SLOT) {
+        uint64_t o = (uint64_t)(a - b->l0); /* one slot per buffer (core_abi.h) */
+        if (o < ARC_L0B_OFF) return SP_L0A;
+        if (o < ARC_L0C_OFF) return SP_L0B;
+        if (o < ARC_L0C_OFF + ARC_L0_SLOT) return SP_L0C;
+        return SP_OTHER;
     }
-    case 4:
-        return sim_cost_dma_seconds(to_l1 ? SIM_COST_GM_L1 : SIM_COST_GM_UB, (double)bytes, b->share_Bps) * b->hz;
+    return SP_UB;
+}
+
+static double dma(const cost_block *b, int path, uint64_t bytes)
+{
+    return sim_cost_dma_seconds(path, (double)bytes, b->share_Bps) * b->hz;
+}
+
+/* Cycles the open operation takes, from what it has seen so far; sets
+ * cur.assumed when no published rate covers it. */
+static double op_cycles(cost_block *b, unsigned esize)
+{
+    cost_ev *e = &b->cur;
+    int assumed = 0;
+    double d;
+    switch (e->pipe) {
+    case 1: { /* vector: whole 256-byte repeats of the largest operand */
+        double cpr = sim_cost_vec_cpr(e->api, esize ? esize : 4, &assumed);
+        d = VEC_HEAD + ceil((double)e->bytes / 256.0) * cpr;
+        break;
+    }
+    case 4: /* GM -> UB, L1 or L0 */
+        d = dma(b, b->cur_dst_sp == SP_L1 ? SIM_COST_GM_L1 : b->cur_dst_sp == SP_L0A || b->cur_dst_sp == SP_L0B
+                                                                 ? SIM_COST_GM_L0 : SIM_COST_GM_UB, e->bytes);
+        break;
     case 5:
-        return sim_cost_dma_seconds(SIM_COST_UB_GM, (double)bytes, b->share_Bps) * b->hz;
+        d = dma(b, SIM_COST_UB_GM, e->bytes);
+        break;
     case 0:
-        return 1.0; /* [assumed] a scalar access */
-    case 3:
-        return (double)bytes / 256.0 + 1; /* L1->L0A 256 B/cycle [doc]; L0B is 128 */
-    default:
-        *assumed = 1; /* cube and fixpipe: no hook reports them yet */
-        return (double)bytes / 256.0 + 1;
+        d = 1.0; /* [assumed] a scalar access */
+        break;
+    case 3: /* L1 -> L0A 256 B/cycle, L0B 128 [doc, meas] */
+        d = 1.0 + (double)(b->cur_w ? b->cur_c : e->bytes) / (b->cur_dst_sp == SP_L0B ? 128.0 : 256.0);
+        break;
+    case 2: /* Mmad: one 16x16x16 fp16 (16x32x16 int8) fractal product per cycle [meas]: 512-byte L0A/L0B
+               fractals, 1024-byte L0C ones; about 3 cycles more per instruction */
+        if (b->cur_a && b->cur_b && b->cur_c) {
+            d = 3.0 + sqrt((double)b->cur_a / 512.0 * ((double)b->cur_b / 512.0) * ((double)b->cur_c / 1024.0));
+        } else {
+            assumed = 1;
+            d = 1.0 + (double)e->bytes / 256.0;
+        }
+        break;
+    default: /* FIX: L0C -> GM measured; L0C -> L1 at the theoretical 256 B/cycle */
+        if (b->cur_l0c) {
+            d = b->cur_w ? 1.0 + (double)b->cur_src / 256.0 : dma(b, SIM_COST_L0C_GM, b->cur_src);
+        } else {
+            assumed = 1;
+            d = 1.0 + (double)e->bytes / 256.0;
+        }
+        break;
+    }
+    e->assumed = (uint8_t)assumed;
+    return d;
+}
+
+/* Record one operand of the open operation. */
+static void note(cost_block *b, int write, int sp, uint64_t bytes)
+{
+    if (bytes > b->cur.bytes) b->cur.bytes = bytes;
+    if (write) {
+        b->cur_w = 1;
+        b->cur_dst_sp = sp;
+        b->cur_c = bytes;
+    } else {
+        if (b->cur.pipe == 2 && b->cur_nread == 0) b->cur_a = bytes;
+        if (b->cur.pipe == 2 && b->cur_nread == 1) b->cur_b = bytes;
+        b->cur_nread++;
+    }
+    if (sp == SP_L0C && b->cur.pipe == 6 && !write) {
+        b->cur_l0c = 1;
+        b->cur_src = bytes;
     }
 }
 
@@ -108,32 +172,37 @@ void sim_cost_access(int pipe, int write, const void *p, unsigned long long byte
     int q = pidx(pipe);
     if (!b || q < 0 || bytes == 0)
         return;
-    arc_core *k = __arc_core();
-    unsigned esize = (unsigned)k->dev[ARC_COST_ESIZE_SLOT];
-    int assumed;
-    /* A vector operation reports its operands one by one, dst first: the
-     * ones after it (same API, reads) belong to it. */
-    if (b->cur_open && q == 1 && b->cur.pipe == 1 && b->cur.api == api && !(write && b->cur_read)) {
-        if (!write)
-            b->cur_read = 1;
-        if (bytes > b->cur.bytes) {
-            double d = duration(b, q, api, bytes, esize, 0, &assumed);
-            b->busy[q] += d - (b->cur.end - b->cur.start);
-            b->cur.bytes = bytes;
-            b->cur.end = b->cur.start + d;
-            b->free[q] = b->cur.end;
-        }
+    unsigned esize = (unsigned)__arc_core()->dev[ARC_COST_ESIZE_SLOT];
+    int sp = space_of(b, p);
+    /* A call reports its operands one by one.  Vector calls name dst first,
+     * then the sources; the cube's (LoadData, Mmad) the sources, then dst;
+     * Fixpipe reads L0C last; copies to or from GM have one local operand. */
+    int same = b->cur_open && b->cur.pipe == q && b->cur.api == api, join;
+    switch (q) {
+    case 1: join = same && !write; break;
+    case 2: case 3: join = same && !b->cur_w; break;
+    case 6: join = same && !b->cur_l0c; break;
+    default: join = 0; break;
+    }
+    if (join) {
+        double old = b->cur.end - b->cur.start;
+        note(b, write, sp, bytes);
+        double d = op_cycles(b, esize);
+        b->busy[q] += d - old;
+        b->cur.end = b->cur.start + d;
+        b->free[q] = b->cur.end;
         return;
     }
     sim_cost_close_op(b);
-    const unsigned char *a = p;
-    int to_l1 = b->l1 && a >= b->l1 && a < b->l1 + b->l1_size;
-    double d = duration(b, q, api, bytes, esize, to_l1, &assumed);
     double start = issue(b, q);
-    b->cur = (cost_ev){.start = start, .end = start + d, .api = api, .site = sim_site(), .bytes = bytes,
-                       .phase = b->nmarks, .pipe = (uint8_t)q, .assumed = (uint8_t)assumed};
+    b->cur = (cost_ev){.start = start, .api = api, .site = sim_site(), .phase = b->nmarks, .pipe = (uint8_t)q};
     b->cur_open = 1;
-    b->cur_read = !write;
+    b->cur_w = b->cur_l0c = b->cur_nread = 0;
+    b->cur_dst_sp = SP_UB;
+    b->cur_a = b->cur_b = b->cur_c = b->cur_src = 0;
+    note(b, write, sp, bytes);
+    double d = op_cycles(b, esize);
+    b->cur.end = start + d;
     b->nops++;
     b->busy[q] += d;
     if (q == 0)
@@ -272,6 +341,7 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
         b->maxev = 64;
     b->l1 = k->l1;
     b->l1_size = k->l1_size;
+    b->l0 = k->l0;
     c->blocks[k->block_idx] = b;
     k->dev[ARC_COST_SLOT] = (unsigned long long)(uintptr_t)b;
     k->dev[ARC_RACE_SLOT] |= ARC_COST_ON;

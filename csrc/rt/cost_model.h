@@ -37,7 +37,11 @@ typedef struct cost_block {
     qtime q[64];
     unsigned nq;
     cost_ev cur;   /* the open operation (its operands arrive one by one) */
-    int cur_open, cur_read;
+    int cur_open;
+    /* what the open operation has seen: a write; sizes by role (the cube's
+     * L0A, L0B and L0C operands; the largest operand; the write's space) */
+    int cur_w, cur_l0c, cur_dst_sp, cur_nread;
+    uint64_t cur_a, cur_b, cur_c, cur_src;
     double *marks; /* times of SyncAll */
     uint32_t nmarks, capmarks;
     cost_ev *ev;
@@ -45,7 +49,7 @@ typedef struct cost_block {
     uint64_t dropped, nops, gm_rd, gm_wr;
     double share_Bps; /* this core's share of GM bandwidth */
     double hz;
-    unsigned char *l1;
+    unsigned char *l1, *l0;
     unsigned long long l1_size;
 } cost_block;
 

@@ -91,6 +91,8 @@ typedef struct dpt {
 static const dpt gm_ub[] = {{1024, 7.3}, {16384, 68}, {40960, 78}};
 static const dpt ub_gm[] = {{1024, 11}, {16384, 87}, {30720, 110}};
 static const dpt gm_l1[] = {{1024, 9.9}, {16384, 93}, {65536, 176}, {204800, 265}};
+static const dpt gm_l0[] = {{1024, 12.6}, {16384, 176}, {65536, 229}}; /* plateau ~229; where it starts: [assumed] 64 KB */
+static const dpt l0c_gm[] = {{1024, 21}, {16384, 203}};                /* Fixpipe; plateau ~200 */
 
 static double curve_seconds(const dpt *c, size_t n, double bytes)
 {
@@ -112,7 +114,9 @@ double sim_cost_dma_seconds(int path, double bytes, double share_Bps)
     switch (path) {
     case SIM_COST_GM_UB: t = curve_seconds(gm_ub, 3, bytes); break;
     case SIM_COST_UB_GM: t = curve_seconds(ub_gm, 3, bytes); break;
-    default: t = curve_seconds(gm_l1, 4, bytes); break;
+    case SIM_COST_GM_L1: t = curve_seconds(gm_l1, 4, bytes); break;
+    case SIM_COST_GM_L0: t = curve_seconds(gm_l0, 3, bytes); break;
+    default: t = curve_seconds(l0c_gm, 2, bytes); break;
     }
     /* all cores share the chip's GM bandwidth */
     double floor_t = share_Bps > 0 ? bytes / share_Bps : 0;

@@ -244,7 +244,7 @@ typedef struct sim_cost_soc {
     double gm_Bps;     /* GM bandwidth shared by all cores, bytes/s */
 } sim_cost_soc;
 typedef struct sim_cost_launch sim_cost_launch;
-enum { SIM_COST_GM_UB, SIM_COST_UB_GM, SIM_COST_GM_L1 };
+enum { SIM_COST_GM_UB, SIM_COST_UB_GM, SIM_COST_GM_L1, SIM_COST_GM_L0, SIM_COST_L0C_GM };
 /* The cost row named `name` ("Ascend910B4"), or NULL; all of them (*n). */
 const sim_cost_soc *sim_cost_soc_find(const char *name);
 const sim_cost_soc *sim_cost_soc_names(size_t *n);
