@@ -97,3 +97,34 @@ def test_jit_and_templates_get_checked_too():
     k = arc.jit(AXPY, params="x, y, a, n", block_dim=1, specialize={"a": arc.runtime, "n": arc.runtime})
     with pytest.raises(TypeError, match="expected float32 elements"):
         k(np.zeros(4, np.float64), np.zeros(4, np.float64), 1.0, 4)
+
+
+TILED = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void tiled(GM_ADDR y, GM_ADDR tiling)
+{
+    __gm__ uint32_t *t = (__gm__ uint32_t *)tiling;
+    __gm__ float *py = (__gm__ float *)y;
+    for (uint32_t i = 0; i < t[0]; i++)
+        py[i] = (float)t[1];
+}
+'''
+
+
+def test_inferred_types_take_raw_bytes_and_same_size_integers():
+    # a tiling blob (uint8, GM_ADDR's own type) or int32 words read through a uint32_t * cast hold
+    # the bits the kernel reads; a float or a wider integer for them is still refused
+    k = arc.Program(TILED, "tiled.asc").compile().load().get_kernel("tiled")
+    for tiling in (np.array([3, 7], np.uint32), np.array([3, 7], np.int32), np.array([3, 7], np.uint32).view(np.uint8)):
+        y = np.zeros(4, np.float32)
+        k[1](y, tiling)
+        arc.synchronize()
+        np.testing.assert_array_equal(y, [7, 7, 7, 0])
+    for bad in (np.array([3, 7], np.float32), np.array([3, 7], np.int64)):
+        with pytest.raises(TypeError, match=r"argument 'tiling' .*expected uint32 elements"):
+            k[1](np.zeros(4, np.float32), bad)
+    with pytest.raises(TypeError, match=r"argument 'y' .*expected float32 elements"):
+        k[1](np.zeros(4, np.int32), np.array([3, 7], np.uint32))       # same size, not an integer view of float
+    stated = arc.Program(TILED, "tiled.asc").compile().load().get_kernel("tiled", dtypes={"tiling": np.uint32})
+    with pytest.raises(TypeError, match=r"argument 'tiling' .*expected uint32 elements"):
+        stated[1](np.zeros(4, np.float32), np.array([3, 7], np.int32))   # a stated dtype is strict

@@ -58,7 +58,9 @@ def test_moe_softmax_topk_sort32(k):
     x = np.random.default_rng(2).uniform(-3, 3, total).astype(np.float32)
     y = np.zeros(rows * k, np.float32)
     idx = np.zeros(rows * k, np.uint32)
-    run(mod, "moe_soft_max_topk", 32, x, y, idx, np.uint32(k))
+    # the kernel moves the uint32 indices through a float GlobalTensor: say what they hold
+    mod.get_kernel("moe_soft_max_topk", dtypes={"indices": np.uint32})[32](x, y, idx, np.uint32(k))
+    arc.synchronize()
     e = np.exp(x.reshape(rows, last).astype(np.float64))
     sm = e / e.sum(axis=1, keepdims=True)
     order = np.argsort(-sm, axis=1, kind="stable")[:, :k]

@@ -294,6 +294,7 @@ typedef struct arc_param_desc {
     PyObject *name;   /* str */
     PyObject *ctype;  /* str, the spelled type or a size-only description */
     PyObject *want;   /* pointers to a typed element: its NumPy dtype, else NULL */
+    int inferred;     /* want is the element type inferred for a byte pointer (GM_ADDR) */
     int (*pack)(const struct KernelObject *k, const struct arc_param_desc *p, PyObject *arg, unsigned char *dst);
 } arc_param_desc;
 

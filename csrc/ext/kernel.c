@@ -73,7 +73,8 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
         p->kind = mp ? mp->kind : ARC_PARAM_OTHER;
         p->name = mp && mp->name[0] ? PyUnicode_DecodeUTF8(mp->name, strlen(mp->name), "replace")
                                     : PyUnicode_FromFormat("#%zu", i);
-        if (mp && mp->type[0] && mp->elem && mp->elem[0] && meta_element_dtype(mp))
+        p->inferred = mp && mp->type[0] && mp->elem && mp->elem[0] && meta_element_dtype(mp);
+        if (p->inferred)
             p->ctype = PyUnicode_FromFormat("%s, used as __gm__ %s *", mp->type, mp->elem); /* inferred */
         else if (mp && mp->type[0])
             p->ctype = PyUnicode_DecodeUTF8(mp->type, strlen(mp->type), "replace");
@@ -374,6 +375,11 @@ static int kernel_set_dtypes(PyObject *op, PyObject *value, void *c)
     for (Py_ssize_t i = 0; i < k->nparams; i++)
         Py_XSETREF(k->params[i].want, want[i]);
     PyMem_Free(want);
+    pos = 0; /* a stated dtype is checked strictly */
+    while (PyDict_Next(value, &pos, &key, &val))
+        for (Py_ssize_t i = 0; i < k->nparams; i++)
+            if (PyUnicode_Compare(key, k->params[i].name) == 0)
+                k->params[i].inferred = 0;
     PyObject *sig = kernel_signature(k);
     if (!sig)
         return -1;
