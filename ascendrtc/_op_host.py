@@ -1,6 +1,6 @@
 """The host side of an op project, in process: op_host sources compiled by
 the simulated NPU's clang against the clean-room host tiling API
-(csrc/host_api), loaded by its host JIT (csrc/rtc/host_op.cpp), and driven
+(csrc/host_api), loaded by its host ORC loader (csrc/rtc/host_op.cpp), and driven
 through the C entry points of csrc/host_api/arc/host_driver.h, all of it
 through the extension (csrc/ext/host_code.c).
 
@@ -56,7 +56,7 @@ class HostCompileError(RuntimeError):
 
 class HostCode:
     """An op project's host code, compiled and loaded in this process
-    (``_C.HostCode``: the provider's host JIT through the extension)."""
+    (``_C.HostCode``: the provider's host ORC loader through the extension)."""
 
     def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = ()):
         paths = list(files)

@@ -1,5 +1,5 @@
 /* host_code.c - HostCode (_C.HostCode): an op project's host code
- * compiled and loaded by the provider's host JIT (rtc/host_op.cpp, reached
+ * compiled and loaded by the provider's host ORC loader (rtc/host_op.cpp, reached
  * through ARC_EXT_FUNCS like every other provider function), and the C
  * entry points it answers through (csrc/host_api/arc/host_driver.h:
  * arc_host_describe, arc_host_call, arc_host_free).  Requests are lines of

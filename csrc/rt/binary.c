@@ -315,7 +315,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     }
     sim_bin *b;
     rc = load(api, buf, len, magic, &b);
-    free(buf); /* the JIT keeps its own copy */
+    free(buf); /* the ORC loader keeps its own copy */
     if (rc)
         return rc;
     *binHandle = b;

@@ -959,7 +959,7 @@ void sim_core_service_end(int state)
         longjmp(*ct->jbp, 1);
 }
 
-/* ---- services JIT'd kernels call (ARC_KERNEL_SYMBOLS) ---- */
+/* ---- services loaded kernels call (ARC_KERNEL_SYMBOLS) ---- */
 
 arc_core *__arc_core(void)
 {
@@ -1013,7 +1013,7 @@ void __arc_trap(const char *api, const char *fmt, ...)
         snprintf(body + n, sizeof body - (size_t)n, " (at %s)", where);
     core_thread *ct = self;
     if (!ct || !ct->ctx) {
-        /* Only JIT'd kernels can reach these hidden symbols, and they run
+        /* Only loaded kernels can reach these hidden symbols, and they run
          * on core threads; anything else is a runtime bug. */
         fprintf(stderr, "ascendrtc: __arc_trap outside a simulated core: %s: %s\n", api ? api : "?", body);
         abort();

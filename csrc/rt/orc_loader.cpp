@@ -197,7 +197,7 @@ extern "C" void sim_orc_unload(sim_orc_image *img)
         return;
     if (the_orc) {
         std::lock_guard<std::mutex> g(orc_mu);
-        // A failure to free JIT memory leaves it allocated; nothing to report.
+        // A failure to free ORC memory leaves it allocated; nothing to report.
         llvm::consumeError(the_orc->getExecutionSession().removeJITDylib(*img->jd));
     }
     delete img;

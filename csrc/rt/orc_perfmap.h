@@ -1,5 +1,5 @@
 /* orc_perfmap.h - perf's JIT symbol map for loaded kernels (C++ only,
- * used by orc_loader.cpp when it creates the JIT). */
+ * used by orc_loader.cpp when it creates LLJIT). */
 #ifndef SIM_ORC_PERFMAP_H_
 #define SIM_ORC_PERFMAP_H_
 

@@ -40,7 +40,7 @@
 // One loaded op's host code.  The destructors its static objects register
 // with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
 // run when the image is unloaded -- never by the process's exit handlers,
-// which would call into freed JIT memory.
+// which would call into freed ORC memory.
 struct arc_host_op {
     llvm::orc::JITDylib *jd = nullptr;
     std::mutex mu;
@@ -54,7 +54,7 @@ const char *kHostRoot = "/arc/host/include";
 const char *kProjRoot = "/arc/op";
 
 std::once_flag g_once;
-std::mutex g_mu;  // serialises every use of the host JIT
+std::mutex g_mu;  // serialises every use of the host ORC loader
 std::unique_ptr<llvm::orc::LLJIT> g_jit;
 std::string g_init_error;
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_fs;

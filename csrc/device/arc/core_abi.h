@@ -158,7 +158,7 @@ void __arc_site(const char *where);
  * device-API call a core passed; zeroed at block start). */
 #define ARC_SITE_SLOT (ARC_CORE_DEV_SLOTS - 5)
 
-/* Every runtime function JIT'd kernels may call, for the loader's symbol
+/* Every runtime function loaded kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
  * runtime and listed here. */
 #define ARC_KERNEL_SYMBOLS(X) \
