@@ -110,7 +110,12 @@ def test_memory_bound_and_vector_bound_kernels():
 
 def test_vector_bound_ordering_follows_instruction_rates():
     # cycles per 256-byte repeat [meas]: Muls 1, Max 2, Div ~4
-    t = {op: run(op=op, reps=16).time_us for op in ("muls", "max", "div")}
+    reports = {op: run(op=op, reps=16) for op in ("muls", "max", "div")}
+    t = {op: r.time_us for op, r in reports.items()}
+    # one operation per call, even when calls of one API follow each other
+    # (Muls(c, a) then 16 x Muls(c, c) per tile: 8 blocks x 8 tiles)
+    muls = [e for e in reports["muls"].events if e.api == "AscendC::Muls"]
+    assert len(muls) == 8 * 8 * 17
     assert t["muls"] < t["max"] < t["div"]
     assert 1.6 < t["div"] / t["max"] < 2.1
 
