@@ -268,6 +268,42 @@ def test_cross_core_gm_write_write_is_a_race_atomic_accumulation_is_not():
     assert np.allclose(y[:N], want) and not y[N:].any()
 
 
+# Each block zeroes its range of y, then atomically adds a 512-float tile at
+# its start: the tile's upper half (FILL) lands on the next block's range.
+SPILL = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+{
+    const int b = GetBlockIdx();
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    yg.SetGlobalBuffer((__gm__ float *)y);
+    GlobalTensor<float> mine = yg[b * 256];
+    InitGlobalMemory(mine, 256, 0.0f);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>();
+    Duplicate(a, FILL, 512);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(a, xg[b * 256], 256);
+    PipeBarrier<PIPE_ALL>();
+    SetAtomicAdd<float>();
+    DataCopy(yg[b * 256], a, 512);
+    SetAtomicNone();
+}
+'''
+
+
+def test_an_atomic_add_of_zeros_races_with_nothing():
+    x, y = np.arange(4 * N, dtype=np.float32) + 1, np.zeros(5 * N, np.float32)
+    build(SPILL, FILL="0.0f")(x, y, block_dim=4)     # the spill adds zeros: order does not matter
+    arc.synchronize()
+    assert np.array_equal(y[:4 * N], x)
+    with pytest.raises(arc.LaunchError, match=r"read/write between cores|write/write between cores"):
+        build(SPILL, FILL="1.0f")(x, np.zeros(5 * N, np.float32), block_dim=4)   # it adds ones: racy
+        arc.synchronize()
+
+
 def test_cube_pipes_mte1_to_m():
     k = build(CUBE, CUBE_SYNC="")
     x, y = np.ones(32 * 32, np.float16), np.zeros(32 * 32, np.float32)

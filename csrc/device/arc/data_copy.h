@@ -99,11 +99,33 @@ inline void gm_in(const void *p, uint64_t n, uint64_t len, uint64_t gap, const c
 {
     __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, p, n, len, len + gap, api);
 }
-inline void gm_out(const void *p, uint64_t n, uint64_t len, uint64_t gap, const char *api)
+/* src: the local data of the runs, sstride bytes apart.  Under
+ * SetAtomicAdd an element that adds zero changes nothing, so zero elements
+ * at either end of a run are not part of the access (a padded row's tail
+ * spilling into the next block's range races with nothing). */
+template <typename T>
+inline void gm_out(const T *p, uint64_t n, uint64_t len, uint64_t gap, const T *src, uint64_t sstride, const char *api)
 {
-    if (__arc::race_gm_on())
-        __arc::race_gm(__arc_core()->dev[__arc::SLOT_ATOMIC] ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_MTE3, p, n, len,
-                       len + gap, api);
+    if (!__arc::race_gm_on()) return;
+    int op = (int)__arc_core()->dev[__arc::SLOT_ATOMIC];
+    if (op != __arc::ATOMIC_ADD) {
+        __arc::race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_MTE3, p, n, len, len + gap, api);
+        return;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *s = (const uint8_t *)src + i * sstride;
+        auto zero = [s](uint64_t k) {
+            for (size_t j = 0; j < sizeof(T); j++)
+                if (s[k * sizeof(T) + j]) return false;
+            return true;
+        };
+        uint64_t lo = 0, hi = len / sizeof(T);
+        while (lo < hi && zero(lo)) lo++;
+        while (hi > lo && zero(hi - 1)) hi--;
+        if (hi > lo)
+            __arc_race_gm(ARC_GM_ATOMIC, __arc::RP_MTE3, (const uint8_t *)p + i * (len + gap) + lo * sizeof(T),
+                          (hi - lo) * sizeof(T), api);
+    }
 }
 /* Blocked copy: n blocks of len bytes, strides are gaps between blocks. */
 inline void copy_blocks(uint8_t *dst, const uint8_t *src, uint32_t n, uint64_t len, uint64_t sgap, uint64_t dgap)
@@ -140,7 +162,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
     dst.check_range(0, count, api);
-    __detail::gm_out(dst.addr_, 1, (uint64_t)count * sizeof(T), 0, api);
+    __detail::gm_out<T>(dst.addr_, 1, (uint64_t)count * sizeof(T), 0, src.addr_, 0, api);
     __arc::store_gm(dst.addr_, src.addr_, count);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
@@ -173,7 +195,7 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     uint64_t len = (uint64_t)p.blockLen * 32;
     __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent");
     dst.check_range(0, ((p.blockCount - 1) * (len + p.dstStride * 32ull) + len) / sizeof(T), api);
-    __detail::gm_out(dst.addr_, p.blockCount, len, p.dstStride * 32ull, api);
+    __detail::gm_out<T>(dst.addr_, p.blockCount, len, p.dstStride * 32ull, src.addr_, len + p.srcStride * 32ull, api);
     __detail::store_blocks(dst.addr_, src.addr_, p.blockCount, len, p.srcStride * 32ull, p.dstStride * 32ull);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
@@ -256,7 +278,7 @@ inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len,
     uint64_t ublk = ((uint64_t)len + 31) & ~31ull;
     uint64_t ustride = ublk + sgap_blk * 32;
     check_local(src, (n - 1) * ustride + len, api, "src (local) extent");
-    gm_out(dst, n, len, dgap, api);
+    gm_out<T>(dst, n, len, dgap, src.addr_, ustride, api);
     for (uint32_t b = 0; b < n; b++)
         __arc::store_gm((T *)((uint8_t *)dst + b * (len + dgap)), (const T *)((const uint8_t *)src.addr_ + b * ustride),
                         len / sizeof(T));
