@@ -105,3 +105,18 @@ def test_a_zero_size_shape_numpy_cannot_hold_is_refused():
     with pytest.raises(ValueError, match="cannot reshape"):
         a.reshape(0, 2**62)
     assert a.reshape(4, 0).get().shape == (4, 0)
+
+
+# ---- item 5: size computations from user input are overflow-checked ----
+
+def test_tiling_sizes_that_used_to_wrap_are_refused():
+    from ascendrtc import adv_tiling as T
+    with pytest.raises(ValueError, match="more than 2\\^32 - 1 elements"):
+        T.confusion_transpose_tiling([2**31, 2**31, 4, 1], 2, 1)   # the product wrapped to 0
+    with pytest.raises(ValueError, match="type_size"):
+        T.softmax_tiling([8, 64], 2**32 + 2)                     # was read as 2
+    with pytest.raises(ValueError, match="kind"):
+        T.confusion_transpose_tiling([1, 1, 16, 16], 2, 2**32 + 1)
+    with pytest.raises(ValueError, match="original H"):
+        T.layernorm_tiling([1, 8, 64], 4, original_h=2**32 + 16)  # was truncated to 16
+    assert len(T.confusion_transpose_tiling([1, 2, 16, 16], 2, 1)) > 0   # a good one still works

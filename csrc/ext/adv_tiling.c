@@ -35,13 +35,19 @@ PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"api", "shape", "ori_shape", "type_size", "buffer_bytes", "flag", "kind", NULL};
     const char *api;
     PyObject *shape, *ori_obj = Py_None;
-    unsigned int type_size;
+    long long type_size_ll, kind_ll = 0; /* checked below: "I" would wrap 2**32 + 2 to 2 */
     long long buffer = -1;
     int flag = 0;
-    unsigned int kind = 0; /* ConfusionTranspose's scenario */
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sOOI|LpI", kwlist, &api, &shape, &ori_obj, &type_size, &buffer,
-                                     &flag, &kind))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "sOOL|LpL", kwlist, &api, &shape, &ori_obj, &type_size_ll, &buffer,
+                                     &flag, &kind_ll))
         return NULL;
+    if (type_size_ll < 0 || type_size_ll > 0xffffffffLL || kind_ll < 0 || kind_ll > 0xffffffffLL) {
+        PyErr_Format(PyExc_ValueError, "%s: type_size %lld and kind %lld must be 0..2^32 - 1", api, type_size_ll,
+                     kind_ll);
+        return NULL;
+    }
+    unsigned int type_size = (unsigned int)type_size_ll;
+    unsigned int kind = (unsigned int)kind_ll; /* ConfusionTranspose's scenario */
     int64_t d[ARC_MAX_DIMS], o[ARC_MAX_DIMS];
     Py_ssize_t n = get_dims(shape, d, "shape"), on = n;
     if (n < 0) return NULL;
@@ -94,6 +100,11 @@ PyObject *arc_adv_tiling(PyObject *module, PyObject *args, PyObject *kwds)
             err = arc_softmax_tiling(d, (size_t)n, type_size, buf, &t.softmax);
             size = sizeof t.softmax;
         } else if (!strcmp(api, "layernorm")) {
+            if (ori_obj != Py_None && (o[on - 1] <= 0 || o[on - 1] > 0xffffffffLL)) {
+                PyErr_Format(PyExc_ValueError, "layernorm tiling: original H %lld must be 1..2^32 - 1",
+                             (long long)o[on - 1]);
+                return NULL;
+            }
             uint32_t ori_h = ori_obj != Py_None ? (uint32_t)o[on - 1] : 0;
             err = arc_layernorm_tiling(d, (size_t)n, ori_h, buf, type_size, flag, &t.layernorm);
             size = sizeof t.layernorm;

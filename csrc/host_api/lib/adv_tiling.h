@@ -301,9 +301,9 @@ static inline const char *arc_transpose_bnsd(const int64_t *dims, size_t n, uint
     uint64_t total = 1;
     for (size_t i = 0; i < n; i++) {
         if (dims[i] <= 0 || dims[i] > 0xffffffff) return "shape has a dimension <= 0 or >= 2^32";
-        total *= (uint64_t)dims[i];
+        total *= (uint64_t)dims[i]; /* < 2^64: both factors are below 2^32 */
+        if (total > 0xffffffffu) return "shape has more than 2^32 - 1 elements"; /* each step: [2^31, 2^31, 4, 1] wrapped to 0 */
     }
-    if (total > 0xffffffffu) return "shape has more than 2^32 - 1 elements";
     if (kind == 7) {
         bnsd[0] = bnsd[1] = 1;
         bnsd[2] = (uint32_t)dims[0];
