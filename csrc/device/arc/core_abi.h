@@ -79,6 +79,24 @@ typedef struct arc_core {
 #define ARC_CORE_CONST
 #endif
 arc_core *__arc_core(void) ARC_CORE_CONST;
+/* TQue/TQueBind operations (rt/queue.c) on the device API's TQueBase, laid
+ * out as arc_que (arc/pipe.h asserts it).  pipes: producer pipe * 16 +
+ * consumer pipe of the syncs the queue implies (0: none), reported to the
+ * race check.  Each checks the queue's state and traps naming the API;
+ * alloc and deque return the buffer's index. */
+#define ARC_QUE_MAX 64
+typedef struct arc_que {
+    unsigned char *base;
+    unsigned int len;
+    unsigned char num, cursor, head, count;
+    unsigned long long inuse, queued;
+    unsigned char fifo[ARC_QUE_MAX];
+    unsigned char pos;
+} arc_que;
+int __arc_que_alloc(arc_que *q, int pipes) ARC_NOMERGE;
+void __arc_que_enque(arc_que *q, const void *p, int depth, int pipes) ARC_NOMERGE;
+int __arc_que_deque(arc_que *q, int pipes) ARC_NOMERGE;
+void __arc_que_free(arc_que *q, const void *p, int pipes) ARC_NOMERGE;
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -174,6 +192,10 @@ void __arc_site(const char *where);
     X(__arc_race_gm)          \
     X(__arc_site)             \
     X(__arc_copy_bytes)       \
+    X(__arc_que_alloc)        \
+    X(__arc_que_enque)        \
+    X(__arc_que_deque)        \
+    X(__arc_que_free)         \
     X(__arc_store_bytes)
 
 #ifdef __cplusplus

@@ -66,86 +66,45 @@ public:
     uint8_t fifo_[QBUF_MAX_LEN];
     TPosition pos_ = TPosition::VECCALC;
 
-    int index_of(const void *p, const char *api) const
-    {
-        const uint8_t *a = (const uint8_t *)p;
-        ARC_CHECK(base_ != nullptr, api, "the queue has no buffers: call TPipe::InitBuffer first");
-        ARC_CHECK(a >= base_ && a < base_ + (uint64_t)len_ * num_, api,
-                  "the tensor (UB offset %lld) does not belong to this queue (buffers at UB offset %lld, %u x %u bytes)",
-                  (long long)(a - __arc_core()->ub), (long long)(base_ - __arc_core()->ub), num_, len_);
-        return (int)((a - base_) / len_);
-    }
+    /* The same state as the runtime's queue operations see it. */
+    arc_que *raw() { return reinterpret_cast<arc_que *>(this); }
 };
+static_assert(__builtin_offsetof(TQueBase, base_) == __builtin_offsetof(arc_que, base) &&
+                  __builtin_offsetof(TQueBase, len_) == __builtin_offsetof(arc_que, len) &&
+                  __builtin_offsetof(TQueBase, num_) == __builtin_offsetof(arc_que, num) &&
+                  __builtin_offsetof(TQueBase, cursor_) == __builtin_offsetof(arc_que, cursor) &&
+                  __builtin_offsetof(TQueBase, head_) == __builtin_offsetof(arc_que, head) &&
+                  __builtin_offsetof(TQueBase, count_) == __builtin_offsetof(arc_que, count) &&
+                  __builtin_offsetof(TQueBase, inuse_) == __builtin_offsetof(arc_que, inuse) &&
+                  __builtin_offsetof(TQueBase, queued_) == __builtin_offsetof(arc_que, queued) &&
+                  __builtin_offsetof(TQueBase, fifo_) == __builtin_offsetof(arc_que, fifo) &&
+                  __builtin_offsetof(TQueBase, pos_) == __builtin_offsetof(arc_que, pos) &&
+                  sizeof(TQueBase) == sizeof(arc_que) && QBUF_MAX_LEN == ARC_QUE_MAX,
+              "TQueBase and arc_que (core_abi.h) must have the same layout");
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind : public TQueBase {
-    static constexpr int prod_ = __detail::que_pipes(src, dst) >> 4, cons_ = __detail::que_pipes(src, dst) & 15;
-    void race_q(int kind, int from, int to, int i) const
+    static constexpr int pipes_ = __detail::que_pipes(src, dst);
+    template <typename T> LocalTensor<T> tensor(int i)
     {
-        if (__detail::que_pipes(src, dst))
-            __arc::race_sync(kind, from, to, (unsigned long long)(uintptr_t)(base_ + (uint64_t)i * len_));
+        return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
     }
 
 public:
     TQueBind() { pos_ = src == TPosition::GM ? dst : src; }
 
-    template <typename T> LocalTensor<T> AllocTensor()
-    {
-        ARC_CHECK(base_ != nullptr, "AscendC::TQue::AllocTensor",
-                  "the queue has no buffers: call TPipe::InitBuffer first");
-        for (int k = 0; k < num_; k++) {
-            int i = (cursor_ + k) % num_;
-            if (!(inuse_ >> i & 1)) {
-                inuse_ |= 1ull << i;
-                cursor_ = (uint8_t)((i + 1) % num_);
-                race_q(ARC_RACE_QWAIT, cons_, prod_, i);
-                return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
-            }
-        }
-        ARC_TRAP("AscendC::TQue::AllocTensor",
-                 "all %u buffers of the queue are allocated and none was freed (FreeTensor); "
-                 "the NPU would hang here", (unsigned)num_);
-    }
+    /* The checks and the state changes are the runtime's (rt/queue.c). */
+    template <typename T> LocalTensor<T> AllocTensor() { return tensor<T>(__arc_que_alloc(raw(), pipes_)); }
     template <typename T> void AllocTensor(LocalTensor<T> &t) { t = AllocTensor<T>(); }
     template <typename T> void DeQue(LocalTensor<T> &t) { t = DeQue<T>(); }
     template <typename T> bool EnQue(const LocalTensor<T> &t)
     {
-        int i = index_of(t.addr_, "AscendC::TQue::EnQue");
-        ARC_CHECK(inuse_ >> i & 1, "AscendC::TQue::EnQue",
-                  "buffer %d of the queue is not allocated (AllocTensor first, or it was already freed)", i);
-        ARC_CHECK(!(queued_ >> i & 1), "AscendC::TQue::EnQue", "buffer %d is already in the queue", i);
-        ARC_CHECK(depth <= 0 || count_ < depth, "AscendC::TQue::EnQue",
-                  "the queue is full: depth %d, %u tensors enqueued and not dequeued", (int)depth,
-                  (unsigned)count_);
-        fifo_[(head_ + count_) % QBUF_MAX_LEN] = (uint8_t)i;
-        count_++;
-        queued_ |= 1ull << i;
-        race_q(ARC_RACE_QSET, prod_, cons_, i);
+        __arc_que_enque(raw(), t.addr_, depth, pipes_);
         return true;
     }
     template <TPosition, TPosition, typename T> bool EnQue(const LocalTensor<T> &t) { return EnQue(t); }
-    template <typename T> LocalTensor<T> DeQue()
-    {
-        ARC_CHECK(count_ > 0, "AscendC::TQue::DeQue",
-                  "the queue is empty: DeQue without a matching EnQue (%u of %u buffers allocated)",
-                  (unsigned)__builtin_popcountll(inuse_), (unsigned)num_);
-        int i = fifo_[head_];
-        head_ = (uint8_t)((head_ + 1) % QBUF_MAX_LEN);
-        count_--;
-        queued_ &= ~(1ull << i);
-        race_q(ARC_RACE_QWAIT, prod_, cons_, i);
-        return LocalTensor<T>((T *)(void *)(base_ + (uint64_t)i * len_), len_, pos_);
-    }
+    template <typename T> LocalTensor<T> DeQue() { return tensor<T>(__arc_que_deque(raw(), pipes_)); }
     template <TPosition, TPosition, typename T> LocalTensor<T> DeQue() { return DeQue<T>(); }
-    template <typename T> void FreeTensor(const LocalTensor<T> &t)
-    {
-        int i = index_of(t.addr_, "AscendC::TQue::FreeTensor");
-        ARC_CHECK(inuse_ >> i & 1, "AscendC::TQue::FreeTensor",
-                  "buffer %d of the queue is already free (FreeTensor twice, or never allocated)", i);
-        ARC_CHECK(!(queued_ >> i & 1), "AscendC::TQue::FreeTensor",
-                  "buffer %d is still in the queue (EnQue without DeQue)", i);
-        inuse_ &= ~(1ull << i);
-        race_q(ARC_RACE_QSET, cons_, prod_, i);
-    }
+    template <typename T> void FreeTensor(const LocalTensor<T> &t) { __arc_que_free(raw(), t.addr_, pipes_); }
     bool VacantInQue() const { return depth <= 0 || count_ < depth; }
     bool HasTensorInQue() const { return count_ > 0; }
     int32_t GetTensorCountInQue() const { return count_; }
