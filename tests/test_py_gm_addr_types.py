@@ -128,3 +128,36 @@ def test_inferred_types_take_raw_bytes_and_same_size_integers():
     stated = arc.Program(TILED, "tiled.asc").compile().load().get_kernel("tiled", dtypes={"tiling": np.uint32})
     with pytest.raises(TypeError, match=r"argument 'tiling' .*expected uint32 elements"):
         stated[1](np.zeros(4, np.float32), np.array([3, 7], np.int32))   # a stated dtype is strict
+
+
+TEMPLATED = r'''
+#include "kernel_operator.h"
+template <typename T>
+__aicore__ inline void scale_impl(GM_ADDR x, uint32_t n)
+{
+    AscendC::GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T *)x, n);
+    for (uint32_t i = 0; i < n; i++)
+        g.SetValue(i, (T)((float)g.GetValue(i) * 2.0f));
+}
+template <typename T>
+__global__ __aicore__ void tscale(GM_ADDR x, uint32_t n) { scale_impl<T>(x, n); }
+template __global__ __aicore__ void tscale<int32_t>(GM_ADDR, uint32_t);
+'''
+
+
+def test_template_kernels_get_their_instances_types():
+    # each instance's casts give its own element type (name expressions and explicit instantiations)
+    p = arc.Program(TEMPLATED, "templated.asc")
+    p.add_name_expression("tscale<float>")
+    p.add_name_expression("tscale<half>")
+    p.add_name_expression("tscale<int32_t>")
+    m = p.compile().load()
+    kf, kh, ki = (m.get_kernel("tscale<%s>" % t) for t in ("float", "half", "int32_t"))
+    assert kf.dtypes["x"] == np.float32 and kh.dtypes["x"] == np.float16 and ki.dtypes["x"] == np.int32
+    x = np.arange(4, dtype=np.float32)
+    kf[1](x, 4)
+    arc.synchronize()
+    np.testing.assert_array_equal(x, [0, 2, 4, 6])
+    with pytest.raises(TypeError, match=r"argument 'x' .*used as __gm__ half \*.* expected float16 elements"):
+        kh[1](np.zeros(4, np.float32), 4)

@@ -557,8 +557,10 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::Inferre
         const kscan_kernel *h = req->entries[i].hint;
         bool names = h && h->nparams == static_cast<int>(d[0]);
         const std::vector<std::string> *elems = nullptr;  // inferred element types (infer_types.cpp)
-        if (names) {
-            auto it = inferred.find(h->name);
+        {   // a plain kernel by its name, a template's instance by its mangled name
+            auto it = names ? inferred.find(h->name) : inferred.end();
+            if (it == inferred.end())
+                it = inferred.find(lowered[i]);
             if (it != inferred.end() && it->second.size() == d[0])
                 elems = &it->second;
         }

@@ -8,6 +8,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/Mangle.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
@@ -191,7 +192,7 @@ public:
     void HandleTranslationUnit(clang::ASTContext &ctx) override
     {
         Analysis a(ctx, ctx.getSourceManager());
-        for (const clang::FunctionDecl *f : kernels_) {
+        auto infer = [&a](const clang::FunctionDecl *f) {
             std::vector<std::string> r(f->getNumParams());
             for (unsigned i = 0; i < f->getNumParams(); i++) {
                 if (!is_byte_pointer(f->getParamDecl(i)->getType()))
@@ -200,8 +201,24 @@ public:
                 if (t.size() == 1 && *t.begin() != "?")
                     r[i] = *t.begin();
             }
-            out_[f->getQualifiedNameAsString()] = r;
-        }
+            return r;
+        };
+        for (const clang::FunctionDecl *f : kernels_)
+            out_[f->getQualifiedNameAsString()] = infer(f);
+        // Template kernels: each instance the program made (name expressions,
+        // explicit instantiations), keyed by its mangled name, since the
+        // instances share the template's name.
+        std::unique_ptr<clang::MangleContext> mc(ctx.createMangleContext());
+        for (const clang::FunctionTemplateDecl *t : templates_)
+            for (const clang::FunctionDecl *f : t->specializations()) {
+                if (!f->doesThisDeclarationHaveABody() || f->isDependentContext())
+                    continue;
+                std::string name;
+                llvm::raw_string_ostream os(name);
+                mc->mangleName(clang::GlobalDecl(f), os);
+                os.flush();
+                out_[name] = infer(f);
+            }
     }
 
 private:
@@ -213,6 +230,15 @@ private:
         } else if (auto *ns = llvm::dyn_cast<clang::NamespaceDecl>(d)) {
             for (clang::Decl *inner : ns->decls())
                 collect(inner);
+        } else if (auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
+            const clang::FunctionDecl *f = t->getTemplatedDecl();
+            if (!f->getReturnType()->isVoidType() || llvm::isa<clang::CXXMethodDecl>(f))
+                return;
+            for (const clang::ParmVarDecl *p : f->parameters())
+                if (is_byte_pointer(p->getType())) {
+                    templates_.push_back(t);
+                    return;
+                }
         } else if (auto *f = llvm::dyn_cast<clang::FunctionDecl>(d)) {
             // Kernel candidates: void, not templates (their instances share one name), with a byte pointer.
             if (!f->doesThisDeclarationHaveABody() || f->isDependentContext() || !f->getReturnType()->isVoidType() ||
@@ -228,6 +254,7 @@ private:
 
     InferredTypes &out_;
     std::vector<const clang::FunctionDecl *> kernels_;
+    std::vector<const clang::FunctionTemplateDecl *> templates_;
 };
 
 } // namespace

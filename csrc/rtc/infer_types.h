@@ -15,7 +15,8 @@ class ASTConsumer;
 
 namespace arc_rtc {
 
-/* Per kernel (qualified name): per parameter, the element C type its casts
+/* Per kernel (qualified name; a template kernel's instances by their
+ * mangled names): per parameter, the element C type its casts
  * agree on ("half", "float", ... as meta.h's ARC_SCALAR_TYPES spells it), or
  * "" where the parameter is typed already, is not cast, or is cast to more
  * than one type or to a type that is not a scalar. */
