@@ -60,6 +60,7 @@ def test_gil_released_during_compile():
     stop.set()
     t.join()
     during = [x for x in ticks if t0 < x < t1]
-    # The compile takes a good fraction of a second; a held GIL would allow
-    # at most a tick per switch interval (5 ms).
-    assert len(during) >= 0.3 * (t1 - t0) / 0.0011, (len(during), t1 - t0)
+    # A compile holding the GIL would let the ticker run not at all between
+    # t0 and t1 (C code never yields the GIL on its own); a released GIL lets it
+    # tick many times.  A count, not a rate: the machine may be loaded.
+    assert len(during) >= 3, (len(during), t1 - t0)
