@@ -175,6 +175,8 @@ void __arc_site(const char *where);
 /* The same, kept per core for fault and hang reports (the last marked
  * device-API call a core passed; zeroed at block start). */
 #define ARC_SITE_SLOT (ARC_CORE_DEV_SLOTS - 5)
+/* ARC_SITE_SLOT is the lowest of the runtime's slots: the device API's own
+ * (arc/state.h DevSlot) stay below it, which state.h asserts. */
 
 /* Every runtime function loaded kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the

@@ -14,8 +14,6 @@
 #include "arc/mask.h"
 
 namespace __arc {
-/* GetMrgSortResult's four counts, 16 bits each, in one per-core slot. */
-constexpr int SLOT_MRGSORT_COUNTS = 60;
 
 template <class T> struct SortPair {
     T score;

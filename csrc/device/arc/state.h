@@ -27,8 +27,12 @@ enum DevSlot {
     SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
     SLOT_GM = 40,         /* GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
     SLOT_GM_NEXT = 48,    /* the GM range __arc_gm_check fills next (round robin) */
-    SLOT_END = 49
+    SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
+    SLOT_END = 50
 };
+/* The top slots belong to the runtime (race log, cost, source site: core_abi.h);
+ * every device-API slot is named above so none can land on theirs. */
+static_assert(SLOT_END <= ARC_SITE_SLOT, "device-API slots run into the runtime's arc_core::dev[] slots");
 /* Kernels stream through a few allocations at once (x, y and z of an add),
  * so one cached range would miss on every access and take the runtime's
  * allocation lock each time. */
