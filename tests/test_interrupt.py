@@ -23,9 +23,14 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 PRELUDE = r'''
-import os, sys, time
+import os, signal, sys, time
 import numpy as np
 import ascendrtc as arc
+
+# A child of a process started in the background (`make test &`, nohup, CI
+# runners) inherits SIGINT ignored, and Python then installs no handler:
+# give it the interactive one, as a terminal session has.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SRC = r"""
 #include "kernel_operator.h"
