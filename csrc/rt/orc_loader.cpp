@@ -46,7 +46,10 @@ extern "C" void __arc_trap(const char *api, const char *fmt, ...);
 namespace {
 
 std::mutex orc_mu;  // serialises every use of LLJIT
-std::unique_ptr<llvm::orc::LLJIT> the_orc;
+// Never destroyed: at exit, cores abandoned in kernel code (cores.c) may
+// still be running loaded code, which the JIT's destructor would unmap under
+// them; the OS reclaims it with the process.
+llvm::orc::LLJIT *the_orc;
 std::string init_error;
 std::once_flag init_once;
 unsigned long long image_counter;
@@ -123,7 +126,7 @@ void init_orc()
         init_error = "cannot create the LLVM ORC JIT: " + llvm::toString(j.takeError());
         return;
     }
-    the_orc = std::move(*j);
+    the_orc = j->release();
     if (sim_orc_perfmap_wanted())
         sim_orc_perfmap_attach(the_orc->getObjLinkingLayer());
     the_orc->getExecutionSession().setErrorReporter([](llvm::Error e) {
