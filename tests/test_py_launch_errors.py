@@ -4,29 +4,8 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.py_kernels import add_kernel, compiled
-
-# Asks for more unified buffer than a core has: the device API traps.
-TRAP_SRC = r'''
-#include "kernel_operator.h"
-extern "C" __global__ __aicore__ void greedy(GM_ADDR x, int32_t bytes)
-{
-    AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, bytes);
-}
-'''
-
-
-def greedy():
-    return compiled("greedy", lambda: arc.Program(TRAP_SRC, "greedy.asc").compile().load().get_kernel("greedy"))
-
-
-def still_works():
-    x = np.arange(256, dtype=np.float32)
-    z = np.zeros_like(x)
-    add_kernel(np.float32)[8](x, x, z)
-    np.testing.assert_array_equal(z, 2 * x)
+from helpers.faults import greedy, still_works
+from helpers.py_kernels import compiled
 
 
 def test_trap_with_device_array_surfaces_at_synchronize():

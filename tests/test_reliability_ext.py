@@ -10,30 +10,9 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.py_kernels import add_kernel, compiled
+from helpers.faults import greedy, still_works
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-TRAP_SRC = r'''
-#include "kernel_operator.h"
-extern "C" __global__ __aicore__ void greedy(GM_ADDR x, int32_t bytes)
-{
-    AscendC::TPipe pipe;
-    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, bytes);
-}
-'''
-
-
-def greedy():
-    return compiled("greedy", lambda: arc.Program(TRAP_SRC, "greedy.asc").compile().load().get_kernel("greedy"))
-
-
-def still_works():
-    x = np.arange(256, dtype=np.float32)
-    z = np.zeros_like(x)
-    add_kernel(np.float32)[8](x, x, z)
-    np.testing.assert_array_equal(z, 2 * x)
 
 
 def test_a_provider_that_cannot_load_leaks_nothing_per_error(tmp_path):

@@ -7,9 +7,25 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
-from helpers.py_kernels import add_kernel
+from helpers.py_kernels import add_kernel, compiled
 
 AICORE_EXCEPTION, AICORE_TIMEOUT = 507015, 507014
+
+# Asks for more unified buffer than a core has: the device API traps.
+TRAP_SRC = r'''
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void greedy(GM_ADDR x, int32_t bytes)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, bytes);
+}
+'''
+
+
+def greedy():
+    """A kernel whose InitBuffer traps when asked for more UB than a core has."""
+    return compiled("greedy", lambda: arc.Program(TRAP_SRC, "greedy.asc").compile().load().get_kernel("greedy"))
 
 
 def still_works():
