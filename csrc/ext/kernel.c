@@ -336,6 +336,16 @@ static PyObject *kernel_get_dtypes(PyObject *op, void *c)
 
 /* kernel.dtypes = {name: dtype or None}: the element dtype arrays passed for
  * those pointer parameters must have (None: any); the signature follows. */
+/* The index of the parameter named key (a str), or -1. */
+static Py_ssize_t param_index(KernelObject *k, PyObject *key)
+{
+    Py_ssize_t idx = -1;
+    for (Py_ssize_t i = 0; i < k->nparams; i++)
+        if (PyUnicode_Check(key) && PyUnicode_Compare(key, k->params[i].name) == 0)
+            idx = i;
+    return idx;
+}
+
 static int kernel_set_dtypes(PyObject *op, PyObject *value, void *c)
 {
     (void)c;
@@ -354,10 +364,7 @@ static int kernel_set_dtypes(PyObject *op, PyObject *value, void *c)
     Py_ssize_t pos = 0;
     PyObject *key, *val;
     while (PyDict_Next(value, &pos, &key, &val)) {
-        Py_ssize_t idx = -1;
-        for (Py_ssize_t i = 0; i < k->nparams; i++)
-            if (PyUnicode_Check(key) && PyUnicode_Compare(key, k->params[i].name) == 0)
-                idx = i;
+        Py_ssize_t idx = param_index(k, key);
         if (idx < 0) {
             PyErr_Format(PyExc_ValueError, "dtypes: %U has no parameter %R", k->signature, key);
             goto error;
@@ -377,9 +384,7 @@ static int kernel_set_dtypes(PyObject *op, PyObject *value, void *c)
     PyMem_Free(want);
     pos = 0; /* a stated dtype is checked strictly */
     while (PyDict_Next(value, &pos, &key, &val))
-        for (Py_ssize_t i = 0; i < k->nparams; i++)
-            if (PyUnicode_Compare(key, k->params[i].name) == 0)
-                k->params[i].inferred = 0;
+        k->params[param_index(k, key)].inferred = 0; /* every key named a parameter above */
     PyObject *sig = kernel_signature(k);
     if (!sig)
         return -1;
@@ -412,10 +417,7 @@ static int kernel_set_intents(PyObject *op, PyObject *value, void *c)
     Py_ssize_t pos = 0;
     PyObject *key, *val;
     while (PyDict_Next(value, &pos, &key, &val)) {
-        Py_ssize_t idx = -1;
-        for (Py_ssize_t i = 0; i < k->nparams; i++)
-            if (PyUnicode_Check(key) && PyUnicode_Compare(key, k->params[i].name) == 0)
-                idx = i;
+        Py_ssize_t idx = param_index(k, key);
         if (idx < 0 && PyLong_Check(key)) {
             idx = PyLong_AsSsize_t(key);
             if (idx < 0 || idx >= k->nparams)
