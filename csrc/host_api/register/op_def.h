@@ -93,6 +93,17 @@ private:
     std::string follow_;
 };
 
+/* The parameter called name in v, added at the end when v has none (an op
+ * definition and its per-SoC AI Core configs declare inputs/outputs alike). */
+inline OpParamDef &arc_param(std::vector<OpParamDef> &v, const char *name)
+{
+    for (auto &p : v)
+        if (p.arc_name() == name)
+            return p;
+    v.emplace_back(name);
+    return v.back();
+}
+
 class OpAttrDef {
 public:
     explicit OpAttrDef(const char *name) : name_(name) {}
@@ -150,8 +161,8 @@ class OpAICoreConfig {
 public:
     OpAICoreConfig() = default;
     explicit OpAICoreConfig(const char *) {}
-    OpParamDef &Input(const char *name) { return param(inputs_, name); }
-    OpParamDef &Output(const char *name) { return param(outputs_, name); }
+    OpParamDef &Input(const char *name) { return arc_param(inputs_, name); }
+    OpParamDef &Output(const char *name) { return arc_param(outputs_, name); }
     OpAICoreConfig &DynamicCompileStaticFlag(bool) { return *this; }
     OpAICoreConfig &DynamicFormatFlag(bool) { return *this; }
     OpAICoreConfig &DynamicRankSupportFlag(bool) { return *this; }
@@ -164,14 +175,6 @@ public:
     std::vector<OpParamDef> &arc_outputs() { return outputs_; }
 
 private:
-    static OpParamDef &param(std::vector<OpParamDef> &v, const char *name)
-    {
-        for (auto &p : v)
-            if (p.arc_name() == name)
-                return p;
-        v.emplace_back(name);
-        return v.back();
-    }
     std::vector<OpParamDef> inputs_, outputs_;
 };
 
@@ -211,8 +214,8 @@ public:
     explicit OpDef(const char *type) : type_(type) {}
     virtual ~OpDef() = default;
 
-    OpParamDef &Input(const char *name) { return param(inputs_, name); }
-    OpParamDef &Output(const char *name) { return param(outputs_, name); }
+    OpParamDef &Input(const char *name) { return arc_param(inputs_, name); }
+    OpParamDef &Output(const char *name) { return arc_param(outputs_, name); }
     OpAttrDef &Attr(const char *name)
     {
         for (auto &a : attrs_)
@@ -235,14 +238,6 @@ public:
     gert::InferDataTypeKernelFunc arc_infer_dtype() const { return infer_dtype_; }
 
 private:
-    static OpParamDef &param(std::vector<OpParamDef> &v, const char *name)
-    {
-        for (auto &p : v)
-            if (p.arc_name() == name)
-                return p;
-        v.emplace_back(name);
-        return v.back();
-    }
 
     ge::AscendString type_;
     std::vector<OpParamDef> inputs_, outputs_;
