@@ -286,5 +286,8 @@ inline TPipe *GetTPipePtr()
 }
 
 } // namespace AscendC
+/* CANN kernels call GetTPipePtr() unqualified outside AscendC (the public
+ * FlashAttentionScore sample, with only using-declarations of other names). */
+using AscendC::GetTPipePtr;
 
 #endif /* ARC_PIPE_H_ */

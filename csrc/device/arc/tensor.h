@@ -179,6 +179,9 @@ public:
     T *GetPhyAddr() const { return addr_; }
     T *GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
     TPosition GetPosition() const { return pos_; }
+    /* The NPU keeps a ShapeInfo on the tensor for the advanced API; the
+     * simulated APIs take their shape from their tiling/shape arguments. */
+    template <typename... A> void SetShapeInfo(A...) {}
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
     template <typename U> void SetAddrWithOffset(const LocalTensor<U> &src, uint32_t offset)

@@ -86,6 +86,10 @@ template <typename T, typename U> __attribute__((always_inline)) constexpr T Ali
     return (T)(a / (T)b * (T)b);
 }
 
+/* Conditional<cond, A, B>::type: A when cond holds, else B (std::conditional's
+ * Ascend C spelling; kernels pick a Matmul type with it). */
+template <bool cond, typename A, typename B> struct Conditional { using type = A; };
+template <typename A, typename B> struct Conditional<false, A, B> { using type = B; };
 /* IsSameType<A, B>::value */
 template <typename A, typename B> struct IsSameType { static constexpr bool value = false; };
 template <typename A> struct IsSameType<A, A> { static constexpr bool value = true; };

@@ -12,6 +12,7 @@
 #include "lib/activation/swish.h"
 #include "lib/activation/glu.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmaxflashv2.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/rmsnorm.h"
 #include "lib/pad/pad.h"
@@ -19,6 +20,7 @@
 #include "lib/quantization/ascend_dequant.h"
 #include "lib/quantization/ascend_antiquant.h"
 #include "lib/reduce/sum.h"
+#include "lib/select/selectwithbytesmask.h"
 #include "lib/transpose/confusion_transpose.h"
 
 #endif /* ARC_LIB_ADV_API_H_ */
