@@ -120,6 +120,45 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
         }
 }
 
+/* ---- UB -> L1 with ND -> NZ (MTE3): the same layout as from GM; the source
+ * rows are read from the vector unit's buffer. ---- */
+template <typename T>
+inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Nd2NzParams &p)
+{
+    const char *api = "AscendC::DataCopy(UB -> L1, Nd2NzParams)";
+    static_assert(sizeof(T) <= 4, "AscendC::DataCopy(Nd2NzParams): element types of 1, 2 or 4 bytes");
+    constexpr uint32_t C0 = __cube::c0_of<T>();
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    ARC_CHECK(p.srcDValue >= 1 && p.dstNzC0Stride >= 1 && p.dstNzNStride >= 1, api,
+              "srcDValue %u, dstNzC0Stride %u and dstNzNStride %u must be at least 1", (unsigned)p.srcDValue,
+              (unsigned)p.dstNzC0Stride, (unsigned)p.dstNzNStride);
+    ARC_CHECK(__cube::in_arena(src.addr_, TPosition::VECIN), api, "src is a %s tensor; this form copies UB into L1",
+              __cube::pos_str(src.pos_));
+    ARC_CHECK(__cube::is_l1(dst.pos_) || __cube::in_arena(dst.addr_, TPosition::A1), api,
+              "dst is a %s tensor; Nd2NzParams copies into L1 (A1, B1, C1)", __cube::pos_str(dst.pos_));
+    uint32_t cblocks = (p.dValue + C0 - 1) / C0;
+    uint64_t last = (uint64_t)(p.ndNum - 1) * p.dstNzMatrixStride + (uint64_t)(cblocks - 1) * p.dstNzC0Stride * C0 +
+                    (uint64_t)(p.nValue - 1) * p.dstNzNStride * C0 + C0;
+    uint64_t src_last = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue +
+                        p.dValue;
+    ARC_CHECK(src_last * sizeof(T) <= src.bytes_, api, "src: the copy reads %llu elements, the tensor has %u",
+              (unsigned long long)src_last, (unsigned)(src.bytes_ / sizeof(T)));
+    __cube::check_operand(dst, __cube::where(dst), last * sizeof(T), api, "dst (L1)");
+    __arc::race(__arc::RP_MTE3, 0, src.addr_, src_last * sizeof(T), api);
+    __arc::race(__arc::RP_MTE3, 1, dst.addr_, last * sizeof(T), api);
+    for (uint32_t i = 0; i < p.ndNum; i++)
+        for (uint32_t r = 0; r < p.nValue; r++) {
+            const T *row = src.addr_ + (uint64_t)i * p.srcNdMatrixStride + (uint64_t)r * p.srcDValue;
+            T *out = dst.addr_ + (uint64_t)i * p.dstNzMatrixStride + (uint64_t)r * p.dstNzNStride * C0;
+            for (uint32_t cb = 0; cb < cblocks; cb++) {
+                T *o = out + (uint64_t)cb * p.dstNzC0Stride * C0;
+                uint32_t n = p.dValue - cb * C0 < C0 ? p.dValue - cb * C0 : C0;
+                __builtin_memcpy((void *)o, (const void *)(row + cb * C0), n * sizeof(T));
+                if (n < C0) __builtin_memset((void *)(o + n), 0, (C0 - n) * sizeof(T));
+            }
+        }
+}
+
 /* ---- L1 -> BiasTable: blockLen counts 64-byte units of the source;
  * half converts to float on the way. ---- */
 template <typename T, typename U>

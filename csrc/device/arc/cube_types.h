@@ -36,6 +36,15 @@ struct Nd2NzParams {
         : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
           srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
           dstNzMatrixStride(dstNzMatrixStrideIn) {}
+    /* Setters, one per field (older kernels fill the struct this way). */
+    void SetNdNum(uint16_t v) { ndNum = v; }
+    void SetNValue(uint16_t v) { nValue = v; }
+    void SetDValue(uint16_t v) { dValue = v; }
+    void SetSrcNdMatrixStride(uint16_t v) { srcNdMatrixStride = v; }
+    void SetSrcDValue(uint16_t v) { srcDValue = v; }
+    void SetDstNzC0Stride(uint16_t v) { dstNzC0Stride = v; }
+    void SetDstNzNStride(uint16_t v) { dstNzNStride = v; }
+    void SetDstNzMatrixStride(uint16_t v) { dstNzMatrixStride = v; }
 };
 
 /* L1/GM -> L0A/L0B, one 512-byte fractal per repeat.  Constructor order

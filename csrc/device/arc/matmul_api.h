@@ -542,5 +542,10 @@ inline void regist(TPipe *p, uint8_t *ws, MM &mm, TCubeTiling *t, R &&...rest)
 namespace matmul {
 using namespace AscendC;
 } // namespace matmul
+/* The experimental quantised-matmul namespace of CANN's samples: the same
+ * Matmul (its kernels name AscendC::MatmulImpl). */
+namespace matmul_asc {
+using namespace AscendC;
+} // namespace matmul_asc
 
 #endif /* ARC_MATMUL_API_H_ */

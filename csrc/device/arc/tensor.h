@@ -129,13 +129,17 @@ public:
     /* Moves the address and shrinks the length. */
     LocalTensor operator[](uint32_t offset) const
     {
-        ARC_CHECK((uint64_t)offset * sizeof(T) <= bytes_, "AscendC::LocalTensor::operator[]",
+        constexpr uint32_t per = __arc::packed_per_byte<T>::value;
+        if constexpr (per > 1) /* packed: offsets count elements and land on a byte */
+            ARC_CHECK(offset % per == 0, "AscendC::LocalTensor::operator[]",
+                      "offset %u of %s is not a multiple of %u (a whole byte)", offset, __arc::tname<T>(), per);
+        ARC_CHECK((uint64_t)offset * sizeof(T) <= (uint64_t)bytes_ * per, "AscendC::LocalTensor::operator[]",
                   "offset %u is beyond the tensor's %u elements of %s", offset,
-                  (unsigned)(bytes_ / sizeof(T)), __arc::tname<T>());
+                  (unsigned)(bytes_ * per / sizeof(T)), __arc::tname<T>());
         LocalTensor r = *this;
-        r.addr_ += offset;
-        r.bytes_ -= offset * (uint32_t)sizeof(T);
-        r.cap_ -= offset * (uint32_t)sizeof(T);
+        r.addr_ += offset / per;
+        r.bytes_ -= offset / per * (uint32_t)sizeof(T);
+        r.cap_ -= offset / per * (uint32_t)sizeof(T);
         return r;
     }
     T GetValue(uint32_t index) const
@@ -159,13 +163,14 @@ public:
         __arc::race_sync(ARC_RACE_SCALAR, 0, 0, 0); /* the compiler's auto-sync orders the scalar access */
         return addr_[index];
     }
-    uint32_t GetSize() const { return bytes_ / (uint32_t)sizeof(T); }
+    uint32_t GetSize() const { return bytes_ * __arc::packed_per_byte<T>::value / (uint32_t)sizeof(T); }
     uint32_t GetLength() const { return bytes_; }
     void SetSize(uint32_t n)
     {
-        ARC_CHECK((uint64_t)n * sizeof(T) <= cap_, "AscendC::LocalTensor::SetSize",
-                  "size %u exceeds the %u elements left in the buffer", n, (unsigned)(cap_ / sizeof(T)));
-        bytes_ = n * (uint32_t)sizeof(T);
+        constexpr uint32_t per = __arc::packed_per_byte<T>::value;
+        ARC_CHECK((uint64_t)n * sizeof(T) <= (uint64_t)cap_ * per, "AscendC::LocalTensor::SetSize",
+                  "size %u exceeds the %u elements left in the buffer", n, (unsigned)(cap_ * per / sizeof(T)));
+        bytes_ = (n + per - 1) / per * (uint32_t)sizeof(T);
     }
     template <typename U> LocalTensor<U> ReinterpretCast() const
     {

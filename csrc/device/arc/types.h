@@ -46,7 +46,29 @@ struct bfloat16_t {
     bfloat16_t operator-() const { return FromBits(bits ^ 0x8000u); }
 };
 
+/* Packed sub-byte integers (the docs' built-in int4b_t; uint2b_t/int2b_t of
+ * the experimental quantised matmul): one object is the byte that holds 2
+ * (4) elements, the first element in the low bits.  LocalTensor counts
+ * their sizes and offsets in elements (arc/tensor.h). */
+struct int4b_t { uint8_t bits; };
+struct uint2b_t { uint8_t bits; };
+struct int2b_t { uint8_t bits; };
+
 namespace __arc {
+/* Elements per byte of a packed type (1 for every other type). */
+template <class T> struct packed_per_byte { static constexpr uint32_t value = 1; };
+template <> struct packed_per_byte<int4b_t> { static constexpr uint32_t value = 2; };
+template <> struct packed_per_byte<uint2b_t> { static constexpr uint32_t value = 4; };
+template <> struct packed_per_byte<int2b_t> { static constexpr uint32_t value = 4; };
+/* Element i of a packed buffer, sign-extended for the signed types. */
+template <class T> inline int packed_get(const T *base, uint64_t i)
+{
+    constexpr uint32_t per = packed_per_byte<T>::value, bits = 8 / per;
+    const uint32_t v = (((const uint8_t *)base)[i / per] >> ((i % per) * bits)) & ((1u << bits) - 1);
+    const bool sgn = !__is_same(T, uint2b_t);
+    return sgn && (v >> (bits - 1)) ? (int)v - (1 << bits) : (int)v;
+}
+
 /* Parameter kind of bfloat16_t kernel arguments (see arc/entry.h). */
 template <class T> struct param_kind;
 template <> struct param_kind<bfloat16_t> { static constexpr unsigned value = 7u; };
@@ -81,7 +103,8 @@ template <class T> constexpr const char *tname()
         : is_same<T, int16_t>::value ? "int16_t" : is_same<T, uint16_t>::value ? "uint16_t"
         : is_same<T, int32_t>::value ? "int32_t" : is_same<T, uint32_t>::value ? "uint32_t"
         : is_same<T, int64_t>::value ? "int64_t" : is_same<T, uint64_t>::value ? "uint64_t"
-        : is_same<T, bool>::value ? "bool" : "T";
+        : is_same<T, bool>::value ? "bool" : is_same<T, int4b_t>::value ? "int4b_t"
+        : is_same<T, uint2b_t>::value ? "uint2b_t" : is_same<T, int2b_t>::value ? "int2b_t" : "T";
 }
 } // namespace __arc
 

@@ -44,7 +44,15 @@ inline void adv_map2(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTen
     for (uint32_t i = 0; i < n; i++) d[i] = (T)f((float)x[i], (float)y[i]);
 }
 /* Elements a LocalTensor holds (the "whole tensor" forms). */
-template <class T> inline uint32_t adv_size(const AscendC::LocalTensor<T> &t) { return t.bytes_ / (uint32_t)sizeof(T); }
+template <class T> inline uint32_t adv_size(const AscendC::LocalTensor<T> &t) { return t.GetSize(); }
+/* Element i as float, unpacking the packed sub-byte types (arc/types.h). */
+template <class T> inline float elem_f(const T *p, uint64_t i)
+{
+    if constexpr (packed_per_byte<T>::value > 1)
+        return (float)packed_get(p, i);
+    else
+        return (float)p[i];
+}
 } // namespace __arc
 
 /* The advanced API's float-only operands. */

@@ -5,4 +5,8 @@
 #ifndef ARC_LIB_MATMUL_BMM_TILING_H_
 #define ARC_LIB_MATMUL_BMM_TILING_H_
 #include "kernel_tiling/kernel_tiling.h"
+/* Host tiling classes declared in these headers take optiling::TCubeTiling. */
+namespace optiling {
+using ::TCubeTiling;
+} // namespace optiling
 #endif

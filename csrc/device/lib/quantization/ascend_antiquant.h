@@ -14,6 +14,14 @@
 #include "lib/adv/common.h"
 
 namespace AscendC {
+/* The experimental AntiQuantConfig form (a mode for the quantised matmul's
+ * weight layout, e.g. INPUT_INTLV): the public docs do not describe what
+ * the modes compute, so ascendrtc compiles calls with it and stops such a
+ * call at run time with a message. */
+enum class AntiQuantMode : uint8_t { INPUT_INTLV = 1 };
+struct AntiQuantConfig {
+    AntiQuantMode mode;
+};
 struct AntiQuantShapeInfo {
     uint32_t offsetHeight = 0;
     uint32_t offsetWidth = 0;
@@ -40,7 +48,7 @@ inline void antiquant(const AscendC::LocalTensor<O> &dst, const AscendC::LocalTe
         for (uint32_t j = 0; j < (tr ? K : n); j++) {
             uint64_t e = (uint64_t)i * (tr ? K : n) + j;
             uint64_t p = per_channel ? (tr ? (uint64_t)i * groups + j / gs : (uint64_t)(i / gs) * n + j) : 0;
-            dst.addr_[e] = (O)((float)scale[p] * ((float)src.addr_[e] + (float)offset[p]));
+            dst.addr_[e] = (O)((float)scale[p] * (elem_f(src.addr_, e) + (float)offset[p]));
         }
 }
 } // namespace __arc
@@ -82,6 +90,16 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType> &dst, const LocalT
                             const AntiQuantShapeInfo &shapeInfo = {})
 {
     __arc::antiquant<InputDataType, OutputDataType, isTranspose>(dst, src, &offset, &scale, K, shapeInfo, false);
+}
+/* The AntiQuantConfig form: compiles, stops when run (see AntiQuantMode). */
+template <typename InputDataType, typename OutputDataType, bool isTranspose, const AntiQuantConfig &config>
+inline void AscendAntiQuant(const LocalTensor<OutputDataType> &, const LocalTensor<InputDataType> &,
+                            const LocalTensor<OutputDataType> &, const LocalTensor<OutputDataType> &, const uint32_t,
+                            const AntiQuantShapeInfo & = {})
+{
+    ARC_CHECK(false, "AscendC::AscendAntiQuant",
+              "the AntiQuantConfig form (mode %d, input %s) is not implemented by ascendrtc: the public docs do not "
+              "describe what its modes compute", (int)config.mode, __arc::tname<InputDataType>());
 }
 } // namespace AscendC
 
