@@ -290,3 +290,35 @@ def test_cube_pipes_are_priced_from_the_cube_rates():
     # each Mmad reports its L0A, L0B and L0C operands once: one op per call
     mmads = [e for e in r.events if e.pipe == "cube"]
     assert len(mmads) == 4 * 2   # 4 tiles of C (one per block), K = 2 chunks of 128
+
+
+def test_mmad_rate_follows_the_input_type():
+    # fp32 products run at a quarter of fp16's rate and int8 at twice it
+    # (research/cost_model.md): the same m, k, n priced per input type.
+    import os
+    from helpers.py_kernels import compiled
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "device_src", "cube_mm.h")) as f:
+        mm = f.read()
+    wrap = ('extern "C" __global__ __aicore__ void %s(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t M, '
+            'uint32_t N, uint32_t K, uint32_t relu)\n{\n    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n'
+            '    CubeMatmul<%s, %s, 1, false>(a, b, bias, c, M, N, K, relu != 0);\n}\n')
+    kinds = {"mmr_half": ("half", "float", np.float16, np.float32), "mmr_f32": ("float", "float", np.float32, np.float32),
+             "mmr_i8": ("int8_t", "int32_t", np.int8, np.int32)}
+    src = "#include \"kernel_operator.h\"\n" + mm + "".join(wrap % (n, t[0], t[1]) for n, t in kinds.items())
+    mod = compiled("cost-mm-types", lambda: arc.Program(src, "cost_mm_types.cpp").compile().load())
+    M = N = K = 64
+    rng = np.random.default_rng(3)
+    cube = {}
+    for name, (_, _, ti, to) in kinds.items():
+        a = rng.integers(-3, 4, (M, K)).astype(ti)
+        bt = rng.integers(-3, 4, (N, K)).astype(ti)
+        c = np.zeros((M, N), to)
+        with arc.profile() as prof:
+            mod.get_kernel(name)[1](a, bt, np.zeros(N, to), c, np.uint32(M), np.uint32(N), np.uint32(K),
+                                    np.uint32(0))
+        np.testing.assert_array_equal(c, (a.astype(np.int64) @ bt.T.astype(np.int64)).astype(to))
+        assert not [x for x in prof[0].assumed_apis if "Mmad" in x]
+        cube[name] = prof[0].busy_cycles["cube"]
+    assert cube["mmr_f32"] / cube["mmr_half"] == pytest.approx(4, rel=0.1)
+    assert cube["mmr_i8"] / cube["mmr_half"] == pytest.approx(0.5, rel=0.15)

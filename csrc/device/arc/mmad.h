@@ -9,6 +9,7 @@
 #ifndef ARC_MMAD_H_
 #define ARC_MMAD_H_
 
+#include "arc/cost.h"
 #include "arc/cube_load.h"
 
 namespace AscendC {
@@ -150,6 +151,7 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
             ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
                       i * 64 + 63);
     }
+    __arc::cost_esize<TA>(); /* fp32 products run at half the rate of fp16 per fractal byte */
     __arc::race(__arc::RP_M, 0, fm.addr_, a_bytes, api);
     __arc::race(__arc::RP_M, 0, filter.addr_, b_bytes, api);
     if (init == 2) __arc::race(__arc::RP_M, 0, bias, (uint64_t)N1 * 16 * sizeof(TC), api);
