@@ -294,7 +294,7 @@ def test_cube_pipes_are_priced_from_the_cube_rates():
 
 def test_mmad_rate_follows_the_input_type():
     # fp32 products run at a quarter of fp16's rate and int8 at twice it
-    # (research/cost_model.md): the same m, k, n priced per input type.
+    # (docs/performance_model.md, "Cube"): the same m, k, n priced per input type.
     import os
     from helpers.py_kernels import compiled
     here = os.path.dirname(os.path.abspath(__file__))
