@@ -436,9 +436,36 @@ class DiskCache:
                     os.close(fd)
         return n
 
-    def clear(self) -> int:
-        """Remove every entry, record, lock and temp file; entries removed."""
+    def remove_legacy_pch(self) -> int:
+        """Remove the precompiled device APIs that releases before the PCH
+        joined the cache kept beside it (``<root>/pch/<16 hex>.pch``, about
+        1.5 MB per configuration, never evicted); files removed.  Anything
+        else in that directory is left alone."""
+        d = os.path.join(self.root, "pch")
+        try:
+            names = os.listdir(d)
+        except OSError:
+            return 0
         n = 0
+        for name in names:
+            stem, ext = os.path.splitext(name)
+            if ext == ".pch" and len(stem) == 16 and all(c in "0123456789abcdef" for c in stem):
+                try:
+                    os.unlink(os.path.join(d, name))
+                    n += 1
+                except OSError:
+                    pass
+        try:
+            os.rmdir(d)
+        except OSError:
+            pass
+        return n
+
+    def clear(self) -> int:
+        """Remove every entry, record, lock and temp file (and the old
+        layout's PCH files); entries removed."""
+        n = 0
+        self.remove_legacy_pch()
         for e in self.entries(read_meta=False):
             try:
                 os.unlink(e.path)

@@ -295,6 +295,7 @@ def _pch_save(config: str, data: bytes) -> None:
         cache.store(pch_key(config), data, {"kind": "pch", "label": PCH_LABEL, "kernels": [], "arch": arch,
                                             "created": time.time()})
         cache.evict(default_max_size(), target=0.9)
+        cache.remove_legacy_pch()  # a new PCH is built once per configuration: the old layout's go with it
     except OSError as e:
         log.warning("ascendrtc cache: could not store the %s in %s: %s", PCH_LABEL, cache.dir, e)
 

@@ -140,3 +140,19 @@ def test_a_cache_dir_others_can_write_gets_no_pch(tmp_path):
     d.chmod(0o777)
     assert compile_in_new_process(d) == {"loads": [False], "saves": 1}     # compiles all the same
     assert os.listdir(d) == []
+
+
+def test_the_old_layouts_pch_files_are_removed(tmp_path):
+    # Releases before the PCH joined the cache kept it in <root>/pch/, never
+    # evicted: a PCH build and `cache clear` remove those files (only those).
+    d = tmp_path / "cache"
+    old = d / "pch"
+    old.mkdir(parents=True, mode=0o700)
+    d.chmod(0o700)
+    (old / "0123456789abcdef.pch").write_bytes(b"x" * 1000)
+    (old / "notes.txt").write_text("not ours")
+    assert compile_in_new_process(d)["saves"] == 1
+    assert sorted(os.listdir(old)) == ["notes.txt"]
+    (old / "fedcba9876543210.pch").write_bytes(b"x")
+    cli(d, "clear")
+    assert sorted(os.listdir(old)) == ["notes.txt"]
