@@ -97,6 +97,51 @@ int __arc_que_alloc(arc_que *q, int pipes) ARC_NOMERGE;
 void __arc_que_enque(arc_que *q, const void *p, int depth, int pipes) ARC_NOMERGE;
 int __arc_que_deque(arc_que *q, int pipes) ARC_NOMERGE;
 void __arc_que_free(arc_que *q, const void *p, int pipes) ARC_NOMERGE;
+/* On-chip positions, numbered as the device API's TPosition (arc/tensor.h
+ * asserts it). */
+enum {
+    ARC_POS_GM = 0, ARC_POS_A1, ARC_POS_A2, ARC_POS_B1, ARC_POS_B2, ARC_POS_C1, ARC_POS_C2, ARC_POS_CO1,
+    ARC_POS_CO2, ARC_POS_VECIN, ARC_POS_VECOUT, ARC_POS_VECCALC, ARC_POS_SPM, ARC_POS_TSCM, ARC_POS_C2PIPE2GM,
+    ARC_POS_C2PIPE2LOCAL
+};
+/* TPipe's bookkeeping, laid out as the device API's TPipe (arc/pipe.h
+ * asserts it): bytes used of UB, of L1 and of L0A, L0B, L0C, BiasTable and
+ * Fixpipe buffer, and the buffers carved so far. */
+typedef struct arc_pipe {
+    unsigned long long ub_used, l1_used, l0_used[5];
+    unsigned int nbuf;
+} arc_pipe;
+/* TPipe::InitBuffer (rt/pipe.c): num buffers of len bytes (rounded up to
+ * 32) for q, from the memory of q's position; traps naming api when they do
+ * not fit. */
+void __arc_pipe_carve(arc_pipe *p, arc_que *q, unsigned num, unsigned len, const char *api) ARC_NOMERGE;
+/* Device-API slots of arc_core::dev[] the runtime's DataCopy reads
+ * (arc/state.h names them): the atomic mode of copies out (0 none), and
+ * the GM ranges already checked (ARC_GM_WAYS [lo, hi) pairs, then the way
+ * __arc_gm_check fills next). */
+#define ARC_ATOMIC_SLOT 5
+#define ARC_GM_CACHE_SLOT 40
+#define ARC_GM_WAYS 4
+#define ARC_GM_NEXT_SLOT (ARC_GM_CACHE_SLOT + 2 * ARC_GM_WAYS)
+/* DataCopy's count form between GM and a local tensor (rt/data_copy.c),
+ * type-independent: the 32-byte length rule, the local operand's alignment
+ * and length (`local_bytes`, its tensor's), the GM range check, the pipe and
+ * GM race checks, then the copy; esize and tname are the element type's
+ * size and name for messages.  The copy out returns the atomic mode when
+ * one is set: nothing was stored, the caller stores with it. */
+void __arc_dc_in(void *dst, unsigned local_bytes, const void *src, unsigned count, unsigned esize,
+                 const char *tname) ARC_NOMERGE;
+int __arc_dc_out(void *dst, const void *src, unsigned local_bytes, unsigned count, unsigned esize,
+                 const char *tname) ARC_NOMERGE;
+/* A vector operand (rt/vec_check.c): 32-byte aligned, within its tensor
+ * (`tensor_bytes`), then its access on the vector pipe for the race check
+ * ("dst..." operands read and written) and the cost model's element size.
+ * cnt: the count form's n elements; l0: a level-0 call reaching element
+ * `extent` (repeat, blk and rep for the message). */
+void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned esize, const char *tname,
+                     const char *api, const char *what) ARC_NOMERGE;
+void __arc_check_l0(const void *p, unsigned tensor_bytes, unsigned long long extent, unsigned repeat, unsigned blk,
+                    unsigned rep, unsigned esize, const char *api, const char *what) ARC_NOMERGE;
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -198,7 +243,12 @@ void __arc_site(const char *where);
     X(__arc_que_enque)        \
     X(__arc_que_deque)        \
     X(__arc_que_free)         \
-    X(__arc_store_bytes)
+    X(__arc_store_bytes)      \
+    X(__arc_pipe_carve)       \
+    X(__arc_dc_in)            \
+    X(__arc_dc_out)           \
+    X(__arc_check_cnt)        \
+    X(__arc_check_l0)
 
 #ifdef __cplusplus
 }

@@ -147,23 +147,38 @@ static inline void check_params(const DataCopyParams &p, const char *api)
 } // namespace __detail
 
 /* ---- DataCopy, count form ---- */
+/* The runtime has the whole count form GM <-> local (rt/data_copy.c), the
+ * same checks compiled once; the modes that change the checks keep them inline. */
+#if !defined(ASCENDRTC_NPU_SEMANTICS) && !defined(ASCENDRTC_SANITIZER) && !defined(ASCENDRTC_NO_GM_CHECKS)
+#define ARC_DATACOPY_IN_RUNTIME 1
+#endif
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
 {
+#ifdef ARC_DATACOPY_IN_RUNTIME
+    __arc_dc_in((void *)dst.addr_, dst.bytes_, (const void *)src.addr_, count, (unsigned)sizeof(T), __arc::tname<T>());
+#else
     const char *api = "AscendC::DataCopy";
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
     src.check_range(0, count, api);
     __detail::gm_in(src.addr_, 1, (uint64_t)count * sizeof(T), 0, api);
     __arc::copy_bytes((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
+#endif
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
+#ifdef ARC_DATACOPY_IN_RUNTIME
+    if (int op = __arc_dc_out((void *)dst.addr_, (const void *)src.addr_, src.bytes_, count, (unsigned)sizeof(T),
+                              __arc::tname<T>()))
+        __arc::store_atomic(dst.addr_, src.addr_, count, op);
+#else
     const char *api = "AscendC::DataCopy";
     count = __detail::copy_count<T>(count, api);
     __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
     dst.check_range(0, count, api);
     __detail::gm_out<T>(dst.addr_, 1, (uint64_t)count * sizeof(T), 0, src.addr_, 0, api);
     __arc::store_gm(dst.addr_, src.addr_, count);
+#endif
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {

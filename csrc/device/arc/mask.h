@@ -195,9 +195,14 @@ template <class F> inline void lanes(const Plan &p, F f)
     }
 }
 /* Level-0 operand check: 32-byte aligned start, extent within the tensor. */
+/* Operand checks: the runtime's (rt/vec_check.c, compiled once) unless
+ * -DASCENDRTC_NPU_SEMANTICS changes the limit they check. */
 template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)
 {
+#ifndef ASCENDRTC_NPU_SEMANTICS
+    __arc_check_l0(t.addr_, t.bytes_, extent(p, o), p.repeat, o.blk, o.rep, (unsigned)sizeof(T), api, what);
+#else
     ARC_CHECK_ALIGN32(t.addr_, api, what);
     uint64_t e = extent(p, o), lim = span_limit(t.addr_, t.bytes_);
     ARC_CHECK(e * sizeof(T) <= lim, api,
@@ -205,17 +210,22 @@ inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd
               what, p.repeat, o.blk, o.rep, (unsigned long long)e, (unsigned long long)(lim / sizeof(T)));
     cost_esize<T>();
     race_v(t.addr_, e * sizeof(T), what, api);
+#endif
 }
 /* Count-form operand check. */
 template <class T>
 inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *api, const char *what)
 {
+#ifndef ASCENDRTC_NPU_SEMANTICS
+    __arc_check_cnt(t.addr_, t.bytes_, n, (unsigned)sizeof(T), tname<T>(), api, what);
+#else
     ARC_CHECK_ALIGN32(t.addr_, api, what);
     ARC_CHECK(n >= 0 && (uint64_t)n * sizeof(T) <= span_limit(t.addr_, t.bytes_), api,
               "%s: count %lld exceeds " ARC_LIMIT_WHAT " %llu elements of %s", what, (long long)n,
               (unsigned long long)(span_limit(t.addr_, t.bytes_) / sizeof(T)), tname<T>());
     cost_esize<T>();
     race_v(t.addr_, (uint64_t)n * sizeof(T), what, api);
+#endif
 }
 } // namespace __arc
 

@@ -236,47 +236,19 @@ public:
     uint64_t l0_used_[5] = {0, 0, 0, 0, 0}; /* L0A, L0B, L0C, BiasTable, Fixpipe buffer */
     uint32_t nbuf_ = 0;
 
-private:
-    static int l0_index(TPosition p)
-    {
-        switch (p) {
-        case TPosition::A2: return 0;
-        case TPosition::B2: return 1;
-        case TPosition::CO1: return 2;
-        case TPosition::C2: return 3;
-        case TPosition::C2PIPE2GM: return 4;
-        default: return -1;
-        }
-    }
+    /* The checks and the arithmetic are the runtime's (rt/pipe.c). */
     bool carve(TQueBase &q, uint32_t num, uint32_t len, const char *api)
     {
-        arc_core *c = __arc_core();
-        ARC_CHECK(len > 0, api, "buffer length is 0");
-        ARC_CHECK(num > 0, api, "buffer count is 0");
-        ARC_CHECK(nbuf_ + num <= QBUF_MAX_LEN, api,
-                  "%u buffers requested, %u already in use: a TPipe has at most %u buffers", num,
-                  nbuf_, QBUF_MAX_LEN);
-        uint64_t l = ((uint64_t)len + 31u) & ~31ull;
-        __detail::Arena a = __detail::arena_of(q.pos_);
-        bool l1 = __detail::pos_is_l1(q.pos_);
-        int k = l0_index(q.pos_);
-        uint64_t &used = l1 ? l1_used_ : k >= 0 ? l0_used_[k] : ub_used_;
-        uint64_t size = a.size;
-        used = (used + a.align - 1) / a.align * a.align; /* cube buffers start on their alignment */
-        ARC_CHECK(used + l * num <= size, api,
-                  "%u x %u bytes (rounded to %llu) for %s exceed the %s: %llu of %llu bytes already used "
-                  "on dav-%u", num, len, (unsigned long long)l, __detail::pos_name(q.pos_),
-                  a.name, (unsigned long long)used, (unsigned long long)size, c->arch);
-        q.base_ = a.base + used;
-        q.len_ = (uint32_t)l;
-        q.num_ = (uint8_t)num;
-        q.cursor_ = q.head_ = q.count_ = 0;
-        q.inuse_ = q.queued_ = 0;
-        used += l * num;
-        nbuf_ += num;
+        __arc_pipe_carve(reinterpret_cast<arc_pipe *>(this), q.raw(), num, len, api);
         return true;
     }
 };
+static_assert(__builtin_offsetof(TPipe, ub_used_) == __builtin_offsetof(arc_pipe, ub_used) &&
+                  __builtin_offsetof(TPipe, l1_used_) == __builtin_offsetof(arc_pipe, l1_used) &&
+                  __builtin_offsetof(TPipe, l0_used_) == __builtin_offsetof(arc_pipe, l0_used) &&
+                  __builtin_offsetof(TPipe, nbuf_) == __builtin_offsetof(arc_pipe, nbuf) &&
+                  sizeof(TPipe) == sizeof(arc_pipe),
+              "TPipe and arc_pipe (core_abi.h) must have the same layout");
 
 inline TPipe *GetTPipePtr()
 {

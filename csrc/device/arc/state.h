@@ -14,7 +14,7 @@ enum DevSlot {
     SLOT_MASK_SET = 2,    /* 0: mask register at its default (all lanes) */
     SLOT_MASK_LO = 3,
     SLOT_MASK_HI = 4,
-    SLOT_ATOMIC = 5,      /* AtomicOp below */
+    SLOT_ATOMIC = ARC_ATOMIC_SLOT, /* AtomicOp below (5; the runtime's DataCopy reads it) */
     SLOT_DEQSCALE = 6,    /* SetDeqScale value (float bits), 0 = unset -> 1.0 */
     SLOT_PADVAL = 7,      /* SetPadValue bits; SLOT_PADVAL_SET says whether set */
     SLOT_PADVAL_SET = 8,
@@ -25,8 +25,8 @@ enum DevSlot {
     SLOT_FLAGS = 20,      /* 18 slots: 4-bit SetFlag counters, 8 ids x HardEvent */
     SLOT_ACC_VAL = 38,    /* last reduction result (double bits), GetAccVal */
     SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
-    SLOT_GM = 40,         /* GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
-    SLOT_GM_NEXT = 48,    /* the GM range __arc_gm_check fills next (round robin) */
+    SLOT_GM = ARC_GM_CACHE_SLOT, /* 40: GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
+    SLOT_GM_NEXT = ARC_GM_NEXT_SLOT, /* 48: the GM range __arc_gm_check fills next (round robin) */
     SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
     SLOT_END = 50
 };
@@ -36,7 +36,7 @@ static_assert(SLOT_END <= ARC_SITE_SLOT, "device-API slots run into the runtime'
 /* Kernels stream through a few allocations at once (x, y and z of an add),
  * so one cached range would miss on every access and take the runtime's
  * allocation lock each time. */
-constexpr int GM_WAYS = 4;
+constexpr int GM_WAYS = ARC_GM_WAYS;
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 
 /* Bulk copies GM <-> UB: calls into the runtime (rt/copy.c), so kernels do

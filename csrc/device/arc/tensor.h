@@ -13,6 +13,15 @@ enum class TPosition : uint8_t {
     SPM, SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX
 };
 using QuePosition = TPosition;
+static_assert((int)TPosition::GM == ARC_POS_GM && (int)TPosition::A1 == ARC_POS_A1 && (int)TPosition::A2 == ARC_POS_A2 &&
+                  (int)TPosition::B1 == ARC_POS_B1 && (int)TPosition::B2 == ARC_POS_B2 &&
+                  (int)TPosition::C1 == ARC_POS_C1 && (int)TPosition::C2 == ARC_POS_C2 &&
+                  (int)TPosition::CO1 == ARC_POS_CO1 && (int)TPosition::CO2 == ARC_POS_CO2 &&
+                  (int)TPosition::VECIN == ARC_POS_VECIN && (int)TPosition::VECOUT == ARC_POS_VECOUT &&
+                  (int)TPosition::VECCALC == ARC_POS_VECCALC && (int)TPosition::SPM == ARC_POS_SPM &&
+                  (int)TPosition::TSCM == ARC_POS_TSCM && (int)TPosition::C2PIPE2GM == ARC_POS_C2PIPE2GM &&
+                  (int)TPosition::C2PIPE2LOCAL == ARC_POS_C2PIPE2LOCAL,
+              "TPosition and ARC_POS_* (core_abi.h) must agree");
 
 namespace __detail {
 /* The on-chip memory a position lives in, its size on this core and the
