@@ -376,3 +376,190 @@ def test_bad_modes_are_named(monkeypatch):
     with pytest.raises(arc.AclError, match="ASCENDRTC_RACE_CHECK=sometimes: expected error"):
         run(k)
 
+
+
+# ---- within one pipe (msSanitizer's within-pipe analysis) ----
+
+# Two copies into overlapping UB on MTE2: the second may start before the
+# first has finished writing, so the bytes both write end up either way.
+SAME_MTE2 = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
+    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>(), c = a[256];
+    DataCopy(a, xg, 256);
+    SAME_SYNC
+    DataCopy(a[64], xg[64], 64);
+    PipeBarrier<PIPE_ALL>();
+    Add(c, a, a, 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zg, c, 256);
+}
+'''
+
+
+def test_same_pipe_overlapping_mte2_copies_without_pipe_barrier():
+    subs = dict(SAME_SYNC="")
+    msg = expect_race(build(SAME_MTE2, **subs), "write after write within PIPE_MTE2", "on UB",
+                      f"AscendC::DataCopy (PIPE_MTE2 at {at(SAME_MTE2, 'DataCopy(a, xg', **subs)}) wrote",
+                      f"AscendC::DataCopy (PIPE_MTE2 at {at(SAME_MTE2, 'DataCopy(a[64]', **subs)}) writes",
+                      "PipeBarrier<PIPE_MTE2>()")
+    assert "[256, 512)" in msg
+    for sync in ("PipeBarrier<PIPE_MTE2>();", "pipe_barrier(PIPE_MTE2);", "PipeBarrier<PIPE_ALL>();"):
+        x, z = run(build(SAME_MTE2, SAME_SYNC=sync))   # the barrier restored: clean
+        assert np.array_equal(z, x + x)
+
+
+def test_same_pipe_flags_that_cover_the_earlier_copy_order_it():
+    # MTE2 -> V -> MTE2 flags: the vector op saw the first copy finish, so the
+    # second copy (after waiting for it) cannot overtake it
+    sync = ("SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0); "
+            "SetFlag<HardEvent::V_MTE2>(0); WaitFlag<HardEvent::V_MTE2>(0);")
+    x, z = run(build(SAME_MTE2, SAME_SYNC=sync))
+    assert np.array_equal(z, x + x)
+
+
+def test_same_pipe_mmads_accumulating_into_a_small_l0c_tile():
+    # 32 x 32 is 4 fractals of L0C: back-to-back accumulation needs PipeBarrier<PIPE_M>
+    twice = ("CUBE_SYNC", "SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);")
+    src = CUBE.replace("    Mmad(lc, la2, lb2, p);\n",
+                       "    Mmad(lc, la2, lb2, p);\n    M_SYNC\n    p.cmatrixInitVal = false;\n"
+                       "    Mmad(lc, la2, lb2, p);   // accumulate\n")
+    x, y = np.ones(32 * 32, np.float16), np.zeros(32 * 32, np.float32)
+    k = build(src, **dict([twice], M_SYNC=""))
+    with pytest.raises(arc.LaunchError) as e:
+        k(x, y, block_dim=1)
+        arc.synchronize()
+    msg = str(e.value)
+    lines = render(src, **dict([twice], M_SYNC="")).splitlines()
+    first = next(i for i, ln in enumerate(lines, 1) if ln.strip() == "Mmad(lc, la2, lb2, p);")
+    for w in ("read after write within PIPE_M", "on L0C", f"AscendC::Mmad (PIPE_M at race.asc:{first}) wrote",
+              f"AscendC::Mmad (PIPE_M at {at(src, '// accumulate', **dict([twice], M_SYNC=''))}) reads and writes",
+              "PipeBarrier<PIPE_M>()"):
+        assert w in msg, (w, msg)
+    build(src, **dict([twice], M_SYNC="PipeBarrier<PIPE_M>();"))(x, y, block_dim=1)
+    arc.synchronize()
+    assert np.array_equal(y, np.full_like(y, 64.0))   # synced: clean, two k = 32 products summed
+
+
+# ---- MIX kernels: each AIC and AIV has its own pipes; cross-core flags order GM ----
+
+# The AIC puts 1..256 into z with scalar stores and tells both AIVs (mode 2);
+# each AIV then copies x in, adds z's values, and stores its half of y.
+MIX = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<float> xg, zg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x);
+    zg.SetGlobalBuffer((__gm__ float *)z);
+    yg.SetGlobalBuffer((__gm__ float *)y);
+    if ASCEND_IS_AIC {
+        for (int i = 0; i < 256; i++) zg.SetValue(i, (float)(i + 1));
+        XSET
+    }
+    if ASCEND_IS_AIV {
+        XWAIT
+        int h = GetSubBlockIdx() * 128;
+        TPipe pipe;
+        TBuf<TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 3 * 128 * sizeof(float));
+        LocalTensor<float> a = buf.Get<float>(), b = a[128], c = a[256];
+        DataCopy(a, xg[h], 128);
+        DataCopy(b, zg[h], 128);
+        SYNC_IN
+        Add(c, a, b, 128);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(yg[h], c, 128);
+    }
+}
+'''
+MIX_OK = dict(XSET="CrossCoreSetFlag<2, PIPE_S>(3);", XWAIT="CrossCoreWaitFlag(3);",
+              SYNC_IN="SetFlag<HardEvent::MTE2_V>(0); WaitFlag<HardEvent::MTE2_V>(0);")
+
+
+def run_mix(kern):
+    x = np.arange(256, dtype=np.float32)
+    z, y = np.zeros_like(x), np.zeros_like(x)
+    kern(x, z, y, block_dim=1)
+    arc.synchronize()
+    return x, z, y
+
+
+def test_mix_aiv_missing_mte2_to_v_wait():
+    subs = dict(MIX_OK, SYNC_IN="")
+    with pytest.raises(arc.LaunchError) as e:
+        run_mix(build(MIX, **subs))
+    msg = str(e.value)
+    for w in ("(AIV 0)", "data race (read after write) on UB", "MTE2_V",
+              f"AscendC::DataCopy (PIPE_MTE2 at {at(MIX, 'DataCopy(a, xg[h]', **subs)}) wrote",
+              f"AscendC::Add (PIPE_V at {at(MIX, 'Add(c, a, b', **subs)}) reads"):
+        assert w in msg, (w, msg)
+    x, z, y = run_mix(build(MIX, **MIX_OK))     # synced twin: clean
+    assert np.array_equal(y, x + np.arange(1, 257))
+
+
+def test_mix_cross_core_flag_orders_aic_and_aiv_gm():
+    subs = dict(MIX_OK, XSET="", XWAIT="")
+    with pytest.raises(arc.LaunchError) as e:
+        run_mix(build(MIX, **subs))
+    msg = str(e.value)
+    for w in ("data race (read/write between cores) on GM", "kernel parameter 1 'z'", "(AIC)",
+              f"AscendC::GlobalTensor::SetValue (PIPE_S at {at(MIX, 'zg.SetValue', **subs)}) in block 0 (AIC) writes",
+              f"AscendC::DataCopy (PIPE_MTE2 at {at(MIX, 'DataCopy(b, zg', **subs)}) in block"):
+        assert w in msg, (w, msg)
+    x, z, y = run_mix(build(MIX, **MIX_OK))     # CrossCoreSetFlag/WaitFlag order them: clean
+    assert np.array_equal(z, np.arange(1, 257)) and np.array_equal(y, x + z)
+
+
+# ---- the Matmul API's GM traffic joins the GM race check between cores ----
+
+MATMUL = HEAD + r'''
+#include "lib/matmul_intf.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tiling)
+{
+    TCubeTiling t;
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, tl, tiling);
+    t = tl;
+    TPipe pipe;
+    GlobalTensor<half> ga, gb; GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    matmul::Matmul<matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    if (GetBlockIdx() == 0) mm.IterateAll(gc);   /* every block writes the same C */
+    ORDER
+    if (GetBlockIdx() == 1) mm.IterateAll(gc);
+    mm.End();
+}
+'''
+
+
+def test_matmul_api_blocks_writing_the_same_c_tile():
+    import ascendrtc.matmul_tiling as mt
+    M = N = K = 32
+    a = np.arange(M * K, dtype=np.float32).reshape(M, K).__mod__(7).astype(np.float16)
+    b = np.arange(K * N, dtype=np.float32).reshape(K, N).__mod__(5).astype(np.float16)
+    t = mt.tiling(M, N, K, cores=1)
+
+    def go(order):
+        c = np.zeros((M, N), np.float32)
+        build(MATMUL, ORDER=order)(a, b, c, t.array(), block_dim=2)
+        arc.synchronize()
+        return c
+    with pytest.raises(arc.LaunchError) as e:
+        go("")
+    msg = str(e.value)
+    for w in ("data race (write/write between cores) on GM", "kernel parameter 2 'c'", "Matmul::IterateAll (PIPE_FIX at",
+              "in block 0 writes", "in block 1 writes"):
+        assert w in msg, (w, msg)
+    c = go("SyncAll();")                          # ordered: clean, and the product
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))

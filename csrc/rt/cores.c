@@ -78,6 +78,7 @@ typedef struct sub_core {
     int wait_id;
     uint8_t cnt[16];   /* CrossCoreWaitFlag counters */
     uint8_t pend[16];  /* AIV sets of modes 1/2 not yet matched by the other AIV */
+    void *race;        /* its pipe race check state (race.c): each AIC/AIV has its own pipes */
 } sub_core;
 #define MAX_SUBS 3
 
@@ -422,6 +423,7 @@ static void thread_free(core_thread *ct)
     for (int i = 0; i < MAX_SUBS; i++)
         if (ct->subs[i]) {
             sim_arenas_free(&ct->subs[i]->ar);
+            sim_race_state_free(ct->subs[i]->race);
             free(ct->subs[i]->stack);
             free(ct->subs[i]);
         }
@@ -1108,9 +1110,12 @@ static sub_core *sub_get(core_thread *ct, int i)
         return ct->subs[i];
     sub_core *s = calloc(1, sizeof *s);
     void *st = NULL;
-    if (!s || sim_arenas_new(&s->ar) || posix_memalign(&st, 64, SIM_CORE_STACK)) {
-        if (s)
+    if (!s || sim_arenas_new(&s->ar) || posix_memalign(&st, 64, SIM_CORE_STACK) ||
+        !(s->race = sim_race_state_new())) {
+        if (s) {
             sim_arenas_free(&s->ar);
+            sim_race_state_free(s->race);
+        }
         free(s);
         free(st);
         return NULL;
@@ -1156,6 +1161,9 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->kernel_name = r->kernel_name;
         memset(k->dev, 0, sizeof k->dev);
         memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+        void *race = sim_race_swap(s->race); /* the sub-core's pipes start unsynchronised, as a block's */
+        sim_race_block_begin(k, r->race_mode, c->seq);
+        s->race = sim_race_swap(race);
         sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
         s->state = SUB_RUN;
         memset(s->cnt, 0, sizeof s->cnt);
@@ -1180,7 +1188,9 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
             ct->cur_sub = i;
             ct->cur = &s->core;
             ct->jbp = &s->jb;
+            void *race = sim_race_swap(s->race);
             swapcontext(&ct->sched, &s->uc);
+            s->race = sim_race_swap(race);
             ran = 1;
         }
         if (atomic_load(&c->aborted) || done == n)

@@ -16,10 +16,22 @@
  * analysis).  The shadow of each memory space is a sorted list of segments
  * of equal state (last write: pipe, epoch, event; last read per pipe), so a
  * tile-sized access costs a few segment operations, not one per byte.
- * Same-pipe hazards (a missing PipeBarrier between two copies into one
- * buffer) are not checked; GM races between cores are race_gm.c's.
  *
- * All state is per core thread and reset at every block start. */
+ * Within one pipe instructions start in order but one may start before the
+ * previous has finished its memory accesses (msSanitizer's within-pipe
+ * analysis): two instructions of one pipe at most SAME_WINDOW apart, with
+ * overlapping ranges, one a write, and nothing telling the pipe the first
+ * has finished (PipeBarrier<pipe>, PIPE_ALL, or a flag or queue wait whose
+ * clock covers it) are a race too.  PIPE_V is left out: on dav-2201 the
+ * compiler's auto-sync puts the PipeBarrier<PIPE_V> between dependent
+ * vector instructions itself (on by default in every CANN build) and the
+ * 950 orders V in hardware; and an accumulating Mmad whose L0C tile spans
+ * 10 or more 16x16 fractals is ordered by the cube (docs/simulated_npu.md,
+ * "Race detection").  GM races between cores are race_gm.c's.
+ *
+ * All state is per core thread (a fiber block and each AIC/AIV of a MIX
+ * block keep their own, swapped in by cores.c) and reset at every block
+ * start. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +42,9 @@
 
 #define NP 7 /* S V M MTE1 MTE2 MTE3 FIX */
 #define EV_RING 4096u
+#define SAME_WINDOW 16u     /* msSanitizer: instructions further apart in one pipe have finished */
+#define SAME_PIPES 0x7cu    /* pipes checked within themselves: M MTE1 MTE2 MTE3 FIX (bit per index) */
+#define MMAD_ORDERED 10240u /* an L0C tile of 10 fractals (1 KiB each): the cube orders accumulation */
 
 static const char *const pipe_names[NP] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                                            "PIPE_FIX"};
@@ -46,6 +61,7 @@ typedef struct seg {
     uint32_t w_epoch, w_ev; /* w_epoch 0: never written in this block */
     uint32_t r_epoch[NP], r_ev[NP];
     uint8_t w_pipe;
+    uint8_t w_sparse, r_sparse; /* the last write, and each pipe's last read (a bit per pipe), were hulls */
 } seg;
 
 typedef struct space {
@@ -65,7 +81,11 @@ typedef struct race_state {
     unsigned warned, nq;
     uint32_t gen;                  /* blocks begun on this thread: flags of older blocks are stale */
     uint64_t launch;               /* the launch this block belongs to */
-    uint32_t vc[NP][NP];           /* vc[p][q]: what pipe p knows of pipe q's epochs */
+    uint32_t vc[NP][NP];           /* vc[p][q]: what pipe p knows of pipe q's epochs (one per instruction) */
+    uint32_t done[NP];             /* done[q]: pipe q's own epochs it knows have finished their accesses */
+    int cur_pipe;                  /* the open instruction: pipe (-1 none), api, what it reported so far */
+    const char *cur_api;
+    uint8_t cur_w, cur_l0c;
     uint32_t flag_gen[NP][NP][8];
     uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
     qclock q[128];
@@ -146,6 +166,8 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     st->nev = st->warned = st->nq = 0;
     st->gen++;
     memset(st->vc, 0, sizeof st->vc);
+    memset(st->done, 0, sizeof st->done);
+    st->cur_pipe = -1;
     st->sp[0].n = st->sp[1].n = st->sp[2].n = 0;
 }
 
@@ -206,11 +228,19 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
     snprintf(b, sizeof b, "%s (%s%s%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe], site ? " at " : "",
              site ? site : "", write == 2 ? "reads and writes" : write ? "writes" : "reads",
              (unsigned long long)lo, (unsigned long long)hi);
-    snprintf(body, sizeof body,
-             "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
-             "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks this; "
-             "ASCENDRTC_RACE_CHECK=warn or off relaxes it",
-             kind, space_name(space_ix, lo), a, b, cure(prev_pipe, pipe));
+    if (prev_pipe == pipe)
+        snprintf(body, sizeof body,
+                 "data race (%s within %s) on %s: %s, then %s, with nothing ordering them; on the NPU a pipe starts "
+                 "its instructions in order, but the second may start before the first has finished its memory "
+                 "accesses (add PipeBarrier<%s>() between them). The simulator runs pipes in order and checks this; "
+                 "ASCENDRTC_RACE_CHECK=warn or off relaxes it",
+                 kind, pipe_names[pipe], space_name(space_ix, lo), a, b, pipe_names[pipe]);
+    else
+        snprintf(body, sizeof body,
+                 "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
+                 "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks "
+                 "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it",
+                 kind, space_name(space_ix, lo), a, b, cure(prev_pipe, pipe));
     if (st->mode == ARC_RACE_ERROR)
         __arc_trap("race check", "%s", body);
     /* warn: at most 2 reports per block and 8 per launch, so a racy kernel
@@ -302,6 +332,7 @@ static void merge(space *sp, size_t from, size_t to)
     for (size_t i = from + 1; i < to && i < sp->n; i++) {
         seg *a = &sp->s[w], *b = &sp->s[i];
         if (a->hi == b->lo && a->w_epoch == b->w_epoch && a->w_ev == b->w_ev && a->w_pipe == b->w_pipe &&
+            a->w_sparse == b->w_sparse && a->r_sparse == b->r_sparse &&
             !memcmp(a->r_epoch, b->r_epoch, sizeof a->r_epoch) && !memcmp(a->r_ev, b->r_ev, sizeof a->r_ev)) {
             a->hi = b->hi;
             continue;
@@ -315,8 +346,34 @@ static void merge(space *sp, size_t from, size_t to)
     }
 }
 
+/* Whether this access is another operand of the open instruction (one
+ * device-API call reports its operands one by one, as cost.c reads them):
+ * vector calls name dst first, then the sources; LoadData and Mmad the
+ * sources, then dst; Fixpipe reads L0C last; a copy to or from GM has one
+ * local operand.  Opens a new instruction otherwise. */
+static int same_instruction(int q, int write, int l0c, const char *api)
+{
+    int same = st->cur_pipe == q && st->cur_api == api, cont;
+    switch (q) {
+    case 1: cont = same && !write; break;
+    case 2: case 3: cont = same && !st->cur_w; break;
+    case 6: cont = same && !st->cur_l0c; break;
+    default: cont = 0; break;
+    }
+    if (!cont) {
+        st->cur_pipe = q;
+        st->cur_api = api;
+        st->cur_w = st->cur_l0c = 0;
+    }
+    if (write) st->cur_w = 1;
+    if (l0c && !write) st->cur_l0c = 1;
+    return cont;
+}
+
 void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long long bytes, const char *api)
 {
+    int sparse = write & ARC_RACE_SPARSE;
+    write &= 3;
     if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_access(pipe_t_value, write, p, bytes, api);
     if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
     int q = pipe_index(pipe_t_value);
@@ -341,8 +398,17 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     uint64_t hi = (lo + bytes + 31) & ~31ull;
     lo &= ~31ull;
     uint32_t *me = st->vc[q];
-    if (q != 0) join(me, st->vc[0]); /* issued by the scalar unit after what it did and saw */
-    uint32_t epoch = ++me[q];
+    int cont = same_instruction(q, write, si == 2 && lo >= ARC_L0C_OFF && lo < ARC_BT_OFF, api);
+    if (!cont) {
+        if (q != 0) join(me, st->vc[0]); /* issued by the scalar unit after what it did and saw */
+        if (st->vc[0][q] > st->done[q]) st->done[q] = st->vc[0][q];
+        ++me[q];
+    }
+    uint32_t epoch = me[q];
+    /* pipe q's own earlier instructions this one may overlap with */
+    uint32_t fin = st->done[q];
+    if (epoch > SAME_WINDOW && epoch - SAME_WINDOW > fin) fin = epoch - SAME_WINDOW;
+    int same = (SAME_PIPES >> q & 1) && !sparse && !(q == 2 && write && bytes >= MMAD_ORDERED);
     uint32_t id = ++st->nev;
     ev *e = &st->ring[id % EV_RING];
     e->api = api;
@@ -367,18 +433,31 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
                 raced = 1;
             }
         }
-        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch)
+        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch) {
             report(write == 1 ? "write after write" : "read after write", si, s->w_pipe, s->w_ev, q, write, s->lo,
                    s->hi, api);
+            raced = 1;
+        }
+        if (!raced && same) { /* within the pipe: an earlier instruction not known finished */
+            if (s->w_epoch && s->w_pipe == q && s->w_epoch != epoch && s->w_epoch > fin && !s->w_sparse)
+                report(write == 1 ? "write after write" : "read after write", si, q, s->w_ev, q, write, s->lo,
+                       s->hi, api);
+            else if (write && s->r_epoch[q] && s->r_epoch[q] != epoch && s->r_epoch[q] > fin &&
+                     !(s->r_sparse >> q & 1))
+                report("write after read", si, q, s->r_ev[q], q, write, s->lo, s->hi, api);
+        }
         if (write) {
             s->w_pipe = (uint8_t)q;
             s->w_epoch = epoch;
             s->w_ev = id;
+            s->w_sparse = sparse != 0;
+            s->r_sparse = 0;
             memset(s->r_epoch, 0, sizeof s->r_epoch);
             memset(s->r_ev, 0, sizeof s->r_ev);
         } else {
             s->r_epoch[q] = epoch;
             s->r_ev[q] = id;
+            s->r_sparse = (uint8_t)(sparse ? s->r_sparse | 1u << q : s->r_sparse & ~(1u << q));
         }
     }
     merge(sp, i0 ? i0 - 1 : 0, i + 1);
@@ -402,6 +481,7 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
     if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_sync(kind, src_pipe, dst_pipe, key);
     if (!st || st->mode == ARC_RACE_OFF) return;
     int s = pipe_index(src_pipe), d = pipe_index(dst_pipe);
+    st->cur_pipe = -1; /* the next access is a new instruction */
     switch (kind) {
     case ARC_RACE_SET: /* once the source pipe's earlier accesses are done */
         if (s < 0 || d < 0 || key >= 8) return;
@@ -412,6 +492,7 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
         if (s < 0 || d < 0 || key >= 8) return;
         uint32_t *f = flag_of(s, d, (int)key);
         join(st->vc[d], f);
+        if (f[d] > st->done[d]) st->done[d] = f[d]; /* the source saw those of d's own finish */
         memset(f, 0, NP * sizeof *f); /* the flag is a bit: the wait clears it */
         return;
     }
@@ -427,6 +508,7 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
         qclock *c = qfind((const void *)(uintptr_t)key, d, 0);
         if (c) {
             join(st->vc[d], c->vc);
+            if (c->vc[d] > st->done[d]) st->done[d] = c->vc[d];
             memset(c->vc, 0, sizeof c->vc);
         }
         return;
@@ -434,9 +516,15 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
     case ARC_RACE_ALL: { /* PipeBarrier<PIPE_ALL>, SyncAll: everything before orders everything after */
         uint32_t all[NP] = {0};
         for (int p = 0; p < NP; p++) join(all, st->vc[p]);
-        for (int p = 0; p < NP; p++) join(st->vc[p], all);
+        for (int p = 0; p < NP; p++) {
+            join(st->vc[p], all);
+            st->done[p] = st->vc[p][p];
+        }
         return;
     }
+    case ARC_RACE_BARRIER: /* PipeBarrier<pipe>: its later instructions wait for its earlier ones */
+        if (s >= 0) st->done[s] = st->vc[s][s];
+        return;
     case ARC_RACE_SCALAR: /* the compiler's auto-sync: the scalar unit waits for V, MTE2, MTE3 */
         join(st->vc[0], st->vc[1]);
         join(st->vc[0], st->vc[4]);

@@ -188,7 +188,11 @@ int __arc_cross_core(int op, int mode, int flag);
  * values, key an event id or, for queue events, a buffer address). */
 #define ARC_RACE_SLOT (ARC_CORE_DEV_SLOTS - 1)
 enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
-enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR };
+enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR,
+       ARC_RACE_BARRIER /* PipeBarrier on pipe src */ };
+/* Or'ed into __arc_race_access's write: [p, p + bytes) is the hull of
+ * strided runs, so the within-pipe analysis leaves it out. */
+#define ARC_RACE_SPARSE 4
 void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
 /* GM races between the cores of a launch (csrc/rt/race_gm.c).

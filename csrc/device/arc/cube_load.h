@@ -95,7 +95,10 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     uint64_t src_last = (uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue +
                         p.dValue;
     src.check_range(0, src_last, api);
-    __arc::race(__arc::RP_MTE2, 1, dst.addr_, last * sizeof(T), api);
+    /* dense when the NZ rows fill each column block and the matrices follow on */
+    bool dense = p.dstNzNStride == 1 && p.dstNzC0Stride == p.nValue &&
+                 (p.ndNum == 1 || p.dstNzMatrixStride == (uint64_t)cblocks * p.nValue * C0);
+    __arc::race(__arc::RP_MTE2, dense ? 1 : 1 | ARC_RACE_SPARSE, dst.addr_, last * sizeof(T), api);
     if (__arc::race_gm_on())
         for (uint32_t i = 0; i < p.ndNum; i++)
             __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, src.addr_ + (uint64_t)i * p.srcNdMatrixStride, p.nValue,
@@ -239,7 +242,8 @@ inline void load2d(const LocalTensor<T> &dst, const T *src, uint64_t src_room, c
         __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, src + lo * F, 1, (uint64_t)(hi - lo + 1) * 512, (uint64_t)(hi - lo + 1) * 512, api);
     else
         __arc::race(__arc::RP_MTE1, 0, src + lo * F, (uint64_t)(hi - lo + 1) * 512, api);
-    __arc::race(from_gm ? __arc::RP_MTE2 : __arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
+    __arc::race(from_gm ? __arc::RP_MTE2 : __arc::RP_MTE1, p.repeatTimes > 1 && p.dstGap ? 1 | ARC_RACE_SPARSE : 1,
+                dst.addr_, dst_bytes, api);
     for (uint32_t i = 0; i < p.repeatTimes; i++)
         move_fractal(dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F, src + (p.startIndex + step * i) * (int64_t)F,
                      p.ifTranspose);
@@ -298,7 +302,8 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     uint64_t dst_need = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + (uint64_t)(NF - 1) * (p.dstFracGap + 1) + 1) * 512;
     __cube::check_operand(dst, dp, dst_need, api, "dst");
     __arc::race(__arc::RP_MTE1, 0, src.addr_ + (uint64_t)p.startIndex * F, src_need - (uint64_t)p.startIndex * 512, api);
-    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_need, api);
+    bool gaps = (p.repeatTimes > 1 && p.dstGap) || (NF > 1 && p.dstFracGap);
+    __arc::race(__arc::RP_MTE1, gaps ? 1 | ARC_RACE_SPARSE : 1, dst.addr_, dst_need, api);
     uint32_t f0 = __cube::frac_of(dst.addr_, dp, 512);
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
         const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * F;

@@ -79,7 +79,10 @@ template <typename T> inline uint32_t copy_count(uint32_t count, const char *api
     return count;
 #endif
 }
-template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what)
+/* sparse: bytes is the hull of strided runs (the race check's within-pipe
+ * analysis cannot tell which bytes of it the copy really touches). */
+template <typename T>
+inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what, bool sparse = false)
 {
     ARC_CHECK_ALIGN32(t.addr_, api, what);
     ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
@@ -90,7 +93,8 @@ template <typename T> inline void check_local(const LocalTensor<T> &t, uint64_t 
      * MTE3; "dst"/"src" alone: local -> local on the vector pipe. */
     if (__arc::race_on()) {
         bool gm = what[3] == ' ' && what[4] == '(', dst = what[0] == 'd';
-        __arc_race_access(gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V, dst, t.addr_, bytes, api);
+        __arc_race_access(gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V,
+                          (int)dst | (sparse ? ARC_RACE_SPARSE : 0), t.addr_, bytes, api);
     }
 }
 /* The GM side of a copy for the cross-core race check: n runs of len
@@ -196,7 +200,8 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
-    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst (local) extent");
+    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst (local) extent",
+                          p.blockCount > 1 && p.dstStride);
     src.check_range(0, ((p.blockCount - 1) * (len + p.srcStride * 32ull) + len) / sizeof(T), api);
     __detail::gm_in(src.addr_, p.blockCount, len, p.srcStride * 32ull, api);
     __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
@@ -208,7 +213,8 @@ template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const Loc
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
-    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent");
+    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src (local) extent",
+                          p.blockCount > 1 && p.srcStride);
     dst.check_range(0, ((p.blockCount - 1) * (len + p.dstStride * 32ull) + len) / sizeof(T), api);
     __detail::gm_out<T>(dst.addr_, p.blockCount, len, p.dstStride * 32ull, src.addr_, len + p.srcStride * 32ull, api);
     __detail::store_blocks(dst.addr_, src.addr_, p.blockCount, len, p.srcStride * 32ull, p.dstStride * 32ull);
@@ -223,8 +229,10 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Loca
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
-    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst extent");
-    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src extent");
+    __detail::check_local(dst, (p.blockCount - 1) * (len + p.dstStride * 32ull) + len, api, "dst extent",
+                          p.blockCount > 1 && p.dstStride);
+    __detail::check_local(src, (p.blockCount - 1) * (len + p.srcStride * 32ull) + len, api, "src extent",
+                          p.blockCount > 1 && p.srcStride);
     __detail::copy_blocks((uint8_t *)dst.addr_, (const uint8_t *)src.addr_, p.blockCount, len, p.srcStride * 32ull,
                           p.dstStride * 32ull);
 }
@@ -263,7 +271,7 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
     if (n == 0 || len == 0) return;
     uint64_t ublk = ((uint64_t)lpad * sizeof(T) + len + rpad * sizeof(T) + 31) & ~31ull;
     uint64_t ustride = ublk + dgap_blk * 32;
-    check_local(dst, (n - 1) * ustride + ublk, api, "dst (local) extent");
+    check_local(dst, (n - 1) * ustride + ublk, api, "dst (local) extent", n > 1 && dgap_blk);
     gm_in(src, n, len, sgap, api);
     uint32_t ne = len / (uint32_t)sizeof(T);
     uint32_t nb = (uint32_t)(ublk / sizeof(T));
@@ -292,7 +300,7 @@ inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len,
     if (n == 0 || len == 0) return;
     uint64_t ublk = ((uint64_t)len + 31) & ~31ull;
     uint64_t ustride = ublk + sgap_blk * 32;
-    check_local(src, (n - 1) * ustride + len, api, "src (local) extent");
+    check_local(src, (n - 1) * ustride + len, api, "src (local) extent", n > 1 && sgap_blk);
     gm_out<T>(dst, n, len, dgap, src.addr_, ustride, api);
     for (uint32_t b = 0; b < n; b++)
         __arc::store_gm((T *)((uint8_t *)dst + b * (len + dgap)), (const T *)((const uint8_t *)src.addr_ + b * ustride),

@@ -187,7 +187,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
               "dst is a %s tensor; Fixpipe writes GM or L1 (L0C -> UB does not exist on dav-2201)",
               __cube::pos_str(dst.pos_));
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
-    __arc::race(__arc::RP_FIX, 1, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
+    __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
@@ -198,7 +198,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
     bool nd = config.format == CO2Layout::ROW_MAJOR;
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
     __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
-    __arc::race(__arc::RP_FIX, 1, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
+    __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
     __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
 }
 

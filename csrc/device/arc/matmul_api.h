@@ -413,6 +413,32 @@ private:
         if (b_.gm && B_TYPE::format == CubeFormat::ND && sn_ && sk_)
             b_.g.check_range(0, b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_, api);
         if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
+        if (__arc::race_gm_on()) log_reads(api);
+    }
+    /* This core's GM reads of A, B and the bias for the GM race check
+     * between cores (on the NPU the cube's MTE2 loads them): ND rows
+     * exactly, an NZ operand as the span its fractals cover. */
+    template <typename TYPE, typename T>
+    static void log_operand(const __mm::Operand<T> &o, int rows, int cols, int ld, int padRows, const char *api)
+    {
+        if (!o.gm || o.scalar || rows <= 0 || cols <= 0) return;
+        constexpr int C0 = 32 / sizeof(T);
+        if (TYPE::format == CubeFormat::NZ)
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, 1, (uint64_t)(cols + C0 - 1) / C0 * padRows * C0 * sizeof(T),
+                           (uint64_t)(cols + C0 - 1) / C0 * padRows * C0 * sizeof(T), api);
+        else
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, (uint64_t)rows, (uint64_t)cols * sizeof(T),
+                           (uint64_t)ld * sizeof(T), api);
+    }
+    void log_reads(const char *api)
+    {
+        if (a_.trans) log_operand<A_TYPE>(a_, sk_, sm_, M_, (Ka_ + 15) / 16 * 16, api);
+        else log_operand<A_TYPE>(a_, sm_, sk_, Ka_, (M_ + 15) / 16 * 16, api);
+        if (b_.trans) log_operand<B_TYPE>(b_, sn_, sk_, Kb_, (N_ + 15) / 16 * 16, api);
+        else log_operand<B_TYPE>(b_, sk_, sn_, N_, (Kb_ + 15) / 16 * 16, api);
+        if (hasBias_ && biasGm_ && sn_)
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, bias_, 1, (uint64_t)sn_ * sizeof(TBias),
+                           (uint64_t)sn_ * sizeof(TBias), api);
     }
     /* Element (i, k) of A and (k, j) of B in this core's block. */
     TA a_at(int i, int k) const
@@ -474,6 +500,9 @@ private:
         if (bm_ == 0 || bn_ == 0) return;
         gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
         TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
+        /* the GM race check between cores: the cube's Fixpipe writes the block */
+        __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d, (uint64_t)bm_,
+                       (uint64_t)bn_ * sizeof(TC), (uint64_t)pitch * sizeof(TC), api);
         for (int r = 0; r < bm_; r++)
             for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
     }

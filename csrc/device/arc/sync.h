@@ -63,9 +63,9 @@ template <HardEvent evt> inline void WaitFlag(int32_t id)
 template <pipe_t pipe> inline void PipeBarrier()
 {
     static_assert(pipe != PIPE_S, "AscendC::PipeBarrier: PIPE_S is not allowed");
-    /* A barrier on one pipe orders that pipe only, which the race check
-     * does not track; PIPE_ALL orders everything. */
-    if (pipe == PIPE_ALL) __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+    /* A barrier on one pipe orders that pipe's instructions (the race
+     * check's within-pipe analysis); PIPE_ALL orders everything. */
+    __arc::race_sync(pipe == PIPE_ALL ? ARC_RACE_ALL : ARC_RACE_BARRIER, pipe == PIPE_ALL ? 0 : pipe, 0, 0);
 }
 template <pipe_t src, pipe_t dst> class TQueSync {
 public:
@@ -133,7 +133,7 @@ template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint
 /* Raw intrinsics some kernels call directly. */
 inline void pipe_barrier(pipe_t p)
 {
-    if (p == PIPE_ALL) __arc::race_sync(ARC_RACE_ALL, 0, 0, 0);
+    __arc::race_sync(p == PIPE_ALL ? ARC_RACE_ALL : ARC_RACE_BARRIER, p == PIPE_ALL ? 0 : p, 0, 0);
 }
 inline void set_flag(pipe_t src, pipe_t dst, int32_t id)
 {
