@@ -62,3 +62,51 @@ def test_host_multicore_tiling_matches_python(tmp_path):
     np.testing.assert_array_equal(got, want)
     assert lines[1] == "bad -1"
     assert "every dimension must be positive" in r.stderr
+
+
+BLOCK = r'''
+#include <stdio.h>
+#include "matmul_tiling_api.h"
+#define ASCENDRTC_TILING_HOST
+#include "kernel_tiling/kernel_tiling.h"
+int main() {
+    using namespace matmul_tiling;
+    AscendC::tiling::TCubeTiling t;
+    // One core's 64 x 1024 block of a 128 x 1024 product (the kernel walks the
+    // blocks itself), and A / B rows of different lengths (Ka != Kb).
+    MatmulApiTiling one;
+    one.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    one.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true);
+    one.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    one.SetShape(64, 1024, 128);
+    one.SetOrgShape(128, 1024, 1024, 128);
+    one.SetBias(false);
+    if (one.GetTiling(t) == -1) return 1;
+    printf("%d %d %d %d %d %d %d\n", t.M, t.N, t.Ka, t.Kb, t.singleCoreM, t.singleCoreN, t.singleCoreK);
+    // The multi-core class still needs its blocks to fit SetDim's cores.
+    MultiCoreMatmulTiling mc;
+    mc.SetDim(1);
+    mc.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mc.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mc.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mc.SetShape(128, 128, 64);
+    mc.SetOrgShape(128, 128, 64);
+    mc.SetSingleShape(64, 128, 64);
+    printf("multi %lld\n", (long long)mc.GetTiling(t));
+    return 0;
+}
+'''
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
+def test_host_single_core_block_of_a_bigger_shape(tmp_path):
+    src = tmp_path / "block.cpp"
+    src.write_text(BLOCK)
+    exe = tmp_path / "block"
+    subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"),
+                    "-I", os.path.join(ROOT, "csrc/device"), str(src), "-o", str(exe)], check=True)
+    r = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == ["128", "1024", "1024", "128", "64", "1024", "128"]
+    assert lines[1] == "multi -1"
+    assert "needs 2 cores, 1 given" in r.stderr

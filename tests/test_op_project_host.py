@@ -202,3 +202,13 @@ def test_platform_facts_match_the_runtime():
         assert _ARCH_MEM[num] == {"l1": l1 * 1024, "l0a": l0a * 1024, "l0b": l0b * 1024, "l0c": l0c * 1024}
         seen += 1
     assert seen == len(_ARCH_MEM) == len(re.findall(r"\.num = \d+", src))
+
+
+def test_tiling_bound_with_set_data_ptr_and_nested_first_field():
+    """NestedBind: the tiling object is bound to the raw tiling buffer with
+    SetDataPtr (no SaveToBuffer) and deleted inside the tiling function; its
+    first field is itself a tiling class, so it must sit at offset 0 (the
+    kernel's plain struct layout: 24 + 16 + 4 bytes, rounded to 48)."""
+    op = project("NestedBind")
+    z = op(np.zeros(5, np.float32))
+    np.testing.assert_array_equal(z, np.array([5, 15, 0.5, 7, -5, 11, 48, 1], np.float32))

@@ -496,6 +496,8 @@ unsigned kernel_type(llvm::Module &m, const std::string &lowered)
     std::string enc = lowered.compare(0, 2, "_Z") == 0 ? lowered.substr(2)
                                                         : std::to_string(lowered.size()) + lowered;
     auto *gv = m.getGlobalVariable("_ZZ" + enc + "E11__arc_ktype", true);
+    if (!gv) // else the unit's default (ascendrtc.op_kernel: MIX 1:2 for Matmul-API op kernels)
+        gv = m.getGlobalVariable("__arc_default_ktype", true);
     if (gv && gv->hasInitializer())
         if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer()))
             return static_cast<unsigned>(ci->getZExtValue());

@@ -194,6 +194,7 @@ public:
         N_ = t_.N;
         Ka_ = t_.Ka;
         Kb_ = t_.Kb;
+        Kc_ = 0;
         sm_ = t_.singleCoreM;
         sn_ = t_.singleCoreN;
         sk_ = t_.singleCoreK;
@@ -202,9 +203,10 @@ public:
         reset_iter();
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    /* orgKc: the N (row pitch) of C when it differs from B's N; 0 = orgN. */
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0)
     {
-        (void)orgKc;
+        Kc_ = orgKc;
         M_ = orgM;
         N_ = orgN;
         Ka_ = orgKa;
@@ -280,7 +282,7 @@ public:
     {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
         each_block([&](uint32_t mi, uint32_t ni) {
-            write_gm(gm, mi * t_.baseM, ni * t_.baseN, N_, enAtomic, "Matmul::IterateAll");
+            write_gm(gm, mi * t_.baseM, ni * t_.baseN, Kc_ > 0 ? Kc_ : N_, enAtomic, "Matmul::IterateAll");
         });
     }
     template <bool sync = true> void IterateAll(const LocalTensor<TC> &ub, uint8_t enAtomic = 0)
@@ -317,7 +319,7 @@ public:
         if (enSequentialWrite)
             write_gm(gm, 0, 0, t_.baseN, enAtomic, "Matmul::GetTensorC", true);
         else
-            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, N_, enAtomic, "Matmul::GetTensorC");
+            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, Kc_ > 0 ? Kc_ : N_, enAtomic, "Matmul::GetTensorC");
     }
     /* The current block to a local tensor (VECIN): ND baseM x baseN,
      * pitch baseN (a tail block keeps the pitch). */
@@ -523,7 +525,7 @@ private:
     const TBias *bias_ = nullptr;
     GlobalTensor<TBias> biasG_;
     bool biasGm_ = false, hasBias_ = false, inited_ = false;
-    int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 0, bn_ = 0;
+    int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 0, bn_ = 0;
     int iter_ = -1;
     uint32_t cm_ = 0, cn_ = 0;
     /* One block's accumulators (at most one L0C) and a B row. */

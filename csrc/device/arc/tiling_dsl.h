@@ -63,8 +63,14 @@ template <unsigned N> struct rank_of {
 namespace __arc_tiling {
 typedef decltype(sizeof(0)) size_type;
 
-/* The base of every tiling class: empty, so the fields start at offset 0. */
+/* The base of every tiling class: empty, so the fields start at offset 0.
+ * Each class gets its own base type (TilingDefOf<name>): with one shared
+ * empty base, a class whose first field is another tiling class (nested
+ * with TILING_DATA_FIELD_DEF_STRUCT) would have two TilingDef subobjects at
+ * one address, which C++ forbids, and the field would move to offset 8. */
 class TilingDef {
+};
+template <class Name> class TilingDefOf {
 };
 
 /* Called when SaveToBuffer's buffer is null or smaller than the data
@@ -84,6 +90,58 @@ inline void save(const char *cls, const void *self, size_type n, void *buf, size
         return;
     }
     __builtin_memcpy(buf, self, n);
+}
+
+/* SetDataPtr(buf) binds a tiling object to the context's raw tiling
+ * buffer: CANN's object then lives in that buffer, so tiling functions that
+ * call SetDataPtr never call SaveToBuffer.  Here the fields stay members (the
+ * kernel layout by construction), and a bound object's bytes are copied to
+ * its buffer when it is destroyed, or by flush_all() for one still alive
+ * when the tiling function returns. */
+struct bound_entry {
+    const void *obj;
+    void *dst;
+    size_type n;
+};
+constexpr int kMaxBound = 64;
+inline bound_entry *bound_table()
+{
+    static bound_entry t[kMaxBound];
+    return t;
+}
+inline void bind(const void *obj, void *dst, size_type n)
+{
+    bound_entry *t = bound_table();
+    int free_slot = -1;
+    for (int i = 0; i < kMaxBound; i++) {
+        if (t[i].obj == obj) {
+            t[i].dst = dst;
+            t[i].n = n;
+            return;
+        }
+        if (t[i].obj == nullptr && free_slot < 0)
+            free_slot = i;
+    }
+    if (free_slot >= 0)
+        t[free_slot] = bound_entry{obj, dst, n};
+}
+/* Copies obj's bytes to its bound buffer (if any) and unbinds it. */
+inline void unbind(const void *obj)
+{
+    bound_entry *t = bound_table();
+    for (int i = 0; i < kMaxBound; i++)
+        if (t[i].obj == obj) {
+            if (t[i].dst != nullptr)
+                __builtin_memcpy(t[i].dst, obj, t[i].n);
+            t[i] = bound_entry{nullptr, nullptr, 0};
+        }
+}
+inline void flush_all()
+{
+    bound_entry *t = bound_table();
+    for (int i = 0; i < kMaxBound; i++)
+        if (t[i].obj != nullptr)
+            unbind(t[i].obj);
 }
 
 /* Registered tiling classes, newest first. */
@@ -125,7 +183,7 @@ using TilingDef = ::__arc_tiling::TilingDef;
 } // namespace optiling
 
 #define BEGIN_TILING_DATA_DEF(name)                                                              \
-    class name : public ::__arc_tiling::TilingDef {                                              \
+    class name : public ::__arc_tiling::TilingDefOf<class name> {                                \
     public:                                                                                      \
         void SaveToBuffer(void *buf, ::__arc_tiling::size_type capacity) const                   \
         {                                                                                        \
@@ -133,7 +191,8 @@ using TilingDef = ::__arc_tiling::TilingDef;
             ::__arc_tiling::save(#name, this, sizeof(name), buf, capacity);                      \
         }                                                                                        \
         ::__arc_tiling::size_type GetDataSize() const { return sizeof(name); }                   \
-        void SetDataPtr(void *) {}                                                               \
+        void SetDataPtr(void *p) { ::__arc_tiling::bind(this, p, sizeof(name)); }                \
+        ~name() { ::__arc_tiling::unbind(this); }                                                \
         static const char *ClassName() { return #name; }
 #define TILING_DATA_FIELD_DEF(type, field)                                                       \
     type field{};                                                                                \

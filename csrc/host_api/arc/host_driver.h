@@ -350,6 +350,7 @@ inline std::string run_tiling(ops::OpDef &d, OpState &s, size_t capacity)
     s.tiling->Init(capacity, s.tiling_buf.get() + sizeof(gert::TilingData));
     gert::TilingContext ctx(&s);
     ge::graphStatus st = f(&ctx);
+    __arc_tiling::flush_all(); // objects bound with SetDataPtr and still alive
     if (!s.error.empty())
         return error_json("tiling", s.error);
     if (st != ge::GRAPH_SUCCESS)

@@ -121,6 +121,37 @@ inline void SoftMaxTilingFunc(const Shape &srcShape, const uint32_t dataTypeSize
     if (arc_detail::ok(arc_softmax_tiling(d.d, d.n, dataTypeSize, localWorkSpaceSize, &t), "SoftMaxTilingFunc"))
         arc_detail::put(softmaxTiling, t);
 }
+/* SoftmaxFlashV2: the kernel reads srcM/srcK of a SoftMax split for the
+ * source type; sum/max's size and the update/basic-block/broadcast flags
+ * change only the NPU's scratch, which the CPU twin does not need. */
+template <class Shape>
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const Shape &srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2; (void)isUpdate; (void)isBasicBlock; (void)isFlashOutputBrc;
+    return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize1, false);
+}
+template <class Shape>
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const Shape &srcShape, const uint32_t dataTypeSize1,
+                                            const uint32_t dataTypeSize2, const bool isUpdate,
+                                            const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2; (void)isUpdate; (void)isBasicBlock; (void)isFlashOutputBrc;
+    return GetSoftMaxMinTmpSize(srcShape, dataTypeSize1, false);
+}
+template <class Shape, class Tiling>
+inline void SoftMaxFlashV2TilingFunc(const Shape &srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     Tiling &softmaxFlashTiling, const bool isUpdate, const bool isBasicBlock = false,
+                                     const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2; (void)isUpdate; (void)isBasicBlock; (void)isFlashOutputBrc;
+    auto d = arc_detail::of(srcShape);
+    ::SoftMaxTiling t{};
+    if (arc_detail::ok(arc_softmax_tiling(d.d, d.n, dataTypeSize1, localWorkSpaceSize, &t), "SoftMaxFlashV2TilingFunc"))
+        arc_detail::put(softmaxFlashTiling, t);
+}
 template <class Shape>
 inline void GetLayerNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
                                       uint32_t &maxValue, uint32_t &minValue)

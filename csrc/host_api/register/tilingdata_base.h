@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits> /* CANN's host headers bring it in; op_host code relies on that */
 
 #define ASCENDRTC_TILING_HOST 1
 #include "arc/tiling_dsl.h"

@@ -34,7 +34,9 @@ typedef struct arc_mm_tiling_in {
     int32_t in_size;            /* bytes of an A/B element: 1, 2 or 4 */
     int32_t out_size;           /* bytes of a C element */
     int32_t bias_size;          /* bytes of a bias element, 0 = no bias */
-    int32_t cores;              /* blocks the kernel's GetBlockIdx spans */
+    int32_t cores;              /* blocks the kernel's GetBlockIdx spans; 0: the single-core
+                                   API (MatmulApiTiling), whose kernels walk the blocks of
+                                   the original shape themselves, so no core limit */
     int64_t l1_size, l0a_size, l0b_size, l0c_size, bt_size; /* <= 0: dav-2201 sizes */
 } arc_mm_tiling_in;
 
@@ -56,16 +58,14 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
                  (long long)N, (long long)Ka);
         return -1;
     }
-    if (Ka != Kb) {
-        snprintf(err, errlen, "Ka=%lld and Kb=%lld differ", (long long)Ka, (long long)Kb);
-        return -1;
-    }
+    /* Ka and Kb may differ: they are the row lengths (strides) of A and of a
+     * transposed B in GM; the computed K is singleCoreK. */
     if (es != 1 && es != 2 && es != 4) {
         snprintf(err, errlen, "A/B element size %d: 1 (int8), 2 (half, bf16) or 4 (float) bytes", es);
         return -1;
     }
-    if (in->cores <= 0) {
-        snprintf(err, errlen, "cores=%d must be positive", in->cores);
+    if (in->cores < 0) {
+        snprintf(err, errlen, "cores=%d must not be negative", in->cores);
         return -1;
     }
     /* Multi-core split: the (mc, nc) grid with the smallest per-core block
@@ -73,14 +73,15 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
     int64_t sM = in->singleM, sN = in->singleN, sK = in->singleK > 0 ? in->singleK : Ka;
     if (sM <= 0 || sN <= 0) {
         int64_t best = -1, bm = M, bn = N;
-        for (int64_t mc = 1; mc <= in->cores; mc++) {
-            int64_t nc = in->cores / mc;
+        const int64_t cores = in->cores > 0 ? in->cores : 1;
+        for (int64_t mc = 1; mc <= cores; mc++) {
+            int64_t nc = cores / mc;
             int64_t cm = sM > 0 ? sM : (M <= 16 ? M : arc_mm_align(arc_mm_ceil(M, mc), 16));
             int64_t cn = sN > 0 ? sN : (N <= 16 ? N : arc_mm_align(arc_mm_ceil(N, nc), 16));
             if (cm > M) cm = M;
             if (cn > N) cn = N;
             int64_t used = arc_mm_ceil(M, cm) * arc_mm_ceil(N, cn);
-            if (used > in->cores) continue;
+            if (used > cores) continue;
             /* cost: the block's MACs plus its A and B loads */
             int64_t cost = cm * cn + (cm + cn) * 8;
             if (best < 0 || cost < best || (cost == best && cm * cn * used < bm * bn * arc_mm_ceil(M, bm) * arc_mm_ceil(N, bn))) {
@@ -93,7 +94,7 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
         sN = bn;
     }
     int64_t used = arc_mm_ceil(M, sM) * arc_mm_ceil(N, sN);
-    if (used > in->cores) {
+    if (in->cores > 0 && used > in->cores) {
         snprintf(err, errlen, "singleCoreM=%lld x singleCoreN=%lld needs %lld cores, %d given", (long long)sM,
                  (long long)sN, (long long)used, in->cores);
         return -1;

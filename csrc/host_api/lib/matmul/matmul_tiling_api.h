@@ -159,7 +159,7 @@ protected:
         in.in_size = aSize_ ? aSize_ : 2;
         in.out_size = cSize_ ? cSize_ : 4;
         in.bias_size = bias_ ? (biasSize_ ? biasSize_ : 4) : 0;
-        in.cores = dim_ > 0 ? dim_ : 1;
+        in.cores = multi_ ? (dim_ > 0 ? dim_ : 1) : 0; /* 0: no core limit (see arc_mm_tiling_in) */
         char err[256];
         if (aSize_ && bSize_ && aSize_ != bSize_) {
             fprintf(stderr, "ascendrtc: matmul_tiling::GetTiling: A (%d bytes) and B (%d bytes) types differ\n",
@@ -187,6 +187,7 @@ protected:
     int32_t M_ = -1, N_ = -1, Ka_ = -1, Kb_ = -1, m_ = -1, n_ = -1, k_ = -1;
     int32_t single_[3] = {-1, -1, -1};
     int32_t dim_ = 1;
+    bool multi_ = false; /* MultiCoreMatmulTiling: singleCore blocks must fit dim_ cores */
     int32_t aSize_ = 0, bSize_ = 0, cSize_ = 0, biasSize_ = 0, order_ = 0;
     int32_t base_[3] = {0, 0, 0};
     bool bias_ = false, transA_ = false, transB_ = false;
@@ -196,8 +197,8 @@ protected:
  * kernel the AIVs: launch n / 2 blocks). */
 class MultiCoreMatmulTiling : public MatmulApiTiling {
 public:
-    MultiCoreMatmulTiling() = default;
-    template <class Platform> explicit MultiCoreMatmulTiling(const Platform &p) : MatmulApiTiling(p) {}
+    MultiCoreMatmulTiling() { multi_ = true; }
+    template <class Platform> explicit MultiCoreMatmulTiling(const Platform &p) : MatmulApiTiling(p) { multi_ = true; }
     int32_t SetDim(int32_t dim)
     {
         dim_ = dim;
