@@ -321,6 +321,107 @@ def test_cube_pipes_mte1_to_m():
     assert np.array_equal(y, np.full_like(y, 32.0))
 
 
+# The kernel's own loads and stores through raw pointers into UB run on the
+# scalar unit (PIPE_S); the compiler's auto-sync covers GetValue/SetValue,
+# never raw pointers.  z = x + x computed through the pointers; RAW_IN orders
+# the copy in before the scalar loads, RAW_OUT the first copy out before the
+# scalar stores that reuse its buffer.
+RAWUB = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
+    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>(), c = a[256];
+    DataCopy(a, xg, 256);
+    RAW_IN
+    __ubuf__ float *pa = (__ubuf__ float *)a.GetPhyAddr();
+    float *pc = (float *)c.GetPhyAddr();
+    for (int i = 0; i < 128; i++) pc[i] = pa[i] + pa[i];
+    SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+    DataCopy(zg, c, 128);
+    RAW_OUT
+    for (int i = 128; i < 256; i++) pc[i - 128] = pa[i] + pa[i];
+    SetFlag<HardEvent::S_MTE3>(0); WaitFlag<HardEvent::S_MTE3>(0);
+    DataCopy(zg[128], c, 128);
+}
+'''
+RAWUB_OK = dict(RAW_IN="SetFlag<HardEvent::MTE2_S>(0); WaitFlag<HardEvent::MTE2_S>(0);",
+                RAW_OUT="SetFlag<HardEvent::MTE3_S>(0); WaitFlag<HardEvent::MTE3_S>(0);")
+
+
+def test_raw_pointer_ub_read_without_mte2_to_s_wait():
+    subs = dict(RAWUB_OK, RAW_IN="")
+    msg = expect_race(build(RAWUB, **subs), "read after write",
+                      f"AscendC::DataCopy (PIPE_MTE2 at {at(RAWUB, 'DataCopy(a, xg', **subs)}) wrote",
+                      f"a load through a pointer (PIPE_S at {at(RAWUB, 'pc[i] = pa[i]', **subs)}) reads",
+                      "MTE2_S", "on UB", "never for raw pointers")
+    assert "[0, 1024)" in msg
+
+
+def test_raw_pointer_ub_write_while_the_store_is_pending():
+    subs = dict(RAWUB_OK, RAW_OUT="")
+    expect_race(build(RAWUB, **subs), "write after read",
+                f"AscendC::DataCopy (PIPE_MTE3 at {at(RAWUB, 'DataCopy(zg, c', **subs)}) read",
+                f"a store through a pointer (PIPE_S at {at(RAWUB, 'pc[i - 128]', **subs)}) writes", "MTE3_S")
+
+
+@pytest.mark.parametrize("subs", [
+    RAWUB_OK,
+    dict(RAW_IN="PipeBarrier<PIPE_ALL>();", RAW_OUT="PipeBarrier<PIPE_ALL>();"),
+    dict(RAW_IN="set_flag(PIPE_MTE2, PIPE_S, 1); wait_flag(PIPE_MTE2, PIPE_S, 1);",
+         RAW_OUT="set_flag(PIPE_MTE3, PIPE_S, 1); wait_flag(PIPE_MTE3, PIPE_S, 1);"),
+    # GetValue/SetValue carry the compiler's auto-sync: a scalar access
+    # through a pointer after one is ordered too
+    dict(RAW_IN="(void)a.GetValue(0);", RAW_OUT="c.SetValue(0, 0.0f);"),
+], ids=["flags", "barriers", "raw-intrinsics", "auto-sync"])
+def test_raw_pointer_ub_synced_runs_clean(subs):
+    x, z = run(build(RAWUB, **subs))
+    assert np.array_equal(z, x + x)
+
+
+# Cross-core GM through the scalar unit: each block doubles its tile of x
+# into z, then copies its neighbour's tile of z into y; GSYNC orders the
+# stores before the loads.  WRITE/READ are how the scalar code reaches z:
+# a raw __gm__ pointer, GlobalTensor::SetValue/GetValue or operator().
+GMRAW = HEAD + r'''
+#define WRITE(i, v) WRITE_FORM
+#define READ(i) READ_FORM
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
+{
+    const int b = GetBlockIdx(), n = GetBlockNum();
+    __gm__ float *xp = (__gm__ float *)x, *zp = (__gm__ float *)z, *yp = (__gm__ float *)y;
+    GlobalTensor<float> zg;
+    zg.SetGlobalBuffer(zp, 256 * n);
+    for (int i = 0; i < 256; i++) WRITE(b * 256 + i, xp[b * 256 + i] * 2.0f);
+    GSYNC
+    for (int i = 0; i < 256; i++) yp[b * 256 + i] = READ(((b + 1) % n) * 256 + i);
+}
+'''
+GM_HOW = {"pointer": dict(WRITE_FORM="zp[i] = v", READ_FORM="zp[i]"),
+          "GetValue-SetValue": dict(WRITE_FORM="zg.SetValue(i, v)", READ_FORM="zg.GetValue(i)"),
+          "operator()": dict(WRITE_FORM="zg(i) = v", READ_FORM="zg(i)")}
+# scalar GM writes sit in the core's data cache until DataCacheCleanAndInvalid
+GM_SYNC = "DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(zg); SyncAll();"
+
+
+@pytest.mark.parametrize("how", list(GM_HOW))
+def test_cross_core_gm_scalar_without_sync_all(how):
+    subs = dict(GM_HOW[how], GSYNC="")
+    with pytest.raises(arc.LaunchError) as e:
+        run_x(build(GMRAW, **subs))
+    msg = str(e.value)
+    store, load = at(GMRAW, "WRITE(b * 256", **subs), at(GMRAW, "READ(((b", **subs)
+    for w in ("data race (read/write between cores) on GM", "kernel parameter 1 'z'", "PIPE_S at " + store,
+              "PIPE_S at " + load, "SyncAll"):
+        assert w in msg, (w, msg)
+    x, z, y = run_x(build(GMRAW, **dict(subs, GSYNC=GM_SYNC)))    # the synced twin: clean
+    assert np.array_equal(z, 2 * x) and np.array_equal(y, np.roll(2 * x, -N))
+
+
 @pytest.mark.parametrize("src, subs", [
     (TBUF, dict(SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")),
     (TBUF, dict(SYNC_IN="SetFlag<HardEvent::MTE2_V>(1); WaitFlag<HardEvent::MTE2_V>(1);",

@@ -10,7 +10,9 @@
  * compiler's automatic scalar<->pipe syncs around GetValue/SetValue, and
  * the issue order (a pipe's instruction sees what the scalar unit did
  * before issuing it).  Two accesses on different pipes to overlapping bytes,
- * one a write, neither ordered before the other, are a race.
+ * one a write, neither ordered before the other, are a race.  The kernel's
+ * own loads and stores through pointers into UB are the scalar unit's
+ * (sim_race_scalar, reached from race_raw.c).
  *
  * The clocks are vector clocks per pipe (msSanitizer's inter-pipe
  * analysis).  The shadow of each memory space is a sorted list of segments
@@ -89,6 +91,10 @@ typedef struct race_state {
     uint32_t flag_gen[NP][NP][8];
     uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
     qclock q[128];
+    /* the last UB range a raw-pointer access found clean (sim_race_scalar) */
+    uint32_t raw_gen, raw_nev;
+    uint64_t raw_lo, raw_hi;
+    int raw_write;
     space sp[3]; /* UB, L1, L0 (L0A, L0B, L0C, BiasTable, Fixpipe buffer at their ARC_*_OFF) */
     ev ring[EV_RING];
 } race_state;
@@ -203,6 +209,16 @@ static const char *cure(int from, int to)
         [3][4] = "SetFlag/WaitFlag<HardEvent::MTE1_MTE2>, or FreeTensor/AllocTensor of an A1/B1 queue",
         [2][3] = "SetFlag/WaitFlag<HardEvent::M_MTE1>, or FreeTensor/AllocTensor of an A2/B2 queue",
         [6][2] = "SetFlag/WaitFlag<HardEvent::FIX_M>, or FreeTensor/AllocTensor of a CO1 queue",
+        /* raw-pointer scalar accesses: the compiler's auto-sync covers
+         * GetValue/SetValue only, and a queue's DeQue waits on its consumer
+         * pipe, not on the scalar unit */
+        [4][0] = "SetFlag/WaitFlag<HardEvent::MTE2_S> before the pointer access (the compiler inserts it for "
+                 "LocalTensor::GetValue/SetValue, never for raw pointers; a VECIN queue's DeQue waits on the "
+                 "vector pipe only)",
+        [1][0] = "SetFlag/WaitFlag<HardEvent::V_S> before the pointer access (the compiler inserts it for "
+                 "LocalTensor::GetValue/SetValue, never for raw pointers)",
+        [5][0] = "SetFlag/WaitFlag<HardEvent::MTE3_S> before the pointer access (the compiler inserts it for "
+                 "LocalTensor::GetValue/SetValue, never for raw pointers)",
     };
     const char *h = hint[from][to];
     return h ? h : "a SetFlag/WaitFlag pair between the two pipes";
@@ -461,6 +477,59 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
         }
     }
     merge(sp, i0 ? i0 - 1 : 0, i + 1);
+}
+
+/* A load or store the kernel's own code makes through a pointer into UB
+ * (race_raw.c): the scalar unit's access, bytes exact.  The scalar unit
+ * issues every other pipe's instructions, so nothing it did can be the
+ * earlier half of a race (each pipe joins its clock at issue); it is only
+ * checked against what the other pipes did before, never recorded.  The
+ * compiler's auto-sync does not cover raw pointers (docs/simulated_npu.md,
+ * "Pipe races"), so only SetFlag/WaitFlag<X_S>,
+ * PipeBarrier<PIPE_ALL>, SyncAll or an earlier GetValue/SetValue (whose
+ * auto-sync joined the pipes) order it. */
+void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api)
+{
+    if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
+    arc_core *k = __arc_core();
+    const unsigned char *a = (const unsigned char *)p;
+    if (a < k->ub || a >= k->ub + k->ub_size) return; /* the scalar unit reaches UB and GM only */
+    uint64_t lo = (uint64_t)(a - k->ub), hi = lo + bytes;
+    /* A loop's next element in the range just found clean, nothing recorded
+     * since: still clean (the scalar clock only grows). */
+    if (st->raw_gen == st->gen && st->raw_nev == st->nev && lo >= st->raw_lo && hi <= st->raw_hi &&
+        write <= st->raw_write)
+        return;
+    space *sp = &st->sp[0];
+    const uint32_t *me = st->vc[0];
+    size_t lo_i = 0, hi_i = sp->n;
+    while (lo_i < hi_i) { /* first segment with hi > lo */
+        size_t mid = (lo_i + hi_i) / 2;
+        if (sp->s[mid].hi <= lo) lo_i = mid + 1; else hi_i = mid;
+    }
+    uint64_t clean_lo = lo_i < sp->n && sp->s[lo_i].lo < lo ? sp->s[lo_i].lo : lo, clean_hi = hi;
+    for (size_t i = lo_i; i < sp->n && sp->s[i].lo < hi; i++) {
+        const seg *s = &sp->s[i];
+        if (write) {
+            int rr = -1;
+            for (int r = 1; r < NP; r++)
+                if (s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr])) rr = r;
+            if (rr >= 0) {
+                report("write after read", 0, rr, s->r_ev[rr], 0, write, lo, hi, api);
+                return;
+            }
+        }
+        if (s->w_epoch && s->w_pipe != 0 && me[s->w_pipe] < s->w_epoch) {
+            report(write ? "write after write" : "read after write", 0, s->w_pipe, s->w_ev, 0, write, lo, hi, api);
+            return;
+        }
+        if (s->hi > clean_hi) clean_hi = s->hi;
+    }
+    st->raw_gen = st->gen;
+    st->raw_nev = st->nev;
+    st->raw_lo = clean_lo;
+    st->raw_hi = clean_hi;
+    st->raw_write = write;
 }
 
 static qclock *qfind(const void *key, int dst, int create)

@@ -54,6 +54,8 @@ typedef struct gm_agent {
     snap_blk *snaps;
     gm_rec *r;
     size_t n, cap;
+    uintptr_t gm_lo, gm_hi; /* the device allocation a raw pointer last hit (sim_race_gm_scalar) */
+    uintptr_t not_gm_page;  /* the last page it found outside every device allocation */
 } gm_agent;
 
 typedef struct sync_obj {
@@ -229,6 +231,30 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
     default:
         return;
     }
+}
+
+/* A load or store the kernel's own code makes through a GM pointer
+ * (race_raw.c): logged as the scalar unit's (PIPE_S) access when p lies in a
+ * device allocation.  Stack and host addresses are not GM: they are skipped
+ * (the instrumented code cannot tell them apart). */
+void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api)
+{
+    arc_core *k = __arc_core();
+    gm_agent *a = k ? (gm_agent *)(uintptr_t)k->dev[ARC_RACE_GM_SLOT] : NULL;
+    uintptr_t u = (uintptr_t)p;
+    if (!a || !bytes) return;
+    if (u < a->gm_lo || u + bytes > a->gm_hi) {
+        if (u >> 12 == a->not_gm_page) return; /* a stack or host page, seen before */
+        sim_alloc al;
+        if (!sim_mem_find(p, &al) || !al.device) {
+            a->not_gm_page = u >> 12;
+            return;
+        }
+        a->gm_lo = al.base;
+        a->gm_hi = al.base + al.size;
+        if (u + bytes > a->gm_hi) return; /* past the end: the fault or GM check reports it */
+    }
+    record(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api);
 }
 
 /* ---- the sweep at the end of the launch ---- */

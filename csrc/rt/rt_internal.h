@@ -230,6 +230,9 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);
 /* The mode of launches that do not set one: $ASCENDRTC_RACE_CHECK
  * (error, the default; warn; off).  -1 when the variable holds anything else. */
 int sim_race_default_mode(int *mode);
+/* A kernel's own load (write 0) or store (1) through a pointer into UB, as
+ * the scalar unit's access: checked against the other pipes (race_raw.c). */
+void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api);
 /* A fiber's own detector state (cores.c): new, swapped in for the calling
  * thread's (returns the one it replaces), freed. */
 void *sim_race_state_new(void);
@@ -282,6 +285,9 @@ void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long bl
 /* After every core of the launch returned: look for races (not when the
  * launch failed), report the first (warn: on stderr), free g.  1 with the
  * launch's error in msg when the launch fails for it. */
+/* A kernel's own load or store through a pointer, logged as a PIPE_S GM
+ * access when p is in a device allocation (race_raw.c). */
+void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api);
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n);
 
 /* ---- spin.c ---- */

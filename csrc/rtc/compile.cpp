@@ -75,6 +75,7 @@
 #include "pch.h"
 #include "lenient.h"
 #include "host_code.h"
+#include "raw_access.h"
 #include "sites.h"
 #include "unknown_names.h"
 
@@ -850,6 +851,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
                "the kernel object: launch the kernels from Python\n";
     const char *strip[] = {kSrcRoot, kUserRoot};
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
+    arc_rtc::instrument_raw_accesses(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)
         llvm::StripDebugInfo(*mod);
     int rc = add_metadata(*mod, req, inferred, res, log);

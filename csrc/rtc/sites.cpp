@@ -27,6 +27,8 @@ bool reports(llvm::StringRef name)
            name.starts_with("__arc_check_");
 }
 
+} // namespace
+
 std::string user_line(const llvm::DILocation *loc, llvm::StringRef device_root, const char *const *strip, int nstrip)
 {
     for (; loc; loc = loc->getInlinedAt()) {
@@ -44,7 +46,6 @@ std::string user_line(const llvm::DILocation *loc, llvm::StringRef device_root, 
     }
     return "";
 }
-} // namespace
 
 void mark_sites(llvm::Module &m, const char *device_root, const char *const *strip, int nstrip)
 {

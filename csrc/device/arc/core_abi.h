@@ -208,6 +208,14 @@ enum { ARC_GM_READ = 0, ARC_GM_WRITE, ARC_GM_ATOMIC, ARC_GM_ATOMIC_RMW, ARC_GM_S
 enum { ARC_GM_SYNC_IB = 16, ARC_GM_SYNC_CROSS, ARC_GM_SYNC_GROUP };
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 
+/* Loads and stores of the kernel's own code through pointers (not the
+ * device API's: it reports its own), instrumented by the compiler
+ * (rtc/raw_access.cpp, rt/race_raw.c): __arc_race_raw_on, once per
+ * function, says whether either race check is on; __arc_race_raw reports
+ * `bytes` at p, write 0 a load, 1 a store, at kernel source line `site`. */
+int __arc_race_raw_on(void);
+void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site);
+
 /* The cost model (csrc/rt/cost.c) rides on the race hooks: while a launch
  * is profiled, dev[ARC_RACE_SLOT] also has ARC_COST_ON set (so the hooks
  * run even with the race check off), dev[ARC_COST_SLOT] holds the block's
@@ -241,6 +249,8 @@ void __arc_site(const char *where);
     X(__arc_race_access)      \
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \
+    X(__arc_race_raw_on)      \
+    X(__arc_race_raw)         \
     X(__arc_site)             \
     X(__arc_copy_bytes)       \
     X(__arc_que_alloc)        \

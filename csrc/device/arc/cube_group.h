@@ -16,16 +16,13 @@
 
 #include "arc/state.h"
 #include "arc/group_barrier.h"
+#include "arc/sync.h"
 
 namespace AscendC {
 
 /* IsEqual<a, b>::Type is void when a == b (selects a callback by funcID). */
 template <int32_t A, int32_t B> struct IsEqual {};
 template <int32_t A> struct IsEqual<A, A> { using Type = void; };
-
-/* DataCacheCleanAndInvalid's arguments (a no-op here: GM is coherent). */
-enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
-enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 
 /* The state word at the head of every message. */
 enum class CubeMsgState : uint8_t { FREE = 0, VALID, QUIT, FAKE };

@@ -72,6 +72,9 @@ public:
     void SetFlag(int32_t id) { __arc::race_sync(ARC_RACE_SET, src, dst, (unsigned long long)id); }
     void WaitFlag(int32_t id) { __arc::race_sync(ARC_RACE_WAIT, src, dst, (unsigned long long)id); }
 };
+/* DataCacheCleanAndInvalid's arguments. */
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <auto... A> inline void DataSyncBarrier() {}
 /* GM is coherent on the simulated core. */
 template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...) {}

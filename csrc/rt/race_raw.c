@@ -1,0 +1,32 @@
+/* race_raw.c - loads and stores the kernel's own code makes through
+ * pointers, for the race checks.  The device API reports its accesses
+ * itself (arc/race.h); a raw pointer (`(T *)tensor.GetPhyAddr()`, a
+ * `__ubuf__`/`__gm__` pointer, anything derived from them) is plain C++, so
+ * the compiler instruments those (rtc/raw_access.cpp): each function asks
+ * __arc_race_raw_on() once, and while it is on each load or store that may
+ * reach UB or GM calls __arc_race_raw.  On the NPU such an access runs on the
+ * scalar unit (PIPE_S), which reaches UB and GM only (docs/simulated_npu.md,
+ * "Pipe races"). */
+#include "rt/rt_internal.h"
+
+int __arc_race_raw_on(void)
+{
+    arc_core *k = __arc_core();
+    return k && ((k->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF || k->dev[ARC_RACE_GM_SLOT] != 0);
+}
+
+void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site)
+{
+    arc_core *k = __arc_core();
+    if (!k) return;
+    const unsigned char *a = (const unsigned char *)p;
+    const char *api = write ? "a store through a pointer" : "a load through a pointer";
+    if (a >= k->ub && a < k->ub + k->ub_size) {
+        if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
+        __arc_site(site);
+        sim_race_scalar(p, bytes, write, api);
+    } else if (k->dev[ARC_RACE_GM_SLOT]) {
+        __arc_site(site);
+        sim_race_gm_scalar(p, bytes, write, api);
+    }
+}
