@@ -495,6 +495,7 @@ void sim_race_scalar(const void *p, unsigned long long bytes, int write, const c
     const unsigned char *a = (const unsigned char *)p;
     if (a < k->ub || a >= k->ub + k->ub_size) return; /* the scalar unit reaches UB and GM only */
     uint64_t lo = (uint64_t)(a - k->ub), hi = lo + bytes;
+    st->cur_pipe = -1; /* a scalar instruction: the next device-API call starts a new one */
     /* A loop's next element in the range just found clean, nothing recorded
      * since: still clean (the scalar clock only grows). */
     if (st->raw_gen == st->gen && st->raw_nev == st->nev && lo >= st->raw_lo && hi <= st->raw_hi &&
