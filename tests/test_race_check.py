@@ -664,3 +664,45 @@ def test_matmul_api_blocks_writing_the_same_c_tile():
         assert w in msg, (w, msg)
     c = go("SyncAll();")                          # ordered: clean, and the product
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+# An 80 x 32 L0C tile is 10 fractals: the cube orders back-to-back
+# accumulation itself, so two Mmads with no PipeBarrier<PIPE_M> are clean.
+BIG_MMAD = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GlobalTensor<half> g;
+    GlobalTensor<float> o;
+    g.SetGlobalBuffer((__gm__ half *)x);
+    o.SetGlobalBuffer((__gm__ float *)y);
+    TPipe pipe;
+    TBuf<TPosition::A1> a1;
+    TBuf<TPosition::A2> a2;
+    TBuf<TPosition::B2> b2;
+    TBuf<TPosition::CO1> c1;
+    pipe.InitBuffer(a1, 8192); pipe.InitBuffer(a2, 8192); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 16384);
+    LocalTensor<half> la1 = a1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
+    LocalTensor<float> lc = c1.Get<float>();
+    DataCopy(la1, g, Nd2NzParams(1, 80, 32, 0, 32, 80, 1, 0));
+    PipeBarrier<PIPE_ALL>();
+    LoadData(la2, la1, LoadData2DParams(0, 10, 1, 0, 0, false, 0));
+    LoadData(lb2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
+    MmadParams p;
+    p.m = 80; p.n = 32; p.k = 32;
+    Mmad(lc, la2, lb2, p);
+    p.cmatrixInitVal = false;
+    Mmad(lc, la2, lb2, p);
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 f(32, 80, 80, 32, false);
+    Fixpipe(o, lc, f);
+}
+'''
+
+
+def test_same_pipe_mmads_on_ten_fractals_are_ordered_by_the_cube():
+    x, y = np.ones(80 * 32, np.float16), np.zeros(80 * 32, np.float32)
+    build(BIG_MMAD)(x, y, block_dim=1)
+    arc.synchronize()
+    assert np.array_equal(y, np.full_like(y, 64.0))
