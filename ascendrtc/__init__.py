@@ -16,10 +16,16 @@ from ._errors import AclError, CompileError, Error, LaunchError
 from ._C import DeviceArray, Event, Kernel, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
 from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
-from ._program import Binary, Module, Program
-from ._op_kernel import OpKernel, OpProjectError, op_kernel
-from ._profile import LaunchReport, Profile, profile
-from ._version import __version__
+from ._backend import _configure_from_env
+
+# Early, so that the compiler's prewarm (a background thread) overlaps the rest of the import.
+_configure_from_env()
+del _configure_from_env
+
+from ._program import Binary, Module, Program  # noqa: E402
+from ._op_kernel import OpKernel, OpProjectError, op_kernel  # noqa: E402
+from ._profile import LaunchReport, Profile, profile  # noqa: E402
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "Error", "AclError", "CompileError", "LaunchError",
@@ -48,11 +54,6 @@ def default_stream() -> Stream:
     """The stream launches and events use when none is given."""
     return _C.default_stream()
 
-
-from ._backend import _configure_from_env  # noqa: E402
-
-_configure_from_env()
-del _configure_from_env
 
 # The jit decorator and the compile cache (ascendrtc/jit.py, ascendrtc/cache.py).
 from . import cache  # noqa: E402

@@ -93,3 +93,5 @@ def _configure_from_env() -> None:
         if why:  # say it now, naming the package, not at the first compile as a loader error
             raise ImportError(why)
     _C.configure(backend, home)
+    if backend == "sim" and home:
+        _C.prewarm(home)  # csrc/ext/prewarm.c: the first compile then costs what later ones do

@@ -53,6 +53,12 @@ ARC_EXPORT void ascendrtc_compile_cancel(void *prog);
 /* libacl_rtc: what a compiled binary depends on besides source and
  * options (compiler, target CPU, device headers); caches key on it. */
 ARC_EXPORT const char *ascendrtc_rtc_fingerprint(void);
+/* libacl_rtc: one throwaway compile that readies the compiler (LLVM's
+ * target, clang's and LLVM's code and lazy state) so that the process's
+ * first real compile costs what later ones do.  Thread-safe; *cancel
+ * nonzero (read atomically) stops it within moments.  The extension calls
+ * it on a background thread at import (ext/prewarm.c). */
+ARC_EXPORT void ascendrtc_rtc_prewarm(const int *cancel);
 /* libacl_rtc: the --npu-arch a compile with these options would target
  * ("dav-2201"), as aclrtcCompileProg's option parser resolves --npu-arch
  * and --npu-soc; NULL when the options do not parse. */

@@ -119,6 +119,12 @@ int arc_sync(aclrtStream sh, int every);
  * compile still runs (it frees the program itself).  GIL held. */
 int arc_compile_prog(aclrtcProg *prog, int nopt, const char **opts, char **detail);
 
+/* _C.prewarm(home): ready the compiler of the simulated NPU at `home` on a
+ * background thread (prewarm.c); arc_prewarm_forget waits for it and drops
+ * the libraries it loaded, before another provider is chosen. */
+PyObject *arc_prewarm(PyObject *module, PyObject *args);
+void arc_prewarm_forget(void);
+
 /* set_backend/backend_info live in provider.c, and the doors to the
  * ARC_EXT_FUNCS: compiler_fingerprint, resolve_arch, set_launch_timeout. */
 PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds);

@@ -38,6 +38,8 @@ PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds)
                             "choose the backend before the first compile, launch or allocation",
                             backend, home);
     }
+    if (strcmp(b, backend) != 0 || strcmp(h, home) != 0)
+        arc_prewarm_forget(); /* its libraries were another provider's */
     snprintf(backend, sizeof backend, "%s", b);
     snprintf(home, sizeof home, "%s", h);
     Py_RETURN_NONE;

@@ -206,6 +206,51 @@ bool time_passes()
     return e && std::strcmp(e, "passes") == 0;
 }
 
+// ASCENDRTC_RTC_TIMING=1 appends where the compile spent its time to the log:
+// per phase the wall time and, in brackets, this thread's CPU time (the
+// figure that holds when other processes load the machine).
+struct PhaseTimer {
+    bool on;
+    std::string report, passes;
+    std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+    double cpu = cpu_ms();
+    bool optimising = false; // the optimiser's first pass has run
+    PhaseTimer() : on(std::getenv("ASCENDRTC_RTC_TIMING") != nullptr) {}
+    static double cpu_ms()
+    {
+        timespec ts;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+    }
+    void lap(const char *what)
+    {
+        if (!on)
+            return;
+        auto now = std::chrono::steady_clock::now();
+        double c = cpu_ms();
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%s %s %.1f ms (cpu %.1f)", report.empty() ? "timing:" : ",", what,
+                      std::chrono::duration<double, std::milli>(now - t).count(), c - cpu);
+        report += buf;
+        t = now;
+        cpu = c;
+    }
+    // The optimised module's size, what the code generator gets.
+    void count_ir(const llvm::Module &m)
+    {
+        size_t n = 0, fns = 0;
+        for (const llvm::Function &f : m)
+            if (!f.isDeclaration()) {
+                fns++;
+                n += f.getInstructionCount();
+            }
+        report += std::string(report.empty() ? "timing:" : ",") + " ir " + std::to_string(n) + " instructions in " +
+                  std::to_string(fns) + " functions";
+    }
+};
+// The running compile's timer, for the laps taken inside clang's action.
+thread_local PhaseTimer *t_timer;
+
 // EmitLLVMOnlyAction with the limits attached to its preprocessor.
 class LimitedAction : public clang::EmitLLVMOnlyAction {
 public:
@@ -227,12 +272,24 @@ protected:
             pass_times_ = std::make_unique<llvm::TimePassesHandler>(true);
         ci.getCodeGenOpts().PassBuilderCallbacks.push_back([this](llvm::PassBuilder &pb) {
             if (auto *pic = pb.getPassInstrumentationCallbacks()) {
-                pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) { check_cancel(); });
+                pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) {
+                    check_cancel();
+                    if (t_timer && !t_timer->optimising) {
+                        t_timer->lap("irgen");
+                        t_timer->optimising = true;
+                    }
+                });
                 if (pass_times_)
                     pass_times_->registerCallbacks(*pic);
             }
         });
         return clang::EmitLLVMOnlyAction::BeginSourceFileAction(ci);
+    }
+    void ExecuteAction() override
+    {
+        if (t_timer)
+            t_timer->lap("begin");
+        clang::EmitLLVMOnlyAction::ExecuteAction();
     }
 
 private:
@@ -514,6 +571,17 @@ int fail(rtc_result *res, std::string &log, int code, const std::string &msg)
     return code;
 }
 
+// First of the consumers: the parse is over when the translation unit is
+// handed on (IR for the deferred inline functions is generated after).
+class ParseLap : public clang::ASTConsumer {
+public:
+    void HandleTranslationUnit(clang::ASTContext &) override
+    {
+        if (t_timer)
+            t_timer->lap("parse");
+    }
+};
+
 // Code generation plus one more consumer of the parsed declarations: the
 // element types of byte-pointer parameters (infer_types.cpp).
 class CompileAction : public LimitedAction {
@@ -531,6 +599,7 @@ protected:
     std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef in) override
     {
         std::vector<std::unique_ptr<clang::ASTConsumer>> cs;
+        cs.push_back(std::make_unique<ParseLap>());
         cs.push_back(LimitedAction::CreateASTConsumer(ci, in));
         if (!cs.back())
             return nullptr;
@@ -722,37 +791,13 @@ int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &lo
 
 } // namespace
 
-// ASCENDRTC_RTC_TIMING=1 appends where the compile spent its time to the log.
-struct PhaseTimer {
-    bool on;
-    std::string report, passes;
-    std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
-    PhaseTimer() : on(std::getenv("ASCENDRTC_RTC_TIMING") != nullptr) {}
-    void lap(const char *what)
-    {
-        auto now = std::chrono::steady_clock::now();
-        if (on)
-            report += std::string(report.empty() ? "timing:" : ",") + " " + what + " " +
-                      std::to_string(std::chrono::duration<double, std::milli>(now - t).count()) + " ms";
-        t = now;
-    }
-    // The optimised module's size, what the code generator gets.
-    void count_ir(const llvm::Module &m)
-    {
-        size_t n = 0, fns = 0;
-        for (const llvm::Function &f : m)
-            if (!f.isDeclaration()) {
-                fns++;
-                n += f.getInstructionCount();
-            }
-        report += std::string(report.empty() ? "timing:" : ",") + " ir " + std::to_string(n) + " instructions in " +
-                  std::to_string(fns) + " functions";
-    }
-};
-
 static int compile_impl(const rtc_request *req, rtc_result *res, std::string &log, Escape *esc)
 {
     PhaseTimer timer;
+    t_timer = &timer;
+    struct Unset {
+        ~Unset() { t_timer = nullptr; }
+    } unset;
     llvm::raw_string_ostream los(log);
 
     auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -835,7 +880,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     DepMap deps;
     CompileAction action(&ctx, compile_timeout_s(), inferred, deps);
     bool ok = ci.ExecuteAction(action);
-    timer.lap("frontend+optimise");
+    timer.lap("optimise");
     if (timer.on) {
         llvm::raw_string_ostream pos(timer.passes);
         action.report_pass_times(pos);
@@ -883,6 +928,7 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     const int *outer_cancel = t_cancel;
     int sig = sigsetjmp(esc->jb, 1);
     if (sig) {
+        t_timer = nullptr; /* it lived on the abandoned compile's stack */
         t_escape = outer;
         t_cancel = outer_cancel;
         ascendrtc_fault_recovery(nullptr);
