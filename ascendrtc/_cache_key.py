@@ -14,9 +14,12 @@ That key is what can be known before compiling.  What the compiler really
 read is known after: its own dependency list (every file an ``#include``
 reached however it was spelled -- through a macro, with comments, ``%:``,
 line continuations, ``../`` out of an ``-I`` directory -- and every
-``#embed``), with the hash of the bytes it compiled.  The cache records that
-list in the entry and :func:`stale_dependency` re-checks it on every hit: a
-changed or vanished file is a miss that recompiles.
+``#embed``), with the hash of the bytes it compiled, and every path it looked
+for and did not find (a false ``__has_include``, ``-I`` directories searched
+before the one holding a header), as "absent".  The cache records that list
+in the entry and :func:`stale_dependency` re-checks it on every hit: a
+changed or vanished file, or one that appeared where the compiler looked, is
+a miss that recompiles.
 """
 from __future__ import annotations
 
@@ -188,14 +191,20 @@ def _content_hash(path: str) -> str:
 
 def stale_dependency(deps: Optional[Mapping[str, str]]) -> Optional[str]:
     """Why an entry compiled from the files ``deps`` (path -> sha256 of what
-    the compiler read) is stale now, or None when every file still has that
-    content.  One ``stat`` per file while it is unchanged (see
+    the compiler read, or "absent" for a path it looked for and did not
+    find) is stale now, or None when every file still has that content and
+    every absent one is still absent.  One ``stat`` per file while it is unchanged (see
     :func:`file_hash`); ``None`` deps (not recorded) are not checked."""
     if not deps:
         return None
     if not isinstance(deps, Mapping):
         return "its dependency list is unreadable"
     for path, h in deps.items():
+        if h == "absent":  # looked for and not found: a file there now would be read instead
+            if os.path.exists(path):
+                return (f"{path} exists now; the compile looked for it there and found nothing (a false "
+                        f"__has_include, or an include search path before the file's)")
+            continue
         try:
             now = file_hash(path)
         except OSError:

@@ -77,8 +77,9 @@ class Program:
 
 
 def _parse_deps(text: Optional[str]) -> Optional[Dict[str, str]]:
-    """``{absolute path: sha256 of the bytes compiled}`` from the compiler's
-    "sha256<TAB>path" lines; None when it did not say or could not list them."""
+    """``{absolute path: sha256 of the bytes compiled, or "absent"}`` from the
+    compiler's "sha256<TAB>path" lines; None when it did not say or could
+    not list them."""
     if text is None:
         return None
     out: Dict[str, str] = {}
@@ -95,8 +96,10 @@ class Binary:
     kernels it holds.  Save it with :meth:`save` / ``bytes(binary)`` and
     bring it back with :meth:`from_file` / :meth:`from_bytes`.
     ``dependencies`` maps every file on disk the compiler read (headers,
-    ``#embed`` data) to the sha256 of what it read; None when unknown (a
-    binary from bytes, or a compiler that does not say)."""
+    ``#embed`` data) to the sha256 of what it read, and every path it looked
+    for and did not find (a false ``__has_include``, include directories
+    searched before the one holding a header) to ``"absent"``; None when
+    unknown (a binary from bytes, or a compiler that does not say)."""
 
     dependencies: Optional[Dict[str, str]] = None
 

@@ -6,8 +6,11 @@ cache.  The key (``_cache_key``) covers the source, every option, the
 arch, every header the compile can read, the compiler and device-API
 fingerprint and the ascendrtc version.  Each entry also records every
 file the compiler actually read (its own dependency list, with a hash of
-the bytes compiled), re-checked on each hit: a header that changed or
-vanished, however the source reached it, is a miss that recompiles.
+the bytes compiled) and every path it looked for in vain (a false
+``__has_include``, include directories searched before the right one),
+re-checked on each hit: a header that changed, vanished or appeared
+where the compiler looked, however the source reached it, is a miss that
+recompiles.
 Entries (``_cache_store``) verify themselves, are written atomically, and
 a per-key lock makes concurrent processes compile one key once.
 

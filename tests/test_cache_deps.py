@@ -1,7 +1,9 @@
 """The disk cache keys on what the compiler actually read: its own list of
 files (every #include however spelled, every #embed, every file a
 __has_include found), recorded in the entry with the hash of the bytes
-compiled and re-checked on each hit.  Each case below reaches a header in
+compiled and re-checked on each hit; and on the paths it looked for in vain
+(a false __has_include, include directories searched first), which must
+still be absent.  Each case below reaches a header in
 a way a lexical #include scan does not see; changing the header must make
 the next compile see the change (and run it), and an unchanged header must
 still hit."""
@@ -129,3 +131,43 @@ def test_an_uncached_compile_lists_its_dependencies_too(tmp_path):
     b = arc.Program(KERNEL.format(include=f'%:include "{h}"', value="VALUE"), "val.asc").compile(OPTS)
     assert list(b.dependencies) == [h]
     assert arc.Binary.from_bytes(b.data).dependencies is None
+
+
+@pytest.mark.parametrize("spelling", ["quoted", "angled", "macro"])
+def test_a_header_that_appears_where_has_include_looked_is_a_miss(cdir, tmp_path, spelling):
+    # __has_include was false at the first compile: creating the file must
+    # not hand back the binary compiled without it.  (A path outside every
+    # -I directory: the key itself covers the headers under those.)
+    h = str(tmp_path / "hdr" / "extra.h")
+    os.makedirs(os.path.dirname(h))
+    test = {"quoted": f'"{h}"', "angled": f"<{h}>", "macro": "P"}[spelling]
+    src = KERNEL.format(include=f'#define P "{h}"\n#if __has_include({test})\n#include P\n#else\n#define VALUE 9\n'
+                                f'#endif', value="VALUE")
+    how, v, r = run(src)
+    assert (how, v) == ("compiled", 9)
+    assert r.binary.dependencies.get(h) == "absent", r.binary.dependencies
+    assert run(src)[:2] == ("disk", 9)                        # still absent: a hit
+    write(h, "#define VALUE 6\n")
+    how, v, r = run(src)
+    assert (how, v) == ("compiled", 6), r.reason              # not the stale binary
+    assert "exists now" in r.reason and "extra.h" in r.reason
+    assert run(src)[:2] == ("disk", 6)
+
+
+def test_a_file_that_appears_earlier_on_the_search_path_is_a_miss(cdir, tmp_path):
+    # #include "v.cfg" with -I first -I second reads second/v.cfg; one
+    # created in first/ is what the compiler reads from then on.  (.cfg is
+    # no header extension, so the key's scan of -I directories skips it.)
+    first, second = tmp_path / "first", tmp_path / "second"
+    os.makedirs(first)
+    os.makedirs(second)
+    write(str(second / "v.cfg"), "#define VALUE 2\n")
+    src = KERNEL.format(include='#include "v.cfg"', value="VALUE")
+    opts = OPTS + ["-I", str(first), "-I", str(second)]
+    assert run(src, opts)[:2] == ("compiled", 2)
+    assert run(src, opts)[:2] == ("disk", 2)
+    write(str(first / "v.cfg"), "#define VALUE 8\n")
+    how, v, r = run(src, opts)
+    assert (how, v) == ("compiled", 8), r.reason
+    assert "exists now" in r.reason and "v.cfg" in r.reason
+    assert run(src, opts)[:2] == ("disk", 8)

@@ -64,9 +64,10 @@ ARC_EXPORT void ascendrtc_rtc_prewarm(const int *cancel);
  * and --npu-soc; NULL when the options do not parse. */
 ARC_EXPORT const char *ascendrtc_rtc_resolve_arch(int n, const char *const *options);
 /* libacl_rtc: the real files the last successful compile of prog read, as
- * "sha256<TAB>absolute path\n" lines ("!<TAB>why" when they cannot be
- * listed), valid until the program is compiled again or destroyed; NULL
- * for a program that has not compiled.  Caches key on it. */
+ * "sha256<TAB>absolute path\n" lines, and the paths it looked for and
+ * did not find as "absent<TAB>absolute path\n" ("!<TAB>why" when they
+ * cannot be listed), valid until the program is compiled again or
+ * destroyed; NULL for a program that has not compiled.  Caches key on it. */
 ARC_EXPORT const char *ascendrtc_rtc_dependencies(void *prog);
 
 /* libacl_rtc: where the precompiled device API (rtc/pch.cpp) is kept

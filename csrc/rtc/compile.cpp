@@ -56,6 +56,7 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <atomic>
+#include <set>
 #include <chrono>
 #include <csetjmp>
 #include <csignal>
@@ -304,7 +305,48 @@ private:
 // with the binary and re-check it on each hit (ascendrtc/_cache_key.py).
 // Files under the virtual roots (/arc/...: device headers, in-memory
 // headers, the source) are not on disk and are keyed by other means.
+// Paths the compile looked for on disk and did not find (a false
+// __has_include, the -I directories an #include searched before the one
+// that held the file) are listed as "absent": creating one would change
+// what the compile reads, so a cache hit needs them still absent.
 using DepMap = std::map<std::string, std::string>;
+const char *const kAbsent = "absent";
+
+// The real file system, noting every path a lookup did not find.
+class ProbeFS : public llvm::vfs::ProxyFileSystem {
+public:
+    ProbeFS(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::set<std::string> &absent)
+        : ProxyFileSystem(std::move(fs)), absent_(absent) {}
+    llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override
+    {
+        auto r = ProxyFileSystem::status(path);
+        if (!r)
+            note(path, r.getError());
+        return r;
+    }
+    llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override
+    {
+        auto r = ProxyFileSystem::openFileForRead(path);
+        if (!r)
+            note(path, r.getError());
+        return r;
+    }
+
+private:
+    void note(const llvm::Twine &path, std::error_code ec)
+    {
+        if (ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+            return;
+        llvm::SmallString<256> p;
+        path.toVector(p);
+        if (p.starts_with("/arc/"))
+            return; // the virtual roots: not on disk
+        llvm::sys::fs::make_absolute(p);
+        absent_.insert(std::string(p.str()));
+    }
+
+    std::set<std::string> &absent_;
+};
 
 class DepRecorder : public clang::PPCallbacks {
 public:
@@ -825,7 +867,9 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         if (sys->empty())
             host = false, sys = nullptr;
     }
-    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+    std::set<std::string> absent;
+    auto probe = llvm::makeIntrusiveRefCnt<ProbeFS>(llvm::vfs::getRealFileSystem(), absent);
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(probe);
     overlay->pushOverlay(host ? g_host_code_fs : g_device_fs);
     overlay->pushOverlay(user_fs);
 
@@ -908,6 +952,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     if (rc != ACL_SUCCESS)
         return rc;
     timer.lap("codegen");
+    for (const std::string &a : absent)
+        deps.emplace(a, kAbsent); // a file found later keeps its hash
     if (!(res->deps = format_deps(deps)))
         return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
     if (timer.on)
