@@ -153,6 +153,42 @@ def test_interrupt_a_synchronize(which):
     assert out.count("next ok") == 2, out
 
 
+@pytest.mark.parametrize("how", ["synchronize", "elapsed_time", "del_stream", "del_event"])
+def test_interrupt_an_event_wait(how):
+    # The recorded point follows a kernel that never ends; deallocators
+    # cannot raise, so theirs comes back at the next bytecode.
+    out = run_child('''
+        how = %r
+        s = arc.Stream()
+        flag = arc.zeros(8, np.int32)
+        start = arc.Event()
+        start.record(s)
+        spin[4, s](flag)
+        end = arc.Event()
+        end.record(s)
+        go()
+        try:
+            if how == "synchronize":
+                end.synchronize()
+            elif how == "elapsed_time":
+                start.elapsed_time(end)
+            elif how == "del_stream":
+                del s
+            else:
+                del end
+            for _ in range(100000):    # the interrupt is raised at latest on a loop's back edge
+                pass
+            print("returned", flush=True)
+        except KeyboardInterrupt:
+            print("caught", flush=True)
+        arc.synchronize()              # the cancelled launch left no error behind
+        good_launch(arc.Stream())
+        good_launch()
+    ''' % how)
+    assert "caught" in out and "returned" not in out, out
+    assert out.count("next ok") == 2, out
+
+
 def test_interrupt_a_compile():
     # Thousands of functions: seconds of parsing and optimising, which
     # the interrupt cuts short.

@@ -33,6 +33,13 @@ ARC_EXPORT void ascendrtc_cancel(void *stream, int every);
  * ends once they have stopped, the failures they recorded are dropped and
  * it returns -1; otherwise the synchronize's ACL code. */
 ARC_EXPORT int ascendrtc_sync_polled(void *stream, int every, int slice_ms, int (*poll)(void *arg), void *arg);
+/* libascendcl: aclrtSynchronizeEvent(event) that calls poll(arg) every
+ * slice_ms while it waits.  When poll returns nonzero (Ctrl-C), the
+ * launches queued so far on every stream are cancelled as by
+ * ascendrtc_cancel(NULL, 1) (the recorded point may wait for any stream),
+ * the wait ends once they have stopped, the failures they recorded are
+ * dropped and it returns -1; otherwise the synchronize's ACL code. */
+ARC_EXPORT int ascendrtc_event_sync_polled(void *event, int slice_ms, int (*poll)(void *arg), void *arg);
 /* libascendcl: unified-buffer bytes per vector core of the simulated
  * device's SoC (rt/soc.c), which aclrtGetDeviceInfo reports only on 3510. */
 ARC_EXPORT long long ascendrtc_ub_size(void);

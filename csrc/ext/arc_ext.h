@@ -64,6 +64,7 @@
     X(0, ascendrtc_profile_take)            \
     X(0, ascendrtc_profile_socs)            \
     X(0, ascendrtc_sync_polled)             \
+    X(0, ascendrtc_event_sync_polled)       \
     X(0, ascendrtc_cancel)                  \
     X(1, ascendrtc_compile_cancel)          \
     X(1, ascendrtc_rtc_fingerprint)         \
@@ -112,6 +113,13 @@ int arc_bind_quiet(void);
  * raised (KeyboardInterrupt) after the queued launches were cancelled and
  * stopped.  Call with the GIL held. */
 int arc_sync(aclrtStream sh, int every);
+/* The same for the work before event ev's recorded point; an interrupt
+ * cancels every stream's queued launches (the point may wait for any). */
+int arc_sync_event(aclrtEvent ev);
+/* For deallocators: arc_sync(sh, 0), or arc_sync_event(ev) when ev is not
+ * NULL, keeping any exception already set; a failure is dropped (the
+ * object goes away), an interrupt is kept (arc_defer_error). */
+void arc_sync_quiet(aclrtStream sh, aclrtEvent ev);
 /* aclrtcCompileProg(*prog, ...) with the GIL released, on a thread of its
  * own so that Ctrl-C stops it (compile_thread.c).  Returns its ACL code
  * with the failure's detail message in *detail (malloc'd, or NULL), or -1
@@ -235,6 +243,10 @@ int arc_device_sync(arc_state *st);
  * arc_device_sync (synchronize(), get(), ...), not lost.  Leaves any
  * exception already set untouched. */
 void arc_device_sync_quiet(arc_state *st);
+/* For deallocators: take the exception set now and keep it for the next
+ * arc_device_sync, except a KeyboardInterrupt, which is raised again at
+ * the program's next bytecode (PyErr_SetInterrupt). */
+void arc_defer_error(void);
 /* Wait for the device when `a` (or its owner) took part in a launch that
  * may still be running.  Returns 0 or -1. */
 int arc_devicearray_settle(DeviceArrayObject *a);

@@ -28,9 +28,9 @@ static void event_dealloc(PyObject *op)
     PyTypeObject *tp = Py_TYPE(op);
     if (e->handle && arc_bind_quiet()) {
         aclrtEvent h = e->handle;
-        Py_BEGIN_ALLOW_THREADS
         if (e->recorded)
-            arc_acl.aclrtSynchronizeEvent(h);
+            arc_sync_quiet(NULL, h); /* Ctrl-C cancels it */
+        Py_BEGIN_ALLOW_THREADS
         arc_acl.aclrtDestroyEvent(h);
         Py_END_ALLOW_THREADS
     }
@@ -62,10 +62,9 @@ static PyObject *event_synchronize(PyObject *op, PyObject *unused)
     EventObject *e = (EventObject *)op;
     if (arc_ready() < 0)
         return NULL;
-    aclError err;
-    Py_BEGIN_ALLOW_THREADS
-    err = arc_acl.aclrtSynchronizeEvent(e->handle);
-    Py_END_ALLOW_THREADS
+    aclError err = arc_sync_event(e->handle);
+    if (err == (aclError)-1)
+        return NULL; /* KeyboardInterrupt: the queued launches were cancelled */
     if (err != ACL_SUCCESS)
         return arc_raise(arc_state_of_type(Py_TYPE(op)), err, "aclrtSynchronizeEvent");
     Py_RETURN_NONE;
@@ -97,13 +96,12 @@ static PyObject *event_elapsed_time(PyObject *op, PyObject *end)
     if (arc_ready() < 0)
         return NULL;
     float ms = 0;
-    aclError err;
     aclrtEvent a = e->handle, b = ((EventObject *)end)->handle;
-    Py_BEGIN_ALLOW_THREADS
-    err = arc_acl.aclrtSynchronizeEvent(b);
+    aclError err = arc_sync_event(b);
+    if (err == (aclError)-1)
+        return NULL; /* KeyboardInterrupt */
     if (err == ACL_SUCCESS)
         err = arc_acl.aclrtEventElapsedTime(&ms, a, b);
-    Py_END_ALLOW_THREADS
     if (err != ACL_SUCCESS)
         return arc_raise(st, err, "aclrtEventElapsedTime");
     if (ms < 0) /* ACL returns the negative difference; in Python that is a swapped call, not a time */

@@ -31,23 +31,32 @@ arc_state *arc_state_of_type(PyTypeObject *tp)
  * the same failed launch or are reported by their own syncs. */
 static PyObject *deferred[3];
 
+void arc_defer_error(void)
+{
+    if (PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+        PyErr_Clear();
+        PyErr_SetInterrupt(); /* Ctrl-C stops the program at its next bytecode, as it would have */
+        return;
+    }
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb);
+    if (!deferred[0]) {
+        deferred[0] = et;
+        deferred[1] = ev;
+        deferred[2] = etb;
+    } else {
+        Py_XDECREF(et);
+        Py_XDECREF(ev);
+        Py_XDECREF(etb);
+    }
+}
+
 void arc_device_sync_quiet(arc_state *st)
 {
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
-    if (arc_device_sync(st) < 0) {
-        PyObject *et, *ev, *etb;
-        PyErr_Fetch(&et, &ev, &etb);
-        if (!deferred[0]) {
-            deferred[0] = et;
-            deferred[1] = ev;
-            deferred[2] = etb;
-        } else {
-            Py_XDECREF(et);
-            Py_XDECREF(ev);
-            Py_XDECREF(etb);
-        }
-    }
+    if (arc_device_sync(st) < 0)
+        arc_defer_error();
     PyErr_Restore(t, v, tb);
 }
 

@@ -29,8 +29,8 @@ static void stream_dealloc(PyObject *op)
     if (s->handle && arc_bind_quiet()) {
         /* Let queued work finish before the stream goes away. */
         aclrtStream h = s->handle;
+        arc_sync_quiet(h, NULL); /* Ctrl-C cancels it */
         Py_BEGIN_ALLOW_THREADS
-        arc_acl.aclrtSynchronizeStream(h);
         arc_acl.aclrtDestroyStream(h);
         Py_END_ALLOW_THREADS
     }

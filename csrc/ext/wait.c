@@ -4,8 +4,9 @@
  * (forever for a kernel that spins).  arc_sync waits in slices through
  * the simulated NPU's ascendrtc_sync_polled and runs the signal handlers
  * between them; when one raises, the runtime cancels the queued launches
- * as a launch timeout would end them, so the device stays usable.  A CANN
- * home has no such export: its synchronize cannot be interrupted. */
+ * as a launch timeout would end them, so the device stays usable.
+ * arc_sync_event does the same for an event (ascendrtc_event_sync_polled).
+ * A CANN home has no such exports: its synchronize cannot be interrupted. */
 #include "arc_ext.h"
 
 /* Often enough that Ctrl-C feels immediate; rare enough to cost nothing. */
@@ -38,4 +39,28 @@ int arc_sync(aclrtStream sh, int every)
     err = every ? arc_acl.aclrtSynchronizeDevice() : arc_acl.aclrtSynchronizeStream(sh);
     Py_END_ALLOW_THREADS
     return err;
+}
+
+int arc_sync_event(aclrtEvent ev)
+{
+    aclError err;
+    if (arc_acl.ascendrtc_event_sync_polled) {
+        poll_state p = {PyEval_SaveThread()};
+        err = arc_acl.ascendrtc_event_sync_polled(ev, ARC_POLL_MS, poll_signals, &p);
+        PyEval_RestoreThread(p.ts);
+        return err;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    err = arc_acl.aclrtSynchronizeEvent(ev);
+    Py_END_ALLOW_THREADS
+    return err;
+}
+
+void arc_sync_quiet(aclrtStream sh, aclrtEvent ev)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    if ((ev ? arc_sync_event(ev) : arc_sync(sh, 0)) == (aclError)-1)
+        arc_defer_error();
+    PyErr_Restore(t, v, tb);
 }

@@ -2,6 +2,7 @@
  * taken when the stream's worker reaches the record, so elapsed times
  * measure the work between two records.  An event stays alive while
  * queued tasks refer to it, even after aclrtDestroyEvent. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -81,7 +82,11 @@ static aclError create(const char *api, aclrtEvent *event, uint32_t flag)
     e->flags = flag;
     e->refs = 1;
     pthread_mutex_init(&e->mu, NULL);
-    pthread_cond_init(&e->cv, NULL);
+    pthread_condattr_t ca; /* timed waits (ascendrtc_event_sync_polled) on the monotonic clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&e->cv, &ca);
+    pthread_condattr_destroy(&ca);
     sim_handle_add(e, SIM_K_EVENT);
     *event = e;
     return ACL_SUCCESS;
@@ -229,6 +234,50 @@ aclError aclrtSynchronizeEvent(aclrtEvent event)
         pthread_cond_wait(&e->cv, &e->mu);
     sim_stream *s = e->stream;
     pthread_mutex_unlock(&e->mu);
+    if (s && sim_stream_alive(s))
+        return sim_stream_take_error(s, api);
+    return ACL_SUCCESS;
+}
+
+/* Declared in common/exports.h.  The recorded point may wait (through
+ * aclrtStreamWaitEvent) for work on any stream, so an interrupt cancels
+ * every stream's queued launches. */
+int ascendrtc_event_sync_polled(aclrtEvent event, int slice_ms, int (*poll)(void *arg), void *arg)
+{
+    const char *api = "aclrtSynchronizeEvent";
+    sim_event *e;
+    aclError rc = sim_rt_enter(api);
+    if (!rc)
+        rc = resolve(event, api, "event", &e);
+    if (rc)
+        return rc;
+    if (slice_ms <= 0)
+        slice_ms = 1;
+    int hit = 0;
+    pthread_mutex_lock(&e->mu);
+    uint64_t n = e->recorded;
+    sim_spin_counter(&e->mu, &e->reached, n);
+    while (e->reached < n && !hit) {
+        struct timespec dl;
+        clock_gettime(CLOCK_MONOTONIC, &dl);
+        dl.tv_sec += slice_ms / 1000;
+        dl.tv_nsec += (slice_ms % 1000) * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) {
+            dl.tv_sec++;
+            dl.tv_nsec -= 1000000000L;
+        }
+        if (pthread_cond_timedwait(&e->cv, &e->mu, &dl) == ETIMEDOUT && e->reached < n) {
+            pthread_mutex_unlock(&e->mu);
+            hit = poll(arg) != 0;
+            pthread_mutex_lock(&e->mu);
+        }
+    }
+    sim_stream *s = e->stream;
+    pthread_mutex_unlock(&e->mu);
+    if (hit) {
+        sim_stream_interrupt_all(api);
+        return -1;
+    }
     if (s && sim_stream_alive(s))
         return sim_stream_take_error(s, api);
     return ACL_SUCCESS;

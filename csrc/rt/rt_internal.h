@@ -357,6 +357,10 @@ aclError sim_stream_take_error(sim_stream *s, const char *api);
 void sim_stream_takeover(sim_stream *s, sim_task *t);
 /* Synchronize every stream (aclrtSynchronizeDevice). */
 aclError sim_stream_sync_all(const char *api);
+/* Ctrl-C during a wait that is not a stream's (an event's): cancel the
+ * launches queued so far on every stream, wait until they have stopped and
+ * drop the failures they recorded, as an interrupted device synchronize. */
+void sim_stream_interrupt_all(const char *api);
 sim_corepool *sim_stream_pool(sim_stream *s);
 /* 1 while s is the default stream or a live created stream. */
 int sim_stream_alive(const sim_stream *s);

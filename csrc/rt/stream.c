@@ -376,6 +376,12 @@ aclError sim_stream_sync_all(const char *api)
     return sync_all(api, NULL);
 }
 
+void sim_stream_interrupt_all(const char *api)
+{
+    sim_poll pl = {NULL, NULL, 1, 1}; /* already stopped: sync_all only cancels and drains */
+    sync_all(api, &pl);
+}
+
 /* ---- public API ---- */
 
 /* Declared in common/exports.h. */
