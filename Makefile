@@ -96,7 +96,7 @@ test: deps
 
 # The C core under AddressSanitizer + UBSan, in its own OBJ/HOME dirs, and a
 # C program that drives memory, stream, event, args and launch paths under
-# it (ASAN_KERNEL="add.o [trap.o [wait.o]]": the kernels of tests/helpers/rt_kernels.py
+# it (ASAN_KERNEL="add.o [trap.o [wait.o [mix.o]]]": the kernels of tests/helpers/rt_kernels.py
 # add the load/launch, trap and stall paths).
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_HOME  := build/home-asan

@@ -55,6 +55,24 @@ extern "C" __global__ __aicore__ void blocksig(GM_ADDR out)
     volatile __gm__ int32_t *f = (__gm__ int32_t *)out;
     while (f[0] == 0) { }
 }
+// Meets the other blocks in SyncAll (its blocks run as fibers), then
+// blocks every signal of the thread running it and spins.
+extern "C" __global__ __aicore__ void sync_blocksig(GM_ADDR out)
+{
+    AscendC::SyncAll();
+    unsigned long long all = ~0ull;
+    register long r10 asm("r10") = 8;
+    long ret;
+    asm volatile("syscall" : "=a"(ret) : "a"(14L), "D"(0L), "S"(&all), "d"(0L), "r"(r10) : "rcx", "r11", "memory");
+    volatile __gm__ int32_t *f = (__gm__ int32_t *)out;
+    while (f[0] == 0) { }
+}
+extern "C" __global__ __aicore__ void sync_twice(GM_ADDR x, GM_ADDR y)
+{
+    int i = AscendC::GetBlockIdx();
+    AscendC::SyncAll();
+    ((__gm__ int32_t *)y)[i] = 2 * ((__gm__ int32_t *)x)[i];
+}
 // Block 0 ends its own thread with a raw exit syscall.
 extern "C" __global__ __aicore__ void exit_thread(GM_ADDR out)
 {
@@ -79,6 +97,21 @@ def good_launch(stream=None):
         y = dy.get()
     assert (y == 2 * x).all(), y
     print("next ok", flush=True)
+
+
+def good_sync_launch(stream=None):
+    x = np.arange(4, dtype=np.int32) + 5
+    y = np.zeros(4, np.int32)
+    k = mod.get_kernel("sync_twice")
+    if stream is None:
+        k[4](x, y)
+    else:
+        dx, dy = arc.to_device(x), arc.zeros(4, np.int32)
+        k[4, stream](dx, dy)
+        stream.synchronize()
+        y = dy.get()
+    assert (y == 2 * x).all(), y
+    print("next sync ok", flush=True)
 
 
 def go():
@@ -275,3 +308,46 @@ def test_ctrl_c_stops_a_kernel_that_blocks_signals():
         good_launch()
     ''')
     assert "caught" in out and "returned" not in out and "next ok" in out, out
+
+
+def test_timeout_stops_a_syncall_kernel_that_blocks_signals():
+    # SyncAll kernels run their blocks as fibers on a few threads: each
+    # spinning fiber is abandoned with its thread, the pool gets new ones.
+    out = run_child('''
+        arc.set_launch_timeout(0.3)
+        flag = arc.zeros(8, np.int32)
+        mod.get_kernel("sync_blocksig")[2](flag)
+        try:
+            arc.synchronize()
+            print("returned", flush=True)
+        except arc.LaunchError as e:
+            print("LaunchError", e.code, e, flush=True)
+        arc.set_launch_timeout(None)
+        for _ in range(3):             # fibers and threads were replaced
+            good_sync_launch()
+            good_launch()
+        good_sync_launch(arc.Stream())
+    ''', interrupt=False)
+    assert "LaunchError 507014" in out, out
+    assert "sync_blocksig (2 blocks) did not finish within its launch timeout" in out, out
+    assert "running" in out and "abandoned and replaced" in out, out
+    assert out.count("next sync ok") == 4 and out.count("next ok") == 3, out
+
+
+def test_ctrl_c_stops_a_syncall_kernel_that_blocks_signals():
+    out = run_child('''
+        flag = np.zeros(8, np.int32)
+        go()
+        try:
+            mod.get_kernel("sync_blocksig")[2](flag)
+            print("returned", flush=True)
+        except KeyboardInterrupt:
+            print("caught", flush=True)
+        good_sync_launch()
+        good_launch()
+        s = arc.Stream()
+        good_sync_launch(s)
+        good_launch(s)
+    ''')
+    assert "caught" in out and "returned" not in out, out
+    assert out.count("next sync ok") == 2 and out.count("next ok") == 2, out

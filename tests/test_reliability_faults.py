@@ -104,6 +104,14 @@ __aicore__ __attribute__((noinline)) int deep(volatile int *p, int n)
     return deep(p, n - 1) + buf[4095] + *p;
 }
 extern "C" __global__ __aicore__ void recurse(GM_ADDR x, int32_t n) { *(__gm__ int *)x = deep((volatile int *)x, n); }
+// A MIX block whose AIV 1 recurses; its AIC and AIV 0 return at once.
+extern "C" __global__ __aicore__ void mix_recurse(GM_ADDR x, int32_t n)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    if ASCEND_IS_AIV {
+        if (AscendC::GetSubBlockIdx() == 1) *(__gm__ int *)x = deep((volatile int *)x, n);
+    }
+}
 
 // Every block spins forever in its own code.
 extern "C" __global__ __aicore__ void spin_all(GM_ADDR flag)
@@ -186,6 +194,19 @@ def test_stack_overflow_is_reported(mod):
     mod.get_kernel("recurse")[1](x, 10)
     arc.synchronize()
     assert x.get()[0] == 10
+
+
+def test_stack_overflow_in_a_mix_sub_core_is_reported(mod):
+    # MIX sub-cores run as fibers whose stacks sit above a guard page.
+    x = arc.zeros(8, np.int32)
+    fails(lambda: mod.get_kernel("mix_recurse")[1](x, 1 << 20), AICORE_EXCEPTION,
+          r"mix_recurse block 1/1 \(AIV 1\): kernel code: stack overflow at 0x[0-9a-f]+ \(SIGSEGV\): a core has a "
+          r"16 MiB stack")
+    for _ in range(2):  # the sub-cores' fibers start over for the next block
+        x = arc.zeros(8, np.int32)
+        mod.get_kernel("mix_recurse")[1](x, 10)
+        arc.synchronize()
+        assert x.get()[0] == 10
 
 
 def test_device_assert_reports_message_file_line_and_core(mod):

@@ -34,11 +34,13 @@
  * (the launching stream worker's place: a rescue thread finishes the launch
  * and serves the stream from then on, sim_stream_takeover).  If it ever
  * comes back from kernel code it parks forever; nothing it used (its core,
- * the launch's task, the binary's code) is freed.  Fiber launches (SyncAll
- * kernels) are only interrupted, not abandoned. */
+ * the launch's task, the binary's code) is freed.  In a fiber launch (a
+ * SyncAll kernel) the core is a fiber: it is abandoned with the thread
+ * running it, the pool gets a new fiber and a new thread, and the launch's
+ * fibers that never got a thread again are dropped (their stacks hold the
+ * dead launch). */
 #include <errno.h>
 #include <setjmp.h>
-#include <ucontext.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,13 +68,12 @@ enum { WHERE_IDLE, WHERE_RUNNING, WHERE_SYNCALL, WHERE_NOT_STARTED };
 typedef struct core_thread core_thread;
 
 /* One AIC or AIV of a MIX block: its own arenas and flag counters, run as
- * a coroutine of the block's thread (see run_mix). */
+ * a fiber of the block's thread (see run_mix). */
 enum { SUB_RUN, SUB_WAIT, SUB_DONE };
 typedef struct sub_core {
     arc_core core;
     sim_arenas ar;     /* its own UB/L1/L0, between guards like a core's */
-    ucontext_t uc;
-    void *stack;
+    sim_fiber fib;     /* its stack, above a guard (fiber.c) */
     jmp_buf jb;
     int state;
     int wait_id;
@@ -113,6 +114,7 @@ typedef struct launch_ctx {
     uint64_t fired_ns;      /* when the timeout or cancel fired */
     uint64_t seq;          /* this launch's number in the process (race-check warnings count per launch) */
     core_thread *extra[MAX_THREADS]; /* threads on_stall added (joined at the end) */
+    core_thread *hosts[MAX_THREADS]; /* fiber mode: the threads at the start (cores[] otherwise) */
     unsigned nextra;
     /* Fiber mode (a SyncAll kernel, see fiber_sched): cores[] are the
      * fiber cores; c->mu guards the queues.  rq_n and nparked are read
@@ -138,7 +140,7 @@ struct core_thread {
     jmp_buf *jbp;      /* where a trap returns: jb, or the running sub-core's */
     sub_core *subs[MAX_SUBS];
     int nsub, cur_sub; /* sub-cores of the running MIX block, and the one running */
-    ucontext_t sched;
+    sim_fiber sched;   /* the thread's own context while a MIX sub-core runs */
     atomic_int in_kernel; /* IN_KERNEL while in kernel code: signals may longjmp out; ABANDONED */
     int abandoned;        /* set by the watchdog (in_kernel ABANDONED), read by the launch's end */
     pid_t tid;            /* its thread's id, for sched_setscheduler */
@@ -424,7 +426,7 @@ static void thread_free(core_thread *ct)
         if (ct->subs[i]) {
             sim_arenas_free(&ct->subs[i]->ar);
             sim_race_state_free(ct->subs[i]->race);
-            free(ct->subs[i]->stack);
+            sim_fiber_destroy(&ct->subs[i]->fib);
             free(ct->subs[i]);
         }
     free(ct->altstack); /* its thread has exited */
@@ -577,19 +579,27 @@ static void positions(launch_ctx *c, char *buf, size_t n)
 
 static void *rescue_main(void *arg);
 
-/* Give up on core ct of c (see the file comment); watchdog thread. */
+/* Give up on core ct of c (see the file comment); watchdog thread.  A
+ * fiber core in kernel code is running on its host thread, which goes
+ * with it. */
 static void abandon(launch_ctx *c, core_thread *ct)
 {
+    core_thread *host = c->fibers ? __atomic_load_n(&ct->host, __ATOMIC_ACQUIRE) : ct;
     ct->abandoned = 1;
+    host->abandoned = 1;
     struct sched_param sp = {0};
-    pid_t tid = __atomic_load_n(&ct->tid, __ATOMIC_RELAXED);
+    pid_t tid = __atomic_load_n(&host->tid, __ATOMIC_RELAXED);
     if (tid)
         sched_setscheduler(tid, SCHED_IDLE, &sp); /* it may spin forever: let it only use idle time */
     pthread_mutex_lock(&c->mu);
     __atomic_store_n(&c->threads_done, c->threads_done + 1, __ATOMIC_RELEASE); /* it never checks out */
+    if (c->fibers) { /* nor does its fiber finish: the other threads stop waiting for it */
+        __atomic_store_n(&c->fibers_done, c->fibers_done + 1, __ATOMIC_RELEASE);
+        pthread_cond_broadcast(&c->cv);
+    }
     pthread_cond_signal(&c->done_cv);
     pthread_mutex_unlock(&c->mu);
-    if (ct == c->cores[0]) { /* the stream worker itself: a new thread finishes the launch */
+    if (host == (c->fibers ? c->hosts[0] : c->cores[0])) { /* the stream worker: a new thread finishes the launch */
         pthread_t th;
         pthread_attr_t at;
         pthread_attr_init(&at);
@@ -601,13 +611,12 @@ static void abandon(launch_ctx *c, core_thread *ct)
 }
 
 /* Every KICK_NS after a timeout or cancel: interrupt the cores still in
- * kernel code; after ABANDON_NS abandon those that ignore it (not fibers:
- * their threads run other fibers too). */
+ * kernel code; after ABANDON_NS abandon those that ignore it. */
 static void kick(sim_watch *w)
 {
     launch_ctx *c = w->arg;
     int sig = sim_interrupt_signal();
-    int late = !c->fibers && sim_now_ns() - c->fired_ns >= ABANDON_NS;
+    int late = sim_now_ns() - c->fired_ns >= ABANDON_NS;
     for (unsigned i = 0; i < c->ncores; i++) {
         core_thread *ct = c->cores[i];
         int in = IN_KERNEL;
@@ -741,14 +750,24 @@ static aclError finish(launch_ctx *c, char *msg, size_t msglen)
         if (v)
             sim_mem_keep((const void *)v);
     }
-    if (!c->fibers) {
-        if (c->cores[0]->abandoned)
-            p->caller = NULL;
-        pthread_mutex_lock(&p->mu);
-        for (unsigned i = 1; i < c->nstart; i++)
-            if (c->cores[i]->abandoned)
-                p->threads[c->cores[i]->idx] = NULL;
-        pthread_mutex_unlock(&p->mu);
+    core_thread *const *hosts = c->fibers ? c->hosts : c->cores;
+    if (hosts[0]->abandoned)
+        p->caller = NULL;
+    pthread_mutex_lock(&p->mu);
+    for (unsigned i = 1; i < c->nstart; i++)
+        if (hosts[i]->abandoned)
+            p->threads[hosts[i]->idx] = NULL;
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned i = 0; nab && i < c->nfibers; i++) {
+        core_thread *f = c->cores[i];
+        if (f->abandoned) { /* its thread still runs on its stack */
+            p->fibers[i] = NULL;
+        } else if (f->handoff != FIB_DONE) { /* queued, no thread left to run it: its stack holds this launch */
+            p->fibers[i] = NULL;
+            sim_fiber_destroy(&f->fib);
+            sim_race_state_free(f->race);
+            thread_free(f);
+        }
     }
     for (unsigned i = 0; i < c->nextra; i++) {
         if (c->extra[i]->abandoned)
@@ -757,7 +776,8 @@ static aclError finish(launch_ctx *c, char *msg, size_t msglen)
         thread_free(c->extra[i]);
     }
     for (unsigned i = 0; i < c->nfibers; i++)
-        c->cores[i]->ctx = NULL;
+        if (p->fibers[i])
+            p->fibers[i]->ctx = NULL;
     /* Abandoned cores may still record GM accesses into c->gm: it leaks. */
     if (!nab && sim_race_gm_finish(c->gm, r, c->failed, c->msg, sizeof c->msg)) {
         c->failed = 1;
@@ -827,8 +847,12 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         for (unsigned i = 0; i < nf; i++) {
             c.cores[i] = p->fibers[i];
             c.cores[i]->ctx = &c;
+            c.cores[i]->handoff = 0;
             c.rq[i] = c.cores[i];
         }
+        c.hosts[0] = p->caller;
+        for (unsigned i = 0; i + 1 < t; i++)
+            c.hosts[i + 1] = p->threads[i];
         c.rq_n = nf;
         atomic_store(&c.next, nf);
     } else {
@@ -1042,7 +1066,7 @@ void __arc_sync_all(void)
     core_thread *ct = self;
     if (!ct || !ct->ctx)
         return;
-    if (ct->nsub) /* the block's cores are coroutines of one thread: a barrier across blocks would count them wrong */
+    if (ct->nsub) /* the block's cores are fibers of one thread: a barrier across blocks would count them wrong */
         __arc_trap("SyncAll", "SyncAll in a MIX kernel is not modelled by the simulator; synchronise the AIC and its "
                    "AIVs with CrossCoreSetFlag/CrossCoreWaitFlag (modes 1 and 2)");
     int k = sim_core_service_begin();
@@ -1095,47 +1119,67 @@ void __arc_sync_all(void)
     sim_core_service_end(k);
 }
 
-/* ---- MIX blocks: one AIC and its AIVs as coroutines of the block's thread ----
+/* ---- MIX blocks: one AIC and its AIVs as fibers of the block's thread ----
  *
  * A KERNEL_TYPE_MIX_AIC_1_2 block runs the kernel three times (AIC, AIV 0,
  * AIV 1; 1_1: AIC and one AIV), each with its own arc_core and arenas, as
  * the NPU's cores of one AI core do.  A sub-core runs until it returns or
  * waits in CrossCoreWaitFlag on a counter at 0; then the next runnable one
  * runs.  When every unfinished sub-core waits and none can be released,
- * the block fails with each one's position (the NPU would hang). */
+ * the block fails with each one's position (the NPU would hang).  Each
+ * sub-core is a fiber (fiber.c: a guard page below its stack, the
+ * sanitizers told of every switch) that never leaves its thread. */
+
+static void sub_main(void *arg);
 
 static sub_core *sub_get(core_thread *ct, int i)
 {
     if (ct->subs[i])
         return ct->subs[i];
     sub_core *s = calloc(1, sizeof *s);
-    void *st = NULL;
-    if (!s || sim_arenas_new(&s->ar) || posix_memalign(&st, 64, SIM_CORE_STACK) ||
-        !(s->race = sim_race_state_new())) {
-        if (s) {
-            sim_arenas_free(&s->ar);
-            sim_race_state_free(s->race);
-        }
+    if (!s || sim_arenas_new(&s->ar)) {
         free(s);
-        free(st);
         return NULL;
     }
-    s->stack = st;
+    if (sim_fiber_init(&s->fib, SIM_CORE_STACK, sub_main, s) || !(s->race = sim_race_state_new())) {
+        sim_fiber_destroy(&s->fib);
+        sim_arenas_free(&s->ar);
+        free(s);
+        return NULL;
+    }
+    s->state = SUB_DONE;
     ct->subs[i] = s;
     return s;
 }
 
-static void sub_main(void)
+/* A sub-core's fiber: one run of the kernel per block, until the block
+ * needs it no more (SUB_DONE), then back to the block's thread.  A block
+ * that failed resumes its waiting sub-cores so they unwind here. */
+static void sub_main(void *arg)
 {
-    core_thread *ct = self;
-    sub_core *s = ct->subs[ct->cur_sub];
-    if (setjmp(s->jb) == 0) {
-        atomic_store(&ct->in_kernel, IN_KERNEL);
-        ct->ctx->r->entry(ct->ctx->r->args);
+    sub_core *s = arg;
+    for (;;) {
+        core_thread *ct = self; /* read after each switch (fiber.c); always the same thread */
+        if (setjmp(s->jb) == 0 && !atomic_load(&ct->ctx->aborted)) {
+            atomic_store(&ct->in_kernel, IN_KERNEL);
+            ct->ctx->r->entry(ct->ctx->r->args);
+        }
+        leave_kernel(self);
+        s->state = SUB_DONE;
+        sim_fiber_switch(&s->fib, &self->sched);
     }
-    leave_kernel(ct);
-    s->state = SUB_DONE;
-    swapcontext(&s->uc, &ct->sched); /* never resumed */
+}
+
+/* Run sub-core i until it returns or waits. */
+static void sub_run(core_thread *ct, int i)
+{
+    sub_core *s = ct->subs[i];
+    ct->cur_sub = i;
+    ct->cur = &s->core;
+    ct->jbp = &s->jb;
+    void *race = sim_race_swap(s->race); /* its own pipes */
+    sim_fiber_switch(&ct->sched, &s->fib);
+    s->race = sim_race_swap(race);
 }
 
 static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
@@ -1145,7 +1189,7 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
     for (int i = 0; i < n; i++) {
         sub_core *s = sub_get(ct, i);
         if (!s) {
-            fail(c, "out of host memory for a MIX block's sub-core arenas");
+            fail(c, "out of host memory for a MIX block's sub-core (its arenas and stack)");
             return;
         }
         arc_core *k = &s->core;
@@ -1165,15 +1209,11 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         sim_race_block_begin(k, r->race_mode, c->seq);
         s->race = sim_race_swap(race);
         sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
-        s->state = SUB_RUN;
+        s->state = SUB_RUN; /* its fiber waits at the top of sub_main's loop */
         memset(s->cnt, 0, sizeof s->cnt);
         memset(s->pend, 0, sizeof s->pend);
-        getcontext(&s->uc);
-        s->uc.uc_stack.ss_sp = s->stack;
-        s->uc.uc_stack.ss_size = SIM_CORE_STACK;
-        s->uc.uc_link = NULL;
-        makecontext(&s->uc, sub_main, 0);
     }
+    sim_fiber_thread(&ct->sched);
     ct->nsub = n;
     for (;;) {
         int done = 0, ran = 0;
@@ -1185,12 +1225,7 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
             }
             if (s->state == SUB_WAIT && s->cnt[s->wait_id] == 0)
                 continue;
-            ct->cur_sub = i;
-            ct->cur = &s->core;
-            ct->jbp = &s->jb;
-            void *race = sim_race_swap(s->race);
-            swapcontext(&ct->sched, &s->uc);
-            s->race = sim_race_swap(race);
+            sub_run(ct, i);
             ran = 1;
         }
         if (atomic_load(&c->aborted) || done == n)
@@ -1214,6 +1249,11 @@ static void run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
             break;
         }
     }
+    /* A failed block: the sub-cores still waiting (or not started) unwind
+     * to the top of their loop, ready for the next block. */
+    for (int i = 0; i < n; i++)
+        if (ct->subs[i]->state != SUB_DONE)
+            sub_run(ct, i);
     ct->cur = &ct->core;
     ct->jbp = &ct->jb;
     ct->nsub = 0;
@@ -1267,7 +1307,7 @@ int __arc_cross_core(int op, int mode, int flag)
         while (s->cnt[id] == 0) {
             s->state = SUB_WAIT;
             s->wait_id = id;
-            swapcontext(&s->uc, &ct->sched);
+            sim_fiber_switch(&s->fib, &ct->sched);
             if (atomic_load(&ct->ctx->aborted))
                 longjmp(s->jb, 1);
         }
@@ -1317,11 +1357,13 @@ static void fiber_main(void *arg)
     }
 }
 
-/* Give the pool n fiber cores. */
+/* Give the pool n fiber cores (new ones in place of abandoned ones). */
 static int fibers_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
 {
-    while (p->nfibers < n) {
-        core_thread *f = core_new(p, p->nfibers);
+    for (unsigned i = 0; i < n; i++) {
+        if (i < p->nfibers && p->fibers[i])
+            continue;
+        core_thread *f = core_new(p, i);
         if (f && !(f->race = sim_race_state_new())) {
             thread_free(f);
             f = NULL;
@@ -1332,10 +1374,12 @@ static int fibers_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
             f = NULL;
         }
         if (!f) {
-            snprintf(msg, msglen, "out of host memory for core %u (a fiber's stack, UB/L1 arenas)", p->nfibers + 1);
+            snprintf(msg, msglen, "out of host memory for core %u (a fiber's stack, UB/L1 arenas)", i + 1);
             return -1;
         }
-        p->fibers[p->nfibers++] = f;
+        p->fibers[i] = f;
+        if (i == p->nfibers)
+            p->nfibers++;
     }
     return 0;
 }
@@ -1343,6 +1387,8 @@ static int fibers_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
 static void fibers_free(sim_corepool *p)
 {
     for (unsigned i = 0; i < p->nfibers; i++) {
+        if (!p->fibers[i]) /* abandoned, not replaced yet */
+            continue;
         sim_fiber_destroy(&p->fibers[i]->fib);
         sim_race_state_free(p->fibers[i]->race);
         thread_free(p->fibers[i]);
@@ -1388,7 +1434,7 @@ static int fiber_work(const void *arg)
 /* Run fiber core f on thread t until it parks or finishes. */
 static void fiber_run(core_thread *t, launch_ctx *c, core_thread *f)
 {
-    f->host = t;
+    __atomic_store_n(&f->host, t, __ATOMIC_RELEASE); /* abandon() reads it */
     __atomic_store_n(&f->th, pthread_self(), __ATOMIC_RELEASE); /* kick() signals it there */
     const char *site = sim_site();
     __arc_site(f->site);

@@ -1,4 +1,5 @@
-/* fiber.c - stackful fibers for the blocks of SyncAll kernels (cores.c).
+/* fiber.c - stackful fibers for the blocks of SyncAll kernels and the
+ * sub-cores (AIC, AIVs) of MIX blocks (cores.c).
  * A block waiting in SyncAll must keep its stack and registers while the
  * other blocks run; a sleeping OS thread per block did that at the price of
  * a wake-up and a context switch per block and barrier (~10 us each on a
@@ -35,6 +36,7 @@
 #endif
 
 #ifdef FIBER_ASAN
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size);
 void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old);
 #endif
@@ -172,6 +174,9 @@ void sim_fiber_destroy(sim_fiber *f)
 #ifdef FIBER_TSAN
     if (f->tsan)
         __tsan_destroy_fiber(f->tsan);
+#endif
+#ifdef FIBER_ASAN
+    __asan_unpoison_memory_region(f->stack_lo, f->stack_size); /* a fiber dropped mid-call leaves redzones */
 #endif
     munmap(f->map, f->stack_size + FIBER_GUARD);
     memset(f, 0, sizeof *f);

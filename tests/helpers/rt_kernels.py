@@ -183,12 +183,38 @@ def two_kernel_binary():
     ]))
 
 
+# A MIX (AIC + 2 AIVs) kernel: the AIC waits for both AIVs' flag 3, so the
+# sub-cores switch; AIV `bad` traps before setting it, so the waiting AIC is
+# unwound.  out[aiv block] = 1, out[64 + AIC block] = 1.
+MIX = r'''
+void k_entry(const unsigned char *args) {
+    int *out = *(int **)(args + 0);
+    int bad = *(const int *)(args + 8);
+    arc_core *c = __arc_core();
+    if (c->core_type) {
+        __arc_cross_core(1, 2, 3);
+        out[64 + c->block_idx] = 1;
+    } else {
+        if (c->block_idx == bad) __arc_trap("TestMix", "bad AIV %lld", c->block_idx);
+        out[c->block_idx] = 1;
+        __arc_cross_core(0, 2, 3);
+    }
+}
+'''
+
+
+def mix_binary():
+    params = gm("out") + [(8, 4, 4, KIND_INT, "bad", "int32_t")]
+    return build_binary(MIX, meta=write_meta([dict(name="mixer", ktype=5, params=params, args_size=16)]))
+
+
 def sanitizer_driver_args(directory):
     """The kernel binaries tests/rt_native/asan_rt.c takes, in its argument
-    order (add, trap, wait), written to `directory`: one string for the
+    order (add, trap, wait, mix), written to `directory`: one string for the
     Makefile's ASAN_KERNEL / TSAN_KERNEL."""
     paths = []
-    for name, make in (("add.o", add_binary), ("trap.o", trap_binary), ("wait.o", wait_binary)):
+    for name, make in (("add.o", add_binary), ("trap.o", trap_binary), ("wait.o", wait_binary),
+                       ("mix.o", mix_binary)):
         path = directory / name
         path.write_bytes(make())
         paths.append(str(path))

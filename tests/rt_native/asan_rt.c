@@ -5,7 +5,9 @@
  * with a second path (the trap kernel: out, int bad, int mode) it checks
  * that traps - also of blocks waiting in SyncAll - are reported cleanly;
  * with a third (the wait kernel: blocks waiting for the last one through
- * GM) that the stall detector lets such a launch finish.
+ * GM) that the stall detector lets such a launch finish; with a fourth (the
+ * mix kernel: out, int bad) that MIX sub-cores switch as fibers and a trap
+ * unwinds the ones waiting.
  * Prints ASAN_RT_OK and exits 0 when every check held. */
 #include <pthread.h>
 #include <stdio.h>
@@ -266,6 +268,35 @@ static void stall_paths(const char *path)
     OK(aclrtBinaryUnLoad(b));
 }
 
+/* MIX blocks: an AIC and two AIVs as fibers of one thread, flags between
+ * them; a trapping AIV fails the block and its waiting AIC unwinds. */
+static void mix_paths(const char *path)
+{
+    aclrtBinHandle b;
+    aclrtFuncHandle f = load_function(path, "mixer", &b);
+    int *out;
+    OK(aclrtMalloc((void **)&out, 128 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+    for (int round = 0; round < 3; round++) {
+        int bad = round == 1 ? 3 : -1;
+        OK(aclrtMemset(out, 128 * 4, 0, 128 * 4));
+        void *args[2] = {&out, &bad};
+        OK(aclrtLaunchKernelWithArgsArray(f, 4, NULL, NULL, args));
+        aclError got = aclrtSynchronizeStream(NULL);
+        if (bad < 0) {
+            OK(got);
+            for (int i = 0; i < 8; i++)
+                CHECK(out[i] == 1);
+            for (int i = 0; i < 4; i++)
+                CHECK(out[64 + i] == 1);
+        } else {
+            CHECK(got == ACL_ERROR_RT_AICORE_EXCEPTION);
+            CHECK(strstr(aclGetRecentErrMsg(), "TestMix: bad AIV 3") != NULL);
+        }
+    }
+    OK(aclrtFree(out));
+    OK(aclrtBinaryUnLoad(b));
+}
+
 int main(int argc, char **argv)
 {
     int rc = aclInit(NULL);
@@ -282,6 +313,8 @@ int main(int argc, char **argv)
     }
     if (argc > 3)
         stall_paths(argv[3]);
+    if (argc > 4)
+        mix_paths(argv[4]);
     OK(aclrtResetDevice(0));
     OK(aclFinalize());
     if (failures) {
