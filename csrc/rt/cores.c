@@ -287,11 +287,12 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
     sim_race_block_begin(k, r->race_mode, c->seq);
     if (r->cost) sim_cost_block_begin(k, r);
-    sim_race_gm_agent(c->gm, k, b, b, -1);
+    int naiv = mix_aivs(r);
+    if (!naiv) /* a MIX block's AIC and AIVs are agents of their own (run_mix): agent b is another block's */
+        sim_race_gm_agent(c->gm, k, b, b, -1);
     ct->ctx = c;
     atomic_store(&ct->block, b);
     atomic_store(&ct->where, WHERE_RUNNING);
-    int naiv = mix_aivs(r);
     if (naiv) {
         run_mix(ct, c, b, naiv);
     } else if (setjmp(ct->jb) == 0) {
