@@ -36,14 +36,53 @@ void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned
     race_vec(c, p, (uint64_t)n * esize, esize, api, what);
 }
 
-void __arc_check_l0(const void *p, unsigned tensor_bytes, unsigned long long extent, unsigned repeat, unsigned blk,
-                    unsigned rep, unsigned esize, const char *api, const char *what)
+static uint64_t off(const arc_opnd *o, uint32_t r, uint32_t l)
+{
+    return ((uint64_t)r * o->rep + (uint64_t)(l / o->epb) * o->blk) * o->epb + l % o->epb;
+}
+
+static void reach(const arc_opnd *o, uint32_t r, uint32_t h, uint64_t *e)
+{
+    uint64_t x = off(o, r, h) + 1;
+    if (x > *e) *e = x;
+    if (h >= o->epb) {
+        uint32_t prev = (h / o->epb) * o->epb - 1;
+        x = off(o, r, prev) + 1;
+        if (x > *e) *e = x;
+    }
+}
+
+/* arc/mask.h extent: one past the last element of the operand the call
+ * touches. */
+static uint64_t extent(const arc_plan *p, const arc_opnd *o)
+{
+    if (p->repeat == 0)
+        return 0;
+    uint64_t e = 0;
+    if (p->counter) {
+        uint64_t last = p->count - (uint64_t)(p->repeat - 1) * p->L;
+        reach(o, p->repeat - 1, (uint32_t)last - 1, &e);
+        if (p->repeat >= 2)
+            reach(o, p->repeat - 2, p->L - 1, &e);
+    } else {
+        int h = p->hi ? 127 - __builtin_clzll(p->hi) : p->lo ? 63 - __builtin_clzll(p->lo) : -1;
+        if (h < 0)
+            return 0;
+        reach(o, p->repeat - 1, (uint32_t)h, &e);
+    }
+    return e;
+}
+
+void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
+                    const char *api, const char *what)
 {
     arc_core *c = __arc_core();
     align32(c, p, api, what);
-    if (!(extent * esize <= tensor_bytes))
+    uint64_t e = extent(plan, o);
+    if (!(e * esize <= tensor_bytes))
         __arc_trap(api,
                    "%s: %u repeats (block stride %u, repeat stride %u) reach element %llu, beyond the tensor's %llu "
-                   "elements", what, repeat, blk, rep, extent, (unsigned long long)(tensor_bytes / esize));
-    race_vec(c, p, extent * esize, esize, api, what);
+                   "elements", what, plan->repeat, o->blk, o->rep, (unsigned long long)e,
+                   (unsigned long long)(tensor_bytes / esize));
+    race_vec(c, p, e * esize, esize, api, what);
 }

@@ -133,15 +133,27 @@ void __arc_dc_in(void *dst, unsigned local_bytes, const void *src, unsigned coun
                  const char *tname) ARC_NOMERGE;
 int __arc_dc_out(void *dst, const void *src, unsigned local_bytes, unsigned count, unsigned esize,
                  const char *tname) ARC_NOMERGE;
+/* A level-0 call's plan and an operand's layout, laid out as the device
+ * API's Plan and Opnd (arc/mask.h asserts it): L lanes per repeat, the
+ * repeats, counter mode with its element count or the lane mask; elements
+ * per 32-byte block, block and repeat strides in blocks. */
+typedef struct arc_plan {
+    unsigned L, repeat;
+    unsigned char counter;
+    unsigned long long count, lo, hi;
+} arc_plan;
+typedef struct arc_opnd {
+    unsigned epb, blk, rep;
+} arc_opnd;
 /* A vector operand (rt/vec_check.c): 32-byte aligned, within its tensor
  * (`tensor_bytes`), then its access on the vector pipe for the race check
  * ("dst..." operands read and written) and the cost model's element size.
- * cnt: the count form's n elements; l0: a level-0 call reaching element
- * `extent` (repeat, blk and rep for the message). */
+ * cnt: the count form's n elements; l0: a level-0 call, up to the last
+ * element its plan reaches through the operand's layout. */
 void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned esize, const char *tname,
                      const char *api, const char *what) ARC_NOMERGE;
-void __arc_check_l0(const void *p, unsigned tensor_bytes, unsigned long long extent, unsigned repeat, unsigned blk,
-                    unsigned rep, unsigned esize, const char *api, const char *what) ARC_NOMERGE;
+void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
+                    const char *api, const char *what) ARC_NOMERGE;
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);

@@ -135,6 +135,17 @@ inline Plan plan_arr(uint32_t L, int32_t repeat, const uint64_t *mask, bool isSe
     return plan_bits(L, repeat, mask[0], L > 64 ? mask[1] : 0, true, api);
 }
 
+static_assert(__builtin_offsetof(Plan, L) == __builtin_offsetof(arc_plan, L) &&
+                  __builtin_offsetof(Plan, repeat) == __builtin_offsetof(arc_plan, repeat) &&
+                  __builtin_offsetof(Plan, counter) == __builtin_offsetof(arc_plan, counter) && sizeof(bool) == 1 &&
+                  __builtin_offsetof(Plan, count) == __builtin_offsetof(arc_plan, count) &&
+                  __builtin_offsetof(Plan, lo) == __builtin_offsetof(arc_plan, lo) &&
+                  __builtin_offsetof(Plan, hi) == __builtin_offsetof(arc_plan, hi) && sizeof(Plan) == sizeof(arc_plan) &&
+                  __builtin_offsetof(Opnd, epb) == __builtin_offsetof(arc_opnd, epb) &&
+                  __builtin_offsetof(Opnd, blk) == __builtin_offsetof(arc_opnd, blk) &&
+                  __builtin_offsetof(Opnd, rep) == __builtin_offsetof(arc_opnd, rep) && sizeof(Opnd) == sizeof(arc_opnd),
+              "Plan/Opnd and arc_plan/arc_opnd (core_abi.h) must have the same layout");
+
 inline bool L_full(uint32_t L, uint64_t lo, uint64_t hi)
 {
     return L >= 128 ? (lo == ~0ull && hi == ~0ull) : L == 64 ? lo == ~0ull : lo == ((1ull << L) - 1);
@@ -155,7 +166,8 @@ inline int top_lane(const Plan &p)
     if (p.lo) return 63 - __builtin_clzll(p.lo);
     return -1;
 }
-/* One past the last element of the operand the call touches. */
+/* One past the last element of the operand the call touches (the runtime's
+ * check_l0 has the same, rt/vec_check.c). */
 inline uint64_t extent(const Plan &p, const Opnd &o)
 {
     if (p.repeat == 0) return 0;
@@ -201,7 +213,8 @@ template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)
 {
 #ifndef ASCENDRTC_NPU_SEMANTICS
-    __arc_check_l0(t.addr_, t.bytes_, extent(p, o), p.repeat, o.blk, o.rep, (unsigned)sizeof(T), api, what);
+    __arc_check_l0(t.addr_, t.bytes_, reinterpret_cast<const arc_plan *>(&p), reinterpret_cast<const arc_opnd *>(&o),
+                   (unsigned)sizeof(T), api, what);
 #else
     ARC_CHECK_ALIGN32(t.addr_, api, what);
     uint64_t e = extent(p, o), lim = span_limit(t.addr_, t.bytes_);
