@@ -108,3 +108,26 @@ def test_framework_matmul_samples_compile(project):
     """Op-project Matmul kernels (TCubeTiling inside the op's tiling data,
     MDL and constant configs, callbacks) compile through ascendrtc.op_kernel."""
     arc.op_kernel(sample_path(project)).kernel()
+
+
+# Op projects whose kernels register Matmul objects run as the op build makes
+# them (MIX, AIC:AIV = 1:2) with their own host tiling; outputs are given
+# (their InferShape sets none).
+RUNS = [
+    "operator/ascendc/0_introduction/10_matmul_frameworklaunch/MatmulCustomMultiCore",
+    "operator/ascendc/0_introduction/10_matmul_frameworklaunch/MatmulCustomSingleCore",
+    "operator/ascendc/2_features/14_matmul_api_constant/MatmulApiConstantCustom",
+]
+
+
+@pytest.mark.parametrize("project", RUNS, ids=[p.split("/")[-1] for p in RUNS])
+def test_framework_matmul_samples_run(project):
+    op = arc.op_project(sample_path(project))
+    M, N, K = 1024, 640, 256          # the samples' own shape
+    a = rng.uniform(-1, 1, (M, K)).astype(np.float16)
+    b = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+    bias = rng.uniform(-1, 1, N).astype(np.float32)
+    c = np.zeros((M, N), np.float32)
+    op(a, b, bias, outputs=[c])
+    want = a.astype(np.float64) @ b.astype(np.float64) + bias
+    np.testing.assert_allclose(c, want, rtol=1e-5, atol=1e-4)

@@ -47,13 +47,15 @@ static int is_numpy_bool(PyObject *o)
 }
 
 /* Whether a byte pointer (GM_ADDR) whose element type was inferred from
- * the kernel's casts takes `got` besides that type: raw bytes (uint8/int8,
- * GM_ADDR's own type: tiling blobs) and integers of the same size (a tiling
- * of int32 words read through a uint32_t * cast holds the same bits). */
+ * the kernel's casts takes `got` besides that type: raw bytes (uint8/int8/
+ * bool, GM_ADDR's own type: tiling blobs, and a DT_BOOL output that the
+ * kernel writes through an int8_t * cast) and integers of the same size (a
+ * tiling of int32 words read through a uint32_t * cast holds the same bits). */
 static int raw_enough(PyArray_Descr *got, PyArray_Descr *want)
 {
     int gi = got->kind == 'i' || got->kind == 'u', wi = want->kind == 'i' || want->kind == 'u';
-    return (gi && PyDataType_ELSIZE(got) == 1) || (gi && wi && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want));
+    int gbytes = (gi || got->kind == 'b') && PyDataType_ELSIZE(got) == 1;
+    return gbytes || (gi && wi && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want));
 }
 
 /* A typed pointer (`__gm__ float *`, or a dtype stated with dtypes=) takes
