@@ -287,15 +287,22 @@ static int open_at(space *sp, size_t i)
     return 0;
 }
 
+/* The first segment that ends after x. */
+static size_t first_after(const space *sp, uint64_t x)
+{
+    size_t lo = 0, hi = sp->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (sp->s[mid].hi <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
 /* Split so that a segment boundary falls at x; the index of the first
  * segment starting at or after x. */
 static size_t split_at(space *sp, uint64_t x)
 {
-    size_t lo = 0, hi = sp->n;
-    while (lo < hi) { /* first segment with hi > x */
-        size_t mid = (lo + hi) / 2;
-        if (sp->s[mid].hi <= x) lo = mid + 1; else hi = mid;
-    }
+    size_t lo = first_after(sp, x);
     if (lo < sp->n && sp->s[lo].lo < x) {
         if (open_at(sp, lo))
             return (size_t)-1;
@@ -306,12 +313,15 @@ static size_t split_at(space *sp, uint64_t x)
     return lo;
 }
 
-/* Make [lo, hi) covered by segments (inserting empty ones in gaps). */
-static int cover(space *sp, uint64_t lo, uint64_t hi)
+/* Make [lo, hi) covered by segments (inserting empty ones in gaps); *first
+ * is the index of the first segment in it. */
+static int cover(space *sp, uint64_t lo, uint64_t hi, size_t *first)
 {
     uint64_t x = lo;
     size_t i = split_at(sp, lo);
+    /* splitting at hi > lo inserts at or after i: i stays the first */
     if (i == (size_t)-1 || split_at(sp, hi) == (size_t)-1) return -1;
+    *first = i;
     while (x < hi) {
         if (i < sp->n && sp->s[i].lo == x) {
             x = sp->s[i].hi;
@@ -330,16 +340,6 @@ static int cover(space *sp, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-static size_t first_from(const space *sp, uint64_t x)
-{
-    size_t lo = 0, hi = sp->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (sp->s[mid].lo < x) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-
 /* Merge runs of segments a write left in the same state. */
 static void merge(space *sp, size_t from, size_t to)
 {
@@ -353,7 +353,7 @@ static void merge(space *sp, size_t from, size_t to)
             a->hi = b->hi;
             continue;
         }
-        sp->s[++w] = *b;
+        if (++w != i) sp->s[w] = *b; /* nothing merged yet: already in place */
     }
     size_t removed = (to < sp->n ? to : sp->n) - (w + 1);
     if (removed) {
@@ -390,11 +390,11 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
 {
     int sparse = write & ARC_RACE_SPARSE;
     write &= 3;
-    if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_access(pipe_t_value, write, p, bytes, api);
+    arc_core *k = __arc_core();
+    if (__builtin_expect(k->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_access(pipe_t_value, write, p, bytes, api);
     if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
     int q = pipe_index(pipe_t_value);
     if (q < 0) return;
-    arc_core *k = __arc_core();
     const unsigned char *a = (const unsigned char *)p;
     int si;
     uint64_t lo;
@@ -434,9 +434,13 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     e->pipe = q;
     e->write = write;
     space *sp = &st->sp[si];
-    if (cover(sp, lo, hi)) return; /* out of memory: stop tracking this access */
-    size_t i0 = first_from(sp, lo), i = i0;
-    for (; i < sp->n && sp->s[i].lo < hi; i++) {
+    /* The common case, a tile accessed as a whole again, is exactly one
+     * segment, updated in place: its new state holds this access's event
+     * id, which no other segment has, so nothing merges with it. */
+    size_t i0 = first_after(sp, lo), i;
+    int exact = i0 < sp->n && sp->s[i0].lo == lo && sp->s[i0].hi == hi;
+    if (!exact && cover(sp, lo, hi, &i0)) return; /* out of memory: stop tracking this access */
+    for (i = i0; i < sp->n && sp->s[i].lo < hi; i++) {
         seg *s = &sp->s[i];
         int raced = 0;
         if (write) { /* reads since the last write are later than it: name the latest first */
@@ -476,7 +480,7 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
             s->r_sparse = (uint8_t)(sparse ? s->r_sparse | 1u << q : s->r_sparse & ~(1u << q));
         }
     }
-    merge(sp, i0 ? i0 - 1 : 0, i + 1);
+    if (!exact) merge(sp, i0 ? i0 - 1 : 0, i + 1);
 }
 
 /* A load or store the kernel's own code makes through a pointer into UB

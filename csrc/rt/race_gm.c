@@ -27,6 +27,8 @@
 #include "rt/rt_internal.h"
 
 #define REC_LIMIT (1u << 22) /* records per launch; beyond, accesses go unchecked */
+#define REC_CHUNK 256u       /* records an agent takes from the launch's budget at once */
+#define REC_KEEP 4096u       /* records per agent a reused log keeps room for */
 #define NBUCKET 256
 
 typedef struct gm_rec {
@@ -56,6 +58,7 @@ typedef struct gm_agent {
     size_t n, cap;
     uintptr_t gm_lo, gm_hi; /* the device allocation a raw pointer last hit (sim_race_gm_scalar) */
     uintptr_t not_gm_page;  /* the last page it found outside every device allocation */
+    uint32_t quota; /* records left of what it took from the launch's budget */
 } gm_agent;
 
 typedef struct sync_obj {
@@ -67,26 +70,77 @@ typedef struct sync_obj {
 
 struct sim_race_gm {
     int mode;
-    uint32_t n;
+    uint32_t n, na; /* agents in this launch, agents allocated */
     gm_agent *a;
     pthread_mutex_t mu;
     sync_obj *bucket[NBUCKET];
     _Atomic uint32_t nrec;
+    unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
 };
+
+/* The last finished launch's log, kept for the next: a launch then costs
+ * no allocation (the agents' record arrays are reused). */
+static _Atomic(sim_race_gm *) spare;
+
+static void agent_reset(gm_agent *a)
+{
+    free(a->vc);
+    for (snap_blk *s = a->snaps, *nx; s; s = nx) {
+        nx = s->next;
+        free(s);
+    }
+    if (a->cap > REC_KEEP) { /* a big launch's arrays are not kept */
+        free(a->r);
+        a->r = NULL;
+        a->cap = 0;
+    }
+    gm_rec *r = a->r;
+    size_t cap = a->cap;
+    memset(a, 0, sizeof *a);
+    a->r = r;
+    a->cap = cap;
+}
+
+static void gm_destroy(sim_race_gm *g)
+{
+    for (uint32_t i = 0; i < g->na; i++) {
+        agent_reset(&g->a[i]);
+        free(g->a[i].r);
+    }
+    pthread_mutex_destroy(&g->mu);
+    free(g->a);
+    free(g);
+}
 
 sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
 {
     if (mode == ARC_RACE_OFF || nagents < 2)
         return NULL; /* one agent cannot race with itself across cores */
-    sim_race_gm *g = calloc(1, sizeof *g);
-    if (!g || !(g->a = calloc(nagents, sizeof *g->a))) {
-        free(g);
-        return NULL; /* no memory: run unchecked */
+    sim_race_gm *g = atomic_exchange(&spare, NULL);
+    if (g && g->na < nagents) {
+        gm_agent *na = realloc(g->a, nagents * sizeof *na);
+        if (!na) {
+            gm_destroy(g);
+            g = NULL;
+        } else {
+            memset(na + g->na, 0, (nagents - g->na) * sizeof *na);
+            g->a = na;
+            g->na = nagents;
+        }
+    }
+    if (!g) {
+        if (!(g = calloc(1, sizeof *g)) || !(g->a = calloc(nagents, sizeof *g->a))) {
+            free(g);
+            return NULL; /* no memory: run unchecked */
+        }
+        g->na = nagents;
+        pthread_mutex_init(&g->mu, NULL);
     }
     g->mode = mode;
     g->n = nagents;
-    pthread_mutex_init(&g->mu, NULL);
+    atomic_store(&g->nrec, 0);
+    g->inexact = 0;
     for (uint32_t i = 0; i < nagents; i++) {
         g->a[i].g = g;
         g->a[i].id = i;
@@ -126,6 +180,7 @@ static sync_obj *obj_of(sim_race_gm *g, int kind, uint64_t key, int create)
     o->key = key;
     o->next = *pp;
     *pp = o;
+    g->nobj++;
     return o;
 }
 
@@ -188,7 +243,13 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
             return;
         }
     }
-    if (atomic_fetch_add(&a->g->nrec, 1) >= REC_LIMIT) return;
+    if (!a->quota) { /* the budget is shared: take it in chunks, not one atomic per record */
+        if (atomic_load_explicit(&a->g->nrec, memory_order_relaxed) >= REC_LIMIT ||
+            atomic_fetch_add(&a->g->nrec, REC_CHUNK) >= REC_LIMIT)
+            return;
+        a->quota = REC_CHUNK;
+    }
+    a->quota--;
     if (a->n == a->cap) {
         size_t cap = a->cap ? a->cap * 2 : 32;
         gm_rec *nr = realloc(a->r, cap * sizeof *nr);
@@ -259,10 +320,28 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
 
 /* ---- the sweep at the end of the launch ---- */
 
-static int by_lo(const void *x, const void *y)
+/* Sort by start address, stably (equal starts keep agent order, so the
+ * race reported first does not depend on the sort): a bottom-up merge sort
+ * comparing inline; tmp has room for n. */
+static void sort_by_lo(gm_rec **v, gm_rec **tmp, size_t n)
 {
-    const gm_rec *a = *(const gm_rec *const *)x, *b = *(const gm_rec *const *)y;
-    return a->lo < b->lo ? -1 : a->lo > b->lo;
+    gm_rec **src = v, **dst = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+            if (mid == hi || src[mid - 1]->lo <= src[mid]->lo) { /* already in order: a run stays a run */
+                memcpy(&dst[lo], &src[lo], (hi - lo) * sizeof *src);
+                continue;
+            }
+            while (i < mid && j < hi) dst[k++] = src[j]->lo < src[i]->lo ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        gm_rec **t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v) memcpy(v, src, n * sizeof *v);
 }
 
 static int before(const gm_rec *x, const gm_rec *y)
@@ -339,13 +418,13 @@ static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, con
     }
 }
 
-/* The first race in address order: 1 and *x, *y set, else 0. */
-static int sweep(gm_rec **all, size_t n, const gm_rec **rx, const gm_rec **ry)
+/* The first race in address order: 1 and *x, *y set, else 0; all sorted
+ * by start, scratch room for 2n. */
+static int sweep(gm_rec **all, size_t n, gm_rec **scratch, const gm_rec **rx, const gm_rec **ry)
 {
-    gm_rec **wr = malloc(n * sizeof *wr), **rd = malloc(n * sizeof *rd);
+    gm_rec **wr = scratch, **rd = scratch + n;
     size_t nw = 0, nr = 0;
     int found = 0;
-    if (!wr || !rd) goto out;
     for (size_t i = 0; i < n && !found; i++) {
         gm_rec *c = all[i];
         size_t k = 0;
@@ -376,9 +455,6 @@ static int sweep(gm_rec **all, size_t n, const gm_rec **rx, const gm_rec **ry)
             rd[nr++] = c;
         }
     }
-out:
-    free(wr);
-    free(rd);
     return found;
 }
 
@@ -387,36 +463,35 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
     int raced = 0;
     if (!g) return 0;
     size_t total = 0;
-    for (uint32_t i = 0; i < g->n; i++) total += g->a[i].n;
-    gm_rec **all = !failed && !g->inexact && total ? malloc(total * sizeof *all) : NULL;
+    uint32_t logged = 0; /* agents that logged anything: one alone cannot race */
+    for (uint32_t i = 0; i < g->n; i++) {
+        total += g->a[i].n;
+        logged += g->a[i].n != 0;
+    }
+    gm_rec **all = !failed && !g->inexact && logged > 1 ? malloc(3 * total * sizeof *all) : NULL;
     if (all) {
         size_t k = 0;
         for (uint32_t i = 0; i < g->n; i++)
             for (size_t j = 0; j < g->a[i].n; j++) all[k++] = &g->a[i].r[j];
-        qsort(all, total, sizeof *all, by_lo);
+        sort_by_lo(all, all + total, total);
         const gm_rec *x, *y;
-        if (sweep(all, total, &x, &y)) {
+        if (sweep(all, total, all + total, &x, &y)) {
             report(g, r, x, y, msg, n);
             raced = g->mode == ARC_RACE_ERROR;
         }
         free(all);
     }
-    for (uint32_t i = 0; i < g->n; i++) {
-        gm_agent *a = &g->a[i];
-        free(a->r);
-        free(a->vc);
-        for (snap_blk *s = a->snaps, *nx; s; s = nx) {
-            nx = s->next;
-            free(s);
-        }
-    }
-    for (int b = 0; b < NBUCKET; b++)
+    for (uint32_t i = 0; i < g->n; i++)
+        agent_reset(&g->a[i]);
+    for (int b = 0; g->nobj && b < NBUCKET; b++) {
         for (sync_obj *o = g->bucket[b], *nx; o; o = nx) {
             nx = o->next;
             free(o);
         }
-    pthread_mutex_destroy(&g->mu);
-    free(g->a);
-    free(g);
+        g->bucket[b] = NULL;
+    }
+    g->nobj = 0;
+    if ((g = atomic_exchange(&spare, g))) /* another launch's log was kept meanwhile */
+        gm_destroy(g);
     return raced;
 }
