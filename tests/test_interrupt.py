@@ -186,8 +186,8 @@ def test_interrupt_a_synchronize(which):
     assert out.count("next ok") == 2, out
 
 
-@pytest.mark.parametrize("how", ["synchronize", "elapsed_time", "del_stream", "del_event"])
-def test_interrupt_an_event_wait(how):
+@pytest.mark.parametrize("how", ["synchronize", "elapsed_time", "del_stream", "del_event", "del_array"])
+def test_interrupt_an_event_or_deallocator_wait(how):
     # The recorded point follows a kernel that never ends; deallocators
     # cannot raise, so theirs comes back at the next bytecode.
     out = run_child('''
@@ -207,8 +207,10 @@ def test_interrupt_an_event_wait(how):
                 start.elapsed_time(end)
             elif how == "del_stream":
                 del s
-            else:
+            elif how == "del_event":
                 del end
+            else:
+                del flag               # its memory may still be in use: the deallocator waits
             for _ in range(100000):    # the interrupt is raised at latest on a loop's back edge
                 pass
             print("returned", flush=True)
