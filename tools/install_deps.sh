@@ -26,7 +26,14 @@ pymiss=$($PY - <<'PYEOF'
 import importlib.util
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
         "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis"}
-print(" ".join(pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None))
+miss = [pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None]
+try:  # pyproject.toml's SPDX license string needs setuptools >= 77 (PEP 639)
+    from importlib.metadata import version
+    if "setuptools" not in miss and int(version("setuptools").split(".")[0]) < 77:
+        miss.append("setuptools>=77")
+except Exception:
+    pass
+print(" ".join(miss))
 PYEOF
 )
 if [ -n "$pymiss" ]; then
