@@ -147,8 +147,8 @@ static int pipe_index(int pipe_t_value)
 
 static void join(uint32_t *a, const uint32_t *b)
 {
-    for (int i = 0; i < NP; i++)
-        if (b[i] > a[i]) a[i] = b[i];
+    for (int i = 0; i < NP; i++) /* branch-free: clocks join on every sync and access */
+        a[i] = b[i] > a[i] ? b[i] : a[i];
 }
 
 void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
