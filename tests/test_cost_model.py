@@ -295,17 +295,11 @@ def test_cube_pipes_are_priced_from_the_cube_rates():
 def test_mmad_rate_follows_the_input_type():
     # fp32 products run at a quarter of fp16's rate and int8 at twice it
     # (docs/performance_model.md, "Cube"): the same m, k, n priced per input type.
-    import os
+    from helpers.cube_mm import cube_mm_source
     from helpers.py_kernels import compiled
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "device_src", "cube_mm.h")) as f:
-        mm = f.read()
-    wrap = ('extern "C" __global__ __aicore__ void %s(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t M, '
-            'uint32_t N, uint32_t K, uint32_t relu)\n{\n    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n'
-            '    CubeMatmul<%s, %s, 1, false>(a, b, bias, c, M, N, K, relu != 0);\n}\n')
     kinds = {"mmr_half": ("half", "float", np.float16, np.float32), "mmr_f32": ("float", "float", np.float32, np.float32),
              "mmr_i8": ("int8_t", "int32_t", np.int8, np.int32)}
-    src = "#include \"kernel_operator.h\"\n" + mm + "".join(wrap % (n, t[0], t[1]) for n, t in kinds.items())
+    src = "#include \"kernel_operator.h\"\n" + cube_mm_source({n: (t[0], t[1], 1, "false") for n, t in kinds.items()})
     mod = compiled("cost-mm-types", lambda: arc.Program(src, "cost_mm_types.cpp").compile().load())
     M = N = K = 64
     rng = np.random.default_rng(3)

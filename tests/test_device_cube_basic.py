@@ -1,21 +1,14 @@
 """Cube unit, basic API (dav-2201): ND -> NZ copies, LoadData with and
 without transpose, Mmad per dtype pair, bias, Fixpipe NZ -> ND with ReLU,
 against NumPy models of the fractal layouts ("Cube unit" in csrc/device/README.md)."""
-import os
 
 import numpy as np
 import pytest
 
 import ascendrtc as arc
 from helpers import dev
+from helpers.cube_mm import cube_mm_source
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(HERE, "device_src", "cube_mm.h")) as f:
-    MM = f.read()
-
-WRAP = ('extern "C" __global__ __aicore__ void %s(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t M, '
-        'uint32_t N, uint32_t K, uint32_t relu)\n{\n    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);\n'
-        '    CubeMatmul<%s, %s, %d, %s>(a, b, bias, c, M, N, K, relu != 0);\n}\n')
 MMS = {
     "mm_half": ("half", "float", 0, "false"),
     "mm_half_bt": ("half", "float", 1, "false"),
@@ -119,8 +112,7 @@ extern "C" __global__ __aicore__ void fix_qb8(GM_ADDR a, GM_ADDR b, GM_ADDR c, u
 
 @pytest.fixture(scope="module")
 def mod():
-    src = MM + "\n".join(WRAP % (n, *t) for n, t in MMS.items())
-    return dev.program([src])
+    return dev.program([cube_mm_source(MMS)])
 
 
 @pytest.fixture(scope="module")

@@ -217,32 +217,11 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 }
 
 /* Waits for the latest record, then reports a failure recorded on its
- * stream (a kernel that trapped before the record). */
-aclError aclrtSynchronizeEvent(aclrtEvent event)
-{
-    const char *api = "aclrtSynchronizeEvent";
-    sim_event *e;
-    aclError rc = sim_rt_enter(api);
-    if (!rc)
-        rc = resolve(event, api, "event", &e);
-    if (rc)
-        return rc;
-    pthread_mutex_lock(&e->mu);
-    uint64_t n = e->recorded;
-    sim_spin_counter(&e->mu, &e->reached, n);
-    while (e->reached < n)
-        pthread_cond_wait(&e->cv, &e->mu);
-    sim_stream *s = e->stream;
-    pthread_mutex_unlock(&e->mu);
-    if (s && sim_stream_alive(s))
-        return sim_stream_take_error(s, api);
-    return ACL_SUCCESS;
-}
-
-/* Declared in common/exports.h.  The recorded point may wait (through
- * aclrtStreamWaitEvent) for work on any stream, so an interrupt cancels
- * every stream's queued launches. */
-int ascendrtc_event_sync_polled(aclrtEvent event, int slice_ms, int (*poll)(void *arg), void *arg)
+ * stream (a kernel that trapped before the record).  With poll, waits in
+ * slices of slice_ms and returns -1 once poll says stop: the recorded point
+ * may wait (through aclrtStreamWaitEvent) for work on any stream, so an
+ * interrupt cancels every stream's queued launches. */
+static int event_sync(aclrtEvent event, int slice_ms, int (*poll)(void *arg), void *arg)
 {
     const char *api = "aclrtSynchronizeEvent";
     sim_event *e;
@@ -258,6 +237,10 @@ int ascendrtc_event_sync_polled(aclrtEvent event, int slice_ms, int (*poll)(void
     uint64_t n = e->recorded;
     sim_spin_counter(&e->mu, &e->reached, n);
     while (e->reached < n && !hit) {
+        if (!poll) {
+            pthread_cond_wait(&e->cv, &e->mu);
+            continue;
+        }
         struct timespec dl;
         clock_gettime(CLOCK_MONOTONIC, &dl);
         dl.tv_sec += slice_ms / 1000;
@@ -281,6 +264,14 @@ int ascendrtc_event_sync_polled(aclrtEvent event, int slice_ms, int (*poll)(void
     if (s && sim_stream_alive(s))
         return sim_stream_take_error(s, api);
     return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) { return event_sync(event, 0, NULL, NULL); }
+
+/* Declared in common/exports.h. */
+int ascendrtc_event_sync_polled(aclrtEvent event, int slice_ms, int (*poll)(void *arg), void *arg)
+{
+    return event_sync(event, slice_ms, poll, arg);
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
