@@ -2,11 +2,13 @@
 thread loads the simulated NPU's libraries and runs one throwaway compile so
 that a new process's first compile is not the slow one.  What must hold
 whatever its timing: compiles and launches right after import are correct,
-a process may exit or fork at once, it runs once, ASCENDRTC_PREWARM=0 turns
-it off, and changing the provider after import still works."""
+a process may exit or fork at once, it runs once, it is off unless
+ASCENDRTC_PREWARM=1, and changing the provider after import still works."""
 import os
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -26,7 +28,7 @@ def add_ok():
 
 
 def run(code, **env):
-    e = dict(os.environ)
+    e = dict(os.environ, ASCENDRTC_PREWARM="1")
     e.update(env)
     return subprocess.run([sys.executable, "-c", ADD.format(tests=os.path.join(ROOT, "tests")) + code], cwd=ROOT,
                           env=e, capture_output=True, text=True, timeout=300)
@@ -39,8 +41,14 @@ def test_compile_right_after_import_and_once_only():
     assert r.stdout.split() == ["True", "False"]
 
 
-def test_off_by_environment():
-    r = run("print(arc._C.prewarm(arc.sim_home()), add_ok())", ASCENDRTC_PREWARM="0")
+@pytest.mark.parametrize("value", [None, "0", "yes"])
+def test_off_unless_asked_for(value):
+    env = dict(os.environ)
+    env.pop("ASCENDRTC_PREWARM", None)
+    if value is not None:
+        env["ASCENDRTC_PREWARM"] = value
+    code = ADD.format(tests=os.path.join(ROOT, "tests")) + "print(arc._C.prewarm(arc.sim_home()), add_ok())"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     # Off: a request is refused, and compiles work as before.
     assert r.stdout.split() == ["False", "True"]
@@ -49,7 +57,7 @@ def test_off_by_environment():
 def test_exit_at_once_is_clean():
     # The process ends while the throwaway compile may still run: it is stopped, not crashed into.
     r = subprocess.run([sys.executable, "-c", "import ascendrtc"], cwd=ROOT, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=120, env=dict(os.environ, ASCENDRTC_PREWARM="1"))
     assert r.returncode == 0 and r.stderr == ""
 
 

@@ -168,8 +168,8 @@ static PyMethodDef mod_methods[] = {
      "Fails once a different provider is loaded."},
     {"prewarm", arc_prewarm, METH_VARARGS,
      "prewarm(home) -> bool\n--\n\nReady the simulated NPU's compiler at `home` on a background thread (its "
-     "libraries loaded, one throwaway compile) so that the first compile is not the slow one; False when "
-     "ASCENDRTC_PREWARM=0, the provider is loaded already or a prewarm ran."},
+     "libraries loaded, one throwaway compile) so that the first compile is not the slow one; False unless "
+     "ASCENDRTC_PREWARM=1, or when the provider is loaded already or a prewarm ran."},
     {"backend_info", arc_backend_info, METH_NOARGS, "The chosen provider, its home and whether it is loaded."},
     {"error_name", arc_error_name_py, METH_O, "The symbolic name of an ACL error code."},
     {"compiler_fingerprint", arc_compiler_fingerprint, METH_NOARGS,

@@ -10,7 +10,10 @@
  * lock held by a thread it does not have), at exit (LLVM's static objects
  * must outlive it; a short-lived process does not wait for the whole
  * compile) and before another provider is chosen (whose libraries must not
- * meet these).  ASCENDRTC_PREWARM=0 turns it off. */
+ * meet these).  Opt-in (ASCENDRTC_PREWARM=1): on a 2-core machine the
+ * thread slowed the import by about what it saved the first compile
+ * (BENCHMARKS.md), and a process that only loads cached binaries would pay
+ * a compile's CPU for nothing. */
 #include "arc_ext.h"
 
 #include <dlfcn.h>
@@ -86,7 +89,7 @@ PyObject *arc_prewarm(PyObject *module, PyObject *args)
     if (!PyArg_ParseTuple(args, "s:prewarm", &home))
         return NULL;
     const char *env = getenv("ASCENDRTC_PREWARM");
-    if ((env && strcmp(env, "0") == 0) || arc_loaded)
+    if (!env || strcmp(env, "1") != 0 || arc_loaded)
         Py_RETURN_FALSE;
     static int hooked;
     int started = 0;
