@@ -253,26 +253,31 @@ def test_interrupt_a_compile():
     assert "next ok" in out, out
 
 
-def test_timeout_stops_a_kernel_that_blocks_signals():
+# SyncAll kernels run their blocks as fibers on a few threads: each spinning
+# fiber is abandoned with its thread, the pool gets new ones; other kernels'
+# cores are abandoned and replaced.
+@pytest.mark.parametrize("kernel,blocks", [("blocksig", 4), ("sync_blocksig", 2)])
+def test_timeout_stops_a_kernel_that_blocks_signals(kernel, blocks):
     out = run_child('''
         arc.set_launch_timeout(0.3)
         flag = arc.zeros(8, np.int32)
-        mod.get_kernel("blocksig")[4](flag)
+        mod.get_kernel("%s")[%d](flag)
         try:
             arc.synchronize()
             print("returned", flush=True)
         except arc.LaunchError as e:
             print("LaunchError", e.code, e, flush=True)
         arc.set_launch_timeout(None)
-        good_launch()
-        good_launch(arc.Stream())
-        for _ in range(3):             # the pool's cores were replaced
+        for _ in range(3):             # the pool's cores, fibers and threads were replaced
+            good_sync_launch()
             good_launch()
-    ''', interrupt=False)
+        good_sync_launch(arc.Stream())
+        good_launch(arc.Stream())
+    ''' % (kernel, blocks), interrupt=False)
     assert "LaunchError 507014" in out, out
-    assert "blocksig (4 blocks) did not finish within its launch timeout" in out, out
-    assert "block 0 running" in out and "abandoned and replaced" in out, out
-    assert out.count("next ok") == 5, out
+    assert "%s (%d blocks) did not finish within its launch timeout" % (kernel, blocks) in out, out
+    assert "running" in out and "abandoned and replaced" in out, out
+    assert out.count("next sync ok") == 4 and out.count("next ok") == 4, out
 
 
 def test_timeout_stops_a_kernel_that_ends_its_own_thread():
@@ -298,50 +303,13 @@ def test_timeout_stops_a_kernel_that_ends_its_own_thread():
     assert out.count("next ok") == 2 and "destroyed" in out, out
 
 
-def test_ctrl_c_stops_a_kernel_that_blocks_signals():
+@pytest.mark.parametrize("kernel", ["blocksig", "sync_blocksig"])
+def test_ctrl_c_stops_a_kernel_that_blocks_signals(kernel):
     out = run_child('''
         flag = np.zeros(8, np.int32)
         go()
         try:
-            mod.get_kernel("blocksig")[2](flag)
-            print("returned", flush=True)
-        except KeyboardInterrupt:
-            print("caught", flush=True)
-        good_launch()
-    ''')
-    assert "caught" in out and "returned" not in out and "next ok" in out, out
-
-
-def test_timeout_stops_a_syncall_kernel_that_blocks_signals():
-    # SyncAll kernels run their blocks as fibers on a few threads: each
-    # spinning fiber is abandoned with its thread, the pool gets new ones.
-    out = run_child('''
-        arc.set_launch_timeout(0.3)
-        flag = arc.zeros(8, np.int32)
-        mod.get_kernel("sync_blocksig")[2](flag)
-        try:
-            arc.synchronize()
-            print("returned", flush=True)
-        except arc.LaunchError as e:
-            print("LaunchError", e.code, e, flush=True)
-        arc.set_launch_timeout(None)
-        for _ in range(3):             # fibers and threads were replaced
-            good_sync_launch()
-            good_launch()
-        good_sync_launch(arc.Stream())
-    ''', interrupt=False)
-    assert "LaunchError 507014" in out, out
-    assert "sync_blocksig (2 blocks) did not finish within its launch timeout" in out, out
-    assert "running" in out and "abandoned and replaced" in out, out
-    assert out.count("next sync ok") == 4 and out.count("next ok") == 3, out
-
-
-def test_ctrl_c_stops_a_syncall_kernel_that_blocks_signals():
-    out = run_child('''
-        flag = np.zeros(8, np.int32)
-        go()
-        try:
-            mod.get_kernel("sync_blocksig")[2](flag)
+            mod.get_kernel("%s")[2](flag)
             print("returned", flush=True)
         except KeyboardInterrupt:
             print("caught", flush=True)
@@ -350,6 +318,6 @@ def test_ctrl_c_stops_a_syncall_kernel_that_blocks_signals():
         s = arc.Stream()
         good_sync_launch(s)
         good_launch(s)
-    ''')
+    ''' % kernel)
     assert "caught" in out and "returned" not in out, out
     assert out.count("next sync ok") == 2 and out.count("next ok") == 2, out
