@@ -39,10 +39,12 @@ extern "C" __global__ __aicore__ void handshake(GM_ADDR ws, GM_ADDR out)
     if ASCEND_IS_AIC {
         CrossCoreWaitFlag(1);
         w.SetValue(b * 4 + 2, w.GetValue(b * 4) + w.GetValue(b * 4 + 1));
+        DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);  // scalar writes leave the data cache
         CrossCoreSetFlag<2, PIPE_S>(2);
     }
     if ASCEND_IS_AIV {
         w.SetValue(b * 4 + GetSubBlockIdx(), 100 * b + 7 * (GetSubBlockIdx() + 1));
+        DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);
         CrossCoreSetFlag<2, PIPE_MTE3>(1);
         CrossCoreWaitFlag(2);
         o.SetValue(GetBlockIdx(), w.GetValue(b * 4 + 2));
@@ -55,6 +57,7 @@ extern "C" __global__ __aicore__ void aiv_barrier(GM_ADDR ws, GM_ADDR out)
     GlobalTensor<int32_t> w, o; w.SetGlobalBuffer((__gm__ int32_t *)ws); o.SetGlobalBuffer((__gm__ int32_t *)out);
     if ASCEND_IS_AIV {
         w.SetValue(GetBlockIdx(), (int32_t)GetBlockIdx() + 1);
+        DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);
         CrossCoreSetFlag<1, PIPE_MTE3>(4);
         CrossCoreWaitFlag(4);
         o.SetValue(GetBlockIdx(), w.GetValue(GetBlockIdx() ^ 1));

@@ -30,6 +30,8 @@ extern "C" __global__ __aicore__ void ring(GM_ADDR buf, GM_ADDR out)
     o.SetGlobalBuffer((__gm__ int32_t *)out);
     int64_t i = GetBlockIdx(), n = GetBlockNum();
     b.SetValue(i, (int32_t)(i * 10));
+    // a scalar GM write sits in this core's data cache until written back
+    DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(b[i]);
     SyncAll();
     o.SetValue(i, b.GetValue((i + 1) % n));
     SyncAll();

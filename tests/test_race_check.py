@@ -422,6 +422,17 @@ def test_cross_core_gm_scalar_without_sync_all(how):
     assert np.array_equal(z, 2 * x) and np.array_equal(y, np.roll(2 * x, -N))
 
 
+@pytest.mark.parametrize("how", ["pointer", "GetValue-SetValue"])
+def test_scalar_gm_writes_need_a_dcci_before_the_sync_all(how):
+    subs = dict(GM_HOW[how], GSYNC="SyncAll();")   # ordered, but the writes may still sit in the data cache
+    with pytest.raises(arc.LaunchError) as e:
+        run_x(build(GMRAW, **subs))
+    msg = str(e.value)
+    for w in ("data race (read/write between cores) on GM", "PIPE_S at " + at(GMRAW, "WRITE(b * 256", **subs),
+              "stays in its core's data cache until DataCacheCleanAndInvalid"):
+        assert w in msg, (w, msg)
+
+
 @pytest.mark.parametrize("src, subs", [
     (TBUF, dict(SYNC_IN="PipeBarrier<PIPE_ALL>();", SYNC_OUT="PipeBarrier<PIPE_ALL>();")),
     (TBUF, dict(SYNC_IN="SetFlag<HardEvent::MTE2_V>(1); WaitFlag<HardEvent::MTE2_V>(1);",
@@ -562,6 +573,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
     yg.SetGlobalBuffer((__gm__ float *)y);
     if ASCEND_IS_AIC {
         for (int i = 0; i < 256; i++) zg.SetValue(i, (float)(i + 1));
+        DataCacheCleanAndInvalid<float, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(zg);
         XSET
     }
     if ASCEND_IS_AIV {

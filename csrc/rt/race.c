@@ -492,7 +492,7 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
  * "Pipe races"), so only SetFlag/WaitFlag<X_S>,
  * PipeBarrier<PIPE_ALL>, SyncAll or an earlier GetValue/SetValue (whose
  * auto-sync joined the pipes) order it. */
-void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api)
+void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site)
 {
     if (!st || st->mode == ARC_RACE_OFF || bytes == 0) return;
     arc_core *k = __arc_core();
@@ -520,11 +520,13 @@ void sim_race_scalar(const void *p, unsigned long long bytes, int write, const c
             for (int r = 1; r < NP; r++)
                 if (s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr])) rr = r;
             if (rr >= 0) {
+                __arc_site(site);
                 report("write after read", 0, rr, s->r_ev[rr], 0, write, lo, hi, api);
                 return;
             }
         }
         if (s->w_epoch && s->w_pipe != 0 && me[s->w_pipe] < s->w_epoch) {
+            __arc_site(site);
             report(write ? "write after write" : "read after write", 0, s->w_pipe, s->w_ev, 0, write, lo, hi, api);
             return;
         }

@@ -36,8 +36,12 @@ typedef struct gm_rec {
     const char *api, *site;
     const uint32_t *snap; /* the agent's clock when it made the access (NULL: knows nobody) */
     uint32_t phase, seg, agent;
+    /* where other agents can see it from: phase/seg, except for a scalar
+     * write, which sits in the core's data cache until a DCCI (NOT_YET) */
+    uint32_t vphase, vseg;
     uint8_t kind, pipe;
 } gm_rec;
+#define NOT_YET UINT32_MAX
 
 typedef struct snap_blk {
     struct snap_blk *next;
@@ -59,6 +63,7 @@ typedef struct gm_agent {
     uintptr_t gm_lo, gm_hi; /* the device allocation a raw pointer last hit (sim_race_gm_scalar) */
     uintptr_t not_gm_page;  /* the last page it found outside every device allocation */
     uint32_t quota; /* records left of what it took from the launch's budget */
+    size_t dcci_from;       /* records before it hold no scalar write still in the data cache */
 } gm_agent;
 
 typedef struct sync_obj {
@@ -232,11 +237,17 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
         a->snap = s->vc;
         a->dirty = 0;
     }
+    /* Scalar GM writes go through the core's write-back data cache: other
+     * cores (and the DMA) see them after DataCacheCleanAndInvalid
+     * (docs/simulated_npu.md, "GM races between cores"). */
+    int cached = kind == ARC_GM_WRITE && pipe == 0;
+    uint32_t vphase = cached ? NOT_YET : a->phase, vseg = cached ? NOT_YET : a->seg;
     /* A run of accesses from one line in one state is one record (a loop
      * over tiles, a strided copy's rows). */
     for (size_t i = a->n, k = 0; i > 0 && k < 4; i--, k++) {
         gm_rec *p = &a->r[i - 1];
         if (p->kind == kind && p->pipe == pipe && p->phase == a->phase && p->seg == a->seg && p->snap == a->snap &&
+            p->vphase == vphase &&
             p->api == api && p->site == site && lo <= p->hi && hi >= p->lo) {
             if (lo < p->lo) p->lo = lo;
             if (hi > p->hi) p->hi = hi;
@@ -257,7 +268,8 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
         a->r = nr;
         a->cap = cap;
     }
-    a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, (uint8_t)kind, (uint8_t)pipe};
+    a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
+                            (uint8_t)pipe};
 }
 
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api)
@@ -289,6 +301,14 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
     case ARC_GM_ACQUIRE_NEED:
         acquire(a, (int)bytes, (uintptr_t)p, 1);
         return;
+    case ARC_GM_DCCI: /* every scalar write so far leaves the data cache (taken as the whole cache) */
+        for (size_t i = a->dcci_from; i < a->n; i++)
+            if (a->r[i].vphase == NOT_YET) {
+                a->r[i].vphase = a->phase;
+                a->r[i].vseg = a->seg;
+            }
+        a->dcci_from = a->n;
+        return;
     default:
         return;
     }
@@ -298,12 +318,26 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
  * (race_raw.c): logged as the scalar unit's (PIPE_S) access when p lies in a
  * device allocation.  Stack and host addresses are not GM: they are skipped
  * (the instrumented code cannot tell them apart). */
-void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api)
+void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site)
 {
     arc_core *k = __arc_core();
     gm_agent *a = k ? (gm_agent *)(uintptr_t)k->dev[ARC_RACE_GM_SLOT] : NULL;
     uintptr_t u = (uintptr_t)p;
     if (!a || !bytes) return;
+    /* A loop's next access from the same line, right after the last one
+     * in the same allocation and state: the record grows (what record()
+     * would do, without its look-ups). */
+    if (u >= a->gm_lo && u + bytes <= a->gm_hi && !a->dirty)
+        for (size_t i = a->n, k2 = 0; i > 0 && k2 < 4; i--, k2++) { /* streams interleave: the last few */
+            gm_rec *last = &a->r[i - 1];
+            if (last->site == site && last->api == api && last->lo <= u && u <= last->hi &&
+                last->snap == a->snap && last->phase == a->phase && last->seg == a->seg && last->pipe == 0 &&
+                last->kind == (write ? ARC_GM_WRITE : ARC_GM_READ) && last->vphase == (write ? NOT_YET : a->phase)) {
+                if (u + bytes > last->hi) last->hi = u + bytes;
+                return;
+            }
+        }
+    __arc_site(site);
     if (u < a->gm_lo || u + bytes > a->gm_hi) {
         if (u >> 12 == a->not_gm_page) return; /* a stack or host page, seen before */
         sim_alloc al;
@@ -346,7 +380,15 @@ static void sort_by_lo(gm_rec **v, gm_rec **tmp, size_t n)
 
 static int before(const gm_rec *x, const gm_rec *y)
 {
-    return x->phase < y->phase || (x->phase == y->phase && y->snap && y->snap[x->agent] >= x->seg);
+    return x->vphase < y->phase || (x->vphase == y->phase && y->snap && y->snap[x->agent] >= x->vseg);
+}
+
+/* x is a scalar write still in its core's data cache that a sync would
+ * otherwise have ordered before y. */
+static int cached_only(const gm_rec *x, const gm_rec *y)
+{
+    return x->vphase == NOT_YET &&
+           (x->phase < y->phase || (x->phase == y->phase && y->snap && y->snap[x->agent] >= x->seg));
 }
 
 static int races(const gm_rec *x, const gm_rec *y)
@@ -407,6 +449,10 @@ static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, con
              "range, or accumulate with SetAtomicAdd). The simulator runs blocks to the in-order result and checks "
              "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it%s%s",
              kind, base ? " in the allocation" : "", par, a, b, y->site ? " (at " : "", y->site ? y->site : "");
+    if (cached_only(x, y) || cached_only(y, x))
+        snprintf(body + strlen(body), sizeof body - strlen(body),
+                 "; the sync is there, but a scalar write stays in its core's data cache until "
+                 "DataCacheCleanAndInvalid: call it after the scalar writes, before the sync");
     if (y->site) strncat(body, ")", sizeof body - strlen(body) - 1);
     const gm_agent *ya = &g->a[y->agent];
     if (g->mode == ARC_RACE_ERROR) {

@@ -23,10 +23,8 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
     const char *api = write ? "a store through a pointer" : "a load through a pointer";
     if (a >= k->ub && a < k->ub + k->ub_size) {
         if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
-        __arc_site(site);
-        sim_race_scalar(p, bytes, write, api);
+        sim_race_scalar(p, bytes, write, api, site);
     } else if (k->dev[ARC_RACE_GM_SLOT]) {
-        __arc_site(site);
-        sim_race_gm_scalar(p, bytes, write, api);
+        sim_race_gm_scalar(p, bytes, write, api, site);
     }
 }

@@ -231,8 +231,9 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq);
  * (error, the default; warn; off).  -1 when the variable holds anything else. */
 int sim_race_default_mode(int *mode);
 /* A kernel's own load (write 0) or store (1) through a pointer into UB, as
- * the scalar unit's access: checked against the other pipes (race_raw.c). */
-void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api);
+ * the scalar unit's access at kernel source line `site`: checked against
+ * the other pipes (race_raw.c). */
+void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
 /* A fiber's own detector state (cores.c): new, swapped in for the calling
  * thread's (returns the one it replaces), freed. */
 void *sim_race_state_new(void);
@@ -287,7 +288,7 @@ void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long bl
  * launch's error in msg when the launch fails for it. */
 /* A kernel's own load or store through a pointer, logged as a PIPE_S GM
  * access when p is in a device allocation (race_raw.c). */
-void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api);
+void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n);
 
 /* ---- spin.c ---- */

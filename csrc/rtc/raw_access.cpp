@@ -9,13 +9,22 @@
 
 #include "sites.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -92,6 +101,119 @@ bool orders(const llvm::Instruction &in)
         return llvm::isa<llvm::MemIntrinsic>(ii) ? false : !ii->isAssumeLikeIntrinsic() && !llvm::isa<llvm::DbgInfoIntrinsic>(ii);
     return true;
 }
+struct Cand {
+    llvm::Instruction *in;
+    Access a;
+    const llvm::DILocation *loc;
+    llvm::BasicBlock *preheader; // reported there, for the whole loop (a.ptr, a.bytes: the range)
+    bool dropped;                // inside another access's loop range
+};
+
+struct Run {
+    llvm::Instruction *before; // the reports go just before it
+    std::vector<const Cand *> acc;
+};
+
+// A loop's contiguous accesses (the vector loop a loop over a tile or a GM
+// slice becomes) are reported once, as the whole range, before the loop:
+// accesses made on every iteration (their block dominates the latch, the
+// only exit) in a loop with a known trip count and no call (no sync can
+// fall between its iterations, so reporting early changes nothing the
+// checks see), whose addresses advance by a constant step that they cover
+// together without a gap (one access of its own size, or the unrolled
+// copies of an interleaved vector loop).  Any other access is reported
+// where it is made.
+void hoist_loop_accesses(llvm::Function &f, std::vector<Cand> &cands)
+{
+    llvm::DominatorTree dt(f);
+    llvm::LoopInfo li(dt);
+    if (li.empty())
+        return;
+    llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
+    llvm::TargetLibraryInfo tli(tlii);
+    llvm::AssumptionCache ac(f);
+    llvm::ScalarEvolution se(f, tli, ac, dt, li);
+    const llvm::DataLayout &dl = f.getParent()->getDataLayout();
+    llvm::Type *i64 = llvm::Type::getInt64Ty(f.getContext());
+    std::map<const llvm::Loop *, bool> plain; // no call in the loop
+    auto is_plain = [&](const llvm::Loop *l) {
+        auto [it, fresh] = plain.emplace(l, true);
+        if (fresh)
+            for (const llvm::BasicBlock *bb : l->blocks())
+                for (const llvm::Instruction &in : *bb)
+                    if (orders(in))
+                        it->second = false;
+        return it->second;
+    };
+    struct Strided {
+        Cand *c;
+        llvm::Loop *l;
+        const llvm::SCEV *start;
+        int64_t step, size;
+    };
+    std::vector<Strided> st;
+    for (Cand &c : cands) {
+        auto *size = llvm::dyn_cast<llvm::ConstantInt>(c.a.bytes);
+        llvm::Loop *l = li.getLoopFor(c.in->getParent());
+        if (!size || !l || llvm::isa<llvm::MemIntrinsic>(c.in))
+            continue;
+        llvm::BasicBlock *ph = l->getLoopPreheader(), *latch = l->getLoopLatch();
+        if (!ph || !latch || l->getExitingBlock() != latch || !dt.dominates(c.in->getParent(), latch) ||
+            !is_plain(l) || llvm::isa<llvm::SCEVCouldNotCompute>(se.getBackedgeTakenCount(l)))
+            continue;
+        auto *ar = llvm::dyn_cast<llvm::SCEVAddRecExpr>(se.getSCEV(c.a.ptr));
+        if (!ar || ar->getLoop() != l || !ar->isAffine())
+            continue;
+        auto *step = llvm::dyn_cast<llvm::SCEVConstant>(ar->getStepRecurrence(se));
+        int64_t n = (int64_t)size->getZExtValue();
+        if (!step || step->getAPInt().getSignificantBits() > 32 || n <= 0)
+            continue;
+        int64_t sv = step->getAPInt().getSExtValue();
+        if (sv >= n || -sv >= n)
+            st.push_back({&c, l, ar->getStart(), sv, n});
+    }
+    std::vector<bool> done(st.size());
+    for (size_t i = 0; i < st.size(); i++) {
+        if (done[i])
+            continue;
+        // The accesses of i's loop, step and kind at constant offsets from it.
+        std::vector<std::pair<int64_t, size_t>> group{{0, i}};
+        for (size_t k = i + 1; k < st.size(); k++) {
+            if (done[k] || st[k].l != st[i].l || st[k].step != st[i].step || st[k].c->a.write != st[i].c->a.write)
+                continue;
+            auto *d = llvm::dyn_cast<llvm::SCEVConstant>(se.getMinusSCEV(st[k].start, st[i].start));
+            if (d && d->getAPInt().getSignificantBits() <= 32)
+                group.push_back({d->getAPInt().getSExtValue(), k});
+        }
+        std::sort(group.begin(), group.end());
+        int64_t span = st[i].step < 0 ? -st[i].step : st[i].step, end = group[0].first;
+        for (auto &[off, k] : group)
+            if (off <= end)
+                end = std::max(end, off + st[k].size);
+        if (end - group[0].first < span) // a gap: strided, not contiguous
+            continue;
+        const Strided &first = st[group[0].second];
+        llvm::Loop *l = first.l;
+        const llvm::SCEV *btc = se.getTruncateOrZeroExtend(se.getBackedgeTakenCount(l), i64);
+        const llvm::SCEV *bytes = se.getMulExpr(se.getAddExpr(btc, se.getOne(i64)), se.getConstant(i64, span));
+        const llvm::SCEV *lo = first.start;
+        if (first.step < 0) // the last iteration's addresses
+            lo = se.getAddExpr(lo, se.getMulExpr(btc, se.getConstant(i64, first.step)));
+        llvm::Instruction *at = l->getLoopPreheader()->getTerminator();
+        llvm::SCEVExpander ex(se, dl, "arc.raw");
+        if (!ex.isSafeToExpandAt(lo, at) || !ex.isSafeToExpandAt(bytes, at))
+            continue;
+        Cand &c = *first.c;
+        c.a.ptr = ex.expandCodeFor(lo, c.a.ptr->getType(), at);
+        c.a.bytes = ex.expandCodeFor(bytes, i64, at);
+        c.preheader = l->getLoopPreheader();
+        for (auto &[off, k] : group) {
+            done[k] = true;
+            if (st[k].c != &c)
+                st[k].c->dropped = true;
+        }
+    }
+}
 } // namespace
 
 unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const char *const *strip, int nstrip)
@@ -109,13 +231,37 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
     for (llvm::Function &f : m) {
         if (f.isDeclaration())
             continue;
-        // Runs of reported accesses in one block with no call between them:
-        // one branch reports the whole run, after its last access.
-        struct Run {
-            llvm::Instruction *last;
-            std::vector<std::pair<Access, const llvm::DILocation *>> acc;
-        };
+        std::vector<Cand> cands;
+        for (llvm::BasicBlock &bb : f)
+            for (llvm::Instruction &in : bb) {
+                if (!users_code(in, device_root))
+                    continue;
+                std::vector<Access> acc;
+                accesses_of(in, dl, acc);
+                for (const Access &a : acc)
+                    cands.push_back({&in, a, in.getDebugLoc().get(), nullptr, false});
+            }
+        if (cands.empty())
+            continue;
+        hoist_loop_accesses(f, cands);
+        // Runs of the other accesses in one block with no call between them:
+        // one branch reports the whole run, after its last access.  A loop's
+        // hoisted accesses are one run before its preheader's branch.
         std::vector<Run> runs;
+        std::map<llvm::BasicBlock *, size_t> at_preheader;
+        std::map<llvm::Instruction *, std::vector<const Cand *>> by_inst;
+        for (const Cand &c : cands) {
+            if (c.dropped)
+                continue;
+            if (!c.preheader) {
+                by_inst[c.in].push_back(&c);
+                continue;
+            }
+            auto [it, fresh] = at_preheader.emplace(c.preheader, runs.size());
+            if (fresh)
+                runs.push_back(Run{c.preheader->getTerminator(), {}});
+            runs[it->second].acc.push_back(&c);
+        }
         for (llvm::BasicBlock &bb : f) {
             Run cur{nullptr, {}};
             for (llvm::Instruction &in : bb) {
@@ -125,14 +271,11 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
                     cur = Run{nullptr, {}};
                     continue;
                 }
-                if (!users_code(in, device_root))
+                auto it = by_inst.find(&in);
+                if (it == by_inst.end())
                     continue;
-                std::vector<Access> acc;
-                accesses_of(in, dl, acc);
-                for (const Access &a : acc)
-                    cur.acc.push_back({a, in.getDebugLoc().get()});
-                if (!acc.empty())
-                    cur.last = &in;
+                cur.acc.insert(cur.acc.end(), it->second.begin(), it->second.end());
+                cur.before = in.getNextNode();
             }
             if (!cur.acc.empty())
                 runs.push_back(std::move(cur));
@@ -142,17 +285,17 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
         llvm::IRBuilder<> entry(&*f.getEntryBlock().getFirstInsertionPt());
         llvm::Value *on = entry.CreateICmpNE(entry.CreateCall(on_fn), llvm::ConstantInt::get(i32, 0), "arc.raw.on");
         for (Run &r : runs) {
-            llvm::Instruction *after = r.last->getNextNode();
-            llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(on, after, false);
+            llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(on, r.before, false);
             llvm::IRBuilder<> b(then);
-            for (auto &[a, loc] : r.acc) {
-                std::string text = user_line(loc, device_root, strip, nstrip);
+            for (const Cand *c : r.acc) {
+                std::string text = user_line(c->loc, device_root, strip, nstrip);
                 llvm::Constant *&s = strings[text];
                 if (!s)
                     s = b.CreateGlobalStringPtr(text, "__arc_raw_site");
+                const Access &a = c->a;
                 llvm::Value *n = a.bytes->getType() == i64 ? a.bytes : b.CreateZExtOrTrunc(a.bytes, i64);
                 llvm::CallInst *call = b.CreateCall(raw_fn, {a.ptr, n, llvm::ConstantInt::get(i32, a.write), s});
-                call->setDebugLoc(llvm::DebugLoc(loc));
+                call->setDebugLoc(llvm::DebugLoc(c->loc));
                 count++;
             }
         }

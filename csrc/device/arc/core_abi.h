@@ -213,10 +213,11 @@ void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
  * on `pipe` to GM [p, p + bytes); ARC_GM_ATOMIC_RMW a scalar atomic (it
  * also orders, like a lock); ARC_GM_SYNCALL after SyncAll; ARC_GM_RELEASE /
  * ACQUIRE(_NEED) what a cross-core sync orders: key p, kind bytes (an
- * ARC_GM_SYNC_* value). */
+ * ARC_GM_SYNC_* value); ARC_GM_DCCI after DataCacheCleanAndInvalid (the
+ * core's scalar GM writes become visible to the others). */
 #define ARC_RACE_GM_SLOT (ARC_CORE_DEV_SLOTS - 4)
 enum { ARC_GM_READ = 0, ARC_GM_WRITE, ARC_GM_ATOMIC, ARC_GM_ATOMIC_RMW, ARC_GM_SYNCALL, ARC_GM_RELEASE,
-       ARC_GM_ACQUIRE, ARC_GM_ACQUIRE_NEED };
+       ARC_GM_ACQUIRE, ARC_GM_ACQUIRE_NEED, ARC_GM_DCCI };
 enum { ARC_GM_SYNC_IB = 16, ARC_GM_SYNC_CROSS, ARC_GM_SYNC_GROUP };
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 

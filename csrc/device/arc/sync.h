@@ -76,8 +76,12 @@ public:
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
 template <auto... A> inline void DataSyncBarrier() {}
-/* GM is coherent on the simulated core. */
-template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...) {}
+/* GM is coherent on the simulated core; the GM race check takes any DCCI
+ * as writing back the whole data cache (scalar GM writes become visible). */
+template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...)
+{
+    __arc::race_gm_sync(ARC_GM_DCCI, 0, 0);
+}
 
 /* Hardware all-core barrier; the software form takes GM/UB workspaces. */
 template <bool isAIVOnly = true> inline void SyncAll()
