@@ -222,8 +222,8 @@ inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const Loca
     (void)tmp;
     ARC_CHECK(repeatTime >= 0 && repeatTime <= 255, api, "repeatTime %d is outside 0..255", (int)repeatTime);
     uint32_t n = (uint32_t)repeatTime * 16;
+    __arc::check_cnt(concat, n, api, "dst concat"); /* written: "dst" (arc/race.h), first as vector dsts are */
     __arc::check_cnt(src, n, api, "src");
-    __arc::check_cnt(concat, n, api, "concat");
     if (concat.addr_ != src.addr_) __builtin_memmove(concat.addr_, src.addr_, n * sizeof(T));
 }
 

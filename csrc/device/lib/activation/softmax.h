@@ -56,8 +56,9 @@ inline void softmax_rows(const AscendC::LocalTensor<T> &dst, const AscendC::Loca
     adv_need(dst, (uint64_t)s.m * s.k, api, "dst");
     adv_need(src, (uint64_t)s.m * s.k, api, "src");
     if (has_stats) {
-        adv_need(sum, (uint64_t)s.m * blk, api, "sumTensor");
-        adv_need(mx, (uint64_t)s.m * blk, api, "maxTensor");
+        /* "dst ..." tells the race check SoftMax writes them (arc/race.h). */
+        adv_need(sum, (uint64_t)s.m * blk, api, mode == 0 ? "dst sumTensor" : "sumTensor");
+        adv_need(mx, (uint64_t)s.m * blk, api, mode == 0 ? "dst maxTensor" : "maxTensor");
     }
     for (uint32_t r = 0; r < s.m; r++) {
         const T *x = src.addr_ + (uint64_t)r * s.k;

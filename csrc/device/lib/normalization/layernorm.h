@@ -23,10 +23,11 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
     const uint32_t oh = tiling.originalHLength ? tiling.originalHLength : h;
     ARC_CHECK(h > 0 && oh <= h, api, "tiling: hLength %u, originalHLength %u", h, oh);
-    __arc::adv_need(output, (uint64_t)rows * h, api, "output");
+    /* "dst ..." marks the outputs as written for the race check (arc/race.h). */
+    __arc::adv_need(output, (uint64_t)rows * h, api, "dst output");
     __arc::adv_need(inputX, (uint64_t)rows * h, api, "inputX");
-    __arc::adv_need(outputMean, rows, api, "outputMean");
-    __arc::adv_need(outputVariance, rows, api, "outputVariance");
+    __arc::adv_need(outputMean, rows, api, "dst outputMean");
+    __arc::adv_need(outputVariance, rows, api, "dst outputVariance");
     __arc::adv_need(gamma, oh, api, "gamma");
     __arc::adv_need(beta, oh, api, "beta");
     const float eps = (float)epsilon;
