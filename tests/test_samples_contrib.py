@@ -80,6 +80,22 @@ def test_triangular(name, fn, shape, diag):
     np.testing.assert_array_equal(run(f"{name}Sample/FrameworkLaunch/{name}", x, diagonal=diag), fn(x, diag))
 
 
+@pytest.mark.parametrize("diag", [0, -2])
+def test_triu_fast_path_first_tile(diag):
+    """Triu's tiling key 4 (diagonal <= 0, columns a multiple of 256 bytes) as
+    its kernel is written: the first tile's zeroing loop starts at row
+    1 - diagonal but its UB offset at row 0, so row r < 64 - (1 - diagonal)
+    gets r + 1 leading zeros and the rest keep x: not np.triu (the sample's
+    bug, docs/compatibility.md); ascendrtc computes what the kernel says."""
+    x = rn((64, 64), 1.0, 2.0)
+    y = run("TriuSample/FrameworkLaunch/Triu", x, diagonal=diag)
+    want = x.copy()
+    for r in range(64 - (1 - diag)):
+        want[r, :r + 1] = 0
+    np.testing.assert_array_equal(y, want)
+    assert (y != np.triu(x, diag)).any()
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_mse_loss(reduction):
     p, q = rn((8, 1024)), rn((8, 1024))
