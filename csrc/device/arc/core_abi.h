@@ -154,6 +154,18 @@ void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned
                      const char *api, const char *what) ARC_NOMERGE;
 void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
                     const char *api, const char *what) ARC_NOMERGE;
+/* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/reduce_whole.c),
+ * the device API's whole<float> compiled once: the src operand check
+ * (__arc_check_l0), dst's length for dstRepStride, then per repeat the
+ * pairwise sum tree or the first max/min with its lane; op and order are
+ * arc/reduce.h's RedOp and ReduceOrder values.  The last result goes to
+ * dev[ARC_ACC_VAL_SLOT] (double bits) and its lane to dev[ARC_ACC_IDX_SLOT]
+ * (GetAccVal, GetReduceMaxMinCount; arc/state.h names them). */
+#define ARC_ACC_VAL_SLOT 38
+#define ARC_ACC_IDX_SLOT 39
+void __arc_whole_f32(float *dst, unsigned dst_bytes, const float *src, unsigned src_bytes, const arc_plan *p,
+                     int dstRepStride, int srcBlkStride, int srcRepStride, int op, int order,
+                     const char *api) ARC_NOMERGE;
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -275,7 +287,8 @@ void __arc_site(const char *where);
     X(__arc_dc_in)            \
     X(__arc_dc_out)           \
     X(__arc_check_cnt)        \
-    X(__arc_check_l0)
+    X(__arc_check_l0)         \
+    X(__arc_whole_f32)
 
 #ifdef __cplusplus
 }

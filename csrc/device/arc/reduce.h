@@ -243,6 +243,15 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
                   int32_t srcBlkStride, int32_t srcRepStride, int op, ReduceOrder order, const char *api)
 {
     __arc::red_types<T>(api);
+#ifndef ASCENDRTC_NPU_SEMANTICS
+    if constexpr (__arc::one_of<T, float>) {
+        /* Compiled once in the runtime (rt/reduce_whole.c): same checks,
+         * lane order and sum tree, so the same results. */
+        __arc_whole_f32(dst.addr_, dst.bytes_, src.addr_, src.bytes_, reinterpret_cast<const arc_plan *>(&p),
+                        dstRepStride, srcBlkStride, srcRepStride, op, (int)order, api);
+        return;
+    }
+#endif
     __arc::Opnd os = __arc::opnd<T>((uint32_t)srcBlkStride, (uint32_t)srcRepStride);
     __arc::check_l0(src, p, os, api, "src");
     bool pair = op != __arc::RED_SUM && (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);

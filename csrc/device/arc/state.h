@@ -23,8 +23,8 @@ enum DevSlot {
     SLOT_CMPMASK_HI = 11,
     SLOT_EVT_ALLOC = 12,  /* 5 slots: AllocEventID bitmap, 8 ids x HardEvent */
     SLOT_FLAGS = 20,      /* 18 slots: 4-bit SetFlag counters, 8 ids x HardEvent */
-    SLOT_ACC_VAL = 38,    /* last reduction result (double bits), GetAccVal */
-    SLOT_ACC_IDX = 39,    /* its index, GetReduceMaxMinCount */
+    SLOT_ACC_VAL = ARC_ACC_VAL_SLOT, /* 38 */    /* last reduction result (double bits), GetAccVal */
+    SLOT_ACC_IDX = ARC_ACC_IDX_SLOT, /* 39 */    /* its index, GetReduceMaxMinCount */
     SLOT_GM = ARC_GM_CACHE_SLOT, /* 40: GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
     SLOT_GM_NEXT = ARC_GM_NEXT_SLOT, /* 48: the GM range __arc_gm_check fills next (round robin) */
     SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
