@@ -166,6 +166,11 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
 void __arc_whole_f32(float *dst, unsigned dst_bytes, const float *src, unsigned src_bytes, const arc_plan *p,
                      int dstRepStride, int srcBlkStride, int srcRepStride, int op, int order,
                      const char *api) ARC_NOMERGE;
+/* Brcb (rt/brcb.c) on 16- or 32-bit elements (esize): the src check
+ * (__arc_check_cnt of repeat * 8), dst's alignment, distinctness and reach,
+ * then element j of repeat r fills dst's block r * rep + j * blk. */
+void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_bytes, unsigned repeat, unsigned blk,
+                unsigned rep, unsigned esize, const char *tname) ARC_NOMERGE;
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -288,7 +293,8 @@ void __arc_site(const char *where);
     X(__arc_dc_out)           \
     X(__arc_check_cnt)        \
     X(__arc_check_l0)         \
-    X(__arc_whole_f32)
+    X(__arc_whole_f32)        \
+    X(__arc_brcb)
 
 #ifdef __cplusplus
 }

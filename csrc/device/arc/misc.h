@@ -60,6 +60,12 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
 {
     const char *api = "AscendC::Brcb";
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "AscendC::Brcb supports 16- and 32-bit types");
+#ifndef ASCENDRTC_NPU_SEMANTICS
+    /* Compiled once in the runtime (rt/brcb.c): same checks and copies. */
+    __arc_brcb(dst.addr_, dst.bytes_, src.addr_, src.bytes_, repeatTime, bp.dstBlkStride, bp.dstRepStride,
+               (unsigned)sizeof(T), __arc::tname<T>());
+    return;
+#endif
     const uint32_t epb = 32 / sizeof(T);
     __arc::check_cnt(src, (int64_t)repeatTime * 8, api, "src");
     ARC_CHECK_ALIGN32(dst.addr_, api, "dst");
