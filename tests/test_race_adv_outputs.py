@@ -1,5 +1,6 @@
 """The race check sees the outputs an advanced API writes besides dst
-(SoftMax's sum and max, LayerNorm's mean and variance, Concat's concat):
+(SoftMax's sum and max, LayerNorm's mean and variance, Concat's concat,
+the reductions' results):
 each is written on PIPE_V, so copying it out on PIPE_MTE3 with no V -> MTE3
 wait is a race naming both lines; the synced twin runs clean and computes
 what NumPy does; every case is followed by a clean launch."""
@@ -59,6 +60,14 @@ CASES = {   # id: (call, tensor copied out, api, what the block's 64 outputs hol
     "layernorm-mean": (LAYERNORM, "s", "AscendC::LayerNorm", lambda x: rows(x).mean(-1), 8),
     "layernorm-variance": (LAYERNORM, "m", "AscendC::LayerNorm", lambda x: rows(x).var(-1), 8),
     "concat": (CONCAT, "y", "AscendC::Concat", lambda x: x.reshape(-1, N)[:, :OUT], 64),
+    # the reductions' results (basic API, same gap: dst was not reported at all)
+    "reducesum": ("ReduceSum<float>(s, a, y, 256);", "s", "AscendC::ReduceSum",
+                  lambda x: x.reshape(-1, N).astype(np.float64).sum(-1, keepdims=True), 1),
+    "wholereducesum": ("WholeReduceSum<float>(s, a, 32, 8, 1, 1, 4);", "s", "AscendC::WholeReduceSum",
+                       lambda x: rows(x).sum(-1), 8),
+    "wholereducemax": ("WholeReduceMax<float>(s, a, 32, 8, 1, 1, 4);", "s", "AscendC::WholeReduceMax",
+                       lambda x: np.stack([rows(x).max(-1), np.full((len(x) // N, 8), 31 * 2 ** -149)], -1)
+                       .reshape(-1, 16), 16),
 }
 
 

@@ -90,6 +90,17 @@ template <class T> inline T reduce_flat(const T *s, uint32_t n, int op, uint32_t
     }
     return acc;
 }
+/* A reduction's results: written on PIPE_V, reported first (a vector call
+ * names dst first) and clamped to the tensor, whose bound is checked after.
+ * Results repStride apart are a strided footprint (ARC_RACE_SPARSE). */
+template <class T>
+inline void red_dst(const AscendC::LocalTensor<T> &dst, uint64_t n, bool strided, const char *api)
+{
+    uint64_t b = n * sizeof(T);
+    if (b > dst.bytes_) b = dst.bytes_;
+    cost_esize<T>();
+    race(RP_V, strided ? 2 | ARC_RACE_SPARSE : 2, dst.addr_, b, api);
+}
 } // namespace __arc
 
 namespace AscendC {
@@ -99,6 +110,7 @@ inline void reduce2(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
                     int op, bool calIndex, const char *api)
 {
     __arc::red_types<T>(api);
+    __arc::red_dst(dst, calIndex ? 2 : 1, false, api);
     __arc::check_cnt(src, count, api, "src");
     ARC_CHECK(count > 0, api, "count %d must be positive", (int)count);
     ARC_CHECK(dst.bytes_ >= (calIndex ? 2 : 1) * sizeof(T), api, "dst has %u elements, %d needed", dst.GetSize(),
@@ -117,6 +129,7 @@ inline void reduce2_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, con
                        int op, bool calIndex, const char *api)
 {
     __arc::red_types<T>(api);
+    __arc::red_dst(dst, calIndex ? 2 : 1, false, api);
     __arc::Opnd os = __arc::opnd<T>(1, (uint32_t)srcRepStride);
     __arc::check_l0(src, p, os, api, "src");
     T parts[256];
@@ -253,11 +266,13 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
     }
 #endif
     __arc::Opnd os = __arc::opnd<T>((uint32_t)srcBlkStride, (uint32_t)srcRepStride);
-    __arc::check_l0(src, p, os, api, "src");
     bool pair = op != __arc::RED_SUM && (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
     bool idx32 = op != __arc::RED_SUM && order == ReduceOrder::ORDER_ONLY_INDEX;
     uint32_t per = pair ? 2 : idx32 ? 4 / sizeof(T) : 1;
     if (per == 0) per = 1;
+    if (p.repeat)
+        __arc::red_dst(dst, (uint64_t)(p.repeat - 1) * dstRepStride * per + per, p.repeat > 1 && dstRepStride > 1, api);
+    __arc::check_l0(src, p, os, api, "src");
     if (p.repeat)
         ARC_CHECK(((uint64_t)(p.repeat - 1) * dstRepStride * per + per) * sizeof(T) <= dst.bytes_, api,
                   "dst: %u repeats with dstRepStride %d need %llu elements, the tensor has %u", p.repeat,
@@ -366,6 +381,9 @@ inline void blockred(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     const uint32_t epb = 32 / sizeof(T);
     const uint32_t g = pairs ? 2 : epb, nout = p.L / g;
     __arc::Opnd os = __arc::opnd<T>((uint32_t)srcBlkStride, (uint32_t)srcRepStride);
+    if (p.repeat)
+        __arc::red_dst(dst, (uint64_t)(p.repeat - 1) * dstRepStride * nout + nout, p.repeat > 1 && dstRepStride > 1,
+                       api);
     __arc::check_l0(src, p, os, api, "src");
     if (p.repeat)
         ARC_CHECK(((uint64_t)(p.repeat - 1) * dstRepStride * nout + nout) * sizeof(T) <= dst.bytes_, api,
