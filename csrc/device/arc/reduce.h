@@ -256,6 +256,12 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
                   int32_t srcBlkStride, int32_t srcRepStride, int op, ReduceOrder order, const char *api)
 {
     __arc::red_types<T>(api);
+    bool pair = op != __arc::RED_SUM && (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
+    bool idx32 = op != __arc::RED_SUM && order == ReduceOrder::ORDER_ONLY_INDEX;
+    uint32_t per = pair ? 2 : idx32 ? 4 / sizeof(T) : 1;
+    if (per == 0) per = 1;
+    if (p.repeat)
+        __arc::red_dst(dst, (uint64_t)(p.repeat - 1) * dstRepStride * per + per, p.repeat > 1 && dstRepStride > 1, api);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     if constexpr (__arc::one_of<T, float>) {
         /* Compiled once in the runtime (rt/reduce_whole.c): same checks,
@@ -266,12 +272,6 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
     }
 #endif
     __arc::Opnd os = __arc::opnd<T>((uint32_t)srcBlkStride, (uint32_t)srcRepStride);
-    bool pair = op != __arc::RED_SUM && (order == ReduceOrder::ORDER_VALUE_INDEX || order == ReduceOrder::ORDER_INDEX_VALUE);
-    bool idx32 = op != __arc::RED_SUM && order == ReduceOrder::ORDER_ONLY_INDEX;
-    uint32_t per = pair ? 2 : idx32 ? 4 / sizeof(T) : 1;
-    if (per == 0) per = 1;
-    if (p.repeat)
-        __arc::red_dst(dst, (uint64_t)(p.repeat - 1) * dstRepStride * per + per, p.repeat > 1 && dstRepStride > 1, api);
     __arc::check_l0(src, p, os, api, "src");
     if (p.repeat)
         ARC_CHECK(((uint64_t)(p.repeat - 1) * dstRepStride * per + per) * sizeof(T) <= dst.bytes_, api,
