@@ -79,6 +79,16 @@ KERNELS = [
       " gy.SetGlobalBuffer((__gm__ int32_t *)y);"
       " LocalTensor<int32_t> a = b.Get<int32_t>(); DataCopy(a, gx, 8);"
       " SetAtomicMax<int32_t>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 8); SetAtomicMin<int32_t>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy[8], a, 8); SetAtomicNone();"),
+] + [
+    # the same on uint32 (values above 2^31 compare unsigned) and float
+    k("atomic_maxmin_" + t, "GM_ADDR x, GM_ADDR y",
+      ("GlobalTensor<ELT> gx, gy; gx.SetGlobalBuffer((__gm__ ELT *)x + GetBlockIdx() * 8);"
+       " gy.SetGlobalBuffer((__gm__ ELT *)y);"
+       " LocalTensor<ELT> a = b.Get<ELT>(); DataCopy(a, gx, 8);"
+       " SetAtomicMax<ELT>(); PipeBarrier<PIPE_ALL>(); DataCopy(gy, a, 8); SetAtomicMin<ELT>(); PipeBarrier<PIPE_ALL>();"
+       " DataCopy(gy[8], a, 8); SetAtomicNone();").replace("ELT", t))
+    for t in ("uint32_t", "float")
+] + [
     k("init_gm", "GM_ADDR x, GM_ADDR y",
       "GlobalTensor<int32_t> gy; gy.SetGlobalBuffer((__gm__ int32_t *)y + GetBlockIdx() * 100);"
       " InitGlobalMemory(gy, 100, (int32_t)GetBlockIdx() + 7);"),
@@ -190,6 +200,17 @@ def test_atomic_max_min(mod):
     launch(mod, "atomic_maxmin", 6, x, y)
     np.testing.assert_array_equal(y[:8], np.maximum(x.reshape(6, 8).max(0), 0))
     np.testing.assert_array_equal(y[8:], np.minimum(x.reshape(6, 8).min(0), 0))
+
+
+@pytest.mark.parametrize("t,dt", [("uint32_t", np.uint32), ("float", np.float32)])
+def test_atomic_max_min_uint32_float(mod, t, dt):
+    rng = np.random.default_rng(5)
+    x = (rng.integers(0, 2**32, 6 * 8, dtype=np.uint64).astype(dt) if dt == np.uint32
+         else (rng.standard_normal(6 * 8) * 100).astype(dt))
+    y = np.concatenate([x[:8], x[:8]]).astype(dt)   # start from block 0's values: max/min of all six
+    launch(mod, "atomic_maxmin_" + t, 6, x, y)
+    np.testing.assert_array_equal(y[:8], x.reshape(6, 8).max(0))
+    np.testing.assert_array_equal(y[8:], x.reshape(6, 8).min(0))
 
 
 def test_init_global_memory(mod):

@@ -62,9 +62,21 @@ template <class T> inline T scalar_atomic(T *p, T v, int op, const char *api)
 
 /* The atomic-mode copy: out of the inlined path (cold, compiled once per
  * element type) so the plain copy a kernel almost always makes stays a call. */
-template <class T> __attribute__((noinline, cold)) void store_atomic(T *dst, const T *src, uint64_t n, int op)
+template <class T> __attribute__((noinline, cold)) void store_atomic_each(T *dst, const T *src, uint64_t n, int op)
 {
     for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);
+}
+/* 32-bit float and integers: the runtime's copy (rt/store_atomic.c, the
+ * same combine), so kernels compile none. */
+template <class T> inline void store_atomic(T *dst, const T *src, uint64_t n, int op)
+{
+    if constexpr (one_of<T, float, int32_t, uint32_t>)
+        __arc_store_atomic32((void *)dst, (const void *)src, n, op,
+                             is_same<T, float>::value     ? ARC_ATOMIC32_F32
+                             : is_same<T, int32_t>::value ? ARC_ATOMIC32_I32
+                                                          : ARC_ATOMIC32_U32);
+    else
+        store_atomic_each(dst, src, n, op);
 }
 /* Copy n elements UB -> GM honouring the atomic mode. */
 template <class T> inline void store_gm(T *__restrict dst, const T *__restrict src, uint64_t n)

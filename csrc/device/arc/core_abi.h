@@ -171,6 +171,11 @@ void __arc_whole_f32(float *dst, unsigned dst_bytes, const float *src, unsigned 
  * then element j of repeat r fills dst's block r * rep + j * blk. */
 void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_bytes, unsigned repeat, unsigned blk,
                 unsigned rep, unsigned esize, const char *tname) ARC_NOMERGE;
+/* DataCopy UB -> GM in an atomic mode (rt/store_atomic.c) on n 32-bit
+ * elements of `kind` (ARC_ATOMIC32_*): each combined into GM by a
+ * compare-and-swap with op (arc/state.h AtomicOp ADD/MAX/MIN). */
+enum { ARC_ATOMIC32_F32 = 0, ARC_ATOMIC32_I32, ARC_ATOMIC32_U32 };
+void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int op, int kind);
 /* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -294,7 +299,8 @@ void __arc_site(const char *where);
     X(__arc_check_cnt)        \
     X(__arc_check_l0)         \
     X(__arc_whole_f32)        \
-    X(__arc_brcb)
+    X(__arc_brcb)             \
+    X(__arc_store_atomic32)
 
 #ifdef __cplusplus
 }
