@@ -68,6 +68,8 @@ CASES = {   # id: (call, tensor copied out, api, what the block's 64 outputs hol
     "wholereducemax": ("WholeReduceMax<float>(s, a, 32, 8, 1, 1, 4);", "s", "AscendC::WholeReduceMax",
                        lambda x: np.stack([rows(x).max(-1), np.full((len(x) // N, 8), 31 * 2 ** -149)], -1)
                        .reshape(-1, 16), 16),
+    "brcb": ("Brcb(y, a, 1, BrcbRepeatParams(1, 8));", "y", "AscendC::Brcb",
+             lambda x: np.repeat(x.reshape(-1, N)[:, :8], 8, axis=-1), 64),
 }
 
 

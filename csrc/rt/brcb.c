@@ -14,6 +14,15 @@ void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_byt
     const char *api = "AscendC::Brcb";
     arc_core *c = __arc_core();
     const uint32_t epb = 32 / esize;
+    if (repeat && c->dev[ARC_RACE_SLOT]) {
+        /* dst is written on PIPE_V: reported first (vector dst operands come
+         * first), clamped to the tensor (its bound is checked below); blocks
+         * with gaps between them are a sparse footprint. */
+        uint64_t b = ((uint64_t)(repeat - 1) * rep + 7ull * blk + 1) * epb * esize;
+        c->dev[ARC_COST_ESIZE_SLOT] = esize;
+        __arc_race_access(1 /* PIPE_V */, blk == 1 && (repeat == 1 || rep == 8) ? 2 : 2 | ARC_RACE_SPARSE, dst,
+                          b < dst_bytes ? b : dst_bytes, api);
+    }
     __arc_check_cnt(src, src_bytes, (long long)repeat * 8, esize, tname, api, "src");
     if (((uintptr_t)dst & 31u) != 0)
         __arc_trap(api, "%s address is not 32-byte aligned (offset %llu bytes into UB)", "dst",

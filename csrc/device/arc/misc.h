@@ -67,6 +67,12 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
     return;
 #endif
     const uint32_t epb = 32 / sizeof(T);
+    if (repeatTime) { /* dst written on PIPE_V, reported first as in rt/brcb.c */
+        uint64_t b = ((uint64_t)(repeatTime - 1) * bp.dstRepStride + 7ull * bp.dstBlkStride + 1) * 32;
+        __arc::cost_esize<T>();
+        __arc::race(__arc::RP_V, bp.dstBlkStride == 1 && (repeatTime == 1 || bp.dstRepStride == 8) ? 2 : 2 | ARC_RACE_SPARSE,
+                    dst.addr_, b < dst.bytes_ ? b : dst.bytes_, api);
+    }
     __arc::check_cnt(src, (int64_t)repeatTime * 8, api, "src");
     ARC_CHECK_ALIGN32(dst.addr_, api, "dst");
     ARC_CHECK(dst.addr_ != src.addr_, api, "dst and src must not be the same tensor");
