@@ -15,16 +15,22 @@ int __arc_race_raw_on(void)
     return k && ((k->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF || k->dev[ARC_RACE_GM_SLOT] != 0);
 }
 
+/* write: bit 0 a store, bit 1 a volatile access.  A volatile GM access is
+ * a flag between blocks (a spin-wait, the signal it waits for): like an
+ * atomic it synchronises rather than races, so it is not logged between
+ * cores; in UB it is an ordinary scalar access. */
 void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site)
 {
     arc_core *k = __arc_core();
     if (!k) return;
+    int vol = write & 2;
+    write &= 1;
     const unsigned char *a = (const unsigned char *)p;
     const char *api = write ? "a store through a pointer" : "a load through a pointer";
     if (a >= k->ub && a < k->ub + k->ub_size) {
         if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
         sim_race_scalar(p, bytes, write, api, site);
-    } else if (k->dev[ARC_RACE_GM_SLOT]) {
+    } else if (k->dev[ARC_RACE_GM_SLOT] && !vol) {
         sim_race_gm_scalar(p, bytes, write, api, site);
     }
 }

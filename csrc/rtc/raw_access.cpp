@@ -78,10 +78,12 @@ void accesses_of(llvm::Instruction &in, const llvm::DataLayout &dl, std::vector<
         if (n && may_be_device_memory(p))
             out.push_back({p, n, write});
     };
+    // A volatile access is flagged (bit 1): how a kernel waits for or signals
+    // another block through GM (rt/race_raw.c).
     if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&in)) {
-        add(l->getPointerOperand(), size_of(l->getType()), 0);
+        add(l->getPointerOperand(), size_of(l->getType()), l->isVolatile() ? 2 : 0);
     } else if (auto *s = llvm::dyn_cast<llvm::StoreInst>(&in)) {
-        add(s->getPointerOperand(), size_of(s->getValueOperand()->getType()), 1);
+        add(s->getPointerOperand(), size_of(s->getValueOperand()->getType()), s->isVolatile() ? 3 : 1);
     } else if (auto *mt = llvm::dyn_cast<llvm::MemTransferInst>(&in)) {
         add(mt->getRawSource(), mt->getLength(), 0);
         add(mt->getRawDest(), mt->getLength(), 1);
