@@ -125,8 +125,9 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z, GM_ADDR y)
 XCORE_OK = dict(XSYNC="SyncAll();", ACC="", OUT="b * 256")
 
 # The cube pipes: ND -> NZ into L1 (MTE2), L1 -> L0A/L0B (MTE1), Mmad (M),
-# Fixpipe L0C -> GM (FIX); CUBE_SYNC orders the loads before the Mmad.
-CUBE = HEAD + r'''
+# Fixpipe L0C -> GM (FIX); CUBE_SYNC orders the loads before the Mmad.  A is
+# M_ROWS x 32 (M_ROWS / 8 fractals of L0A), B and the product's columns 32.
+CUBE_M = HEAD + r'''
 extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
@@ -139,22 +140,38 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
     TBuf<TPosition::A2> a2;
     TBuf<TPosition::B2> b2;
     TBuf<TPosition::CO1> c1;
-    pipe.InitBuffer(a1, 4096); pipe.InitBuffer(a2, 4096); pipe.InitBuffer(b2, 4096); pipe.InitBuffer(c1, 4096);
+    pipe.InitBuffer(a1, L_BYTES); pipe.InitBuffer(a2, L_BYTES); pipe.InitBuffer(b2, L_BYTES); pipe.InitBuffer(c1, C_BYTES);
     LocalTensor<half> la1 = a1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
     LocalTensor<float> lc = c1.Get<float>();
-    DataCopy(la1, g, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0));
+    DataCopy(la1, g, Nd2NzParams(1, M_ROWS, 32, 0, 32, M_ROWS, 1, 0));
     PipeBarrier<PIPE_ALL>();
-    LoadData(la2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    LoadData(la2, la1, LoadData2DParams(0, M_FRACS, 1, 0, 0, false, 0));
     LoadData(lb2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
     CUBE_SYNC
     MmadParams p;
-    p.m = 32; p.n = 32; p.k = 32;
+    p.m = M_ROWS; p.n = 32; p.k = 32;
     Mmad(lc, la2, lb2, p);
     PipeBarrier<PIPE_ALL>();
-    FixpipeParamsV220 f(32, 32, 32, 32, false);
+    FixpipeParamsV220 f(32, M_ROWS, M_ROWS, 32, false);
     Fixpipe(o, lc, f);
 }
 '''
+
+
+def cube(m):
+    """CUBE_M for an m x 32 A."""
+    return (CUBE_M.replace("M_ROWS", str(m)).replace("M_FRACS", str(m // 8))
+            .replace("L_BYTES", "4096" if m <= 32 else "8192").replace("C_BYTES", "4096" if m <= 32 else "16384"))
+
+
+def accumulating(src):
+    """src with a second Mmad accumulating onto the first, M_SYNC between."""
+    return src.replace("    Mmad(lc, la2, lb2, p);\n",
+                       "    Mmad(lc, la2, lb2, p);\n    M_SYNC\n    p.cmatrixInitVal = false;\n"
+                       "    Mmad(lc, la2, lb2, p);   // accumulate\n")
+
+
+CUBE = cube(32)
 
 
 def render(src, **subs):
@@ -542,9 +559,7 @@ def test_same_pipe_flags_that_cover_the_earlier_copy_order_it():
 def test_same_pipe_mmads_accumulating_into_a_small_l0c_tile():
     # 32 x 32 is 4 fractals of L0C: back-to-back accumulation needs PipeBarrier<PIPE_M>
     twice = ("CUBE_SYNC", "SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);")
-    src = CUBE.replace("    Mmad(lc, la2, lb2, p);\n",
-                       "    Mmad(lc, la2, lb2, p);\n    M_SYNC\n    p.cmatrixInitVal = false;\n"
-                       "    Mmad(lc, la2, lb2, p);   // accumulate\n")
+    src = accumulating(CUBE)
     x, y = np.ones(32 * 32, np.float16), np.zeros(32 * 32, np.float32)
     k = build(src, **dict([twice], M_SYNC=""))
     with pytest.raises(arc.LaunchError) as e:
@@ -683,41 +698,9 @@ def test_matmul_api_blocks_writing_the_same_c_tile():
 
 # An 80 x 32 L0C tile is 10 fractals: the cube orders back-to-back
 # accumulation itself, so two Mmads with no PipeBarrier<PIPE_M> are clean.
-BIG_MMAD = HEAD + r'''
-extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y)
-{
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    GlobalTensor<half> g;
-    GlobalTensor<float> o;
-    g.SetGlobalBuffer((__gm__ half *)x);
-    o.SetGlobalBuffer((__gm__ float *)y);
-    TPipe pipe;
-    TBuf<TPosition::A1> a1;
-    TBuf<TPosition::A2> a2;
-    TBuf<TPosition::B2> b2;
-    TBuf<TPosition::CO1> c1;
-    pipe.InitBuffer(a1, 8192); pipe.InitBuffer(a2, 8192); pipe.InitBuffer(b2, 8192); pipe.InitBuffer(c1, 16384);
-    LocalTensor<half> la1 = a1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
-    LocalTensor<float> lc = c1.Get<float>();
-    DataCopy(la1, g, Nd2NzParams(1, 80, 32, 0, 32, 80, 1, 0));
-    PipeBarrier<PIPE_ALL>();
-    LoadData(la2, la1, LoadData2DParams(0, 10, 1, 0, 0, false, 0));
-    LoadData(lb2, la1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
-    SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);
-    MmadParams p;
-    p.m = 80; p.n = 32; p.k = 32;
-    Mmad(lc, la2, lb2, p);
-    p.cmatrixInitVal = false;
-    Mmad(lc, la2, lb2, p);
-    PipeBarrier<PIPE_ALL>();
-    FixpipeParamsV220 f(32, 80, 80, 32, false);
-    Fixpipe(o, lc, f);
-}
-'''
-
-
 def test_same_pipe_mmads_on_ten_fractals_are_ordered_by_the_cube():
     x, y = np.ones(80 * 32, np.float16), np.zeros(80 * 32, np.float32)
-    build(BIG_MMAD)(x, y, block_dim=1)
+    build(accumulating(cube(80)), CUBE_SYNC="SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);",
+          M_SYNC="")(x, y, block_dim=1)
     arc.synchronize()
     assert np.array_equal(y, np.full_like(y, 64.0))
