@@ -85,33 +85,25 @@ mod = arc.Program(SRC, "interrupt.asc").compile(["--npu-arch=dav-2201"]).load()
 spin, twice = mod.get_kernel("spin"), mod.get_kernel("twice")
 
 
-def good_launch(stream=None):
-    x = np.arange(8, dtype=np.int32)
-    y = np.zeros(8, np.int32)
+def checked_launch(k, blocks, x, stream, label):
+    y = np.zeros_like(x)
     if stream is None:
-        twice[8](x, y)
+        k[blocks](x, y)
     else:
-        dx, dy = arc.to_device(x), arc.zeros(8, np.int32)
-        twice[8, stream](dx, dy)
+        dx, dy = arc.to_device(x), arc.zeros(len(x), np.int32)
+        k[blocks, stream](dx, dy)
         stream.synchronize()
         y = dy.get()
     assert (y == 2 * x).all(), y
-    print("next ok", flush=True)
+    print(label, flush=True)
+
+
+def good_launch(stream=None):
+    checked_launch(twice, 8, np.arange(8, dtype=np.int32), stream, "next ok")
 
 
 def good_sync_launch(stream=None):
-    x = np.arange(4, dtype=np.int32) + 5
-    y = np.zeros(4, np.int32)
-    k = mod.get_kernel("sync_twice")
-    if stream is None:
-        k[4](x, y)
-    else:
-        dx, dy = arc.to_device(x), arc.zeros(4, np.int32)
-        k[4, stream](dx, dy)
-        stream.synchronize()
-        y = dy.get()
-    assert (y == 2 * x).all(), y
-    print("next sync ok", flush=True)
+    checked_launch(mod.get_kernel("sync_twice"), 4, np.arange(4, dtype=np.int32) + 5, stream, "next sync ok")
 
 
 def go():

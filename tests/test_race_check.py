@@ -17,9 +17,9 @@ HEAD = r'''
 using namespace AscendC;
 '''
 
-# x -> UB, z = x + x, z -> GM through one TBuf; SYNC_IN / SYNC_OUT are the
-# syncs between the copy in and the add, and the add and the copy out.
-TBUF = HEAD + r'''
+# Each block's 256 floats of x copied into a (the first half of one TBuf; c
+# is the second half), as the UB kernels below begin.
+TILE_IN = r'''
 extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
 {
     GlobalTensor<float> xg, zg;
@@ -30,6 +30,11 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
     pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
     LocalTensor<float> a = buf.Get<float>(), c = a[256];
     DataCopy(a, xg, 256);
+'''
+
+# x -> UB, z = x + x, z -> GM through one TBuf; SYNC_IN / SYNC_OUT are the
+# syncs between the copy in and the add, and the add and the copy out.
+TBUF = HEAD + TILE_IN + r'''
     SYNC_IN
     Add(c, a, a, 256);
     SYNC_OUT
@@ -346,17 +351,7 @@ def test_cube_pipes_mte1_to_m():
 # never raw pointers.  z = x + x computed through the pointers; RAW_IN orders
 # the copy in before the scalar loads, RAW_OUT the first copy out before the
 # scalar stores that reuse its buffer.
-RAWUB = HEAD + r'''
-extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
-{
-    GlobalTensor<float> xg, zg;
-    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
-    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
-    LocalTensor<float> a = buf.Get<float>(), c = a[256];
-    DataCopy(a, xg, 256);
+RAWUB = HEAD + TILE_IN + r'''
     RAW_IN
     __ubuf__ float *pa = (__ubuf__ float *)a.GetPhyAddr();
     float *pc = (float *)c.GetPhyAddr();
@@ -514,17 +509,7 @@ def test_bad_modes_are_named(monkeypatch):
 
 # Two copies into overlapping UB on MTE2: the second may start before the
 # first has finished writing, so the bytes both write end up either way.
-SAME_MTE2 = HEAD + r'''
-extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR z)
-{
-    GlobalTensor<float> xg, zg;
-    xg.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256, 256);
-    zg.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256, 256);
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
-    LocalTensor<float> a = buf.Get<float>(), c = a[256];
-    DataCopy(a, xg, 256);
+SAME_MTE2 = HEAD + TILE_IN + r'''
     SAME_SYNC
     DataCopy(a[64], xg[64], 64);
     PipeBarrier<PIPE_ALL>();
