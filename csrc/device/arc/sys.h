@@ -49,7 +49,10 @@ template <typename... A> inline int printf(const char *fmt, A... a)
 
 namespace AscendC {
 inline int64_t GetBlockIdx() { return __arc_core()->block_idx; }
-inline int64_t GetBlockNum() { return __arc_core()->block_num; }
+/* A launch has 1 to 2^32 blocks: written so that LLVM knows the count is
+ * never 0 (a loop whose bounds divide by it keeps a computable range, which
+ * the race check's raw-pointer reports hoist out of the loop, rtc/raw_access.cpp). */
+inline int64_t GetBlockNum() { return (int64_t)(uint32_t)(__arc_core()->block_num - 1) + 1; }
 inline int64_t GetSubBlockIdx() { return __arc_core()->sub_block_idx; }
 inline int64_t GetSubBlockNum() { return __arc_core()->sub_block_num; }
 inline int64_t GetTaskRatio() { return __arc_core()->sub_block_num > 1 ? __arc_core()->sub_block_num : 1; }
