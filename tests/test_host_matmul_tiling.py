@@ -48,14 +48,20 @@ int main() {
 '''
 
 
-@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
-def test_host_multicore_tiling_matches_python(tmp_path):
-    src = tmp_path / "main.cpp"
-    src.write_text(MAIN)
-    exe = tmp_path / "main"
+def build_and_run(tmp_path, name, source):
+    """Compile a host program against the host tiling headers and run it."""
+    src = tmp_path / (name + ".cpp")
+    src.write_text(source)
+    exe = tmp_path / name
     subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"),
                     "-I", os.path.join(ROOT, "csrc/device"), str(src), "-o", str(exe)], check=True)
     r = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    return r
+
+
+@pytest.mark.skipif(CXX is None, reason="no C++ compiler")
+def test_host_multicore_tiling_matches_python(tmp_path):
+    r = build_and_run(tmp_path, "main", MAIN)
     lines = r.stdout.splitlines()
     got = np.array([int(v) for v in lines[0].split()], np.int32)
     want = mt.tiling(512, 384, 256, "float16", "float32", bias=True, cores=8).array()
@@ -100,12 +106,7 @@ int main() {
 
 @pytest.mark.skipif(CXX is None, reason="no C++ compiler")
 def test_host_single_core_block_of_a_bigger_shape(tmp_path):
-    src = tmp_path / "block.cpp"
-    src.write_text(BLOCK)
-    exe = tmp_path / "block"
-    subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"),
-                    "-I", os.path.join(ROOT, "csrc/device"), str(src), "-o", str(exe)], check=True)
-    r = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
+    r = build_and_run(tmp_path, "block", BLOCK)
     lines = r.stdout.splitlines()
     assert lines[0].split() == ["128", "1024", "1024", "128", "64", "1024", "128"]
     assert lines[1] == "multi -1"

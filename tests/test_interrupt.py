@@ -46,7 +46,7 @@ extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y)
     ((__gm__ int32_t *)y)[i] = 2 * ((__gm__ int32_t *)x)[i];
 }
 // Blocks every signal of its thread (rt_sigprocmask), then spins.
-extern "C" __global__ __aicore__ void blocksig(GM_ADDR out)
+__aicore__ inline void block_signals_and_spin(GM_ADDR out)
 {
     unsigned long long all = ~0ull;
     register long r10 asm("r10") = 8;
@@ -55,17 +55,16 @@ extern "C" __global__ __aicore__ void blocksig(GM_ADDR out)
     volatile __gm__ int32_t *f = (__gm__ int32_t *)out;
     while (f[0] == 0) { }
 }
+extern "C" __global__ __aicore__ void blocksig(GM_ADDR out)
+{
+    block_signals_and_spin(out);
+}
 // Meets the other blocks in SyncAll (its blocks run as fibers), then
 // blocks every signal of the thread running it and spins.
 extern "C" __global__ __aicore__ void sync_blocksig(GM_ADDR out)
 {
     AscendC::SyncAll();
-    unsigned long long all = ~0ull;
-    register long r10 asm("r10") = 8;
-    long ret;
-    asm volatile("syscall" : "=a"(ret) : "a"(14L), "D"(0L), "S"(&all), "d"(0L), "r"(r10) : "rcx", "r11", "memory");
-    volatile __gm__ int32_t *f = (__gm__ int32_t *)out;
-    while (f[0] == 0) { }
+    block_signals_and_spin(out);
 }
 extern "C" __global__ __aicore__ void sync_twice(GM_ADDR x, GM_ADDR y)
 {
