@@ -32,12 +32,13 @@ per (dtypes, formats, key, options); nothing is cached from a failed one.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
+import stat
 import tempfile
 import threading
-import weakref
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -104,25 +105,83 @@ def _norm(name: str) -> str:
     return name.replace("_", "").lower()
 
 
+def _private_base() -> str:
+    """This user's directory for op sources (``$TMPDIR/ascendrtc-<uid>``),
+    created 0700; one that is a symlink, another user's, or open to others
+    is refused (its files would be compiled)."""
+    base = os.path.join(tempfile.gettempdir(), f"ascendrtc-{os.getuid()}")
+    try:
+        os.mkdir(base, 0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(base)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise OpProjectError(f"{base}: not a private directory of this user (a symlink, another user's, or "
+                             f"writable by others); remove it, or set TMPDIR to a private directory")
+    return base
+
+
+def _content_root(files: Mapping[str, str]) -> str:
+    """A directory holding ``files`` whose path is derived from their content
+    only (``$TMPDIR/ascendrtc-<uid>/op-src/<sha256>``), so the compile
+    cache's key -- which names the -I directories and the headers under
+    them -- is the same in every process for the same project.  Written
+    once (a private temporary directory renamed into place); reused after a
+    byte-for-byte check, rewritten when that fails."""
+    h = hashlib.sha256()
+    for k in sorted(files):
+        h.update(k.encode() + b"\0" + files[k].encode("utf-8", "surrogatepass") + b"\0")
+    top = os.path.join(_private_base(), "op-src")
+    os.makedirs(top, 0o700, exist_ok=True)
+    root = os.path.join(top, h.hexdigest()[:40])
+    if os.path.isdir(root) and not os.path.islink(root) and _same_files(root, files):
+        return root
+    tmp = tempfile.mkdtemp(prefix=".tmp-", dir=top)
+    for rel, text in files.items():
+        os.makedirs(os.path.join(tmp, os.path.dirname(rel)), exist_ok=True)
+        with open(os.path.join(tmp, rel), "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    try:
+        os.rename(tmp, root)
+    except OSError:  # there already (another process, or a damaged copy)
+        if not (os.path.isdir(root) and _same_files(root, files)):
+            shutil.rmtree(root, ignore_errors=True)
+            os.rename(tmp, root)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return root
+
+
+def _same_files(root: str, files: Mapping[str, str]) -> bool:
+    try:
+        for rel, text in files.items():
+            with open(os.path.join(root, rel), encoding="utf-8", newline="") as f:
+                if f.read() != text:
+                    return False
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True
+
+
 class _Files:
     """The project's files: a directory on disk, or {relative path: text}
-    (written to a private temporary directory, removed with this object,
-    so that includes such as "../op_host/x.h" resolve as on disk)."""
+    (written to a directory named by their content, see
+    :func:`_content_root`, so that includes such as "../op_host/x.h"
+    resolve as on disk and the compile cache's key depends on the content
+    only)."""
 
     def __init__(self, project: Union[str, os.PathLike, Mapping[str, str]]):
         self.in_memory = isinstance(project, Mapping)
         if self.in_memory:
-            self.root = tempfile.mkdtemp(prefix="ascendrtc-op-")
-            weakref.finalize(self, shutil.rmtree, self.root, True)
+            texts = {}
             for k, v in project.items():
                 rel = os.path.normpath(str(k))
                 if not isinstance(v, str):
                     raise TypeError(f"op project file {k!r}: text must be str, not {type(v).__name__}")
-                if os.path.isabs(rel) or rel.split(os.sep)[0] == "..":
+                if os.path.isabs(rel) or rel.split(os.sep)[0] == ".." or rel == ".":
                     raise OpProjectError(f"op project file {k!r}: must be a path inside the project")
-                os.makedirs(os.path.join(self.root, os.path.dirname(rel)), exist_ok=True)
-                with open(os.path.join(self.root, rel), "w", encoding="utf-8") as f:
-                    f.write(v)
+                texts[rel] = v
+            self.root = _content_root(texts)
         else:
             self.root = os.path.abspath(os.fspath(project))
             if not os.path.isdir(self.root):
