@@ -33,12 +33,17 @@ Settings, read at each use (not frozen at import):
     600); after that, compile anyway.
 
 ``ASCENDRTC_CACHE_REMOTE``
-    a Redis server shared by many machines (``redis://[[user]:password@]host[:port][/db]``),
-    consulted after a local miss and filled after a compile; entries are
-    verified like local ones.  ``read`` and ``require`` apply to it too.
-``ASCENDRTC_CACHE_REMOTE_TIMEOUT``
-    seconds any one request to it may take (default 1); a server that
-    fails is skipped for a while, with one warning, and compiles go on.
+    a Redis server shared by many machines (``redis[s]://[[user]:password@]host[:port][/db]``),
+    consulted after a local miss and filled after a compile.  Entries there
+    carry a MAC under the team's key (``ASCENDRTC_CACHE_REMOTE_KEY`` or
+    ``ASCENDRTC_CACHE_REMOTE_KEY_FILE``); one without a valid MAC is never
+    loaded, and a hit is re-checked against the local key.  Without a key
+    the server is unused unless ``ASCENDRTC_CACHE_REMOTE_TRUST=unauthenticated``
+    (see :mod:`ascendrtc._cache_auth`).  ``read`` and ``require`` apply to it too.
+``ASCENDRTC_CACHE_REMOTE_TIMEOUT``, ``ASCENDRTC_CACHE_REMOTE_MAX_VALUE``
+    seconds any one request to it may take (default 1), and the largest
+    value read from it (default 64M); a server that fails is skipped for a
+    while, with one warning, and compiles go on.
 
 ``ascendrtc cache list|stats|verify|prune|clear`` inspects and
 maintains the directory (``--remote`` for the server).
@@ -143,6 +148,48 @@ def _fresh(hit, stale: List[str]):
     return None
 
 
+def _strs(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _str_map(v) -> bool:
+    return isinstance(v, dict) and all(isinstance(x, str) for x in (*v, *v.values()))
+
+
+def _matches_key(hit, key: CacheKey, opts: List[str], where: str):
+    """``hit`` (an authenticated remote entry) when what it says and what
+    its binary says agree with the key computed here -- the options, the
+    arch, the compiler, and the kernels its metadata names -- before it is
+    loaded or kept on disk; else None, logged."""
+    if hit is None:
+        return None
+    meta, payload = hit
+    from ._C import read_meta
+    try:
+        bm = read_meta(payload)
+    except (ValueError, TypeError) as e:
+        bm, why = None, str(e)
+    else:
+        why = "its payload has no ascendrtc kernel metadata"
+    checks = [(_strs(meta.get("kernels")) and _str_map(meta.get("lowered") or {}) and
+               isinstance(meta.get("log", ""), str) and (meta.get("deps") is None or _str_map(meta["deps"])),
+               "its metadata is malformed"),
+              (meta.get("options") == opts, f"options {str(meta.get('options'))[:200]} differ from {opts}"),
+              (meta.get("arch") == key.components.get("arch"), f"arch {str(meta.get('arch'))[:40]!r} differs"),
+              (meta.get("compiler") == key.components.get("compiler"), "it was built by another compiler"),
+              # a real CANN binary carries no ascendrtc metadata; the simulated NPU's always does
+              (bm is not None or key.components.get("backend") != "sim", why)]
+    if bm is not None:
+        checks += [(bm.arch == key.components.get("arch"), f"the binary is for {bm.arch!r}"),
+                   (_strs(meta.get("kernels")) and sorted(k.name for k in bm.kernels) == sorted(meta["kernels"]),
+                    "the binary's kernels are not the ones its metadata names")]
+    bad = [w for ok, w in checks if not ok]
+    if bad:
+        log.warning("ascendrtc cache: ignoring the remote entry %s on %s: %s", key.digest, where, "; ".join(bad))
+        return None
+    return hit
+
+
 def _reason(cache: DiskCache, origin: str, label: str, key: CacheKey) -> str:
     """Why ``key`` missed: what changed since the last compile of the same
     specialisation, else that it is new."""
@@ -191,7 +238,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     writable = m == "on" and os.access(cache.dir, os.W_OK)  # not: a shared cache this user may only read
     remote = get_tier()
     if remote is not None:
-        rhit = _fresh(remote.load(key.digest), stale)
+        rhit = _fresh(_matches_key(remote.load(key.digest), key, opts, remote.display_url), stale)
         if rhit is not None:
             if writable:  # the next process on this machine finds it locally
                 try:

@@ -14,13 +14,14 @@ import pytest
 
 import ascendrtc as arc
 from ascendrtc import cache as C
-from ascendrtc import _cache_remote
+from ascendrtc import _cache_auth, _cache_remote
 from ascendrtc._cache_store import decode_entry
 from helpers.acl import SEED_KERNEL
 from helpers.redis_server import RedisServer
 
 OPTS = ["--npu-arch=dav-2201"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEY = "test-team-key-0123456789"
 
 
 def prog(n=256):
@@ -47,9 +48,11 @@ def remote(redis_server, tmp_path, monkeypatch):
     """A fresh local cache directory and ASCENDRTC_CACHE_REMOTE at the server."""
     monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(tmp_path / "local"))
     monkeypatch.setenv("ASCENDRTC_CACHE_REMOTE", redis_server.url)
+    monkeypatch.setenv("ASCENDRTC_CACHE_REMOTE_KEY", KEY)
     monkeypatch.delenv("ASCENDRTC_CACHE", raising=False)
     monkeypatch.delenv("ASCENDRTC_CACHE_REMOTE_TIMEOUT", raising=False)
     _cache_remote._tiers.clear()
+    _cache_remote._refused.clear()
     yield redis_server
     _cache_remote._tiers.clear()
 
@@ -68,7 +71,8 @@ print(r.how, bool(np.array_equal(z.get(), 2 * x)))
 
 
 def _child(tmp_path, name, url):
-    env = dict(os.environ, ASCENDRTC_CACHE_DIR=str(tmp_path / name), ASCENDRTC_CACHE_REMOTE=url)
+    env = dict(os.environ, ASCENDRTC_CACHE_DIR=str(tmp_path / name), ASCENDRTC_CACHE_REMOTE=url,
+               ASCENDRTC_CACHE_REMOTE_KEY=KEY)
     env.pop("ASCENDRTC_CACHE", None)
     p = subprocess.run([sys.executable, "-c", _CHILD, ROOT], capture_output=True, text=True, env=env, timeout=300)
     assert p.returncode == 0, p.stderr
@@ -89,8 +93,8 @@ def test_remote_entry_is_the_disk_entry(remote):
     assert r.how == "compiled"
     (key,) = remote.keys()
     assert key.endswith(r.key.digest)
-    with open(C.get_cache().path_for(r.key.digest), "rb") as f:
-        assert remote.cli("GET", key)[:-1] == f.read()   # redis-cli ends the value with a newline
+    with open(C.get_cache().path_for(r.key.digest), "rb") as f:   # redis-cli ends the value with a newline
+        assert _cache_auth.unseal(KEY.encode(), key, remote.cli("GET", key)[:-1]) == f.read()
 
 
 @pytest.mark.parametrize("damage", ["garbage", "bitflip", "truncate"])
@@ -98,7 +102,7 @@ def test_damaged_remote_entry_is_rebuilt(remote, tmp_path, monkeypatch, caplog, 
     r = C.compile(prog(), OPTS)
     (key,) = remote.keys()
     blob = remote.cli("GET", key)[:-1]
-    assert decode_entry(blob, r.key.digest)[1] == r.binary.data
+    assert decode_entry(blob[_cache_auth.HEADER:], r.key.digest)[1] == r.binary.data
     bad = {"garbage": b"not an entry at all",
            "bitflip": blob[:-7] + bytes([blob[-7] ^ 0x10]) + blob[-6:],
            "truncate": blob[: len(blob) // 2]}[damage]
@@ -107,9 +111,10 @@ def test_damaged_remote_entry_is_rebuilt(remote, tmp_path, monkeypatch, caplog, 
     with caplog.at_level(logging.WARNING, logger="ascendrtc.cache"):
         r2 = C.compile(prog(), OPTS)
     assert r2.how == "compiled"                          # never served from the damaged value
-    assert "corrupt remote entry" in caplog.text
+    assert "ignoring the remote entry" in caplog.text
     assert runs_add(r2.binary)
-    meta, payload = decode_entry(remote.cli("GET", key)[:-1], r.key.digest)   # replaced by a good entry
+    meta, payload = decode_entry(_cache_auth.unseal(KEY.encode(), key, remote.cli("GET", key)[:-1]),
+                                 r.key.digest)   # replaced by a good entry
     assert payload == r2.binary.data and meta["kernels"] == ["add_custom"]
     monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(tmp_path / "third-local"))
     assert C.compile(prog(), OPTS).how == "remote"

@@ -22,16 +22,29 @@ def _free_port():
 class RedisServer:
     """One redis-server process; ``url`` is its redis:// URL."""
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, password=None, tls=False):
         exe = shutil.which("redis-server")
         if exe is None:
             pytest.fail("redis-server is not installed: `make test` installs it (tools/install_deps.sh)")
         self.port = _free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc = subprocess.Popen(
-            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(workdir), "--daemonize", "no", "--loglevel", "warning"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.password = password
+        auth = f":{password}@" if password else ""
+        self.url = f"{'rediss' if tls else 'redis'}://{auth}127.0.0.1:{self.port}/0"
+        args = [exe, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--dir", str(workdir), "--daemonize", "no", "--loglevel", "warning"]
+        args += ["--requirepass", password] if password else []
+        self.tls_args = []
+        if tls:  # a throwaway self-signed certificate for 127.0.0.1; clients trust it through `ca`
+            self.ca = self.key = str(workdir / "redis-tls.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                            "-keyout", self.key, "-out", self.ca], check=True, capture_output=True, timeout=60)
+            args += ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file", self.ca,
+                     "--tls-key-file", self.key, "--tls-auth-clients", "no"]
+            self.tls_args = ["--tls", "--cacert", self.ca]
+        else:
+            args += ["--port", str(self.port)]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 20
         while True:  # poll until it accepts connections (bounded)
             try:
@@ -45,8 +58,9 @@ class RedisServer:
 
     def cli(self, *args, stdin=None):
         """stdout of `redis-cli -p PORT args...` (bytes)."""
-        return subprocess.run(["redis-cli", "-p", str(self.port), *args], input=stdin, capture_output=True,
-                              check=True, timeout=30).stdout
+        auth = ["-a", self.password, "--no-auth-warning"] if self.password else []
+        return subprocess.run(["redis-cli", "-p", str(self.port), *self.tls_args, *auth, *args], input=stdin,
+                              capture_output=True, check=True, timeout=30).stdout
 
     def keys(self):
         return [k for k in self.cli("--scan", "--pattern", "ascendrtc:*").decode().split() if k]
