@@ -60,6 +60,7 @@
 #include "type_traits"   /* CANN kernels use std:: traits without including them */
 #include "cstdint"
 #include "arc/types.h"
+#include "arc/lowp.h"   /* hifloat8_t, fp8, fp4 (shared with simt_api/) */
 #include "arc/state.h"
 #include "arc/tensor.h"
 #include "arc/sync.h"
