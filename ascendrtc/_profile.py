@@ -70,7 +70,13 @@ class LaunchReport:
     written; ``ops`` priced; ``sync_all_phases``; ``per_block`` (a
     :class:`BlockSpan` each: core, start, end, busy time) and ``events`` (an
     :class:`Op` per operation, for the timeline; ``dropped_events`` counts
-    those beyond the per-launch budget, which the totals still include)."""
+    those beyond the per-launch budget, which the totals still include, and
+    ``dropped_from`` says where: (block, events dropped, start of the first
+    in cycles)); ``schedule_cycles``, the cores' pipelines alone, and
+    ``roofline_cycles``, the chip's floors (``hbm``, ``l2``, ``compute``):
+    ``cycles`` is the largest of them; ``hbm_bytes`` the GM bytes HBM moves
+    (the rest hit L2); ``flops`` the cube's operations and ``peak_flops``
+    the SoC's fp16 cube peak per second."""
     kernel: str
     soc: str
     clock_mhz: float
@@ -87,6 +93,39 @@ class LaunchReport:
     sync_all_phases: int
     per_block: List[BlockSpan] = field(repr=False)
     events: List[Op] = field(repr=False)
+    schedule_cycles: float = 0.0
+    roofline_cycles: Dict[str, float] = field(default_factory=dict)
+    hbm_bytes: int = 0
+    flops: float = 0.0
+    peak_flops: float = 0.0
+    dropped_from: List[tuple] = field(default_factory=list, repr=False)
+
+    @property
+    def roofline_us(self) -> float:
+        """The chip's floor for this launch, in microseconds: the largest of
+        its HBM bytes over the HBM bandwidth (L2 hits excluded), all its GM
+        bytes over the L2 bandwidth, and the vector or cube work over the
+        cores sharing it.  ``time_us`` is never below it."""
+        return max(self.roofline_cycles.values(), default=0.0) / self.clock_mhz
+
+    @property
+    def limited_by(self) -> str:
+        """What sets the estimate: ``"schedule"`` (the cores' pipelines), or
+        the roofline term that lifts it: ``"hbm"``, ``"l2"`` or ``"compute"``."""
+        if not self.roofline_cycles or self.cycles <= self.schedule_cycles + 1e-9:
+            return "schedule"
+        return max(self.roofline_cycles, key=self.roofline_cycles.get)
+
+    @property
+    def dropped_text(self) -> str:
+        """Where the timeline lost events ("" when it kept them all)."""
+        if not self.dropped_events:
+            return ""
+        blocks = [d[0] for d in self.dropped_from]
+        t = min((d[2] for d in self.dropped_from), default=0.0) / self.clock_mhz
+        span = f"block {blocks[0]}" if len(blocks) == 1 else f"{len(blocks)} blocks ({blocks[0]}..{blocks[-1]})"
+        return (f"{self.dropped_events} of {self.ops} events not kept in the timeline ({span}, from "
+                f"{t:.2f} us on; the totals count them)")
 
     @property
     def time_us(self) -> float:
@@ -130,7 +169,10 @@ class LaunchReport:
                    core_type=d["core_type"], cycles=d["cycles"], busy_cycles=dict(zip(pipes, d["busy"])),
                    block_cycles=d["block_cycles"], gm_read_bytes=d["gm_read_bytes"],
                    gm_write_bytes=d["gm_write_bytes"], ops=d["ops"], dropped_events=d["dropped_events"],
-                   sync_all_phases=d["sync_all_phases"], per_block=per_block, events=events)
+                   sync_all_phases=d["sync_all_phases"], per_block=per_block, events=events,
+                   schedule_cycles=d.get("schedule_cycles", d["cycles"]), roofline_cycles=d.get("roofline", {}),
+                   hbm_bytes=d.get("hbm_bytes", 0), flops=d.get("flops", 0.0), peak_flops=d.get("peak_flops", 0.0),
+                   dropped_from=[tuple(x) for x in d.get("dropped_from", [])])
 
 
 class Profile:
@@ -212,6 +254,12 @@ class Profile:
             ra = r.ratios
             lines.append(f"{i:>3} {r.kernel[:24]:<24} {r.blocks:>6} {r.cores:>5} {r.time_us:>9.2f} "
                          + " ".join(f"{ra[c]:>6.2f}" for c in cols) + f"  {r.bound}")
+        for i, r in enumerate(self.launches):
+            lines.append(f"{i:>3} roofline {r.roofline_us:.2f} us (HBM {r.hbm_bytes / 1e6:.1f} MB of "
+                         f"{(r.gm_read_bytes + r.gm_write_bytes) / 1e6:.1f} MB GM traffic; L2 hits the rest)"
+                         + ("" if r.limited_by == "schedule" else f", the estimate is the roofline's {r.limited_by} term"))
+            if r.dropped_events:
+                lines.append(f"{i:>3} timeline: {r.dropped_text}")
         assumed = sorted({a for r in self.launches for a in r.assumed_apis})
         if assumed:
             lines.append("priced without a published rate: " + ", ".join(assumed))
@@ -262,7 +310,16 @@ class Profile:
         ax.invert_yaxis()
         ax.set_xlabel("estimated time (us)")
         names = ", ".join(sorted({r.kernel for r in self.launches}))
-        ax.set_title(f"{names}: {self.time_us:.2f} us estimated ({', '.join(sorted({r.soc for r in self.launches}))})")
+        roof = sum(r.roofline_us for r in self.launches)
+        if roof > 0:
+            ax.axvline(roof, color="r", lw=1, ls="--", label=f"roofline {roof:.2f} us")
+            ax.legend(loc="lower right", fontsize="small")
+        title = f"{names}: {self.time_us:.2f} us estimated ({', '.join(sorted({r.soc for r in self.launches}))})"
+        dropped = sum(r.dropped_events for r in self.launches)
+        if dropped:
+            title += f"\n{dropped} events not drawn: " + "; ".join(r.dropped_text for r in self.launches
+                                                                   if r.dropped_events)
+        ax.set_title(title, fontsize="medium")
         ax.set_xlim(0, max(self.time_us, 1e-3))
         fig.tight_layout()
         return fig
@@ -292,15 +349,22 @@ class Profile:
                 ev.append({"name": e.api.replace("AscendC::", ""), "cat": e.pipe, "ph": "X",
                            "ts": t0 + e.start_us, "dur": e.end_us - e.start_us, "pid": pids[(r.core_type, b.core)],
                            "tid": PIPES.index(e.pipe), "args": args})
+            if r.dropped_events:  # say it where the timeline thins out
+                t = min(d[2] for d in r.dropped_from) / r.clock_mhz if r.dropped_from else 0.0
+                ev.append({"name": f"{r.dropped_events} events dropped", "ph": "i", "s": "g", "ts": t0 + t,
+                           "pid": 0, "tid": 0, "args": {"dropped": r.dropped_text}})
         return ev
 
     def save_trace(self, path) -> None:
         """Write the timeline as a Chrome trace (open it in
         https://ui.perfetto.dev or chrome://tracing): one process per core,
         one thread per pipe, times in microseconds."""
+        other = {"ascendrtc": "cost model estimate", "note": _NOTE,
+                 "dropped_events": sum(r.dropped_events for r in self.launches)}
+        if other["dropped_events"]:
+            other["dropped"] = [r.dropped_text for r in self.launches if r.dropped_events]
         with open(path, "w") as f:
-            json.dump({"traceEvents": self.trace_events(), "displayTimeUnit": "ns",
-                       "otherData": {"ascendrtc": "cost model estimate", "note": _NOTE}}, f)
+            json.dump({"traceEvents": self.trace_events(), "displayTimeUnit": "ns", "otherData": other}, f)
 
 
 def profile(soc: Optional[str] = None) -> Profile:

@@ -20,12 +20,14 @@ fi
 # Python packages the build and tests need (module: pip name), checked in one
 # interpreter start.  nbclient/nbformat/ipykernel/matplotlib run
 # examples/quickstart.ipynb in the tests; wheel builds the packaging test's
-# wheel with older setuptools.  PyTorch is optional (its tests skip
+# wheel with older setuptools; ray runs the autotuner's cluster tests (a
+# real local head on 127.0.0.1).  PyTorch is optional (its tests skip
 # without it) and never installed here: see the README for a CPU build.
 pymiss=$($PY - <<'PYEOF'
 import importlib.util
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
-        "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis"}
+        "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis",
+        "ray": "ray"}
 miss = [pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None]
 try:  # pyproject.toml's SPDX license string needs setuptools >= 77 (PEP 639)
     from importlib.metadata import version

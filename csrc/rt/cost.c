@@ -22,7 +22,7 @@
 #include "rt/cost_model.h"
 
 /* ---- the per-block model ---- */
-static int pidx(int pipe_t_value)
+int sim_cost_pidx(int pipe_t_value)
 {
     switch (pipe_t_value) {
     case 0: case 1: case 2: case 3: case 4: case 5: return pipe_t_value;
@@ -31,7 +31,7 @@ static int pidx(int pipe_t_value)
     }
 }
 
-static cost_block *blk(void)
+cost_block *sim_cost_blk(void)
 {
     arc_core *k = __arc_core();
     return k ? (cost_block *)(uintptr_t)k->dev[ARC_COST_SLOT] : NULL;
@@ -44,8 +44,11 @@ void sim_cost_close_op(cost_block *b)
     if (!b->cur_open)
         return;
     b->cur_open = 0;
+    if (b->cur.pipe == 2)
+        b->flops += b->cur_flops;
     if (b->nev == b->maxev) {
-        b->dropped++;
+        if (!b->dropped++)
+            b->first_drop = b->cur.start;
         return;
     }
     if (b->nev == b->capev) {
@@ -53,7 +56,8 @@ void sim_cost_close_op(cost_block *b)
         if (cap > b->maxev) cap = b->maxev;
         cost_ev *n = realloc(b->ev, cap * sizeof *n);
         if (!n) {
-            b->dropped++;
+            if (!b->dropped++)
+                b->first_drop = b->cur.start;
             return;
         }
         b->ev = n;
@@ -80,7 +84,7 @@ static int space_of(const cost_block *b, const unsigned char *a)
 
 static double dma(const cost_block *b, int path, uint64_t bytes)
 {
-    return sim_cost_dma_seconds(path, (double)bytes, b->share_Bps) * b->hz;
+    return sim_cost_dma_seconds(path, (double)bytes) * b->hz; /* the GM budget: cost_gm.c */
 }
 
 /* Cycles the open operation takes, from what it has seen so far; sets
@@ -114,8 +118,10 @@ static double op_cycles(cost_block *b, unsigned esize)
                of fp16's rate [doc]; its 512-byte fractals hold half of fp16's K, so twice the cycles
                per fractal triple. */
         if (b->cur_a && b->cur_b && b->cur_c) {
-            d = 3.0 + (esize == 4 ? 2.0 : 1.0) *
-                          sqrt((double)b->cur_a / 512.0 * ((double)b->cur_b / 512.0) * ((double)b->cur_c / 1024.0));
+            double triples = sqrt((double)b->cur_a / 512.0 * ((double)b->cur_b / 512.0) * ((double)b->cur_c / 1024.0));
+            d = 3.0 + (esize == 4 ? 2.0 : 1.0) * triples;
+            /* 2 operations per multiply-add of a 16 x (512 B of K) x 16 triple */
+            b->cur_flops = triples * 2.0 * 16 * 16 * (esize == 1 ? 32 : esize == 4 ? 8 : 16);
         } else {
             assumed = 1;
             d = 1.0 + (double)e->bytes / 256.0;
@@ -171,8 +177,8 @@ static double issue(cost_block *b, int q)
 
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api)
 {
-    cost_block *b = blk();
-    int q = pidx(pipe);
+    cost_block *b = sim_cost_blk();
+    int q = sim_cost_pidx(pipe);
     if (!b || q < 0 || bytes == 0)
         return;
     unsigned esize = (unsigned)__arc_core()->dev[ARC_COST_ESIZE_SLOT];
@@ -191,8 +197,8 @@ void sim_cost_access(int pipe, int write, const void *p, unsigned long long byte
         double old = b->cur.end - b->cur.start;
         note(b, write, sp, bytes);
         double d = op_cycles(b, esize);
-        b->busy[q] += d - old;
-        b->cur.end = b->cur.start + d;
+        b->cur.end = maxd(b->cur.start + d, b->cur_port);
+        b->busy[q] += (b->cur.end - b->cur.start) - old;
         b->free[q] = b->cur.end;
         return;
     }
@@ -203,16 +209,16 @@ void sim_cost_access(int pipe, int write, const void *p, unsigned long long byte
     b->cur_w = b->cur_l0c = b->cur_nread = 0;
     b->cur_dst_sp = SP_UB;
     b->cur_a = b->cur_b = b->cur_c = b->cur_src = 0;
+    b->cur_flops = 0;
     note(b, write, sp, bytes);
-    double d = op_cycles(b, esize);
+    sim_cost_gm_open(b, q);
+    double d = maxd(op_cycles(b, esize), b->cur_port - start);
     b->cur.end = start + d;
     b->nops++;
     b->busy[q] += d;
     if (q == 0)
         b->s = start + d;
     b->free[q] = start + d;
-    if (q == 4) b->gm_rd += bytes;
-    if (q == 5) b->gm_wr += bytes;
 }
 
 static qtime *qfind(cost_block *b, uintptr_t key, int dst, int create)
@@ -240,11 +246,11 @@ static void hold(cost_block *b, int d, double t)
 
 void sim_cost_sync(int kind, int src, int dst, unsigned long long key)
 {
-    cost_block *b = blk();
+    cost_block *b = sim_cost_blk();
     if (!b)
         return;
     sim_cost_close_op(b);
-    int s = pidx(src), d = pidx(dst);
+    int s = sim_cost_pidx(src), d = sim_cost_pidx(dst);
     switch (kind) {
     case ARC_RACE_SET:
         if (s < 0 || d < 0 || key >= 8) return;
@@ -314,6 +320,7 @@ sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, u
         free(c);
         return NULL;
     }
+    pthread_mutex_init(&c->l2mu, NULL);
     c->soc = sim_cost_session_soc();
     if (!c->soc)
         c->soc = sim_cost_soc_find(arch->soc);
@@ -337,8 +344,10 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
     if (!b)
         return; /* no memory: this block is not priced (the report says so) */
     uint32_t active = c->nblocks < c->cores ? c->nblocks : c->cores;
-    b->share_Bps = c->soc->gm_Bps / active;
     b->hz = c->soc->mhz * 1e6;
+    b->hbm_cpb = b->hz * active / c->soc->gm_Bps; /* the core's share of the chip's GM budget */
+    b->l2_cpb = b->hz * active / c->soc->l2_Bps;
+    b->launch = c;
     b->maxev = EVENT_BUDGET / c->nblocks;
     if (b->maxev < 64)
         b->maxev = 64;

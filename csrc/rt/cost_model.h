@@ -4,6 +4,8 @@
 #ifndef SIM_COST_MODEL_H_
 #define SIM_COST_MODEL_H_
 
+#include <pthread.h>
+
 #include "rt/rt_internal.h"
 
 #define CP 7          /* S V M MTE1 MTE2 MTE3 FIX, as race.c */
@@ -46,22 +48,56 @@ typedef struct cost_block {
     uint32_t nmarks, capmarks;
     cost_ev *ev;
     size_t nev, capev, maxev;
-    uint64_t dropped, nops, gm_rd, gm_wr;
-    double share_Bps; /* this core's share of GM bandwidth */
+    uint64_t dropped, nops, gm_rd, gm_wr, hbm_bytes;
+    double first_drop;  /* when the first operation the timeline did not keep started */
+    double flops, cur_flops; /* cube operations (2 per multiply-add), the open Mmad's */
+    /* The core's share of the chip's GM budget (cost_gm.c): cycles per byte
+     * from HBM (misses, write-backs) and from L2 (hits); its GM port's
+     * reservations, [start, end) pairs by start; port cycles of GM accesses
+     * reported before their operation opened. */
+    double hbm_cpb, l2_cpb;
+    double *port;
+    unsigned nport, capport;
+    double pend[CP];
+    uintptr_t not_gm_page; /* the last page a raw pointer hit outside device memory */
+    double cur_port; /* when the open operation's GM port reservations end */
+    struct sim_cost_launch *launch;
     double hz;
     unsigned char *l1, *l0;
     unsigned long long l1_size;
 } cost_block;
+
+/* One device allocation's 512-byte lines, for the L2 model (cost_gm.c):
+ * bit set once a line was read (rd) or written (wr) in the launch. */
+typedef struct l2_region {
+    uintptr_t base;
+    size_t size;
+    _Atomic uint64_t *rd, *wr;
+} l2_region;
+#define L2_REGIONS 64
 
 struct sim_cost_launch {
     const sim_cost_soc *soc;
     char kernel[128];
     uint32_t nblocks, cores, core_type;
     cost_block **blocks;
+    pthread_mutex_t l2mu;
+    l2_region l2[L2_REGIONS];
+    _Atomic unsigned nl2;
+    _Atomic uint64_t l2_lines; /* distinct lines touched */
 };
 
 /* Append the open operation of b to its timeline (or count it dropped). */
 void sim_cost_close_op(cost_block *b);
+/* Index of pipe_t value p in the model's pipes (-1: none). */
+int sim_cost_pidx(int pipe_t_value);
+/* The calling core's record (NULL: not profiled). */
+cost_block *sim_cost_blk(void);
+/* Charge the GM port cycles a newly opened operation on pipe q was
+ * given before it opened (cost_gm.c). */
+void sim_cost_gm_open(cost_block *b, int q);
+/* The launch's L2 regions freed (cost_gm.c). */
+void sim_cost_l2_free(sim_cost_launch *c);
 /* The SoC the session prices for (NULL: the device's). */
 const sim_cost_soc *sim_cost_session_soc(void);
 

@@ -8,17 +8,19 @@
 
 #include "rt/rt_internal.h"
 
-/* Chip level [cfg]: core counts and cube_freq of the platform configs.  The
- * GM figure (1.6 TB/s, shared by all cores) is the docs' illustrative
- * assumption for A2, the only chip-level bandwidth published. */
+/* Chip level [cfg]: core counts, cube_freq and L2 size of the platform
+ * configs.  HBM 1.6 TB/s and L2 7 TB/s (read + write, shared by all cores)
+ * are the docs' illustrative figures for A2, the only chip-level
+ * bandwidths published. */
+#define MIB (1024.0 * 1024.0)
 static const sim_cost_soc socs[] = {
-    {"Ascend910B1", 24, 48, 1850.0, 1.6e12},
-    {"Ascend910B2", 24, 48, 1800.0, 1.6e12},
-    {"Ascend910B3", 20, 40, 1800.0, 1.6e12},
-    {"Ascend910B4", 20, 40, 1500.0, 1.6e12},
+    {"Ascend910B1", 24, 48, 1850.0, 1.6e12, 7e12, 192 * MIB},
+    {"Ascend910B2", 24, 48, 1800.0, 1.6e12, 7e12, 192 * MIB},
+    {"Ascend910B3", 20, 40, 1800.0, 1.6e12, 7e12, 192 * MIB},
+    {"Ascend910B4", 20, 40, 1500.0, 1.6e12, 7e12, 96 * MIB},
     /* [assumed] no published rates for dav-3510: the simulator's core counts
-     * with the 910B1's clock and bandwidth. */
-    {"Ascend950PR", 32, 64, 1850.0, 1.6e12},
+     * with the 910B1's clock, bandwidths and L2. */
+    {"Ascend950PR", 32, 64, 1850.0, 1.6e12, 7e12, 192 * MIB},
 };
 
 const sim_cost_soc *sim_cost_soc_find(const char *name)
@@ -108,17 +110,13 @@ static double curve_seconds(const dpt *c, size_t n, double bytes)
     return bytes / (g * 1073741824.0);
 }
 
-double sim_cost_dma_seconds(int path, double bytes, double share_Bps)
+double sim_cost_dma_seconds(int path, double bytes)
 {
-    double t;
     switch (path) {
-    case SIM_COST_GM_UB: t = curve_seconds(gm_ub, 3, bytes); break;
-    case SIM_COST_UB_GM: t = curve_seconds(ub_gm, 3, bytes); break;
-    case SIM_COST_GM_L1: t = curve_seconds(gm_l1, 4, bytes); break;
-    case SIM_COST_GM_L0: t = curve_seconds(gm_l0, 3, bytes); break;
-    default: t = curve_seconds(l0c_gm, 2, bytes); break;
+    case SIM_COST_GM_UB: return curve_seconds(gm_ub, 3, bytes);
+    case SIM_COST_UB_GM: return curve_seconds(ub_gm, 3, bytes);
+    case SIM_COST_GM_L1: return curve_seconds(gm_l1, 4, bytes);
+    case SIM_COST_GM_L0: return curve_seconds(gm_l0, 3, bytes);
+    default: return curve_seconds(l0c_gm, 2, bytes);
     }
-    /* all cores share the chip's GM bandwidth */
-    double floor_t = share_Bps > 0 ? bytes / share_Bps : 0;
-    return t > floor_t ? t : floor_t;
 }

@@ -107,6 +107,7 @@ static void block_free(cost_block *b)
         return;
     free(b->ev);
     free(b->marks);
+    free(b->port);
     free(b);
 }
 
@@ -185,7 +186,8 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
     const char **strs = NULL;
     unsigned nstr = 0, capstr = 0;
     double busy[CP] = {0}, block_sum = 0;
-    uint64_t rd = 0, wr = 0, dropped = 0, nops = 0;
+    uint64_t rd = 0, wr = 0, dropped = 0, nops = 0, hbm = 0;
+    double flops = 0;
     put(&s, "{\"kernel\":");
     put_str(&s, c->kernel);
     put(&s, ",\"soc\":");
@@ -208,6 +210,8 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
             block_sum += end[i] - start;
             rd += b->gm_rd;
             wr += b->gm_wr;
+            hbm += b->hbm_bytes;
+            flops += b->flops;
             dropped += b->dropped;
             nops += b->nops;
         }
@@ -230,13 +234,36 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
             first = 0;
         }
     }
+    /* where the timeline lost events: [block, events dropped, start of the first] */
+    put(&s, "],\"dropped_from\":[");
+    first = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        cost_block *b = c->blocks[i];
+        if (!b || !b->dropped) continue;
+        double shift = off[i];
+        if (with_marks) shift = 0;
+        put(&s, "%s[%u,%llu,%.3f]", first ? "" : ",", i, (unsigned long long)b->dropped, b->first_drop + shift);
+        first = 0;
+    }
     put(&s, "],\"strings\":[");
     for (unsigned i = 0; i < nstr; i++) {
         if (i) put(&s, ",");
         if (strs[i]) put_str(&s, strs[i]);
         else put(&s, "null");
     }
-    put(&s, "],\"cycles\":%.3f,\"busy\":[", total);
+    /* The roofline: no launch is faster than its HBM bytes over the HBM
+     * bandwidth, all its GM bytes over the L2 bandwidth, or its vector or
+     * cube work over the cores that share it.  The per-core model already
+     * respects these (cost_gm.c); the floor makes it a guarantee. */
+    double hz = c->soc->mhz * 1e6, sched = total;
+    double floor_hbm = (double)hbm / c->soc->gm_Bps * hz, floor_l2 = (double)(rd + wr) / c->soc->l2_Bps * hz;
+    double floor_pipe = 0;
+    for (int p = 1; p <= 2; p++) floor_pipe = maxd(floor_pipe, busy[p] / (ncores ? ncores : 1));
+    total = maxd(total, maxd(floor_hbm, maxd(floor_l2, floor_pipe)));
+    put(&s, "],\"cycles\":%.3f,\"schedule_cycles\":%.3f,\"roofline\":{\"hbm\":%.3f,\"l2\":%.3f,"
+            "\"compute\":%.3f},\"hbm_bytes\":%llu,\"flops\":%.6g,\"peak_flops\":%.6g,\"busy\":[",
+        total, sched, floor_hbm, floor_l2, floor_pipe, (unsigned long long)hbm, flops,
+        (double)c->soc->aic * 8192.0 * hz);
     for (int p = 0; p < CP; p++) put(&s, "%s%.3f", p ? "," : "", busy[p]);
     put(&s, "],\"block_cycles\":%.3f,\"gm_read_bytes\":%llu,\"gm_write_bytes\":%llu,\"ops\":%llu,"
             "\"dropped_events\":%llu,\"unpriced_blocks\":%u,\"sync_all_phases\":%u}",
@@ -264,6 +291,7 @@ out:
     free(off);
     free(core);
     for (uint32_t i = 0; i < n; i++) block_free(c->blocks[i]);
+    sim_cost_l2_free(c);
     free(c->blocks);
     free(c);
 }

@@ -157,7 +157,7 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
 void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub)
 {
     if (!g || agent >= g->n) {
-        k->dev[ARC_RACE_GM_SLOT] = 0;
+        k->dev[ARC_RACE_GM_SLOT] = k->dev[ARC_COST_SLOT] ? SIM_GM_COST_ONLY : 0;
         return;
     }
     gm_agent *a = &g->a[agent];
@@ -272,10 +272,22 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
                             (uint8_t)pipe};
 }
 
+/* The core's log (NULL: none; a profiled core without one calls the cost
+ * model alone). */
+static gm_agent *agent_of(arc_core *k, const void *p, unsigned long long bytes, int op, int pipe)
+{
+    if (!k) return NULL;
+    if (__builtin_expect(k->dev[ARC_COST_SLOT] != 0, 0)) {
+        if (pipe >= 0) sim_cost_gm(op, pipe, p, bytes);
+        else sim_cost_gm_raw(p, bytes, op == ARC_GM_WRITE);
+    }
+    unsigned long long v = k->dev[ARC_RACE_GM_SLOT];
+    return v == SIM_GM_COST_ONLY ? NULL : (gm_agent *)(uintptr_t)v;
+}
+
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api)
 {
-    arc_core *k = __arc_core();
-    gm_agent *a = k ? (gm_agent *)(uintptr_t)k->dev[ARC_RACE_GM_SLOT] : NULL;
+    gm_agent *a = agent_of(__arc_core(), p, bytes, op, pipe);
     if (!a) return;
     switch (op) {
     case ARC_GM_READ:
@@ -320,9 +332,8 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
  * (the instrumented code cannot tell them apart). */
 void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site)
 {
-    arc_core *k = __arc_core();
-    gm_agent *a = k ? (gm_agent *)(uintptr_t)k->dev[ARC_RACE_GM_SLOT] : NULL;
     uintptr_t u = (uintptr_t)p;
+    gm_agent *a = agent_of(__arc_core(), p, bytes, write ? ARC_GM_WRITE : ARC_GM_READ, -1);
     if (!a || !bytes) return;
     /* A loop's next access from the same line, right after the last one
      * in the same allocation and state: the record grows (what record()

@@ -245,7 +245,9 @@ typedef struct sim_cost_soc {
     const char *name;
     unsigned aic, aiv; /* cube and vector cores */
     double mhz;        /* clock */
-    double gm_Bps;     /* GM bandwidth shared by all cores, bytes/s */
+    double gm_Bps;     /* HBM bandwidth shared by all cores and pipes, bytes/s */
+    double l2_Bps;     /* L2 bandwidth (hits), bytes/s */
+    double l2_bytes;   /* L2 capacity */
 } sim_cost_soc;
 typedef struct sim_cost_launch sim_cost_launch;
 enum { SIM_COST_GM_UB, SIM_COST_UB_GM, SIM_COST_GM_L1, SIM_COST_GM_L0, SIM_COST_L0C_GM };
@@ -256,8 +258,8 @@ const sim_cost_soc *sim_cost_soc_names(size_t *n);
  * *assumed = 1 when no rate is published for it. */
 double sim_cost_vec_cpr(const char *api, unsigned esize, int *assumed);
 /* Seconds one DMA instruction moving `bytes` on path SIM_COST_* takes on
- * one core that gets at most share_Bps of the GM bandwidth. */
-double sim_cost_dma_seconds(int path, double bytes, double share_Bps);
+ * one core by itself (the chip's GM budget is cost_gm.c's). */
+double sim_cost_dma_seconds(int path, double bytes);
 /* Nonzero while a profiling session records launches (launches check it
  * as they are queued). */
 int sim_cost_session_on(void);
@@ -272,6 +274,15 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
 /* The race hooks' inputs, priced (race.c calls these first). */
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
 void sim_cost_sync(int kind, int src, int dst, unsigned long long key);
+/* A GM access (op ARC_GM_*) of a device-API call or the kernel's own code
+ * on pipe_t `pipe`, priced against the chip's GM budget (cost_gm.c). */
+void sim_cost_gm(int op, int pipe, const void *p, unsigned long long bytes);
+/* A load or store through a pointer: priced as the scalar unit's when p
+ * lies in a device allocation. */
+void sim_cost_gm_raw(const void *p, unsigned long long bytes, int write);
+/* arc_core::dev[ARC_RACE_GM_SLOT] of a profiled core without a GM race log:
+ * the device API's GM hooks run for the cost model alone. */
+#define SIM_GM_COST_ONLY 1ull
 
 /* ---- race_gm.c: GM races between the cores of a launch ---- */
 /* (fault.c) " (kernel parameter 2 'z')" when a pointer parameter of r
