@@ -152,7 +152,7 @@ static int place(sim_func *f, uint32_t magic, int cross_core)
      * blocks as cube cores run at once.  Each block runs as one thread. */
     f->max_concurrent = cube || t >= 4 ? a->cube_cores : a->vector_cores;
     /* Blocks that meet in SyncAll must all be live at once: as fibers
-     * (cores.c), or as a thread each (MIX kernels, ASCENDRTC_FIBERS=0); the
+     * (core_fibers.c), or as a thread each (MIX kernels, ASCENDRTC_FIBERS=0); the
      * others take blocks from a shared counter, so a few threads run any
      * number. */
     pthread_once(&host_once, host_threads_init);

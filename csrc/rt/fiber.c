@@ -1,5 +1,5 @@
 /* fiber.c - stackful fibers for the blocks of SyncAll kernels and the
- * sub-cores (AIC, AIVs) of MIX blocks (cores.c).
+ * sub-cores (AIC, AIVs) of MIX blocks (core_fibers.c, core_mix.c).
  * A block waiting in SyncAll must keep its stack and registers while the
  * other blocks run; a sleeping OS thread per block did that at the price of
  * a wake-up and a context switch per block and barrier (~10 us each on a
@@ -10,7 +10,7 @@
  * Sanitizers must be told about every switch: ASan keeps per-stack state
  * (__sanitizer_start/finish_switch_fiber), TSan a per-fiber clock
  * (__tsan_switch_to_fiber).  A fiber may resume on another thread than the
- * one it left (cores.c moves runnable fibers to idle threads); the code
+ * one it left (core_fibers.c moves runnable fibers to idle threads); the code
  * around a switch therefore never keeps a thread-local address across it. */
 #include <pthread.h>
 #include <stdint.h>
@@ -55,7 +55,7 @@ static void fiber_start(sim_fiber *f)
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
     f->fn(f->arg);
-    abort(); /* fn never returns (cores.c's fibers loop) */
+    abort(); /* fn never returns (the fibers of core_fibers.c and core_mix.c loop) */
 }
 
 #ifndef SIM_FIBER_UCONTEXT

@@ -36,7 +36,7 @@ typedef struct orphan {
     sim_stream *s;
 } orphan;
 
-/* The worker running t was abandoned in kernel code (cores.c): on the
+/* The worker running t was abandoned in kernel code (core_hang.c): on the
  * thread that finished the launch, record its failure and serve the
  * stream.  t is never released: the abandoned core may still read it. */
 static void launch_orphaned(void *arg, aclError code, const char *msg)

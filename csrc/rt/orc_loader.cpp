@@ -46,7 +46,7 @@ extern "C" void __arc_trap(const char *api, const char *fmt, ...);
 namespace {
 
 std::mutex orc_mu;  // serialises every use of LLJIT
-// Never destroyed: at exit, cores abandoned in kernel code (cores.c) may
+// Never destroyed: at exit, cores abandoned in kernel code (core_hang.c) may
 // still be running loaded code, which the JIT's destructor would unmap under
 // them; the OS reclaims it with the process.
 llvm::orc::LLJIT *the_orc;

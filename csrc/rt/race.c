@@ -32,7 +32,7 @@
  * "Race detection").  GM races between cores are race_gm.c's.
  *
  * All state is per core thread (a fiber block and each AIC/AIV of a MIX
- * block keep their own, swapped in by cores.c) and reset at every block
+ * block keep their own, swapped in by core_mix.c) and reset at every block
  * start. */
 #include <pthread.h>
 #include <stddef.h>
@@ -115,7 +115,7 @@ static void st_free(void *p)
 }
 static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
 
-/* A block run as a fiber (cores.c) keeps its own state: it may move between
+/* A block run as a fiber (core_fibers.c) keeps its own state: it may move between
  * threads, and several blocks share one thread. */
 void *sim_race_state_new(void) { return calloc(1, sizeof(race_state)); }
 void sim_race_state_free(void *s) { if (s) st_free(s); }

@@ -108,7 +108,7 @@ typedef struct sim_alloc {
     size_t maplen;
 } sim_alloc;
 /* The allocation containing p stays mapped when freed (an abandoned core,
- * cores.c, may still use it); up to 256 such allocations. */
+ * core_hang.c, may still use it); up to 256 such allocations. */
 void sim_mem_keep(const void *p);
 /* Find the live allocation containing p (within its span); 1 when found. */
 int sim_mem_find(const void *p, sim_alloc *out);
@@ -133,7 +133,7 @@ int sim_elf_check(const void *data, size_t len, char *err, size_t n);
 /* 0 when ASCENDRTC_GM_CHECKS=0 turned GM checks and guard pages off. */
 int sim_gm_checks(void);
 
-/* ---- cores.c: the simulated AI cores ---- */
+/* ---- core_*.c: the simulated AI cores ---- */
 typedef struct sim_corepool sim_corepool;
 typedef void (*sim_entry_fn)(const unsigned char *args);
 
@@ -150,13 +150,13 @@ typedef struct sim_kernel_run {
     uint32_t core_type;      /* 0 AIV, 1 AIC */
     uint64_t tiling_key;     /* what TILING_KEY_IS() compares against */
     uint32_t threads;        /* core threads to use, <= max_concurrent */
-    uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (cores.c) */
+    uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (core_fibers.c) */
     int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
     struct sim_cost_launch *cost; /* the cost model's record when profiled (cost.c), else NULL */
     uint64_t seq;            /* the launch task's number on its stream (sim_corepool_cancel); 0: none */
     /* When the launching thread is stuck in kernel code and abandoned, a new
      * thread finishes the launch and calls this with its result instead of
-     * sim_cores_run returning (cores.c, "Abandoned cores"). */
+     * sim_cores_run returning (core_hang.c, "Abandoned cores"). */
     void (*orphaned)(void *arg, aclError code, const char *msg);
     void *orphan_arg;
     struct sim_bin *bin;     /* kept loaded when a core is abandoned in its code */
@@ -234,7 +234,7 @@ int sim_race_default_mode(int *mode);
  * the scalar unit's access at kernel source line `site`: checked against
  * the other pipes (race_raw.c). */
 void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
-/* A fiber's own detector state (cores.c): new, swapped in for the calling
+/* A fiber's own detector state (core_fibers.c, core_mix.c): new, swapped in for the calling
  * thread's (returns the one it replaces), freed. */
 void *sim_race_state_new(void);
 void *sim_race_swap(void *state);
@@ -269,7 +269,7 @@ int sim_cost_session_on(void);
 sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, uint32_t nblocks, uint32_t cores,
                                      uint32_t core_type);
 void sim_cost_launch_end(sim_cost_launch *c, aclError code);
-/* A block of r starts on core k: bind k to its record (cores.c). */
+/* A block of r starts on core k: bind k to its record (core_pool.c, core_mix.c). */
 void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
 /* The race hooks' inputs, priced (race.c calls these first). */
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
@@ -403,7 +403,7 @@ aclError sim_func_enter(aclrtFuncHandle f, const char *api, sim_func **out);
 /* Keep the binary's code alive while a launch is queued or running. */
 void sim_bin_hold(sim_bin *b);
 void sim_bin_release(sim_bin *b);
-/* Abandoned cores (cores.c) may run b's code for ever: never free it
+/* Abandoned cores (core_hang.c) may run b's code for ever: never free it
  * (aclrtBinaryUnLoad then returns without waiting for its launches). */
 void sim_bin_keep(sim_bin *b);
 

@@ -7,7 +7,7 @@
  * means none is running.
  *
  * Launches add and remove watches back to back (every capped launch has a
- * stall watch, cores.c); waking this thread for each would cost every
+ * stall watch, core_hang.c); waking this thread for each would cost every
  * launch a context switch.  So while watches come and go it wakes every
  * LINGER_TICK_NS anyway, for LINGER_NS after the last one, and an added
  * watch wakes it only when its deadline comes before the next tick. */

@@ -247,7 +247,7 @@ static void fault_paths(const char *path)
 }
 
 /* Blocks that wait for the last one through GM, without SyncAll: the
- * stall detector must add threads (cores.c on_stall) until all run. */
+ * stall detector must add threads (core_hang.c core_on_stall) until all run. */
 static void stall_paths(const char *path)
 {
     aclrtBinHandle b;

@@ -1,0 +1,211 @@
+/* core_mix.c - MIX blocks: one AIC and its AIVs as fibers of the block's
+ * thread, and the cross-core flags between them.
+ *
+ * A KERNEL_TYPE_MIX_AIC_1_2 block runs the kernel three times (AIC, AIV 0,
+ * AIV 1; 1_1: AIC and one AIV), each with its own arc_core and arenas, as
+ * the NPU's cores of one AI core do.  A sub-core runs until it returns or
+ * waits in CrossCoreWaitFlag on a counter at 0; then the next runnable one
+ * runs.  When every unfinished sub-core waits and none can be released,
+ * the block fails with each one's position (the NPU would hang).  Each
+ * sub-core is a fiber (fiber.c: a guard page below its stack, the
+ * sanitizers told of every switch) that never leaves its thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/core_internal.h"
+
+static void sub_main(void *arg);
+
+static sub_core *sub_get(core_thread *ct, int i)
+{
+    if (ct->subs[i])
+        return ct->subs[i];
+    sub_core *s = calloc(1, sizeof *s);
+    if (!s || sim_arenas_new(&s->ar)) {
+        free(s);
+        return NULL;
+    }
+    if (sim_fiber_init(&s->fib, SIM_CORE_STACK, sub_main, s) || !(s->race = sim_race_state_new())) {
+        sim_fiber_destroy(&s->fib);
+        sim_arenas_free(&s->ar);
+        free(s);
+        return NULL;
+    }
+    s->state = SUB_DONE;
+    ct->subs[i] = s;
+    return s;
+}
+
+/* A sub-core's fiber: one run of the kernel per block, until the block
+ * needs it no more (SUB_DONE), then back to the block's thread.  A block
+ * that failed resumes its waiting sub-cores so they unwind here. */
+static void sub_main(void *arg)
+{
+    sub_core *s = arg;
+    for (;;) {
+        core_thread *ct = core_self; /* read after each switch (fiber.c); always the same thread */
+        if (setjmp(s->jb) == 0 && !atomic_load(&ct->ctx->aborted)) {
+            atomic_store(&ct->in_kernel, IN_KERNEL);
+            ct->ctx->r->entry(ct->ctx->r->args);
+        }
+        core_leave_kernel(core_self);
+        s->state = SUB_DONE;
+        sim_fiber_switch(&s->fib, &core_self->sched);
+    }
+}
+
+/* Run sub-core i until it returns or waits. */
+static void sub_run(core_thread *ct, int i)
+{
+    sub_core *s = ct->subs[i];
+    ct->cur_sub = i;
+    ct->cur = &s->core;
+    ct->jbp = &s->jb;
+    void *race = sim_race_swap(s->race); /* its own pipes */
+    sim_fiber_switch(&ct->sched, &s->fib);
+    s->race = sim_race_swap(race);
+}
+
+void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
+{
+    const sim_kernel_run *r = c->r;
+    int n = 1 + naiv;
+    for (int i = 0; i < n; i++) {
+        sub_core *s = sub_get(ct, i);
+        if (!s) {
+            core_fail(c, "out of host memory for a MIX block's sub-core (its arenas and stack)");
+            return;
+        }
+        arc_core *k = &s->core;
+        k->block_idx = i == 0 ? b : naiv == 2 ? 2 * (long long)b + (i - 1) : b;
+        k->block_num = r->nblocks;
+        k->sub_block_idx = i == 0 ? 0 : i - 1;
+        k->sub_block_num = i == 0 ? 1 : naiv;
+        sim_arenas_enter(&s->ar, k, r->arch);
+        k->tiling_key = r->tiling_key;
+        k->workspace = NULL;
+        k->arch = r->arch->num;
+        k->core_type = i == 0;
+        k->kernel_name = r->kernel_name;
+        memset(k->dev, 0, sizeof k->dev);
+        memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+        void *race = sim_race_swap(s->race); /* the sub-core's pipes start unsynchronised, as a block's */
+        sim_race_block_begin(k, r->race_mode, c->seq);
+        s->race = sim_race_swap(race);
+        sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
+        s->state = SUB_RUN; /* its fiber waits at the top of sub_main's loop */
+        memset(s->cnt, 0, sizeof s->cnt);
+        memset(s->pend, 0, sizeof s->pend);
+    }
+    sim_fiber_thread(&ct->sched);
+    ct->nsub = n;
+    for (;;) {
+        int done = 0, ran = 0;
+        for (int i = 0; i < n && !atomic_load(&c->aborted); i++) {
+            sub_core *s = ct->subs[i];
+            if (s->state == SUB_DONE) {
+                done++;
+                continue;
+            }
+            if (s->state == SUB_WAIT && s->cnt[s->wait_id] == 0)
+                continue;
+            sub_run(ct, i);
+            ran = 1;
+        }
+        if (atomic_load(&c->aborted) || done == n)
+            break;
+        if (!ran) {
+            char m[SIM_MSG_MAX];
+            size_t o = (size_t)snprintf(m, sizeof m, "%s block %u/%u: CrossCoreWaitFlag: the block's cores wait for "
+                                        "flags no core will set (the kernel would hang on the NPU):",
+                                        r->kernel_name, b, r->nblocks);
+            for (int i = 0; i < n && o < sizeof m; i++) {
+                sub_core *s = ct->subs[i];
+                const char *who = i == 0 ? "AIC" : naiv == 1 ? "AIV" : i == 1 ? "AIV 0" : "AIV 1";
+                const char *at = sim_core_site(&s->core);
+                if (s->state == SUB_WAIT)
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in CrossCoreWaitFlag(%d)%s%s;", who,
+                                          s->wait_id, at ? " at " : "", at ? at : "");
+                else
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s returned;", who);
+            }
+            core_fail(c, m);
+            break;
+        }
+    }
+    /* A failed block: the sub-cores still waiting (or not started) unwind
+     * to the top of their loop, ready for the next block. */
+    for (int i = 0; i < n; i++)
+        if (ct->subs[i]->state != SUB_DONE)
+            sub_run(ct, i);
+    ct->cur = &ct->core;
+    ct->jbp = &ct->jb;
+    ct->nsub = 0;
+}
+
+/* Raise sub-core s's counter for id; 15 outstanding sets is the limit. */
+static void flag_add(core_thread *ct, sub_core *s, int id)
+{
+    if (s->cnt[id] >= 15)
+        __arc_trap("CrossCoreSetFlag", "flag %d was set 15 times without a CrossCoreWaitFlag: the counter "
+                   "overflows (the NPU traps or hangs)", id);
+    (void)ct;
+    s->cnt[id]++;
+}
+
+int __arc_cross_core(int op, int mode, int flag)
+{
+    core_thread *ct = core_self;
+    if (!ct || !ct->ctx || !ct->nsub)
+        return 0; /* not a MIX launch: no cross-core scheduler, the flags order nothing */
+    int id = flag & 15, me = ct->cur_sub, naiv = ct->nsub - 1;
+    sub_core *s = ct->subs[me];
+    if (op == 0) { /* CrossCoreSetFlag<mode> */
+        if (mode == 2 && me == 0) {
+            for (int i = 1; i <= naiv; i++)
+                flag_add(ct, ct->subs[i], id);
+        } else if ((mode == 2 || mode == 1) && me > 0) {
+            s->pend[id]++;
+            int all = 1;
+            for (int i = 1; i <= naiv; i++)
+                all &= ct->subs[i]->pend[id] > 0;
+            if (all) {
+                for (int i = 1; i <= naiv; i++)
+                    ct->subs[i]->pend[id]--;
+                if (mode == 2)
+                    flag_add(ct, ct->subs[0], id);
+                else
+                    for (int i = 1; i <= naiv; i++)
+                        flag_add(ct, ct->subs[i], id);
+            }
+        } else if (mode == 1) {
+            __arc_trap("CrossCoreSetFlag", "mode 1 synchronises the AIVs of one AI core; the AIC set flag %d", id);
+        } else {
+            __arc_trap("CrossCoreSetFlag", "mode %d (flag %d) is not modelled by the simulator: modes 1 (AIV <-> AIV) "
+                       "and 2 (AIC <-> AIV) are; mode 0 synchronises every core of a type across blocks", mode, id);
+        }
+        return 1;
+    }
+    if (op == 1) { /* CrossCoreWaitFlag */
+        int k = sim_core_service_begin();
+        while (s->cnt[id] == 0) {
+            s->state = SUB_WAIT;
+            s->wait_id = id;
+            sim_fiber_switch(&s->fib, &ct->sched);
+            if (atomic_load(&ct->ctx->aborted))
+                longjmp(s->jb, 1);
+        }
+        s->state = SUB_RUN;
+        s->cnt[id]--;
+        sim_core_service_end(k);
+        return 1;
+    }
+    /* op 2: this AIC only serves its AIVs' Matmul requests (REGIST_MATMUL_OBJ
+     * in a MIX kernel without ASCENDC_CUBE_ONLY): it is done. */
+    if (me == 0) {
+        sim_core_service_begin();
+        longjmp(s->jb, 1);
+    }
+    return 1;
+}
