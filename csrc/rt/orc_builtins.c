@@ -10,6 +10,9 @@
 /* libgcc helpers clang emits for 128-bit division and integer powers. */
 extern void __divti3(void), __udivti3(void), __modti3(void), __umodti3(void);
 extern void __powisf2(void), __powidf2(void), __stack_chk_fail(void);
+/* glibc extensions the SIMT math library calls (simt_api/math_functions.h),
+ * declared here since the C11 build does not define _GNU_SOURCE. */
+extern float exp10f(float);
 
 #define FN(f) {#f, (void *)&f}
 #define AS(n, f) {n, (void *)&f}
@@ -27,6 +30,9 @@ const sim_orc_symbol sim_orc_builtins[] = {
     FN(truncf), FN(trunc), FN(nearbyintf), FN(nearbyint), FN(lrintf), FN(llrintf), FN(lroundf),
     FN(fmodf), FN(fmod), FN(remainderf), FN(fabsf), FN(fabs), FN(fminf), FN(fmin), FN(fmaxf), FN(fmax),
     FN(fmaf), FN(fma), FN(copysignf), FN(ldexpf), FN(frexpf), FN(modff),
+    FN(exp10f), FN(j0f), FN(j1f), FN(jnf), FN(y0f), FN(y1f), FN(ynf), FN(nextafterf), FN(remquof),
+    FN(logbf), FN(ilogbf), FN(scalbnf), FN(scalblnf), FN(llroundf), FN(fdimf), FN(erfc), FN(cbrt),
+    FN(hypot),
     AS("__extendhfsf2", sim_extendhfsf2), AS("__gnu_h2f_ieee", sim_extendhfsf2),
     AS("__extendhfdf2", sim_extendhfdf2),
     AS("__truncsfhf2", sim_truncsfhf2), AS("__gnu_f2h_ieee", sim_truncsfhf2),

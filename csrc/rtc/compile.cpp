@@ -522,6 +522,10 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     a.push_back("-D__ASCENDRTC__=1");
     if (o->arch_num == 2201)
         a.push_back("-D__CCE_AICORE__=220");
+    /* dav-3510 (SIMT): a float -> integer conversion saturates and takes NaN
+     * to 0 (API SIMT-API/数学函数/数据类型转换/概述), which is LLVM's fpto[su]i.sat */
+    if (o->arch_num == 3510)
+        a.push_back("-fno-strict-float-cast-overflow");
     if (o->sanitizer)
         a.push_back("-DASCENDRTC_SANITIZER=1");
     for (int i = 0; i < o->nmacros; i++)
