@@ -10,9 +10,6 @@
 /* libgcc helpers clang emits for 128-bit division and integer powers. */
 extern void __divti3(void), __udivti3(void), __modti3(void), __umodti3(void);
 extern void __powisf2(void), __powidf2(void), __stack_chk_fail(void);
-/* glibc extensions the SIMT math library calls (simt_api/math_functions.h),
- * declared here since the C11 build does not define _GNU_SOURCE. */
-extern float exp10f(float);
 
 #define FN(f) {#f, (void *)&f}
 #define AS(n, f) {n, (void *)&f}
