@@ -260,6 +260,9 @@ class Profile:
                          + ("" if r.limited_by == "schedule" else f", the estimate is the roofline's {r.limited_by} term"))
             if r.dropped_events:
                 lines.append(f"{i:>3} timeline: {r.dropped_text}")
+            if not r.ops:
+                lines.append(f"{i:>3} warning: no operation of {r.kernel} was priced (the cost model saw no "
+                             "device-API call): its estimate is 0")
         assumed = sorted({a for r in self.launches for a in r.assumed_apis})
         if assumed:
             lines.append("priced without a published rate: " + ", ".join(assumed))

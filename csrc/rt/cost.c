@@ -161,7 +161,7 @@ static void note(cost_block *b, int write, int sp, uint64_t bytes)
 
 /* The scalar unit issues one instruction into pipe q's queue; returns when
  * the pipe may start it. */
-static double issue(cost_block *b, int q)
+double sim_cost_issue(cost_block *b, int q)
 {
     b->s += ISSUE;
     b->busy[0] += ISSUE;
@@ -203,7 +203,7 @@ void sim_cost_access(int pipe, int write, const void *p, unsigned long long byte
         return;
     }
     sim_cost_close_op(b);
-    double start = issue(b, q);
+    double start = sim_cost_issue(b, q);
     b->cur = (cost_ev){.start = start, .api = api, .site = sim_site(), .phase = b->nmarks, .pipe = (uint8_t)q};
     b->cur_open = 1;
     b->cur_w = b->cur_l0c = b->cur_nread = 0;
@@ -236,7 +236,7 @@ static qtime *qfind(cost_block *b, uintptr_t key, int dst, int create)
 static double done_of(cost_block *b, int s) { return s == 0 ? b->s : maxd(b->free[s], b->s); }
 
 /* Pipe d may run nothing before t. */
-static void hold(cost_block *b, int d, double t)
+void sim_cost_hold(cost_block *b, int d, double t)
 {
     if (d == 0)
         b->s = maxd(b->s, t);
@@ -262,7 +262,7 @@ void sim_cost_sync(int kind, int src, int dst, unsigned long long key)
         if (s < 0 || d < 0 || key >= 8) return;
         b->s += ISSUE;
         b->busy[0] += ISSUE;
-        hold(b, d, b->flag[s][d][key]);
+        sim_cost_hold(b, d, b->flag[s][d][key]);
         return;
     case ARC_RACE_QSET: {
         if (s < 0 || d < 0) return;
@@ -278,7 +278,7 @@ void sim_cost_sync(int kind, int src, int dst, unsigned long long key)
         if (e) {
             b->s += ISSUE;
             b->busy[0] += ISSUE;
-            hold(b, d, e->t);
+            sim_cost_hold(b, d, e->t);
         }
         return;
     }

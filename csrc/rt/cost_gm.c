@@ -150,6 +150,27 @@ void sim_cost_gm_open(cost_block *b, int q)
     }
 }
 
+/* c port cycles for GM traffic on pipe q: the open operation on q waits
+ * for them, or the next one when none is open; the scalar unit waits for
+ * its loads. */
+static void charge(cost_block *b, int q, int rd, double c)
+{
+    if (q != 0 && b->cur_open && b->cur.pipe == q) {
+        double t = port_reserve(b, b->cur.start, c);
+        b->cur_port = maxd(b->cur_port, t);
+        if (t > b->cur.end) {
+            b->busy[q] += t - b->cur.end;
+            b->cur.end = t;
+            b->free[q] = maxd(b->free[q], t);
+        }
+    } else if (q == 0) {
+        double t = port_reserve(b, b->s, c);
+        if (rd) b->s = maxd(b->s, t); /* a load waits for its data; a store leaves it in the data cache */
+    } else {
+        b->pend[q] += c;
+    }
+}
+
 void sim_cost_gm(int op, int pipe, const void *p, unsigned long long bytes)
 {
     cost_block *b = sim_cost_blk();
@@ -171,21 +192,22 @@ void sim_cost_gm(int op, int pipe, const void *p, unsigned long long bytes)
     }
     b->hbm_bytes += hbm;
     double moved = (double)bytes * (rd + wr);
-    double c = (double)hbm * b->hbm_cpb + (moved - (double)hbm) * b->l2_cpb;
-    if (q != 0 && b->cur_open && b->cur.pipe == q) {
-        double t = port_reserve(b, b->cur.start, c);
-        b->cur_port = maxd(b->cur_port, t);
-        if (t > b->cur.end) {
-            b->busy[q] += t - b->cur.end;
-            b->cur.end = t;
-            b->free[q] = maxd(b->free[q], t);
-        }
-    } else if (q == 0) {
-        double t = port_reserve(b, b->s, c);
-        if (rd) b->s = maxd(b->s, t); /* a load waits for its data; a store leaves it in the data cache */
-    } else {
-        b->pend[q] += c;
-    }
+    charge(b, q, rd, (double)hbm * b->hbm_cpb + (moved - (double)hbm) * b->l2_cpb);
+}
+
+void sim_cost_gm_rows(cost_block *b, int q, int write, const void *p, uint64_t rows, uint64_t len, uint64_t stride)
+{
+    if (!p || !rows || !len)
+        return;
+    uint64_t hbm = 0, bytes = rows * len;
+    if (stride == len) /* one run */
+        hbm = hbm_part(b->launch, p, bytes, write);
+    else for (uint64_t r = 0; r < rows; r++)
+        hbm += hbm_part(b->launch, (const unsigned char *)p + r * stride, len, write);
+    if (write) b->gm_wr += bytes;
+    else b->gm_rd += bytes;
+    b->hbm_bytes += hbm;
+    charge(b, q, !write, (double)hbm * b->hbm_cpb + (double)(bytes - hbm) * b->l2_cpb);
 }
 
 void sim_cost_gm_raw(const void *p, unsigned long long bytes, int write)

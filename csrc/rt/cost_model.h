@@ -62,6 +62,11 @@ typedef struct cost_block {
     uintptr_t not_gm_page; /* the last page a raw pointer hit outside device memory */
     double cur_port; /* when the open operation's GM port reservations end */
     struct sim_cost_launch *launch;
+    /* the Matmul API's buffers (cost_cube.c): when each L1 half of A and B
+     * was last read and filled, each L0A/L0B half last read, the last
+     * Mmad and Fixpipe; chunks and load groups so far */
+    double mm_a_free[2], mm_b_free[2], mm_a_full[2], mm_b_full[2], mm_l0[2], mm_m, mm_fix;
+    unsigned mm_k, mm_ga, mm_gb;
     double hz;
     unsigned char *l1, *l0;
     unsigned long long l1_size;
@@ -89,6 +94,14 @@ struct sim_cost_launch {
 
 /* Append the open operation of b to its timeline (or count it dropped). */
 void sim_cost_close_op(cost_block *b);
+/* The scalar unit issues one instruction into pipe q's queue; returns when
+ * the pipe may start it. */
+double sim_cost_issue(cost_block *b, int q);
+/* Pipe d (model index) may run nothing before t. */
+void sim_cost_hold(cost_block *b, int d, double t);
+/* Charge rows of a GM transfer to the open operation on pipe q: `rows`
+ * runs of `len` bytes, `stride` apart, from p (cost_gm.c). */
+void sim_cost_gm_rows(cost_block *b, int q, int write, const void *p, uint64_t rows, uint64_t len, uint64_t stride);
 /* Index of pipe_t value p in the model's pipes (-1: none). */
 int sim_cost_pidx(int pipe_t_value);
 /* The calling core's record (NULL: not profiled). */

@@ -261,7 +261,7 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
     for (int p = 1; p <= 2; p++) floor_pipe = maxd(floor_pipe, busy[p] / (ncores ? ncores : 1));
     total = maxd(total, maxd(floor_hbm, maxd(floor_l2, floor_pipe)));
     put(&s, "],\"cycles\":%.3f,\"schedule_cycles\":%.3f,\"roofline\":{\"hbm\":%.3f,\"l2\":%.3f,"
-            "\"compute\":%.3f},\"hbm_bytes\":%llu,\"flops\":%.6g,\"peak_flops\":%.6g,\"busy\":[",
+            "\"compute\":%.3f},\"hbm_bytes\":%llu,\"flops\":%.17g,\"peak_flops\":%.17g,\"busy\":[",
         total, sched, floor_hbm, floor_l2, floor_pipe, (unsigned long long)hbm, flops,
         (double)c->soc->aic * 8192.0 * hz);
     for (int p = 0; p < CP; p++) put(&s, "%s%.3f", p ? "," : "", busy[p]);

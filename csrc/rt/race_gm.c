@@ -157,7 +157,7 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
 void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub)
 {
     if (!g || agent >= g->n) {
-        k->dev[ARC_RACE_GM_SLOT] = k->dev[ARC_COST_SLOT] ? SIM_GM_COST_ONLY : 0;
+        k->dev[ARC_RACE_GM_SLOT] = k->dev[ARC_COST_SLOT] ? ARC_GM_COST_ONLY : 0;
         return;
     }
     gm_agent *a = &g->a[agent];
@@ -282,7 +282,7 @@ static gm_agent *agent_of(arc_core *k, const void *p, unsigned long long bytes, 
         else sim_cost_gm_raw(p, bytes, op == ARC_GM_WRITE);
     }
     unsigned long long v = k->dev[ARC_RACE_GM_SLOT];
-    return v == SIM_GM_COST_ONLY ? NULL : (gm_agent *)(uintptr_t)v;
+    return v == ARC_GM_COST_ONLY ? NULL : (gm_agent *)(uintptr_t)v;
 }
 
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api)

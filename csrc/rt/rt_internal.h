@@ -280,9 +280,6 @@ void sim_cost_gm(int op, int pipe, const void *p, unsigned long long bytes);
 /* A load or store through a pointer: priced as the scalar unit's when p
  * lies in a device allocation. */
 void sim_cost_gm_raw(const void *p, unsigned long long bytes, int write);
-/* arc_core::dev[ARC_RACE_GM_SLOT] of a profiled core without a GM race log:
- * the device API's GM hooks run for the cost model alone. */
-#define SIM_GM_COST_ONLY 1ull
 
 /* ---- race_gm.c: GM races between the cores of a launch ---- */
 /* (fault.c) " (kernel parameter 2 'z')" when a pointer parameter of r

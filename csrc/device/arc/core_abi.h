@@ -257,6 +257,24 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
  * record (runtime-owned) and the device API stores the element size of the
  * vector operation it is about to report in dev[ARC_COST_ESIZE_SLOT]. */
 #define ARC_COST_ON 4ull
+/* dev[ARC_RACE_GM_SLOT] of a profiled core without a GM race log: the GM
+ * hooks run for the cost model alone. */
+#define ARC_GM_COST_ONLY 1ull
+/* The Matmul API computes on the host; it reports each block's cube work
+ * to the cost model (csrc/rt/cost_cube.c) in one call: m x n x k in
+ * base_k chunks, loaded step_ka / step_kb chunks at a time by MTE2 from GM
+ * into L1 (A at a, B at b, rows lda / ldb bytes apart; k_rows: K runs down
+ * the rows; NULL: a local or scalar operand, no GM load), each chunk moved
+ * by MTE1 into L0A/L0B, then the Mmad;
+ * __arc_cost_mm_out: Fixpipe moves the block's `bytes` out of L0C. */
+typedef struct arc_cost_mm {
+    const void *a, *b;
+    unsigned long long lda, ldb;
+    int a_krows, b_krows;
+    unsigned m, n, k, base_k, esize, step_ka, step_kb;
+} arc_cost_mm;
+void __arc_cost_mm(const arc_cost_mm *c);
+void __arc_cost_mm_out(unsigned long long bytes);
 #define ARC_COST_SLOT (ARC_CORE_DEV_SLOTS - 3)
 #define ARC_COST_ESIZE_SLOT (ARC_CORE_DEV_SLOTS - 2)
 
@@ -286,6 +304,8 @@ void __arc_site(const char *where);
     X(__arc_race_gm)          \
     X(__arc_race_raw_on)      \
     X(__arc_race_raw)         \
+    X(__arc_cost_mm)          \
+    X(__arc_cost_mm_out)      \
     X(__arc_site)             \
     X(__arc_copy_bytes)       \
     X(__arc_que_alloc)        \

@@ -12,6 +12,7 @@
 #define ARC_MATMUL_API_H_
 
 #include "arc/cube_types.h"
+#include "arc/matmul_cost.h"
 #include "kernel_tiling/kernel_tiling.h"
 
 /* Kernels write `mm.template IterateAll(c)` with no template arguments
@@ -415,7 +416,7 @@ private:
         if (b_.gm && B_TYPE::format == CubeFormat::ND && sn_ && sk_)
             b_.g.check_range(0, b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_, api);
         if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
-        if (__arc::race_gm_on()) log_reads(api);
+        if (__arc::race_gm_log()) log_reads(api); /* the cost model counts the loads per block (cost_block) */
     }
     /* This core's GM reads of A, B and the bias for the GM race check
      * between cores (on the NPU the cube's MTE2 loads them): ND rows
@@ -463,12 +464,25 @@ private:
         }
         return b_.trans ? b_.p[(int64_t)j * Kb_ + k] : b_.p[(int64_t)k * N_ + j];
     }
+    /* Block (i0, j0)'s cube work for the cost model (arc/matmul_cost.h). */
+    void cost_block(int i0, int j0) const
+    {
+        arc_cost_mm c{nullptr, nullptr, 0, 0, 0, 0, (unsigned)bm_, (unsigned)bn_, (unsigned)sk_,
+                      t_.baseK > 0 ? (unsigned)t_.baseK : 0u, (unsigned)sizeof(TA), (unsigned)t_.stepKa,
+                      (unsigned)t_.stepKb};
+        __mm::cost_operand(a_, A_TYPE::format == CubeFormat::NZ, a_.trans ? i0 : (long long)i0 * Ka_,
+                           a_.trans ? M_ : Ka_, a_.trans, c.a, c.lda, c.a_krows);
+        __mm::cost_operand(b_, B_TYPE::format == CubeFormat::NZ, b_.trans ? (long long)j0 * Kb_ : j0,
+                           b_.trans ? Kb_ : N_, !b_.trans, c.b, c.ldb, c.b_krows);
+        __arc_cost_mm(&c);
+    }
     /* Block (mi, ni) into acc_ (bm x bn, pitch baseN). */
     void compute(uint32_t mi, uint32_t ni)
     {
         bm_ = sm_ - (int)(mi * t_.baseM) < t_.baseM ? sm_ - (int)(mi * t_.baseM) : t_.baseM;
         bn_ = sn_ - (int)(ni * t_.baseN) < t_.baseN ? sn_ - (int)(ni * t_.baseN) : t_.baseN;
         int i0 = mi * t_.baseM, j0 = ni * t_.baseN, ld = t_.baseN;
+        if (__arc::cost_on()) cost_block(i0, j0);
         ARC_CHECK((uint64_t)t_.baseM * t_.baseN <= (64u << 10) && t_.baseN <= 4096, "Matmul::Iterate",
                   "baseM %d x baseN %d exceeds what one L0C (128 KB of 32-bit values) holds", t_.baseM, t_.baseN);
         ACC *acc = acc_;
@@ -502,6 +516,7 @@ private:
         if (bm_ == 0 || bn_ == 0) return;
         gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
         TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
+        if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         /* the GM race check between cores: the cube's Fixpipe writes the block */
         __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d, (uint64_t)bm_,
                        (uint64_t)bn_ * sizeof(TC), (uint64_t)pitch * sizeof(TC), api);
@@ -516,6 +531,7 @@ private:
         ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
                   "the block needs %llu bytes of the local tensor, which has %u", (unsigned long long)need, ub.bytes_);
         TC *d = ub.addr_ + (int64_t)i0 * pitch + j0;
+        if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         for (int r = 0; r < bm_; r++)
             for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
     }

@@ -32,6 +32,10 @@ static inline void race_v(const void *p, unsigned long long bytes, const char *w
 /* GM races between cores (csrc/rt/race_gm.c): on when the launch gave
  * this core a log. */
 static inline bool race_gm_on() { return __builtin_expect(__arc_core()->dev[ARC_RACE_GM_SLOT] != 0, 0); }
+/* The same, only when the GM race check itself is on (not the cost model alone). */
+static inline bool race_gm_log() { return __builtin_expect(__arc_core()->dev[ARC_RACE_GM_SLOT] > ARC_GM_COST_ONLY, 0); }
+/* A profiled launch (csrc/rt/cost.c). */
+static inline bool cost_on() { return __builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0); }
 /* n runs of len bytes, `stride` bytes apart, from p: a GM access (op
  * ARC_GM_READ/WRITE/ATOMIC) of a device-API call on `pipe`. */
 static inline void race_gm(int op, int pipe, const void *p, unsigned long long n, unsigned long long len,
