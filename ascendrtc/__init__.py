@@ -25,6 +25,7 @@ del _configure_from_env
 from ._program import Binary, Module, Program  # noqa: E402
 from ._op_kernel import OpKernel, OpProjectError, op_kernel  # noqa: E402
 from ._profile import LaunchReport, Profile, profile  # noqa: E402
+from ._autotune import Autotuned, Trial, autotune, sweep  # noqa: E402
 from ._version import __version__  # noqa: E402
 
 __all__ = [
@@ -34,7 +35,7 @@ __all__ = [
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
     "set_backend", "get_backend", "sim_home", "set_launch_timeout",
     "op_kernel", "OpKernel", "OpProjectError",
-    "profile", "Profile", "LaunchReport",
+    "profile", "Profile", "LaunchReport", "autotune", "Autotuned", "sweep", "Trial",
 ]
 
 

@@ -181,6 +181,19 @@ class Binary:
         return f"<ascendrtc.Binary {len(self.data)} bytes, kernels {self.kernel_names}>"
 
 
+# Kernel -> (its binary's bytes, its name), for tools that rebuild a kernel
+# in another process (ascendrtc.autotune); kernels are kept alive here.
+_origins: Dict[int, tuple] = {}
+
+
+def kernel_origin(kernel) -> tuple:
+    """(binary bytes, name) of a kernel from :meth:`Module.get_kernel`."""
+    o = _origins.get(id(kernel))
+    if o is None or o[0] is not kernel:
+        raise TypeError(f"{kernel!r} did not come from Module.get_kernel (autotune needs its binary)")
+    return o[1], o[2]
+
+
 class Module:
     """A loaded :class:`Binary`; :meth:`get_kernel` looks kernels up by name."""
 
@@ -219,6 +232,7 @@ class Module:
         else:
             with self._lock:
                 k = self._kernels.setdefault(name, k)
+        _origins.setdefault(id(k), (k, b.data, name))
         return k
 
     def __getitem__(self, name: str) -> Kernel:
