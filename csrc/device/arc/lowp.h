@@ -7,8 +7,8 @@
  * simt_api/asc_fp8.h.
  *
  * Facts (API SIMT-API/数学函数/fp8类型, SIMT编程简介/扩展语法/内置数据类型,
- * SIMD-API/基础API/Reg矢量计算/类型转换/Cast.md "float转hifloat8_t转换规则",
- * 附录/Reg矢量计算接口边界值汇总.md):
+ * SIMD-API/基础API/Reg矢量计算/类型转换/Cast "float转hifloat8_t转换规则",
+ * 附录/Reg矢量计算接口边界值汇总, in the asc-devkit docs):
  * - e4m3fn: bias 7, no inf, S.1111.111 NaN, max 448; e5m2: IEEE-like, max
  *   57344; e2m1 max 6, e1m2 max 1.75, neither has inf or NaN (inf and
  *   overflow give the signed max, NaN gives 0).
