@@ -42,6 +42,7 @@ for t, (H, H2, N, N2) in TYPES.items():
     for f in ("hsin", "hcos", "hexp", "hexp2", "hexp10", "hlog", "hlog2", "hlog10", "hsqrt", "hrsqrt", "hrcp",
               "htanh", "hceil", "hfloor", "htrunc", "hrint"):
         K[t + f] = (H, 1, H, "%s(a)" % f)
+    K[t + "ops2"] = (H2, 2, H2, "((a + b) * a - b) / (-a)")
     K[t + "lanes"] = (H2, 2, H2, "__lowhigh2highlow(__highs2%s(__lows2%s(a, b), __haddx2(a, b)))" % (N2, N2))
 K["f16_ro"] = ("float", 1, "half", "__float2half_ro(a)")
 K["f16_ro_sat"] = ("float", 1, "half", "__float2half_ro_sat(a)")
@@ -192,6 +193,10 @@ def test_pair_compare_and_lanes(mod, t):
         assert got[i] == mask ^ int(lt[0] and lt[1]) ^ (int(lt[0]) << 1) ^ (int(not lt[1]) << 2)
     lanes = run(mod, t + "lanes", a, b).reshape(-1, 2)
     s = run(mod, t + "__hadd", a, b).reshape(-1, 2)
+    ops = run(mod, t + "ops2", a, b)  # ((a + b) * a - b) / -a lane by lane, each step rounded
+    step = lambda o, u, v: run(mod, t + "__h" + o, u, v)
+    neg = a ^ np.uint16(0x8000)
+    np.testing.assert_array_equal(ops, step("div", step("sub", step("mul", step("add", a, b), a), b), neg))
     # lows2(a, b) = (a.x, b.x); highs2 of it and a + b = (b.x, a.y + b.y); swapped
     np.testing.assert_array_equal(lanes[:, 0], s[:, 1])
     np.testing.assert_array_equal(lanes[:, 1], b.reshape(-1, 2)[:, 0])

@@ -161,9 +161,21 @@ template <class H> inline H hfma(H x, H y, H z, bool relu)
     }                                                                                              \
     inline H2 __isnanx2(H2 x)                                                                      \
     { H2 r; r.x = __arc::simt::rnd<H>(__hisnan(x.x) ? 1.0f : 0.0f); r.y = __arc::simt::rnd<H>(__hisnan(x.y) ? 1.0f : 0.0f); return r; } \
+    /* lane-wise operators on the pair (short_vector_add adds half2 with +) */                    \
+    inline H2 operator+(const H2 x, const H2 y) { return __haddx2(x, y); }                         \
+    inline H2 operator-(const H2 x, const H2 y) { return __hsubx2(x, y); }                         \
+    inline H2 operator*(const H2 x, const H2 y) { return __hmulx2(x, y); }                         \
+    inline H2 operator/(const H2 x, const H2 y) { return __hdivx2(x, y); }                         \
+    inline H2 operator-(const H2 x) { return __hnegx2(x); }                                        \
+    inline H2 &operator+=(H2 &x, const H2 y) { return x = __haddx2(x, y); }                        \
+    inline H2 &operator-=(H2 &x, const H2 y) { return x = __hsubx2(x, y); }                        \
+    inline H2 &operator*=(H2 &x, const H2 y) { return x = __hmulx2(x, y); }                        \
+    inline H2 &operator/=(H2 &x, const H2 y) { return x = __hdivx2(x, y); }                        \
     ASC_H16_X2C(H, H2, eq) ASC_H16_X2C(H, H2, ne) ASC_H16_X2C(H, H2, ge) ASC_H16_X2C(H, H2, gt)  \
     ASC_H16_X2C(H, H2, le) ASC_H16_X2C(H, H2, lt) ASC_H16_X2C(H, H2, equ) ASC_H16_X2C(H, H2, neu) \
-    ASC_H16_X2C(H, H2, geu) ASC_H16_X2C(H, H2, gtu) ASC_H16_X2C(H, H2, leu) ASC_H16_X2C(H, H2, ltu)
+    ASC_H16_X2C(H, H2, geu) ASC_H16_X2C(H, H2, gtu) ASC_H16_X2C(H, H2, leu) ASC_H16_X2C(H, H2, ltu) \
+    inline bool operator==(const H2 x, const H2 y) { return __hbeqx2(x, y); }                     \
+    inline bool operator!=(const H2 x, const H2 y) { return __hbnex2(x, y); }
 
 #define ASC_H16_X2_UN(H2, name, op) inline H2 name(H2 x) { H2 r; r.x = op(x.x); r.y = op(x.y); return r; }
 #define ASC_H16_X2_BIN(H2, name, op) inline H2 name(const H2 x, const H2 y) { H2 r; r.x = op(x.x, y.x); r.y = op(x.y, y.y); return r; }
