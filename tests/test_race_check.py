@@ -620,7 +620,8 @@ def test_mix_cross_core_flag_orders_aic_and_aiv_gm():
     subs = dict(MIX_OK, XSET="", XWAIT="")
     expect_race(build(MIX, **subs), "data race (read/write between cores) on GM", "kernel parameter 1 'z'", "(AIC)",
                 f"AscendC::GlobalTensor::SetValue (PIPE_S at {at(MIX, 'zg.SetValue', **subs)}) in block 0 (AIC) writes",
-                f"AscendC::DataCopy (PIPE_MTE2 at {at(MIX, 'DataCopy(b, zg', **subs)}) in block", runner=run_mix)
+                f"AscendC::DataCopy (PIPE_MTE2 at {at(MIX, 'DataCopy(b, zg', **subs)}) in block",
+                "the usual cure is a cross-core flag: CrossCoreSetFlag", runner=run_mix)
     x, z, y = run_mix(build(MIX, **MIX_OK))     # CrossCoreSetFlag/WaitFlag order them: clean
     assert np.array_equal(z, np.arange(1, 257)) and np.array_equal(y, x + z)
 

@@ -40,6 +40,8 @@ typedef struct gm_rec {
      * write, which sits in the core's data cache until a DCCI (NOT_YET) */
     uint32_t vphase, vseg;
     uint8_t kind, pipe;
+    uint8_t fill_size;   /* ARC_GM_FILL: the element size of the value */
+    uint64_t fill;       /* ARC_GM_FILL: the value's bytes */
 } gm_rec;
 #define NOT_YET UINT32_MAX
 
@@ -225,7 +227,8 @@ static void acquire(gm_agent *a, int kind, uint64_t key, int need)
     pthread_mutex_unlock(&g->mu);
 }
 
-static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api)
+static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api,
+                        uint64_t fill, unsigned fill_size)
 {
     const char *site = sim_site();
     if (a->dirty) {
@@ -247,7 +250,7 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
     for (size_t i = a->n, k = 0; i > 0 && k < 4; i--, k++) {
         gm_rec *p = &a->r[i - 1];
         if (p->kind == kind && p->pipe == pipe && p->phase == a->phase && p->seg == a->seg && p->snap == a->snap &&
-            p->vphase == vphase &&
+            p->vphase == vphase && p->fill == fill && p->fill_size == fill_size &&
             p->api == api && p->site == site && lo <= p->hi && hi >= p->lo) {
             if (lo < p->lo) p->lo = lo;
             if (hi > p->hi) p->hi = hi;
@@ -269,7 +272,22 @@ static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, 
         a->cap = cap;
     }
     a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
-                            (uint8_t)pipe};
+                            (uint8_t)pipe, (uint8_t)fill_size, fill};
+}
+
+static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api)
+{
+    record_fill(a, kind, pipe, lo, hi, api, 0, 0);
+}
+
+static gm_agent *agent_of(arc_core *k, const void *p, unsigned long long bytes, int op, int pipe);
+
+void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long long value, unsigned esize,
+                        const char *api)
+{
+    gm_agent *a = agent_of(__arc_core(), p, bytes, ARC_GM_WRITE, 5 /* PIPE_MTE3 */);
+    if (!a || !bytes) return;
+    record_fill(a, ARC_GM_FILL, 5, (uintptr_t)p, (uintptr_t)p + bytes, api, value, esize);
 }
 
 /* The core's log (NULL: none; a profiled core without one calls the cost
@@ -402,9 +420,17 @@ static int cached_only(const gm_rec *x, const gm_rec *y)
            (x->phase < y->phase || (x->phase == y->phase && y->snap && y->snap[x->agent] >= x->seg));
 }
 
+/* Two fills of one value whose elements line up: the bytes end the same
+ * whichever lands last, as with InitOutput's zero-fill on every core. */
+static int same_fill(const gm_rec *x, const gm_rec *y)
+{
+    return x->kind == ARC_GM_FILL && y->kind == ARC_GM_FILL && x->fill == y->fill &&
+           x->fill_size == y->fill_size && x->fill_size && (x->lo - y->lo) % x->fill_size == 0;
+}
+
 static int races(const gm_rec *x, const gm_rec *y)
 {
-    if (x->agent == y->agent || (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC)) return 0;
+    if (x->agent == y->agent || (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC) || same_fill(x, y)) return 0;
     if (x->kind == ARC_GM_READ && y->kind == ARC_GM_READ) return 0;
     return !before(x, y) && !before(y, x);
 }
@@ -445,7 +471,7 @@ static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, con
     }
     sim_alloc al;
     uintptr_t base = 0;
-    char par[160] = "", a[400], b[400], body[1200], w[48];
+    char par[160] = "", a[400], b[400], body[1600], w[48];
     if (sim_mem_find((const void *)y->lo, &al)) {
         base = al.base;
         sim_gm_param(r, al.base, par, sizeof par);
@@ -464,8 +490,12 @@ static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, con
         snprintf(body + strlen(body), sizeof body - strlen(body),
                  "; the sync is there, but a scalar write stays in its core's data cache until "
                  "DataCacheCleanAndInvalid: call it after the scalar writes, before the sync");
+    const gm_agent *xa = &g->a[x->agent], *ya = &g->a[y->agent];
+    if ((xa->sub == 0) != (ya->sub == 0) && xa->sub >= 0 && ya->sub >= 0) /* an AIC and an AIV */
+        snprintf(body + strlen(body), sizeof body - strlen(body),
+                 "; between the AIC and an AIV the usual cure is a cross-core flag: CrossCoreSetFlag<mode, pipe>(id) "
+                 "after the writer's access, CrossCoreWaitFlag(id) before the other's");
     if (y->site) strncat(body, ")", sizeof body - strlen(body) - 1);
-    const gm_agent *ya = &g->a[y->agent];
     if (g->mode == ARC_RACE_ERROR) {
         snprintf(msg, n, "%s block %lld/%u%s: race check: %s", r->kernel_name, ya->block, r->nblocks,
                  sub_label(ya->sub), body);

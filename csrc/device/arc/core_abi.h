@@ -239,9 +239,15 @@ void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
  * core's scalar GM writes become visible to the others). */
 #define ARC_RACE_GM_SLOT (ARC_CORE_DEV_SLOTS - 4)
 enum { ARC_GM_READ = 0, ARC_GM_WRITE, ARC_GM_ATOMIC, ARC_GM_ATOMIC_RMW, ARC_GM_SYNCALL, ARC_GM_RELEASE,
-       ARC_GM_ACQUIRE, ARC_GM_ACQUIRE_NEED, ARC_GM_DCCI };
+       ARC_GM_ACQUIRE, ARC_GM_ACQUIRE_NEED, ARC_GM_DCCI, ARC_GM_FILL };
 enum { ARC_GM_SYNC_IB = 16, ARC_GM_SYNC_CROSS, ARC_GM_SYNC_GROUP };
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
+/* GM [p, p + bytes) filled with one value (InitGlobalMemory, InitOutput:
+ * `value`'s esize low bytes in every element): a write, but two fills of
+ * the same value overlapping are not a race -- the bytes end the same
+ * whichever lands last (ARC_GM_FILL records). */
+void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long long value, unsigned esize,
+                        const char *api);
 
 /* Loads and stores of the kernel's own code through pointers (not the
  * device API's: it reports its own), instrumented by the compiler
@@ -302,6 +308,7 @@ void __arc_site(const char *where);
     X(__arc_race_access)      \
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \
+    X(__arc_race_gm_fill)     \
     X(__arc_race_raw_on)      \
     X(__arc_race_raw)         \
     X(__arc_cost_mm)          \

@@ -355,7 +355,11 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
 template <typename T> inline void InitGlobalMemory(GlobalTensor<T> &gm, uint64_t size, const T &value)
 {
     __arc::gm_access(gm.addr_, size * sizeof(T), "AscendC::InitGlobalMemory");
-    __arc::race_gm(ARC_GM_WRITE, __arc::RP_MTE3, gm.addr_, 1, size * sizeof(T), size * sizeof(T), "AscendC::InitGlobalMemory");
+    if (__arc::race_gm_on() && size) {
+        unsigned long long bits = 0;
+        __builtin_memcpy(&bits, &value, sizeof(T) < 8 ? sizeof(T) : 8);
+        __arc_race_gm_fill(gm.addr_, size * sizeof(T), bits, sizeof(T), "AscendC::InitGlobalMemory");
+    }
     T *__restrict p = gm.addr_;
     for (uint64_t i = 0; i < size; i++) p[i] = value;
 }
