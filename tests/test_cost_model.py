@@ -36,6 +36,16 @@ def every_estimate_on_the_roofline(monkeypatch):
     monkeypatch.setattr(arc._profile.Profile, "__exit__", checked_exit)
 
 
+def example_kernel(name, key):
+    """examples/kernels/<name>.asc's kernel <name>, compiled once per session."""
+    import os
+    from helpers.py_kernels import compiled
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "kernels", name + ".asc")
+    with open(path) as f:
+        src = f.read()
+    return compiled(key, lambda: arc.Program(src, name + ".asc").compile().load().get_kernel(name))
+
+
 def run(blocks=8, total=8 * 8 * 2048, tile=2048, bufs=2, op="add", reps=0, soc=None):
     """One profiled launch; checks its result against NumPy; its report."""
     k = tuned_kernel()
@@ -289,12 +299,7 @@ def test_sync_all_makes_every_block_wait_for_the_slowest():
 
 
 def test_cube_pipes_are_priced_from_the_cube_rates():
-    import os
-    from helpers.py_kernels import compiled
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "examples", "kernels", "matmul_basic.asc")) as f:
-        src = f.read()
-    k = compiled("cost-mm", lambda: arc.Program(src, "matmul_basic.asc").compile().load().get_kernel("matmul_basic"))
+    k = example_kernel("matmul_basic", "cost-mm")
     rng = np.random.default_rng(0)
     reports = {}
     for kk in (256, 512):
@@ -457,12 +462,7 @@ def test_gm_bytes_count_every_path():
 
 
 def test_cube_fixpipe_writes_count_as_gm_writes():
-    import os
-    from helpers.py_kernels import compiled
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "examples", "kernels", "matmul_basic.asc")) as f:
-        src = f.read()
-    k = compiled("cost-mm", lambda: arc.Program(src, "matmul_basic.asc").compile().load().get_kernel("matmul_basic"))
+    k = example_kernel("matmul_basic", "cost-mm")
     rng = np.random.default_rng(1)
     a = rng.standard_normal((256, 256)).astype(np.float16)
     b = rng.standard_normal((256, 256)).astype(np.float16)
@@ -507,13 +507,8 @@ def test_matmul_api_kernels_are_priced_and_calibrated():
     # priced at 0.00 us with an empty timeline.  Calibration: a measured torch
     # fp16 matmul on a 910B2 reaches about 98 TFLOPS at 1024^3
     # (docs/performance_model.md): the estimate is about 1.0x-1.6x of it.
-    import os
     import ascendrtc.matmul_tiling as mt
-    from helpers.py_kernels import compiled
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "examples", "kernels", "matmul_api.asc")) as f:
-        src = f.read()
-    k = compiled("cost-mm-api", lambda: arc.Program(src, "matmul_api.asc").compile().load().get_kernel("matmul_api"))
+    k = example_kernel("matmul_api", "cost-mm-api")
     S = 1024
     t = mt.tiling(S, S, S, cores=24)
     rng = np.random.default_rng(5)
