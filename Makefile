@@ -29,8 +29,11 @@ LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR
 COMMON_SRC := $(wildcard csrc/common/*.c)
 RT_SRC     := $(wildcard csrc/rt/*.c) $(wildcard csrc/rt/*.cpp) $(COMMON_SRC)
 RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c $(GEN)/host_headers.c $(GEN)/acl_headers.c $(COMMON_SRC)
-DEVICE_HDRS := $(shell find csrc/device -type f)
-HOST_HDRS  := $(shell find csrc/host_api -type f)
+# The tables csrc/common owns, served to device and host compiles too.
+TABLE_HDRS := csrc/common/socs.h csrc/common/ge_dtypes.h
+ALSO_TABLES := $(foreach h,$(TABLE_HDRS),--also $(h)=$(patsubst csrc/%,%,$(h)))
+DEVICE_HDRS := $(shell find csrc/device -type f) $(TABLE_HDRS)
+HOST_HDRS  := $(shell find csrc/host_api -type f) $(TABLE_HDRS)
 ACL_HDRS   := $(wildcard csrc/include/acl/*.h)
 
 objs = $(patsubst %,$(OBJ)/%.o,$(1))
@@ -53,11 +56,11 @@ $(OBJ)/%.cpp.o: %.cpp $(ACL_HDRS) $(wildcard csrc/*/*.h)
 
 $(GEN)/device_headers.c: tools/embed_headers.py $(DEVICE_HDRS)
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/embed_headers.py csrc/device $@
+	$(PYTHON) tools/embed_headers.py csrc/device $@ arc_device_headers $(ALSO_TABLES)
 
 $(GEN)/host_headers.c: tools/embed_headers.py $(HOST_HDRS)
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/embed_headers.py csrc/host_api $@ arc_host_headers
+	$(PYTHON) tools/embed_headers.py csrc/host_api $@ arc_host_headers $(ALSO_TABLES)
 
 $(GEN)/acl_headers.c: tools/embed_headers.py $(ACL_HDRS)
 	@mkdir -p $(dir $@)

@@ -121,7 +121,7 @@ ext = Extension(
     "ascendrtc._C",
     sources=sorted(glob.glob("csrc/ext/*.c")) + ["csrc/common/meta.c", "csrc/common/checksum.c"],  # the runtime's metadata reader
     include_dirs=["csrc/include", "csrc", numpy.get_include()],
-    depends=sorted(glob.glob("csrc/ext/*.h")) + sorted(glob.glob("csrc/include/acl/*.h")) + ["csrc/common/meta.h"],
+    depends=sorted(glob.glob("csrc/ext/*.h")) + sorted(glob.glob("csrc/include/acl/*.h")) + ["csrc/common/meta.h", "csrc/common/socs.h", "csrc/common/ge_dtypes.h"],
     extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-O2", "-D_GNU_SOURCE", "-fvisibility=hidden"],
     libraries=["dl"],
 )

@@ -15,14 +15,10 @@ from . import _C
 
 __all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name"]
 
-# ge::DataType values (csrc/host_api/graph/types.h) of the NumPy dtypes.
-GE_DTYPES: Dict[str, int] = {
-    "float32": 0, "float16": 1, "int8": 2, "int32": 3, "uint8": 4, "int16": 6, "uint16": 7,
-    "uint32": 8, "int64": 9, "uint64": 10, "float64": 11, "bool": 12,
-}
-_GE_NAMES = {0: "DT_FLOAT", 1: "DT_FLOAT16", 2: "DT_INT8", 3: "DT_INT32", 4: "DT_UINT8", 6: "DT_INT16",
-             7: "DT_UINT16", 8: "DT_UINT32", 9: "DT_INT64", 10: "DT_UINT64", 11: "DT_DOUBLE", 12: "DT_BOOL",
-             27: "DT_BF16", 28: "DT_UNDEFINED"}
+# ge::DataType values of the NumPy dtypes, and the enumerators' names
+# (csrc/common/ge_dtypes.h, the one table).
+GE_DTYPES: Dict[str, int] = {dtype: value for _, value, _, dtype, _ in _C.GE_DTYPES if dtype}
+_GE_NAMES = {value: name for name, value, _, _, _ in _C.GE_DTYPES}
 _NP_OF_GE = {v: k for k, v in GE_DTYPES.items()}
 
 
@@ -35,13 +31,15 @@ def ge_dtype_of(dtype) -> Optional[int]:
 def numpy_dtype_of(ge: int):
     """The NumPy dtype of a ge::DataType value, or None."""
     import numpy as np
-    name = _NP_OF_GE.get(ge)
-    return np.dtype(name) if name else None
+    try:
+        return np.dtype(_NP_OF_GE[ge])
+    except (KeyError, TypeError):  # no such dtype, or NumPy lacks it (bfloat16)
+        return None
 
 
 def ge_dtype_name(ge: int) -> str:
     """``DT_FLOAT16 (float16)`` for messages."""
-    np_name = _NP_OF_GE.get(ge)
+    np_name = _NP_OF_GE.get(ge) if numpy_dtype_of(ge) is not None else None
     base = _GE_NAMES.get(ge, f"ge::DataType {ge}")
     return f"{base} ({np_name})" if np_name else base
 

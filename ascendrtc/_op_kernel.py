@@ -43,18 +43,15 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _C
 from ._errors import CompileError, OpProjectError
 from ._program import Program
 
 __all__ = ["op_kernel", "OpKernel", "OpProjectError", "DTYPES", "FORMATS"]
 
-# name -> (C type, ge::DataType number); public ge::DataType values.
-DTYPES: Dict[str, Tuple[str, int]] = {
-    "float32": ("float", 0), "float16": ("half", 1), "int8": ("int8_t", 2), "int32": ("int32_t", 3),
-    "uint8": ("uint8_t", 4), "int16": ("int16_t", 6), "uint16": ("uint16_t", 7), "uint32": ("uint32_t", 8),
-    "int64": ("int64_t", 9), "uint64": ("uint64_t", 10), "float64": ("double", 11), "bool": ("bool", 12),
-    "bfloat16": ("bfloat16_t", 27),
-}
+# name -> (C type, ge::DataType number) of the types kernels have
+# (csrc/common/ge_dtypes.h, the one table).
+DTYPES: Dict[str, Tuple[str, int]] = {dtype: (ctype, value) for _, value, _, dtype, ctype in _C.GE_DTYPES if ctype}
 _DT_ALIASES = {
     "float": "float32", "fp32": "float32", "half": "float16", "fp16": "float16", "bf16": "bfloat16",
     "double": "float64", "int": "int32", "bfloat16_t": "bfloat16",

@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import _C
 from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import HostCode, HostCompileError, ge_dtype_name, ge_dtype_of, numpy_dtype_of
@@ -46,13 +47,6 @@ DEFAULT_TILING_CAPACITY = 16 * 1024
 _PARAM_TYPES = {1: "OPTIONAL", 2: "REQUIRED", 3: "DYNAMIC"}
 _ATTR_KINDS = {1: "Int", 2: "Float", 3: "Bool", 4: "String", 5: "ListInt", 6: "ListFloat", 7: "ListBool",
                8: "ListListInt"}
-# Simulated SoC -> the short SoC version PlatformAscendC reports and the
-# AddConfig name that selects per-SoC dtype overrides.
-_SOC_SHORT = {"Ascend910B": ("Ascend910B", "ascend910b"), "Ascend950": ("Ascend950", "ascend950")}
-# L1/L0 sizes per NPU arch, which device_info() does not report; they must
-# match csrc/rt/soc.c (tests/test_op_project.py compares them).
-_ARCH_MEM = {2201: {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 128 * 1024},
-             3510: {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 256 * 1024}}
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*[,)]")
 _SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
 
@@ -208,9 +202,10 @@ class OpProject:
         from . import device_info
         info = device_info()
         soc = info.get("soc_name") or "Ascend910B1"
-        short = next((k for k in _SOC_SHORT if soc.startswith(k)), soc)
-        return {"soc": soc, "short": _SOC_SHORT.get(short, (short, short.lower()))[0],
-                "config": _SOC_SHORT.get(short, (short, short.lower()))[1], "info": info}
+        # the short SoC version PlatformAscendC reports; its lower case is the
+        # AddConfig name that selects per-SoC dtype overrides (common/socs.h)
+        short = _C.SOCS[soc]["short"] if soc in _C.SOCS else soc
+        return {"soc": soc, "short": short, "config": short.lower(), "info": info}
 
     def _params(self, which: str, soc_config: str) -> List[dict]:
         """The declared inputs or outputs, with the SoC's AddConfig overrides."""
@@ -469,7 +464,10 @@ class OpProject:
 
 def _soc_facts(info: Mapping[str, Any]) -> Dict[str, int]:
     """What PlatformAscendC reports, from the device the launch runs on."""
-    mem = _ARCH_MEM.get(info.get("npu_arch") or 2201, _ARCH_MEM[2201])
+    # L1/L0 sizes, which device_info() does not report: the arch's row of common/socs.h
+    arch = next((a for a in _C.ARCHS.values() if a["npu_arch"] == (info.get("npu_arch") or 2201)),
+                next(iter(_C.ARCHS.values())))
+    mem = {k: arch[k] for k in ("l1", "l0a", "l0b", "l0c")}
     return {"aic": info.get("cube_core_num") or info.get("aicore_num") or 0,
             "aiv": info.get("vector_core_num") or 0, "ub": info.get("ub_size") or 0,
             "l2": info.get("l2_cache_size") or 0, "hbm": info.get("global_mem_size") or 0, **mem}

@@ -54,7 +54,7 @@ def build_and_run(tmp_path, name, source):
     src.write_text(source)
     exe = tmp_path / name
     subprocess.run([CXX, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"),
-                    "-I", os.path.join(ROOT, "csrc/device"), str(src), "-o", str(exe)], check=True)
+                    "-I", os.path.join(ROOT, "csrc/device"), "-I", os.path.join(ROOT, "csrc"), str(src), "-o", str(exe)], check=True)
     r = subprocess.run([str(exe)], capture_output=True, text=True, check=True)
     return r
 

@@ -191,19 +191,6 @@ def test_host_code_that_throws_is_reported():
     assert op.tiling(np.ones(8, np.float32), np.ones(8, np.float32)).fields["totalLength"] == 8
 
 
-def test_platform_facts_match_the_runtime():
-    """The L1/L0 sizes op projects see (ascendrtc/_op_project.py) are csrc/rt/soc.c's."""
-    from ascendrtc._op_project import _ARCH_MEM
-    src = open(os.path.join(HERE, "..", "csrc", "rt", "soc.c")).read()
-    seen = 0
-    for m in re.finditer(r"\.num = (\d+),.*?\.l1_size = (\d+) \* KiB,\s*\.l0a_size = (\d+) \* KiB, "
-                         r"\.l0b_size = (\d+) \* KiB, \.l0c_size = (\d+) \* KiB", src, re.S):
-        num, l1, l0a, l0b, l0c = (int(g) for g in m.groups())
-        assert _ARCH_MEM[num] == {"l1": l1 * 1024, "l0a": l0a * 1024, "l0b": l0b * 1024, "l0c": l0c * 1024}
-        seen += 1
-    assert seen == len(_ARCH_MEM) == len(re.findall(r"\.num = \d+", src))
-
-
 def test_tiling_bound_with_set_data_ptr_and_nested_first_field():
     """NestedBind: the tiling object is bound to the raw tiling buffer with
     SetDataPtr (no SaveToBuffer) and deleted inside the tiling function; its

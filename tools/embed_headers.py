@@ -1,11 +1,13 @@
 """Generate a C file that serves a header tree from memory.
 
-Usage: embed_headers.py SRC_DIR OUT_C [ARRAY_NAME]
+Usage: embed_headers.py SRC_DIR OUT_C [ARRAY_NAME] [--also FILE=REL ...]
 The device headers (csrc/device, array arc_device_headers) are mounted at
 /arc/include/<relative path> in clang's in-memory file system, the host
 tiling API (csrc/host_api, array arc_host_headers) at /arc/host/include,
 the ACL headers (csrc/include, array arc_acl_headers) at /arc/acl/include,
-so compiles never touch the disk for them.
+so compiles never touch the disk for them.  --also serves one more file at
+REL, e.g. --also csrc/common/socs.h=common/socs.h: the tables csrc/common
+owns (SoCs, ge::DataType), read by the runtime and these headers alike.
 """
 import os
 import sys
@@ -23,9 +25,12 @@ def c_string(data: bytes) -> str:
 
 
 def main() -> None:
-    src_dir, out_c = sys.argv[1], sys.argv[2]
-    array = sys.argv[3] if len(sys.argv) > 3 else "arc_device_headers"
-    files = []
+    args = sys.argv[1:]
+    also = [args[i + 1].split("=", 1) for i, a in enumerate(args) if a == "--also"]
+    args = [a for i, a in enumerate(args) if a != "--also" and (i == 0 or args[i - 1] != "--also")]
+    src_dir, out_c = args[0], args[1]
+    array = args[2] if len(args) > 2 else "arc_device_headers"
+    files = [(rel, p) for p, rel in also]
     for root, _, names in os.walk(src_dir):
         for n in sorted(names):
             if n.endswith((".h", ".hpp", ".inc")) or "." not in n:

@@ -282,6 +282,8 @@ extern PyType_Spec binarymeta_spec;
 /* Create the KernelMeta/ParamMeta types and the PARAM_KINDS and
  * SCALAR_TYPES constants on module m.  Returns 0 or -1. */
 int arc_meta_types_init(PyObject *m, arc_state *st);
+/* The ARCHS, SOCS and GE_DTYPES constants on module m (tables.c).  Returns 0 or -1. */
+int arc_tables_init(PyObject *m);
 /* _C.read_meta(data) */
 PyObject *arc_read_meta(PyObject *module, PyObject *data);
 /* _C.matmul_tiling(M, N, K, in_size, out_size, bias_size, cores, ...): TCubeTiling fields (matmul_tiling.c). */

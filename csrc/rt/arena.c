@@ -50,9 +50,9 @@ static unsigned char *l0_new(void)
     if (m == MAP_FAILED)
         return NULL;
     unsigned char *l0 = m + ARENA_GUARD;
-    if (mprotect(l0 + ARC_L0A_OFF, ARC_L0A_SIZE, PROT_READ | PROT_WRITE) ||
-        mprotect(l0 + ARC_L0B_OFF, ARC_L0B_SIZE, PROT_READ | PROT_WRITE) ||
-        mprotect(l0 + ARC_L0C_OFF, ARC_L0C_SIZE_MAX, PROT_READ | PROT_WRITE) ||
+    if (mprotect(l0 + ARC_L0A_OFF, SIM_ARCH_MAX(l0a_size), PROT_READ | PROT_WRITE) ||
+        mprotect(l0 + ARC_L0B_OFF, SIM_ARCH_MAX(l0b_size), PROT_READ | PROT_WRITE) ||
+        mprotect(l0 + ARC_L0C_OFF, SIM_ARCH_MAX(l0c_size), PROT_READ | PROT_WRITE) ||
         mprotect(l0 + 3u * ARC_L0_SLOT, ARC_L0_PAGE, PROT_READ | PROT_WRITE) ||
         mprotect(l0 + 4u * ARC_L0_SLOT, ARC_L0_PAGE, PROT_READ | PROT_WRITE) ||
         mprotect(l0 + ARC_L0_META_OFF, ARC_L0_PAGE, PROT_READ | PROT_WRITE)) {
@@ -65,7 +65,7 @@ static unsigned char *l0_new(void)
 int sim_arenas_new(sim_arenas *a)
 {
     memset(a, 0, sizeof *a);
-    if ((a->ub_end = arena_new(sim_arch_max_ub())) && (a->l1_end = arena_new(sim_arch_max_l1())) &&
+    if ((a->ub_end = arena_new(SIM_ARCH_MAX(ub_size))) && (a->l1_end = arena_new(SIM_ARCH_MAX(l1_size))) &&
         (a->l0 = l0_new()))
         return 0;
     sim_arenas_free(a);
@@ -74,8 +74,8 @@ int sim_arenas_new(sim_arenas *a)
 
 void sim_arenas_free(sim_arenas *a)
 {
-    arena_free(a->ub_end, sim_arch_max_ub());
-    arena_free(a->l1_end, sim_arch_max_l1());
+    arena_free(a->ub_end, SIM_ARCH_MAX(ub_size));
+    arena_free(a->l1_end, SIM_ARCH_MAX(l1_size));
     if (a->l0)
         munmap(a->l0 - ARENA_GUARD, L0_SPAN + 2 * ARENA_GUARD);
     memset(a, 0, sizeof *a);
@@ -85,10 +85,15 @@ void sim_arenas_enter(sim_arenas *a, arc_core *k, const sim_arch *arch)
 {
     /* The arch's real sizes, between guards: a raw pointer off them faults. */
     if (a->arch != arch) {
-        arena_fit(a->ub_end, sim_arch_max_ub(), arch->ub_size);
-        arena_fit(a->l1_end, sim_arch_max_l1(), arch->l1_size);
-        mprotect(a->l0 + ARC_L0C_OFF, ARC_L0C_SIZE_MAX, PROT_NONE);
-        mprotect(a->l0 + ARC_L0C_OFF, arch->l0c_size, PROT_READ | PROT_WRITE);
+        arena_fit(a->ub_end, SIM_ARCH_MAX(ub_size), arch->ub_size);
+        arena_fit(a->l1_end, SIM_ARCH_MAX(l1_size), arch->l1_size);
+        static const size_t offs[3] = {ARC_L0A_OFF, ARC_L0B_OFF, ARC_L0C_OFF};
+        const size_t max[3] = {SIM_ARCH_MAX(l0a_size), SIM_ARCH_MAX(l0b_size), SIM_ARCH_MAX(l0c_size)};
+        const size_t size[3] = {arch->l0a_size, arch->l0b_size, arch->l0c_size};
+        for (int i = 0; i < 3; i++) {
+            mprotect(a->l0 + offs[i], max[i], PROT_NONE);
+            mprotect(a->l0 + offs[i], size[i], PROT_READ | PROT_WRITE);
+        }
         a->arch = arch;
     }
     k->ub_size = arch->ub_size;
@@ -125,8 +130,8 @@ static int say(char *buf, size_t n, size_t d, int past, const char *name, size_t
 int sim_arenas_describe(const arc_core *k, const sim_arch *arch, uintptr_t a, char *buf, size_t n)
 {
     struct { const char *name; const unsigned char *lo; size_t size, max; } ar[2] = {
-        {"unified buffer (UB)", k->ub, arch->ub_size, sim_arch_max_ub()},
-        {"L1 buffer", k->l1, arch->l1_size, sim_arch_max_l1()}};
+        {"unified buffer (UB)", k->ub, arch->ub_size, SIM_ARCH_MAX(ub_size)},
+        {"L1 buffer", k->l1, arch->l1_size, SIM_ARCH_MAX(l1_size)}};
     for (int i = 0; i < 2; i++) {
         if (!ar[i].lo)
             continue;

@@ -6,21 +6,17 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/socs.h"
 #include "rt/rt_internal.h"
 
-/* Chip level [cfg]: core counts, cube_freq and L2 size of the platform
- * configs.  HBM 1.6 TB/s and L2 7 TB/s (read + write, shared by all cores)
- * are the docs' illustrative figures for A2, the only chip-level
- * bandwidths published. */
-#define MIB (1024.0 * 1024.0)
+/* Chip level: core counts, clock, L2 size and the HBM and L2 bandwidths
+ * shared by all cores, of common/socs.h's rows (the figures' sources are
+ * there). */
 static const sim_cost_soc socs[] = {
-    {"Ascend910B1", 24, 48, 1850.0, 1.6e12, 7e12, 192 * MIB},
-    {"Ascend910B2", 24, 48, 1800.0, 1.6e12, 7e12, 192 * MIB},
-    {"Ascend910B3", 20, 40, 1800.0, 1.6e12, 7e12, 192 * MIB},
-    {"Ascend910B4", 20, 40, 1500.0, 1.6e12, 7e12, 96 * MIB},
-    /* [assumed] no published rates for dav-3510: the simulator's core counts
-     * with the 910B1's clock, bandwidths and L2. */
-    {"Ascend950PR", 32, 64, 1850.0, 1.6e12, 7e12, 192 * MIB},
+#define COST_SOC(name, n, short, aic, aiv, aicpu, mhz, l2, hbm, gm_gbps, l2_gbps) \
+    {name, aic, aiv, mhz, (gm_gbps) * 1e9, (l2_gbps) * 1e9, (l2) * 1024.0 * 1024.0},
+    ARC_SOCS(COST_SOC)
+#undef COST_SOC
 };
 
 const sim_cost_soc *sim_cost_soc_find(const char *name)

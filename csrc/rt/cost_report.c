@@ -333,7 +333,7 @@ const char *ascendrtc_profile_take(void)
 
 const char *ascendrtc_profile_socs(void)
 {
-    static char names[256];
+    static char names[2048]; /* every common/socs.h row */
     pthread_mutex_lock(&sess_mu);
     if (!names[0]) {
         size_t n, w = 0;

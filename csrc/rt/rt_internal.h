@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 /* Fibers switch with ucontext where fiber.c has no register switch (or when asked to, to test it). */
 #if !defined(__x86_64__) || defined(ARC_FIBER_UCONTEXT)
@@ -55,7 +56,7 @@ const char *sim_kind_name(int kind);
  * message naming api) only in a child process after fork(). */
 aclError sim_rt_enter(const char *api);
 
-/* ---- soc.c: the simulated SoCs ---- */
+/* ---- soc.c: the simulated SoCs (common/socs.h's rows) ---- */
 typedef struct sim_arch {
     const char *arch;        /* --npu-arch value, "dav-2201" */
     const char *soc;         /* aclrtGetSocName(), "Ascend910B1" */
@@ -70,16 +71,17 @@ typedef struct sim_arch {
     int64_t warp_size, max_threads_per_vector_core; /* SIMT (3510 only) */
 } sim_arch;
 
-/* The arch with --npu-arch name `arch` ("dav-2201"), or NULL. */
+/* The SoC named `arch`: an --npu-arch ("dav-2201", as its arch's SoC of
+ * common/socs.h) or a SoC ("Ascend910B4"); NULL for neither. */
 const sim_arch *sim_arch_find(const char *arch);
 /* The SoC the simulated device reports (ASCENDRTC_SIM_SOC or Ascend910B1). */
 const sim_arch *sim_arch_device(void);
 /* "dav-2201, dav-3510" for messages. */
 const char *sim_arch_names(void);
-/* Largest UB / L1 over all archs (core arenas are sized once). */
-size_t sim_arch_max_ub(void);
-size_t sim_arch_max_l1(void);
-unsigned sim_arch_max_cores(void);
+/* The largest value over all SoCs of the size_t member at offset `field`
+ * (offsetof(sim_arch, ub_size)): core arenas are sized once. */
+size_t sim_arch_max(size_t field);
+#define SIM_ARCH_MAX(member) sim_arch_max(offsetof(sim_arch, member))
 
 /* ---- arena.c: a core's local memories between guards ---- */
 typedef struct sim_arenas {

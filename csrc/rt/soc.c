@@ -1,44 +1,82 @@
-/* soc.c - the simulated SoCs, one per --npu-arch.  Sizes are CANN's
- * documented figures (docs/simulated_npu.md lists them); where no official
- * figure exists the simulator's choice is marked. */
+/* soc.c - the simulated SoCs: common/socs.h's rows, each SoC with its
+ * architecture's per-core memories, as the runtime reads them. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/socs.h"
 #include "rt/rt_internal.h"
 
 #define KiB ((size_t)1024)
-#define GiB ((int64_t)1 << 30)
 
-static const sim_arch archs[] = {
-    {
-        .arch = "dav-2201", .soc = "Ascend910B1", .num = 2201,
-        .cube_cores = 24, .vector_cores = 48, .aicpu_cores = 6,
-        .ub_size = 192 * KiB, .l1_size = 512 * KiB,
-        .l0a_size = 64 * KiB, .l0b_size = 64 * KiB, .l0c_size = 128 * KiB,
-        .hbm_bytes = 64 * GiB, .l2_bytes = 192 * (int64_t)1024 * 1024,
-        .ubuf_attr = 0, .warp_size = 0, .max_threads_per_vector_core = 0,
-    },
-    {
-        /* Ascend950PR: UB/L1/L0 sizes from the 3510 architecture page.  The
-         * core counts (32 AIC / 64 AIV), HBM, L2 and SIMT figures are the
-         * simulator's choice: no official per-SKU table was found. */
-        .arch = "dav-3510", .soc = "Ascend950PR", .num = 3510,
-        .cube_cores = 32, .vector_cores = 64, .aicpu_cores = 6,
-        .ub_size = 256 * KiB, .l1_size = 512 * KiB,
-        .l0a_size = 64 * KiB, .l0b_size = 64 * KiB, .l0c_size = 256 * KiB,
-        .hbm_bytes = 128 * GiB, .l2_bytes = 128 * (int64_t)1024 * 1024,
-        .ubuf_attr = 256 * 1024, .warp_size = 32, .max_threads_per_vector_core = 2048,
-    },
+static const struct arch_row {
+    const char *arch, *soc;
+    unsigned num;
+    size_t ub, l1, l0a, l0b, l0c;
+    int64_t warp, threads;
+} archs[] = {
+#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) \
+    {a, soc, n, (ub) * KiB, (l1) * KiB, (l0a) * KiB, (l0b) * KiB, (l0c) * KiB, warp, thr},
+    ARC_ARCHS(ARCH_ROW)
+#undef ARCH_ROW
 };
 #define NARCH (sizeof archs / sizeof archs[0])
+
+static const struct soc_row {
+    const char *soc;
+    unsigned num, aic, aiv, aicpu;
+    int64_t l2_mib, hbm_gib;
+} soc_rows[] = {
+#define SOC_ROW(name, n, short, aic, aiv, aicpu, mhz, l2, hbm, gm, l2bw) {name, n, aic, aiv, aicpu, l2, hbm},
+    ARC_SOCS(SOC_ROW)
+#undef SOC_ROW
+};
+#define NSOC (sizeof soc_rows / sizeof soc_rows[0])
+
+/* Each SoC with its arch's facts, built once. */
+static sim_arch socs[NSOC];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char names[128]; /* "dav-2201, dav-3510" */
+
+static void build(void)
+{
+    for (size_t j = 0; j < NARCH; j++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? ", " : "", archs[j].arch);
+    for (size_t i = 0; i < NSOC; i++) {
+        const struct soc_row *s = &soc_rows[i];
+        const struct arch_row *a = NULL;
+        for (size_t j = 0; j < NARCH && !a; j++)
+            a = archs[j].num == s->num ? &archs[j] : NULL;
+        if (!a)
+            abort(); /* a row naming an arch that has none: tests/test_socs.py catches it first */
+        socs[i] = (sim_arch){
+            .arch = a->arch, .soc = s->soc, .num = a->num,
+            .cube_cores = s->aic, .vector_cores = s->aiv, .aicpu_cores = s->aicpu,
+            .ub_size = a->ub, .l1_size = a->l1, .l0a_size = a->l0a, .l0b_size = a->l0b, .l0c_size = a->l0c,
+            .hbm_bytes = s->hbm_gib << 30, .l2_bytes = s->l2_mib << 20,
+            /* ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE exists where SIMT does */
+            .ubuf_attr = a->warp ? (int64_t)a->ub : 0,
+            .warp_size = a->warp, .max_threads_per_vector_core = a->threads,
+        };
+    }
+}
+
+static const sim_arch *find_soc(const char *name)
+{
+    pthread_once(&once, build);
+    for (size_t i = 0; name && i < NSOC; i++)
+        if (!strcmp(socs[i].soc, name))
+            return &socs[i];
+    return NULL;
+}
 
 const sim_arch *sim_arch_find(const char *arch)
 {
     for (size_t i = 0; arch && i < NARCH; i++)
-        if (strcmp(archs[i].arch, arch) == 0 || strcmp(archs[i].soc, arch) == 0)
-            return &archs[i];
-    return NULL;
+        if (!strcmp(archs[i].arch, arch))
+            return find_soc(archs[i].soc);
+    return find_soc(arch);
 }
 
 const sim_arch *sim_arch_device(void)
@@ -49,38 +87,27 @@ const sim_arch *sim_arch_device(void)
     if (!a && e && *e) {
         static _Atomic(const char *) warned;
         if (atomic_exchange(&warned, e) != e) /* once per value */
-            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_SIM_SOC=%s names no simulated SoC (accepted: Ascend910B1 "
-                            "or dav-2201, Ascend950PR or dav-3510); simulating Ascend910B1\n", e);
+            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_SIM_SOC=%s names no simulated SoC (accepted: an "
+                            "--npu-arch such as dav-3510 or a SoC of _C.SOCS such as Ascend950PR_9599); "
+                            "simulating Ascend910B1\n", e);
     }
-    return a ? a : &archs[0];
+    return a ? a : find_soc(archs[0].soc);
 }
 
 const char *sim_arch_names(void)
 {
-    return "dav-2201, dav-3510";
+    pthread_once(&once, build);
+    return names;
 }
 
-size_t sim_arch_max_ub(void)
+size_t sim_arch_max(size_t field)
 {
+    pthread_once(&once, build);
     size_t m = 0;
-    for (size_t i = 0; i < NARCH; i++)
-        m = archs[i].ub_size > m ? archs[i].ub_size : m;
-    return m;
-}
-
-size_t sim_arch_max_l1(void)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < NARCH; i++)
-        m = archs[i].l1_size > m ? archs[i].l1_size : m;
-    return m;
-}
-
-unsigned sim_arch_max_cores(void)
-{
-    unsigned m = 0;
-    for (size_t i = 0; i < NARCH; i++)
-        m = archs[i].vector_cores > m ? archs[i].vector_cores : m;
+    for (size_t i = 0; i < NSOC; i++) {
+        size_t v = *(const size_t *)((const char *)&socs[i] + field);
+        m = v > m ? v : m;
+    }
     return m;
 }
 

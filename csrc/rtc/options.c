@@ -9,6 +9,7 @@
 
 #include "acl/acl_rt_compile.h"
 #include "common/exports.h"
+#include "common/socs.h"
 
 static int push(char ***v, int *n, const char *prefix, const char *s)
 {
@@ -26,29 +27,51 @@ static int push(char ***v, int *n, const char *prefix, const char *s)
     return 0;
 }
 
-static int set_arch(rtc_opts *o, const char *a, char *err, size_t errlen)
+/* The architectures and SoCs: common/socs.h's rows. */
+static const struct { const char *arch; unsigned num; } archs[] = {
+#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) {a, n},
+    ARC_ARCHS(ARCH_ROW)
+#undef ARCH_ROW
+};
+static const char *const unsimulated[] = {
+#define NOT_SIM(a) a,
+    ARC_ARCHS_NOT_SIMULATED(NOT_SIM)
+#undef NOT_SIM
+};
+static const struct { const char *soc; unsigned num; } socs[] = {
+#define SOC_ROW(name, n, short, aic, aiv, aicpu, mhz, l2, hbm, gm, l2bw) {name, n},
+    ARC_SOCS(SOC_ROW)
+#undef SOC_ROW
+};
+#define N(a) (sizeof a / sizeof a[0])
+
+/* "dav-2201, dav-3510" */
+static const char *arch_list(void)
 {
-    if (!strcmp(a, "dav-2201")) {
-        o->arch = "dav-2201";
-        o->arch_num = 2201;
-    } else if (!strcmp(a, "dav-3510")) {
-        o->arch = "dav-3510";
-        o->arch_num = 3510;
-    } else if (!strcmp(a, "dav-3002") || !strcmp(a, "dav-2002") || !strcmp(a, "dav-1001")) {
-        snprintf(err, errlen, "--npu-arch=%s: this NPU architecture does not support runtime compilation "
-                 "(supported: dav-2201, dav-3510)", a);
-        return ACL_ERROR_RTC_INVALID_OPTION;
-    } else {
-        snprintf(err, errlen, "--npu-arch=%s: unknown NPU architecture (supported: dav-2201, dav-3510)", a);
-        return ACL_ERROR_RTC_INVALID_OPTION;
-    }
-    return ACL_SUCCESS;
+    static _Thread_local char list[128];
+    list[0] = 0;
+    for (size_t i = 0; i < N(archs); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", archs[i].arch);
+    return list;
 }
 
-static const struct { const char *soc, *arch; } socs[] = {
-    {"Ascend910B1", "dav-2201"}, {"Ascend910B2", "dav-2201"}, {"Ascend910B3", "dav-2201"},
-    {"Ascend910B4", "dav-2201"}, {"Ascend910_9391", "dav-2201"}, {"Ascend910_9392", "dav-2201"},
-    {"Ascend950PR", "dav-3510"}, {"Ascend950DT", "dav-3510"}, {NULL, NULL}};
+static int set_arch(rtc_opts *o, const char *a, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < N(archs); i++)
+        if (!strcmp(a, archs[i].arch)) {
+            o->arch = archs[i].arch;
+            o->arch_num = archs[i].num;
+            return ACL_SUCCESS;
+        }
+    for (size_t i = 0; i < N(unsimulated); i++)
+        if (!strcmp(a, unsimulated[i])) {
+            snprintf(err, errlen, "--npu-arch=%s: this NPU architecture does not support runtime compilation "
+                     "(supported: %s)", a, arch_list());
+            return ACL_ERROR_RTC_INVALID_OPTION;
+        }
+    snprintf(err, errlen, "--npu-arch=%s: unknown NPU architecture (supported: %s)", a, arch_list());
+    return ACL_ERROR_RTC_INVALID_OPTION;
+}
 
 /* The arch these options target, for cache keys: the option parser itself
  * answers, so no caller re-implements --npu-arch/--npu-soc precedence. */
@@ -174,15 +197,18 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
         }
     }
     if (rc == ACL_SUCCESS && soc && !arch_given) {
-        int found = 0;
-        for (int k = 0; socs[k].soc; k++)
-            if (!strcmp(socs[k].soc, soc)) {
-                rc = set_arch(o, socs[k].arch, err, errlen);
-                found = 1;
-            }
-        if (!found) {
-            snprintf(err, errlen, "--npu-soc=%s: unknown SoC (known: Ascend910B1..B4, Ascend950PR, Ascend950DT)",
-                     soc);
+        size_t k = 0;
+        while (k < N(socs) && strcmp(socs[k].soc, soc))
+            k++;
+        if (k < N(socs)) {
+            for (size_t i = 0; i < N(archs); i++)
+                if (archs[i].num == socs[k].num) {
+                    o->arch = archs[i].arch;
+                    o->arch_num = archs[i].num;
+                }
+        } else {
+            snprintf(err, errlen, "--npu-soc=%s: unknown SoC (known: Ascend910B1..B4, Ascend910_9391/9392, "
+                     "Ascend950PR_9599 and the other Ascend950PR_*/Ascend950DT_* of _C.SOCS)", soc);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
         }
     }

@@ -6,6 +6,8 @@
 #ifndef ARC_CORE_ABI_H_
 #define ARC_CORE_ABI_H_
 
+#include "common/socs.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -47,7 +49,7 @@ typedef struct arc_core {
 /* Each cube-side buffer has its own window at the start of a 1 MiB slot
  * whose rest is inaccessible (rt/arena.c), so a raw pointer run off one
  * faults, naming it, instead of writing into the next: L0A, L0B and L0C
- * (the arch's size, ARC_L0C_SIZE_OF) start at a slot; the BiasTable and
+ * (the arch's sizes, arc_l0*_size_of) start at a slot; the BiasTable and
  * Fixpipe buffer end at the end of their slot's first page, so running
  * past their end faults at once (the bytes before their start, to the
  * page start, are accessible but hold nothing). */
@@ -55,13 +57,35 @@ typedef struct arc_core {
 #define ARC_L0_SLOTS 6u
 #define ARC_L0_PAGE 4096u
 #define ARC_L0A_OFF 0u
-#define ARC_L0A_SIZE (64u << 10)
 #define ARC_L0B_OFF (1u * ARC_L0_SLOT)
-#define ARC_L0B_SIZE (64u << 10)
 #define ARC_L0C_OFF (2u * ARC_L0_SLOT)
-#define ARC_L0C_SIZE (128u << 10)     /* dav-2201 */
-#define ARC_L0C_SIZE_MAX (256u << 10) /* dav-3510 */
-#define ARC_L0C_SIZE_OF(arch) ((arch) == 3510 ? ARC_L0C_SIZE_MAX : ARC_L0C_SIZE)
+/* The arch's L0A/L0B/L0C bytes (common/socs.h), 0 for an unknown arch. */
+static inline unsigned arc_l0a_size_of(unsigned arch)
+{
+#define ARC_L0A_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0a) << 10;
+    switch (arch) { ARC_ARCHS(ARC_L0A_ROW_) }
+#undef ARC_L0A_ROW_
+    return 0;
+}
+static inline unsigned arc_l0b_size_of(unsigned arch)
+{
+#define ARC_L0B_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0b) << 10;
+    switch (arch) { ARC_ARCHS(ARC_L0B_ROW_) }
+#undef ARC_L0B_ROW_
+    return 0;
+}
+static inline unsigned arc_l0c_size_of(unsigned arch)
+{
+#define ARC_L0C_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0c) << 10;
+    switch (arch) { ARC_ARCHS(ARC_L0C_ROW_) }
+#undef ARC_L0C_ROW_
+    return 0;
+}
+/* Every arch's L0 buffers fit their slot (a negative array size fails to compile). */
+#define ARC_L0_FITS_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) \
+    +sizeof(char[((l0a) << 10) <= ARC_L0_SLOT && ((l0b) << 10) <= ARC_L0_SLOT && ((l0c) << 10) <= ARC_L0_SLOT ? 1 : -1])
+enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
+#undef ARC_L0_FITS_
 #define ARC_BT_SIZE (1u << 10)
 #define ARC_BT_OFF (3u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_BT_SIZE)
 #define ARC_FB_SIZE (2u << 10)

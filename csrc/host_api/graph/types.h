@@ -1,7 +1,8 @@
-// graph/types.h - ge::DataType, ge::Format and ge::graphStatus, the
-// vocabulary of CANN's graph engine that op definitions and tiling
-// functions use.  Enumerator values follow CANN's public documentation, so
-// an op's dtype numbers mean the same here and on a real NPU.
+// graph/types.h - ge::DataType (common/ge_dtypes.h's rows), ge::Format and
+// ge::graphStatus, the vocabulary of CANN's graph engine that op
+// definitions and tiling functions use.  Enumerator values follow CANN's
+// public documentation, so an op's dtype numbers mean the same here and on
+// a real NPU.
 #ifndef ARC_HOST_GRAPH_TYPES_H
 #define ARC_HOST_GRAPH_TYPES_H
 
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "common/ge_dtypes.h"
 
 namespace ge {
 
@@ -18,42 +21,9 @@ constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFU;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649U;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304U;
 
-enum DataType {
-    DT_FLOAT = 0,
-    DT_FLOAT16 = 1,
-    DT_INT8 = 2,
-    DT_INT32 = 3,
-    DT_UINT8 = 4,
-    DT_INT16 = 6,
-    DT_UINT16 = 7,
-    DT_UINT32 = 8,
-    DT_INT64 = 9,
-    DT_UINT64 = 10,
-    DT_DOUBLE = 11,
-    DT_BOOL = 12,
-    DT_STRING = 13,
-    DT_DUAL_SUB_INT8 = 14,
-    DT_DUAL_SUB_UINT8 = 15,
-    DT_COMPLEX64 = 16,
-    DT_COMPLEX128 = 17,
-    DT_QINT8 = 18,
-    DT_QINT16 = 19,
-    DT_QINT32 = 20,
-    DT_QUINT8 = 21,
-    DT_QUINT16 = 22,
-    DT_RESOURCE = 23,
-    DT_STRING_REF = 24,
-    DT_DUAL = 25,
-    DT_VARIANT = 26,
-    DT_BF16 = 27,
-    DT_UNDEFINED = 28,
-    DT_INT4 = 29,
-    DT_UINT1 = 30,
-    DT_INT2 = 31,
-    DT_UINT2 = 32,
-    DT_COMPLEX32 = 33,
-    DT_MAX
-};
+#define ARC_GE_DT_ENUM_(name, value, bytes, dtype, ctype) name = value,
+enum DataType { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_MAX };
+#undef ARC_GE_DT_ENUM_
 
 enum Format {
     FORMAT_NCHW = 0,
@@ -110,15 +80,9 @@ enum Format {
 // Bytes per element; 0 for types without a whole-byte size.
 inline int GetSizeByDataType(DataType dt)
 {
-    switch (dt) {
-    case DT_FLOAT: case DT_INT32: case DT_UINT32: case DT_QINT32: case DT_COMPLEX32: return 4;
-    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: case DT_QINT16: case DT_QUINT16: return 2;
-    case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_QINT8: case DT_QUINT8:
-    case DT_DUAL_SUB_INT8: case DT_DUAL_SUB_UINT8: return 1;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
-    case DT_COMPLEX128: return 16;
-    default: return 0;
-    }
+#define ARC_GE_DT_SIZE_(name, value, bytes, dtype, ctype) case name: return bytes;
+    switch (dt) { ARC_GE_DTYPES(ARC_GE_DT_SIZE_) default: return 0; }
+#undef ARC_GE_DT_SIZE_
 }
 
 } // namespace ge

@@ -23,22 +23,9 @@ public:
 
     static std::string DataTypeToSerialString(DataType dt)
     {
-        switch (dt) {
-        case DT_FLOAT: return "DT_FLOAT";
-        case DT_FLOAT16: return "DT_FLOAT16";
-        case DT_BF16: return "DT_BF16";
-        case DT_INT8: return "DT_INT8";
-        case DT_UINT8: return "DT_UINT8";
-        case DT_INT16: return "DT_INT16";
-        case DT_UINT16: return "DT_UINT16";
-        case DT_INT32: return "DT_INT32";
-        case DT_UINT32: return "DT_UINT32";
-        case DT_INT64: return "DT_INT64";
-        case DT_UINT64: return "DT_UINT64";
-        case DT_DOUBLE: return "DT_DOUBLE";
-        case DT_BOOL: return "DT_BOOL";
-        default: return "DT_UNDEFINED";
-        }
+#define ARC_GE_DT_NAME_(name, value, bytes, dtype, ctype) case name: return #name;
+        switch (dt) { ARC_GE_DTYPES(ARC_GE_DT_NAME_) default: return "DT_UNDEFINED"; }
+#undef ARC_GE_DT_NAME_
     }
 
     static std::string FormatToSerialString(Format f)

@@ -5,15 +5,17 @@
  * Fills the TCubeTiling fields (ARC_TCUBE_TILING_FIELDS order, see
  * kernel_tiling/kernel_tiling.h) for C = A (M x Ka) x B (Kb x N) [+ bias]
  * split over `cores` blocks, under the dav-2201 limits ("Cube unit" in csrc/device/README.md):
- * baseM, baseN multiples of 16, baseK of 32 bytes; base blocks within L0A
- * and L0B (64 KB) and L0C (128 KB) with their double buffers; the bias row
- * within the 1 KB BiasTable; L1 blocks within 512 KB.  Returns 0, or -1 with
+ * baseM, baseN multiples of 16, baseK of 32 bytes; base blocks within L0A,
+ * L0B and L0C (common/socs.h) with their double buffers; the bias row
+ * within the 1 KB BiasTable; L1 blocks within L1 less 256 bytes.  Returns 0, or -1 with
  * a message in err. */
 #ifndef ARC_MATMUL_TILING_CORE_H_
 #define ARC_MATMUL_TILING_CORE_H_
 
 #include <stdint.h>
 #include <stdio.h>
+
+#include "common/socs.h"
 
 #define ARC_TCUBE_NFIELDS 50
 
@@ -46,9 +48,10 @@ static inline int64_t arc_mm_align(int64_t a, int64_t b) { return arc_mm_ceil(a,
 /* Compute the tiling into out[ARC_TCUBE_NFIELDS]. */
 static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, char *err, size_t errlen)
 {
-    int64_t l1 = in->l1_size > 0 ? in->l1_size : 512 * 1024 - 256;
-    int64_t l0a = in->l0a_size > 0 ? in->l0a_size : 64 * 1024, l0b = in->l0b_size > 0 ? in->l0b_size : 64 * 1024;
-    int64_t l0c = in->l0c_size > 0 ? in->l0c_size : 128 * 1024, bt = in->bt_size > 0 ? in->bt_size : 1024;
+    const arc_arch_row *d = arc_arch_info(2201); /* the defaults: dav-2201's (common/socs.h) */
+    int64_t l1 = in->l1_size > 0 ? in->l1_size : (int64_t)d->l1 - 256;
+    int64_t l0a = in->l0a_size > 0 ? in->l0a_size : (int64_t)d->l0a, l0b = in->l0b_size > 0 ? in->l0b_size : (int64_t)d->l0b;
+    int64_t l0c = in->l0c_size > 0 ? in->l0c_size : (int64_t)d->l0c, bt = in->bt_size > 0 ? in->bt_size : 1024;
     int64_t M = in->M, N = in->N, Ka = in->Ka, Kb = in->Kb > 0 ? in->Kb : in->Ka;
     int es = in->in_size;
     for (int i = 0; i < ARC_TCUBE_NFIELDS; i++)

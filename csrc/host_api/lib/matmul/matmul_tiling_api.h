@@ -18,18 +18,17 @@
 #include <string.h>
 
 #include "arc_matmul_tiling.h"
+#include "common/ge_dtypes.h"
 
 namespace matmul_tiling {
 
 enum class TPosition : int32_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
                                  SHM = SPM, TSCM, MAX };
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-/* ge::DataType's names and values for the types the cube takes. */
-enum class DataType : int32_t {
-    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
-    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_INT4 = 29,
-    DT_BFLOAT16 = DT_BF16
-};
+/* ge::DataType's names and values (common/ge_dtypes.h). */
+#define ARC_GE_DT_ENUM_(name, value, bytes, dtype, ctype) name = value,
+enum class DataType : int32_t { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_BFLOAT16 = DT_BF16 };
+#undef ARC_GE_DT_ENUM_
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 
 struct PlatformInfo {
