@@ -25,7 +25,7 @@ CLANG = shutil.which("clang++-19") or "/usr/lib/llvm-19/bin/clang++"
 # The same language settings the rtc gives cc1 (csrc/rtc/compile.cpp).
 CLANG_FLAGS = ["-c", "-std=c++17", "-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-ffp-contract=off",
                "-nostdinc++", "-march=x86-64-v3", "-D__NPU_ARCH__=2201", "-D__ASCENDRTC__=1", "-D__CCE_AICORE__=220", "-iquote", os.path.join(ROOT, "csrc", "device"),
-               "-I", os.path.join(ROOT, "csrc", "device")]
+               "-I", os.path.join(ROOT, "csrc", "device"), "-I", os.path.join(ROOT, "csrc")]  # + common/socs.h
 
 
 def seed_source():

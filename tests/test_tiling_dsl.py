@@ -229,7 +229,7 @@ def test_host_mode_saves_the_kernel_struct_bytes(tmp_path):
     (tmp_path / "mixed_tiling.h").write_text(TILING_H.replace('#include "register/tilingdata_base.h"', ""))
     (tmp_path / "main.cpp").write_text(HOST_MAIN)
     exe = tmp_path / "host"
-    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", DEVICE_HDRS, "-I", str(tmp_path),
+    subprocess.run([cxx, "-std=c++17", "-Wall", "-Wextra", "-Werror", "-I", DEVICE_HDRS, "-I", os.path.dirname(DEVICE_HDRS), "-I", str(tmp_path),
                     str(tmp_path / "main.cpp"), "-o", str(exe)], check=True, capture_output=True)
     lines = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.splitlines()
     size, cls, reg_size, missing, arr1 = lines[0].split()

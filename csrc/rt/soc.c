@@ -87,9 +87,9 @@ const sim_arch *sim_arch_device(void)
     if (!a && e && *e) {
         static _Atomic(const char *) warned;
         if (atomic_exchange(&warned, e) != e) /* once per value */
-            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_SIM_SOC=%s names no simulated SoC (accepted: an "
-                            "--npu-arch such as dav-3510 or a SoC of _C.SOCS such as Ascend950PR_9599); "
-                            "simulating Ascend910B1\n", e);
+            fprintf(stderr, "ascendrtc: warning: ASCENDRTC_SIM_SOC=%s names no simulated SoC (accepted: Ascend910B1..B4, "
+                            "Ascend910_9391/9392, Ascend950PR_9599 and the other Ascend950PR_*/Ascend950DT_* of "
+                            "_C.SOCS, or an --npu-arch: dav-2201, dav-3510); simulating Ascend910B1\n", e);
     }
     return a ? a : find_soc(archs[0].soc);
 }

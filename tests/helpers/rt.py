@@ -263,7 +263,8 @@ def build_binary(csrc, kernels=None, meta=None, opt="-O2", extra=()):
         with open(c, "w") as fh:
             fh.write(src)
         clang = shutil.which("clang-19") or "clang-19"
-        subprocess.run([clang, "-c", "-fPIC", opt, "-std=c11", "-I", os.path.join(ROOT, "csrc", "device"), *extra,
+        subprocess.run([clang, "-c", "-fPIC", opt, "-std=c11", "-I", os.path.join(ROOT, "csrc", "device"),
+                        "-I", os.path.join(ROOT, "csrc"), *extra,
                         c, "-o", obj], check=True)
     with open(obj, "rb") as fh:
         return seal(fh.read())
