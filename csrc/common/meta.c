@@ -66,6 +66,8 @@ unsigned char *meta_write(const arc_meta *m, size_t *len)
         put_u32(&b, km->ktype);
         put_u32(&b, km->nparams);
         put_u32(&b, km->args_size);
+        put_u32(&b, km->simt_threads);
+        put_u32(&b, km->simt_static_ub);
         for (uint32_t i = 0; i < km->nparams; i++) {
             const arc_param *p = &km->params[i];
             put_u32(&b, p->offset);
@@ -155,7 +157,7 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
     }
     r.pos = 8;
     uint32_t version = get_u32(&r);
-    if (!r.fail && version != ARC_META_VERSION && version != 1) {
+    if (!r.fail && (version < 1 || version > ARC_META_VERSION)) {
         snprintf(err, errlen, "metadata version %u, this runtime reads version %u", version, ARC_META_VERSION);
         return -1;
     }
@@ -181,6 +183,10 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
         km->ktype = get_u32(&r);
         uint32_t np = get_u32(&r);
         km->args_size = get_u32(&r);
+        if (version >= 3) {
+            km->simt_threads = get_u32(&r);
+            km->simt_static_ub = get_u32(&r);
+        }
         if (r.fail)
             break;
         if (np > 4096 || np > (len - r.pos) / 24) {

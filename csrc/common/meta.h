@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define ARC_META_SECTION ".arc_meta"
-#define ARC_META_VERSION 2u
+#define ARC_META_VERSION 3u
 
 /* The parameter kinds: X(ENUM suffix, value, name).  The one list: the
  * enum, meta_kind_name() and the extension's _C.PARAM_KINDS come from it. */
@@ -77,6 +77,8 @@ typedef struct arc_kernel_meta {
     uint32_t ktype; /* KERNEL_TYPE_* value (0 = AIV only) */
     uint32_t nparams;
     uint32_t args_size;  /* bytes of the packed argument block */
+    uint32_t simt_threads;   /* SIMT kernel: most threads per block (__launch_bounds__); 0: SIMD */
+    uint32_t simt_static_ub; /* SIMT kernel: bytes of its static __ubuf__ arrays */
     arc_param *params;
 } arc_kernel_meta;
 

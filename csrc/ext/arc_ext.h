@@ -331,6 +331,7 @@ typedef struct KernelObject {
     PyTypeObject *dev_type; /* DeviceArray type, borrowed from state */
     arc_state *st;
     vectorcallfunc vectorcall;
+    uint32_t simt_threads;  /* SIMT kernel: most threads per block; 0: SIMD kernel */
 } KernelObject;
 
 typedef struct {
@@ -339,7 +340,17 @@ typedef struct {
     uint32_t block_dim;
     PyObject *stream;       /* StreamObject or NULL for the default */
     vectorcallfunc vectorcall;
+    int simt;               /* kernel[grid, block, shared, stream] of a SIMT kernel */
+    uint32_t grid[3], block[3], dyn_ub;
 } LauncherObject;
+
+/* kernel[grid, block], kernel[grid, block, shared], kernel[grid, block,
+ * shared, stream] of a SIMT kernel (simt_launch.c); grid and block are
+ * ints or tuples of 1-3 ints.  Fills l's shape and stream; 0 or -1. */
+int arc_simt_subscript(KernelObject *k, PyObject *key, LauncherObject *l);
+/* The launch attributes of a SIMT launcher (block, grid, dynamic UB) into
+ * attr[0..2]; returns how many. */
+int arc_simt_attrs(const LauncherObject *l, aclrtLaunchKernelAttr *attr);
 
 extern PyType_Spec kernel_spec;
 extern PyType_Spec launcher_spec;

@@ -106,6 +106,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
     /* The argument block: what the metadata says, at least up to the last
      * parameter, rounded to 8 bytes. */
     size_t hint = km ? km->args_size : 0;
+    k->simt_threads = km ? km->simt_threads : 0;
     k->args_size = hint > end ? hint : end;
     k->args_size = (k->args_size + 7) & ~(size_t)7;
     return (PyObject *)k;
@@ -170,16 +171,37 @@ static PyObject *make_launcher(KernelObject *k, PyObject *bd, PyObject *stream)
         return NULL;
     l->kernel = (KernelObject *)Py_NewRef(k);
     l->block_dim = (uint32_t)n;
+    l->simt = 0;
     l->stream = stream && stream != Py_None ? Py_NewRef(stream) : NULL;
     l->vectorcall = kernel_launcher_vectorcall;
     PyObject_GC_Track(l);
     return (PyObject *)l;
 }
 
-/* kernel[block_dim] or kernel[block_dim, stream] */
+/* kernel[block_dim] or kernel[block_dim, stream]; SIMT kernels:
+ * kernel[grid, block(, shared(, stream))] */
 static PyObject *kernel_subscript(PyObject *op, PyObject *key)
 {
     KernelObject *k = (KernelObject *)op;
+    if (k->simt_threads) {
+        LauncherObject *l = PyObject_GC_New(LauncherObject, k->st->LauncherType);
+        if (!l)
+            return NULL;
+        l->kernel = (KernelObject *)Py_NewRef(k);
+        l->stream = NULL;
+        l->vectorcall = kernel_launcher_vectorcall;
+        PyObject_GC_Track(l);
+        if (arc_simt_subscript(k, key, l) < 0) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        return (PyObject *)l;
+    }
+    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) >= 2 && !PyObject_TypeCheck(PyTuple_GET_ITEM(key, 1), k->st->StreamType) &&
+        PyTuple_GET_ITEM(key, 1) != Py_None)
+        return PyErr_Format(PyExc_TypeError, "%U is a SIMD kernel: launch it as kernel[block_dim] or "
+                            "kernel[block_dim, stream]; kernel[grid, block, ...] is for SIMT kernels (a bare "
+                            "__global__ compiled with --enable-simt)", k->signature);
     if (PyTuple_Check(key)) {
         if (PyTuple_GET_SIZE(key) != 2)
             return PyErr_Format(PyExc_TypeError, "%U: use kernel[block_dim] or kernel[block_dim, stream]",
@@ -515,6 +537,11 @@ static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const 
     if (kwnames && PyTuple_GET_SIZE(kwnames))
         return PyErr_Format(PyExc_TypeError, "%U: kernel arguments are positional; got keyword '%U'",
                             l->kernel->signature, PyTuple_GET_ITEM(kwnames, 0));
+    if (l->simt) {
+        aclrtLaunchKernelAttr attr[3];
+        aclrtLaunchKernelCfg cfg = {attr, (size_t)arc_simt_attrs(l, attr)};
+        return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0, &cfg);
+    }
     return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0, NULL);
 }
 

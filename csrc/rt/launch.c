@@ -17,6 +17,8 @@ typedef struct launch_opts {
     uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
     int race_mode;       /* ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK, else $ASCENDRTC_RACE_CHECK */
     int profile;         /* queued while a profiling session was on (cost.c) */
+    int simt_block, simt_grid; /* the SIMT attributes were given */
+    arc_simt_dims simt;  /* SIMT_BLOCK, SIMT_GRID, DYN_UBUF_SIZE */
 } launch_opts;
 
 typedef struct launch_task {
@@ -59,6 +61,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
         .seq = t->seq, .orphaned = launch_orphaned, .orphan_arg = &o, .bin = f->bin,
+        .simt = f->km->simt_threads ? &l->opts.simt : NULL,
     };
     if (l->opts.profile)
         r.cost = sim_cost_launch_new(f->arch, f->km->name, l->nblocks, f->max_concurrent, f->core_type);
@@ -122,7 +125,19 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
             if (v->dynUBufSize > f->arch->ub_size)
                 return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu: DYN_UBUF_SIZE %u exceeds the %zu-byte UB",
                                i, v->dynUBufSize, f->arch->ub_size);
+            o->simt.dyn_ub = v->dynUBufSize;
             break;
+        case ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK:
+        case ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_GRID: {
+            int blk = at->id == ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK;
+            if (!f->km->simt_threads)
+                return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cfg attr %zu: '%s' is a SIMD kernel; a thread %s "
+                               "(SIMT_%s) is for SIMT kernels (bare __global__, compiled with --enable-simt)", i,
+                               f->km->name, blk ? "block" : "grid", blk ? "BLOCK" : "GRID");
+            memcpy(blk ? o->simt.block : o->simt.grid, v->rsv, 3 * sizeof(uint32_t));
+            *(blk ? &o->simt_block : &o->simt_grid) = 1;
+            break;
+        }
         case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
         case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
             return sim_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, api,
@@ -181,6 +196,8 @@ static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "numBlocks %u for '%s' is out of range [1, 65535]", numBlocks,
                        (*f)->km->name);
     if ((rc = check_cfg(api, *f, cfg, o)))
+        return rc;
+    if ((rc = sim_simt_check_launch(api, *f, numBlocks, o->simt_block, o->simt_grid, &o->simt)))
         return rc;
     return sim_stream_resolve(stream, api, s);
 }

@@ -23,6 +23,7 @@
 
 #include "acl/acl.h"
 #include "arc/core_abi.h"
+#include "arc/simt_abi.h"
 #include "common/exports.h"
 #include "common/meta.h"
 #include "rt/orc_loader.h"
@@ -162,6 +163,7 @@ typedef struct sim_kernel_run {
     void (*orphaned)(void *arg, aclError code, const char *msg);
     void *orphan_arg;
     struct sim_bin *bin;     /* kept loaded when a core is abandoned in its code */
+    const arc_simt_dims *simt; /* a SIMT kernel's grid and block (simt.c), else NULL */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -430,6 +432,12 @@ typedef struct sim_args {
 } sim_args;
 
 aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
+
+/* ---- simt_launch.c ---- */
+/* A SIMT kernel's launch shape (grid, block, dynamic UB) against its
+ * metadata and the arch; fills d's grid when SIMT_GRID was not given. */
+aclError sim_simt_check_launch(const char *api, const sim_func *f, uint32_t numBlocks, int has_block, int has_grid,
+                               arc_simt_dims *d);
 
 /* ---- fp16.c: half/bf16 conversion builtins for loaded kernels ---- */
 float sim_extendhfsf2(_Float16 h);

@@ -78,6 +78,7 @@
 #include "host_code.h"
 #include "raw_access.h"
 #include "sites.h"
+#include "simt_pass.h"
 #include "unknown_names.h"
 
 // libascendcl (fault.c): while jb is set, a fault on this thread
@@ -528,6 +529,8 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
         a.push_back("-fno-strict-float-cast-overflow");
     if (o->sanitizer)
         a.push_back("-DASCENDRTC_SANITIZER=1");
+    if (o->simt) /* __ubuf__ in casts is an annotation clang ignores there */
+        a.insert(a.end(), {"-D__ASCENDRTC_SIMT__=1", "-Wno-ignored-attributes"});
     for (int i = 0; i < o->nmacros; i++)
         a.push_back(o->macros[i]);
     for (int i = 0; i < o->nwarnings; i++)
@@ -674,8 +677,8 @@ char *format_deps(const DepMap &deps)
 
 // Builds the metadata from the descriptors clang computed, then adds it
 // to the module as the .arc_meta section.
-int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::InferredTypes &inferred, rtc_result *res,
-                 std::string &log)
+int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::InferredTypes &inferred,
+                 const arc_rtc::SimtResult &simt, rtc_result *res, std::string &log)
 {
     arc_meta meta{};
     std::vector<arc_kernel_meta> ks(req->nentries);
@@ -731,6 +734,9 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::Inferre
         k.ktype = kernel_type(m, lowered[i]);
         k.nparams = d[0];
         k.args_size = d[1];
+        auto sk = simt.kernels.find(i);
+        k.simt_threads = sk == simt.kernels.end() ? 0 : sk->second.max_threads;
+        k.simt_static_ub = sk == simt.kernels.end() ? 0 : sk->second.static_ub;
         k.params = ps[i].data();
     }
     size_t len = 0;
@@ -923,6 +929,11 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     ci.setVerboseOutputStream(los);
     ci.createFileManager(overlay);
 
+    const char *strip[] = {kSrcRoot, kUserRoot};
+    arc_rtc::SimtResult simt;
+    if (req->opts->simt)
+        inv->getCodeGenOpts().PassBuilderCallbacks.push_back(
+            [&](llvm::PassBuilder &pb) { arc_rtc::simt_register(pb, &simt, kDeviceRoot, strip, 2); });
     llvm::LLVMContext ctx;
     arc_rtc::InferredTypes inferred;
     DepMap deps;
@@ -942,12 +953,13 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         log += std::string(req->file_name) + ":1:1: note: host code (functions the kernels do not call, main "
                "included) compiled with the system headers as CANN's single-source flow does, and left out of "
                "the kernel object: launch the kernels from Python\n";
-    const char *strip[] = {kSrcRoot, kUserRoot};
+    if (!simt.errors.empty())
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, simt.errors);
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
     arc_rtc::instrument_raw_accesses(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)
         llvm::StripDebugInfo(*mod);
-    int rc = add_metadata(*mod, req, inferred, res, log);
+    int rc = add_metadata(*mod, req, inferred, simt, res, log);
     if (rc != ACL_SUCCESS)
         return rc;
     if (timer.on)

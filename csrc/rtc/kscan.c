@@ -271,6 +271,19 @@ static int parse_params(const char *p, size_t n, kscan_kernel *k)
     return 0;
 }
 
+/* Qualifiers of SIMD kernels: a __global__ kernel without any is a SIMT one. */
+static int simd_qualifier(tok t)
+{
+    return is(t, "__aicore__") || is(t, "__vector__") || is(t, "__cube__") || is(t, "__mix__");
+}
+
+/* Qualifier macros with arguments between __global__ and the kernel's name. */
+static int paren_qualifier(tok t)
+{
+    return is(t, "__launch_bounds__") || is(t, "__mix__") || is(t, "__maxnreg__") || is(t, "__schedmode__") ||
+           is(t, "__attribute__") || is(t, "__declspec") || is(t, "alignas");
+}
+
 static int add_kernel(kscan_result *r, int *cap, const char *ns, tok name, int is_tmpl,
                       const char *params, size_t plen)
 {
@@ -317,6 +330,7 @@ int kscan(const char *src, kscan_result *out)
     int pending_ns = 0;          /* saw `namespace X` awaiting `{` */
     char pending_name[256] = "";
     int stmt_template = 0;       /* `template` seen in the current declaration */
+    int stmt_simd = 0;           /* a SIMD qualifier seen in it (before __global__) */
     for (;;) {
         tok t = next(&lx);
         if (t.kind == T_EOF)
@@ -352,6 +366,7 @@ int kscan(const char *src, kscan_result *out)
             depth++;
             pending_ns = 0;
             stmt_template = 0;
+            stmt_simd = 0;
         } else if (is(t, "}")) {
             if (depth > 0) {
                 depth--;
@@ -361,16 +376,29 @@ int kscan(const char *src, kscan_result *out)
                 }
             }
             stmt_template = 0;
+            stmt_simd = 0;
         } else if (is(t, ";")) {
             pending_ns = 0;
             stmt_template = 0;
+            stmt_simd = 0;
+        } else if (t.kind == T_IDENT && simd_qualifier(t)) {
+            stmt_simd = 1;
         } else if (t.kind == T_IDENT && is(t, "template")) {
             stmt_template = 1;
         } else if (t.kind == T_IDENT && is(t, "__global__")) {
             /* the kernel name is the identifier just before the first '(' */
             tok name = {T_EOF, 0, 0, 0}, u;
-            int angle = 0;
+            int angle = 0, simd = stmt_simd;
             while ((u = next(&lx)).kind != T_EOF) {
+                if (u.kind == T_IDENT && simd_qualifier(u))
+                    simd = 1;
+                if (u.kind == T_IDENT && paren_qualifier(u)) {
+                    /* __launch_bounds__(n), __mix__(1, 2), ...: skip the arguments */
+                    tok v = next(&lx);
+                    for (int d = is(v, "(") ? 1 : 0; d > 0 && (v = next(&lx)).kind != T_EOF;)
+                        d += is(v, "(") ? 1 : is(v, ")") ? -1 : 0;
+                    continue;
+                }
                 if (is(u, "<"))
                     angle++;
                 else if (is(u, ">") && angle)
@@ -398,10 +426,13 @@ int kscan(const char *src, kscan_result *out)
                     pd--;
                 pend = v.p;
             }
+            int before = out->nkernels;
             if (add_kernel(out, &cap, ns, name, stmt_template, pstart, (size_t)(pend - pstart)) != 0) {
                 kscan_free(out);
                 return -1;
             }
+            if (out->nkernels > before)
+                out->kernels[out->nkernels - 1].simd = simd;
         }
     }
     return 0;

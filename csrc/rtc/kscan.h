@@ -15,6 +15,7 @@ typedef struct kscan_kernel {
     char *name;       /* qualified: ns::kernel */
     char *base;       /* unqualified name */
     int is_template;
+    int simd;         /* declared __aicore__/__vector__/__cube__/__mix__ (else a bare, SIMT-style __global__) */
     int line;         /* 1-based line of the name */
     int nparams;
     kscan_param *params;

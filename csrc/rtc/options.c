@@ -178,9 +178,7 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
                    !strcmp(a, "--cce-disable-vf-stack-reserved-ubuf")) {
             /* accepted: the simulated core is always in sync and reserves no UB */
         } else if (!strcmp(a, "--enable-simt")) {
-            snprintf(err, errlen, "--enable-simt: SIMT mode is not simulated; remove the option");
-            rc = ACL_ERROR_RTC_INVALID_OPTION;
-            break;
+            o->simt = 1;
         } else if (!strcmp(a, "-w") || (!strncmp(a, "-W", 2) && a[2] && strncmp(a, "-Wl,", 4) &&
                                         strncmp(a, "-Wa,", 4) && strncmp(a, "-Wp,", 4))) {
             if (push(&o->warnings, &o->nwarnings, "", a))
@@ -191,7 +189,7 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
             break;
         } else {
             snprintf(err, errlen, "unknown option '%s' (supported: --npu-arch=dav-2201|dav-3510, --npu-soc=, "
-                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer)", a);
+                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer, --enable-simt)", a);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
             break;
         }
@@ -211,6 +209,11 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
                      "Ascend950PR_9599 and the other Ascend950PR_*/Ascend950DT_* of _C.SOCS)", soc);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
         }
+    }
+    if (rc == ACL_SUCCESS && o->simt && o->arch_num != 3510) {
+        snprintf(err, errlen, "--enable-simt: SIMT kernels run on dav-3510 only (Ascend 950); this compile is for %s "
+                 "(add --npu-arch=dav-3510)", o->arch);
+        rc = ACL_ERROR_RTC_INVALID_OPTION;
     }
     if (rc != ACL_SUCCESS)
         rtc_opts_free(o);

@@ -18,6 +18,7 @@ typedef struct rtc_opts {
     int nwarnings;
     char **warnings;      /* -W... / -w, passed through */
     int sanitizer;        /* --sanitizer: extra device-API checks */
+    int simt;             /* --enable-simt: bare __global__ kernels are SIMT kernels */
     char *joined;         /* normalised options, for the metadata */
 } rtc_opts;
 

@@ -358,14 +358,17 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         entries[n].name = k->name;
         entries[n].hint = k;
         p->entry_names[n] = sdup(k->name);
-        sb_add(&text, "__ARC_ENTRY(%d, %s)\n", n, k->name);
+        /* with --enable-simt a bare __global__ kernel is a SIMT kernel */
+        sb_add(&text, "%s(%d, %s)\n", opts.simt && !k->simd ? "__ARC_SIMT_ENTRY" : "__ARC_ENTRY", n, k->name);
         n++;
     }
     for (int e = 0; entries && p->entry_names && e < p->nexprs; e++) {
         entries[n].name = p->exprs[e];
         entries[n].hint = hint_for(&ks, p->exprs[e]);
         p->entry_names[n] = sdup(p->exprs[e]);
-        sb_add(&text, "#line 1 \"name expression '%s'\"\n__ARC_ENTRY(%d, %s)\n", p->exprs[e], n, p->exprs[e]);
+        const kscan_kernel *h = entries[n].hint;
+        sb_add(&text, "#line 1 \"name expression '%s'\"\n%s(%d, %s)\n", p->exprs[e],
+               opts.simt && h && !h->simd ? "__ARC_SIMT_ENTRY" : "__ARC_ENTRY", n, p->exprs[e]);
         n++;
     }
     p->nentries = n;

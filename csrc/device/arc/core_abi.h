@@ -351,7 +351,8 @@ void __arc_site(const char *where);
     X(__arc_check_l0)         \
     X(__arc_whole_f32)        \
     X(__arc_brcb)             \
-    X(__arc_store_atomic32)
+    X(__arc_store_atomic32)   \
+    X(__arc_simt_block)
 
 #ifdef __cplusplus
 }

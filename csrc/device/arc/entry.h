@@ -126,4 +126,17 @@ template <class... A> constexpr auto fnptr(void (*f)(A...)) { return f; }
     extern "C" __attribute__((used)) const decltype(::__arc::fnptr(__VA_ARGS__))          \
         __arc_kfn_##i = ::__arc::fnptr(__VA_ARGS__);
 
+/* The rtc appends one per SIMT kernel: the thread function the pass builds
+ * the block from (rtc/simt_pass.cpp), plus the parameter descriptor. */
+#define __ARC_SIMT_ENTRY(i, ...)                                                                 \
+    extern "C" __attribute__((used)) void __arc_simt_thread_##i(const unsigned char *args)       \
+    {                                                                                            \
+        ::__arc::call(::__arc::fnptr(__VA_ARGS__), args);                                        \
+    }                                                                                            \
+    extern "C" __attribute__((used)) const decltype(::__arc::describe(::__arc::fnptr(__VA_ARGS__))) \
+        __arc_kdesc_##i = ::__arc::describe(::__arc::fnptr(__VA_ARGS__));                        \
+    extern "C" __attribute__((used)) const decltype(::__arc::fnptr(__VA_ARGS__))                  \
+        __arc_kfn_##i = ::__arc::fnptr(__VA_ARGS__);
+
+
 #endif /* ARC_ENTRY_H_ */

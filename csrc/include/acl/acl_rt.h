@@ -119,7 +119,16 @@ typedef enum aclrtLaunchKernelAttrId {
     /* ascendrtc extension: the pipe race check of this launch as
      * value.rsv[0]: 0 off, 1 warn (print and go on), 2 error (the launch
      * fails); without it $ASCENDRTC_RACE_CHECK decides (default error). */
-    ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK = 0x7A02
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK = 0x7A02,
+    /* ascendrtc extension: a SIMT kernel's thread block (CANN's
+     * k<<<grid, block, dyn_ubuf_size, stream>>>), value.rsv[0..2] = blockDim
+     * x, y, z.  Required for SIMT kernels, refused for SIMD ones.  The
+     * launch's numBlocks is the grid's product. */
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK = 0x7A03,
+    /* ascendrtc extension: a SIMT kernel's grid, value.rsv[0..2] = gridDim
+     * x, y, z, whose product must be numBlocks; without it the grid is
+     * (numBlocks, 1, 1). */
+    ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_GRID = 0x7A04
 } aclrtLaunchKernelAttrId;
 
 typedef enum aclrtEngineType {

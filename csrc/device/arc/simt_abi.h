@@ -1,0 +1,90 @@
+/* simt_abi.h - the contract between SIMT kernels (the simt_api headers, the rtc's
+ * SIMT pass, rtc/simt_pass.cpp) and the runtime's block driver
+ * (rt/simt.c).  Plain C.
+ *
+ * A SIMT kernel is compiled as the code of one thread.  Its builtins
+ * (threadIdx ... gridDim, the UB bases) are calls of __arc_simt_get, which
+ * the pass replaces; asc_syncthreads and every warp function are calls the
+ * pass turns into "points" where a thread returns to the driver, which
+ * runs the block's threads as loops between points (loop fission) and
+ * computes warp functions over the lanes that reached them (hierarchical
+ * collapsing, as COX does).  Nothing here is called at run time by name
+ * except the driver entry __arc_simt_block. */
+#ifndef ARC_SIMT_ABI_H_
+#define ARC_SIMT_ABI_H_
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* __arc_simt_get(which): threadIdx.x,y,z, blockIdx, blockDim, gridDim. */
+enum {
+    ARC_SIMT_TID = 0, ARC_SIMT_BID = 3, ARC_SIMT_BDIM = 6, ARC_SIMT_GDIM = 9,
+    ARC_SIMT_NGET = 12
+};
+
+/* Warp function codes: op | type << 8 (__arc_simt_warp). */
+enum {
+    ARC_WARP_SHFL = 1, ARC_WARP_SHFL_UP, ARC_WARP_SHFL_DOWN, ARC_WARP_SHFL_XOR,
+    ARC_WARP_ALL, ARC_WARP_ANY, ARC_WARP_BALLOT, ARC_WARP_ACTIVEMASK,
+    ARC_WARP_RED_ADD, ARC_WARP_RED_MAX, ARC_WARP_RED_MIN,
+    ARC_WARP_SYNC /* a tile's sync: every active lane of the warp arrives */
+};
+enum {
+    ARC_WT_I32 = 0, ARC_WT_U32, ARC_WT_F32, ARC_WT_F16, ARC_WT_I64, ARC_WT_U64, ARC_WT_F64, ARC_WT_BF16
+};
+
+/* Each thread's frame starts with its warp-function exchange slot; the
+ * values it keeps across points follow. */
+typedef struct arc_simt_xch {
+    int op, arg, width, pad;
+    unsigned long long v, result;
+} arc_simt_xch;
+
+/* The most threads a block may have (dav-3510), and the default bound. */
+#define ARC_SIMT_MAX_THREADS 2048
+#define ARC_SIMT_DEFAULT_THREADS 1024
+/* The most blocks a grid may have. */
+#define ARC_SIMT_MAX_BLOCKS 65535
+
+/* Point kinds. */
+enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1 };
+
+/* One kernel's description, emitted by the pass as __arc_simt_desc_<i>. */
+typedef struct arc_simt_block_ctx arc_simt_block_ctx;
+typedef int (*arc_simt_run_fn)(arc_simt_block_ctx *b, const unsigned char *args);
+typedef struct arc_simt_desc {
+    unsigned frame_size;        /* bytes per thread (>= sizeof(arc_simt_xch)) */
+    unsigned npoints;           /* points 1..npoints; 0 is the kernel's start */
+    unsigned static_ub;         /* bytes of static __ubuf__ arrays */
+    unsigned args_size;         /* the packed parameters; the launch's dims follow */
+    const arc_simt_run_fn *run; /* run[s]: every thread stopped at s to its next point */
+    const unsigned char *kind;  /* kind[s] of point s (ARC_SIMT_BARRIER/WARP), s >= 1 */
+    const char *const *where;   /* where[s]: "file:line" of point s */
+} arc_simt_desc;
+
+/* A SIMT launch's shape (rt/launch.c keeps it with the launch). */
+typedef struct arc_simt_dims {
+    unsigned grid[3], block[3];
+    unsigned dyn_ub;
+} arc_simt_dims;
+
+/* The block the driver runs; run functions read it. */
+struct arc_simt_block_ctx {
+    unsigned get[ARC_SIMT_NGET]; /* [0..2] unused: threadIdx comes from the loop */
+    unsigned nthreads;
+    unsigned frame_size;
+    unsigned char *ub;          /* static __ubuf__ at 0 */
+    unsigned char *dyn_ub;      /* extern __ubuf__ T d[] */
+    unsigned char *frames;      /* nthreads * frame_size */
+    int *pend;                  /* per thread: the point it stopped at, -1 when it returned */
+    int s;                      /* the point run[s] resumes */
+};
+
+/* The driver: runs one block of a SIMT kernel (rt/simt.c). */
+void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ARC_SIMT_ABI_H_ */

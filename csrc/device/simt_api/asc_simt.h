@@ -1,0 +1,24 @@
+/* asc_simt.h - ascendrtc's clean-room SIMT API (Ascend C's thread-level
+ * model, dav-3510): `__global__` kernels compiled with --enable-simt run as
+ * a grid of blocks of threads.  This aggregator includes the families as
+ * CANN's header of the same name does:
+ *   device_types.h            qualifiers, dim3, threadIdx/blockIdx/..., warpSize
+ *   device_sync_functions.h   asc_syncthreads, asc_threadfence*
+ *   device_atomic_functions.h asc_atomic_*
+ *   device_warp_functions.h   asc_shfl*, vote, asc_reduce_*, lane functions
+ *   device_functions.h        cache hints, address-space queries
+ *   math_functions.h          the per-thread math library (helper "simtlib")
+ *   vector_functions.h        short vectors and make_* (helper "simtlib")
+ * cooperative_groups.h is separate, as in CANN. */
+#ifndef ASC_SIMT_H_
+#define ASC_SIMT_H_
+
+#include "simt_api/device_types.h"
+#include "simt_api/device_sync_functions.h"
+#include "simt_api/device_atomic_functions.h"
+#include "simt_api/device_warp_functions.h"
+#include "simt_api/device_functions.h"
+#include "simt_api/math_functions.h"
+#include "simt_api/vector_functions.h"
+
+#endif

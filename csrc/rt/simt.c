@@ -1,0 +1,255 @@
+/* simt.c - the block driver of SIMT kernels (__arc_simt_block).
+ *
+ * The rtc's SIMT pass (rtc/simt_pass.cpp) gives each kernel run functions:
+ * run[s] takes every thread of the block stopped at point s (a barrier or
+ * a warp function; 0 = the kernel's start) to its next point, as a loop
+ * over the threads.  The driver alternates: run, then look where the
+ * threads stopped.
+ *   - Threads at warp functions: pick one such point; in each warp the lanes
+ *     stopped there are its active lanes (COX's collapsed warp): compute
+ *     the function over them into each lane's exchange slot, resume them.
+ *   - Otherwise every live thread is at a barrier: all of them must be at
+ *     the same one, and none may have returned (a barrier in divergent code
+ *     is undefined on the NPU): then resume them all.
+ * A shuffle reading a lane that is not active, a barrier not reached by
+ * every thread, and a width that is not a power of two <= 32 fail the
+ * launch naming the kernel line, the block and the threads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt/rt_internal.h"
+
+/* Per core thread: the frames and stop points of the block it runs. */
+static _Thread_local unsigned char *t_frames;
+static _Thread_local size_t t_frames_cap;
+static _Thread_local int t_pend[ARC_SIMT_MAX_THREADS];
+
+static unsigned char *frames_for(size_t bytes)
+{
+    if (bytes > t_frames_cap) {
+        free(t_frames);
+        t_frames_cap = 0;
+        t_frames = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+        if (!t_frames)
+            __arc_trap("SIMT", "out of host memory for %zu bytes of thread frames", bytes);
+        t_frames_cap = bytes;
+    }
+    return t_frames;
+}
+
+static void thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, size_t n)
+{
+    unsigned bx = b->get[ARC_SIMT_BDIM], by = b->get[ARC_SIMT_BDIM + 1];
+    snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)", t % bx, t / bx % by, t / bx / by,
+             b->get[ARC_SIMT_BID], b->get[ARC_SIMT_BID + 1], b->get[ARC_SIMT_BID + 2]);
+}
+
+static arc_simt_xch *xch(const arc_simt_block_ctx *b, unsigned t)
+{
+    return (arc_simt_xch *)(b->frames + (size_t)t * b->frame_size);
+}
+
+static const char *warp_api(int op)
+{
+    static const char *n[] = {"?", "asc_shfl", "asc_shfl_up", "asc_shfl_down", "asc_shfl_xor", "asc_all", "asc_any",
+                              "asc_ballot", "asc_activemask", "asc_reduce_add", "asc_reduce_max", "asc_reduce_min",
+                              "thread_block_tile::sync"};
+    return op > 0 && op <= ARC_WARP_SYNC ? n[op] : "warp function";
+}
+
+/* One reduction step of type ty on bit patterns. */
+static uint64_t combine(int op, int ty, uint64_t a, uint64_t b)
+{
+    switch (ty) {
+    case ARC_WT_I32: case ARC_WT_U32: case ARC_WT_I64: case ARC_WT_U64: {
+        int sig = ty == ARC_WT_I32 || ty == ARC_WT_I64;
+        if (ty == ARC_WT_I32 || ty == ARC_WT_U32) {
+            uint32_t x = (uint32_t)a, y = (uint32_t)b;
+            if (op == ARC_WARP_RED_ADD)
+                return (uint32_t)(x + y);
+            int lt = sig ? (int32_t)x < (int32_t)y : x < y;
+            return op == ARC_WARP_RED_MAX ? (lt ? y : x) : (lt ? x : y);
+        }
+        if (op == ARC_WARP_RED_ADD)
+            return a + b;
+        int lt = sig ? (int64_t)a < (int64_t)b : a < b;
+        return op == ARC_WARP_RED_MAX ? (lt ? b : a) : (lt ? a : b);
+    }
+    default: {
+        double x, y, r;
+        float f;
+        _Float16 h;
+        switch (ty) {
+        case ARC_WT_F32: memcpy(&f, &a, 4); x = f; memcpy(&f, &b, 4); y = f; break;
+        case ARC_WT_F16: memcpy(&h, &a, 2); x = sim_extendhfsf2(h); memcpy(&h, &b, 2); y = sim_extendhfsf2(h); break;
+        case ARC_WT_BF16: memcpy(&h, &a, 2); x = sim_extendbfsf2(h); memcpy(&h, &b, 2); y = sim_extendbfsf2(h); break;
+        default: memcpy(&x, &a, 8); memcpy(&y, &b, 8); break;
+        }
+        if (op == ARC_WARP_RED_ADD)
+            r = x + y;
+        else if (x != x || y != y)
+            r = x != x ? x : y; /* NaN propagates */
+        else
+            r = op == ARC_WARP_RED_MAX ? (x < y ? y : x) : (y < x ? y : x);
+        uint64_t out = 0;
+        switch (ty) {
+        case ARC_WT_F32: f = op == ARC_WARP_RED_ADD ? (float)x + (float)y : (float)r; memcpy(&out, &f, 4); break;
+        case ARC_WT_F16: h = sim_truncsfhf2((float)r); memcpy(&out, &h, 2); break;
+        case ARC_WT_BF16: h = sim_truncsfbf2((float)r); memcpy(&out, &h, 2); break;
+        default: memcpy(&out, &r, 8); break;
+        }
+        return out;
+    }
+    }
+}
+
+/* The warp function of point p over the lanes of warp w in `active`. */
+static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigned p, unsigned t0, uint32_t active)
+{
+    unsigned first = (unsigned)__builtin_ctz(active);
+    int code = xch(b, t0 + first)->op, op = code & 0xff, ty = code >> 8;
+    uint64_t v[32] = {0};
+    for (unsigned l = 0; l < 32; l++)
+        if (active >> l & 1)
+            v[l] = xch(b, t0 + l)->v;
+    if (op >= ARC_WARP_RED_ADD && op <= ARC_WARP_RED_MIN) {
+        /* tree order: lanes i and i + 16, then + 8, + 4, + 2, + 1 */
+        uint64_t r[32];
+        uint32_t has = active;
+        memcpy(r, v, sizeof r);
+        for (unsigned off = 16; off; off >>= 1)
+            for (unsigned i = 0; i < off; i++)
+                if (has >> (i + off) & 1) {
+                    r[i] = has >> i & 1 ? combine(op, ty, r[i], r[i + off]) : r[i + off];
+                    has |= 1u << i;
+                }
+        for (unsigned l = 0; l < 32; l++)
+            if (active >> l & 1)
+                xch(b, t0 + l)->result = r[0];
+        return;
+    }
+    uint64_t all = 0, any = 0, ballot = 0;
+    for (unsigned l = 0; l < 32; l++)
+        if (active >> l & 1) {
+            ballot |= (uint64_t)(v[l] != 0) << l;
+        }
+    all = ballot == active;
+    any = ballot != 0;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(active >> l & 1))
+            continue;
+        arc_simt_xch *x = xch(b, t0 + l);
+        if (x->op != code)
+            __arc_trap(warp_api(op), "at %s: lanes of one warp stopped at the same point with different operations",
+                       d->where[p]);
+        int w = x->width, arg = x->arg;
+        unsigned src = l;
+        switch (op) {
+        case ARC_WARP_SHFL: case ARC_WARP_SHFL_UP: case ARC_WARP_SHFL_DOWN: case ARC_WARP_SHFL_XOR: {
+            if (w < 1 || w > 32 || (w & (w - 1))) {
+                char tn[96];
+                thread_name(b, t0 + l, tn, sizeof tn);
+                __arc_trap(warp_api(op), "at %s: width %d must be a power of two in [1, 32] (%s)", d->where[p], w, tn);
+            }
+            unsigned seg = l & ~(unsigned)(w - 1), in = l - seg;
+            if (op == ARC_WARP_SHFL)
+                src = seg + ((unsigned)arg & (unsigned)(w - 1));
+            else if (op == ARC_WARP_SHFL_UP)
+                src = (unsigned)arg > in ? l : l - (unsigned)arg;
+            else if (op == ARC_WARP_SHFL_DOWN)
+                src = in + (unsigned)arg >= (unsigned)w ? l : l + (unsigned)arg;
+            else
+                src = (l ^ (unsigned)arg) >= seg + (unsigned)w || (l ^ (unsigned)arg) < seg ? l : l ^ (unsigned)arg;
+            if (!(active >> src & 1)) {
+                char tn[96];
+                thread_name(b, t0 + l, tn, sizeof tn);
+                __arc_trap(warp_api(op), "at %s: %s reads lane %u, which is not active (active lanes 0x%08x of warp "
+                           "%u): the NPU returns an undefined value", d->where[p], tn, src, active, t0 / 32);
+            }
+            x->result = v[src];
+            break;
+        }
+        case ARC_WARP_ALL: x->result = all; break;
+        case ARC_WARP_ANY: x->result = any; break;
+        case ARC_WARP_BALLOT: x->result = ballot; break;
+        case ARC_WARP_ACTIVEMASK: x->result = active; break;
+        default: x->result = 0; break;
+        }
+    }
+}
+
+void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
+{
+    arc_core *c = __arc_core();
+    const sim_kernel_run *r = sim_core_launch();
+    if (!r || !r->simt)
+        __arc_trap("SIMT", "SIMT kernel launched without a thread block (launch it as k[grid, block](...), or with "
+                   "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
+    const arc_simt_dims *dm = r->simt;
+    arc_simt_block_ctx b;
+    memset(&b, 0, sizeof b);
+    unsigned long long bid = (unsigned long long)c->block_idx;
+    b.get[ARC_SIMT_BID] = (unsigned)(bid % dm->grid[0]);
+    b.get[ARC_SIMT_BID + 1] = (unsigned)(bid / dm->grid[0] % dm->grid[1]);
+    b.get[ARC_SIMT_BID + 2] = (unsigned)(bid / dm->grid[0] / dm->grid[1]);
+    for (int k = 0; k < 3; k++) {
+        b.get[ARC_SIMT_BDIM + k] = dm->block[k];
+        b.get[ARC_SIMT_GDIM + k] = dm->grid[k];
+    }
+    unsigned n = dm->block[0] * dm->block[1] * dm->block[2];
+    b.nthreads = n;
+    b.frame_size = d->frame_size;
+    b.ub = c->ub;
+    b.dyn_ub = c->ub + ((d->static_ub + 31u) & ~31u);
+    b.frames = frames_for((size_t)n * d->frame_size);
+    b.pend = t_pend;
+    memset(t_pend, 0, n * sizeof *t_pend);
+    d->run[0](&b, args);
+    if (!d->npoints)
+        return;
+    for (;;) {
+        unsigned alive = 0, warp_t = n;
+        for (unsigned t = 0; t < n; t++) {
+            int p = t_pend[t];
+            if (p < 0)
+                continue;
+            alive++;
+            if (warp_t == n && d->kind[p] == ARC_SIMT_WARP)
+                warp_t = t;
+        }
+        if (!alive)
+            return;
+        unsigned s;
+        if (warp_t < n) {
+            /* one warp function at a time, over every warp with lanes stopped there */
+            s = (unsigned)t_pend[warp_t];
+            for (unsigned t0 = warp_t & ~31u; t0 < n; t0 += 32) {
+                uint32_t active = 0;
+                for (unsigned l = 0; l < 32 && t0 + l < n; l++)
+                    active |= (uint32_t)(t_pend[t0 + l] == (int)s) << l;
+                if (active)
+                    resolve(d, &b, s, t0, active);
+            }
+        } else {
+            unsigned t = 0;
+            while (t_pend[t] < 0)
+                t++;
+            s = (unsigned)t_pend[t];
+            for (unsigned u = 0; u < n; u++)
+                if (t_pend[u] != (int)s) {
+                    char a[96], o[96];
+                    thread_name(&b, t, a, sizeof a);
+                    thread_name(&b, u, o, sizeof o);
+                    if (t_pend[u] < 0)
+                        __arc_trap("asc_syncthreads", "at %s: %s waits at the barrier but %s returned without "
+                                   "reaching it: every thread of the block must reach each barrier (a barrier in "
+                                   "divergent code is undefined on the NPU)", d->where[s], a, o);
+                    __arc_trap("asc_syncthreads", "%s waits at the barrier at %s but %s at the one at %s: every "
+                               "thread of the block must reach the same barrier", a, d->where[s], o,
+                               d->where[t_pend[u]]);
+                }
+        }
+        d->run[s](&b, args);
+    }
+}

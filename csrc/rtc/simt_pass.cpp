@@ -1,0 +1,552 @@
+// simt_pass.cpp - SIMT kernels as loops over a block's threads.
+//
+// The device headers compile a SIMT kernel as one thread's code
+// (__arc_simt_thread_<i>, simt_api/device_types.h): builtins are calls of
+// __arc_simt_get, asc_syncthreads a call of __arc_simt_sync, each warp
+// function a call of __arc_simt_warp, block-shared arrays are annotated.
+// Two passes make a block of it (the runtime's driver is rt/simt.c):
+//
+// Prepare (pipeline start): each static `__ubuf__` array becomes an
+// external global __arc_ubuf.<n> (an alloca would be per thread, and an
+// internal global could be localised by the optimiser), and every function
+// that reaches a SIMT builtin is made always-inline, so the thread function
+// holds them all once the inliner has run.
+//
+// Fission (before the optimiser's loop passes): the thread function
+// becomes a continuation function thr(ctx, args, frame, x, y, z, s): each
+// barrier or warp function ("point" s) returns s, and the entry switches
+// to the code after point s.  Values live across a point (those no longer
+// dominated by their definition once the resume blocks hang off the entry)
+// are demoted to the stack, and every alloca becomes a slot of the
+// thread's frame.  run_s(ctx, args) loops z, y, x over the block's threads
+// (x innermost: threadIdx.x is the induction variable, so LLVM vectorises
+// straight-line regions) and calls thr inlined with s constant, whose
+// switch then folds to one region: loop fission between barriers as PoCL
+// builds work-group functions, and warp functions collapsed per warp as
+// COX does (the driver computes them over the lanes that stopped there).
+// A kernel without points is one loop nest with no frame traffic.
+#include "simt_pass.h"
+
+#include "sites.h"
+
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <cstdlib>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <set>
+#include <vector>
+
+#include "../device/arc/simt_abi.h"
+
+using namespace llvm;
+
+namespace arc_rtc {
+namespace {
+
+const char *kGet = "__arc_simt_get", *kSync = "__arc_simt_sync", *kWarp = "__arc_simt_warp";
+
+bool is_ubuf_static(const GlobalValue *g) { return g->getName().starts_with("__arc_ubuf."); }
+bool is_ubuf_dynamic(const GlobalValue *g)
+{
+    return isa<GlobalVariable>(g) && g->isDeclaration() && g->hasProtectedVisibility() && !is_ubuf_static(g);
+}
+bool is_builtin(const Function *f)
+{
+    return f && (f->getName() == kGet || f->getName() == kSync || f->getName() == kWarp);
+}
+
+// Whether I names a SIMT builtin or a block-shared global, directly or
+// through a constant expression.
+bool uses_simt(const Instruction &I)
+{
+    if (auto *cb = dyn_cast<CallBase>(&I))
+        if (is_builtin(cb->getCalledFunction()))
+            return true;
+    for (const Value *op : I.operands()) {
+        const Value *v = op->stripPointerCasts();
+        if (auto *ce = dyn_cast<ConstantExpr>(v))
+            v = ce->getOperand(0)->stripPointerCasts();
+        if (auto *g = dyn_cast<GlobalValue>(v))
+            if (is_ubuf_static(g) || is_ubuf_dynamic(g))
+                return true;
+    }
+    return false;
+}
+
+// Functions that reach a SIMT builtin, directly or through calls.
+std::set<Function *> simt_functions(Module &m)
+{
+    std::set<Function *> s;
+    for (Function &f : m)
+        for (Instruction &I : instructions(f))
+            if (uses_simt(I)) {
+                s.insert(&f);
+                break;
+            }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (Function &f : m)
+            if (!s.count(&f))
+                for (Instruction &I : instructions(f))
+                    if (auto *cb = dyn_cast<CallBase>(&I))
+                        if (cb->getCalledFunction() && s.count(cb->getCalledFunction())) {
+                            s.insert(&f);
+                            grew = true;
+                            break;
+                        }
+    }
+    return s;
+}
+
+struct Prepare : PassInfoMixin<Prepare> {
+    PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
+    {
+        unsigned n = 0;
+        std::vector<std::pair<CallInst *, AllocaInst *>> arrays;
+        for (Function &f : m)
+            for (Instruction &I : instructions(f))
+                if (auto *ii = dyn_cast<IntrinsicInst>(&I))
+                    if (ii->getIntrinsicID() == Intrinsic::var_annotation) {
+                        StringRef s;
+                        auto *a = dyn_cast<AllocaInst>(ii->getArgOperand(0)->stripPointerCasts());
+                        if (a && !a->getAllocatedType()->isPointerTy() && getConstantStringInfo(ii->getArgOperand(1), s) &&
+                            s == "arc.ubuf")
+                            arrays.push_back({ii, a});
+                    }
+        for (auto &[ann, a] : arrays) {
+            auto *g = new GlobalVariable(m, a->getAllocatedType(), false, GlobalValue::ExternalLinkage, nullptr,
+                                         "__arc_ubuf." + std::to_string(n++));
+            g->setAlignment(std::max(Align(32), a->getAlign()));
+            ann->eraseFromParent();
+            for (User *u : make_early_inc_range(a->users()))
+                if (auto *ii = dyn_cast<IntrinsicInst>(u))
+                    if (ii->isLifetimeStartOrEnd())
+                        ii->eraseFromParent();
+            a->replaceAllUsesWith(g);
+            a->eraseFromParent();
+        }
+        // Namespace-scope `__ubuf__ T a[N]` definitions: static UB too.
+        for (GlobalVariable &g : make_early_inc_range(m.globals()))
+            if (!g.isDeclaration() && g.hasProtectedVisibility() && !g.getName().starts_with("llvm.")) {
+                auto *ng = new GlobalVariable(m, g.getValueType(), false, GlobalValue::ExternalLinkage, nullptr,
+                                              "__arc_ubuf." + std::to_string(n++));
+                ng->setAlignment(std::max(Align(32), g.getAlign().valueOrOne()));
+                g.replaceAllUsesWith(ng);
+                g.eraseFromParent();
+            }
+        for (Function *f : simt_functions(m)) {
+            if (f->isDeclaration() || f->getName().starts_with("__arc_simt_thread_"))
+                continue;
+            f->removeFnAttr(Attribute::NoInline);
+            f->removeFnAttr(Attribute::OptimizeNone);
+            f->addFnAttr(Attribute::AlwaysInline);
+        }
+        return PreservedAnalyses::none();
+    }
+};
+
+struct Fission : PassInfoMixin<Fission> {
+    SimtResult *r;
+    const char *root;
+    const char *const *strip;
+    int nstrip;
+
+    void error(const std::string &msg) { r->errors += "error: " + msg + "\n"; }
+
+    PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
+    {
+        std::vector<std::pair<Function *, int>> threads;
+        for (Function &f : m)
+            if (f.getName().starts_with("__arc_simt_thread_") && !f.isDeclaration())
+                threads.push_back({&f, std::stoi(f.getName().substr(18).str())});
+        if (threads.empty())
+            return PreservedAnalyses::all();
+        std::set<Function *> mine;
+        for (auto &[f, i] : threads)
+            fission(m, f, i, mine);
+        // What still reaches a builtin was not inlined into a kernel: a
+        // SIMT kernel or helper called from elsewhere, or a recursive one.
+        for (Function *f : simt_functions(m)) {
+            if (f->isDeclaration() || mine.count(f))
+                continue;
+            for (Function *g : mine)
+                for (Instruction &I : instructions(*g))
+                    if (auto *cb = dyn_cast<CallBase>(&I))
+                        if (cb->getCalledFunction() == f)
+                            error("SIMT function '" + demangled(f) + "' could not be inlined into its kernel "
+                                  "(recursion is not supported in SIMT code)");
+            f->deleteBody();
+            auto *bb = BasicBlock::Create(m.getContext(), "", f);
+            IRBuilder<> b(bb);
+            b.CreateIntrinsic(Intrinsic::trap, {}, {});
+            b.CreateUnreachable();
+        }
+        if (std::getenv("ASCENDRTC_SIMT_VERIFY")) {
+            std::string out;
+            raw_string_ostream os(out);
+            for (Function &f : m)
+                if (!f.isDeclaration() && verifyFunction(f, &os))
+                    error("internal: invalid IR after the SIMT pass in " + f.getName().str() + ": " + out);
+        }
+        return PreservedAnalyses::none();
+    }
+
+    static std::string demangled(const Function *f) { return f->getName().str(); }
+
+    static unsigned kdesc_args_size(Module &m, int i)
+    {
+        auto *g = m.getGlobalVariable("__arc_kdesc_" + std::to_string(i), true);
+        if (!g || !g->hasInitializer())
+            return 0;
+        Constant *c = g->getInitializer();
+        if (auto *cs = dyn_cast<ConstantStruct>(c))
+            c = cs->getOperand(0);
+        if (auto *a = dyn_cast<ConstantDataArray>(c))
+            return a->getNumElements() > 1 ? (unsigned)a->getElementAsInteger(1) : 0;
+        return 0;
+    }
+
+    // __launch_bounds__(n) of the kernel behind __arc_kfn_<i>: 0 when none.
+    static long long launch_bounds(Module &m, int i)
+    {
+        auto *kfn = m.getGlobalVariable("__arc_kfn_" + std::to_string(i), true);
+        auto *ann = m.getGlobalVariable("llvm.global.annotations");
+        if (!kfn || !kfn->hasInitializer() || !ann || !ann->hasInitializer())
+            return 0;
+        const Value *k = kfn->getInitializer()->stripPointerCasts();
+        auto *arr = dyn_cast<ConstantArray>(ann->getInitializer());
+        for (unsigned j = 0; arr && j < arr->getNumOperands(); j++) {
+            auto *e = dyn_cast<ConstantStruct>(arr->getOperand(j));
+            StringRef s;
+            if (!e || e->getNumOperands() < 5 || e->getOperand(0)->stripPointerCasts() != k ||
+                !getConstantStringInfo(e->getOperand(1), s) || s != "arc.launch_bounds")
+                continue;
+            auto *ag = dyn_cast<GlobalVariable>(e->getOperand(4)->stripPointerCasts());
+            if (ag && ag->hasInitializer())
+                if (auto *cs = dyn_cast<ConstantStruct>(ag->getInitializer()))
+                    if (auto *ci = dyn_cast<ConstantInt>(cs->getOperand(0)))
+                        return ci->getSExtValue();
+            return -1;
+        }
+        return 0;
+    }
+
+    void fission(Module &m, Function *F, int idx, std::set<Function *> &mine);
+};
+
+void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &mine)
+{
+    LLVMContext &C = m.getContext();
+    const DataLayout &DL = m.getDataLayout();
+    Type *i8 = Type::getInt8Ty(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+    PointerType *ptr = PointerType::get(C, 0);
+    // arc_simt_block_ctx
+    StructType *ctxT = StructType::get(C, {ArrayType::get(i32, ARC_SIMT_NGET), i32, i32, ptr, ptr, ptr, ptr, i32});
+    std::string id = std::to_string(idx);
+    SimtKernel &K = r->kernels[idx];
+    long long lb = launch_bounds(m, idx);
+    if (lb < 0 || lb > 2048)
+        error("__launch_bounds__ of SIMT kernel " + id + " must be a constant in [1, 2048]");
+    K.max_threads = lb > 0 ? (unsigned)lb : 1024;
+
+    // thr(ctx, args, frame, x, y, z, s) -> next point, or -1 when the thread returned
+    auto *thrT = FunctionType::get(i32, {ptr, ptr, ptr, i32, i32, i32, i32}, false);
+    Function *nf = Function::Create(thrT, GlobalValue::InternalLinkage, "__arc_simt_thr_" + id, m);
+    AttributeSet fa = F->getAttributes().getFnAttrs();
+    nf->setAttributes(AttributeList::get(C, AttributeList::FunctionIndex, AttrBuilder(C, fa)));
+    nf->removeFnAttr(Attribute::OptimizeNone);
+    nf->removeFnAttr(Attribute::NoInline);
+    nf->splice(nf->end(), F);
+    F->getArg(0)->replaceAllUsesWith(nf->getArg(1));
+    nf->setSubprogram(F->getSubprogram());
+    F->setSubprogram(nullptr);
+    {
+        IRBuilder<> b(BasicBlock::Create(C, "", F));
+        b.CreateRetVoid();
+    }
+    Value *ctxp = nf->getArg(0), *frame = nf->getArg(2);
+    for (BasicBlock &bb : *nf)
+        if (auto *ret = dyn_cast<ReturnInst>(bb.getTerminator())) {
+            ReturnInst::Create(C, ConstantInt::get(i32, -1), ret->getIterator());
+            ret->eraseFromParent();
+        }
+    BasicBlock *orig = &nf->front();
+    BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
+    IRBuilder<> eb(E);
+
+    // Builtins: threadIdx from the loop, the rest from the block's context.
+    std::vector<CallInst *> gets, points;
+    for (Instruction &I : instructions(*nf))
+        if (auto *ci = dyn_cast<CallInst>(&I))
+            if (Function *cf = ci->getCalledFunction()) {
+                if (cf->getName() == kGet)
+                    gets.push_back(ci);
+                else if (cf->getName() == kSync || cf->getName() == kWarp)
+                    points.push_back(ci);
+            }
+    for (CallInst *ci : gets) {
+        auto *k = dyn_cast<ConstantInt>(ci->getArgOperand(0));
+        Value *v;
+        if (!k || k->getZExtValue() >= ARC_SIMT_NGET) {
+            error("internal: __arc_simt_get with a non-constant index");
+            v = ConstantInt::get(i32, 0);
+        } else if (k->getZExtValue() < 3) {
+            v = nf->getArg(3 + (unsigned)k->getZExtValue());
+        } else {
+            v = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
+                                                                      eb.getInt32((unsigned)k->getZExtValue())}));
+        }
+        ci->replaceAllUsesWith(v);
+        ci->eraseFromParent();
+    }
+
+    // Block-shared UB: static arrays from offset 0, then the dynamic part.
+    std::vector<GlobalVariable *> stat, dyn;
+    for (GlobalVariable &g : m.globals()) {
+        bool used = false;
+        for (User *u : g.users()) {
+            if (auto *I = dyn_cast<Instruction>(u))
+                used |= I->getFunction() == nf;
+            else if (isa<ConstantExpr>(u))
+                used = true; /* converted below, then checked */
+        }
+        if (used && is_ubuf_static(&g))
+            stat.push_back(&g);
+        else if (used && is_ubuf_dynamic(&g))
+            dyn.push_back(&g);
+    }
+    Value *ub = nullptr, *dub = nullptr;
+    uint64_t off = 0;
+    for (GlobalVariable *g : stat) {
+        convertUsersOfConstantsToInstructions({g}, nf);
+        bool here = false;
+        for (User *u : g->users())
+            here |= isa<Instruction>(u) && cast<Instruction>(u)->getFunction() == nf;
+        if (!here)
+            continue;
+        if (!ub)
+            ub = eb.CreateLoad(ptr, eb.CreateStructGEP(ctxT, ctxp, 3), "ub");
+        off = alignTo(off, g->getAlign().valueOrOne().value());
+        Value *p = eb.CreateConstInBoundsGEP1_64(i8, ub, off);
+        off += DL.getTypeAllocSize(g->getValueType());
+        g->replaceUsesWithIf(p, [&](Use &u) {
+            auto *I = dyn_cast<Instruction>(u.getUser());
+            return I && I->getFunction() == nf;
+        });
+    }
+    K.static_ub = (unsigned)alignTo(off, 32);
+    if (off > 256 * 1024)
+        error("SIMT kernel " + id + ": its static __ubuf__ arrays take " + std::to_string(off) +
+              " bytes, more than the 256 KiB UB");
+    for (GlobalVariable *g : dyn) {
+        convertUsersOfConstantsToInstructions({g}, nf);
+        if (!dub)
+            dub = eb.CreateLoad(ptr, eb.CreateStructGEP(ctxT, ctxp, 4), "dyn_ub");
+        g->replaceUsesWithIf(dub, [&](Use &u) {
+            auto *I = dyn_cast<Instruction>(u.getUser());
+            return I && I->getFunction() == nf;
+        });
+    }
+
+    // Points: each returns its number; the code after it is reached from
+    // the entry's switch.
+    std::vector<BasicBlock *> resume(1, orig);
+    std::vector<Constant *> kinds(1, ConstantInt::get(i8, 0)), where(1, ConstantPointerNull::get(ptr));
+    for (CallInst *c : points) {
+        unsigned s = (unsigned)resume.size();
+        bool warp = c->getCalledFunction()->getName() == kWarp;
+        std::string line = user_line(c->getDebugLoc().get(), root, strip, nstrip);
+        if (line.empty())
+            line = "?";
+        BasicBlock *bb = c->getParent();
+        BasicBlock *res = bb->splitBasicBlock(std::next(c->getIterator()), "simt.resume");
+        bb->getTerminator()->eraseFromParent();
+        IRBuilder<> b(bb);
+        if (warp) {
+            b.CreateStore(c->getArgOperand(0), frame);
+            b.CreateStore(c->getArgOperand(2), b.CreateConstGEP1_32(i8, frame, 4));
+            b.CreateStore(c->getArgOperand(3), b.CreateConstGEP1_32(i8, frame, 8));
+            b.CreateStore(c->getArgOperand(1), b.CreateConstGEP1_32(i8, frame, 16));
+            IRBuilder<> rb(res, res->getFirstInsertionPt());
+            c->replaceAllUsesWith(rb.CreateLoad(i64, rb.CreateConstGEP1_32(i8, frame, 24)));
+        }
+        b.CreateRet(ConstantInt::get(i32, s));
+        c->eraseFromParent();
+        resume.push_back(res);
+        kinds.push_back(ConstantInt::get(i8, warp ? ARC_SIMT_WARP : ARC_SIMT_BARRIER));
+        where.push_back(eb.CreateGlobalStringPtr(line, "", 0, &m));
+    }
+    K.points = (unsigned)points.size();
+    SwitchInst *sw = eb.CreateSwitch(nf->getArg(6), orig, K.points);
+    for (unsigned s = 1; s < resume.size(); s++)
+        sw->addCase(cast<ConstantInt>(ConstantInt::get(i32, s)), resume[s]);
+
+    // Values live across a point lose their dominance: keep them in the frame.
+    if (K.points) {
+        DominatorTree DT(*nf);
+        std::vector<Instruction *> demote;
+        for (Instruction &I : instructions(*nf)) {
+            if (isa<AllocaInst>(I) || I.getParent() == E)
+                continue;
+            for (Use &u : I.uses())
+                if (!DT.dominates(&I, u)) {
+                    demote.push_back(&I);
+                    break;
+                }
+        }
+        for (Instruction *I : demote) /* a phi too: stored after the phis, loaded where used */
+            DemoteRegToStack(*I, false, E->getFirstInsertionPt());
+    }
+    uint64_t fsz = sizeof(arc_simt_xch);
+    Align falign(16);
+    std::vector<AllocaInst *> allocas;
+    for (Instruction &I : instructions(*nf))
+        if (auto *a = dyn_cast<AllocaInst>(&I))
+            allocas.push_back(a);
+    for (AllocaInst *a : allocas) {
+        auto sz = a->getAllocationSize(DL);
+        if (!sz || sz->isScalable()) {
+            error("SIMT kernel " + id + ": a variable-length array is not supported in SIMT code");
+            continue;
+        }
+        Align al = std::min(a->getAlign(), Align(64));
+        falign = std::max(falign, al);
+        fsz = alignTo(fsz, al.value());
+        for (User *u : make_early_inc_range(a->users()))
+            if (auto *ii = dyn_cast<IntrinsicInst>(u))
+                if (ii->isLifetimeStartOrEnd())
+                    ii->eraseFromParent();
+        IRBuilder<> b(a);
+        a->replaceAllUsesWith(b.CreateConstInBoundsGEP1_64(i8, frame, fsz));
+        fsz += sz->getFixedValue();
+        a->eraseFromParent();
+    }
+    K.frame = (unsigned)alignTo(fsz, falign.value());
+    if (K.frame > (1u << 20))
+        error("SIMT kernel " + id + ": " + std::to_string(K.frame) + " bytes of per-thread locals, more than 1 MiB");
+
+    // run_s: every thread stopped at point s (all threads for s = 0 when
+    // the kernel has no points) to its next point.
+    auto *runT = FunctionType::get(i32, {ptr, ptr}, false);
+    std::vector<Constant *> runs;
+    for (unsigned s = 0; s < resume.size(); s++) {
+        Function *run = Function::Create(runT, GlobalValue::InternalLinkage,
+                                         "__arc_simt_run_" + id + "_" + std::to_string(s), m);
+        run->setAttributes(AttributeList::get(C, AttributeList::FunctionIndex, AttrBuilder(C, fa)));
+        run->removeFnAttr(Attribute::OptimizeNone);
+        run->removeFnAttr(Attribute::NoInline);
+        Value *cx = run->getArg(0), *args = run->getArg(1);
+        auto *entry = BasicBlock::Create(C, "entry", run);
+        IRBuilder<> b(entry);
+        auto dimp = [&](unsigned k) {
+            return b.CreateInBoundsGEP(ctxT, cx, {b.getInt32(0), b.getInt32(0), b.getInt32(k)});
+        };
+        Value *bdx = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM)), *bdy = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 1)),
+              *bdz = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 2));
+        Value *frames = b.CreateLoad(ptr, b.CreateStructGEP(ctxT, cx, 5), "frames");
+        Value *pend = b.CreateLoad(ptr, b.CreateStructGEP(ctxT, cx, 6), "pend");
+        auto *zh = BasicBlock::Create(C, "z", run), *yh = BasicBlock::Create(C, "y", run),
+             *xh = BasicBlock::Create(C, "x", run), *xl = BasicBlock::Create(C, "x.latch", run),
+             *yl = BasicBlock::Create(C, "y.latch", run), *zl = BasicBlock::Create(C, "z.latch", run),
+             *done = BasicBlock::Create(C, "done", run);
+        b.CreateBr(zh);
+        b.SetInsertPoint(zh);
+        PHINode *z = b.CreatePHI(i32, 2, "z");
+        b.CreateBr(yh);
+        b.SetInsertPoint(yh);
+        PHINode *y = b.CreatePHI(i32, 2, "y");
+        Value *row = b.CreateMul(b.CreateAdd(b.CreateMul(z, bdy), y), bdx);
+        b.CreateBr(xh);
+        b.SetInsertPoint(xh);
+        PHINode *x = b.CreatePHI(i32, 2, "x");
+        Value *t = b.CreateZExt(b.CreateAdd(row, x), i64);
+        Value *fr = b.CreateInBoundsGEP(i8, frames, b.CreateMul(t, ConstantInt::get(i64, K.frame)));
+        Value *pt = b.CreateInBoundsGEP(i32, pend, t);
+        if (K.points) {
+            auto *call = BasicBlock::Create(C, "call", run, xl);
+            b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, pt), b.getInt32(s)), call, xl);
+            b.SetInsertPoint(call);
+        }
+        CallInst *ci = b.CreateCall(nf, {cx, args, fr, x, y, z, b.getInt32(s)});
+        if (K.points)
+            b.CreateStore(ci, pt);
+        b.CreateBr(xl);
+        b.SetInsertPoint(xl);
+        Value *x1 = b.CreateAdd(x, b.getInt32(1));
+        b.CreateCondBr(b.CreateICmpULT(x1, bdx), xh, yl);
+        b.SetInsertPoint(yl);
+        Value *y1 = b.CreateAdd(y, b.getInt32(1));
+        b.CreateCondBr(b.CreateICmpULT(y1, bdy), yh, zl);
+        b.SetInsertPoint(zl);
+        Value *z1 = b.CreateAdd(z, b.getInt32(1));
+        b.CreateCondBr(b.CreateICmpULT(z1, bdz), zh, done);
+        b.SetInsertPoint(done);
+        b.CreateRet(b.getInt32(0));
+        z->addIncoming(b.getInt32(0), entry);
+        z->addIncoming(z1, zl);
+        y->addIncoming(b.getInt32(0), zh);
+        y->addIncoming(y1, yl);
+        x->addIncoming(b.getInt32(0), yh);
+        x->addIncoming(x1, xl);
+        InlineFunctionInfo ifi;
+        if (!InlineFunction(*ci, ifi).isSuccess())
+            error("internal: SIMT kernel " + id + " could not be inlined into its thread loop");
+        // The inlined entry switch on the constant s picks one region.
+        for (BasicBlock &bb : *run)
+            if (auto *sw2 = dyn_cast<SwitchInst>(bb.getTerminator()))
+                if (isa<ConstantInt>(sw2->getCondition()))
+                    ConstantFoldTerminator(&bb, true);
+        removeUnreachableBlocks(*run);
+        runs.push_back(run);
+        mine.insert(run);
+    }
+    nf->eraseFromParent();
+
+    // The kernel's description and its entry, which the runtime calls per block.
+    auto table = [&](Type *et, std::vector<Constant *> &v, const char *what) {
+        auto *at = ArrayType::get(et, v.size());
+        auto *g = new GlobalVariable(m, at, true, GlobalValue::PrivateLinkage, ConstantArray::get(at, v),
+                                     "__arc_simt_" + std::string(what) + "_" + id);
+        return g;
+    };
+    StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr});
+    Constant *desc = ConstantStruct::get(
+        descT, {ConstantInt::get(i32, K.frame), ConstantInt::get(i32, K.points), ConstantInt::get(i32, K.static_ub),
+                ConstantInt::get(i32, kdesc_args_size(m, idx)), table(ptr, runs, "run"), table(i8, kinds, "kind"),
+                table(ptr, where, "where")});
+    auto *dg = new GlobalVariable(m, descT, true, GlobalValue::PrivateLinkage, desc, "__arc_simt_desc_" + id);
+    FunctionCallee drv = m.getOrInsertFunction("__arc_simt_block", FunctionType::get(Type::getVoidTy(C), {ptr, ptr}, false));
+    Function *entry = Function::Create(FunctionType::get(Type::getVoidTy(C), {ptr}, false), GlobalValue::ExternalLinkage,
+                                       "__arc_entry_" + id, m);
+    IRBuilder<> b(BasicBlock::Create(C, "", entry));
+    b.CreateCall(drv, {dg, entry->getArg(0)});
+    b.CreateRetVoid();
+}
+
+} // namespace
+
+void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip, int nstrip)
+{
+    pb.registerPipelineStartEPCallback([](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(Prepare()); });
+    pb.registerOptimizerEarlyEPCallback([=](ModulePassManager &mpm, OptimizationLevel) {
+        Fission f;
+        f.r = r;
+        f.root = device_root;
+        f.strip = strip;
+        f.nstrip = nstrip;
+        mpm.addPass(std::move(f));
+    });
+}
+
+} // namespace arc_rtc

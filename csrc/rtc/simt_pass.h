@@ -1,0 +1,38 @@
+// simt_pass.h - the SIMT kernels' passes in the in-process pipeline
+// (--enable-simt): a SIMT kernel is compiled as one thread's code and
+// turned into loops over the block's threads between barriers and warp
+// functions (loop fission, as PoCL builds work-group functions; warp
+// functions collapsed per warp as COX does).  See simt_pass.cpp.
+#ifndef ARC_RTC_SIMT_PASS_H_
+#define ARC_RTC_SIMT_PASS_H_
+
+#include <llvm/Passes/PassBuilder.h>
+
+#include <map>
+#include <string>
+
+namespace arc_rtc {
+
+struct SimtKernel {
+    unsigned static_ub = 0;     // bytes of static __ubuf__ arrays
+    unsigned max_threads = 1024; // __launch_bounds__, else the default
+    unsigned frame = 0;         // bytes each thread keeps across points
+    unsigned points = 0;        // barriers and warp functions
+};
+
+struct SimtResult {
+    std::string errors;                 // "file:line: error: ..." lines; empty when fine
+    std::map<int, SimtKernel> kernels;  // by entry index (__arc_simt_thread_<i>)
+};
+
+// Adds the two passes to a pipeline: at its start, static __ubuf__ arrays
+// become block-shared UB slots and the functions that reach SIMT builtins
+// are marked always-inline; before the optimiser's loop passes, each
+// __arc_simt_thread_<i> becomes __arc_entry_<i> (the block, run by the
+// runtime's driver, rt/simt.c) and its run functions.
+void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
+                   int nstrip);
+
+} // namespace arc_rtc
+
+#endif
