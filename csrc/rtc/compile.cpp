@@ -79,6 +79,9 @@
 #include "raw_access.h"
 #include "sites.h"
 #include "simt_pass.h"
+#include "compile_result.h"
+#include "emit.h"
+#include "metadata.h"
 #include "unknown_names.h"
 
 // libascendcl (fault.c): while jb is set, a fault on this thread
@@ -86,6 +89,9 @@
 extern "C" void ascendrtc_fault_recovery(sigjmp_buf *jb);
 
 namespace {
+
+using arc_rtc::dup;
+using arc_rtc::fail;
 
 // Where a compile that cannot go on leaves to (see the file comment).
 struct Escape {
@@ -471,13 +477,6 @@ void init_once()
     llvm::install_bad_alloc_error_handler(on_bad_alloc);
 }
 
-char *dup(const std::string &s)
-{
-    char *p = static_cast<char *>(std::malloc(s.size() + 1));
-    if (p)
-        std::memcpy(p, s.c_str(), s.size() + 1);
-    return p;
-}
 
 // The compile configuration: everything but the input.  It is also the key
 // of the precompiled device headers.  `sys` (host-code mode): the system
@@ -575,50 +574,7 @@ bool pch_applies(const rtc_request *req)
     return true;
 }
 
-// Reads the kdesc array {n, args_size, (offset,size,align,kind)*n}.
-bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
-{
-    if (!gv || !gv->hasInitializer())
-        return false;
-    llvm::Constant *c = gv->getInitializer();
-    if (auto *cs = llvm::dyn_cast<llvm::ConstantStruct>(c))
-        c = cs->getOperand(0);
-    if (auto *cda = llvm::dyn_cast<llvm::ConstantDataArray>(c)) {
-        for (unsigned i = 0; i < cda->getNumElements(); i++)
-            out.push_back(static_cast<unsigned>(cda->getElementAsInteger(i)));
-        return true;
-    }
-    if (auto *caz = llvm::dyn_cast<llvm::ConstantAggregateZero>(c)) {
-        llvm::Type *t = caz->getType();
-        unsigned n = t->isArrayTy() ? t->getArrayNumElements() : 2;
-        out.assign(n, 0);
-        return true;
-    }
-    return false;
-}
 
-// KERNEL_TASK_TYPE_DEFAULT leaves a used local static _ZZ<enc>E11__arc_ktype.
-unsigned kernel_type(llvm::Module &m, const std::string &lowered)
-{
-    std::string enc = lowered.compare(0, 2, "_Z") == 0 ? lowered.substr(2)
-                                                        : std::to_string(lowered.size()) + lowered;
-    auto *gv = m.getGlobalVariable("_ZZ" + enc + "E11__arc_ktype", true);
-    if (!gv) // else the unit's default (ascendrtc.op_kernel: MIX 1:2 for Matmul-API op kernels)
-        gv = m.getGlobalVariable("__arc_default_ktype", true);
-    if (gv && gv->hasInitializer())
-        if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer()))
-            return static_cast<unsigned>(ci->getZExtValue());
-    return 0;
-}
-
-int fail(rtc_result *res, std::string &log, int code, const std::string &msg)
-{
-    log += msg;
-    if (!log.empty() && log.back() != '\n')
-        log += '\n';
-    res->log = dup(log);
-    return code;
-}
 
 // First of the consumers: the parse is over when the translation unit is
 // handed on (IR for the deferred inline functions is generated after).
@@ -675,171 +631,7 @@ char *format_deps(const DepMap &deps)
     return dup(out);
 }
 
-// Builds the metadata from the descriptors clang computed, then adds it
-// to the module as the .arc_meta section.
-int add_metadata(llvm::Module &m, const rtc_request *req, const arc_rtc::InferredTypes &inferred,
-                 const arc_rtc::SimtResult &simt, rtc_result *res, std::string &log)
-{
-    arc_meta meta{};
-    std::vector<arc_kernel_meta> ks(req->nentries);
-    std::vector<std::vector<arc_param>> ps(req->nentries);
-    std::vector<std::string> lowered(req->nentries), entry(req->nentries);
-    meta.arch = const_cast<char *>(req->opts->arch);
-    meta.target_cpu = const_cast<char *>(g_cpu.c_str());
-    meta.options = req->opts->joined;
-    meta.nkernels = static_cast<uint32_t>(req->nentries);
-    meta.kernels = ks.data();
-    static char empty[] = "";
-    for (int i = 0; i < req->nentries; i++) {
-        std::string id = std::to_string(i);
-        std::vector<unsigned> d;
-        auto *kfn = m.getGlobalVariable("__arc_kfn_" + id);
-        llvm::Function *f = nullptr;
-        if (kfn && kfn->hasInitializer())
-            f = llvm::dyn_cast<llvm::Function>(kfn->getInitializer()->stripPointerCasts());
-        if (!read_kdesc(m.getGlobalVariable("__arc_kdesc_" + id), d) || d.size() < 2 || !f ||
-            d.size() < 2 + 4 * static_cast<size_t>(d[0]))
-            return fail(res, log, ACL_ERROR_RTC_FAILURE,
-                        std::string("internal error: no descriptor for kernel '") + req->entries[i].name + "'");
-        lowered[i] = f->getName().str();
-        entry[i] = "__arc_entry_" + id;
-        const kscan_kernel *h = req->entries[i].hint;
-        bool names = h && h->nparams == static_cast<int>(d[0]);
-        const std::vector<std::string> *elems = nullptr;  // inferred element types (infer_types.cpp)
-        {   // a plain kernel by its name, a template's instance by its mangled name
-            auto it = names ? inferred.find(h->name) : inferred.end();
-            if (it == inferred.end())
-                it = inferred.find(lowered[i]);
-            if (it != inferred.end() && it->second.size() == d[0])
-                elems = &it->second;
-        }
-        ps[i].resize(d[0]);
-        for (unsigned p = 0; p < d[0]; p++) {
-            arc_param &ap = ps[i][p];
-            ap.offset = d[2 + 4 * p];
-            ap.size = d[3 + 4 * p];
-            ap.align = d[4 + 4 * p];
-            ap.kind = d[5 + 4 * p];
-            ap.name = names ? h->params[p].name : empty;
-            ap.type = names ? h->params[p].type : empty;
-            // A byte pointer (GM_ADDR) the kernel's casts give one element type.
-            ap.elem = elems && ap.kind == ARC_PARAM_POINTER && !meta_element_dtype(&ap)
-                          ? const_cast<char *>((*elems)[p].c_str())
-                          : empty;
-        }
-        arc_kernel_meta &k = ks[i];
-        k.name = const_cast<char *>(req->entries[i].name);
-        k.lowered = const_cast<char *>(lowered[i].c_str());
-        k.entry = const_cast<char *>(entry[i].c_str());
-        k.ktype = kernel_type(m, lowered[i]);
-        k.nparams = d[0];
-        k.args_size = d[1];
-        auto sk = simt.kernels.find(i);
-        k.simt_threads = sk == simt.kernels.end() ? 0 : sk->second.max_threads;
-        k.simt_static_ub = sk == simt.kernels.end() ? 0 : sk->second.static_ub;
-        k.params = ps[i].data();
-    }
-    size_t len = 0;
-    unsigned char *bytes = meta_write(&meta, &len);
-    if (!bytes)
-        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory writing metadata");
-    auto *arr = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<uint8_t>(bytes, len));
-    std::free(bytes);
-    auto *gv = new llvm::GlobalVariable(m, arr->getType(), true, llvm::GlobalValue::PrivateLinkage, arr,
-                                        "__arc_meta");
-    gv->setSection(ARC_META_SECTION);
-    gv->setAlignment(llvm::Align(8));
-    llvm::appendToUsed(m, {gv});
-    res->lowered = static_cast<char **>(std::calloc(req->nentries ? req->nentries : 1, sizeof(char *)));
-    if (!res->lowered)
-        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
-    for (int i = 0; i < req->nentries; i++)
-        res->lowered[i] = dup(lowered[i]);
-    return ACL_SUCCESS;
-}
 
-// After the optimiser, a function without a loop is straight-line device-API
-// bookkeeping (queue state, checks, calls into the runtime): run once per
-// API call, it gains little from the full instruction selector and register
-// allocator, which cost most of codegen.  optnone gives it the fast ones
-// (FastISel); functions with loops, where kernels spend their time, keep
-// the optimising back end.  The generated code computes the same values
-// (no fast-math, no FP contraction either way).
-void fast_isel_for_straight_code(llvm::Module &m)
-{
-    for (llvm::Function &f : m) {
-        if (f.isDeclaration() || f.hasFnAttribute(llvm::Attribute::OptimizeNone))
-            continue;
-        bool loop = false;
-        for (auto scc = llvm::scc_begin(&f); !scc.isAtEnd() && !loop; ++scc)
-            loop = scc.hasCycle();
-        if (loop)
-            continue;
-        f.addFnAttr(llvm::Attribute::NoInline); /* optnone requires it */
-        f.addFnAttr(llvm::Attribute::OptimizeNone);
-    }
-}
-
-int emit_object(llvm::Module &m, int opt_level, rtc_result *res, std::string &log)
-{
-    std::string err;
-    const std::string triple = m.getTargetTriple();
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
-    if (!target)
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "no LLVM target for " + triple + ": " + err);
-    llvm::TargetOptions to;
-    auto level = opt_level == 0 ? llvm::CodeGenOptLevel::None
-                 : opt_level == 3 ? llvm::CodeGenOptLevel::Aggressive
-                                  : llvm::CodeGenOptLevel::Default;
-    std::unique_ptr<llvm::TargetMachine> tm(
-        target->createTargetMachine(triple, g_cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
-    if (!tm)
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + g_cpu);
-    if (opt_level > 0)
-        fast_isel_for_straight_code(m);
-    llvm::SmallVector<char, 0> obj;
-    llvm::raw_svector_ostream os(obj);
-    llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "the target cannot emit object files");
-    // Back-end diagnostics (invalid inline asm, ...) go to the log: without
-    // a handler LLVM prints them and exits.
-    struct Diags {
-        std::string *log;
-        bool error = false;
-    } diags{&log};
-    m.getContext().setDiagnosticHandlerCallBack(
-        [](const llvm::DiagnosticInfo *di, void *arg) {
-            auto *d = static_cast<Diags *>(arg);
-            if (di->getSeverity() != llvm::DS_Error && di->getSeverity() != llvm::DS_Warning)
-                return;
-            llvm::raw_string_ostream os(*d->log);
-            llvm::DiagnosticPrinterRawOStream dp(os);
-            os << (di->getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
-            di->print(dp);
-            os << "\n";
-            d->error |= di->getSeverity() == llvm::DS_Error;
-        },
-        &diags);
-    bool timed = time_passes();
-    if (timed)
-        llvm::TimePassesIsEnabled = true;
-    pm.run(m);
-    if (timed) {
-        llvm::raw_string_ostream los(log);
-        llvm::reportAndResetTimings(&los);
-        llvm::TimePassesIsEnabled = false;
-    }
-    if (diags.error)
-        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
-    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + ARC_SUM_BYTES));
-    if (!res->bin)
-        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
-    std::memcpy(res->bin, obj.data(), obj.size());
-    arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
-    res->bin_size = obj.size() + ARC_SUM_BYTES;
-    return ACL_SUCCESS;
-}
 
 } // namespace
 
@@ -959,12 +751,12 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     arc_rtc::instrument_raw_accesses(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)
         llvm::StripDebugInfo(*mod);
-    int rc = add_metadata(*mod, req, inferred, simt, res, log);
+    int rc = arc_rtc::add_metadata(*mod, req, inferred, simt, g_cpu, res, log);
     if (rc != ACL_SUCCESS)
         return rc;
     if (timer.on)
         timer.count_ir(*mod);
-    rc = emit_object(*mod, req->opts->opt_level, res, log);
+    rc = arc_rtc::emit_object(*mod, req->opts->opt_level, g_cpu, time_passes(), res, log);
     if (rc != ACL_SUCCESS)
         return rc;
     timer.lap("codegen");

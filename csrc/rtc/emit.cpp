@@ -1,0 +1,111 @@
+// emit.cpp - see emit.h.
+#include "emit.h"
+
+#include <llvm/ADT/SCCIterator.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/PassTimingInfo.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Pass.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "acl/acl_rt_compile.h"
+#include "common/checksum.h"
+#include "compile_result.h"
+
+namespace arc_rtc {
+namespace {
+
+// After the optimiser, a function without a loop is straight-line device-API
+// bookkeeping (queue state, checks, calls into the runtime): run once per
+// API call, it gains little from the full instruction selector and register
+// allocator, which cost most of codegen.  optnone gives it the fast ones
+// (FastISel); functions with loops, where kernels spend their time, keep
+// the optimising back end.  The generated code computes the same values
+// (no fast-math, no FP contraction either way).
+void fast_isel_for_straight_code(llvm::Module &m)
+{
+    for (llvm::Function &f : m) {
+        if (f.isDeclaration() || f.hasFnAttribute(llvm::Attribute::OptimizeNone))
+            continue;
+        bool loop = false;
+        for (auto scc = llvm::scc_begin(&f); !scc.isAtEnd() && !loop; ++scc)
+            loop = scc.hasCycle();
+        if (loop)
+            continue;
+        f.addFnAttr(llvm::Attribute::NoInline); /* optnone requires it */
+        f.addFnAttr(llvm::Attribute::OptimizeNone);
+    }
+}
+
+} // namespace
+
+int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool timed, rtc_result *res, std::string &log)
+{
+    std::string err;
+    const std::string triple = m.getTargetTriple();
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
+    if (!target)
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "no LLVM target for " + triple + ": " + err);
+    llvm::TargetOptions to;
+    auto level = opt_level == 0 ? llvm::CodeGenOptLevel::None
+                 : opt_level == 3 ? llvm::CodeGenOptLevel::Aggressive
+                                  : llvm::CodeGenOptLevel::Default;
+    std::unique_ptr<llvm::TargetMachine> tm(
+        target->createTargetMachine(triple, cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
+    if (!tm)
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + cpu);
+    if (opt_level > 0)
+        fast_isel_for_straight_code(m);
+    llvm::SmallVector<char, 0> obj;
+    llvm::raw_svector_ostream os(obj);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, "the target cannot emit object files");
+    // Back-end diagnostics (invalid inline asm, ...) go to the log: without
+    // a handler LLVM prints them and exits.
+    struct Diags {
+        std::string *log;
+        bool error = false;
+    } diags{&log};
+    m.getContext().setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo *di, void *arg) {
+            auto *d = static_cast<Diags *>(arg);
+            if (di->getSeverity() != llvm::DS_Error && di->getSeverity() != llvm::DS_Warning)
+                return;
+            llvm::raw_string_ostream os(*d->log);
+            llvm::DiagnosticPrinterRawOStream dp(os);
+            os << (di->getSeverity() == llvm::DS_Error ? "error: " : "warning: ");
+            di->print(dp);
+            os << "\n";
+            d->error |= di->getSeverity() == llvm::DS_Error;
+        },
+        &diags);
+    if (timed)
+        llvm::TimePassesIsEnabled = true;
+    pm.run(m);
+    if (timed) {
+        llvm::raw_string_ostream los(log);
+        llvm::reportAndResetTimings(&los);
+        llvm::TimePassesIsEnabled = false;
+    }
+    if (diags.error)
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + ARC_SUM_BYTES));
+    if (!res->bin)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
+    std::memcpy(res->bin, obj.data(), obj.size());
+    arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
+    res->bin_size = obj.size() + ARC_SUM_BYTES;
+    return ACL_SUCCESS;
+}
+
+} // namespace arc_rtc

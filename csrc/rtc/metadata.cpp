@@ -1,0 +1,139 @@
+// metadata.cpp - see metadata.h.
+#include "metadata.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "acl/acl_rt_compile.h"
+#include "common/meta.h"
+#include "compile_result.h"
+
+namespace arc_rtc {
+namespace {
+
+// Reads the kdesc array {n, args_size, (offset,size,align,kind)*n}.
+bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
+{
+    if (!gv || !gv->hasInitializer())
+        return false;
+    llvm::Constant *c = gv->getInitializer();
+    if (auto *cs = llvm::dyn_cast<llvm::ConstantStruct>(c))
+        c = cs->getOperand(0);
+    if (auto *cda = llvm::dyn_cast<llvm::ConstantDataArray>(c)) {
+        for (unsigned i = 0; i < cda->getNumElements(); i++)
+            out.push_back(static_cast<unsigned>(cda->getElementAsInteger(i)));
+        return true;
+    }
+    if (auto *caz = llvm::dyn_cast<llvm::ConstantAggregateZero>(c)) {
+        llvm::Type *t = caz->getType();
+        unsigned n = t->isArrayTy() ? t->getArrayNumElements() : 2;
+        out.assign(n, 0);
+        return true;
+    }
+    return false;
+}
+
+// KERNEL_TASK_TYPE_DEFAULT leaves a used local static _ZZ<enc>E11__arc_ktype.
+unsigned kernel_type(llvm::Module &m, const std::string &lowered)
+{
+    std::string enc = lowered.compare(0, 2, "_Z") == 0 ? lowered.substr(2)
+                                                        : std::to_string(lowered.size()) + lowered;
+    auto *gv = m.getGlobalVariable("_ZZ" + enc + "E11__arc_ktype", true);
+    if (!gv) // else the unit's default (ascendrtc.op_kernel: MIX 1:2 for Matmul-API op kernels)
+        gv = m.getGlobalVariable("__arc_default_ktype", true);
+    if (gv && gv->hasInitializer())
+        if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer()))
+            return static_cast<unsigned>(ci->getZExtValue());
+    return 0;
+}
+
+} // namespace
+
+// Builds the metadata from the descriptors clang computed, then adds it
+// to the module as the .arc_meta section.
+int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &inferred, const SimtResult &simt,
+                 const std::string &cpu, rtc_result *res, std::string &log)
+{
+    arc_meta meta{};
+    std::vector<arc_kernel_meta> ks(req->nentries);
+    std::vector<std::vector<arc_param>> ps(req->nentries);
+    std::vector<std::string> lowered(req->nentries), entry(req->nentries);
+    meta.arch = const_cast<char *>(req->opts->arch);
+    meta.target_cpu = const_cast<char *>(cpu.c_str());
+    meta.options = req->opts->joined;
+    meta.nkernels = static_cast<uint32_t>(req->nentries);
+    meta.kernels = ks.data();
+    static char empty[] = "";
+    for (int i = 0; i < req->nentries; i++) {
+        std::string id = std::to_string(i);
+        std::vector<unsigned> d;
+        auto *kfn = m.getGlobalVariable("__arc_kfn_" + id);
+        llvm::Function *f = nullptr;
+        if (kfn && kfn->hasInitializer())
+            f = llvm::dyn_cast<llvm::Function>(kfn->getInitializer()->stripPointerCasts());
+        if (!read_kdesc(m.getGlobalVariable("__arc_kdesc_" + id), d) || d.size() < 2 || !f ||
+            d.size() < 2 + 4 * static_cast<size_t>(d[0]))
+            return fail(res, log, ACL_ERROR_RTC_FAILURE,
+                        std::string("internal error: no descriptor for kernel '") + req->entries[i].name + "'");
+        lowered[i] = f->getName().str();
+        entry[i] = "__arc_entry_" + id;
+        const kscan_kernel *h = req->entries[i].hint;
+        bool names = h && h->nparams == static_cast<int>(d[0]);
+        const std::vector<std::string> *elems = nullptr;  // inferred element types (infer_types.cpp)
+        {   // a plain kernel by its name, a template's instance by its mangled name
+            auto it = names ? inferred.find(h->name) : inferred.end();
+            if (it == inferred.end())
+                it = inferred.find(lowered[i]);
+            if (it != inferred.end() && it->second.size() == d[0])
+                elems = &it->second;
+        }
+        ps[i].resize(d[0]);
+        for (unsigned p = 0; p < d[0]; p++) {
+            arc_param &ap = ps[i][p];
+            ap.offset = d[2 + 4 * p];
+            ap.size = d[3 + 4 * p];
+            ap.align = d[4 + 4 * p];
+            ap.kind = d[5 + 4 * p];
+            ap.name = names ? h->params[p].name : empty;
+            ap.type = names ? h->params[p].type : empty;
+            // A byte pointer (GM_ADDR) the kernel's casts give one element type.
+            ap.elem = elems && ap.kind == ARC_PARAM_POINTER && !meta_element_dtype(&ap)
+                          ? const_cast<char *>((*elems)[p].c_str())
+                          : empty;
+        }
+        arc_kernel_meta &k = ks[i];
+        k.name = const_cast<char *>(req->entries[i].name);
+        k.lowered = const_cast<char *>(lowered[i].c_str());
+        k.entry = const_cast<char *>(entry[i].c_str());
+        k.ktype = kernel_type(m, lowered[i]);
+        k.nparams = d[0];
+        k.args_size = d[1];
+        auto sk = simt.kernels.find(i);
+        k.simt_threads = sk == simt.kernels.end() ? 0 : sk->second.max_threads;
+        k.simt_static_ub = sk == simt.kernels.end() ? 0 : sk->second.static_ub;
+        k.params = ps[i].data();
+    }
+    size_t len = 0;
+    unsigned char *bytes = meta_write(&meta, &len);
+    if (!bytes)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory writing metadata");
+    auto *arr = llvm::ConstantDataArray::get(m.getContext(), llvm::ArrayRef<uint8_t>(bytes, len));
+    std::free(bytes);
+    auto *gv = new llvm::GlobalVariable(m, arr->getType(), true, llvm::GlobalValue::PrivateLinkage, arr,
+                                        "__arc_meta");
+    gv->setSection(ARC_META_SECTION);
+    gv->setAlignment(llvm::Align(8));
+    llvm::appendToUsed(m, {gv});
+    res->lowered = static_cast<char **>(std::calloc(req->nentries ? req->nentries : 1, sizeof(char *)));
+    if (!res->lowered)
+        return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
+    for (int i = 0; i < req->nentries; i++)
+        res->lowered[i] = dup(lowered[i]);
+    return ACL_SUCCESS;
+}
+
+} // namespace arc_rtc
