@@ -6,10 +6,12 @@
  *   device_sync_functions.h   asc_syncthreads, asc_threadfence*
  *   device_atomic_functions.h asc_atomic_*
  *   device_warp_functions.h   asc_shfl*, vote, asc_reduce_*, lane functions
- *   device_functions.h        cache hints, address-space queries
- *   math_functions.h          the per-thread math library (helper "simtlib")
- *   vector_functions.h        short vectors and make_* (helper "simtlib")
- * cooperative_groups.h is separate, as in CANN. */
+ *   device_memory_functions.h cache hints (asc_ldcg, asc_stcg, asc_dcci_*)
+ *   device_functions.h        float <-> integer conversions, integer intrinsics
+ *   math_functions.h          the per-thread math library
+ *   vector_functions.h        short vectors and make_*
+ * The last three are the per-thread library (helper "simtlib" owns them and
+ * the separate asc_fp16.h, asc_bf16.h, asc_fp8.h, math_constants.h). */
 #ifndef ASC_SIMT_H_
 #define ASC_SIMT_H_
 
@@ -17,6 +19,7 @@
 #include "simt_api/device_sync_functions.h"
 #include "simt_api/device_atomic_functions.h"
 #include "simt_api/device_warp_functions.h"
+#include "simt_api/device_memory_functions.h"
 #include "simt_api/device_functions.h"
 #include "simt_api/math_functions.h"
 #include "simt_api/vector_functions.h"
