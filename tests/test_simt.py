@@ -206,3 +206,12 @@ __global__ void red(const float* in, float* out)
                 r[i] = np.float32(r[i] + r[i + off]) if has[i] else r[i + off]
                 has[i] = True
     assert (out[:20] == r[0]).all() and (out[20:] == 0).all()
+
+
+def test_simt_launches_are_not_priced_and_left_out_of_the_profile():
+    k = mod().get_kernel("vadd")
+    a = np.ones(256, np.float32)
+    c = np.zeros(256, np.float32)
+    with arc.profile() as prof:
+        k[1, 256](a, a, c, 256)
+    assert [r.kernel for r in prof] == [] and (c == 2).all()

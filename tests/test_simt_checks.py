@@ -113,8 +113,8 @@ def test_simt_kernel_launched_with_the_simd_form_and_the_reverse():
 
 def test_barrier_not_reached_by_every_thread():
     k = mod().get_kernel("divergent_barrier")
-    launch_fails(r"asc_syncthreads: at simt_checks.asc:2[0-9]: thread \(16,0,0\) of block \(0,0,0\) waits at the "
-                 r"barrier but thread \(0,0,0\) of block \(0,0,0\) returned without reaching it", k, (1, 32),
+    launch_fails(r"asc_syncthreads: thread \(16,0,0\) of block \(0,0,0\) waits at the barrier but thread "
+                 r"\(0,0,0\) of block \(0,0,0\) returned without reaching it(.|\n)*at simt_checks.asc:21", k, (1, 32),
                  np.zeros(32, np.int32))
 
 
@@ -126,8 +126,8 @@ def test_threads_at_different_barriers():
 
 def test_shuffle_from_an_inactive_lane():
     k = mod().get_kernel("inactive_lane")
-    launch_fails(r"asc_shfl: at simt_checks.asc:\d+: thread \(0,0,0\) of block \(0,0,0\) reads lane 20, which is "
-                 r"not active \(active lanes 0x000000ff", k, (1, 32), np.zeros(32, np.int32))
+    launch_fails(r"asc_shfl: thread \(0,0,0\) of block \(0,0,0\) reads lane 20, which is not active \(active "
+                 r"lanes 0x000000ff(.|\n)*at simt_checks.asc:38", k, (1, 32), np.zeros(32, np.int32))
 
 
 def test_enable_simt_needs_dav_3510():

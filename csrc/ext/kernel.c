@@ -197,8 +197,9 @@ static PyObject *kernel_subscript(PyObject *op, PyObject *key)
         }
         return (PyObject *)l;
     }
-    if (PyTuple_Check(key) && PyTuple_GET_SIZE(key) >= 2 && !PyObject_TypeCheck(PyTuple_GET_ITEM(key, 1), k->st->StreamType) &&
-        PyTuple_GET_ITEM(key, 1) != Py_None)
+    if (PyTuple_Check(key) && (PyTuple_GET_SIZE(key) > 2 ||
+                               (PyTuple_GET_SIZE(key) == 2 && (PyIndex_Check(PyTuple_GET_ITEM(key, 1)) ||
+                                                               PyTuple_Check(PyTuple_GET_ITEM(key, 1))))))
         return PyErr_Format(PyExc_TypeError, "%U is a SIMD kernel: launch it as kernel[block_dim] or "
                             "kernel[block_dim, stream]; kernel[grid, block, ...] is for SIMT kernels (a bare "
                             "__global__ compiled with --enable-simt)", k->signature);

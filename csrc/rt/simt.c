@@ -140,9 +140,10 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
         if (!(active >> l & 1))
             continue;
         arc_simt_xch *x = xch(b, t0 + l);
-        if (x->op != code)
-            __arc_trap(warp_api(op), "at %s: lanes of one warp stopped at the same point with different operations",
-                       d->where[p]);
+        if (x->op != code) {
+            __arc_site(d->where[p]);
+            __arc_trap(warp_api(op), "lanes of one warp stopped at the same point with different operations");
+        }
         int w = x->width, arg = x->arg;
         unsigned src = l;
         switch (op) {
@@ -150,7 +151,8 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
             if (w < 1 || w > 32 || (w & (w - 1))) {
                 char tn[96];
                 thread_name(b, t0 + l, tn, sizeof tn);
-                __arc_trap(warp_api(op), "at %s: width %d must be a power of two in [1, 32] (%s)", d->where[p], w, tn);
+                __arc_site(d->where[p]);
+                __arc_trap(warp_api(op), "width %d must be a power of two in [1, 32] (%s)", w, tn);
             }
             unsigned seg = l & ~(unsigned)(w - 1), in = l - seg;
             if (op == ARC_WARP_SHFL)
@@ -164,8 +166,9 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
             if (!(active >> src & 1)) {
                 char tn[96];
                 thread_name(b, t0 + l, tn, sizeof tn);
-                __arc_trap(warp_api(op), "at %s: %s reads lane %u, which is not active (active lanes 0x%08x of warp "
-                           "%u): the NPU returns an undefined value", d->where[p], tn, src, active, t0 / 32);
+                __arc_site(d->where[p]);
+                __arc_trap(warp_api(op), "%s reads lane %u, which is not active (active lanes 0x%08x of warp %u): "
+                           "the NPU returns an undefined value", tn, src, active, t0 / 32);
             }
             x->result = v[src];
             break;
@@ -205,6 +208,7 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     b.frames = frames_for((size_t)n * d->frame_size);
     b.pend = t_pend;
     memset(t_pend, 0, n * sizeof *t_pend);
+    __arc_site(NULL); /* no earlier launch's line in this block's reports */
     d->run[0](&b, args);
     if (!d->npoints)
         return;
@@ -241,10 +245,11 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
                     char a[96], o[96];
                     thread_name(&b, t, a, sizeof a);
                     thread_name(&b, u, o, sizeof o);
+                    __arc_site(d->where[s]);
                     if (t_pend[u] < 0)
-                        __arc_trap("asc_syncthreads", "at %s: %s waits at the barrier but %s returned without "
-                                   "reaching it: every thread of the block must reach each barrier (a barrier in "
-                                   "divergent code is undefined on the NPU)", d->where[s], a, o);
+                        __arc_trap("asc_syncthreads", "%s waits at the barrier but %s returned without reaching it: "
+                                   "every thread of the block must reach each barrier (a barrier in divergent code "
+                                   "is undefined on the NPU)", a, o);
                     __arc_trap("asc_syncthreads", "%s waits at the barrier at %s but %s at the one at %s: every "
                                "thread of the block must reach the same barrier", a, d->where[s], o,
                                d->where[t_pend[u]]);

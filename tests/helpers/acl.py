@@ -150,6 +150,8 @@ def read_meta(blob):
     for _ in range(nk):
         k = dict(name=s(), lowered=s(), entry=s(), ktype=u32())
         np_, k["args_size"] = u32(), u32()
+        if meta["version"] >= 3:   # version 3 adds the SIMT shape: most threads per block, static UB bytes
+            k["simt_threads"], k["simt_static_ub"] = u32(), u32()
         k["params"] = []
         for _ in range(np_):
             p = dict(offset=u32(), size=u32(), align=u32(), kind=u32(), name=s(), type=s())
