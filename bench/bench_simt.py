@@ -17,7 +17,7 @@
 Each ascendrtc sample is one launch + synchronize on resident device
 arrays; configurations are sampled in turn so a noisy moment hits them
 alike.  The race check does not watch SIMT code yet, so there is no
-"check on" cost to report (docs/simt.md says so).
+"check on" cost to report (docs/guide.md, "SIMT kernels", says so).
 """
 import os
 import subprocess

@@ -37,8 +37,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
-#include <cstdlib>
 #include <llvm/IR/ReplaceConstant.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -191,13 +189,6 @@ struct Fission : PassInfoMixin<Fission> {
             IRBuilder<> b(bb);
             b.CreateIntrinsic(Intrinsic::trap, {}, {});
             b.CreateUnreachable();
-        }
-        if (std::getenv("ASCENDRTC_SIMT_VERIFY")) {
-            std::string out;
-            raw_string_ostream os(out);
-            for (Function &f : m)
-                if (!f.isDeclaration() && verifyFunction(f, &os))
-                    error("internal: invalid IR after the SIMT pass in " + f.getName().str() + ": " + out);
         }
         return PreservedAnalyses::none();
     }
