@@ -47,6 +47,28 @@
 #ifndef __cube__
 #define __cube__
 #endif
+/* dav-3510 qualifiers: vector-function tags, the MIX core split, more
+ * address spaces.  They place nothing on the simulated core (a VF runs
+ * where it is called, in order, as the vector pipe; `__mix__` kernels take
+ * their type from the launch as KERNEL_TASK_TYPE kernels do). */
+#ifndef __simd_vf__
+#define __simd_vf__
+#endif
+#ifndef __simd_callee__
+#define __simd_callee__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vec)
+#endif
+#ifndef __fbuf__
+#define __fbuf__
+#endif
+#ifndef __ssbuf__
+#define __ssbuf__
+#endif
+#ifndef __biasbuf__
+#define __biasbuf__
+#endif
 #ifndef __sync_alias__
 #define __sync_alias__
 #endif
@@ -90,6 +112,7 @@
 #include "arc/dump.h"
 #include "arc/group_barrier.h"
 #include "lib/adv_api.h" /* the advanced API (lib/): CANN's kernel_operator.h exposes it too */
+#include "arc/reg_api.h"  /* AscendC::Reg (dav-3510) */
 
 typedef uint8_t *GM_ADDR;
 

@@ -58,7 +58,7 @@ inline int64_t GetSubBlockNum() { return __arc_core()->sub_block_num; }
 inline int64_t GetTaskRatio() { return __arc_core()->sub_block_num > 1 ? __arc_core()->sub_block_num : 1; }
 /* The name older CANN releases (and their samples) use for GetTaskRatio. */
 inline int64_t GetTaskRation() { return GetTaskRatio(); }
-inline constexpr uint32_t GetUBSizeInBytes() { return __NPU_ARCH__ == 3510 ? 256u * 1024u : 192u * 1024u; }
+inline constexpr uint32_t GetUBSizeInBytes() { return __arc::arch_bytes(__arc::ARCH_UB); }
 inline int64_t GetSystemCycle() { return 0; }
 
 /* The user workspace is the whole workspace (no system part here). */
@@ -69,12 +69,40 @@ inline void SetSysWorkSpacePtr(uint8_t *) {}
 
 using ::printf;
 template <typename... A> inline int PRINTF(const char *fmt, A... a) { return ::printf(fmt, a...); }
-inline void InitSocState() {}
+/* The kernel's first call on dav-3510 (InitSocState's page): resets the
+ * DMA atomic mode, the mask mode and mask, the dequant scale and the CTRL
+ * bits (saturation) a previous kernel on the core may have left. */
+inline void InitSocState()
+{
+    unsigned long long *d = __arc_core()->dev;
+    d[__arc::SLOT_ATOMIC] = __arc::ATOMIC_NONE;
+    d[__arc::SLOT_MASK_MODE] = 0;
+    d[__arc::SLOT_MASK_SET] = 0;
+    d[__arc::SLOT_DEQSCALE] = 0;
+    d[__arc::SLOT_SATURATION] = 0;
+}
 } // namespace AscendC
 /* CANN's kernels call GetSysWorkSpacePtr() unqualified outside AscendC
  * (REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), ...) in a kernel with no
  * using-directive), so it is reachable at global scope too. */
 using AscendC::GetSysWorkSpacePtr;
+
+/* ascendc_assert(expr[, fmt, args...]): on failure, print fmt's message
+ * and stop the launch naming the condition, file and line. */
+namespace __arc {
+[[noreturn]] inline void assert_fail(const char *e, const char *f, int l)
+{
+    __arc_trap("ascendc_assert", "Assertion `%s' failed (%s:%d)", e, f, l);
+}
+template <typename... A>
+[[noreturn]] inline void assert_fail(const char *e, const char *f, int l, const char *fmt, A... a)
+{
+    ::printf(fmt, a...);
+    __arc_trap("ascendc_assert", "Assertion `%s' failed (%s:%d)", e, f, l);
+}
+} // namespace __arc
+#define ascendc_assert(expr, ...) \
+    (__builtin_expect(!!(expr), 1) ? (void)0 : ::__arc::assert_fail(#expr, __FILE__, __LINE__, ##__VA_ARGS__))
 
 #define ASCEND_IS_AIV (__arc_core()->core_type == 0)
 #define ASCEND_IS_AIC (__arc_core()->core_type == 1)

@@ -47,11 +47,23 @@ struct block_idx_t {
 struct block_num_t {
     operator int64_t() const { return __arc_core()->block_num; }
 };
+/* ... and sub_block_idx / sub_block_num: the AIV's index in its AI Core
+ * (0 or 1 in a 1:2 MIX kernel) and how many AIVs the core runs. */
+struct sub_block_idx_t {
+    operator int64_t() const { return __arc_core()->sub_block_idx; }
+};
+struct sub_block_num_t {
+    operator int64_t() const { return __arc_core()->sub_block_num; }
+};
 inline int64_t pf(block_idx_t v) { return (int64_t)v; }
 inline int64_t pf(block_num_t v) { return (int64_t)v; }
+inline int64_t pf(sub_block_idx_t v) { return (int64_t)v; }
+inline int64_t pf(sub_block_num_t v) { return (int64_t)v; }
 } // namespace __arc
 [[maybe_unused]] static constexpr __arc::block_idx_t block_idx{};
 [[maybe_unused]] static constexpr __arc::block_num_t block_num{};
+[[maybe_unused]] static constexpr __arc::sub_block_idx_t sub_block_idx{};
+[[maybe_unused]] static constexpr __arc::sub_block_num_t sub_block_num{};
 
 namespace AscendC {
 /* Integer helpers (CANN names both spellings). */
@@ -113,13 +125,13 @@ using std::remove_cv_t;
 using std::remove_reference;
 } // namespace Std
 
-/* Memory sizes of the simulated SoC (dav-2201 unless 3510). */
-constexpr uint32_t TOTAL_UB_SIZE = __NPU_ARCH__ == 3510 ? 256u * 1024u : 192u * 1024u;
+/* Memory sizes of the compile's arch (common/socs.h). */
+constexpr uint32_t TOTAL_UB_SIZE = __arc::arch_bytes(__arc::ARCH_UB);
 constexpr uint32_t TOTAL_VEC_LOCAL_SIZE = TOTAL_UB_SIZE;
-constexpr uint32_t TOTAL_L1_SIZE = 512u * 1024u;
-constexpr uint32_t TOTAL_L0A_SIZE = 64u * 1024u;
-constexpr uint32_t TOTAL_L0B_SIZE = 64u * 1024u;
-constexpr uint32_t TOTAL_L0C_SIZE = __NPU_ARCH__ == 3510 ? 256u * 1024u : 128u * 1024u;
+constexpr uint32_t TOTAL_L1_SIZE = __arc::arch_bytes(__arc::ARCH_L1);
+constexpr uint32_t TOTAL_L0A_SIZE = __arc::arch_bytes(__arc::ARCH_L0A);
+constexpr uint32_t TOTAL_L0B_SIZE = __arc::arch_bytes(__arc::ARCH_L0B);
+constexpr uint32_t TOTAL_L0C_SIZE = __arc::arch_bytes(__arc::ARCH_L0C);
 constexpr uint32_t ONE_BLOCK_SIZE = 32;
 
 /* Core-type values compared with a kernel's own g_coreType. */
