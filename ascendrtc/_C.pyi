@@ -126,6 +126,11 @@ class BinaryMeta:
 
 PARAM_KINDS: Tuple[str, ...]
 SCALAR_TYPES: Tuple[Tuple[str, str, bool], ...]
+OP_PARAM_TYPES: Dict[str, int]
+OP_ATTR_KINDS: Dict[str, Tuple[int, str]]
+OP_STAGES: Dict[int, str]
+OP_MODES: Dict[str, int]
+OP_SHAPE_UNKNOWN: int
 
 def configure(backend: str, home: str) -> None: ...
 def backend_info() -> Dict[str, Any]: ...

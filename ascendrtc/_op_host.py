@@ -2,23 +2,58 @@
 the simulated NPU's clang against the clean-room host tiling API
 (csrc/host_api), loaded by its host ORC loader (csrc/rtc/host_op.cpp), and driven
 through the C entry points of csrc/host_api/arc/host_driver.h, all of it
-through the extension (csrc/ext/host_code.c).
+through the extension (csrc/ext/host_code.c), contained: a fault, a timeout
+or Ctrl-C in op host code is an answer (csrc/ext/host_run.c).
 
-Requests are lines of text, replies JSON; :class:`HostCode` hides both.
+The definition is read once (JSON); each call is one request (lines of
+text) answered with a tuple.  The protocol's codes (param types, attribute
+kinds, stages, modes) come from csrc/host_api/arc/op_protocol.h through
+``_C``: :data:`PARAM`, :data:`ATTR`, :data:`STAGES`, :data:`MODES`.
 """
 from __future__ import annotations
 
 import json
+import os
 from typing import Dict, Mapping, Optional, Sequence
 
 from . import _C
 
-__all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name"]
+__all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name", "PARAM", "ATTR", "STAGES",
+           "MODES", "host_timeout"]
+
+PARAM: Dict[str, int] = dict(_C.OP_PARAM_TYPES)        # "REQUIRED" -> ops::Option value
+ATTR: Dict[str, int] = {k: v[0] for k, v in _C.OP_ATTR_KINDS.items()}  # "LIST_INT" -> ops::AttrKind value
+ATTR_WORD: Dict[int, str] = {v[0]: v[1] for v in _C.OP_ATTR_KINDS.values()}  # 5 -> "ListInt"
+STAGES: Dict[int, str] = dict(_C.OP_STAGES)            # stage -> "the tiling function (SetTiling)"
+MODES: Dict[str, int] = dict(_C.OP_MODES)
+SHAPE_UNKNOWN: int = _C.OP_SHAPE_UNKNOWN
+STAGE_OUTPUTS = next(v for v, w in STAGES.items() if w == "the output shapes")
+
+# Seconds an op host function may run (ASCENDRTC_HOST_TIMEOUT overrides).
+DEFAULT_HOST_TIMEOUT = 60.0
+
+
+def host_timeout(given: Optional[float] = None) -> float:
+    """The limit for one op host call: ``given``, else
+    ``$ASCENDRTC_HOST_TIMEOUT``, else 60 s (0: none)."""
+    if given is not None:
+        return float(given)
+    env = os.environ.get("ASCENDRTC_HOST_TIMEOUT")
+    if not env:
+        return DEFAULT_HOST_TIMEOUT
+    try:
+        v = float(env)
+    except ValueError:
+        raise ValueError(f"ASCENDRTC_HOST_TIMEOUT={env!r}: expected seconds (0: no limit)") from None
+    if v < 0:
+        raise ValueError(f"ASCENDRTC_HOST_TIMEOUT={env!r}: expected seconds >= 0")
+    return v
 
 # ge::DataType values of the NumPy dtypes, and the enumerators' names
 # (csrc/common/ge_dtypes.h, the one table).
 GE_DTYPES: Dict[str, int] = {dtype: value for _, value, _, dtype, _ in _C.GE_DTYPES if dtype}
 _GE_NAMES = {value: name for name, value, _, _, _ in _C.GE_DTYPES}
+DT_UNDEFINED = next(v for v, n in _GE_NAMES.items() if n == "DT_UNDEFINED")
 _NP_OF_GE = {v: k for k, v in GE_DTYPES.items()}
 
 
@@ -54,7 +89,9 @@ class HostCompileError(RuntimeError):
 
 class HostCode:
     """An op project's host code, compiled and loaded in this process
-    (``_C.HostCode``: the provider's host ORC loader through the extension)."""
+    (``_C.HostCode``: the provider's host ORC loader through the extension).
+    Calls answer ``(False, stage, message)`` when op code failed, faulted or
+    ran past ``timeout`` seconds; Ctrl-C raises KeyboardInterrupt."""
 
     def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = ()):
         paths = list(files)
@@ -68,10 +105,14 @@ class HostCode:
         """The address of OP_ADD(op_type)'s factory, or None."""
         return self._code.factory(op_type)
 
-    def describe(self, factory: int) -> dict:
-        """The op definition as a dict (inputs, outputs, attrs, configs, ...)."""
-        return json.loads(self._code.describe(factory))
+    def describe(self, factory: int, timeout: float) -> dict:
+        """The op definition as a dict (inputs, outputs, attrs, configs, ...),
+        or ``{"ok": False, "stage": ..., "error": ...}``."""
+        r = self._code.describe(factory, timeout)
+        if isinstance(r, tuple):
+            return {"ok": False, "stage": r[1], "error": r[2]}
+        return json.loads(r)
 
-    def call(self, factory: int, request: str) -> dict:
-        """Runs one request (``mode infer`` or ``mode tiling`` ...)."""
-        return json.loads(self._code.call(factory, request))
+    def plan(self, factory: int, mode: str, request: str, timeout: float) -> tuple:
+        """One call (``mode`` "INFER" or "TILING"); see ``_C.HostCode.plan``."""
+        return self._code.plan(factory, MODES[mode], request, timeout)

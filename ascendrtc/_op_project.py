@@ -35,7 +35,9 @@ import numpy as np
 from . import _C
 from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
-from ._op_host import HostCode, HostCompileError, ge_dtype_name, ge_dtype_of, numpy_dtype_of
+from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
+                       HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
+from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
 from ._op_tiling_struct import TilingStruct, parse_tiling_structs
 
 __all__ = ["op_project", "OpProject", "Tiling"]
@@ -44,9 +46,6 @@ __all__ = ["op_project", "OpProject", "Tiling"]
 # capacity).  The simulator's choice; op_project(tiling_capacity=) changes it.
 DEFAULT_TILING_CAPACITY = 16 * 1024
 
-_PARAM_TYPES = {1: "OPTIONAL", 2: "REQUIRED", 3: "DYNAMIC"}
-_ATTR_KINDS = {1: "Int", 2: "Float", 3: "Bool", 4: "String", 5: "ListInt", 6: "ListFloat", 7: "ListBool",
-               8: "ListListInt"}
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*[,)]")
 _SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
 
@@ -138,8 +137,10 @@ class OpProject:
     """
 
     def __init__(self, files: Mapping[str, str], op_type: Optional[str] = None, name: Optional[str] = None,
-                 tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = ()):
+                 tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
+                 host_timeout: Optional[float] = None):
         self.files = dict(files)
+        self.host_timeout = host_timeout
         self.name = name or "op project"
         self.tiling_capacity = int(tiling_capacity)
         self._options = list(options)
@@ -163,11 +164,11 @@ class OpProject:
         try:
             self._host = HostCode(self.files, hosts, self._options)
         except HostCompileError as e:
-            raise _error(op_type, self.host_file, _compile_reason(e.log), e.log) from None
+            raise _error(op_type, self.host_file, compile_reason(e.log), e.log) from None
         self._factory = self._host.factory(op_type)
         if not self._factory:
             raise _error(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")
-        d = self._host.describe(self._factory)
+        d = self._host.describe(self._factory, self._timeout())
         if not d.get("ok"):
             raise _error(op_type, self.host_file, d.get("error", "the op definition failed"))
         self.definition = d
@@ -178,9 +179,13 @@ class OpProject:
         self._structs = structs
         self._struct = self._pick_struct(structs, regs, d.get("tiling_classes", []))
         self._kernel_side = None  # the op's OpKernel, made on first launch
+        self._kernels: Dict[tuple, Any] = {}  # (dtypes, tiling key) -> Kernel with its intents set
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ setup
+    def _timeout(self) -> float:
+        return host_timeout(self.host_timeout)
+
     def _find_kernel(self) -> Optional[str]:
         ks = sorted(p for p in self.files if p.startswith("op_kernel/") and p.endswith((".cpp", ".cc", ".cce")))
         want = f"op_kernel/{self.kernel_name}.cpp"
@@ -199,13 +204,7 @@ class OpProject:
 
     # ------------------------------------------------------------ dtypes
     def _soc(self) -> Dict[str, Any]:
-        from . import device_info
-        info = device_info()
-        soc = info.get("soc_name") or "Ascend910B1"
-        # the short SoC version PlatformAscendC reports; its lower case is the
-        # AddConfig name that selects per-SoC dtype overrides (common/socs.h)
-        short = _C.SOCS[soc]["short"] if soc in _C.SOCS else soc
-        return {"soc": soc, "short": short, "config": short.lower(), "info": info}
+        return _soc_of_device()
 
     def _params(self, which: str, soc_config: str) -> List[dict]:
         """The declared inputs or outputs, with the SoC's AddConfig overrides."""
@@ -235,7 +234,7 @@ class OpProject:
         for j in range(width):
             if all(ge in p["dtypes"] if p["dtype_list"] else (j < len(p["dtypes"]) and p["dtypes"][j] == ge)
                    for p, ge in given):
-                return [p["dtypes"][0] if p["dtype_list"] else p["dtypes"][j] if j < len(p["dtypes"]) else 28
+                return [p["dtypes"][0] if p["dtype_list"] else p["dtypes"][j] if j < len(p["dtypes"]) else DT_UNDEFINED
                         for p in outs]
         combos = []
         for j in range(width):
@@ -259,15 +258,15 @@ class OpProject:
         bound = []
         for p, v in zip(ins, values):
             if v is None:
-                if p["param_type"] == 2:
+                if p["param_type"] == PARAM["REQUIRED"]:
                     raise TypeError(f"{self.op_type}: missing required input '{p['name']}'")
                 bound.append([])
-            elif p["param_type"] == 3:
+            elif p["param_type"] == PARAM["DYNAMIC"]:
                 if not isinstance(v, (list, tuple)):
                     raise TypeError(f"{self.op_type}: dynamic input '{p['name']}' takes a list of arrays")
-                bound.append([_host_array(x) for x in v])
+                bound.append([host_array(x) for x in v])
             else:
-                bound.append([_host_array(v)])
+                bound.append([host_array(v)])
         return bound, kwargs
 
     def _attr_lines(self, attrs: Dict[str, Any]) -> List[str]:
@@ -282,25 +281,23 @@ class OpProject:
             if a["name"] in attrs:
                 v = attrs[a["name"]]
             elif a["has_default"]:
-                v = {1: lambda: a["ints"][0], 2: lambda: a["floats"][0], 3: lambda: bool(a["ints"][0]),
-                     4: lambda: a["str"], 5: lambda: a["ints"], 6: lambda: a["floats"],
-                     7: lambda: [bool(x) for x in a["ints"]]}.get(kind, lambda: None)()
+                v = attr_default(a)
             elif a["required"]:
                 raise TypeError(f"{self.op_type}: missing required attribute '{a['name']}' "
-                                f"({_ATTR_KINDS.get(kind, '?')})")
+                                f"({ATTR_WORD.get(kind, '?')})")
             else:
-                v = {5: [], 6: [], 7: [], 4: "", 3: False, 2: 0.0, 1: 0}.get(kind, 0)
+                v = ATTR_ZERO.get(kind, 0)
             try:
-                lines.append(_attr_line(i, kind, v))
+                lines.append(attr_line(i, kind, v))
             except (TypeError, ValueError) as e:
-                raise TypeError(f"{self.op_type}: attribute '{a['name']}' ({_ATTR_KINDS.get(kind, '?')}): {e}") \
+                raise TypeError(f"{self.op_type}: attribute '{a['name']}' ({ATTR_WORD.get(kind, '?')}): {e}") \
                     from None
         return lines
 
-    def _request(self, mode: str, soc: Dict[str, Any], inputs: List[List[np.ndarray]],
-                 outputs: Sequence[Tuple[Tuple[int, ...], int]], attr_lines: List[str]) -> str:
+    def _request(self, soc: Dict[str, Any], inputs: List[List[np.ndarray]],
+                 outputs: Sequence[Tuple[Optional[Tuple[int, ...]], int]], attr_lines: List[str]) -> str:
         f = _soc_facts(soc["info"])
-        lines = [f"mode {mode}", f"capacity {self.tiling_capacity}",
+        lines = [f"capacity {self.tiling_capacity}",
                  "soc {} {} {} {} {} {} {} {} {} {} {} {} 1".format(
                      soc["soc"], soc["short"], f["aic"], f["aiv"], f["ub"], f["l1"], f["l0a"], f["l0b"], f["l0c"],
                      f["l2"], f["hbm"], 0),
@@ -313,59 +310,79 @@ class OpProject:
                 lines.append(f"in {ir} {ge_dtype_of(a.dtype)} {fmt} {a.ndim} {dims} "
                              f"{a.ctypes.data:x} {a.nbytes}")
         for ir, (shape, ge) in enumerate(outputs):
-            lines.append(f"out {ir} {ge} 2 {len(shape)} " + " ".join(str(d) for d in shape))
+            if shape is None:
+                lines.append(f"out {ir} {ge} 2 {SHAPE_UNKNOWN}")
+            else:
+                lines.append(f"out {ir} {ge} 2 {len(shape)} " + " ".join(str(d) for d in shape))
         return "\n".join(lines + attr_lines) + "\n"
 
-    def _host_call(self, request: str, stage: str) -> dict:
-        r = self._host.call(self._factory, request)
-        if not r.get("ok"):
-            raise _error(self.op_type, self.host_file, r.get("error", f"the {stage} step failed"))
-        return r
+    def _known_shapes(self, inputs: List[List[np.ndarray]], out_shapes) -> List[Optional[Tuple[int, ...]]]:
+        """The outputs' shapes as far as they are known before InferShape:
+        given (``out_shapes``), else -- for an op without InferShape -- the
+        inputs' common shape when every input has the same one; None for an
+        output the host code must infer (or that nobody can know)."""
+        n = len(self.output_names)
+        if out_shapes is not None:
+            shapes = [tuple(int(d) for d in s) for s in out_shapes]
+            if len(shapes) != n:
+                raise TypeError(f"{self.op_type}: out_shapes gives {len(shapes)} shape(s) for the op's {n} output(s) "
+                                f"({', '.join(self.output_names)})")
+            return shapes
+        if self.definition["infer_shape"]:
+            return [None] * n
+        seen = {a.shape for arrs in inputs for a in arrs}
+        return [next(iter(seen))] * n if len(seen) == 1 else [None] * n
 
-    def _infer(self, inputs: List[List[np.ndarray]], attrs: Dict[str, Any]):
-        """(soc, attr lines, [(shape, ge dtype)] of the outputs)."""
+    def _plan(self, args, kwargs, mode: str = "TILING", out_shapes=None
+              ) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
+        """One contained call of the host code: InferShape/InferDataType
+        and (mode "TILING") the tiling function."""
+        inputs, attrs = self._bind(args, kwargs)
         soc = self._soc()
         ins, outs = self._params("inputs", soc["config"]), self._params("outputs", soc["config"])
         out_ge = self._column(ins, inputs, outs)
         lines = self._attr_lines(attrs)
-        infer = self._host_call(self._request("infer", soc, inputs, [((), g) for g in out_ge], lines), "InferShape")
-        outputs = []
-        first = next((a for arrs in inputs for a in arrs), None)
-        for o in infer["outputs"]:
-            shape = tuple(o["shape"])
-            if not self.definition["infer_shape"]:
-                shape = first.shape if first is not None else ()  # no InferShape: the first input's shape
-            outputs.append((shape, o["dtype"]))
-        return soc, lines, outputs
-
-    def infer(self, *inputs: Any, **attrs: Any) -> List[Tuple[Tuple[int, ...], np.dtype]]:
-        """The outputs' (shape, dtype) for these inputs: the op definition's
-        dtype column, then InferShape/InferDataType where the op has them
-        (without InferShape, the first input's shape)."""
-        bound, attrs = self._bind(inputs, attrs)
-        return [(shape, numpy_dtype_of(ge)) for shape, ge in self._infer(bound, attrs)[2]]
-
-    def _plan(self, args, kwargs) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
-        inputs, attrs = self._bind(args, kwargs)
-        soc, lines, outputs = self._infer(inputs, attrs)
-        t = self._host_call(self._request("tiling", soc, inputs, outputs, lines), "tiling")
+        known = self._known_shapes(inputs, out_shapes)
+        request = self._request(soc, inputs, list(zip(known, out_ge)), lines)
+        r = self._host.plan(self._factory, mode, request, self._timeout())
+        if not r[0]:
+            stage, msg = r[1], r[2]
+            if stage == STAGE_OUTPUTS:
+                raise _error(self.op_type, self.host_file, self._unknown_output(int(msg), inputs))
+            raise _error(self.op_type, self.host_file, msg)  # it names the function (STAGES)
         out_np = []
-        for (shape, ge), name in zip(outputs, self.output_names):
+        for shape, ge, name in zip(r[2], r[1], self.output_names):
             dt = numpy_dtype_of(ge)
             if dt is None:
                 raise _error(self.op_type, self.host_file,
-                                     f"output '{name}' has dtype {ge_dtype_name(ge)}, which NumPy cannot hold")
-            out_np.append((shape, dt))
-        tiling = Tiling(t["block_dim"], t["tiling_key"], bytes.fromhex(t["tiling"]), t["workspace"],
-                        self._struct, t["tiling_key_set"], out_np)
-        return inputs, lines, tiling
+                             f"output '{name}' has dtype {ge_dtype_name(ge)}, which NumPy cannot hold")
+            out_np.append((tuple(shape), dt))
+        if mode != "TILING":
+            return inputs, lines, Tiling(0, 0, b"", (), self._struct, False, out_np)
+        _, _, _, block_dim, key, key_set, ws, data, _ = r
+        return inputs, lines, Tiling(block_dim, key, data, ws, self._struct, key_set, out_np)
+
+    def _unknown_output(self, index: int, inputs: List[List[np.ndarray]]) -> str:
+        name = self.output_names[index] if index < len(self.output_names) else f"#{index}"
+        given = ", ".join(f"{n} {a.shape}" for n, arrs in zip(self.input_names, inputs) for a in arrs)
+        return (f"the shape of output '{name}' cannot be known before launch: the op has no InferShape and its "
+                f"inputs' shapes differ ({given}); pass out_shapes=[...] (one shape per output: "
+                f"{', '.join(self.output_names)}) or outputs=[arrays] to give it")
 
     # ------------------------------------------------------------ public
-    def tiling(self, *inputs: Any, **attrs: Any) -> Tiling:
+    def infer(self, *inputs: Any, out_shapes: Optional[Sequence[Sequence[int]]] = None,
+              **attrs: Any) -> List[Tuple[Tuple[int, ...], np.dtype]]:
+        """The outputs' (shape, dtype) for these inputs: the op definition's
+        dtype column, then InferShape/InferDataType where the op has them.
+        Without InferShape: ``out_shapes``, else the inputs' shape when they
+        all have the same one; otherwise an error saying what to pass."""
+        return self._plan(inputs, attrs, "INFER", out_shapes)[2].outputs
+
+    def tiling(self, *inputs: Any, out_shapes: Optional[Sequence[Sequence[int]]] = None, **attrs: Any) -> Tiling:
         """Runs the op's InferShape and host tiling function for these
         inputs (arrays, or anything with ``shape`` and ``dtype`` is not
         enough: value-depend inputs read the data) and attributes."""
-        return self._plan(inputs, attrs)[2]
+        return self._plan(inputs, attrs, "TILING", out_shapes)[2]
 
     def kernel(self, dtypes: Mapping[str, Any], tiling_key: int = 0):
         """The op's kernel (a :class:`~ascendrtc.Kernel`) compiled for
@@ -389,19 +406,43 @@ class OpProject:
             raise _error(self.op_type, self.kernel_file, f"the kernel did not compile: {e}",
                          getattr(e, "log", "") or "") from None
 
+    def _launchable(self, dtypes: Dict[str, np.dtype], key: int):
+        """kernel() with the intents a launch with host arrays needs (inputs
+        and tiling copied in, outputs and workspace zeroed and copied
+        back), set once per kernel; cached here, so a warm call crosses
+        into C only to launch."""
+        ck = (tuple(dtypes.items()), key)
+        k = self._kernels.get(ck)
+        if k is None:
+            k = self.kernel(dtypes, key)
+            n_in, n_out = len(self.input_names), len(self.output_names)
+            intents = {i: "in" for i in range(n_in)}
+            intents.update({n_in + i: "out" for i in range(n_out)})
+            if len(k.params) >= n_in + n_out + 2:
+                intents[n_in + n_out] = "out"        # the workspace
+                intents[n_in + n_out + 1] = "in"     # the tiling
+            k.intents = intents
+            with self._lock:
+                k = self._kernels.setdefault(ck, k)
+        return k
+
     def launch(self, *inputs: Any, tiling: Union[Tiling, bytes], block_dim: Optional[int] = None,
                tiling_key: Optional[int] = None, outputs: Optional[Sequence[Any]] = None,
-               workspace_size: Optional[int] = None, **attrs: Any):
+               workspace_size: Optional[int] = None, out_shapes: Optional[Sequence[Sequence[int]]] = None,
+               **attrs: Any):
         """Runs the kernel with a tiling you give (a :class:`Tiling`, e.g.
         ``op.tiling(x, y).replace(tileNum=4)``, or raw bytes with
         ``block_dim``/``tiling_key``).  Outputs are allocated from the op's
-        InferShape unless ``outputs`` (arrays, filled in place) are given."""
+        InferShape (or ``out_shapes``) unless ``outputs`` (arrays, filled in
+        place) are given."""
+        given = self._given(outputs)
+        shapes = out_shapes if given is None else [np.shape(o) for o in given]
         if isinstance(tiling, Tiling):
             t = tiling
         else:
             if block_dim is None:
                 raise TypeError("launch(tiling=<bytes>) needs block_dim=")
-            planned = self._plan(inputs, attrs)[2]
+            planned = self._plan(inputs, attrs, "TILING", shapes)[2]
             t = Tiling(block_dim, tiling_key or 0, bytes(tiling), planned.workspace_sizes, self._struct,
                        True, planned.outputs)
         if block_dim is not None:
@@ -409,53 +450,78 @@ class OpProject:
         if tiling_key is not None:
             t.tiling_key = int(tiling_key)
         bound, _ = self._bind(inputs, attrs)
-        return self._run(bound, t, outputs, workspace_size)
+        return self._run(bound, t, given, workspace_size)
 
-    def __call__(self, *inputs: Any, outputs: Optional[Sequence[Any]] = None, **attrs: Any):
+    def __call__(self, *inputs: Any, outputs: Optional[Sequence[Any]] = None,
+                 out_shapes: Optional[Sequence[Sequence[int]]] = None, **attrs: Any):
         """Runs the op: dtype check, InferShape, host tiling, kernel compile
-        (cached) and launch.  Returns the output array (a tuple for several)."""
-        bound, _, t = self._plan(inputs, attrs)
-        return self._run(bound, t, outputs, None)
+        (cached) and launch.  Returns the output array (a tuple for several).
+        ``outputs`` (arrays, filled in place) or ``out_shapes`` give the
+        outputs of an op without InferShape whose inputs differ in shape."""
+        given = self._given(outputs)
+        bound, _, t = self._plan(inputs, attrs, "TILING",
+                                 out_shapes if given is None else [np.shape(o) for o in given])
+        return self._run(bound, t, given, None)
 
-    def _run(self, bound: List[List[np.ndarray]], t: Tiling, outputs, workspace_size):
-        from . import _C, empty, to_device, zeros
-        if any(not arrs for arrs, p in zip(bound, self.definition["inputs"]) if p["param_type"] != 3):
-            missing = [p["name"] for arrs, p in zip(bound, self.definition["inputs"]) if not arrs]
+    def _given(self, outputs: Any) -> Optional[List[Any]]:
+        """outputs= as a list, one array per declared output."""
+        given = as_list(outputs)
+        if given is not None and len(given) != len(self.output_names):
+            raise _error(self.op_type, self.host_file,
+                         f"outputs= gives {len(given)} array(s); the op definition declares {len(self.output_names)} "
+                         f"output(s) ({', '.join(self.output_names)})")
+        return given
+
+    def _check_given(self, given: List[Any], t: Tiling) -> None:
+        """outputs= against what the op definition gives for these inputs."""
+        for o, name, (shape, dt) in zip(given, self.output_names, t.outputs):
+            got_dt, got_shape = np.dtype(getattr(o, "dtype", None) or np.asarray(o).dtype), tuple(np.shape(o))
+            if got_dt != dt or got_shape != tuple(shape):
+                raise _error(self.op_type, self.host_file,
+                             f"outputs=: output '{name}' is {got_dt} {got_shape}, but the op definition gives "
+                             f"{dt} {tuple(shape)} for these inputs")
+
+    def _run(self, bound: List[List[np.ndarray]], t: Tiling, given: Optional[List[Any]], workspace_size):
+        ins = self.definition["inputs"]
+        if any(not arrs for arrs, p in zip(bound, ins) if p["param_type"] != PARAM["DYNAMIC"]):
+            missing = [p["name"] for arrs, p in zip(bound, ins) if not arrs]
             raise _error(self.op_type, self.kernel_file,
-                                 f"optional input(s) {', '.join(missing)} absent: launching with a null GM_ADDR "
-                                 f"is not supported yet; pass the input")
-        if any(p["param_type"] == 3 for p in self.definition["inputs"]):
-            raise _error(self.op_type, self.kernel_file,
-                                 "dynamic (list) inputs are not supported by launch yet")
-        dtypes = {p["name"]: arrs[0].dtype for p, arrs in zip(self.definition["inputs"], bound)}
+                         f"optional input(s) {', '.join(missing)} absent: launching with a null GM_ADDR "
+                         f"is not supported yet; pass the input")
+        if any(p["param_type"] == PARAM["DYNAMIC"] for p in ins):
+            raise _error(self.op_type, self.kernel_file, "dynamic (list) inputs are not supported by launch yet")
+        if given is not None:
+            self._check_given(given, t)
+        dtypes = {p["name"]: arrs[0].dtype for p, arrs in zip(ins, bound)}
         dtypes.update({n: dt for n, (_, dt) in zip(self.output_names, t.outputs)})
-        kern = self.kernel(dtypes, t.tiling_key)
-        dev_in = [to_device(arrs[0]) for arrs in bound]
-        if outputs is not None:
-            outs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-            dev_out = [to_device(_host_array(o)) for o in outs]
-        else:
-            dev_out = [empty(shape, dt) for shape, dt in t.outputs]
+        kern = self._launchable(dtypes, t.tiling_key)
+        if given is None:
+            outs = [np.empty(shape, dt) for shape, dt in t.outputs]
+            args = outs
+        else:  # filled in place: what the kernel does not write keeps its value
+            from . import InOut
+            outs = [o if isinstance(o, np.ndarray) else host_array(o) for o in given]
+            args = [InOut(o) for o in outs]
         ws = max(int(workspace_size if workspace_size is not None else t.workspace_size), 32)
-        workspace = zeros((ws,), np.uint8)
         tdata = t.data if t.data else b"\0" * 8
-        tiling_dev = to_device(np.frombuffer(tdata, np.uint8).copy())
-        kern(*dev_in, *dev_out, workspace, tiling_dev, block_dim=t.block_dim, tiling_key=t.tiling_key)
-        _C.synchronize()
-        res = [d.get() for d in dev_out]
-        if outputs is not None:
-            for o, r in zip(outs, res):
-                if isinstance(o, np.ndarray):
-                    o[...] = r
-        return res[0] if len(res) == 1 else tuple(res)
+        tail = [np.empty(ws, np.uint8), np.frombuffer(tdata, np.uint8)][:max(len(kern.params) - len(dtypes), 0)]
+        # one crossing: host arrays are copied in, the kernel runs, outputs come back
+        kern(*[arrs[0] for arrs in bound], *args, *tail, block_dim=t.block_dim, tiling_key=t.tiling_key)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
-    def as_torch_op(self, name: Optional[str] = None):
+    def as_torch_op(self, name: Optional[str] = None, *, backward: Optional[Any] = None,
+                    setup_context: Optional[Any] = None):
         """Registers the op with PyTorch as ``torch.ops.<ns>.<op>`` (name
         ``"ns::op"``, default ``"ascendrtc_ops::<kernel name>"``): tensor
         inputs in the op's order, then its attributes as keyword arguments
-        with their defaults.  Returns the operator."""
+        with their defaults.  Autograd as in :func:`ascendrtc.torch.custom_op`:
+        ``backward(ctx, *grads)`` returns one gradient per input (None where
+        none is needed); ``ctx.inputs``, ``ctx.attrs`` and ``ctx.output``
+        hold the call unless ``setup_context`` saves something else.  Without
+        ``backward``, ``.backward()`` through the op raises instead of
+        leaving ``.grad`` None.  Returns the operator."""
         from ._op_torch import register
-        return register(self, name or f"ascendrtc_ops::{self.kernel_name}")
+        return register(self, name or f"ascendrtc_ops::{self.kernel_name}", backward, setup_context)
 
     def __repr__(self) -> str:
         return (f"OpProject({self.op_type}: inputs {self.input_names}, outputs {self.output_names}, "
@@ -473,49 +539,21 @@ def _soc_facts(info: Mapping[str, Any]) -> Dict[str, int]:
             "l2": info.get("l2_cache_size") or 0, "hbm": info.get("global_mem_size") or 0, **mem}
 
 
-def _host_array(v: Any) -> np.ndarray:
-    if hasattr(v, "get") and not isinstance(v, np.ndarray) and type(v).__name__ == "DeviceArray":
-        v = v.get()
-    return np.ascontiguousarray(np.asarray(v))
+_soc_memo: List[Dict[str, Any]] = []
 
 
-def _attr_line(i: int, kind: int, v: Any) -> str:
-    if kind == 1:
-        return f"attr {i} 1 1 {int(v)}"
-    if kind == 2:
-        return f"attr {i} 2 1 {float(v)!r}"
-    if kind == 3:
-        return f"attr {i} 3 1 {1 if v else 0}"
-    if kind == 4:
-        h = str(v).encode().hex()
-        return f"attr {i} 4 1 {h or '-'}"
-    if kind in (5, 6, 7):
-        items = list(v)
-        conv = {5: lambda x: str(int(x)), 6: lambda x: repr(float(x)), 7: lambda x: "1" if x else "0"}[kind]
-        return f"attr {i} {kind} {len(items)} " + " ".join(conv(x) for x in items)
-    raise TypeError(f"attribute kind {kind} is not supported")
-
-
-_MISSING = [
-    (re.compile(r"(\S+?):(\d+):\d+: error: no member named '(\w+)' in '([\w:]+)'"),
-     "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
-    (re.compile(r"(\S+?):(\d+):\d+: error: no member named '(\w+)' in namespace '([\w:]+)'"),
-     "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
-    (re.compile(r"(\S+?):(\d+):\d+: fatal error: '([^']+)' file not found"),
-     "{0}:{1}: includes \"{2}\", which neither the project nor ascendrtc's host API provides"),
-    (re.compile(r"(\S+?):(\d+):\d+: error: use of undeclared identifier '(\w+)'"),
-     "{0}:{1}: uses '{2}', which neither the op_host sources nor ascendrtc's host API declare"),
-]
-
-
-def _compile_reason(log: str) -> str:
-    """The first error of a failed host compile, naming a missing host API."""
-    for rx, fmt in _MISSING:
-        m = rx.search(log)
-        if m:
-            return fmt.format(*m.groups()) + "\n" + log.strip()
-    first = next((ln for ln in log.splitlines() if "error" in ln), "")
-    return "the op_host sources did not compile" + (f": {first}" if first else "") + "\n" + log.strip()
+def _soc_of_device() -> Dict[str, Any]:
+    """The simulated SoC of device 0 (what ``device_info()`` reports), read
+    once per process."""
+    if not _soc_memo:
+        from . import device_info
+        info = device_info()
+        soc = info.get("soc_name") or "Ascend910B1"
+        # the short SoC version PlatformAscendC reports; its lower case is the
+        # AddConfig name that selects per-SoC dtype overrides (common/socs.h)
+        short = _C.SOCS[soc]["short"] if soc in _C.SOCS else soc
+        _soc_memo.append({"soc": soc, "short": short, "config": short.lower(), "info": info})
+    return _soc_memo[0]
 
 
 _project_cache: Dict[Any, OpProject] = {}
@@ -523,14 +561,19 @@ _project_lock = threading.Lock()
 
 
 def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: Optional[str] = None,
-               tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = ()) -> OpProject:
+               tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
+               host_timeout: Optional[float] = None) -> OpProject:
     """Loads a CANN custom-op project: a directory holding ``op_host/`` and
     ``op_kernel/``, or its files in memory (``{"op_host/add_custom.cpp":
     text, ...}``, paths relative to the project root).  ``op_type`` picks
     one op where the sources ``OP_ADD`` several; ``tiling_capacity`` is the
     tiling buffer's size in bytes; ``options`` are extra host compiler
-    arguments (``-DNAME=VALUE``).  The host code is compiled once per
-    project content (cached in this process)."""
+    arguments (``-DNAME=VALUE``); ``host_timeout`` bounds each call of the
+    op's host functions in seconds (default ``$ASCENDRTC_HOST_TIMEOUT`` or
+    60; 0: none).  The host code is compiled once per project content
+    (cached in this process) and runs contained: a fault, an abort, a C++
+    exception or a timeout in it is an :class:`OpProjectError` naming the
+    function, Ctrl-C a KeyboardInterrupt, and the process goes on."""
     if isinstance(source, Mapping):
         files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
         name = "op project (in memory)"
@@ -541,11 +584,12 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = _read_dir(path)
         name = os.path.basename(os.path.abspath(path))
-    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options))
+    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout)
     with _project_lock:
         cached = _project_cache.get(key)
     if cached is not None:
         return cached
-    proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options)
+    proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options,
+                     host_timeout=host_timeout)
     with _project_lock:
         return _project_cache.setdefault(key, proj)

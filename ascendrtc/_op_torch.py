@@ -8,16 +8,19 @@ implementation runs the op's InferShape/InferDataType only, so
 """
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, Callable, List, Optional
 
 import numpy as np
 import torch
+
+from ._op_host import ATTR, PARAM
 
 _DTYPES = {torch.float32: np.float32, torch.float16: np.float16, torch.float64: np.float64, torch.int8: np.int8,
            torch.int16: np.int16, torch.int32: np.int32, torch.int64: np.int64, torch.uint8: np.uint8,
            torch.bool: np.bool_}
 _TORCH = {np.dtype(v): k for k, v in _DTYPES.items()}
-_TYPES = {1: "int", 2: "float", 3: "bool", 4: "str", 5: "int[]", 6: "float[]", 7: "bool[]"}
+_TYPES = {ATTR["INT"]: "int", ATTR["FLOAT"]: "float", ATTR["BOOL"]: "bool", ATTR["STRING"]: "str",
+          ATTR["LIST_INT"]: "int[]", ATTR["LIST_FLOAT"]: "float[]", ATTR["LIST_BOOL"]: "bool[]"}
 
 
 def _f32(v: float) -> str:
@@ -27,19 +30,19 @@ def _f32(v: float) -> str:
 
 def _default(a: dict) -> str:
     k = a["kind"]
-    if k == 1:
+    if k == ATTR["INT"]:
         return str(a["ints"][0])
-    if k == 2:
+    if k == ATTR["FLOAT"]:
         return _f32(a["floats"][0])
-    if k == 3:
+    if k == ATTR["BOOL"]:
         return "True" if a["ints"][0] else "False"
-    if k == 4:
+    if k == ATTR["STRING"]:
         return '"' + a["str"].replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if k == 5:
+    if k == ATTR["LIST_INT"]:
         return "[" + ", ".join(str(v) for v in a["ints"]) + "]"
-    if k == 6:
+    if k == ATTR["LIST_FLOAT"]:
         return "[" + ", ".join(_f32(v) for v in a["floats"]) + "]"
-    if k == 7:
+    if k == ATTR["LIST_BOOL"]:
         return "[" + ", ".join("True" if v else "False" for v in a["ints"]) + "]"
     raise TypeError(f"attribute kind {k}")
 
@@ -48,7 +51,7 @@ def schema(op) -> str:
     """The torch.library schema of an op project."""
     params = []
     for p in op.definition["inputs"]:
-        t = {1: "Tensor? {}=None", 3: "Tensor[] {}"}.get(p["param_type"], "Tensor {}")
+        t = {PARAM["OPTIONAL"]: "Tensor? {}=None", PARAM["DYNAMIC"]: "Tensor[] {}"}.get(p["param_type"], "Tensor {}")
         params.append(t.format(p["name"]))
     attrs = []
     for a in op.definition["attrs"]:
@@ -77,7 +80,11 @@ def _split(op, args: tuple, kwargs: dict):
     return [_np(a) for a in args[:n]], {k: _np(v) for k, v in kwargs.items()}
 
 
-def register(op, name: str):
+def _keep(ctx: Any, inputs: tuple, output: Any, keyword_only_inputs: Optional[dict] = None) -> None:
+    ctx.inputs, ctx.output, ctx.attrs = inputs, output, dict(keyword_only_inputs or {})
+
+
+def register(op, name: str, backward: Optional[Callable] = None, setup_context: Optional[Callable] = None):
     """Defines ``name`` (``"ns::op"``) for ``op`` and returns ``torch.ops.ns.op``."""
     if "::" not in name:
         raise ValueError(f"as_torch_op name {name!r}: expected 'namespace::op'")
@@ -108,4 +115,11 @@ def register(op, name: str):
 
     torch.library.impl(name, "CPU", func=impl)
     torch.library.register_fake(name, fake)
+    if backward is None:
+        inputs = ", ".join(op.input_names)
+
+        def backward(ctx, *grads):
+            raise RuntimeError(f"{name} has no backward: pass as_torch_op(..., backward=fn), where fn(ctx, *grads) "
+                               f"returns one gradient per input ({inputs})")
+    torch.library.register_autograd(name, backward, setup_context=setup_context or _keep)
     return getattr(getattr(torch.ops, ns), opname)

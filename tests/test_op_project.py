@@ -151,3 +151,97 @@ def test_as_torch_op():
     with FakeTensorMode():
         r = torch.ops.arc_op_tests.leaky_attr(torch.empty(64, 8), tile_num=1)
     assert tuple(r.shape) == (64, 8) and r.dtype == torch.float32
+
+
+def test_as_torch_op_without_backward_raises_when_autograd_needs_it():
+    torch = pytest.importorskip("torch")
+    top = project("AddSplit").as_torch_op("arc_op_tests::add_split_nobw")
+    x = torch.randn(4096, requires_grad=True)
+    y = torch.randn(4096)
+    z = top(x, y)
+    np.testing.assert_allclose(z.detach().numpy(), x.detach().numpy() + y.numpy(), rtol=1e-6)
+    with pytest.raises(RuntimeError, match=r"arc_op_tests::add_split_nobw has no backward: pass "
+                                           r"as_torch_op\(..., backward=fn\), where fn\(ctx, \*grads\) returns one "
+                                           r"gradient per input \(x, y\)"):
+        z.sum().backward()
+    assert x.grad is None
+
+
+def test_as_torch_op_with_backward():
+    torch = pytest.importorskip("torch")
+    op = project("LeakyAttr")
+
+    def backward(ctx, grad):
+        (x,), slope = ctx.inputs, ctx.attrs["negative_slope"]
+        return torch.where(x >= 0, grad, grad * slope)
+
+    top = op.as_torch_op("arc_op_tests::leaky_attr_bw", backward=backward)
+    x = torch.randn(2048, requires_grad=True)
+    top(x, tile_num=2, negative_slope=0.25).sum().backward()
+    want = np.where(x.detach().numpy() >= 0, 1.0, 0.25)
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6)
+
+
+def files_of(name):
+    root = os.path.join(PROJECTS, name)
+    return {os.path.relpath(os.path.join(d, n), root): open(os.path.join(d, n)).read()
+            for d, _, ns in os.walk(root) for n in ns}
+
+
+@pytest.fixture(scope="module")
+def no_infer_shape():
+    """AddSplit without InferShape: its output's shape is known only when
+    the inputs agree on one, or when the call gives it."""
+    files = files_of("AddSplit")
+    files["op_host/add_split.cpp"] = files["op_host/add_split.cpp"].replace(
+        "this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);",
+        "this->SetInferDataType(ge::InferDataType);")
+    op = arc.op_project(files)
+    assert not op.definition["infer_shape"]
+    return op
+
+
+def test_without_infer_shape_the_inputs_common_shape_is_the_outputs(no_infer_shape):
+    x, y = randn((64, 64), np.float32), randn((64, 64), np.float32)
+    assert no_infer_shape.infer(x, y) == [((64, 64), np.float32)]
+    close(no_infer_shape(x, y), x + y.astype(np.float64), np.float32)
+
+
+def test_an_output_shape_nobody_knows_fails_before_launch_saying_what_to_pass(no_infer_shape):
+    x, y = randn(4096, np.float32), randn((64, 64), np.float32)
+    msg = (r"op AddSplit \(op_host/add_split.cpp\): the shape of output 'z' cannot be known before launch: the op has "
+           r"no InferShape and its inputs' shapes differ \(x \(4096,\), y \(64, 64\)\); pass out_shapes=\[...\] "
+           r"\(one shape per output: z\) or outputs=\[arrays\] to give it")
+    with pytest.raises(arc.OpProjectError, match=msg):
+        no_infer_shape(x, y)
+    with pytest.raises(arc.OpProjectError, match=msg):
+        no_infer_shape.tiling(x, y)
+    z = no_infer_shape(x, y, out_shapes=[(4096,)])
+    close(z, x + y.reshape(-1).astype(np.float64), np.float32)
+    out = np.zeros(4096, np.float32)
+    assert no_infer_shape(x, y, outputs=[out]) is out
+    close(out, x + y.reshape(-1).astype(np.float64), np.float32)
+
+
+def test_a_kernel_writing_past_a_too_small_output_blames_it_every_time(no_infer_shape):
+    x, y = randn(4096, np.float32), randn((64, 64), np.float32)
+    for _ in range(3):
+        with pytest.raises(arc.LaunchError, match=r"\(kernel parameter 2 'z'\)"):
+            no_infer_shape(x, y, out_shapes=[(1024,)])
+    close(no_infer_shape(x, y, out_shapes=[(4096,)]), x + y.reshape(-1).astype(np.float64), np.float32)
+
+
+def test_outputs_of_the_wrong_dtype_or_shape_are_named_against_the_definition():
+    op = project("AddSplit")
+    x, y = randn(4096, np.float32), randn(4096, np.float32)
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/add_split.cpp\): outputs=: output 'z' is "
+                                                 r"float16 \(4096,\), but the op definition gives float32 \(4096,\) "
+                                                 r"for these inputs"):
+        op(x, y, outputs=[np.empty(4096, np.float16)])
+    with pytest.raises(arc.OpProjectError, match=r"output 'z' is float32 \(2048,\), but the op definition gives "
+                                                 r"float32 \(4096,\)"):
+        op(x, y, outputs=[np.empty(2048, np.float32)])
+    with pytest.raises(arc.OpProjectError, match=r"outputs= gives 2 array\(s\); the op definition declares 1 "
+                                                 r"output\(s\) \(z\)"):
+        op(x, y, outputs=[np.empty(4096, np.float32)] * 2)
+    close(op(x, y), x + y.astype(np.float64), np.float32)

@@ -186,7 +186,8 @@ def test_host_code_that_throws_is_reported():
         "AddSplitTilingData tiling;", 'AddSplitTilingData tiling;\n    if (context->GetInputShape(0)->GetOriginShape().GetShapeSize() == 7) throw std::runtime_error("seven");'
     ).replace('#include "add_split_tiling.h"', '#include <stdexcept>\n#include "add_split_tiling.h"')
     op = arc.op_project(files)
-    with pytest.raises(arc.OpProjectError, match="the op's host code threw: seven"):
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/add_split.cpp\): the tiling function "
+                                                 r"\(SetTiling\) threw std::runtime_error: seven"):
         op.tiling(np.ones(7, np.float32), np.ones(7, np.float32))
     assert op.tiling(np.ones(8, np.float32), np.ones(8, np.float32)).fields["totalLength"] == 8
 

@@ -54,3 +54,26 @@ def test_sample_op_project_runs(rel, make, attrs, ref, capfd):
     assert out.shape == np.shape(want)
     tol = 2e-3 if out.dtype == np.float16 else 1e-5
     np.testing.assert_allclose(out.astype(np.float64), want, rtol=tol, atol=tol)
+
+
+MATMUL = "operator/ascendc/0_introduction/10_matmul_frameworklaunch/MatmulCustomMultiCore"
+
+
+def test_matmul_without_infer_shape_needs_its_output_shape():
+    """The sample defines no InferShape: its output's shape cannot be known
+    from a (M, K), b (K, N), bias (N,); the call says so before launch and
+    runs with out_shapes= (or outputs=) against NumPy."""
+    op = arc.op_project(sample_path(MATMUL))
+    a, b = rn(1024 * 256, np.float16).reshape(1024, 256), rn(256 * 640, np.float16).reshape(256, 640)
+    bias = rn(640)
+    with pytest.raises(arc.OpProjectError, match=r"the shape of output 'c' cannot be known before launch.*"
+                                                 r"pass out_shapes=\[...\]"):
+        op(a, b, bias)
+    want = a.astype(np.float64) @ b + bias
+    np.testing.assert_allclose(op(a, b, bias, out_shapes=[(1024, 640)]), want, rtol=1e-3, atol=1e-3)
+    with pytest.raises(arc.OpProjectError, match=r"output 'c' is float16 \(1024, 640\), but the op definition gives "
+                                                 r"float32 \(1024, 640\)"):
+        op(a, b, bias, outputs=[np.empty((1024, 640), np.float16)])
+    for _ in range(3):  # too small: the kernel's writes past it name it, every time
+        with pytest.raises(arc.LaunchError, match=r"\(kernel parameter 3 'c'\)"):
+            op(a, b, bias, out_shapes=[(1024, 256)])

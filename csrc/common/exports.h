@@ -6,6 +6,7 @@
 #ifndef ARC_EXPORTS_H_
 #define ARC_EXPORTS_H_
 
+#include <setjmp.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -93,11 +94,12 @@ ARC_EXPORT const char *ascendrtc_rtc_dependencies(void *prog);
  * API and the project's files (`paths`/`texts`, relative to the project
  * root, served from memory); `opts` are extra compiler arguments.  Returns
  * 0 and *out, or -1; *log (free with ascendrtc_host_free_string; may be
- * NULL) holds the diagnostics either way. */
+ * NULL) holds the diagnostics either way.  A nonzero *cancel (set by
+ * another thread: Ctrl-C) stops the compile at its next declaration. */
 typedef struct arc_host_op arc_host_op;
 ARC_EXPORT int ascendrtc_host_op_compile(int nfiles, const char **paths, const char **texts, int nmains,
                                          const char **mains, int nopts, const char **opts, arc_host_op **out,
-                                         char **log);
+                                         char **log, const int *cancel);
 /* libacl_rtc: the address of a symbol of the loaded host code, or NULL and
  * *err (free with ascendrtc_host_free_string). */
 ARC_EXPORT void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, char **err);
@@ -105,6 +107,15 @@ ARC_EXPORT void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, cha
 ARC_EXPORT void ascendrtc_host_op_free(arc_host_op *op);
 /* libacl_rtc: free a string the host-op functions returned. */
 ARC_EXPORT void ascendrtc_host_free_string(char *s);
+
+/* libascendcl: while jb is set, a fault or an abort on the calling thread,
+ * or the interrupt ascendrtc_fault_interrupt sends it, siglongjmps to jb
+ * with the signal number (a crashing compiler, op host code that faults
+ * or runs too long).  NULL clears it. */
+ARC_EXPORT void ascendrtc_fault_recovery(sigjmp_buf *jb);
+/* libascendcl: send `thread` (a pthread_t) the runtime's interrupt signal:
+ * a thread with a recovery point leaves to it. */
+ARC_EXPORT int ascendrtc_fault_interrupt(unsigned long thread);
 
 typedef struct ascendrtc_pch_store {
     int (*load)(const char *key, void (*put)(void *put_ctx, const void *data, size_t len), void *put_ctx);

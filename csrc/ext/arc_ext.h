@@ -66,6 +66,8 @@
     X(0, ascendrtc_sync_polled)             \
     X(0, ascendrtc_event_sync_polled)       \
     X(0, ascendrtc_cancel)                  \
+    X(0, ascendrtc_fault_recovery)          \
+    X(0, ascendrtc_fault_interrupt)         \
     X(1, ascendrtc_compile_cancel)          \
     X(1, ascendrtc_rtc_fingerprint)         \
     X(1, ascendrtc_rtc_resolve_arch)        \
@@ -284,6 +286,9 @@ extern PyType_Spec binarymeta_spec;
 int arc_meta_types_init(PyObject *m, arc_state *st);
 /* The ARCHS, SOCS and GE_DTYPES constants on module m (tables.c).  Returns 0 or -1. */
 int arc_tables_init(PyObject *m);
+/* _C.OP_PARAM_TYPES, OP_ATTR_KINDS, OP_STAGES, OP_MODES and
+ * OP_SHAPE_UNKNOWN from host_api/arc/op_protocol.h (host_code.c). */
+int arc_op_protocol_init(PyObject *m);
 /* _C.read_meta(data) */
 PyObject *arc_read_meta(PyObject *module, PyObject *data);
 /* _C.matmul_tiling(M, N, K, in_size, out_size, bias_size, cores, ...): TCubeTiling fields (matmul_tiling.c). */

@@ -253,7 +253,7 @@ static int mod_exec(PyObject *m)
         !(st->KernelType = add_type(m, &kernel_spec)) || !(st->LauncherType = add_type(m, &launcher_spec)) ||
         !(st->IntentType = add_type(m, &intent_spec)) || !(st->BinaryMetaType = add_type(m, &binarymeta_spec)))
         return -1;
-    if (arc_tables_init(m) < 0)
+    if (arc_tables_init(m) < 0 || arc_op_protocol_init(m) < 0)
         return -1;
     return arc_meta_types_init(m, st);
 }

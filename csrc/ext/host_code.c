@@ -2,16 +2,24 @@
  * compiled and loaded by the provider's host ORC loader (rtc/host_op.cpp, reached
  * through ARC_EXT_FUNCS like every other provider function), and the C
  * entry points it answers through (csrc/host_api/arc/host_driver.h:
- * arc_host_describe, arc_host_call, arc_host_free).  Requests are lines of
- * text, replies JSON; ascendrtc/_op_host.py reads them. */
+ * arc_host_describe, arc_host_plan).  The compile and every call run
+ * contained (host_run.c): a fault, a timeout or Ctrl-C is an answer, not
+ * the end of the process.  A call's request is lines of text; its answer
+ * an arc_op_plan (arc/op_protocol.h) turned into a tuple here. */
 #include "arc_ext.h"
+#include "host_run.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <structmember.h>
 
+#include "host_api/arc/op_protocol.h"
+
 typedef char *(*describe_fn)(void *factory);
-typedef char *(*call_fn)(void *factory, const char *request);
+typedef void (*plan_fn)(void *factory, int mode, const char *request, arc_op_plan *p);
+typedef void (*plan_free_fn)(arc_op_plan *p);
 typedef void (*free_fn)(char *reply);
 
 typedef struct {
@@ -19,7 +27,8 @@ typedef struct {
     arc_host_op *op;
     PyObject *log; /* str: the compiler's diagnostics */
     describe_fn describe;
-    call_fn call;
+    plan_fn plan;
+    plan_free_fn plan_free;
     free_fn free_reply;
 } HostCodeObject;
 
@@ -65,6 +74,26 @@ static void hostcode_dealloc(PyObject *op)
     Py_DECREF(tp);
 }
 
+typedef struct {
+    int nfiles;
+    const char **paths, **texts;
+    int nmains;
+    const char **mains;
+    int nopts;
+    const char **opts;
+    arc_host_op *op;
+    char *log;
+    int rc;
+    int cancel;
+} compile_args;
+
+static void compile_main(void *p)
+{
+    compile_args *a = p;
+    a->rc = arc_acl.ascendrtc_host_op_compile(a->nfiles, a->paths, a->texts, a->nmains, a->mains, a->nopts, a->opts,
+                                              &a->op, &a->log, &a->cancel);
+}
+
 /* HostCode(paths, texts, mains, options) -> compiled and loaded; raises
  * RuntimeError with clang's diagnostics as .log when it does not compile. */
 static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
@@ -94,13 +123,23 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "HostCode: paths and texts differ in length");
         goto done;
     }
-    arc_host_op *op = NULL;
-    char *log = NULL;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = arc_acl.ascendrtc_host_op_compile((int)n[0], c[0], c[1], (int)n[2], c[2], (int)n[3], c[3], &op, &log);
-    Py_END_ALLOW_THREADS
-    PyObject *logs = take(log);
+    compile_args ca = {(int)n[0], c[0], c[1], (int)n[2], c[2], (int)n[3], c[3], NULL, NULL, -1, 0};
+    int sig, how = arc_host_run(compile_main, &ca, 0, &sig, &ca.cancel);
+    if (how == ARC_HOST_ERROR || how == ARC_HOST_INTERRUPTED) {
+        if (ca.op)
+            arc_acl.ascendrtc_host_op_free(ca.op);
+        if (ca.log)
+            arc_acl.ascendrtc_host_free_string(ca.log);
+        goto done;
+    }
+    if (how == ARC_HOST_FAULT) {
+        PyErr_Format(PyExc_RuntimeError, "the op_host compile or its static initialisers crashed (%s)",
+                     arc_host_signal_text(sig));
+        goto done;
+    }
+    arc_host_op *op = ca.op;
+    int rc = ca.rc;
+    PyObject *logs = take(ca.log);
     if (!logs) {
         if (op)
             arc_acl.ascendrtc_host_op_free(op);
@@ -121,9 +160,9 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         goto done;
     }
     h->op = op;
-    const char *names[3] = {"arc_host_describe", "arc_host_call", "arc_host_free"};
-    void *fns[3];
-    for (int i = 0; i < 3; i++) {
+    const char *names[4] = {"arc_host_describe", "arc_host_plan", "arc_host_plan_free", "arc_host_free"};
+    void *fns[4];
+    for (int i = 0; i < 4; i++) {
         PyObject *why;
         fns[i] = symbol(h, names[i], &why);
         if (!fns[i]) {
@@ -137,8 +176,9 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         Py_XDECREF(why);
     }
     h->describe = (describe_fn)fns[0];
-    h->call = (call_fn)fns[1];
-    h->free_reply = (free_fn)fns[2];
+    h->plan = (plan_fn)fns[1];
+    h->plan_free = (plan_free_fn)fns[2];
+    h->free_reply = (free_fn)fns[3];
     h->log = logs;
     res = (PyObject *)h;
 done:
@@ -165,48 +205,187 @@ static PyObject *hostcode_factory(PyObject *op, PyObject *op_type)
     return addr ? PyLong_FromVoidPtr(addr) : Py_NewRef(Py_None);
 }
 
-/* The reply of the driver for `factory`, as str (the driver's malloc'd
- * reply freed through its arc_host_free). */
-static PyObject *reply(HostCodeObject *h, PyObject *factory, const char *request)
+/* One contained call of the driver: describe (request NULL) or plan. */
+typedef struct {
+    HostCodeObject *h;
+    void *factory;
+    int mode;
+    const char *request;
+    char *described;
+    arc_op_plan plan;
+} call_args;
+
+static void call_main(void *p)
 {
+    call_args *a = p;
+    if (a->request)
+        a->h->plan(a->factory, a->mode, a->request, &a->plan);
+    else
+        a->described = a->h->describe(a->factory);
+}
+
+static const char *stage_text(int stage)
+{
+    switch (stage) {
+#define ARC_OP_STAGE_CASE(id, v, what) case v: return what;
+        ARC_OP_STAGES(ARC_OP_STAGE_CASE)
+#undef ARC_OP_STAGE_CASE
+    }
+    return "the host code";
+}
+
+/* Runs the call contained; 0 when it returned, else -1 with a Python
+ * exception set, or 1 with *failure = (False, stage, message) naming the
+ * function that was running and what stopped it.  *left is 1 when its
+ * thread did not stop and still uses `a` (the caller leaks it). */
+static int contained(call_args *a, double timeout_s, PyObject **failure, int *left)
+{
+    int sig, how = arc_host_run(call_main, a, timeout_s, &sig, NULL);
+    *left = sig == -1;
+    if (how == ARC_HOST_ERROR || how == ARC_HOST_INTERRUPTED)
+        return -1;
+    if (how == ARC_HOST_DONE)
+        return 0;
+    int stage = a->plan.stage;
+    const char *fn = stage_text(stage);
+    PyObject *msg;
+    char secs[32];
+    snprintf(secs, sizeof secs, "%g", timeout_s);
+    if (how == ARC_HOST_FAULT)
+        msg = PyUnicode_FromFormat("%s crashed (%s); the call was abandoned and the process goes on", fn,
+                                   arc_host_signal_text(sig));
+    else if (how == ARC_HOST_TIMEOUT)
+        msg = PyUnicode_FromFormat("%s did not return within %s s (an endless loop?) and was stopped; "
+                                   "op_project(..., host_timeout=) or ASCENDRTC_HOST_TIMEOUT sets the limit", fn,
+                                   secs);
+    else
+        msg = PyUnicode_FromFormat("%s did not return within %s s and blocks the signal that stops it: its thread "
+                                   "is left running", fn, secs);
+    if (!msg)
+        return -1;
+    *failure = Py_BuildValue("(OiN)", Py_False, stage, msg);
+    return *failure ? 1 : -1;
+}
+
+static PyObject *hostcode_describe(PyObject *op, PyObject *args)
+{
+    PyObject *factory;
+    double timeout_s;
+    if (!PyArg_ParseTuple(args, "Od:describe", &factory, &timeout_s))
+        return NULL;
+    call_args *a = calloc(1, sizeof *a);
+    if (!a)
+        return PyErr_NoMemory();
+    a->h = (HostCodeObject *)op;
+    a->factory = PyLong_AsVoidPtr(factory);
+    a->plan.stage = ARC_OP_STAGE_DEFINITION;
+    if (!a->factory) {
+        free(a);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a null op factory");
+        return NULL;
+    }
+    PyObject *failure = NULL;
+    int left, rc = contained(a, timeout_s, &failure, &left);
+    if (rc != 0) {
+        if (!left)
+            free(a);
+        return failure;
+    }
+    char *r = a->described;
+    PyObject *s = PyUnicode_DecodeUTF8(r ? r : "", r ? (Py_ssize_t)strlen(r) : 0, "replace");
+    if (r)
+        a->h->free_reply(r);
+    free(a);
+    return s;
+}
+
+/* (True, out_dtypes, out_shapes, block_dim, tiling_key, tiling_key_set,
+ * workspace, tiling bytes, schedule_mode) from a plan that succeeded. */
+static PyObject *plan_tuple(const arc_op_plan *p, int mode)
+{
+    PyObject *dts = PyTuple_New(p->nout), *shapes = PyTuple_New(p->nout), *ws = NULL, *res = NULL;
+    if (!dts || !shapes)
+        goto done;
+    for (uint32_t i = 0, at = 0; i < p->nout; i++) {
+        PyObject *sh = PyTuple_New(p->out_ndim[i]);
+        if (!sh)
+            goto done;
+        for (int32_t k = 0; k < p->out_ndim[i]; k++)
+            PyTuple_SET_ITEM(sh, k, PyLong_FromLongLong(p->out_dims[at++]));
+        PyTuple_SET_ITEM(shapes, i, sh);
+        PyTuple_SET_ITEM(dts, i, PyLong_FromLong(p->out_dtype[i]));
+    }
+    if (mode != ARC_OP_MODE_TILING) {
+        res = Py_BuildValue("(OOO)", Py_True, dts, shapes);
+        goto done;
+    }
+    if (!(ws = PyTuple_New(p->nworkspace)))
+        goto done;
+    for (uint32_t i = 0; i < p->nworkspace; i++)
+        PyTuple_SET_ITEM(ws, i, PyLong_FromUnsignedLongLong(p->workspace[i]));
+    res = Py_BuildValue("(OOOIKOOy#I)", Py_True, dts, shapes, p->block_dim, (unsigned long long)p->tiling_key,
+                        p->tiling_key_set ? Py_True : Py_False, ws, (const char *)p->tiling,
+                        (Py_ssize_t)p->tiling_size, p->schedule_mode);
+done:
+    Py_XDECREF(dts);
+    Py_XDECREF(shapes);
+    Py_XDECREF(ws);
+    return res;
+}
+
+static PyObject *hostcode_plan(PyObject *op, PyObject *args)
+{
+    PyObject *factory;
+    int mode;
+    const char *request;
+    double timeout_s;
+    if (!PyArg_ParseTuple(args, "Oisd:plan", &factory, &mode, &request, &timeout_s))
+        return NULL;
     void *f = PyLong_AsVoidPtr(factory);
     if (!f) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "a null op factory");
         return NULL;
     }
-    char *r;
-    Py_BEGIN_ALLOW_THREADS
-    r = request ? h->call(f, request) : h->describe(f);
-    Py_END_ALLOW_THREADS
-    PyObject *s = PyUnicode_DecodeUTF8(r ? r : "", r ? (Py_ssize_t)strlen(r) : 0, "replace");
-    if (r)
-        h->free_reply(r);
-    return s;
-}
-
-static PyObject *hostcode_describe(PyObject *op, PyObject *factory)
-{
-    return reply((HostCodeObject *)op, factory, NULL);
-}
-
-static PyObject *hostcode_call(PyObject *op, PyObject *args)
-{
-    PyObject *factory;
-    const char *request;
-    if (!PyArg_ParseTuple(args, "Os:call", &factory, &request))
-        return NULL;
-    return reply((HostCodeObject *)op, factory, request);
+    call_args *a = calloc(1, sizeof *a);
+    char *req = strdup(request); /* the thread may outlive this call */
+    if (!a || !req) {
+        free(a);
+        free(req);
+        return PyErr_NoMemory();
+    }
+    a->h = (HostCodeObject *)op;
+    a->factory = f;
+    a->mode = mode;
+    a->request = req;
+    PyObject *failure = NULL, *res;
+    int left, rc = contained(a, timeout_s, &failure, &left);
+    if (rc == 0 && a->plan.ok)
+        res = plan_tuple(&a->plan, mode);
+    else if (rc == 0)
+        res = Py_BuildValue("(Ois)", Py_False, (int)a->plan.stage, a->plan.error ? a->plan.error : "failed");
+    else
+        res = failure;
+    if (!left) {
+        a->h->plan_free(&a->plan);
+        free(req);
+        free(a);
+    }
+    return res;
 }
 
 static PyMethodDef hostcode_methods[] = {
     {"factory", hostcode_factory, METH_O,
      "factory(op_type) -> int or None\n--\n\nThe address of OP_ADD(op_type)'s factory in the loaded code."},
-    {"describe", hostcode_describe, METH_O,
-     "describe(factory) -> str\n--\n\nThe op definition, as JSON (arc_host_describe)."},
-    {"call", hostcode_call, METH_VARARGS,
-     "call(factory, request) -> str\n--\n\nOne request ('mode infer', 'mode tiling', ...), answered as JSON "
-     "(arc_host_call)."},
+    {"describe", hostcode_describe, METH_VARARGS,
+     "describe(factory, timeout_s) -> str or (False, stage, message)\n--\n\nThe op definition, as JSON "
+     "(arc_host_describe), made contained."},
+    {"plan", hostcode_plan, METH_VARARGS,
+     "plan(factory, mode, request, timeout_s) -> tuple\n--\n\nOne contained call (mode: OP_MODES): "
+     "(True, out_dtypes, out_shapes) for INFER, (True, out_dtypes, out_shapes, block_dim, tiling_key, "
+     "tiling_key_set, workspace, tiling, schedule_mode) for TILING, or (False, stage, message) (stage: "
+     "OP_STAGES)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -231,3 +410,38 @@ PyType_Spec hostcode_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = hostcode_slots,
 };
+
+/* name -> value dicts (OP_ATTR_KINDS: name -> (value, the definition's
+ * word); OP_STAGES: value -> what runs there) of the protocol's tables. */
+int arc_op_protocol_init(PyObject *m)
+{
+    PyObject *d[4] = {PyDict_New(), PyDict_New(), PyDict_New(), PyDict_New()};
+    int ok = d[0] && d[1] && d[2] && d[3];
+#define ARC_ADD(dict, key, val)                                                   \
+    do {                                                                          \
+        PyObject *k_ = (key), *v_ = (val);                                        \
+        ok = ok && k_ && v_ && PyDict_SetItem(dict, k_, v_) == 0;                 \
+        Py_XDECREF(k_);                                                           \
+        Py_XDECREF(v_);                                                           \
+    } while (0)
+#define ARC_PT(id, v) ARC_ADD(d[0], PyUnicode_FromString(#id), PyLong_FromLong(v));
+    ARC_OP_PARAM_TYPES(ARC_PT)
+#define ARC_AK(id, v, what) ARC_ADD(d[1], PyUnicode_FromString(#id), Py_BuildValue("(is)", v, what));
+    ARC_OP_ATTR_KINDS(ARC_AK)
+#define ARC_ST(id, v, what) ARC_ADD(d[2], PyLong_FromLong(v), PyUnicode_FromString(what));
+    ARC_OP_STAGES(ARC_ST)
+#define ARC_MD(id, v) ARC_ADD(d[3], PyUnicode_FromString(#id), PyLong_FromLong(v));
+    ARC_OP_MODES(ARC_MD)
+#undef ARC_PT
+#undef ARC_AK
+#undef ARC_ST
+#undef ARC_MD
+#undef ARC_ADD
+    const char *names[4] = {"OP_PARAM_TYPES", "OP_ATTR_KINDS", "OP_STAGES", "OP_MODES"};
+    for (int i = 0; i < 4; i++) {
+        if (ok && PyModule_AddObjectRef(m, names[i], d[i]) < 0)
+            ok = 0;
+        Py_XDECREF(d[i]);
+    }
+    return ok && PyModule_AddIntConstant(m, "OP_SHAPE_UNKNOWN", ARC_OP_SHAPE_UNKNOWN) == 0 ? 0 : -1;
+}

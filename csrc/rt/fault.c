@@ -14,7 +14,8 @@
  * fail the launch with ACL_ERROR_RT_AICORE_EXCEPTION and longjmp out of
  * the block; anywhere else they go to the handler installed before ours.
  * The interrupt signal (SIGRTMIN+6) lets the watchdog stop a core that
- * spins in kernel code after its launch timed out. */
+ * spins in kernel code after its launch timed out, and a thread running
+ * op host code under a recovery point after its time ran out. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/exports.h"
 #include "rt/rt_internal.h"
 
 static int gm_checks = 1;
@@ -305,9 +307,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 
 static void on_interrupt(int sig, siginfo_t *si, void *uc)
 {
-    (void)sig;
     (void)si;
     (void)uc;
+    sigjmp_buf *jb = recovery;
+    if (jb) { /* op host code stopped (a timeout, Ctrl-C): see ascendrtc_fault_interrupt */
+        recovery = NULL;
+        siglongjmp(*jb, sig);
+    }
     sim_core_signal_abort(NULL, NULL); /* longjmps out of kernel code, or does nothing */
 }
 
@@ -350,9 +356,16 @@ void sim_fault_install(void)
 /* Exported for libacl_rtc (compile.cpp): while jb is set, a fault or an
  * abort on the calling thread siglongjmps to jb with the signal number, so
  * a crashing compiler becomes a compile error.  NULL clears it. */
-__attribute__((visibility("default"))) void ascendrtc_fault_recovery(sigjmp_buf *jb)
+void ascendrtc_fault_recovery(sigjmp_buf *jb)
 {
     if (jb)
         install_all();
     recovery = jb;
+}
+
+/* Exported for the extension (host_code.c): stop a thread running op host
+ * code under a recovery point (it siglongjmps there with the signal). */
+int ascendrtc_fault_interrupt(unsigned long thread)
+{
+    return pthread_kill((pthread_t)thread, sim_interrupt_signal());
 }

@@ -22,6 +22,8 @@
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -118,9 +120,46 @@ std::string strip_roots(std::string log)
     return log;
 }
 
+// Ctrl-C: a consumer that stops the parse (HandleTopLevelDecl returning
+// false) once *cancel is set; the action then fails.
+class CancelCheck : public clang::ASTConsumer {
+public:
+    explicit CancelCheck(const int *cancel) : cancel_(cancel) {}
+    bool HandleTopLevelDecl(clang::DeclGroupRef) override
+    {
+        return !(cancel_ && __atomic_load_n(cancel_, __ATOMIC_RELAXED));
+    }
+
+private:
+    const int *cancel_;
+};
+
+class CancellableAction : public clang::WrapperFrontendAction {
+public:
+    CancellableAction(std::unique_ptr<clang::FrontendAction> inner, const int *cancel)
+        : clang::WrapperFrontendAction(std::move(inner)), cancel_(cancel)
+    {
+    }
+
+protected:
+    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override
+    {
+        std::vector<std::unique_ptr<clang::ASTConsumer>> v;
+        v.push_back(std::make_unique<CancelCheck>(cancel_));
+        auto inner = clang::WrapperFrontendAction::CreateASTConsumer(ci, file);
+        if (!inner)
+            return nullptr;
+        v.push_back(std::move(inner));
+        return std::make_unique<clang::MultiplexConsumer>(std::move(v));
+    }
+
+private:
+    const int *cancel_;
+};
+
 std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, const char **paths,
                                       const char **texts, int nopts, const char **opts, llvm::LLVMContext &ctx,
-                                      std::string &log)
+                                      std::string &log, const int *cancel)
 {
     llvm::raw_string_ostream los(log);
     auto proj_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -165,9 +204,15 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     ci.setInvocation(inv);
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
     ci.createFileManager(overlay);
-    clang::EmitLLVMOnlyAction action(&ctx);
+    auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&ctx);
+    clang::EmitLLVMOnlyAction *inner = emit.get();
+    CancellableAction action(std::move(emit), cancel);
     bool ok = ci.ExecuteAction(action);
-    std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
+    if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) {
+        log += "error: the host compile was cancelled (KeyboardInterrupt)\n";
+        return nullptr;
+    }
+    std::unique_ptr<llvm::Module> mod = ok ? inner->takeModule() : nullptr;
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
         return nullptr;
     return mod;
@@ -213,7 +258,8 @@ llvm::Error add_libraries(llvm::orc::JITDylib &jd, arc_host_op *op)
 } // namespace
 
 extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const char **texts, int nmains, const char **mains,
-                                int nopts, const char **opts, arc_host_op **out, char **log)
+                                int nopts, const char **opts, arc_host_op **out, char **log,
+                                const int *cancel)
 {
     *out = nullptr;
     *log = nullptr;
@@ -229,7 +275,7 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
 
     std::string text;
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> mod = compile(main_text, nfiles, paths, texts, nopts, opts, *ctx, text);
+    std::unique_ptr<llvm::Module> mod = compile(main_text, nfiles, paths, texts, nopts, opts, *ctx, text, cancel);
     text = strip_roots(text);
     if (!mod) {
         *log = dup(text.empty() ? "error: the host code did not compile\n" : text);

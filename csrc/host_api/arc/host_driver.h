@@ -1,21 +1,28 @@
 // arc/host_driver.h - compiled after an op's op_host sources: the C entry
 // points through which ascendrtc reads the op definition and runs its
 // InferShape, InferDataType and tiling functions.  Requests are lines of
-// text, replies JSON (both small); nothing here is for op code to use.
+// text; the definition is described once as JSON, calls answer in an
+// arc_op_plan (arc/op_protocol.h).  The caller (csrc/ext/host_code.c) runs
+// each entry point on a thread of its own under the fault handlers and
+// serialises them, so nothing here holds a lock while op code runs (a
+// call abandoned after a fault or a timeout must not leave one held).
+// Nothing here is for op code to use.
 #ifndef ARC_HOST_DRIVER_H
 #define ARC_HOST_DRIVER_H
 
 #include <cmath>
+#include <cxxabi.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <sstream>
 #include <string>
+#include <typeinfo>
 
+#include "arc/op_protocol.h"
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
 
@@ -163,6 +170,16 @@ inline std::string describe(ops::OpDef &d)
     return j.text();
 }
 
+// "std::runtime_error" for messages.
+inline std::string type_name(const std::exception &e)
+{
+    int st = 0;
+    char *n = abi::__cxa_demangle(typeid(e).name(), nullptr, nullptr, &st);
+    std::string r = n && st == 0 ? n : typeid(e).name();
+    std::free(n);
+    return r;
+}
+
 inline std::string error_json(const std::string &stage, const std::string &msg)
 {
     Json j;
@@ -183,10 +200,11 @@ inline void read_io(std::istringstream &ls, IoList &l, bool input)
 {
     size_t ir;
     int dt, fmt;
-    size_t nd;
+    long long nd;
     ls >> ir >> dt >> fmt >> nd;
     Io io;
-    for (size_t k = 0; k < nd; k++) {
+    io.known = nd != ARC_OP_SHAPE_UNKNOWN;
+    for (long long k = 0; k < nd; k++) {
         long long d;
         ls >> d;
         io.shape.MutableOriginShape().AppendDim(d);
@@ -245,7 +263,7 @@ inline void read_attr(std::istringstream &ls, gert::RuntimeAttrs &attrs)
     }
 }
 
-inline void read_request(const char *req, OpState &s, std::string &mode, size_t &capacity)
+inline void read_request(const char *req, OpState &s, size_t &capacity)
 {
     std::istringstream in(req);
     std::string line;
@@ -253,9 +271,7 @@ inline void read_request(const char *req, OpState &s, std::string &mode, size_t 
         std::istringstream ls(line);
         std::string tag;
         ls >> tag;
-        if (tag == "mode")
-            ls >> mode;
-        else if (tag == "name")
+        if (tag == "name")
             ls >> s.node_name;
         else if (tag == "capacity")
             ls >> capacity;
@@ -292,34 +308,84 @@ inline std::string status_name(ge::graphStatus st)
     return std::to_string(st);
 }
 
-inline std::string run_infer(ops::OpDef &d, OpState &s)
+// What runs at a stage, for messages (arc/op_protocol.h).
+inline const char *stage_what(int stage)
 {
-    s.out_shapes.assign(s.outputs.io.size(), gert::Shape());
+    switch (stage) {
+#define ARC_OP_STAGE_CASE(id, v, what) case v: return what;
+        ARC_OP_STAGES(ARC_OP_STAGE_CASE)
+#undef ARC_OP_STAGE_CASE
+    }
+    return "the host code";
+}
+
+// A failed call: the stage stays where it failed.
+inline void fail(arc_op_plan *p, const std::string &msg)
+{
+    p->ok = 0;
+    p->error = static_cast<char *>(std::malloc(msg.size() + 1));
+    if (p->error)
+        std::memcpy(p->error, msg.c_str(), msg.size() + 1);
+}
+
+template <typename T> T *alloc_n(size_t n) { return static_cast<T *>(std::calloc(n ? n : 1, sizeof(T))); }
+
+// InferShape and InferDataType, then the outputs into the plan.  False
+// (and the plan failed) when a function fails or a shape stays unknown.
+inline bool run_infer(ops::OpDef &d, OpState &s, arc_op_plan *p)
+{
+    s.out_shapes.clear();
     s.out_dtypes.clear();
-    for (auto &o : s.outputs.io)
+    for (auto &o : s.outputs.io) {
+        s.out_shapes.push_back(o.shape.GetOriginShape());
         s.out_dtypes.push_back(o.desc.GetDataType());
+    }
     if (auto f = d.arc_infer_shape()) {
+        p->stage = ARC_OP_STAGE_INFER_SHAPE;
+        for (auto &sh : s.out_shapes)
+            sh = gert::Shape();
         gert::InferShapeContext ctx(&s);
         ge::graphStatus st = f(&ctx);
         if (st != ge::GRAPH_SUCCESS)
-            return error_json("infer_shape", "the InferShape function returned " + status_name(st));
+            return fail(p, "the InferShape function returned " + status_name(st)), false;
+    } else {
+        p->stage = ARC_OP_STAGE_OUTPUTS;
+        for (size_t i = 0; i < s.outputs.io.size(); i++)
+            if (!s.outputs.io[i].known)
+                return fail(p, std::to_string(i)), false;  // the caller names the output and says what to pass
     }
     if (auto f = d.arc_infer_dtype()) {
+        p->stage = ARC_OP_STAGE_INFER_DTYPE;
         gert::InferDataTypeContext ctx(&s);
         ge::graphStatus st = f(&ctx);
         if (st != ge::GRAPH_SUCCESS)
-            return error_json("infer_dtype", "the InferDataType function returned " + status_name(st));
+            return fail(p, "the InferDataType function returned " + status_name(st)), false;
     }
-    Json j;
-    j.open('{').key("ok").raw("true").key("outputs").open('[');
-    for (size_t i = 0; i < s.out_shapes.size(); i++) {
-        j.open('{').key("dtype").inum(s.out_dtypes[i]).key("shape").open('[');
+    size_t n = s.out_shapes.size(), dims = 0;
+    for (auto &sh : s.out_shapes)
+        dims += sh.GetDimNum();
+    p->nout = static_cast<uint32_t>(n);
+    p->out_dtype = alloc_n<int32_t>(n);
+    p->out_ndim = alloc_n<int32_t>(n);
+    p->out_dims = alloc_n<int64_t>(dims);
+    if (!p->out_dtype || !p->out_ndim || !p->out_dims)
+        return fail(p, "out of memory"), false;
+    for (size_t i = 0, at = 0; i < n; i++) {
+        p->out_dtype[i] = static_cast<int32_t>(s.out_dtypes[i]);
+        p->out_ndim[i] = static_cast<int32_t>(s.out_shapes[i].GetDimNum());
         for (size_t k = 0; k < s.out_shapes[i].GetDimNum(); k++)
-            j.comma().inum(s.out_shapes[i].GetDim(k));
-        j.close(']').close('}');
+            p->out_dims[at++] = s.out_shapes[i].GetDim(k);
+        // the tiling function sees the inferred outputs
+        if (i < s.outputs.io.size()) {
+            Io &o = s.outputs.io[i];
+            o.shape.MutableOriginShape() = s.out_shapes[i];
+            o.shape.MutableStorageShape() = s.out_shapes[i];
+            o.tensor.MutableShape() = o.shape;
+            o.desc.SetDataType(s.out_dtypes[i]);
+            o.tensor.SetDataType(s.out_dtypes[i]);
+        }
     }
-    j.close(']').close('}');
-    return j.text();
+    return true;
 }
 
 // The call in progress, for the DSL's SaveToBuffer overflow hook.
@@ -340,11 +406,12 @@ inline void on_overflow(const char *cls, size_t need, size_t capacity)
 // past the capacity (unchecked memcpy) is reported, not a heap corruption.
 constexpr size_t kTilingSlack = 64 * 1024;
 
-inline std::string run_tiling(ops::OpDef &d, OpState &s, size_t capacity)
+inline void run_tiling(ops::OpDef &d, OpState &s, size_t capacity, arc_op_plan *p)
 {
+    p->stage = ARC_OP_STAGE_TILING;
     gert::TilingKernelFunc f = d.AICore().GetTiling();
     if (!f)
-        return error_json("tiling", "the op definition sets no tiling function (this->AICore().SetTiling(...))");
+        return fail(p, "the op definition sets no tiling function (this->AICore().SetTiling(...))");
     s.tiling_buf.reset(new uint8_t[sizeof(gert::TilingData) + capacity + kTilingSlack]());
     s.tiling = reinterpret_cast<gert::TilingData *>(s.tiling_buf.get());
     s.tiling->Init(capacity, s.tiling_buf.get() + sizeof(gert::TilingData));
@@ -352,33 +419,29 @@ inline std::string run_tiling(ops::OpDef &d, OpState &s, size_t capacity)
     ge::graphStatus st = f(&ctx);
     __arc_tiling::flush_all(); // objects bound with SetDataPtr and still alive
     if (!s.error.empty())
-        return error_json("tiling", s.error);
+        return fail(p, s.error);
     if (st != ge::GRAPH_SUCCESS)
-        return error_json("tiling", "the tiling function returned " + status_name(st));
+        return fail(p, "the tiling function returned " + status_name(st));
     size_t n = s.tiling->GetDataSize();
     if (n > capacity)
-        return error_json("tiling", "the tiling data (" + std::to_string(n) +
-                                        " bytes) is larger than the tiling buffer (" + std::to_string(capacity) +
-                                        " bytes)");
+        return fail(p, "the tiling data (" + std::to_string(n) + " bytes) is larger than the tiling buffer (" +
+                           std::to_string(capacity) + " bytes)");
     if (s.block_dim == 0)
-        return error_json("tiling", "the tiling function set no block dim (context->SetBlockDim)");
-    Json j;
-    j.open('{').key("ok").raw("true").key("block_dim").unum(s.block_dim);
-    j.key("tiling_key").unum(s.tiling_key).key("tiling_key_set").raw(s.tiling_key_set ? "true" : "false");
-    j.key("schedule_mode").unum(s.schedule_mode).key("capacity").unum(capacity);
-    j.key("workspace").open('[');
-    for (size_t w : s.workspace)
-        j.comma().unum(w);
-    j.close(']');
-    static const char hexd[] = "0123456789abcdef";
-    std::string hex;
-    const uint8_t *p = static_cast<const uint8_t *>(s.tiling->GetData());
-    for (size_t i = 0; i < n; i++) {
-        hex += hexd[p[i] >> 4];
-        hex += hexd[p[i] & 15];
-    }
-    j.key("tiling").str(hex).close('}');
-    return j.text();
+        return fail(p, "the tiling function set no block dim (context->SetBlockDim)");
+    p->block_dim = s.block_dim;
+    p->tiling_key = s.tiling_key;
+    p->tiling_key_set = s.tiling_key_set;
+    p->schedule_mode = s.schedule_mode;
+    p->nworkspace = static_cast<uint32_t>(s.workspace.size());
+    p->workspace = alloc_n<uint64_t>(s.workspace.size());
+    p->tiling = alloc_n<uint8_t>(n);
+    if (!p->workspace || !p->tiling)
+        return fail(p, "out of memory");
+    for (size_t i = 0; i < s.workspace.size(); i++)
+        p->workspace[i] = s.workspace[i];
+    std::memcpy(p->tiling, s.tiling->GetData(), n);
+    p->tiling_size = n;
+    p->ok = 1;
 }
 
 using Factory = ops::OpDef *(*)();
@@ -386,9 +449,7 @@ using Factory = ops::OpDef *(*)();
 // One definition per op type, made on first use and kept with the image.
 inline ops::OpDef *definition(Factory f)
 {
-    static std::mutex mu;
     static std::map<Factory, std::unique_ptr<ops::OpDef>> defs;
-    std::lock_guard<std::mutex> g(mu);
     auto &p = defs[f];
     if (!p)
         p.reset(f());
@@ -421,41 +482,54 @@ extern "C" __attribute__((visibility("default"), used)) char *arc_host_describe(
     return arc_host::reply(r);
 }
 
-extern "C" __attribute__((visibility("default"), used)) char *arc_host_call(void *factory, const char *request)
+extern "C" __attribute__((visibility("default"), used)) void arc_host_plan_free(arc_op_plan *p)
 {
-    std::string stage = "request", r;
-    static std::mutex mu;  // the hooks above are process-wide
-    std::lock_guard<std::mutex> g(mu);
+    for (void *q : {static_cast<void *>(p->error), static_cast<void *>(p->out_dtype),
+                    static_cast<void *>(p->out_ndim), static_cast<void *>(p->out_dims),
+                    static_cast<void *>(p->workspace), static_cast<void *>(p->tiling)})
+        std::free(q);
+    std::memset(p, 0, sizeof *p);
+}
+
+// One call: InferShape/InferDataType (mode INFER), then the tiling
+// function (mode TILING), for the request's inputs, outputs and attributes.
+extern "C" __attribute__((visibility("default"), used)) void arc_host_plan(void *factory, int mode,
+                                                                          const char *request, arc_op_plan *p)
+{
+    struct Reset {
+        ~Reset()
+        {
+            platform_ascendc::PlatformAscendCManager::Current() = nullptr;
+            arc_host::current() = nullptr;
+        }
+    } reset;
     try {
+        p->stage = ARC_OP_STAGE_DEFINITION;
         ops::OpDef *d = arc_host::definition(reinterpret_cast<arc_host::Factory>(factory));
+        p->stage = ARC_OP_STAGE_REQUEST;
         arc_host::OpState s;
         s.node_type = d->GetOpType().GetString();
         s.node_name = s.node_type;
-        std::string mode;
         size_t capacity = 0;
-        arc_host::read_request(request, s, mode, capacity);
+        arc_host::read_request(request, s, capacity);
         platform_ascendc::PlatformAscendCManager::Current() = &s.platform;
         arc_host::current() = &s;
         __arc_tiling::overflow_hook() = arc_host::on_overflow;
-        stage = mode;
-        if (mode == "infer")
-            r = arc_host::run_infer(*d, s);
-        else if (mode == "tiling")
-            r = arc_host::run_tiling(*d, s, capacity);
+        if (!arc_host::run_infer(*d, s, p))
+            return;
+        if (mode == ARC_OP_MODE_TILING)
+            arc_host::run_tiling(*d, s, capacity, p);
         else
-            r = arc_host::error_json("request", "unknown mode '" + mode + "'");
-        platform_ascendc::PlatformAscendCManager::Current() = nullptr;
-        arc_host::current() = nullptr;
+            p->ok = 1;
+        if (p->ok)
+            p->stage = ARC_OP_STAGE_DONE;
     } catch (const std::exception &e) {
-        platform_ascendc::PlatformAscendCManager::Current() = nullptr;
-        arc_host::current() = nullptr;
-        r = arc_host::error_json(stage, std::string("the op's host code threw: ") + e.what());
+        arc_host::fail(p, std::string(arc_host::stage_what(p->stage)) + " threw " + arc_host::type_name(e) + ": " +
+                              e.what());
     } catch (...) {
-        platform_ascendc::PlatformAscendCManager::Current() = nullptr;
-        arc_host::current() = nullptr;
-        r = arc_host::error_json(stage, "the op's host code threw an exception");
+        arc_host::fail(p, std::string(arc_host::stage_what(p->stage)) + " threw an exception that is not a "
+                                                                         "std::exception");
     }
-    return arc_host::reply(r);
 }
 
 #endif

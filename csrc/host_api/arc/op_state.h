@@ -23,6 +23,7 @@ struct Io {
     gert::StorageShape shape;
     gert::CompileTimeTensorDesc desc;
     gert::Tensor tensor;
+    bool known = true;  // an output whose shape the caller gave (else InferShape must)
 };
 
 // Instances in order; ir_start/ir_count map each declared (IR) input or

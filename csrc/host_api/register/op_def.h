@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "arc/op_protocol.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/types.h"
@@ -45,10 +46,14 @@ private:
 
 namespace ops {
 
-enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 };
+#define ARC_OP_OPTION_ENUM(id, v) id = v,
+enum Option { ARC_OP_PARAM_TYPES(ARC_OP_OPTION_ENUM) };
+#undef ARC_OP_OPTION_ENUM
 enum class DependScope { ALL = 0, TILING = 1, INVALID_SCOPE };
 enum class FollowType { ALL = 0, DTYPE = 1, SHAPE = 2, INVALID_TYPE };
-enum class AttrKind { NONE = 0, INT, FLOAT, BOOL, STRING, LIST_INT, LIST_FLOAT, LIST_BOOL, LIST_LIST_INT };
+#define ARC_OP_ATTR_KIND_ENUM(id, v, what) id = v,
+enum class AttrKind { ARC_OP_ATTR_KINDS(ARC_OP_ATTR_KIND_ENUM) };
+#undef ARC_OP_ATTR_KIND_ENUM
 
 class OpParamDef {
 public:

@@ -1,0 +1,167 @@
+"""Op host code contained like kernel code (issue 29 item 3): a tiling or
+InferShape function that dereferences null, calls abort() or never returns
+is an OpProjectError naming the op, the function and the fault, Ctrl-C
+stops it (and the op_host compile) within a second, and the process goes
+on: a good call works afterwards.  Faults run for real in this process;
+Ctrl-C is a real SIGINT sent to a child process."""
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "op_projects", "AddSplit")
+
+# What the tiling function does for an input of n elements (else its job).
+HOOKS = r"""
+#include <cstdlib>
+static int arc_test_depth(int n) { volatile char pad[4096]; pad[0] = (char)n; return n ? arc_test_depth(n + 1) + pad[0] : 0; }
+static void arc_test_misbehave(unsigned n)
+{
+    if (n == 7) { volatile int *p = nullptr; *p = 1; }
+    if (n == 9) std::abort();
+    if (n == 11) { volatile unsigned spin = 1; while (spin) {} }
+    if (n == 13) arc_test_depth(1);
+}
+"""
+
+
+def files(hooks=HOOKS):
+    out = {}
+    for d, _, names in os.walk(ROOT):
+        for n in names:
+            p = os.path.join(d, n)
+            out[os.path.relpath(p, ROOT)] = open(p).read()
+    host = out["op_host/add_split.cpp"]
+    host = host.replace('#include "add_split_tiling.h"', '#include "add_split_tiling.h"\n' + hooks)
+    host = host.replace("context->SetBlockDim(CORES);", "arc_test_misbehave(total);\n    context->SetBlockDim(CORES);")
+    host = host.replace("*context->GetOutputShape(0) = *context->GetInputShape(0);",
+                        "if (context->GetInputShape(0)->GetShapeSize() == 5) "
+                        "{ volatile int *q = nullptr; *q = 2; }\n    *context->GetOutputShape(0) = *context->GetInputShape(0);")
+    out["op_host/add_split.cpp"] = host
+    return out
+
+
+@pytest.fixture(scope="module")
+def op():
+    return arc.op_project(files(), host_timeout=2)
+
+
+def good_call(op):
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(op(x, x), 2 * x)
+
+
+def ones(n):
+    return np.ones(n, np.float32), np.ones(n, np.float32)
+
+
+@pytest.mark.parametrize("n,fault", [(7, r"SIGSEGV: invalid memory access"), (9, r"SIGABRT: abort\(\)"),
+                                     (13, r"SIGSEGV: invalid memory access \(a null or wild pointer, or a stack "
+                                          r"overflow\)")])
+def test_a_crashing_tiling_function_is_an_error_and_the_process_goes_on(op, n, fault):
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/add_split.cpp\): the tiling function "
+                                                 r"\(SetTiling\) crashed \(" + fault) as e:
+        op.tiling(*ones(n))
+    assert e.value.op == "AddSplit" and e.value.file == "op_host/add_split.cpp"
+    good_call(op)
+    with pytest.raises(arc.OpProjectError, match="crashed"):  # and again: nothing was left locked
+        op.tiling(*ones(n))
+    good_call(op)
+
+
+def test_a_crashing_infer_shape_names_it(op):
+    with pytest.raises(arc.OpProjectError, match=r"the InferShape function crashed \(SIGSEGV"):
+        op.infer(*ones(5))
+    good_call(op)
+
+
+def test_an_endless_tiling_function_times_out(op):
+    t0 = time.monotonic()
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/add_split.cpp\): the tiling function "
+                                                 r"\(SetTiling\) did not return within 2 s \(an endless loop\?\) "
+                                                 r"and was stopped; op_project\(..., host_timeout=\) or "
+                                                 r"ASCENDRTC_HOST_TIMEOUT sets the limit"):
+        op.tiling(*ones(11))
+    assert time.monotonic() - t0 < 10
+    good_call(op)
+
+
+def test_the_timeout_comes_from_the_environment(monkeypatch):
+    op = arc.op_project(files())  # no host_timeout: the environment's, else 60 s
+    monkeypatch.setenv("ASCENDRTC_HOST_TIMEOUT", "0.5")
+    with pytest.raises(arc.OpProjectError, match=r"did not return within 0.5 s"):
+        op.tiling(*ones(11))
+    monkeypatch.setenv("ASCENDRTC_HOST_TIMEOUT", "soon")
+    with pytest.raises(ValueError, match="ASCENDRTC_HOST_TIMEOUT='soon': expected seconds"):
+        op.tiling(*ones(16))
+    monkeypatch.delenv("ASCENDRTC_HOST_TIMEOUT")
+    good_call(op)
+
+
+CHILD = r'''
+import os, signal, sys, time
+import numpy as np
+import ascendrtc as arc
+signal.signal(signal.SIGINT, signal.default_int_handler)
+files = eval(sys.stdin.read())
+what = sys.argv[1]
+if what == "compile":
+    files["op_host/add_split.cpp"] = "#include <iostream>\n#include <regex>\n#include <map>\n" + files["op_host/add_split.cpp"]
+    files["op_host/add_split.cpp"] += "\n// %f\n" % time.time()   # never compiled before in this process
+op = arc.op_project(files, host_timeout=0) if what == "tiling" else None
+x = np.ones(11, np.float32)
+print("go", flush=True)
+t0 = time.monotonic()
+try:
+    if what == "tiling":
+        op.tiling(x, x)
+    else:
+        arc.op_project(files)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted %.2f" % (time.monotonic() - t0), flush=True)
+good = arc.op_project(eval(repr(files)) if what == "tiling" else files)
+y = np.arange(4096, dtype=np.float32)
+assert np.array_equal(good(y, y), 2 * y)
+print("good", flush=True)
+'''
+
+
+def interrupt_child(what, delay):
+    env = dict(os.environ)
+    p = subprocess.Popen([sys.executable, "-c", CHILD, what], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env, cwd=os.path.dirname(HERE))
+    p.stdin.write(repr(files()))
+    p.stdin.close()
+    p.stdin = None
+    assert select.select([p.stdout], [], [], 240)[0], "the child never got going"
+    assert p.stdout.readline().strip() == "go"
+    time.sleep(delay)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=240)
+    return out.split("\n"), err, sent
+
+
+def test_ctrl_c_stops_an_endless_tiling_function_within_a_second():
+    lines, err, _ = interrupt_child("tiling", 1.0)
+    assert lines[0].startswith("interrupted"), (lines, err)
+    assert float(lines[0].split()[1]) < 1.0 + 1.0 + 0.5  # the delay, then at most a second
+    assert lines[1] == "good", err
+
+
+def test_ctrl_c_stops_the_op_host_compile_within_a_second():
+    lines, err, _ = interrupt_child("compile", 0.3)
+    if lines[0] == "finished":
+        pytest.skip("the host compile finished before the interrupt arrived")
+    assert lines[0].startswith("interrupted"), (lines, err)
+    assert float(lines[0].split()[1]) < 0.3 + 1.0 + 0.5
+    assert lines[1] == "good", err
