@@ -12,9 +12,10 @@ simulated NPU built into this package::
     print(z.get())
 """
 from . import _C
-from ._errors import AclError, CompileError, Error, LaunchError
+from ._errors import AclError, CompileError, Error, LaunchError, UnwrittenOutputError
 from ._C import DeviceArray, Event, Kernel, Stream
 from ._arrays import In, InOut, Out, empty, empty_like, to_device, zeros, zeros_like
+from ._poison import check_written, poison
 from ._backend import get_backend, set_backend, set_launch_timeout, sim_home
 from ._backend import _configure_from_env
 
@@ -33,6 +34,7 @@ __all__ = [
     "Program", "Binary", "Module", "Kernel",
     "Stream", "Event", "synchronize", "device_info", "default_stream",
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
+    "poison", "check_written", "UnwrittenOutputError",
     "set_backend", "get_backend", "sim_home", "set_launch_timeout",
     "op_kernel", "OpKernel", "OpProjectError",
     "profile", "Profile", "LaunchReport", "autotune", "Autotuned", "sweep", "Trial",

@@ -6,6 +6,8 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from ._C import DeviceArray, Intent
+from ._poison import poison as fill_poison
+from ._poison import poisoning
 
 __all__ = ["to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut"]
 
@@ -23,9 +25,17 @@ def to_device(a: Any, dtype: Any = None) -> DeviceArray:
     return DeviceArray.from_host(host)
 
 
-def empty(shape: Shape, dtype: Any = np.float32) -> DeviceArray:
-    """An uninitialised device array."""
-    return DeviceArray(shape, np.dtype(dtype))
+def empty(shape: Shape, dtype: Any = np.float32, poison: Optional[bool] = None) -> DeviceArray:
+    """An uninitialised device array.
+
+    ``poison=True`` (or ``ASCENDRTC_POISON=1`` when ``poison`` is None)
+    fills it with a pattern no kernel computes, so that
+    :func:`check_written` can tell which part a kernel never wrote.
+    """
+    d = DeviceArray(shape, np.dtype(dtype))
+    if poison or (poison is None and poisoning()):
+        fill_poison(d)
+    return d
 
 
 def zeros(shape: Shape, dtype: Any = np.float32) -> DeviceArray:
@@ -35,9 +45,10 @@ def zeros(shape: Shape, dtype: Any = np.float32) -> DeviceArray:
     return d
 
 
-def empty_like(a: Any, dtype: Any = None, shape: Optional[Shape] = None) -> DeviceArray:
-    """An uninitialised device array with the shape and dtype of ``a``."""
-    return empty(a.shape if shape is None else shape, a.dtype if dtype is None else dtype)
+def empty_like(a: Any, dtype: Any = None, shape: Optional[Shape] = None, poison: Optional[bool] = None) -> DeviceArray:
+    """An uninitialised device array with the shape and dtype of ``a``
+    (``poison`` as for :func:`empty`)."""
+    return empty(a.shape if shape is None else shape, a.dtype if dtype is None else dtype, poison)
 
 
 def zeros_like(a: Any, dtype: Any = None, shape: Optional[Shape] = None) -> DeviceArray:

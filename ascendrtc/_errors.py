@@ -14,6 +14,7 @@ PermissionError``), so both ways of catching work::
     +-- CacheDirError (PermissionError)    the cache directory is unsafe
     +-- RecompileBudgetError (RuntimeError) a jit kernel would exceed its variant budget
     +-- OpProjectError (ValueError)        an op project cannot be compiled as given
+    +-- UnwrittenOutputError (RuntimeError) a poisoned output still holds the pattern (check_written)
     RecompileWarning (UserWarning)         a jit kernel compiled more variants than its budget
 
 The C extension raises AclError and LaunchError from here (csrc/ext/extension.c
@@ -27,11 +28,16 @@ import re
 from typing import Mapping, Optional, Sequence
 
 __all__ = ["Error", "AclError", "LaunchError", "CompileError", "TemplateError", "CacheMissError", "OpProjectError",
-           "CacheDirError", "RecompileBudgetError", "RecompileWarning"]
+           "CacheDirError", "RecompileBudgetError", "RecompileWarning", "UnwrittenOutputError"]
 
 
 class Error(Exception):
     """The base of every exception ascendrtc raises on purpose."""
+
+
+class UnwrittenOutputError(Error, RuntimeError):
+    """An output ascendrtc poisoned still holds the poison pattern where the
+    kernel should have written (:func:`ascendrtc.check_written`)."""
 
 
 class AclError(Error, RuntimeError):
@@ -236,6 +242,6 @@ def _rebuild_error(cls, args, state):
 
 
 for _cls in (Error, AclError, LaunchError, CompileError, TemplateError, CacheMissError, CacheDirError,
-             RecompileBudgetError, OpProjectError, RecompileWarning):
+             RecompileBudgetError, OpProjectError, RecompileWarning, UnwrittenOutputError):
     _cls.__module__ = "ascendrtc"
 del _cls

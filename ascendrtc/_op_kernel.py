@@ -296,28 +296,11 @@ class OpKernel:
         for name, fmt in (formats or {}).items():
             if name not in (dtypes or {}):
                 lines.append(f"#define FORMAT_{str(name).upper()} {_format_number(fmt)}")
-        if self._mix_by_default():
-            # The op build makes a kernel that calls the Matmul API MIX with
-            # AIC:AIV = 1:2 (SetBlockDim counts AICs; each AIV's GetBlockIdx
-            # is 2 * block + sub); the runtime reads this when the kernel
-            # declares no KERNEL_TASK_TYPE (csrc/rtc compile.cpp kernel_type).
-            lines.append('extern "C" __attribute__((used)) const unsigned char __arc_default_ktype = 5;')
         lines.append("namespace optiling {}")
         for h in self.tiling_headers:
             lines.append(f'#include "{self._include_name(h)}"')
         lines.append("using namespace optiling;")
         return "\n".join(lines) + "\n"
-
-    def _mix_by_default(self) -> bool:
-        """True when the kernel (its file or a header beside it) registers
-        Matmul objects with REGIST_MATMUL_OBJ and neither declares a kernel
-        type nor is cube-only (ASCENDC_CUBE_ONLY)."""
-        kdir = os.path.dirname(self.kernel_file)
-        texts = [self.source] + [self.files.text(p) for p in self.files.list(kdir)
-                                 if p != self.kernel_file and p.endswith((".h", ".hpp"))]
-        allt = "\n".join(texts)
-        return ("REGIST_MATMUL_OBJ" in allt and "KERNEL_TASK_TYPE" not in allt
-                and "ASCENDC_CUBE_ONLY" not in allt)
 
     def _include_name(self, rel: str) -> str:
         return os.path.join(self.files.root, rel)

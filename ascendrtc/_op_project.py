@@ -33,6 +33,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _C
+from ._poison import check_written, poison, poisoning
 from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
@@ -497,6 +498,8 @@ class OpProject:
         kern = self._launchable(dtypes, t.tiling_key)
         if given is None:
             outs = [np.empty(shape, dt) for shape, dt in t.outputs]
+            if poisoning():   # outputs allocated here are poisoned: each must be written
+                outs = [poison(o) for o in outs]
             args = outs
         else:  # filled in place: what the kernel does not write keeps its value
             from . import InOut
@@ -507,6 +510,9 @@ class OpProject:
         tail = [np.empty(ws, np.uint8), np.frombuffer(tdata, np.uint8)][:max(len(kern.params) - len(dtypes), 0)]
         # one crossing: host arrays are copied in, the kernel runs, outputs come back
         kern(*[arrs[0] for arrs in bound], *args, *tail, block_dim=t.block_dim, tiling_key=t.tiling_key)
+        if given is None and poisoning():
+            for o, name in zip(outs, self.output_names):
+                check_written(o, f"{self.op_type} output '{name}'")
         return outs[0] if len(outs) == 1 else tuple(outs)
 
     def as_torch_op(self, name: Optional[str] = None, *, backward: Optional[Any] = None,

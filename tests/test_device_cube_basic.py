@@ -26,6 +26,7 @@ using namespace AscendC;
 // ND -> NZ into L1, then L1 copied out raw (the NZ bytes) to check the formula.
 extern "C" __global__ __aicore__ void nd2nz_raw(GM_ADDR x, GM_ADDR y, uint32_t R, uint32_t C, uint32_t cstride)
 {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);   // one core (its Duplicate would make it MIX)
     GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);
     TPipe pipe; TBuf<TPosition::A1> l1; pipe.InitBuffer(l1, 65536);
     LocalTensor<half> t = l1.Get<half>();

@@ -10,11 +10,13 @@ import pytest
 
 import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
+from helpers.cube_mm import MM_TILE
 
 SRC = r'''
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
 using namespace AscendC;
+#include "mm_tile.h"
 
 __aicore__ inline void Ids(GM_ADDR out)
 {
@@ -87,16 +89,7 @@ extern "C" __global__ __aicore__ void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM
                    matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
     gm.SetValue(GetBlockIdx() * 2 + (ASCEND_IS_AIC ? 1 : 0), 1);   // only AIVs get here
-    if (GetBlockIdx() >= t.usedCoreNum) return;
-    int mBlocks = (t.M + t.singleCoreM - 1) / t.singleCoreM;
-    int mi = GetBlockIdx() % mBlocks, ni = GetBlockIdx() / mBlocks;
-    int tm = t.M - mi * t.singleCoreM < t.singleCoreM ? t.M - mi * t.singleCoreM : t.singleCoreM;
-    int tn = t.N - ni * t.singleCoreN < t.singleCoreN ? t.N - ni * t.singleCoreN : t.singleCoreN;
-    mm.SetTensorA(ga[mi * t.singleCoreM * t.Ka]);
-    mm.SetTensorB(gb[ni * t.singleCoreN]);
-    mm.SetTail(tm, tn);
-    mm.IterateAll(gc[mi * t.singleCoreM * t.N + ni * t.singleCoreN]);
-    mm.End();
+    MatmulTile(mm, t, ga, gb, gc);
 }
 extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR ws, GM_ADDR out)
 {
@@ -125,7 +118,7 @@ extern "C" __global__ __aicore__ void good(GM_ADDR ws, GM_ADDR out)
 
 @pytest.fixture(scope="module")
 def mod():
-    return arc.Program(SRC, "mix.cpp").compile(["--npu-arch=dav-2201"]).load()
+    return arc.Program(SRC, "mix.cpp", headers=MM_TILE).compile(["--npu-arch=dav-2201"]).load()
 
 
 def run(mod, name, blocks, *arrays):

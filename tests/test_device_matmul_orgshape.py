@@ -25,6 +25,7 @@ extern "C" __global__ __aicore__ void mm_pitch(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (GetBlockIdx() >= t.usedCoreNum) return;   // MIX: the block's second AIV has no tile
     mm.SetOrgShape(m, n, ka, kb, kc);
     mm.SetTensorA(ga);
     mm.SetTensorB(gb, true);

@@ -10,6 +10,7 @@ PUBLIC = {
     "AclError": RuntimeError, "LaunchError": RuntimeError, "CompileError": RuntimeError,
     "JitCompileError": RuntimeError, "TemplateError": ValueError, "CacheMissError": RuntimeError,
     "CacheDirError": PermissionError, "RecompileBudgetError": RuntimeError, "OpProjectError": ValueError,
+    "UnwrittenOutputError": RuntimeError,
 }
 
 

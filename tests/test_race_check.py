@@ -629,6 +629,7 @@ def test_mix_cross_core_flag_orders_aic_and_aiv_gm():
 # ---- the Matmul API's GM traffic joins the GM race check between cores ----
 
 MATMUL = HEAD + r'''
+#define ASCENDC_CUBE_ONLY   // AIC only: block_dim blocks of one core each (else MIX: two AIVs per block)
 #include "lib/matmul_intf.h"
 extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tiling)
 {

@@ -64,6 +64,7 @@ unsigned char *meta_write(const arc_meta *m, size_t *len)
         put_str(&b, km->lowered);
         put_str(&b, km->entry);
         put_u32(&b, km->ktype);
+        put_u32(&b, km->uses);
         put_u32(&b, km->nparams);
         put_u32(&b, km->args_size);
         put_u32(&b, km->simt_threads);
@@ -158,7 +159,7 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
     r.pos = 8;
     uint32_t version = get_u32(&r);
     if (!r.fail && (version < 1 || version > ARC_META_VERSION)) {
-        snprintf(err, errlen, "metadata version %u, this runtime reads version %u", version, ARC_META_VERSION);
+        snprintf(err, errlen, "metadata version %u, this runtime reads versions 1 to %u", version, ARC_META_VERSION);
         return -1;
     }
     uint32_t nk = get_u32(&r);
@@ -181,6 +182,7 @@ int meta_parse(const unsigned char *buf, size_t len, arc_meta *out, char *err, s
         km->lowered = get_str(&r);
         km->entry = get_str(&r);
         km->ktype = get_u32(&r);
+        km->uses = version >= 4 ? get_u32(&r) : 0;
         uint32_t np = get_u32(&r);
         km->args_size = get_u32(&r);
         if (version >= 3) {

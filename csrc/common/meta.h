@@ -3,11 +3,14 @@
  * A binary from aclrtcGetBinData is an x86-64 ELF relocatable object whose
  * section ".arc_meta" holds this metadata, serialised little-endian:
  *   "ARCMETA1" u32 version u32 nkernels str arch str target_cpu str options
- *   per kernel: str name str lowered str entry u32 ktype u32 nparams u32 argsize
+ *   per kernel: str name str lowered str entry u32 ktype u32 uses u32 nparams u32 argsize
+ *     u32 simt_threads u32 simt_static_ub
  *     per param: u32 offset u32 size u32 align u32 kind str name str type str elem
  *   (elem since version 2: the element type the compiler inferred for a
  *   byte pointer such as GM_ADDR from the kernel's casts, "" when none;
- *   version 1 binaries are read with elem "")
+ *   version 1 binaries are read with elem "".  simt_threads and simt_static_ub since
+ *   version 3; uses since version 4: the ARC_USES_* bits of
+ *   device/arc/core_abi.h; older binaries read 0)
  *   (str = u32 length + bytes, no NUL)
  * The rtc writes it (meta_write), the loader reads it (meta_parse). */
 #ifndef ARC_META_H_
@@ -21,7 +24,7 @@ extern "C" {
 #endif
 
 #define ARC_META_SECTION ".arc_meta"
-#define ARC_META_VERSION 3u
+#define ARC_META_VERSION 4u
 
 /* The parameter kinds: X(ENUM suffix, value, name).  The one list: the
  * enum, meta_kind_name() and the extension's _C.PARAM_KINDS come from it. */
@@ -75,6 +78,7 @@ typedef struct arc_kernel_meta {
     char *lowered;  /* the kernel's symbol (mangled for C++ linkage) */
     char *entry;    /* trampoline symbol: void entry(const unsigned char *args) */
     uint32_t ktype; /* KERNEL_TYPE_* value (0 = AIV only) */
+    uint32_t uses;  /* ARC_USES_*: what the code uses, whether the source wrote ktype */
     uint32_t nparams;
     uint32_t args_size;  /* bytes of the packed argument block */
     uint32_t simt_threads;   /* SIMT kernel: most threads per block (__launch_bounds__); 0: SIMD */

@@ -29,9 +29,10 @@ static PyStructSequence_Field kernel_fields[] = {
     {"ktype", "KERNEL_TYPE_* value (0 = AIV only)."},
     {"args_size", "Bytes of the packed argument block."},
     {"params", "Tuple of ParamMeta."},
+    {"uses", "ARC_USES_* bits: what the code uses (cube 1, vector 2, Matmul API 4); 0x100 when the source wrote the kernel type."},
     {NULL, NULL},
 };
-static PyStructSequence_Desc kernel_desc = {"ascendrtc._C.KernelMeta", "One kernel of a binary.", kernel_fields, 6};
+static PyStructSequence_Desc kernel_desc = {"ascendrtc._C.KernelMeta", "One kernel of a binary.", kernel_fields, 7};
 
 /* PyModule_AddObjectRef that takes the reference (NULL: an error set). */
 static int add_owned(PyObject *m, const char *name, PyObject *v)
@@ -125,6 +126,9 @@ static PyObject *kernel_tuple(arc_state *st, const arc_kernel_meta *k)
         PyStructSequence_SET_ITEM(t, i, v[i] ? v[i] : Py_NewRef(Py_None));
     }
     PyStructSequence_SET_ITEM(t, 5, params);
+    PyObject *uses = PyLong_FromUnsignedLong(k->uses);
+    ok &= uses != NULL;
+    PyStructSequence_SET_ITEM(t, 6, uses ? uses : Py_NewRef(Py_None));
     if (!ok)
         Py_CLEAR(t);
     return t;

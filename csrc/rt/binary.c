@@ -44,6 +44,19 @@ static const char *ktype_name(uint32_t t)
     return t < sizeof n / sizeof n[0] ? n[t] : "an unknown kernel type";
 }
 
+const char *sim_ktype_describe(const arc_kernel_meta *km, char *buf, size_t n)
+{
+    uint32_t u = km->uses;
+    const char *why = u & ARC_USES_WRITTEN ? "as its KERNEL_TASK_TYPE says"
+                      : u & ARC_USES_MATMUL ? "inferred from its use of the Matmul API, as CANN's compiler does"
+                      : (u & ARC_USES_CUBE) && (u & ARC_USES_VEC)
+                          ? "inferred from its cube and vector instructions, as CANN's compiler does"
+                      : u & ARC_USES_CUBE ? "inferred from its cube instructions, as CANN's compiler does"
+                                          : "the default";
+    snprintf(buf, n, "%s, %s", ktype_name(km->ktype), why);
+    return buf;
+}
+
 /* The aclrtBinaryLoadOptions CANN documents (lazy load, magic).  *magic is 0
  * when none. */
 static aclError check_options(const char *api, const aclrtBinaryLoadOptions *o, int from_file, uint32_t *magic)

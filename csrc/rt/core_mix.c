@@ -87,6 +87,7 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->workspace = NULL;
         k->arch = r->arch->num;
         k->core_type = i == 0;
+        k->ktype = r->km->ktype;
         k->kernel_name = r->kernel_name;
         memset(k->dev, 0, sizeof k->dev);
         memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);

@@ -103,8 +103,7 @@ static void block_exit(launch_ctx *c)
 /* AIVs per block of a MIX kernel type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2), else 0. */
 int core_mix_aivs(const sim_kernel_run *r)
 {
-    uint32_t t = r->km ? r->km->ktype : 0;
-    return t == 5 ? 2 : t == 4 ? 1 : 0;
+    return r->km ? sim_ktype_aivs(r->km->ktype) : 0;
 }
 
 static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
@@ -123,6 +122,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->workspace = NULL;
     k->arch = r->arch->num;
     k->core_type = r->core_type;
+    k->ktype = r->km ? r->km->ktype : 0;
     k->kernel_name = r->kernel_name;
     memset(k->dev, 0, sizeof k->dev);
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);

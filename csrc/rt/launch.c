@@ -195,6 +195,17 @@ static aclError check_common(const char *api, aclrtFuncHandle funcHandle, uint32
     if (numBlocks < 1 || numBlocks > 65535)
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "numBlocks %u for '%s' is out of range [1, 65535]", numBlocks,
                        (*f)->km->name);
+    int aivs = sim_ktype_aivs((*f)->km->ktype);
+    if (aivs && numBlocks > (*f)->arch->cube_cores) {
+        char why[160];
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
+                       "'%s' is a MIX kernel (%s) launched on %u blocks, but %s has %u AI cores: a MIX kernel's "
+                       "numBlocks counts AI cores, each running its AIC and %d AIV%s, so at most %u; a Matmul-API "
+                       "kernel tiled for usedCoreNum vector cores launches (usedCoreNum + %d) / %d blocks",
+                       (*f)->km->name, sim_ktype_describe((*f)->km, why, sizeof why), numBlocks,
+                       (*f)->arch->soc, (*f)->arch->cube_cores, aivs, aivs == 1 ? "" : "s",
+                       (*f)->arch->cube_cores, aivs - 1, aivs);
+    }
     if ((rc = check_cfg(api, *f, cfg, o)))
         return rc;
     if ((rc = sim_simt_check_launch(api, *f, numBlocks, o->simt_block, o->simt_grid, &o->simt)))

@@ -398,6 +398,14 @@ typedef struct sim_func {
 } sim_func;
 
 aclError sim_func_resolve(aclrtFuncHandle f, const char *api, sim_func **out);
+/* AIVs per block of a MIX kernel type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2), else 0. */
+static inline int sim_ktype_aivs(uint32_t ktype)
+{
+    return ktype == 5 ? 2 : ktype == 4 ? 1 : 0;
+}
+/* "KERNEL_TYPE_MIX_AIC_1_2, inferred from its use of the Matmul API": a
+ * kernel's type and where it came from, for messages (binary.c). */
+const char *sim_ktype_describe(const arc_kernel_meta *km, char *buf, size_t n);
 /* sim_rt_enter(api) then sim_func_resolve: the prologue of every entry
  * point that takes a function handle. */
 aclError sim_func_enter(aclrtFuncHandle f, const char *api, sim_func **out);

@@ -71,8 +71,10 @@
 #include "acl/acl_rt_compile.h"
 #include "common/checksum.h"
 #include "common/meta.h"
+#include "device/arc/core_abi.h"
 #include "device_headers.h"
 #include "infer_types.h"
+#include "kernel_uses.h"
 #include "pch.h"
 #include "lenient.h"
 #include "host_code.h"
@@ -279,6 +281,9 @@ protected:
         if (time_passes())
             pass_times_ = std::make_unique<llvm::TimePassesHandler>(true);
         ci.getCodeGenOpts().PassBuilderCallbacks.push_back([this](llvm::PassBuilder &pb) {
+            pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+                mpm.addPass(arc_rtc::KernelUsesPass());
+            });
             if (auto *pic = pb.getPassInstrumentationCallbacks()) {
                 pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) {
                     check_cancel();
@@ -740,6 +745,10 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred()) {
         log = arc_rtc::explain_unknown_names(log, host);
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    }
+    if (llvm::Function *f = mod->getFunction("__arc_uses"); f && !f->use_empty()) { // no optimiser ran
+        llvm::ModuleAnalysisManager mam;
+        arc_rtc::KernelUsesPass().run(*mod, mam);
     }
     if (host && arc_rtc::strip_host_code(*mod) > 0)
         log += std::string(req->file_name) + ":1:1: note: host code (functions the kernels do not call, main "

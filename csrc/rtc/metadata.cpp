@@ -11,6 +11,8 @@
 #include "acl/acl_rt_compile.h"
 #include "common/meta.h"
 #include "compile_result.h"
+#include "device/arc/core_abi.h"
+#include "kernel_uses.h"
 
 namespace arc_rtc {
 namespace {
@@ -37,18 +39,22 @@ bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
     return false;
 }
 
-// KERNEL_TASK_TYPE_DEFAULT leaves a used local static _ZZ<enc>E11__arc_ktype.
-unsigned kernel_type(llvm::Module &m, const std::string &lowered)
+// The kernel type: the one KERNEL_TASK_TYPE_DEFAULT wrote (a used local
+// static _ZZ<enc>E11__arc_ktype), else the one CANN's compiler infers from
+// the code (kernel_uses.h); *uses gets the ARC_USES_* bits, with
+// ARC_USES_WRITTEN when the source wrote the type.
+unsigned kernel_type(llvm::Module &m, const std::string &lowered, uint32_t *uses)
 {
     std::string enc = lowered.compare(0, 2, "_Z") == 0 ? lowered.substr(2)
                                                         : std::to_string(lowered.size()) + lowered;
+    *uses = kernel_uses(m, lowered);
     auto *gv = m.getGlobalVariable("_ZZ" + enc + "E11__arc_ktype", true);
-    if (!gv) // else the unit's default (ascendrtc.op_kernel: MIX 1:2 for Matmul-API op kernels)
-        gv = m.getGlobalVariable("__arc_default_ktype", true);
     if (gv && gv->hasInitializer())
-        if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer()))
+        if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(gv->getInitializer())) {
+            *uses |= ARC_USES_WRITTEN;
             return static_cast<unsigned>(ci->getZExtValue());
-    return 0;
+        }
+    return inferred_kernel_type(*uses);
 }
 
 } // namespace
@@ -109,7 +115,7 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &i
         k.name = const_cast<char *>(req->entries[i].name);
         k.lowered = const_cast<char *>(lowered[i].c_str());
         k.entry = const_cast<char *>(entry[i].c_str());
-        k.ktype = kernel_type(m, lowered[i]);
+        k.ktype = kernel_type(m, lowered[i], &k.uses);
         k.nparams = d[0];
         k.args_size = d[1];
         auto sk = simt.kernels.find(i);

@@ -149,6 +149,8 @@ def read_meta(blob):
     meta.update(arch=s(), target_cpu=s(), options=s(), kernels=[])
     for _ in range(nk):
         k = dict(name=s(), lowered=s(), entry=s(), ktype=u32())
+        if meta["version"] >= 4:   # version 4 adds the ARC_USES_* bits the kernel type comes from
+            k["uses"] = u32()
         np_, k["args_size"] = u32(), u32()
         if meta["version"] >= 3:   # version 3 adds the SIMT shape: most threads per block, static UB bytes
             k["simt_threads"], k["simt_static_ub"] = u32(), u32()

@@ -1,6 +1,7 @@
 """The cube matmul test kernels: tests/device_src/cube_mm.h's CubeMatmul
 template, one extern "C" kernel per (name, types) (tests/test_device_cube_basic.py,
-tests/test_cost_model.py)."""
+tests/test_cost_model.py), and MM_TILE: tests/device_src/mm_tile.h as an
+in-memory header (one core's tile of C through the Matmul API)."""
 import os
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -17,3 +18,7 @@ def cube_mm_source(kernels):
     with open(os.path.join(_HERE, "..", "device_src", "cube_mm.h")) as f:
         mm = f.read()
     return mm + "\n".join(WRAP % (n, *t) for n, t in kernels.items())
+
+
+with open(os.path.join(_HERE, "..", "device_src", "mm_tile.h")) as _f:
+    MM_TILE = {"mm_tile.h": _f.read()}   # MatmulTile: one core's tile of C through the Matmul API

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define ARC_CORE_ABI_VERSION 3
+#define ARC_CORE_ABI_VERSION 4
 
 /* Calls the optimiser must not merge: each keeps its own kernel source line
  * (rtc/sites.cpp). */
@@ -44,7 +44,21 @@ typedef struct arc_core {
      * buffer) at the ARC_L0*_OFF offsets below; the device API's
      * bookkeeping (ARC_L0_META_*) is zeroed before each block. */
     unsigned char *l0;
+    unsigned int ktype;       /* the launch's KERNEL_TYPE_* (written or inferred by the rtc) */
 } arc_core;
+
+/* What a kernel's code uses, as the rtc finds it (rtc/kernel_uses.cpp): the
+ * kernel type CANN's compiler infers when the source writes none comes from
+ * these.  ARC_USES_WRITTEN: the source wrote KERNEL_TASK_TYPE*, the type is
+ * not inferred. */
+#define ARC_USES_CUBE 1u    /* cube instructions: Mmad, LoadData, Fixpipe, ND2NZ into L1 */
+#define ARC_USES_VEC 2u     /* vector instructions */
+#define ARC_USES_MATMUL 4u  /* the Matmul API served by the AIC (no ASCENDC_CUBE_ONLY) */
+#define ARC_USES_WRITTEN 0x100u
+/* A use of ARC_USES_* by the device-API function that calls it: the rtc
+ * notes the uses reachable from each kernel and deletes these calls before
+ * optimising, so they cost nothing and no object refers to the symbol. */
+void __arc_uses(unsigned what);
 
 /* Each cube-side buffer has its own window at the start of a 1 MiB slot
  * whose rest is inaccessible (rt/arena.c), so a raw pointer run off one

@@ -75,6 +75,7 @@ template <typename T> constexpr uint32_t c0_of() { return 32u / (uint32_t)sizeof
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const Nd2NzParams &p)
 {
+    __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::DataCopy(Nd2NzParams)";
     static_assert(sizeof(T) <= 4, "AscendC::DataCopy(Nd2NzParams): element types of 1, 2 or 4 bytes");
     constexpr uint32_t C0 = __cube::c0_of<T>();
@@ -128,6 +129,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const Nd2NzParams &p)
 {
+    __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::DataCopy(UB -> L1, Nd2NzParams)";
     static_assert(sizeof(T) <= 4, "AscendC::DataCopy(Nd2NzParams): element types of 1, 2 or 4 bytes");
     constexpr uint32_t C0 = __cube::c0_of<T>();
@@ -167,6 +169,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 template <typename T, typename U>
 inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &p)
 {
+    __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::DataCopy(L1 -> C2)";
     static_assert(sizeof(T) == 4, "AscendC::DataCopy to C2: the BiasTable holds float or int32_t");
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -218,6 +221,7 @@ template <typename T>
 inline void load2d(const LocalTensor<T> &dst, const T *src, uint64_t src_room, const LoadData2DParams &p,
                    bool from_gm, const char *api)
 {
+    __arc_uses(ARC_USES_CUBE);
     constexpr uint32_t F = 512 / sizeof(T);
     if (p.repeatTimes == 0) return;
     ARC_CHECK(!p.ifTranspose || sizeof(T) == 2, api,
@@ -285,6 +289,7 @@ template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                   const LoadData2dTransposeParams &p)
 {
+    __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::LoadDataWithTranspose";
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                   "AscendC::LoadDataWithTranspose: 8-, 16- or 32-bit elements");
@@ -334,6 +339,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
 template <typename T>
 inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p)
 {
+    __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::LoadData(LoadData3DParamsV2)";
     constexpr uint32_t C0 = __cube::c0_of<T>();
     if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0) return;

@@ -75,6 +75,7 @@ template <typename D, typename S>
 inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, bool nd, const uint64_t *cols,
                     const char *api)
 {
+    __arc_uses(ARC_USES_CUBE);
     static_assert(__arc::is_same<S, float>::value || __arc::is_same<S, int32_t>::value,
                   "AscendC::Fixpipe: L0C holds float or int32_t");
     static_assert(!(__arc::is_same<S, int32_t>::value && __arc::is_same<D, bfloat16_t>::value),

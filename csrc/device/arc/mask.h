@@ -212,6 +212,7 @@ template <class F> inline void lanes(const Plan &p, F f)
 template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)
 {
+    __arc_uses(ARC_USES_VEC);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     __arc_check_l0(t.addr_, t.bytes_, reinterpret_cast<const arc_plan *>(&p), reinterpret_cast<const arc_opnd *>(&o),
                    (unsigned)sizeof(T), api, what);
@@ -229,6 +230,7 @@ inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd
 template <class T>
 inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *api, const char *what)
 {
+    __arc_uses(ARC_USES_VEC);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     __arc_check_cnt(t.addr_, t.bytes_, n, (unsigned)sizeof(T), tname<T>(), api, what);
 #else

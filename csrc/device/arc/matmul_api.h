@@ -14,6 +14,7 @@
 #include "arc/cube_types.h"
 #include "arc/matmul_cost.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "arc/matmul_mix.h"
 
 /* Kernels write `mm.template IterateAll(c)` with no template arguments
  * (the public samples do); CANN's compiler accepts it, so the Matmul API
@@ -186,8 +187,10 @@ public:
     template <class P = TPipe> void Init(const TCubeTiling *tiling, P *tpipe = nullptr)
     {
         (void)tpipe;
+        __arc_uses(__mm::uses);
         ARC_CHECK(tiling != nullptr, "Matmul::Init", "the tiling pointer is null");
         t_ = *tiling;
+        __mm::check_cores(t_, "Matmul::Init");
         ARC_CHECK(t_.baseM > 0 && t_.baseN > 0, "Matmul::Init",
                   "tiling baseM %d and baseN %d must be positive (fill TCubeTiling with ascendrtc.matmul_tiling "
                   "or MultiCoreMatmulTiling::GetTiling)", t_.baseM, t_.baseN);
@@ -296,6 +299,12 @@ public:
     template <bool sync = true> bool Iterate(bool enPartialSum = false)
     {
         (void)enPartialSum;
+        if (!sync) { /* every block at once; each GetTensorC<false> then takes the next, in iteration order */
+            prepare("Matmul::Iterate");
+            iter_ = 0;
+            async_ = 0;
+            return m_blocks() * n_blocks() > 0;
+        }
         if (iter_ < 0) {
             prepare("Matmul::Iterate");
             iter_ = 0;
@@ -317,6 +326,7 @@ public:
     void GetTensorC(const GlobalTensor<TC> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false)
     {
         ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
+        if (!sync && async_ >= 0) next_async("Matmul::GetTensorC");
         if (enSequentialWrite)
             write_gm(gm, 0, 0, t_.baseN, enAtomic, "Matmul::GetTensorC", true);
         else
@@ -328,6 +338,7 @@ public:
     void GetTensorC(const LocalTensor<TC> &ub, uint8_t enAtomic = 0, bool enSequentialWrite = false)
     {
         ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
+        if (!sync && async_ >= 0) next_async("Matmul::GetTensorC");
         if (enSequentialWrite)
             write_local(ub, 0, 0, t_.baseN, enAtomic, true);
         else
@@ -338,14 +349,23 @@ public:
                     bool enSequentialWrite = false)
     {
         GetTensorC<sync>(gm, enAtomic, enSequentialWrite);
-        GetTensorC<sync>(ub, enAtomic, true);
+        GetTensorC<true>(ub, enAtomic, true); /* the same block */
     }
 
     /* Shapes as kernels read them back. */
     TCubeTiling t_{};
 
 private:
-    void reset_iter() { iter_ = -1; }
+    void reset_iter() { iter_ = -1; async_ = -1; }
+    /* After Iterate<false>: the next block, computed now. */
+    void next_async(const char *api)
+    {
+        uint32_t mb = m_blocks(), nb = n_blocks();
+        ARC_CHECK((uint32_t)async_ < mb * nb, api,
+                  "GetTensorC<false> after all %u blocks of Iterate<false>() were taken", mb * nb);
+        block_of((uint32_t)async_++, mb, nb, cm_, cn_);
+        compute(cm_, cn_);
+    }
     uint32_t m_blocks() const { return (sm_ + t_.baseM - 1) / t_.baseM; }
     uint32_t n_blocks() const { return (sn_ + t_.baseN - 1) / t_.baseN; }
     /* IterateAll: every block computed in iteration order, then written. */
@@ -543,6 +563,7 @@ private:
     bool biasGm_ = false, hasBias_ = false, inited_ = false;
     int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 0, bn_ = 0;
     int iter_ = -1;
+    int async_ = -1; /* the next block GetTensorC<false> takes after Iterate<false>, -1: none */
     uint32_t cm_ = 0, cn_ = 0;
     /* One block's accumulators (at most one L0C) and a B row. */
     ACC acc_[64 * 1024];
@@ -553,38 +574,7 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
 class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...> {};
 
-namespace __mm {
-/* In a MIX kernel the AIC's REGIST_MATMUL_OBJ serves its AIVs' requests
- * and the AIC runs nothing else; with ASCENDC_CUBE_ONLY the AIC computes. */
-#ifdef ASCENDC_CUBE_ONLY
-constexpr bool aic_serves = false;
-#else
-constexpr bool aic_serves = true;
-#endif
-inline void regist(TPipe *, uint8_t *)
-{
-    if (aic_serves && ASCEND_IS_AIC) __arc_cross_core(2, 0, 0);
-}
-template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, const TCubeTiling *t, R &&...rest)
-{
-    if (t) mm.Init(t, p);
-    regist(p, ws, rest...);
-}
-template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, decltype(nullptr), R &&...rest)
-{
-    regist(p, ws, rest...);
-}
-template <typename MM, typename... R>
-inline void regist(TPipe *p, uint8_t *ws, MM &mm, TCubeTiling *t, R &&...rest)
-{
-    regist(p, ws, mm, (const TCubeTiling *)t, rest...);
-}
-} // namespace __mm
 } // namespace AscendC
-
-/* Registers up to 4 Matmul objects with their tilings (Init on each). */
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) ::AscendC::__mm::regist((tpipe), (uint8_t *)(workspace), __VA_ARGS__)
-#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 
 namespace matmul {
 using namespace AscendC;

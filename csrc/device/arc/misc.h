@@ -58,6 +58,7 @@ inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
 template <typename T>
 inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime, const BrcbRepeatParams &bp)
 {
+    __arc_uses(ARC_USES_VEC);
     const char *api = "AscendC::Brcb";
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "AscendC::Brcb supports 16- and 32-bit types");
 #ifndef ASCENDRTC_NPU_SEMANTICS

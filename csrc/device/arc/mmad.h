@@ -103,6 +103,7 @@ template <typename TC, typename TA>
 inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TA> &filter,
                  const TC *bias, const MmadParams &p, bool has_bias_arg, const char *api)
 {
+    __arc_uses(ARC_USES_CUBE);
     static_assert((__arc::is_same<TA, half>::value && __arc::is_same<TC, float>::value) ||
                       (__arc::is_same<TA, bfloat16_t>::value && __arc::is_same<TC, float>::value) ||
                       (__arc::is_same<TA, float>::value && __arc::is_same<TC, float>::value) ||
