@@ -4,6 +4,7 @@
 #   make test   install what is missing, build, run the test suite
 #   make home   just the simulated CANN home (ascendrtc/_home)
 #   make docs   regenerate docs/api.md from the docstrings
+#   make bench  install the benchmarks' peers (PoCL, PyOpenCL), build, run bench/run.py
 
 LLVM_CONFIG ?= llvm-config-19
 PYTHON      ?= python3
@@ -40,7 +41,7 @@ objs = $(patsubst %,$(OBJ)/%.o,$(1))
 RT_OBJ  := $(call objs,$(RT_SRC))
 RTC_OBJ := $(call objs,$(RTC_SRC))
 
-.PHONY: all home ext deps demo test clean asan tsan docs
+.PHONY: all home ext deps demo test bench clean asan tsan docs
 all: home ext
 
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
@@ -96,6 +97,12 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	PYTHON=$(PYTHON) sh tools/run_tests.sh
+
+# The peers the benchmarks measure against (PoCL from Debian, PyOpenCL from PyPI), then every benchmark.
+bench:
+	@PYTHON=$(PYTHON) sh tools/install_deps.sh --bench
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	$(PYTHON) bench/run.py
 
 # The C core under AddressSanitizer + UBSan, in its own OBJ/HOME dirs, and a
 # C program that drives memory, stream, event, args and launch paths under

@@ -27,17 +27,19 @@ from ._program import Binary, Module, Program  # noqa: E402
 from ._op_kernel import OpKernel, OpProjectError, op_kernel  # noqa: E402
 from ._profile import LaunchReport, Profile, profile  # noqa: E402
 from ._autotune import Autotuned, Trial, autotune, sweep  # noqa: E402
+from ._benchmark import BenchmarkResult, benchmark  # noqa: E402
 from ._version import __version__  # noqa: E402
 
 __all__ = [
     "Error", "AclError", "CompileError", "LaunchError",
     "Program", "Binary", "Module", "Kernel",
-    "Stream", "Event", "synchronize", "device_info", "default_stream",
+    "Stream", "Event", "synchronize", "device_info", "default_stream", "current_stream",
     "DeviceArray", "to_device", "empty", "zeros", "empty_like", "zeros_like", "In", "Out", "InOut",
     "poison", "check_written", "UnwrittenOutputError",
     "set_backend", "get_backend", "sim_home", "set_launch_timeout",
     "op_kernel", "OpKernel", "OpProjectError",
     "profile", "Profile", "LaunchReport", "autotune", "Autotuned", "sweep", "Trial",
+    "benchmark", "BenchmarkResult",
 ]
 
 
@@ -54,8 +56,15 @@ def device_info() -> dict:
 
 
 def default_stream() -> Stream:
-    """The stream launches and events use when none is given."""
+    """The stream launches and events use when none is given and no
+    ``with stream:`` is active."""
     return _C.default_stream()
+
+
+def current_stream() -> Stream:
+    """This thread's current stream: the innermost ``with stream:`` block's,
+    else the default stream.  Launches and events given no stream use it."""
+    return _C.current_stream()
 
 
 # The jit decorator and the compile cache (ascendrtc/jit.py, ascendrtc/cache.py).

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Optional, Set, Tuple
 from . import _cache_auth
 from ._cache_auth import BadSeal
 from ._cache_resp import Conn, RemoteConfigError, RemoteError, ValueTooLarge, parse_url
-from ._cache_store import _MAX_META, _PREFIX, FORMAT_VERSION, CorruptEntry, decode_entry, parse_size
+from ._cache_entry import _MAX_META, _PREFIX, FORMAT_VERSION, CorruptEntry, decode_entry, parse_size
 
 __all__ = ["RedisTier", "RemoteError", "RemoteConfigError", "get_tier", "parse_url"]
 

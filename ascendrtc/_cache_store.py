@@ -1,26 +1,14 @@
-"""The on-disk cache of compiled binaries: directory policy, entry file
-format, per-key locks and size-capped LRU eviction.
-
-One entry is one self-describing file ``<root>/v1/<key>.arcc``::
-
-    offset  size  field
-    0       8     magic b"ARCCACH1"
-    8       4     format version (u32, little endian)
-    12      4     meta_len: bytes of the JSON metadata (u32)
-    16      32    the key (sha256, raw)
-    48      8     payload_len: bytes of the binary (u64)
-    56      32    sha256 over (metadata JSON || payload)
-    88      ...   metadata JSON (utf-8; no pickle), then the payload
-
-A reader checks the magic, the version, that the key is the one asked for,
-that the lengths add up to the file size exactly, and the digest; anything
-else is a torn or corrupt entry, which is ignored and replaced.  Writers
-write a temp file in the same directory and ``os.replace`` it in, so a
-reader sees the old entry, the new one, or none.
+"""The on-disk cache of compiled binaries: directory policy, per-key locks
+and size-capped LRU eviction.  One entry (``_cache_entry``'s format) is
+one file ``<root>/v1/<key>.arcc``; compile records live in
+``<root>/v1/origins/``.  Writers write a temp file in the same directory
+and rename it in, so a reader sees the old entry, the new one, or none.
 
 The directory holds native code that ascendrtc loads and runs, so it must
 be private: created 0700, and refused when another user owns it or can
-write into it.
+write into it.  Everything below the root is reached through directory
+descriptors without following links (``_cache_jail``): a planted link is
+reported and left alone.
 """
 from __future__ import annotations
 
@@ -31,66 +19,27 @@ import json
 import logging
 import os
 import stat
-import struct
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from ._cache_entry import (_MAX_META, _PREFIX, FORMAT_VERSION, MAGIC, MAX_ENTRY_BYTES, CorruptEntry,  # noqa: F401
+                           decode_entry, encode_entry, parse_size, read_regular)
+from ._cache_jail import LinkRefused, is_link, open_dir, open_file, opened, report, unlink
 from ._errors import CacheDirError
 
 log = logging.getLogger("ascendrtc.cache")
 
-MAGIC = b"ARCCACH1"
-FORMAT_VERSION = 1  # bump whenever the layout above or the key's recipe changes
-_PREFIX = struct.Struct("<8sII32sQ32s")
 ENTRY_SUFFIX = ".arcc"
 LOCK_SUFFIX = ".lock"
 TMP_PREFIX = ".tmp-"
-_MAX_META = 16 << 20
+_MAX_ORIGIN = 4 << 20
 
 
-MAX_ENTRY_BYTES = 1 << 30  # an entry (a kernel binary and its metadata) is never near this
-
-
-def _read_regular(path: str) -> bytes:
-    """The bytes of a cache file, opened as a regular file only: a FIFO
-    would block the compile, a device or /proc file never end.  Raises
-    CorruptEntry for anything else (a symlink, a FIFO, an oversized file),
-    FileNotFoundError when it is gone."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise CorruptEntry(path, "is a symbolic link, not a regular file") from None
-        raise
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise CorruptEntry(path, "is not a regular file")
-        if st.st_size > MAX_ENTRY_BYTES:
-            raise CorruptEntry(path, f"is {st.st_size} bytes, more than an entry may have ({MAX_ENTRY_BYTES})")
-        chunks, left = [], MAX_ENTRY_BYTES + 1
-        while left > 0:
-            b = os.read(fd, min(left, 1 << 20))
-            if not b:
-                break
-            chunks.append(b)
-            left -= len(b)
-        data = b"".join(chunks)
-        if len(data) > MAX_ENTRY_BYTES:
-            raise CorruptEntry(path, f"grew past {MAX_ENTRY_BYTES} bytes while being read")
-        return data
-    finally:
-        os.close(fd)
-
-
-class CorruptEntry(ValueError):
-    """An entry file failed verification; ``reason`` says how."""
-
-    def __init__(self, path: str, reason: str):
-        super().__init__(f"{path}: {reason}")
-        self.path, self.reason = path, reason
+class CacheFull(OSError):
+    """The cache's file system has no free inodes (or quota) for a lock
+    file: the compile goes on uncached."""
 
 
 def default_root() -> str:
@@ -104,15 +53,8 @@ def default_root() -> str:
     return os.path.join(base, "ascendrtc")
 
 
-def check_private(path: str) -> None:
-    """Raise CacheDirError unless ``path`` is a directory owned by this user
-    (or root) that no other user can write into."""
-    try:
-        st = os.stat(path)
-    except OSError as e:
-        raise CacheDirError(f"ascendrtc cache directory {path}: {e.strerror}") from e
-    if not stat.S_ISDIR(st.st_mode):
-        raise CacheDirError(f"ascendrtc cache directory {path} is not a directory")
+def _check_private_fd(fd: int, path: str) -> None:
+    st = os.fstat(fd)
     problems = []
     if st.st_uid not in (os.geteuid(), 0):  # root may own a shared read-only cache
         problems.append(f"it is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()}) or root")
@@ -128,21 +70,18 @@ def check_private(path: str) -> None:
             f"to a directory only you can write, or ASCENDRTC_CACHE=off.")
 
 
-def parse_size(text: str) -> int:
-    """``"500M"``, ``"2G"``, ``"1.5GiB"``, ``"123456"`` -> bytes."""
-    s = str(text).strip().upper().replace("IB", "").rstrip("B")
-    mult = 1
-    for suffix, m in (("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40)):
-        if s.endswith(suffix):
-            s, mult = s[:-1], m
-            break
+def check_private(path: str) -> None:
+    """Raise CacheDirError unless ``path`` is a directory owned by this user
+    (or root) that no other user can write into."""
     try:
-        v = float(s)
-    except ValueError:
-        raise ValueError(f"cannot read {text!r} as a size (examples: 500M, 2G, 1048576)") from None
-    if v < 0:
-        raise ValueError(f"size {text!r} is negative")
-    return int(v * mult)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        raise CacheDirError(f"ascendrtc cache directory {path}: "
+                            f"{'not a directory' if e.errno == errno.ENOTDIR else e.strerror}") from e
+    try:
+        _check_private_fd(fd, path)
+    finally:
+        os.close(fd)
 
 
 def default_max_size() -> int:
@@ -154,42 +93,6 @@ def default_max_size() -> int:
         except ValueError as e:
             raise ValueError(f"ASCENDRTC_CACHE_MAX_SIZE: {e}") from None
     return 1 << 30
-
-
-# ---- entry encoding -------------------------------------------------------
-
-def encode_entry(key: str, payload: bytes, meta: Dict[str, Any]) -> bytes:
-    """The bytes of one entry file for ``key`` (64 hex digits)."""
-    mj = json.dumps(meta, sort_keys=True, separators=(",", ":")).encode()
-    digest = hashlib.sha256(mj + payload).digest()
-    return _PREFIX.pack(MAGIC, FORMAT_VERSION, len(mj), bytes.fromhex(key), len(payload), digest) + mj + payload
-
-
-def decode_entry(blob: bytes, key: Optional[str], path: str = "<entry>") -> Tuple[Dict[str, Any], bytes]:
-    """(meta, payload) of an entry file's bytes; CorruptEntry when it does
-    not verify.  ``key`` None accepts any key (for listing)."""
-    if len(blob) < _PREFIX.size:
-        raise CorruptEntry(path, f"truncated: {len(blob)} bytes, shorter than the {_PREFIX.size}-byte header")
-    magic, ver, mlen, rawkey, plen, digest = _PREFIX.unpack_from(blob)
-    if magic != MAGIC:
-        raise CorruptEntry(path, f"bad magic {magic!r}")
-    if ver != FORMAT_VERSION:
-        raise CorruptEntry(path, f"format version {ver}, expected {FORMAT_VERSION}")
-    if key is not None and rawkey.hex() != key:
-        raise CorruptEntry(path, "the key in the header is not the one its name says")
-    if mlen > _MAX_META or _PREFIX.size + mlen + plen != len(blob):
-        raise CorruptEntry(path, f"torn: header says {_PREFIX.size + mlen + plen} bytes, file has {len(blob)}")
-    body = blob[_PREFIX.size:]
-    if hashlib.sha256(body).digest() != digest:
-        raise CorruptEntry(path, "checksum mismatch (the file was modified or damaged)")
-    try:
-        meta = json.loads(body[:mlen].decode())
-    except ValueError as e:
-        raise CorruptEntry(path, f"unreadable metadata: {e}") from None
-    if not isinstance(meta, dict):
-        raise CorruptEntry(path, "metadata is not an object")
-    meta["key"] = rawkey.hex()
-    return meta, bytes(body[mlen:])
 
 
 @dataclass
@@ -206,30 +109,62 @@ class EntryInfo:
 class DiskCache:
     """The entries under one cache root.  Nothing touches the file system
     until a method is called; :meth:`ensure` creates and checks the
-    directory."""
+    directory.  Each method opens the root and ``v1`` as directory fds and
+    works below them (see ``_cache_jail``)."""
 
     def __init__(self, root: Optional[str] = None):
         self.root = os.path.abspath(root) if root else default_root()
-        self.dir = os.path.join(self.root, f"v{FORMAT_VERSION}")
-        self._checked = False
+        self.sub = f"v{FORMAT_VERSION}"
+        self.dir = os.path.join(self.root, self.sub)
 
     def __repr__(self) -> str:
         return f"<ascendrtc DiskCache {self.dir}>"
 
     # -- directory policy --
     def ensure(self) -> None:
-        """Create the directory 0700 if missing; refuse an unsafe one."""
-        for d in (self.root, self.dir):
+        """Create the directory 0700 if missing; refuse an unsafe one, or a
+        ``v1`` that is a link."""
+        try:
+            os.makedirs(self.root, mode=0o700, exist_ok=True)
+            with opened(self.root, None, self.root) as rfd:
+                _check_private_fd(rfd, self.root)
+                with opened(self.sub, rfd, self.dir, create=True) as vfd:
+                    _check_private_fd(vfd, self.dir)
+        except LinkRefused as e:
+            raise CacheDirError(f"refusing to use the ascendrtc cache directory: {e.strerror}") from None
+        except CacheDirError:
+            raise
+        except OSError as e:
+            raise CacheDirError(f"cannot create the ascendrtc cache directory {self.dir}: {e.strerror} "
+                                f"(set ASCENDRTC_CACHE_DIR, or ASCENDRTC_CACHE=off)") from e
+
+    @contextmanager
+    def _v1(self, create: bool = False) -> Iterator[Optional[int]]:
+        """The fd of ``<root>/v1`` (made, and the root checked, when
+        ``create``), or None when there is none yet."""
+        if create:
+            self.ensure()
+        try:
+            rfd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            yield None
+            return
+        try:
             try:
-                os.makedirs(d, mode=0o700, exist_ok=True)
-            except OSError as e:
-                raise CacheDirError(f"cannot create the ascendrtc cache directory {d}: {e.strerror} "
-                                    f"(set ASCENDRTC_CACHE_DIR, or ASCENDRTC_CACHE=off)") from e
-            check_private(d)
-        self._checked = True
+                fd = open_dir(self.sub, rfd, self.dir)
+            except LinkRefused as e:
+                raise CacheDirError(f"refusing to use the ascendrtc cache directory: {e.strerror}") from None
+            try:
+                yield fd
+            finally:
+                if fd is not None:
+                    os.close(fd)
+        finally:
+            os.close(rfd)
 
     def exists(self) -> bool:
-        return os.path.isdir(self.dir)
+        with self._v1() as fd:
+            return fd is not None
 
     def path_for(self, key: str) -> str:
         return os.path.join(self.dir, key + ENTRY_SUFFIX)
@@ -237,107 +172,135 @@ class DiskCache:
     # -- entries --
     def load(self, key: str) -> Optional[Tuple[Dict[str, Any], bytes]]:
         """(meta, payload) of ``key``, or None on a miss.  A corrupt entry is
-        logged and removed (it is a miss), so the next store replaces it."""
-        path = self.path_for(key)
-        try:
-            blob = _read_regular(path)
-        except FileNotFoundError:
-            return None
-        except CorruptEntry as e:
-            log.warning("ignoring an ascendrtc cache entry that %s; it will be rebuilt", e)
+        logged and removed (it is a miss), so the next store replaces it; a
+        link in its place is reported and left alone."""
+        name, path = key + ENTRY_SUFFIX, self.path_for(key)
+        with self._v1() as fd:
+            if fd is None:
+                return None
             try:
-                os.unlink(path)
+                blob = read_regular(name, fd, path)
+            except FileNotFoundError:
+                return None
+            except CorruptEntry as e:
+                if is_link(name, fd):
+                    report(LinkRefused(path, "is a symbolic link"))
+                    return None
+                log.warning("ignoring an ascendrtc cache entry that %s; it will be rebuilt", e)
+                unlink(name, fd, path)
+                return None
+            try:
+                meta, payload = decode_entry(blob, key, path)
+            except CorruptEntry as e:
+                log.warning("ignoring a corrupt ascendrtc cache entry: %s; it will be rebuilt", e)
+                self._remove_if_same(name, fd, blob)
+                return None
+            try:
+                os.utime(name, dir_fd=fd, follow_symlinks=False)  # the mtime is the last use, for LRU eviction
             except OSError:
                 pass
-            return None
-        try:
-            meta, payload = decode_entry(blob, key, path)
-        except CorruptEntry as e:
-            log.warning("ignoring a corrupt ascendrtc cache entry: %s; it will be rebuilt", e)
-            self._remove_if_same(path, blob)
-            return None
-        try:
-            os.utime(path)  # the mtime is the last use, for LRU eviction
-        except OSError:
-            pass
-        return meta, payload
+            return meta, payload
 
-    def _remove_if_same(self, path: str, blob: bytes) -> None:
+    def _remove_if_same(self, name: str, fd: int, blob: bytes) -> None:
         # Another process may have replaced the corrupt file meanwhile; only
         # remove what we read.
         try:
-            if _read_regular(path) != blob:
-                return
-            os.unlink(path)
+            if read_regular(name, fd) == blob:
+                os.unlink(name, dir_fd=fd)
         except (OSError, CorruptEntry):
             pass
 
     def store(self, key: str, payload: bytes, meta: Dict[str, Any]) -> str:
-        """Write the entry atomically (temp file + os.replace); its path."""
+        """Write the entry atomically (temp file + rename); its path."""
         return self.store_blob(key, encode_entry(key, payload, meta))
 
     def store_blob(self, key: str, data: bytes) -> str:
-        """Write an already encoded entry (``encode_entry``) atomically; its path."""
-        return self._atomic_write(self.path_for(key), data, key[:16])
+        """Write an already encoded entry (``encode_entry``) atomically; its
+        path.  A link in its place is reported and kept (nothing stored)."""
+        with self._v1(create=True) as fd:
+            return self._atomic_write(fd, key + ENTRY_SUFFIX, self.path_for(key), data, key[:16])
 
-    def _atomic_write(self, path: str, data: bytes, tag: str) -> str:
-        tmp = os.path.join(self.dir, f"{TMP_PREFIX}{tag}-{os.getpid()}-{os.urandom(4).hex()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    def _atomic_write(self, fd: int, name: str, path: str, data: bytes, tag: str) -> str:
+        if is_link(name, fd):
+            report(LinkRefused(path, "is a symbolic link"))
+            return path
+        tmp = f"{TMP_PREFIX}{tag}-{os.getpid()}-{os.urandom(4).hex()}"
+        wfd = open_file(tmp, fd, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         try:
-            with os.fdopen(fd, "wb") as f:
+            with os.fdopen(wfd, "wb") as f:
                 f.write(data)
                 f.flush()
                 os.fsync(f.fileno())
-            os.replace(tmp, path)
+            os.replace(tmp, name, src_dir_fd=fd, dst_dir_fd=fd)
         except BaseException:
             try:
-                os.unlink(tmp)
+                os.unlink(tmp, dir_fd=fd)
             except OSError:
                 pass
             raise
         return path
 
     def remove(self, key: str) -> bool:
-        try:
-            os.unlink(self.path_for(key))
-            return True
-        except FileNotFoundError:
-            return False
+        with self._v1() as fd:
+            return fd is not None and unlink(key + ENTRY_SUFFIX, fd, self.path_for(key))
 
     # -- per-key locks --
     @contextmanager
-    def lock(self, key: str, timeout: float) -> Iterator[bool]:
+    def lock(self, key: str, timeout: float) -> Iterator[Optional[bool]]:
         """Hold the lock of ``key`` (a ``flock`` on ``<key>.lock``); yields
         True when held, False when ``timeout`` seconds passed first (the
         caller then goes on without it: entries are written atomically, so
-        the worst case is a duplicate compile).  Different keys use
-        different files and never wait for each other."""
-        path = os.path.join(self.dir, key + LOCK_SUFFIX)
-        fd = _acquire(path, timeout)
-        try:
-            yield fd is not None
-        finally:
-            if fd is not None:
-                # Unlink while holding it: waiters see the inode change and
-                # retry on a fresh file, so lock files do not pile up.
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
-                os.close(fd)
+        the worst case is a duplicate compile), None when a link planted
+        there was reported and left alone.  Raises CacheFull when the file
+        system has no room for the lock file.  Different keys use different
+        files and never wait for each other."""
+        name = key + LOCK_SUFFIX
+        with self._v1(create=True) as dfd:
+            try:
+                fd = _acquire(name, dfd, timeout, display=os.path.join(self.dir, name))
+            except LinkRefused as e:
+                report(e)
+                yield None
+                return
+            except OSError as e:
+                if e.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise CacheFull(e.errno, f"no room for a lock file in {self.dir}: {e.strerror}") from None
+                raise
+            try:
+                yield fd is not None
+            finally:
+                if fd is not None:
+                    # Unlink while holding it: waiters see the inode change and
+                    # retry on a fresh file, so lock files do not pile up.
+                    try:
+                        os.unlink(name, dir_fd=dfd)
+                    except OSError:
+                        pass
+                    os.close(fd)
 
     # -- records of earlier compiles, for explanations --
+    @staticmethod
+    def _origin_name(origin: str) -> str:
+        return hashlib.sha256(origin.encode()).hexdigest()[:24] + ".json"
+
     def origin_path(self, origin: str) -> str:
-        h = hashlib.sha256(origin.encode()).hexdigest()[:24]
-        return os.path.join(self.dir, "origins", h + ".json")
+        return os.path.join(self.dir, "origins", self._origin_name(origin))
 
     def read_origin(self, origin: str) -> List[Dict[str, Any]]:
         try:
-            with open(self.origin_path(origin), "rb") as f:
-                doc = json.loads(f.read().decode())
+            with self._v1() as fd:
+                if fd is None:
+                    return []
+                with opened("origins", fd, os.path.join(self.dir, "origins")) as ofd:
+                    if ofd is None:
+                        return []
+                    doc = json.loads(read_regular(self._origin_name(origin), ofd, self.origin_path(origin),
+                                                  _MAX_ORIGIN).decode())
             if doc.get("origin") == origin and isinstance(doc.get("records"), list):
                 return [r for r in doc["records"] if isinstance(r, dict)]
-        except (OSError, ValueError, AttributeError):
+        except LinkRefused as e:
+            report(e)
+        except (OSError, ValueError, AttributeError, CacheDirError):
             pass
         return []
 
@@ -345,39 +308,44 @@ class DiskCache:
         """Remember a compile under ``origin`` (advisory: last writer wins)."""
         records = [r for r in self.read_origin(origin) if r.get("label") != record.get("label")]
         records.append(record)
-        os.makedirs(os.path.dirname(self.origin_path(origin)), mode=0o700, exist_ok=True)
         data = json.dumps({"origin": origin, "records": records[-keep:]}, sort_keys=True).encode()
         try:
-            self._atomic_write(self.origin_path(origin), data, "origin")
-        except OSError as e:
+            with self._v1(create=True) as fd:
+                with opened("origins", fd, os.path.join(self.dir, "origins"), create=True) as ofd:
+                    self._atomic_write(ofd, self._origin_name(origin), self.origin_path(origin), data, "origin")
+        except LinkRefused as e:
+            report(e)
+        except (OSError, CacheDirError) as e:
             log.debug("could not record the compile of %s: %s", origin, e)
 
     # -- listing and maintenance --
     def entries(self, read_meta: bool = True) -> List[EntryInfo]:
         """Every entry, oldest use first.  ``read_meta`` verifies each file
-        and fills ``meta`` (or ``error``)."""
+        and fills ``meta`` (or ``error``).  Links are reported, not listed."""
         out = []
-        try:
-            names = os.listdir(self.dir)
-        except FileNotFoundError:
-            return out
-        for name in names:
-            if not name.endswith(ENTRY_SUFFIX):
-                continue
-            path = os.path.join(self.dir, name)
-            try:
-                st = os.stat(path)
-            except FileNotFoundError:
-                continue
-            info = EntryInfo(name[: -len(ENTRY_SUFFIX)], path, st.st_size, st.st_mtime)
-            if read_meta:
+        with self._v1() as fd:
+            if fd is None:
+                return out
+            for name in os.listdir(fd):
+                if not name.endswith(ENTRY_SUFFIX):
+                    continue
+                path = os.path.join(self.dir, name)
                 try:
-                    info.meta, _ = decode_entry(_read_regular(path), info.key, path)
-                except CorruptEntry as e:
-                    info.error = e.reason
-                except OSError as e:
-                    info.error = e.strerror
-            out.append(info)
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except FileNotFoundError:
+                    continue
+                if stat.S_ISLNK(st.st_mode):
+                    report(LinkRefused(path, "is a symbolic link"))
+                    continue
+                info = EntryInfo(name[: -len(ENTRY_SUFFIX)], path, st.st_size, st.st_mtime)
+                if read_meta:
+                    try:
+                        info.meta, _ = decode_entry(read_regular(name, fd, path), info.key, path)
+                    except CorruptEntry as e:
+                        info.error = e.reason
+                    except OSError as e:
+                        info.error = e.strerror
+                out.append(info)
         out.sort(key=lambda e: e.last_used)
         return out
 
@@ -393,15 +361,13 @@ class DiskCache:
         if total <= max_size:
             return removed
         goal = int(max_size * target)
-        for e in entries:
-            if total <= goal:
-                break
-            try:
-                os.unlink(e.path)
-                removed.append(e.key)
-            except FileNotFoundError:
-                pass
-            total -= e.size
+        with self._v1() as fd:
+            for e in entries:
+                if total <= goal or fd is None:
+                    break
+                if unlink(e.key + ENTRY_SUFFIX, fd, e.path):
+                    removed.append(e.key)
+                total -= e.size
         if removed:
             log.info("ascendrtc cache: evicted %d least recently used entries to stay under %d bytes",
                      len(removed), max_size)
@@ -412,93 +378,100 @@ class DiskCache:
         ``older_than`` seconds) and unheld lock files; how many."""
         n = 0
         now = time.time()
-        try:
-            names = os.listdir(self.dir)
-        except FileNotFoundError:
-            return 0
-        for name in names:
-            path = os.path.join(self.dir, name)
-            if name.startswith(TMP_PREFIX):
+        with self._v1() as fd:
+            if fd is None:
+                return 0
+            for name in os.listdir(fd):
+                path = os.path.join(self.dir, name)
                 try:
-                    if now - os.stat(path).st_mtime > older_than:
-                        os.unlink(path)
-                        n += 1
+                    if name.startswith(TMP_PREFIX):
+                        st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                        if now - st.st_mtime > older_than and unlink(name, fd, path):
+                            n += 1
+                    elif name.endswith(LOCK_SUFFIX):
+                        lfd = _acquire(name, fd, 0.0, create=False, display=path)
+                        if lfd is not None:
+                            try:
+                                os.unlink(name, dir_fd=fd)
+                                n += 1
+                            except OSError:
+                                pass
+                            os.close(lfd)
+                except LinkRefused as e:
+                    report(e)
                 except OSError:
                     pass
-            elif name.endswith(LOCK_SUFFIX):
-                fd = _acquire(path, 0.0, create=False)
-                if fd is not None:
-                    try:
-                        os.unlink(path)
+        return n
+
+    def _clear_dir(self, parent_fd: int, sub: str, display: str, keep=lambda name: False) -> int:
+        """Remove the files of ``parent/sub`` (links reported and kept), then
+        the directory if empty; files removed."""
+        n = 0
+        try:
+            with opened(sub, parent_fd, display) as fd:
+                if fd is None:
+                    return 0
+                for name in os.listdir(fd):
+                    if not keep(name) and unlink(name, fd, os.path.join(display, name)):
                         n += 1
-                    except OSError:
-                        pass
-                    os.close(fd)
+            os.rmdir(sub, dir_fd=parent_fd)
+        except LinkRefused as e:
+            report(e)
+        except OSError:
+            pass
         return n
 
     def remove_legacy_pch(self) -> int:
         """Remove the precompiled device APIs that releases before the PCH
         joined the cache kept beside it (``<root>/pch/<16 hex>.pch``, about
         1.5 MB per configuration, never evicted); files removed.  Anything
-        else in that directory is left alone."""
-        d = os.path.join(self.root, "pch")
+        else in that directory is left alone, and so is a ``pch`` link."""
+        def keep(name):
+            stem, ext = os.path.splitext(name)
+            return not (ext == ".pch" and len(stem) == 16 and all(c in "0123456789abcdef" for c in stem))
         try:
-            names = os.listdir(d)
+            rfd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:
             return 0
-        n = 0
-        for name in names:
-            stem, ext = os.path.splitext(name)
-            if ext == ".pch" and len(stem) == 16 and all(c in "0123456789abcdef" for c in stem):
-                try:
-                    os.unlink(os.path.join(d, name))
-                    n += 1
-                except OSError:
-                    pass
         try:
-            os.rmdir(d)
-        except OSError:
-            pass
-        return n
+            return self._clear_dir(rfd, "pch", os.path.join(self.root, "pch"), keep)
+        finally:
+            os.close(rfd)
 
     def clear(self) -> int:
         """Remove every entry, record, lock and temp file (and the old
-        layout's PCH files); entries removed."""
+        layout's PCH files); entries removed.  Links are reported and kept."""
         n = 0
         self.remove_legacy_pch()
-        for e in self.entries(read_meta=False):
-            try:
-                os.unlink(e.path)
-                n += 1
-            except FileNotFoundError:
-                pass
-        self.clean_stale(older_than=-1)
-        od = os.path.join(self.dir, "origins")
-        try:
-            for name in os.listdir(od):
-                try:
-                    os.unlink(os.path.join(od, name))
-                except OSError:
-                    pass
-        except FileNotFoundError:
-            pass
+        with self._v1() as fd:
+            if fd is None:
+                return 0
+            for e in self.entries(read_meta=False):
+                if unlink(e.key + ENTRY_SUFFIX, fd, e.path):
+                    n += 1
+            self.clean_stale(older_than=-1)
+            self._clear_dir(fd, "origins", os.path.join(self.dir, "origins"))
         return n
 
 
-def _acquire(path: str, timeout: float, create: bool = True) -> Optional[int]:
-    """An fd holding an exclusive flock on ``path``, or None on timeout (or
-    when ``create`` is False and the file is gone).  Polls with a short
-    backoff: Python has no timed flock."""
+def _acquire(name: str, dir_fd: int, timeout: float, create: bool = True,
+             display: Optional[str] = None) -> Optional[int]:
+    """An fd holding an exclusive flock on ``name`` under ``dir_fd``, or None
+    on timeout (or when ``create`` is False and the file is gone).
+    LinkRefused for a link.  Polls with a short backoff: Python has no
+    timed flock."""
     deadline = time.monotonic() + max(timeout, 0.0)
     delay = 0.001
     while True:
         try:
-            fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
+            fd = open_file(name, dir_fd, display or name, os.O_RDWR | (os.O_CREAT if create else 0) | os.O_NONBLOCK)
         except FileNotFoundError:
             if not create:
                 return None
             raise
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise LinkRefused(display or name, "is not a regular file")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as e:
             os.close(fd)
@@ -512,7 +485,7 @@ def _acquire(path: str, timeout: float, create: bool = True) -> Optional[int]:
         # The holder before us may have unlinked the file after we opened
         # it: then we locked an orphan inode, so start over.
         try:
-            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            same = os.fstat(fd).st_ino == os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_ino
         except FileNotFoundError:
             same = False
         if same:

@@ -205,3 +205,22 @@ def locate(source: str, line: int) -> Tuple[Optional["Template"], Optional[int]]
     if isinstance(source, Rendered):
         return source.template, source.template_line(line)
     return None, None
+
+
+_RETURNED: Dict[str, "Template"] = {}   # the templates jit functions returned, by text (a few per program)
+
+
+def render_returned(text: str, values: Mapping[str, Any], name: str) -> str:
+    """The source a jit function returned: rendered like ``jit(SRC,
+    params=...)`` over the call's values when it holds ``${...}``
+    placeholders (never valid Ascend C), else as it is."""
+    if "${" not in text:
+        return text
+    t = _RETURNED.get(text)
+    if t is None:
+        t = Template(text, name=f"{name} (the template it returned)")
+        with _LAUNCH_LOCK:
+            if len(_RETURNED) >= 64:
+                _RETURNED.pop(next(iter(_RETURNED)))
+            _RETURNED[text] = t
+    return t.render(values)

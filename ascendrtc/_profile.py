@@ -283,7 +283,8 @@ class Profile:
     def plot(self, cores: int = 4, ax=None):
         """Draw the pipeline timeline with matplotlib: for the first
         ``cores`` cores, one lane per pipe that did work, each operation a
-        bar.  Returns the figure (a notebook shows it)."""
+        bar; several launches are placed back to back, each labelled
+        ``#i kernel`` above its span.  Returns the figure (a notebook shows it)."""
         import matplotlib.pyplot as plt
 
         used = sorted({(r.core_type, b.core) for _, r in self._spans() for b in r.per_block})[:max(1, cores)]
@@ -297,7 +298,8 @@ class Profile:
             fig, ax = plt.subplots(figsize=(10, 0.35 * max(len(lanes), 4) + 1.2))
         else:
             fig = ax.figure
-        for t0, r in self._spans():
+        many = len(self.launches) > 1
+        for i, (t0, r) in enumerate(self._spans()):
             bars: Dict[tuple, list] = {}
             for e in r.events:
                 lane = (r.core_type, r.per_block[e.block].core, e.pipe)
@@ -306,8 +308,10 @@ class Profile:
             for lane, xs in bars.items():
                 ax.broken_barh(xs, (index[lane] - 0.4, 0.8), facecolors=_COLORS[lane[2]], edgecolor="white",
                               linewidth=0.5)
-            if len(self.launches) > 1:
+            if many:  # each launch labelled above its span: "#0 add_custom", "#1 ..."
                 ax.axvline(t0, color="k", lw=0.5, ls=":")
+                ax.text(t0 + r.time_us / 2, 1.0, f"#{i} {r.kernel}", transform=ax.get_xaxis_transform(),
+                        ha="center", va="bottom", fontsize=8, clip_on=False)
         ax.set_yticks(range(len(lanes)))
         ax.set_yticklabels([f"core {c} {p}" for _, c, p in lanes])
         ax.invert_yaxis()
@@ -322,7 +326,7 @@ class Profile:
         if dropped:
             title += f"\n{dropped} events not drawn: " + "; ".join(r.dropped_text for r in self.launches
                                                                    if r.dropped_events)
-        ax.set_title(title, fontsize="medium")
+        ax.set_title(title, fontsize="medium", pad=16 if many else 6)
         ax.set_xlim(0, max(self.time_us, 1e-3))
         fig.tight_layout()
         return fig

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 import threading
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
@@ -57,13 +58,27 @@ class Program:
             self.name_expressions.append(expr)
         return self
 
-    def compile(self, options: Union[None, str, Iterable[str]] = None) -> "Binary":
+    def compile(self, options: Union[None, str, Iterable[str]] = None, *, cache: bool = True) -> "Binary":
         """Compile with BiSheng-style options (e.g. ``["--npu-arch=dav-2201"]``).
 
-        The GIL is released while the compiler runs.  Raises
-        :class:`CompileError` when the source does not compile.
+        Goes through the disk compile cache (:mod:`ascendrtc.cache`, the key
+        rules jit uses: source, headers, options, arch, compiler), so the
+        same program compiled again -- in this process or another -- is
+        loaded, not recompiled; ``binary.cache_how`` says which (``"disk"``,
+        ``"remote"``, ``"compiled"``...).  ``cache=False`` (or
+        ``ASCENDRTC_CACHE=off``) always compiles.  The GIL is released while
+        the compiler runs.  Raises :class:`CompileError` when the source
+        does not compile.
         """
-        opts = _as_options(options)
+        if cache:
+            from .cache import compile as cached_compile
+            r = cached_compile(self, options)
+            r.binary.cache_how = r.how
+            return r.binary
+        return self._compile_now(_as_options(options))
+
+    def _compile_now(self, opts: List[str]) -> "Binary":
+        """The compiler, without the cache."""
         code, data, log, lowered, detail, deps = _C.compile(
             self.source, self.name, list(self.headers), list(self.headers.values()), self.name_expressions, opts)
         if code != 0:
@@ -102,6 +117,7 @@ class Binary:
     unknown (a binary from bytes, or a compiler that does not say)."""
 
     dependencies: Optional[Dict[str, str]] = None
+    cache_how: Optional[str] = None  # how Program.compile got it: "disk", "remote", "compiled"...
 
     def __init__(self, data: bytes, log: str = "", lowered: Optional[Mapping[str, str]] = None,
                  options: Sequence[str] = ()):
@@ -124,9 +140,27 @@ class Binary:
 
     @classmethod
     def from_file(cls, path: Union[str, os.PathLike]) -> "Binary":
-        """A Binary read from a file written by :meth:`save`."""
-        with open(path, "rb") as f:
-            return cls.from_bytes(f.read())
+        """A Binary read from a file written by :meth:`save`.  Like the
+        runtime's ``aclrtBinaryLoadFromFile``, only a regular file of at most
+        ``_C.MAX_BINARY_BYTES`` (1 GiB) is read: a FIFO, a device or
+        ``/dev/zero`` raises ValueError instead of blocking or exhausting memory."""
+        path = os.fspath(path)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise ValueError(f"Binary.from_file({path!r}): not a regular file (a kernel binary must be one)")
+            cap = _C.MAX_BINARY_BYTES
+            if st.st_size > cap:
+                raise ValueError(f"Binary.from_file({path!r}): {st.st_size} bytes, larger than the {cap} bytes "
+                                 f"a kernel binary may have")
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(cap + 1)
+            if len(data) > cap:
+                raise ValueError(f"Binary.from_file({path!r}): grew past {cap} bytes while being read")
+            return cls.from_bytes(data)
+        finally:
+            os.close(fd)
 
     def save(self, path: Union[str, os.PathLike]) -> None:
         """Write the binary to ``path`` atomically (temp file, then rename)."""

@@ -58,6 +58,8 @@ apply to it.  It stays local: the remote tier holds kernels only.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -69,7 +71,7 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint, stale_dependency
 from ._errors import CacheMissError
 from ._cache_remote import RemoteError, get_tier
-from ._cache_store import CacheDirError, DiskCache, default_max_size, default_root, encode_entry, parse_size
+from ._cache_store import CacheDirError, CacheFull, DiskCache, default_max_size, default_root, encode_entry, parse_size
 
 __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskCache", "CacheKey",
            "compute_key", "program_key", "mode", "get_cache", "fingerprint", "main"]
@@ -77,6 +79,7 @@ __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskC
 log = logging.getLogger("ascendrtc.cache")
 
 MODES = ("on", "read", "off", "require")
+_full_warned: set = set()   # cache directories already reported full (one warning each)
 _MODE_ALIASES = {"": "on", "1": "on", "rw": "on", "readwrite": "on", "true": "on", "yes": "on",
                  "0": "off", "false": "off", "no": "off", "none": "off", "readonly": "read"}
 
@@ -119,6 +122,19 @@ class CompileResult:
     reason: str = ""
     lock_waited: float = 0.0
     lock_timed_out: bool = False
+
+
+def _compile_now(program, opts: List[str]):
+    """Run the compiler (a Program's own compile goes through this cache)."""
+    now = getattr(program, "_compile_now", None)
+    return now(opts) if now is not None else program.compile(opts)
+
+
+def _warn_full(cache: DiskCache, why: str) -> None:
+    """One warning per directory and process that it is full (no inodes or quota)."""
+    if cache.dir not in _full_warned:
+        _full_warned.add(cache.dir)
+        log.warning("ascendrtc cache: %s; compiling without the disk cache", why)
 
 
 def program_key(program, options: Iterable[str] = ()) -> CacheKey:
@@ -218,7 +234,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     m = mode(cache_mode)
     t0 = time.perf_counter()
     if m == "off":
-        b = program.compile(opts)
+        b = _compile_now(program, opts)
         return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, "disk cache off")
     origin = origin or program.name
     label = label or origin
@@ -229,7 +245,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     except NoCompiler as e:
         # No compiler to fingerprint: compiling says why in the provider's
         # own words; if it somehow works, the result is not cached.
-        b = program.compile(opts)
+        b = _compile_now(program, opts)
         return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))
     stale: List[str] = []
     hit = _fresh(cache.load(key.digest), stale)
@@ -253,13 +269,19 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
         raise CacheMissError(f"ASCENDRTC_CACHE=require: {label} is not in the cache {where} "
                              f"(key {key.digest[:16]}; {reason}); run once with ASCENDRTC_CACHE=on to fill it")
     if not writable:
-        b = program.compile(opts)
+        b = _compile_now(program, opts)
         return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason)
     tl = time.perf_counter()
     timeout = _lock_timeout() if lock_timeout is None else lock_timeout
-    with cache.lock(key.digest, timeout) as held:
+    with contextlib.ExitStack() as stack:
+        try:
+            held = stack.enter_context(cache.lock(key.digest, timeout))
+        except CacheFull as e:   # no inode for a lock file: nor for an entry; compile without the cache
+            _warn_full(cache, e.strerror)
+            return CompileResult(_compile_now(program, opts), "compiled-uncached", key, time.perf_counter() - t0,
+                                 e.strerror)
         waited = time.perf_counter() - tl
-        if not held:
+        if held is False:
             log.warning("ascendrtc cache: waited %.0f s for another process compiling %s (key %s); "
                         "compiling it here too", waited, label, key.digest[:16])
         # Whoever held the lock before us may have stored it.
@@ -268,7 +290,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
             return CompileResult(_binary_from_entry(*hit), "disk", key, time.perf_counter() - t0,
                                  lock_waited=waited)
         tc = time.perf_counter()
-        b = program.compile(opts)
+        b = _compile_now(program, opts)
         compile_s = time.perf_counter() - tc
         meta = {"origin": origin, "label": label, "program": program.name, "kernels": b.kernel_names,
                 "lowered": dict(b._lowered), "options": opts, "arch": key.components.get("arch"),
@@ -290,7 +312,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     except OSError as e:
         log.debug("eviction failed: %s", e)
     return CompileResult(b, "compiled", key, time.perf_counter() - t0, reason, lock_waited=waited,
-                         lock_timed_out=not held)
+                         lock_timed_out=held is False)
 
 
 # ---- the compiler's precompiled device API (csrc/ext/pch_store.c) ---------
@@ -347,7 +369,10 @@ def _pch_save(config: str, data: bytes) -> None:
         cache.evict(default_max_size(), target=0.9)
         cache.remove_legacy_pch()  # a new PCH is built once per configuration: the old layout's go with it
     except OSError as e:
-        log.warning("ascendrtc cache: could not store the %s in %s: %s", PCH_LABEL, cache.dir, e)
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            _warn_full(cache, f"no room for the {PCH_LABEL} in {cache.dir}: {e.strerror}")
+        else:
+            log.warning("ascendrtc cache: could not store the %s in %s: %s", PCH_LABEL, cache.dir, e)
 
 
 # ---- python -m ascendrtc cache ... -------------------------------------------

@@ -52,7 +52,7 @@ from ._jit_errors import JitCompileError, RecompileBudgetError, RecompileWarning
 from ._jit_options import JitOptions
 from ._jit_policy import ArraySpec, Part, RuntimeValue, bucket, classify, exact, fast_key_exprs, rounding, runtime, spec
 from . import _jit_template
-from ._jit_template import Template, TemplateError, ctype
+from ._jit_template import Template, TemplateError, ctype, render_returned
 from ._program import CompileError, Program
 
 __all__ = ["jit", "JitKernel", "JitOptions", "JitCompileError", "RecompileBudgetError", "RecompileWarning",
@@ -312,7 +312,7 @@ class JitKernel:
         if not isinstance(out, str):
             raise TypeError(f"{self.__name__}: the jit function must return the kernel source as a str, "
                             f"not {type(out).__name__}")
-        return out
+        return render_returned(out, values, self.__name__)  # ${...} placeholders: rendered like jit(SRC, params=)
 
     def _budget(self, facets: list, label: str) -> None:
         """Count the new variant; warn or raise past the budget, naming

@@ -1,6 +1,7 @@
 """PyOpenCL on PoCL (a CPU OpenCL runtime that also compiles kernel strings
-at run time): the nearest peer that runs on this machine.  Optional: without
-`pip install "pyopencl[pocl]"` the rows say "PoCL unavailable" instead."""
+at run time): the nearest peer that runs on this machine.  `make bench`
+(`sh tools/install_deps.sh --bench`) installs Debian's pocl-opencl-icd and
+PyOpenCL from PyPI; without them the rows say "PoCL unavailable" instead."""
 _state = None
 
 

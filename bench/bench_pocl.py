@@ -8,7 +8,7 @@ Rows (seconds per call, median of batches):
                  enqueues, timed without waiting (as bench_launch's row)
   enqueue+finish the same followed by queue.finish()
   ascendrtc vs PoCL  ascendrtc's k[8](x, y, z) against PoCL's enqueue
-Without PyOpenCL/PoCL installed (`pip install "pyopencl[pocl]"`) the rows say
+Without PyOpenCL/PoCL installed (`make bench` installs them) the rows say
 "PoCL unavailable".
 """
 import os

@@ -1,8 +1,10 @@
 """The seed article's add kernel, compiled at run time and launched on 8 cores from NumPy."""
-import os, sys
+import glob, os, sys
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # a source checkout
+CHECKOUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+if glob.glob(os.path.join(CHECKOUT, "ascendrtc", "_C*.so")):  # a built source checkout; else the installed package
+    sys.path.insert(0, CHECKOUT)
 import ascendrtc as arc
 
 SRC = r'''

@@ -46,3 +46,16 @@ def test_table_units_targets_and_unavailable_rows(tmp_path):
     md.write_text("# Benchmarks\n| old table |\n" + run.HAND_MARK + "\n## Targets not met\nnotes\n")
     assert run.hand_written(str(md)) == "\n" + run.HAND_MARK + "\n## Targets not met\nnotes\n"
     assert run.hand_written(str(tmp_path / "missing.md")) == ""
+
+
+def test_bench_setup_installs_the_pocl_peer():
+    """`make bench`'s set-up (install_deps.sh --bench) installs PoCL and
+    PyOpenCL, so the PoCL rows are measured rather than "unavailable"."""
+    p = subprocess.run(["sh", os.path.join(ROOT, "tools", "install_deps.sh"), "--bench"], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); import _pocl; cl, ctx, q = _pocl.context(); "
+             "print('ok' if cl else ctx)")
+    out = subprocess.run([sys.executable, "-c", probe, os.path.join(ROOT, "bench")], capture_output=True,
+                         text=True, timeout=120)
+    assert out.stdout.strip() == "ok", out.stdout + out.stderr

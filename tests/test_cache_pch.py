@@ -31,7 +31,7 @@ def _save(config, data):
     seen["saves"] += 1
     save(config, data)
 C._pch_load, C._pch_save = _load, _save
-b = arc.Program(SEED_KERNEL, "add_custom.asc").compile(["--npu-arch=dav-2201"])
+b = arc.Program(SEED_KERNEL, "add_custom.asc").compile(["--npu-arch=dav-2201"], cache=False)  # the PCH, not the kernel
 assert b.kernel_names == ["add_custom"]
 print(json.dumps(seen))
 """

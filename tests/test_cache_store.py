@@ -77,11 +77,11 @@ def test_store_is_atomic_replace(cache, monkeypatch):
     cache.store(KEY, b"old", {})
     calls = []
     real = os.replace
-    monkeypatch.setattr(os, "replace", lambda a, b: (calls.append((a, b)), real(a, b)))
+    monkeypatch.setattr(os, "replace", lambda a, b, **kw: (calls.append((a, b, kw)), real(a, b, **kw)))
     cache.store(KEY, b"new", {})
-    (src, dst), = calls
-    assert os.path.dirname(src) == os.path.dirname(dst) == cache.dir   # same directory: rename is atomic
-    assert os.path.basename(src).startswith(store.TMP_PREFIX)
+    (src, dst, kw), = calls
+    assert kw["src_dir_fd"] == kw["dst_dir_fd"] and "/" not in src + dst   # same directory: rename is atomic
+    assert src.startswith(store.TMP_PREFIX)
     assert cache.load(KEY)[1] == b"new"
     assert [n for n in os.listdir(cache.dir) if n.startswith(store.TMP_PREFIX)] == []
 

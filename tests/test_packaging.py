@@ -103,6 +103,11 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
     r = subprocess.run([str(script), "home"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and str(venv) in r.stdout
     assert os.path.isfile(os.path.join(r.stdout.strip(), "include", "acl", "acl_rt_compile.h"))
+    # Each example, run from the unbuilt checkout after the install: the
+    # installed package serves it, the source tree does not shadow it.
+    for ex in sorted(src.glob("examples/**/*.py")):
+        r = subprocess.run([str(py), str(ex)], cwd=src, capture_output=True, text=True, env=env, timeout=600)
+        assert r.returncode == 0, f"{ex.relative_to(src)}: {r.stdout[-2000:]}{r.stderr[-3000:]}"
 
 
 HIDE_LLVM = r'''

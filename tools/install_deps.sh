@@ -2,11 +2,15 @@
 # Install what the build and tests need and is missing: LLVM/clang 19 and
 # redis-server (the remote-cache tests start one on loopback) from
 # Debian; NumPy, pytest and the notebook test's packages from PyPI.  Quiet and
-# quick when all is present.
+# quick when all is present.  With --bench, also the peers bench/ measures
+# against: PoCL (a CPU OpenCL runtime, Debian's pocl-opencl-icd) and PyOpenCL.
 set -e
 PY=${PYTHON:-python3}
+BENCH=""; [ "$1" = "--bench" ] && BENCH=1
 need=""
-for p in llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make redis-server; do
+debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make redis-server"
+[ -n "$BENCH" ] && debs="$debs pocl-opencl-icd"
+for p in $debs; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
 done
 # The packaging test installs the wheel into a fresh venv (Debian splits venv out).
@@ -23,11 +27,13 @@ fi
 # wheel with older setuptools; ray runs the autotuner's cluster tests (a
 # real local head on 127.0.0.1).  PyTorch is optional (its tests skip
 # without it) and never installed here: see the README for a CPU build.
-pymiss=$($PY - <<'PYEOF'
-import importlib.util
+pymiss=$(BENCH="$BENCH" $PY - <<'PYEOF'
+import importlib.util, os
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
         "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis",
         "ray": "ray"}
+if os.environ.get("BENCH"):
+    need["pyopencl"] = "pyopencl"
 miss = [pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None]
 try:  # pyproject.toml's SPDX license string needs setuptools >= 77 (PEP 639)
     from importlib.metadata import version

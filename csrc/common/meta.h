@@ -25,6 +25,10 @@ extern "C" {
 
 #define ARC_META_SECTION ".arc_meta"
 #define ARC_META_VERSION 4u
+/* The largest kernel binary loaded from a file or bytes (exported to Python as _C.MAX_BINARY_BYTES). */
+#define ARC_MAX_BINARY_BYTES ((uint64_t)1 << 30)
+/* The largest by-value kernel parameter the argument packer holds (_C.MAX_PARAM_BYTES). */
+#define ARC_MAX_PARAM_BYTES (1u << 16)
 
 /* The parameter kinds: X(ENUM suffix, value, name).  The one list: the
  * enum, meta_kind_name() and the extension's _C.PARAM_KINDS come from it. */

@@ -211,6 +211,7 @@ extern PyType_Spec event_spec;
 int arc_stream_from_obj(arc_state *st, PyObject *obj, aclrtStream *out);
 /* The default stream object (a new reference), created on first use. */
 PyObject *arc_default_stream(arc_state *st);
+PyObject *arc_current_stream(arc_state *st); /* the innermost `with stream:` of this thread, else the default */
 
 /* ---- device arrays (devicearray.c) ---- */
 

@@ -55,7 +55,9 @@ int arc_meta_types_init(PyObject *m, arc_state *st)
         else
             PyTuple_SET_ITEM(kinds, i, s);
     }
-    if (add_owned(m, "PARAM_KINDS", kinds) < 0)
+    if (add_owned(m, "PARAM_KINDS", kinds) < 0 ||
+        add_owned(m, "MAX_BINARY_BYTES", PyLong_FromUnsignedLongLong(ARC_MAX_BINARY_BYTES)) < 0 ||
+        add_owned(m, "MAX_PARAM_BYTES", PyLong_FromUnsignedLong(ARC_MAX_PARAM_BYTES)) < 0)
         return -1;
     static const struct { const char *ctype, *dtype; int typed; } rows[] = {
 #define ARC_SCALAR_ROW(ctype, dtype, typed) {ctype, dtype, typed},

@@ -147,6 +147,12 @@ error:
     return NULL;
 }
 
+static PyObject *mod_current_stream(PyObject *module, PyObject *unused)
+{
+    (void)unused;
+    return arc_current_stream(PyModule_GetState(module));
+}
+
 static PyObject *mod_default_stream(PyObject *module, PyObject *unused)
 {
     (void)unused;
@@ -192,6 +198,8 @@ static PyMethodDef mod_methods[] = {
     {"device_info", mod_device_info, METH_NOARGS,
      "A dict describing device 0: soc_name, core counts, ub_size, memory sizes, npu_arch."},
     {"default_stream", mod_default_stream, METH_NOARGS, "The stream launches use when none is given."},
+    {"current_stream", mod_current_stream, METH_NOARGS,
+     "This thread's current stream: the innermost `with stream:`, else the default stream."},
     {"compile", (PyCFunction)(void (*)(void))arc_compile, METH_VARARGS | METH_KEYWORDS,
      "compile(source, name, header_names, header_texts, name_expressions, options) -> (code, binary, log, lowered, detail)\n--\n\n"
      "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "

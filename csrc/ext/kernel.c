@@ -93,9 +93,17 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
                 goto error;
             p->want = (PyObject *)d;
         }
-        /* A parameter the packer cannot hold is a provider bug, not a user error. */
-        if (size == 0 || size > 1 << 16) {
-            PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu has size %zu", name, i, size);
+        if (size == 0) { /* a provider bug, not a user error */
+            PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu (%U) has size 0", name, i, p->name);
+            goto error;
+        }
+        if (size > ARC_MAX_PARAM_BYTES) {
+            PyErr_Format(PyExc_ValueError,
+                         "kernel %U: parameter %zu (%U, %U) is %zu bytes passed by value, more than the %u bytes "
+                         "a by-value kernel parameter may have; pass it through a GM buffer instead: declare it "
+                         "GM_ADDR %U (or a __gm__ pointer to the struct), put its bytes in a device array "
+                         "(e.g. arc.to_device(np.frombuffer(data, np.uint8))) and read it in the kernel",
+                         name, i, p->name, p->ctype, size, (unsigned)ARC_MAX_PARAM_BYTES, p->name);
             goto error;
         }
         arc_param_bind(p);

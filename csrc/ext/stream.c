@@ -78,8 +78,67 @@ static PyObject *stream_repr(PyObject *op)
     return PyUnicode_FromFormat("<ascendrtc.Stream%s %p>", s->is_default ? " (default)" : "", s->handle);
 }
 
+/* `with stream:` makes it this thread's current stream (CuPy's semantics):
+ * the entered streams are a stack in the thread state's dict; the depth
+ * counter keeps launches outside any `with` from looking it up. */
+static _Thread_local int entered_depth;
+#define STACK_KEY "ascendrtc.current_streams"
+
+static PyObject *entered_stack(int create) /* borrowed */
+{
+    PyObject *d = PyThreadState_GetDict();
+    PyObject *l = d ? PyDict_GetItemString(d, STACK_KEY) : NULL;
+    if (!l && d && create) {
+        if (!(l = PyList_New(0)) || PyDict_SetItemString(d, STACK_KEY, l) < 0) {
+            Py_XDECREF(l);
+            return NULL;
+        }
+        Py_DECREF(l);
+    }
+    return l;
+}
+
+static PyObject *current_entered(void) /* borrowed, or NULL */
+{
+    PyObject *l = entered_depth > 0 ? entered_stack(0) : NULL;
+    return l && PyList_GET_SIZE(l) > 0 ? PyList_GET_ITEM(l, PyList_GET_SIZE(l) - 1) : NULL;
+}
+
+static PyObject *stream_enter(PyObject *op, PyObject *unused)
+{
+    (void)unused;
+    PyObject *l = entered_stack(1);
+    if (!l || PyList_Append(l, op) < 0)
+        return NULL;
+    entered_depth++;
+    return Py_NewRef(op);
+}
+
+static PyObject *stream_exit(PyObject *op, PyObject *args)
+{
+    (void)args;
+    PyObject *l = entered_stack(0);
+    Py_ssize_t n = l ? PyList_GET_SIZE(l) : 0;
+    if (n > 0 && PyList_GET_ITEM(l, n - 1) == op) {
+        if (PyList_SetSlice(l, n - 1, n, NULL) < 0)
+            return NULL;
+        entered_depth--;
+    }
+    Py_RETURN_FALSE;
+}
+
+PyObject *arc_current_stream(arc_state *st)
+{
+    PyObject *cur = current_entered();
+    return cur ? Py_NewRef(cur) : arc_default_stream(st);
+}
+
 int arc_stream_from_obj(arc_state *st, PyObject *obj, aclrtStream *out)
 {
+    if ((obj == NULL || obj == Py_None) && (obj = current_entered()) != NULL) {
+        *out = ((StreamObject *)obj)->handle;
+        return 0;
+    }
     if (obj == NULL || obj == Py_None) {
         if (!st->default_stream) {
             PyObject *d = arc_default_stream(st);
@@ -118,6 +177,9 @@ static PyMethodDef stream_methods[] = {
     {"synchronize", stream_synchronize, METH_NOARGS, "Wait until all work queued on this stream has finished."},
     {"wait_event", stream_wait_event, METH_O,
      "Make later work on this stream wait until the event's recorded work has finished."},
+    {"__enter__", stream_enter, METH_NOARGS,
+     "`with stream:` makes it this thread's current stream: launches and events given no stream use it."},
+    {"__exit__", stream_exit, METH_VARARGS, "Restore the stream that was current before the `with`."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -124,8 +124,6 @@ static int use_fibers; /* run the blocks of SyncAll kernels as fibers (ASCENDRTC
 /* Threads for kernels whose blocks never wait for each other: the host's
  * CPUs (more only add a wake-up and a context switch per block), or
  * ASCENDRTC_CORE_THREADS. */
-#define MAX_BINARY_BYTES ((uint64_t)1 << 30)
-
 static void host_threads_init(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -301,7 +299,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
         return sim_err(ACL_ERROR_INVALID_FILE, api, "'%s' is not a regular file (a kernel binary must be one)",
                        binPath);
     }
-    if (st.st_size == 0 || (uint64_t)st.st_size > MAX_BINARY_BYTES) {
+    if (st.st_size == 0 || (uint64_t)st.st_size > ARC_MAX_BINARY_BYTES) {
         close(fd);
         return sim_err(ACL_ERROR_INVALID_FILE, api, "'%s' is %lld bytes: %s", binPath, (long long)st.st_size,
                        st.st_size ? "larger than the 1 GiB a kernel binary may have" : "the file is empty");

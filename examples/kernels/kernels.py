@@ -3,13 +3,16 @@ compiles its .asc once (dav-2201), launches it from NumPy and returns the
 result; `reference_*` computes the same with NumPy.  Run this file to check
 them all:  python examples/kernels/kernels.py"""
 import functools
+import glob
 import os
 import sys
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", ".."))  # a source checkout
+CHECKOUT = os.path.join(HERE, "..", "..")
+if glob.glob(os.path.join(CHECKOUT, "ascendrtc", "_C*.so")):  # a built source checkout; else the installed package
+    sys.path.insert(0, CHECKOUT)
 import ascendrtc as arc  # noqa: E402
 
 OPTIONS = ["--npu-arch=dav-2201"]
