@@ -4,6 +4,7 @@
 #   make test   install what is missing, build, run the test suite
 #   make home   just the simulated CANN home (ascendrtc/_home)
 #   make docs   regenerate docs/api.md from the docstrings
+#   make wheel  a self-contained manylinux wheel in dist/ (LLVM and clang libraries bundled)
 #   make bench  install the benchmarks' peers (PoCL, PyOpenCL), build, run bench/run.py
 
 LLVM_CONFIG ?= llvm-config-19
@@ -41,11 +42,18 @@ objs = $(patsubst %,$(OBJ)/%.o,$(1))
 RT_OBJ  := $(call objs,$(RT_SRC))
 RTC_OBJ := $(call objs,$(RTC_SRC))
 
-.PHONY: all home ext deps demo test bench clean asan tsan docs
+.PHONY: all home ext deps demo test bench wheel clean asan tsan docs
 all: home ext
 
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
-      $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh
+      $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh \
+      $(HOME_DIR)/lib64/clang/include/stddef.h
+
+# clang's own headers (stddef.h, stdint.h...) beside libacl_rtc.so, which
+# prefers them to the build machine's: a wheel then compiles without LLVM installed.
+$(HOME_DIR)/lib64/clang/include/stddef.h: $(CLANG_RESOURCE_DIR)/include/stddef.h
+	@rm -rf $(HOME_DIR)/lib64/clang && mkdir -p $(HOME_DIR)/lib64/clang
+	cp -r $(CLANG_RESOURCE_DIR)/include $(HOME_DIR)/lib64/clang/include
 
 $(OBJ)/%.c.o: %.c $(ACL_HDRS) $(wildcard csrc/*/*.h) csrc/device/arc/core_abi.h
 	@mkdir -p $(dir $@)
@@ -97,6 +105,12 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	PYTHON=$(PYTHON) sh tools/run_tests.sh
+
+# A self-contained manylinux wheel in dist/: pip wheel, then auditwheel repair
+# bundles libLLVM, libclang-cpp and what they need (names a missing library and stops).
+wheel: deps
+	rm -rf build/wheel-raw && $(PYTHON) -m pip wheel --no-deps --no-build-isolation -q -w build/wheel-raw .
+	$(PYTHON) -m auditwheel repair -w dist build/wheel-raw/ascendrtc-*.whl
 
 # The peers the benchmarks measure against (PoCL from Debian, PyOpenCL from PyPI), then every benchmark.
 bench:

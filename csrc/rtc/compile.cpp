@@ -18,6 +18,7 @@
 // (bounded by those limits); the next compile starts afresh.
 
 #include "compile.h"
+#include "resource_dir.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/Version.h>
@@ -499,12 +500,12 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
          * no verifier run inside the optimiser (~4% of its time) */
         "-discard-value-names", "-disable-llvm-verifier",
         "-nostdsysteminc", "-nobuiltininc", "-nostdinc++",
-        "-resource-dir", ARC_CLANG_RESOURCE_DIR};
+        "-resource-dir", arc_resource_dir()};
     if (sys) {
         a.insert(a.end(), sys->begin(), sys->end());
     } else {
         a.push_back("-internal-isystem");
-        a.push_back(ARC_CLANG_RESOURCE_DIR "/include");
+        a.push_back(std::string(arc_resource_dir()) + "/include");
     }
     a.push_back("-I");
     a.push_back(kUserRoot);

@@ -1,5 +1,6 @@
 // host_code.cpp - see host_code.h.
 #include "host_code.h"
+#include "resource_dir.h"
 
 #include <cstring>
 #include <mutex>
@@ -124,7 +125,7 @@ const std::vector<std::string> &system_include_args(std::string *why)
         auto diags = clang::CompilerInstance::createDiagnostics(
             diag_opts.get(), new clang::TextDiagnosticPrinter(los, diag_opts.get()));
         const char *argv[] = {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-fsyntax-only",
-                              "-resource-dir", ARC_CLANG_RESOURCE_DIR, "-x", "c++", "/arc/probe/probe.cpp"};
+                              "-resource-dir", arc_resource_dir(), "-x", "c++", "/arc/probe/probe.cpp"};
         clang::CreateInvocationOptions cio;
         cio.Diags = diags;
         cio.VFS = fs;
