@@ -98,5 +98,5 @@ def unlink(name: str, dir_fd: int, display: str) -> bool:
             return False
         os.unlink(name, dir_fd=dir_fd)
         return True
-    except FileNotFoundError:
+    except OSError:  # gone, a directory in its place, no permission: nothing removed
         return False

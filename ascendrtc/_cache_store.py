@@ -173,7 +173,8 @@ class DiskCache:
     def load(self, key: str) -> Optional[Tuple[Dict[str, Any], bytes]]:
         """(meta, payload) of ``key``, or None on a miss.  A corrupt entry is
         logged and removed (it is a miss), so the next store replaces it; a
-        link in its place is reported and left alone."""
+        link in its place is reported and removed (the link, never what it
+        points to)."""
         name, path = key + ENTRY_SUFFIX, self.path_for(key)
         with self._v1() as fd:
             if fd is None:
@@ -183,8 +184,12 @@ class DiskCache:
             except FileNotFoundError:
                 return None
             except CorruptEntry as e:
-                if is_link(name, fd):
+                if is_link(name, fd):  # remove the link itself (unlinkat never follows it), so it is rebuilt
                     report(LinkRefused(path, "is a symbolic link"))
+                    try:
+                        os.unlink(name, dir_fd=fd)
+                    except OSError:
+                        pass
                     return None
                 log.warning("ignoring an ascendrtc cache entry that %s; it will be rebuilt", e)
                 unlink(name, fd, path)
@@ -215,15 +220,12 @@ class DiskCache:
         return self.store_blob(key, encode_entry(key, payload, meta))
 
     def store_blob(self, key: str, data: bytes) -> str:
-        """Write an already encoded entry (``encode_entry``) atomically; its
-        path.  A link in its place is reported and kept (nothing stored)."""
+        """Write an already encoded entry (``encode_entry``) atomically; its path."""
         with self._v1(create=True) as fd:
             return self._atomic_write(fd, key + ENTRY_SUFFIX, self.path_for(key), data, key[:16])
 
     def _atomic_write(self, fd: int, name: str, path: str, data: bytes, tag: str) -> str:
-        if is_link(name, fd):
-            report(LinkRefused(path, "is a symbolic link"))
-            return path
+        # renameat replaces a link at ``name`` rather than following it.
         tmp = f"{TMP_PREFIX}{tag}-{os.getpid()}-{os.urandom(4).hex()}"
         wfd = open_file(tmp, fd, tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         try:

@@ -1,6 +1,7 @@
 """The cache directory is a jail: symbolic links planted below the cache
-root -- a dangling ``<key>.lock``, ``v1/origins``, ``pch/``, an entry, ``v1``
-itself -- are reported and left alone, and nothing outside the root is
+root -- a dangling ``<key>.lock``, ``v1/origins``, ``pch/``, ``v1`` itself --
+are reported and left alone (an entry that is a link is reported and the
+link removed, so the entry is rebuilt), and nothing outside the root is
 created, written, read or deleted through them (by compiles, jit calls,
 the PCH's housekeeping, ``ascendrtc cache clear`` / ``prune``)."""
 import logging
@@ -97,9 +98,12 @@ def test_origins_link_is_not_written_by_compiles_or_jit(jail, caplog):
     assert "origins is a symbolic link" in caplog.text
 
 
-def test_entry_link_is_neither_read_nor_replaced(jail, caplog):
+def test_entry_link_is_not_read_and_is_replaced_by_the_entry(jail, caplog):
+    """The link itself goes (unlinkat never follows it) and the entry is
+    rebuilt in its place; what it pointed to is untouched."""
     root, key = compile_past_link(jail, caplog, ".arcc", "precious.txt")
-    assert os.path.islink(root / "v1" / f"{key}.arcc")
+    assert not os.path.islink(root / "v1" / f"{key}.arcc")
+    assert C.compile(prog(), OPTS).how == "disk"
     assert f"{key}.arcc is a symbolic link" in caplog.text
 
 
