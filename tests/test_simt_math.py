@@ -352,3 +352,25 @@ def test_float_math_out_params_and_predicates(misc_mod):
                 f32(math.sin(math.pi * float(a32))) + 1000 * f32(math.cos(math.pi * float(a32)))]
         np.testing.assert_allclose(row.astype(np.float64), np.array(want, np.float64), rtol=2e-6, atol=1e-30,
                                    err_msg="input %r" % ((a, b),))
+
+
+def test_subnormals_flushed_where_the_docs_say(mod):
+    """Ascend 950: expf, exp2f, exp10f, sqrtf, powf, __fdividef/fdividef
+    flush subnormal inputs and results to signed zero; rsqrtf of a
+    subnormal is +inf; hypotf/rhypotf/norm3df/rnorm3df of all-subnormal
+    inputs are NaN."""
+    sub = np.array([1e-40, -1e-41, 2 ** -127, -(2 ** -149)], np.float32)
+    assert run(mod, "sqrtf", sub).tolist() == [0.0, -0.0, 0.0, -0.0]
+    assert np.signbit(run(mod, "sqrtf", sub)).tolist() == [False, True, False, True]
+    assert run(mod, "expf", sub).tolist() == [1.0] * 4 and run(mod, "exp2f", sub).tolist() == [1.0] * 4
+    assert run(mod, "exp10f", sub).tolist() == [1.0] * 4
+    assert run(mod, "expf", np.array([-100.0], np.float32)).tolist() == [0.0]  # e^-100 is subnormal: 0
+    assert run(mod, "powf", [2.0, 1e-40], [-140.0, 1.0]).tolist() == [0.0, 0.0]
+    assert run(mod, "rsqrtf", sub[:1]).tolist() == [np.inf]
+    q = run(mod, "__fdividef", [1e-40, 1.0, 1e-30, 1.0], [1.0, 1e-40, 1e10, 3.0])
+    assert q[0] == 0 and q[1] == np.inf and q[2] == 0 and q[3] == np.float32(1) / np.float32(3)
+    assert np.array_equal(q, run(mod, "fdividef", [1e-40, 1.0, 1e-30, 1.0], [1.0, 1e-40, 1e10, 3.0]))
+    assert np.isnan(run(mod, "hypotf", [1e-40], [2e-40])).all() and np.isnan(run(mod, "rhypotf", [1e-40], [2e-40])).all()
+    assert run(mod, "hypotf", [1e-40], [0.0])[0] == np.float32(1e-40)
+    assert np.isnan(run(mod, "norm3df", [1e-40], [2e-40], [3e-40])).all()
+    assert np.isnan(run(mod, "rnorm3df", [1e-40], [2e-40], [3e-40])).all()

@@ -60,8 +60,15 @@ inline unsigned int __float_as_uint(const float x) { return __builtin_bit_cast(u
 inline float __int_as_float(const int x) { return __builtin_bit_cast(float, x); }
 inline float __uint_as_float(const unsigned int x) { return __builtin_bit_cast(float, x); }
 
-/* x / y (x/0 = +-inf, 0/0 and NaN operands NaN: IEEE division). */
-inline float __fdividef(float x, float y) { return x / y; }
+/* x / y with subnormal inputs and results flushed to signed zero (the
+ * docs: 950 has no subnormals here), else IEEE (x/0 = +-inf, 0/0 NaN). */
+inline float __fdividef(float x, float y)
+{
+    const float a = __builtin_fabsf(x) < 0x1p-126f ? __builtin_copysignf(0.0f, x) : x;
+    const float b = __builtin_fabsf(y) < 0x1p-126f ? __builtin_copysignf(0.0f, y) : y;
+    const float r = a / b;
+    return __builtin_fabsf(r) < 0x1p-126f ? __builtin_copysignf(0.0f, r) : r;
+}
 /* x clamped to [0, 1]; NaN gives 0. */
 inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; }
 

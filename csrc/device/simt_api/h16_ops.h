@@ -36,6 +36,18 @@ template <class H> inline H rnd(float v, int md = fp::RN, bool sat = false)
     return h16<H>::of(fp::from_float(v, h16<H>::F, md, sat));
 }
 template <class H> inline bool nan_(H x) { return fp::is_nan_bits(h16<H>::bits(x), h16<H>::F); }
+/* Ascend 950 flushes H-subnormal inputs and results of division, exp and
+ * sqrt to signed zero (the docs of __hdiv, hexp, hexp2, hexp10, hsqrt). */
+template <class H> inline float in_ftz(H x)
+{
+    const float v = h16<H>::f(x);
+    return __builtin_fabsf(v) < fp::pow2f(h16<H>::F.emin) ? __builtin_copysignf(0.0f, v) : v;
+}
+template <class H> inline H out_ftz(H r)
+{
+    const float v = h16<H>::f(r);
+    return __builtin_fabsf(v) < fp::pow2f(h16<H>::F.emin) ? h16<H>::of(h16<H>::bits(r) & 0x8000u) : r;
+}
 /* max/min as the docs' tables give them: NaN loses (both NaN: NaN), +0
  * beats -0 in max and -0 beats +0 in min; _nan: NaN wins. */
 template <class H> inline H hmax(H x, H y, bool nan_wins)
@@ -99,7 +111,8 @@ template <class H> inline H hfma(H x, H y, H z, bool relu)
     inline H __hadd(const H x, const H y) { return __arc::simt::rnd<H>(T::f(x) + T::f(y)); }        \
     inline H __hsub(const H x, const H y) { return __arc::simt::rnd<H>(T::f(x) - T::f(y)); }        \
     inline H __hmul(const H x, const H y) { return __arc::simt::rnd<H>(T::f(x) * T::f(y)); }        \
-    inline H __hdiv(const H x, const H y) { return __arc::simt::rnd<H>(T::f(x) / T::f(y)); }        \
+    inline H __hdiv(const H x, const H y)                                                          \
+    { return __arc::simt::out_ftz<H>(__arc::simt::rnd<H>(__arc::simt::in_ftz<H>(x) / __arc::simt::in_ftz<H>(y))); } \
     inline H __hfma(H x, H y, H z) { return __arc::simt::hfma<H>(x, y, z, false); }                 \
     inline H __hfma_relu(const H x, const H y, const H z) { return __arc::simt::hfma<H>(x, y, z, true); } \
     inline bool __hisnan(H x) { return __arc::simt::nan_<H>(x); }                                  \
@@ -124,12 +137,12 @@ template <class H> inline H hfma(H x, H y, H z, bool relu)
     inline H hfloor(H x) { return __arc::simt::rnd<H>(__builtin_floorf(T::f(x))); }               \
     inline H htrunc(H x) { return __arc::simt::rnd<H>(__builtin_truncf(T::f(x))); }               \
     inline H hrint(H x) { return __arc::simt::rnd<H>(__builtin_rintf(T::f(x))); }                 \
-    inline H hsqrt(H x) { return __arc::simt::rnd<H>(__builtin_sqrtf(T::f(x))); }                 \
-    inline H hrsqrt(H x) { return __arc::simt::rnd<H>((float)(1.0 / __builtin_sqrt((double)T::f(x)))); } \
-    inline H hrcp(H x) { return __arc::simt::rnd<H>(1.0f / T::f(x)); }                            \
-    inline H hexp(H x) { return __arc::simt::rnd<H>(expf(T::f(x))); }                             \
-    inline H hexp2(H x) { return __arc::simt::rnd<H>(exp2f(T::f(x))); }                           \
-    inline H hexp10(H x) { return __arc::simt::rnd<H>(exp10f(T::f(x))); }                         \
+    inline H hsqrt(H x) { return __arc::simt::out_ftz<H>(__arc::simt::rnd<H>(__builtin_sqrtf(__arc::simt::in_ftz<H>(x)))); } \
+    inline H hrsqrt(H x) { return __arc::simt::rnd<H>((float)(1.0 / __builtin_sqrt((double)__arc::simt::in_ftz<H>(x)))); } \
+    inline H hrcp(H x) { return __arc::simt::rnd<H>(1.0f / __arc::simt::in_ftz<H>(x)); }          \
+    inline H hexp(H x) { return __arc::simt::out_ftz<H>(__arc::simt::rnd<H>(__builtin_expf(__arc::simt::in_ftz<H>(x)))); } \
+    inline H hexp2(H x) { return __arc::simt::out_ftz<H>(__arc::simt::rnd<H>(__builtin_exp2f(__arc::simt::in_ftz<H>(x)))); } \
+    inline H hexp10(H x) { return __arc::simt::out_ftz<H>(__arc::simt::rnd<H>(__builtin_exp10f(__arc::simt::in_ftz<H>(x)))); } \
     inline H hlog(H x) { return __arc::simt::rnd<H>(logf(T::f(x))); }                             \
     inline H hlog2(H x) { return __arc::simt::rnd<H>(log2f(T::f(x))); }                           \
     inline H hlog10(H x) { return __arc::simt::rnd<H>(log10f(T::f(x))); }                         \

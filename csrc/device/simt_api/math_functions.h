@@ -21,14 +21,14 @@ extern "C" {
 #define ASC_LIBM_F2(f) float f(float, float);
 ASC_LIBM_F1(acosf) ASC_LIBM_F1(acoshf) ASC_LIBM_F1(asinf) ASC_LIBM_F1(asinhf) ASC_LIBM_F1(atanf)
 ASC_LIBM_F1(atanhf) ASC_LIBM_F1(cbrtf) ASC_LIBM_F1(ceilf) ASC_LIBM_F1(cosf) ASC_LIBM_F1(coshf)
-ASC_LIBM_F1(erfcf) ASC_LIBM_F1(erff) ASC_LIBM_F1(exp10f) ASC_LIBM_F1(exp2f) ASC_LIBM_F1(expf)
+ASC_LIBM_F1(erfcf) ASC_LIBM_F1(erff) 
 ASC_LIBM_F1(expm1f) ASC_LIBM_F1(fabsf) ASC_LIBM_F1(floorf) ASC_LIBM_F1(j0f) ASC_LIBM_F1(j1f)
 ASC_LIBM_F1(lgammaf) ASC_LIBM_F1(log10f) ASC_LIBM_F1(log1pf) ASC_LIBM_F1(log2f) ASC_LIBM_F1(logbf)
 ASC_LIBM_F1(logf) ASC_LIBM_F1(nearbyintf) ASC_LIBM_F1(rintf) ASC_LIBM_F1(roundf) ASC_LIBM_F1(sinf)
-ASC_LIBM_F1(sinhf) ASC_LIBM_F1(sqrtf) ASC_LIBM_F1(tanf) ASC_LIBM_F1(tanhf) ASC_LIBM_F1(tgammaf)
+ASC_LIBM_F1(sinhf) ASC_LIBM_F1(tanf) ASC_LIBM_F1(tanhf) ASC_LIBM_F1(tgammaf)
 ASC_LIBM_F1(truncf) ASC_LIBM_F1(y0f) ASC_LIBM_F1(y1f)
 ASC_LIBM_F2(atan2f) ASC_LIBM_F2(copysignf) ASC_LIBM_F2(fdimf) ASC_LIBM_F2(fmaxf) ASC_LIBM_F2(fminf)
-ASC_LIBM_F2(fmodf) ASC_LIBM_F2(hypotf) ASC_LIBM_F2(nextafterf) ASC_LIBM_F2(powf) ASC_LIBM_F2(remainderf)
+ASC_LIBM_F2(fmodf) ASC_LIBM_F2(nextafterf) ASC_LIBM_F2(remainderf)
 #undef ASC_LIBM_F1
 #undef ASC_LIBM_F2
 float fmaf(float, float, float);
@@ -47,12 +47,32 @@ float scalblnf(float, long);
 float scalbnf(float, int);
 void sincosf(float, float *, float *);
 }
+/* Ascend 950 has no subnormals in these (the docs of each: inputs and
+ * results in the subnormal range become signed zeros), so the device
+ * compile defines them over the C library's; host-code files get the C
+ * library's own (not flushed). */
+inline float __asc_ftz(float x) { return __builtin_fabsf(x) < 0x1p-126f ? __builtin_copysignf(0.0f, x) : x; }
+inline float expf(float x) { return __asc_ftz(__builtin_expf(__asc_ftz(x))); }
+inline float exp2f(float x) { return __asc_ftz(__builtin_exp2f(__asc_ftz(x))); }
+inline float exp10f(float x) { return __asc_ftz(__builtin_exp10f(__asc_ftz(x))); }
+inline float sqrtf(float x) { return __asc_ftz(__builtin_sqrtf(__asc_ftz(x))); }
+inline float powf(float x, float y) { return __asc_ftz(__builtin_powf(__asc_ftz(x), __asc_ftz(y))); }
+/* both inputs subnormal: NaN (the docs: its division sees 0/0) */
+inline float hypotf(float x, float y)
+{
+    if (__asc_ftz(x) == 0 && __asc_ftz(y) == 0 && x != 0 && y != 0) return __builtin_nanf("");
+    return __builtin_hypotf(x, y);
+}
 inline bool isfinite(float x) { return __builtin_isfinite(x); }
 inline bool isinf(float x) { return __builtin_isinf(x); }
 inline bool isnan(float x) { return __builtin_isnan(x); }
 inline int signbit(float x) { return __builtin_signbit(x) ? 1 : 0; }
 inline long int labs(long int x) { return x < 0 ? -x : x; }
 inline long long int llabs(long long int x) { return x < 0 ? -x : x; }
+#endif
+
+#ifdef ASC_SIMT_HOST_LIBM
+inline float __asc_ftz(float x) { return __builtin_fabsf(x) < 0x1p-126f ? __builtin_copysignf(0.0f, x) : x; }
 #endif
 
 namespace __arc {
@@ -96,22 +116,32 @@ inline double bessel_i(double x, int order)
 } // namespace simt
 } // namespace __arc
 
-inline float fdividef(float x, float y) { return x / y; }
-inline float rsqrtf(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
+/* division flushes subnormal inputs and results to signed zero */
+inline float fdividef(float x, float y) { return __asc_ftz(__asc_ftz(x) / __asc_ftz(y)); }
+/* a subnormal x gives +inf (the docs: its sqrtf flushes) */
+inline float rsqrtf(float x) { return (float)(1.0 / __builtin_sqrt((double)__asc_ftz(x))); }
 inline float rcbrtf(float x) { return (float)(1.0 / __builtin_cbrt((double)x)); }
-inline float rhypotf(float x, float y) { return (float)(1.0 / __builtin_hypot((double)x, (double)y)); }
+inline float rhypotf(float x, float y)
+{
+    if (__asc_ftz(x) == 0 && __asc_ftz(y) == 0 && x != 0 && y != 0) return __builtin_nanf("");
+    return (float)(1.0 / __builtin_hypot((double)x, (double)y));
+}
 namespace __arc {
 namespace simt {
 /* sum of squares in double (exact enough: 48-bit products, no overflow);
- * -1 when an operand is infinite (the norm is then inf even with a NaN). */
+ * -1 when an operand is infinite (the norm is then inf even with a NaN),
+ * NaN when every operand is subnormal (the docs: the device's scaling
+ * division sees 0/0). */
 inline double sumsq(int n, const float *a)
 {
     double s = 0.0;
+    bool all_sub = n > 0;
     for (int i = 0; i < n; ++i) {
         if (__builtin_isinf(a[i])) return -1.0;
+        all_sub = all_sub && a[i] != 0 && __builtin_fabsf(a[i]) < 0x1p-126f;
         s += (double)a[i] * a[i];
     }
-    return s;
+    return all_sub ? __builtin_nan("") : s;
 }
 inline float norm_of(double s) { return s < 0 ? __builtin_inff() : (float)__builtin_sqrt(s); }
 inline float rnorm_of(double s) { return s < 0 ? 0.0f : (float)(1.0 / __builtin_sqrt(s)); }
