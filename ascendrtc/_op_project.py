@@ -498,9 +498,10 @@ class OpProject:
         kern = self._launchable(dtypes, t.tiling_key)
         if given is None:
             outs = [np.empty(shape, dt) for shape, dt in t.outputs]
-            if poisoning():   # outputs allocated here are poisoned: each must be written
-                outs = [poison(o) for o in outs]
             args = outs
+            if poisoning():   # outputs allocated here are poisoned (copied in): each must be written
+                from . import InOut
+                args = [InOut(poison(o)) for o in outs]
         else:  # filled in place: what the kernel does not write keeps its value
             from . import InOut
             outs = [o if isinstance(o, np.ndarray) else host_array(o) for o in given]

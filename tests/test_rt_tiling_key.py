@@ -58,7 +58,7 @@ def test_unknown_attribute_still_refused():
     f = rt.function(binh, "keyed")
     out = rt.malloc(64)
     args = rt.pack_args(f, [ctypes.c_void_p(out)])
-    attr = rt.Attr(id=0x7A03)   # 0x7A01 tiling key, 0x7A02 race check
+    attr = rt.Attr(id=0x7A7F)   # 0x7A01 tiling key, 0x7A02 race check, 0x7A03/0x7A04 SIMT block/grid
     cfg = rt.LaunchCfg(ctypes.pointer(attr), 1)
     rt.fails(rt.lib().aclrtLaunchKernelWithConfig(f, 1, None, ctypes.byref(cfg), args, None), 107000,
              "unknown attribute id")
