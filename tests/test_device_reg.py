@@ -16,6 +16,20 @@ CPP = r"""
 #include "kernel_operator.h"
 using namespace AscendC;
 
+// Three 512-float UB tiles lx, ly, lo over GM x, y, out; x and y copied in.
+#define TILES_IN                                                                                        \
+    TPipe pipe;                                                                                         \
+    TBuf<TPosition::VECCALC> buf;                                                                       \
+    pipe.InitBuffer(buf, 3 * 512 * 4);                                                                  \
+    LocalTensor<float> lx = buf.GetWithOffset<float>(512, 0), ly = buf.GetWithOffset<float>(512, 2048), \
+                       lo = buf.GetWithOffset<float>(512, 4096);                                        \
+    GlobalTensor<float> gx, gy, go;                                                                     \
+    gx.SetGlobalBuffer((__gm__ float *)x, 512);                                                         \
+    gy.SetGlobalBuffer((__gm__ float *)y, 512);                                                         \
+    go.SetGlobalBuffer((__gm__ float *)out, 512);                                                       \
+    DataCopy(lx, gx, 512);                                                                              \
+    DataCopy(ly, gy, 512);
+
 // x, y: n floats (n <= 512); out = f(x, y) lane by lane, masked past n.
 template <int OP>
 __simd_vf__ inline void vf(__ubuf__ float *o, __ubuf__ float *x, __ubuf__ float *y, uint32_t n)
@@ -42,17 +56,7 @@ template <int OP>
 __global__ __vector__ void reg_op(GM_ADDR x, GM_ADDR y, GM_ADDR out, uint32_t n)
 {
     AscendC::InitSocState();
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 3 * 512 * 4);
-    LocalTensor<float> lx = buf.GetWithOffset<float>(512, 0), ly = buf.GetWithOffset<float>(512, 2048),
-                       lo = buf.GetWithOffset<float>(512, 4096);
-    GlobalTensor<float> gx, gy, go;
-    gx.SetGlobalBuffer((__gm__ float *)x, 512);
-    gy.SetGlobalBuffer((__gm__ float *)y, 512);
-    go.SetGlobalBuffer((__gm__ float *)out, 512);
-    DataCopy(lx, gx, 512);
-    DataCopy(ly, gy, 512);
+    TILES_IN
     SetFlag<HardEvent::MTE2_V>(0);
     WaitFlag<HardEvent::MTE2_V>(0);
     asc_vf_call<vf<OP>>((__ubuf__ float *)lo.GetPhyAddr(), (__ubuf__ float *)lx.GetPhyAddr(),
@@ -88,17 +92,7 @@ __simd_vf__ inline void misc_vf(__ubuf__ float *o, __ubuf__ float *x, __ubuf__ f
 
 __global__ __vector__ void reg_misc(GM_ADDR x, GM_ADDR y, GM_ADDR out)
 {
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 3 * 512 * 4);
-    LocalTensor<float> lx = buf.GetWithOffset<float>(512, 0), ly = buf.GetWithOffset<float>(512, 2048),
-                       lo = buf.GetWithOffset<float>(512, 4096);
-    GlobalTensor<float> gx, gy, go;
-    gx.SetGlobalBuffer((__gm__ float *)x, 512);
-    gy.SetGlobalBuffer((__gm__ float *)y, 512);
-    go.SetGlobalBuffer((__gm__ float *)out, 512);
-    DataCopy(lx, gx, 512);
-    DataCopy(ly, gy, 512);
+    TILES_IN
     DataCopy(lo, go, 512);
     PipeBarrier<PIPE_ALL>();
     asc_vf_call<misc_vf>((__ubuf__ float *)lo.GetPhyAddr(), (__ubuf__ float *)lx.GetPhyAddr(),
