@@ -373,15 +373,16 @@ def markdown(recs, meta):
     return "\n".join(out)
 
 
-def update_doc(path, table):
+def update_doc(path, table, begin=BEGIN_MARK, end=END_MARK, what="corpus-check"):
+    """Replaces what stands between the `begin` and `end` markers of `path` with `table`."""
     with open(path) as f:
         doc = f.read()
-    if BEGIN_MARK not in doc or END_MARK not in doc:
-        raise SystemExit("%s has no corpus-check markers (%s ... %s)" % (path, BEGIN_MARK, END_MARK))
-    head, rest = doc.split(BEGIN_MARK, 1)
-    _, tail = rest.split(END_MARK, 1)
+    if begin not in doc or end not in doc:
+        raise SystemExit("%s has no %s markers (%s ... %s)" % (path, what, begin, end))
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
     with open(path, "w") as f:
-        f.write(head + BEGIN_MARK + "\n" + table + "\n" + END_MARK + tail)
+        f.write(head + begin + "\n" + table + "\n" + end + tail)
 
 
 def main(argv=None):

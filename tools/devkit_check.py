@@ -128,14 +128,7 @@ def markdown(recs, meta):
 
 
 def update_doc(path, table):
-    with open(path) as f:
-        doc = f.read()
-    if BEGIN_MARK not in doc or END_MARK not in doc:
-        raise SystemExit("%s has no devkit-check markers (%s ... %s)" % (path, BEGIN_MARK, END_MARK))
-    head, rest = doc.split(BEGIN_MARK, 1)
-    _, tail = rest.split(END_MARK, 1)
-    with open(path, "w") as f:
-        f.write(head + BEGIN_MARK + "\n" + table + "\n" + END_MARK + tail)
+    cc.update_doc(path, table, BEGIN_MARK, END_MARK, "devkit-check")
 
 
 def main(argv=None):
