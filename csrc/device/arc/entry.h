@@ -116,15 +116,20 @@ template <class... A> constexpr auto fnptr(void (*f)(A...)) { return f; }
 
 } // namespace __arc
 
+/* The kernel's parameter descriptor and function pointer, which the rtc
+ * reads back for the binary's metadata (rtc/metadata.cpp). */
+#define __ARC_KDESC(i, ...)                                                                      \
+    extern "C" __attribute__((used)) const decltype(::__arc::describe(::__arc::fnptr(__VA_ARGS__))) \
+        __arc_kdesc_##i = ::__arc::describe(::__arc::fnptr(__VA_ARGS__));                        \
+    extern "C" __attribute__((used)) const decltype(::__arc::fnptr(__VA_ARGS__))                  \
+        __arc_kfn_##i = ::__arc::fnptr(__VA_ARGS__);
+
 #define __ARC_ENTRY(i, ...)                                                               \
     extern "C" __attribute__((used)) void __arc_entry_##i(const unsigned char *args)    \
     {                                                                                    \
         ::__arc::call(::__arc::fnptr(__VA_ARGS__), args);                                \
     }                                                                                    \
-    extern "C" __attribute__((used)) const decltype(::__arc::describe(::__arc::fnptr(__VA_ARGS__))) \
-        __arc_kdesc_##i = ::__arc::describe(::__arc::fnptr(__VA_ARGS__));                \
-    extern "C" __attribute__((used)) const decltype(::__arc::fnptr(__VA_ARGS__))          \
-        __arc_kfn_##i = ::__arc::fnptr(__VA_ARGS__);
+    __ARC_KDESC(i, __VA_ARGS__)
 
 /* The rtc appends one per SIMT kernel: the thread function the pass builds
  * the block from (rtc/simt_pass.cpp), plus the parameter descriptor. */
@@ -133,10 +138,7 @@ template <class... A> constexpr auto fnptr(void (*f)(A...)) { return f; }
     {                                                                                            \
         ::__arc::call(::__arc::fnptr(__VA_ARGS__), args);                                        \
     }                                                                                            \
-    extern "C" __attribute__((used)) const decltype(::__arc::describe(::__arc::fnptr(__VA_ARGS__))) \
-        __arc_kdesc_##i = ::__arc::describe(::__arc::fnptr(__VA_ARGS__));                        \
-    extern "C" __attribute__((used)) const decltype(::__arc::fnptr(__VA_ARGS__))                  \
-        __arc_kfn_##i = ::__arc::fnptr(__VA_ARGS__);
+    __ARC_KDESC(i, __VA_ARGS__)
 
 
 #endif /* ARC_ENTRY_H_ */
