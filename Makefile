@@ -29,7 +29,7 @@ CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter
 LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(SAN)
 
 COMMON_SRC := $(wildcard csrc/common/*.c)
-RT_SRC     := $(wildcard csrc/rt/*.c) $(wildcard csrc/rt/*.cpp) $(COMMON_SRC)
+RT_SRC     := $(wildcard csrc/rt/*/*.c) $(wildcard csrc/rt/*/*.cpp) $(COMMON_SRC)
 RTC_SRC    := $(wildcard csrc/rtc/*.c) $(wildcard csrc/rtc/*.cpp) $(GEN)/device_headers.c $(GEN)/host_headers.c $(GEN)/acl_headers.c $(COMMON_SRC)
 # The tables csrc/common owns, served to device and host compiles too.
 TABLE_HDRS := csrc/common/socs.h csrc/common/ge_dtypes.h
@@ -55,11 +55,11 @@ $(HOME_DIR)/lib64/clang/include/stddef.h: $(CLANG_RESOURCE_DIR)/include/stddef.h
 	@rm -rf $(HOME_DIR)/lib64/clang && mkdir -p $(HOME_DIR)/lib64/clang
 	cp -r $(CLANG_RESOURCE_DIR)/include $(HOME_DIR)/lib64/clang/include
 
-$(OBJ)/%.c.o: %.c $(ACL_HDRS) $(wildcard csrc/*/*.h) csrc/device/arc/core_abi.h
+$(OBJ)/%.c.o: %.c $(ACL_HDRS) $(wildcard csrc/*/*.h) $(wildcard csrc/rt/*/*.h) csrc/device/arc/core_abi.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OBJ)/%.cpp.o: %.cpp $(ACL_HDRS) $(wildcard csrc/*/*.h)
+$(OBJ)/%.cpp.o: %.cpp $(ACL_HDRS) $(wildcard csrc/*/*.h) $(wildcard csrc/rt/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 

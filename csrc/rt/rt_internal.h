@@ -26,7 +26,7 @@
 #include "arc/simt_abi.h"
 #include "common/exports.h"
 #include "common/meta.h"
-#include "rt/orc_loader.h"
+#include "rt/loader/orc_loader.h"
 
 #define SIM_MSG_MAX 2048
 

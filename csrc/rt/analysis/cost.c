@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/cost_model.h"
+#include "rt/analysis/cost_model.h"
 
 /* ---- the per-block model ---- */
 int sim_cost_pidx(int pipe_t_value)

@@ -17,7 +17,7 @@
  * runs into the launch timeout, reporting every block's position). */
 #include <stdio.h>
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 /* A fiber core runs blocks of its launch until none is left, then switches
  * back to its thread; it is resumed again for the next launch. */

@@ -12,7 +12,7 @@
  * priced like the basic API's (cost.c, cost_gm.c). */
 #include <math.h>
 
-#include "rt/cost_model.h"
+#include "rt/analysis/cost_model.h"
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 

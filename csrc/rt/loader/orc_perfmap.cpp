@@ -3,7 +3,7 @@
 // JIT code: "start size name" in hex), so `perf record` / `perf top` name
 // kernels and the device API's out-of-line helpers instead of showing raw
 // addresses.  A JITLink plugin sees the final addresses after fix-up.
-#include "rt/orc_perfmap.h"
+#include "rt/loader/orc_perfmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 static void sub_main(void *arg);
 

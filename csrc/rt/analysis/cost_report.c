@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/exports.h"
-#include "rt/cost_model.h"
+#include "rt/analysis/cost_model.h"
 
 static const char *const pipe_keys[CP] = {"scalar", "vec", "cube", "mte1", "mte2", "mte3", "fixpipe"};
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 /* Every thread of the launch has checked out (nthreads only grows while
  * blocks wait to start, so a stale read just spins on). */

@@ -6,8 +6,8 @@
 // builtins defined here by address.  Nothing is found with dlsym, which
 // would miss a library loaded RTLD_LOCAL (how Python loads extensions).
 // Every llvm::Error becomes a message; none reaches stderr.
-#include "rt/orc_loader.h"
-#include "rt/orc_perfmap.h"
+#include "rt/loader/orc_loader.h"
+#include "rt/loader/orc_perfmap.h"
 
 #include <math.h>
 #include <stdio.h>

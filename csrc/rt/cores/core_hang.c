@@ -34,7 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 static const char *where_name(int w)
 {

@@ -2,7 +2,7 @@
  * which needs them all live at once (at most the arch's cores of the
  * kernel's kind).  Blocks on threads wait here; blocks run as fibers park
  * (core_fibers.c). */
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 typedef struct {
     const launch_ctx *c;

@@ -22,7 +22,7 @@
 #include <xmmintrin.h>
 #endif
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 #define ALTSTACK_SIZE (64u << 10)
 

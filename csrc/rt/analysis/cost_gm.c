@@ -18,7 +18,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "rt/cost_model.h"
+#include "rt/analysis/cost_model.h"
 
 #define LINE 512u
 #define PORT_CAP 4096u /* reservations kept per core; beyond, the two oldest merge */

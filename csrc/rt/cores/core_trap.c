@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/core_internal.h"
+#include "rt/cores/core_internal.h"
 
 /* " (AIC)", " (AIV 1)" for a MIX sub-core, else "". */
 static const char *sub_label(const core_thread *ct)
