@@ -46,7 +46,7 @@ class AclError(Error, RuntimeError):
     name: Optional[str] = None
 
 
-# What the runtime reports for a failed task (csrc/rt/stream.c, core_trap.c, core_hang.c):
+# What the runtime reports for a failed task (csrc/rt/acl/stream.c, core_trap.c, core_hang.c):
 #   NAME (CODE): [kernel execution: ]ACL_API: a task on STREAM failed: TASK[ (and N later task(s) failed too)]
 #   TASK = KERNEL block B/N: API: VALUES   (API "kernel code" for a fault: "... (SIGSEGV): ...")
 _LAUNCH = re.compile(r"^(?P<name>ACL_\w+) \((?P<code>-?\d+)\): (?:kernel execution: )?(?P<acl_api>acl\w+): "

@@ -1,7 +1,7 @@
 """Estimated NPU time of simulated launches: ``ascendrtc.profile()``.
 
 The simulated NPU runs every pipe of an AI core in program order.  While a
-profiling session is on, its cost model (``csrc/rt/cost.c``) places each
+profiling session is on, its cost model (``csrc/rt/analysis/cost.c``) places each
 device-API operation on a per-core model of the pipes -- MTE2, vector,
 MTE3, scalar, cube... -- which overlap unless a sync orders them, prices it
 from the published rates of the simulated SoC and schedules the blocks on

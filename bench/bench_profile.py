@@ -1,4 +1,4 @@
-"""What profiling costs (ascendrtc.profile, the cost model of csrc/rt/cost.c):
+"""What profiling costs (ascendrtc.profile, the cost model of csrc/rt/analysis/cost.c):
 the same launch with and without a profiling session, interleaved in one run.
 
   add  bench_device_add's tiled, double-buffered add (queues), 8 blocks,

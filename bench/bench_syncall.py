@@ -3,7 +3,7 @@
 with its SyncAll() call removed, launched the same way, interleaved in one
 run.  Without the barrier the kernel runs on a few threads taking blocks
 from a counter; with it every block must be live at once (fibers in
-csrc/rt/core_fibers.c; ASCENDRTC_FIBERS=0 gives the old thread per block).
+csrc/rt/cores/core_fibers.c; ASCENDRTC_FIBERS=0 gives the old thread per block).
 The no-barrier kernel's answer is not checked (block 0 may fold partials
 not yet written: a GM race between cores, which the race check rejects, so
 both kernels run with race_check="off"); the barrier kernel's is, against

@@ -1,4 +1,4 @@
-"""The cost model (csrc/rt/cost.c, ascendrtc.profile): estimates whose
+"""The cost model (csrc/rt/analysis/cost.c, ascendrtc.profile): estimates whose
 orderings and ratios follow the published rates (docs/performance_model.md) --
 never absolute times -- and the report's plot and Chrome trace."""
 import io

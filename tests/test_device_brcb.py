@@ -2,7 +2,7 @@
 block of dst, at block r * dstRepStride + j * dstBlkStride) on 32- and
 16-bit types with strided dst blocks, against a NumPy model; a dst too small
 for the repeats stops the kernel naming the API, the operand and the kernel
-line (the runtime's copy, csrc/rt/brcb.c, reports like the inline one)."""
+line (the runtime's copy, csrc/rt/services/brcb.c, reports like the inline one)."""
 import numpy as np
 import pytest
 

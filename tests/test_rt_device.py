@@ -1,5 +1,5 @@
 """aclInit/aclFinalize, the simulated device and its SoC description
-(csrc/rt/README.md, csrc/rt/soc.c)."""
+(csrc/rt/README.md, csrc/rt/acl/soc.c)."""
 import ctypes
 
 from helpers.rt import (INVALID_FILE, INVALID_PARAM, REPEAT_INITIALIZE, RT_FEATURE_NOT_SUPPORT, RT_INVALID_DEVICEID,

@@ -1,5 +1,5 @@
 """The blocks of a SyncAll kernel run as fibers on a few threads
-(csrc/rt/core_fibers.c, fiber.c): each block keeps its own core (UB, position,
+(csrc/rt/cores/core_fibers.c, fiber.c): each block keeps its own core (UB, position,
 trap target, printf) across the barrier, blocks that wait for each other
 through GM after a barrier still all run (the stall watch adds threads and
 parked fibers move to them), and a 48-block launch no longer costs a thread

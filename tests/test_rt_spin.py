@@ -1,5 +1,5 @@
 """ASCENDRTC_SPIN_US: the stream worker, core threads and synchronizers poll
-for a while before they block (csrc/rt/spin.c).  Results must not depend
+for a while before they block (csrc/rt/cores/spin.c).  Results must not depend
 on it: launches on two streams, events and host threads give the same
 answers with spinning off, default and long."""
 import os

@@ -42,10 +42,10 @@ ARC_EXPORT int ascendrtc_sync_polled(void *stream, int every, int slice_ms, int 
  * dropped and it returns -1; otherwise the synchronize's ACL code. */
 ARC_EXPORT int ascendrtc_event_sync_polled(void *event, int slice_ms, int (*poll)(void *arg), void *arg);
 /* libascendcl: unified-buffer bytes per vector core of the simulated
- * device's SoC (rt/soc.c), which aclrtGetDeviceInfo reports only on 3510. */
+ * device's SoC (rt/acl/soc.c), which aclrtGetDeviceInfo reports only on 3510. */
 ARC_EXPORT long long ascendrtc_ub_size(void);
 /* libascendcl: start (on = 1) or stop a profiling session of the cost
- * model (rt/cost.c): launches queued while it is on are priced for the
+ * model (rt/analysis/cost.c): launches queued while it is on are priced for the
  * SoC named `soc` (NULL or "": the device's).  Starting clears what was
  * recorded.  Returns whether a session was on, -1 for an unknown soc. */
 ARC_EXPORT int ascendrtc_profile(int on, const char *soc);

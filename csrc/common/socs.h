@@ -1,9 +1,9 @@
 /* socs.h - the simulated NPU architectures and SoCs: the one table.
  *
  * Everything that knows a SoC fact expands these rows: the runtime
- * (rt/soc.c: aclrtGetSocName, aclrtGetDeviceInfo, the core arenas), the
+ * (rt/acl/soc.c: aclrtGetSocName, aclrtGetDeviceInfo, the core arenas), the
  * compiler's option parser (rtc/options.c: --npu-arch, --npu-soc), the
- * cost model (rt/cost_rates.c), the device API (arc/core_abi.h: the L0
+ * cost model (rt/analysis/cost_rates.c), the device API (arc/core_abi.h: the L0
  * windows), the host tiling API (Matmul defaults) and Python
  * (_C.ARCHS, _C.SOCS; op projects' PlatformAscendC).  Adding a SoC is
  * one ARC_SOCS row; docs/simulated_npu.md lists the sources.

@@ -240,7 +240,7 @@ static int tiling_key_attr(KernelObject *k, PyObject *v, aclrtLaunchKernelAttr *
     return 0;
 }
 
-/* race_check="error"|"warn"|"off": the launch's pipe race check (csrc/rt/race.c). */
+/* race_check="error"|"warn"|"off": the launch's pipe race check (csrc/rt/analysis/race.c). */
 static int race_check_attr(KernelObject *k, PyObject *v, aclrtLaunchKernelAttr *attr)
 {
     static const char *const modes[] = {"off", "warn", "error"};

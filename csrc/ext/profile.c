@@ -1,5 +1,5 @@
 /* profile.c - _C.profile / _C.profile_take: the doors to the simulated
- * NPU's cost model (rt/cost.c), which ascendrtc/profile.py wraps. */
+ * NPU's cost model (rt/analysis/cost.c), which ascendrtc/profile.py wraps. */
 #include "arc_ext.h"
 
 /* _C.profile(on, soc=None) -> previous state, or None without a cost model. */

@@ -79,7 +79,7 @@ void accesses_of(llvm::Instruction &in, const llvm::DataLayout &dl, std::vector<
             out.push_back({p, n, write});
     };
     // A volatile access is flagged (bit 1): how a kernel waits for or signals
-    // another block through GM (rt/race_raw.c).
+    // another block through GM (rt/analysis/race_raw.c).
     if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&in)) {
         add(l->getPointerOperand(), size_of(l->getType()), l->isVolatile() ? 2 : 0);
     } else if (auto *s = llvm::dyn_cast<llvm::StoreInst>(&in)) {

@@ -11,7 +11,7 @@ namespace arc_rtc {
 // accesses) whose address may be UB or GM (not a local variable or a
 // global), insert `if (on) __arc_race_raw(p, bytes, write, "file:line")`,
 // `on` being __arc_race_raw_on() asked once at the function's entry.  The
-// runtime (rt/race_raw.c) attributes them to the scalar pipe.  A loop's
+// runtime (rt/analysis/race_raw.c) attributes them to the scalar pipe.  A loop's
 // contiguous accesses are reported once, as their whole range, before the
 // loop when its trip count can be computed there.  Needs the
 // module's line tables; returns the number of accesses instrumented.

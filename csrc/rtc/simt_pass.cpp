@@ -4,7 +4,7 @@
 // (__arc_simt_thread_<i>, simt_api/device_types.h): builtins are calls of
 // __arc_simt_get, asc_syncthreads a call of __arc_simt_sync, each warp
 // function a call of __arc_simt_warp, block-shared arrays are annotated.
-// Two passes make a block of it (the runtime's driver is rt/simt.c):
+// Two passes make a block of it (the runtime's driver is rt/cores/simt.c):
 //
 // Prepare (pipeline start): each static `__ubuf__` array becomes an
 // external global __arc_ubuf.<n> (an alloca would be per thread, and an

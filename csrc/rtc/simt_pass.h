@@ -29,7 +29,7 @@ struct SimtResult {
 // become block-shared UB slots and the functions that reach SIMT builtins
 // are marked always-inline; before the optimiser's loop passes, each
 // __arc_simt_thread_<i> becomes __arc_entry_<i> (the block, run by the
-// runtime's driver, rt/simt.c) and its run functions.
+// runtime's driver, rt/cores/simt.c) and its run functions.
 void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
                    int nstrip);
 

@@ -66,7 +66,7 @@ template <class T> __attribute__((noinline, cold)) void store_atomic_each(T *dst
 {
     for (uint64_t i = 0; i < n; i++) atomic_apply(dst + i, src[i], op);
 }
-/* 32-bit float and integers: the runtime's copy (rt/store_atomic.c, the
+/* 32-bit float and integers: the runtime's copy (rt/services/store_atomic.c, the
  * same combine), so kernels compile none. */
 template <class T> inline void store_atomic(T *dst, const T *src, uint64_t n, int op)
 {

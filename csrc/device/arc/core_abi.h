@@ -61,7 +61,7 @@ typedef struct arc_core {
 void __arc_uses(unsigned what);
 
 /* Each cube-side buffer has its own window at the start of a 1 MiB slot
- * whose rest is inaccessible (rt/arena.c), so a raw pointer run off one
+ * whose rest is inaccessible (rt/cores/arena.c), so a raw pointer run off one
  * faults, naming it, instead of writing into the next: L0A, L0B and L0C
  * (the arch's sizes, arc_l0*_size_of) start at a slot; the BiasTable and
  * Fixpipe buffer end at the end of their slot's first page, so running
@@ -117,7 +117,7 @@ enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
 #define ARC_CORE_CONST
 #endif
 arc_core *__arc_core(void) ARC_CORE_CONST;
-/* TQue/TQueBind operations (rt/queue.c) on the device API's TQueBase, laid
+/* TQue/TQueBind operations (rt/services/queue.c) on the device API's TQueBase, laid
  * out as arc_que (arc/pipe.h asserts it).  pipes: producer pipe * 16 +
  * consumer pipe of the syncs the queue implies (0: none), reported to the
  * race check.  Each checks the queue's state and traps naming the API;
@@ -149,7 +149,7 @@ typedef struct arc_pipe {
     unsigned long long ub_used, l1_used, l0_used[5];
     unsigned int nbuf;
 } arc_pipe;
-/* TPipe::InitBuffer (rt/pipe.c): num buffers of len bytes (rounded up to
+/* TPipe::InitBuffer (rt/services/pipe.c): num buffers of len bytes (rounded up to
  * 32) for q, from the memory of q's position; traps naming api when they do
  * not fit. */
 void __arc_pipe_carve(arc_pipe *p, arc_que *q, unsigned num, unsigned len, const char *api) ARC_NOMERGE;
@@ -161,7 +161,7 @@ void __arc_pipe_carve(arc_pipe *p, arc_que *q, unsigned num, unsigned len, const
 #define ARC_GM_CACHE_SLOT 40
 #define ARC_GM_WAYS 4
 #define ARC_GM_NEXT_SLOT (ARC_GM_CACHE_SLOT + 2 * ARC_GM_WAYS)
-/* DataCopy's count form between GM and a local tensor (rt/data_copy.c),
+/* DataCopy's count form between GM and a local tensor (rt/services/data_copy.c),
  * type-independent: the 32-byte length rule, the local operand's alignment
  * and length (`local_bytes`, its tensor's), the GM range check, the pipe and
  * GM race checks, then the copy; esize and tname are the element type's
@@ -183,7 +183,7 @@ typedef struct arc_plan {
 typedef struct arc_opnd {
     unsigned epb, blk, rep;
 } arc_opnd;
-/* A vector operand (rt/vec_check.c): 32-byte aligned, within its tensor
+/* A vector operand (rt/services/vec_check.c): 32-byte aligned, within its tensor
  * (`tensor_bytes`), then its access on the vector pipe for the race check
  * ("dst..." operands read and written) and the cost model's element size.
  * cnt: the count form's n elements; l0: a level-0 call, up to the last
@@ -192,7 +192,7 @@ void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned
                      const char *api, const char *what) ARC_NOMERGE;
 void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
                     const char *api, const char *what) ARC_NOMERGE;
-/* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/reduce_whole.c),
+/* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/services/reduce_whole.c),
  * the device API's whole<float> compiled once: the src operand check
  * (__arc_check_l0), dst's length for dstRepStride, then per repeat the
  * pairwise sum tree or the first max/min with its lane; op and order are
@@ -204,17 +204,17 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
 void __arc_whole_f32(float *dst, unsigned dst_bytes, const float *src, unsigned src_bytes, const arc_plan *p,
                      int dstRepStride, int srcBlkStride, int srcRepStride, int op, int order,
                      const char *api) ARC_NOMERGE;
-/* Brcb (rt/brcb.c) on 16- or 32-bit elements (esize): the src check
+/* Brcb (rt/services/brcb.c) on 16- or 32-bit elements (esize): the src check
  * (__arc_check_cnt of repeat * 8), dst's alignment, distinctness and reach,
  * then element j of repeat r fills dst's block r * rep + j * blk. */
 void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_bytes, unsigned repeat, unsigned blk,
                 unsigned rep, unsigned esize, const char *tname) ARC_NOMERGE;
-/* DataCopy UB -> GM in an atomic mode (rt/store_atomic.c) on n 32-bit
+/* DataCopy UB -> GM in an atomic mode (rt/services/store_atomic.c) on n 32-bit
  * elements of `kind` (ARC_ATOMIC32_*): each combined into GM by a
  * compare-and-swap with op (arc/state.h AtomicOp ADD/MAX/MIN). */
 enum { ARC_ATOMIC32_F32 = 0, ARC_ATOMIC32_I32, ARC_ATOMIC32_U32 };
 void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int op, int kind);
-/* DataCopy's bulk copies (rt/copy.c): GM -> UB, and UB -> GM (non-temporal
+/* DataCopy's bulk copies (rt/services/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
 void __arc_store_bytes(void *dst, const void *src, unsigned long long n);
@@ -251,7 +251,7 @@ void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, un
  * AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing done). */
 int __arc_cross_core(int op, int mode, int flag);
 
-/* Pipe race detection (csrc/rt/race.c).  arc_core::dev[ARC_RACE_SLOT] is
+/* Pipe race detection (csrc/rt/analysis/race.c).  arc_core::dev[ARC_RACE_SLOT] is
  * the launch's mode, so the device API calls the runtime only when it is
  * on.  __arc_race_access: a device-API access on pipe `pipe` (a pipe_t
  * value) to [p, p + bytes), write 0 a read, 1 a write, 2 a read-modify-write;
@@ -267,7 +267,7 @@ enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_
 #define ARC_RACE_SPARSE 4
 void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
-/* GM races between the cores of a launch (csrc/rt/race_gm.c).
+/* GM races between the cores of a launch (csrc/rt/analysis/race_gm.c).
  * arc_core::dev[ARC_RACE_GM_SLOT] is the core's log (0: unchecked).
  * __arc_race_gm: op ARC_GM_READ/WRITE/ATOMIC, an access by a device-API call
  * on `pipe` to GM [p, p + bytes); ARC_GM_ATOMIC_RMW a scalar atomic (it
@@ -289,13 +289,13 @@ void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long l
 
 /* Loads and stores of the kernel's own code through pointers (not the
  * device API's: it reports its own), instrumented by the compiler
- * (rtc/raw_access.cpp, rt/race_raw.c): __arc_race_raw_on, once per
+ * (rtc/raw_access.cpp, rt/analysis/race_raw.c): __arc_race_raw_on, once per
  * function, says whether either race check is on; __arc_race_raw reports
  * `bytes` at p, write 0 a load, 1 a store, at kernel source line `site`. */
 int __arc_race_raw_on(void);
 void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site);
 
-/* The cost model (csrc/rt/cost.c) rides on the race hooks: while a launch
+/* The cost model (csrc/rt/analysis/cost.c) rides on the race hooks: while a launch
  * is profiled, dev[ARC_RACE_SLOT] also has ARC_COST_ON set (so the hooks
  * run even with the race check off), dev[ARC_COST_SLOT] holds the block's
  * record (runtime-owned) and the device API stores the element size of the
@@ -305,7 +305,7 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
  * hooks run for the cost model alone. */
 #define ARC_GM_COST_ONLY 1ull
 /* The Matmul API computes on the host; it reports each block's cube work
- * to the cost model (csrc/rt/cost_cube.c) in one call: m x n x k in
+ * to the cost model (csrc/rt/analysis/cost_cube.c) in one call: m x n x k in
  * base_k chunks, loaded step_ka / step_kb chunks at a time by MTE2 from GM
  * into L1 (A at a, B at b, rows lda / ldb bytes apart; k_rows: K runs down
  * the rows; NULL: a local or scalar operand, no GM load), each chunk moved

@@ -1,4 +1,4 @@
-/* cost.h - the device API's side of the cost model (csrc/rt/cost.c): the
+/* cost.h - the device API's side of the cost model (csrc/rt/analysis/cost.c): the
  * pipe, bytes and synchronisation reach it through the race hooks
  * (arc/race.h); what those lack, the element type of a vector operation
  * (fp16 and fp32 repeats cost differently), is stored here before them.

@@ -151,7 +151,7 @@ static inline void check_params(const DataCopyParams &p, const char *api)
 } // namespace __detail
 
 /* ---- DataCopy, count form ---- */
-/* The runtime has the whole count form GM <-> local (rt/data_copy.c), the
+/* The runtime has the whole count form GM <-> local (rt/services/data_copy.c), the
  * same checks compiled once; the modes that change the checks keep them inline. */
 #if !defined(ASCENDRTC_NPU_SEMANTICS) && !defined(ASCENDRTC_SANITIZER) && !defined(ASCENDRTC_NO_GM_CHECKS)
 #define ARC_DATACOPY_IN_RUNTIME 1

@@ -167,7 +167,7 @@ inline int top_lane(const Plan &p)
     return -1;
 }
 /* One past the last element of the operand the call touches (the runtime's
- * check_l0 has the same, rt/vec_check.c). */
+ * check_l0 has the same, rt/services/vec_check.c). */
 inline uint64_t extent(const Plan &p, const Opnd &o)
 {
     if (p.repeat == 0) return 0;
@@ -207,7 +207,7 @@ template <class F> inline void lanes(const Plan &p, F f)
     }
 }
 /* Level-0 operand check: 32-byte aligned start, extent within the tensor. */
-/* Operand checks: the runtime's (rt/vec_check.c, compiled once) unless
+/* Operand checks: the runtime's (rt/services/vec_check.c, compiled once) unless
  * -DASCENDRTC_NPU_SEMANTICS changes the limit they check. */
 template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)

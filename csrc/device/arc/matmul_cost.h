@@ -1,5 +1,5 @@
 /* matmul_cost.h - a Matmul API block as the cost model sees it
- * (csrc/rt/cost_cube.c, arc_cost_mm in core_abi.h). */
+ * (csrc/rt/analysis/cost_cube.c, arc_cost_mm in core_abi.h). */
 #ifndef ARC_MATMUL_COST_H_
 #define ARC_MATMUL_COST_H_
 

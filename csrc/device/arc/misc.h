@@ -62,13 +62,13 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
     const char *api = "AscendC::Brcb";
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "AscendC::Brcb supports 16- and 32-bit types");
 #ifndef ASCENDRTC_NPU_SEMANTICS
-    /* Compiled once in the runtime (rt/brcb.c): same checks and copies. */
+    /* Compiled once in the runtime (rt/services/brcb.c): same checks and copies. */
     __arc_brcb(dst.addr_, dst.bytes_, src.addr_, src.bytes_, repeatTime, bp.dstBlkStride, bp.dstRepStride,
                (unsigned)sizeof(T), __arc::tname<T>());
     return;
 #endif
     const uint32_t epb = 32 / sizeof(T);
-    if (repeatTime) { /* dst written on PIPE_V, reported first as in rt/brcb.c */
+    if (repeatTime) { /* dst written on PIPE_V, reported first as in rt/services/brcb.c */
         uint64_t b = ((uint64_t)(repeatTime - 1) * bp.dstRepStride + 7ull * bp.dstBlkStride + 1) * 32;
         __arc::cost_esize<T>();
         __arc::race(__arc::RP_V, bp.dstBlkStride == 1 && (repeatTime == 1 || bp.dstRepStride == 8) ? 2 : 2 | ARC_RACE_SPARSE,

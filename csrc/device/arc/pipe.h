@@ -92,7 +92,7 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQue
 public:
     TQueBind() { pos_ = src == TPosition::GM ? dst : src; }
 
-    /* The checks and the state changes are the runtime's (rt/queue.c). */
+    /* The checks and the state changes are the runtime's (rt/services/queue.c). */
     template <typename T> LocalTensor<T> AllocTensor() { return tensor<T>(__arc_que_alloc(raw(), pipes_)); }
     template <typename T> void AllocTensor(LocalTensor<T> &t) { t = AllocTensor<T>(); }
     template <typename T> void DeQue(LocalTensor<T> &t) { t = DeQue<T>(); }
@@ -236,7 +236,7 @@ public:
     uint64_t l0_used_[5] = {0, 0, 0, 0, 0}; /* L0A, L0B, L0C, BiasTable, Fixpipe buffer */
     uint32_t nbuf_ = 0;
 
-    /* The checks and the arithmetic are the runtime's (rt/pipe.c). */
+    /* The checks and the arithmetic are the runtime's (rt/services/pipe.c). */
     bool carve(TQueBase &q, uint32_t num, uint32_t len, const char *api)
     {
         __arc_pipe_carve(reinterpret_cast<arc_pipe *>(this), q.raw(), num, len, api);

@@ -1,4 +1,4 @@
-/* race.h - the device API's side of the pipe race check (csrc/rt/race.c):
+/* race.h - the device API's side of the pipe race check (csrc/rt/analysis/race.c):
  * each local-memory access names the pipe the NPU runs it on, and each
  * synchronisation what it orders.  Off (one load and a branch) unless the
  * launch's mode in arc_core::dev[ARC_RACE_SLOT] is on. */
@@ -29,12 +29,12 @@ static inline void race_v(const void *p, unsigned long long bytes, const char *w
 {
     if (race_on()) __arc_race_access(RP_V, what[0] == 'd' && what[1] == 's' && what[2] == 't' ? 2 : 0, p, bytes, api);
 }
-/* GM races between cores (csrc/rt/race_gm.c): on when the launch gave
+/* GM races between cores (csrc/rt/analysis/race_gm.c): on when the launch gave
  * this core a log. */
 static inline bool race_gm_on() { return __builtin_expect(__arc_core()->dev[ARC_RACE_GM_SLOT] != 0, 0); }
 /* The same, only when the GM race check itself is on (not the cost model alone). */
 static inline bool race_gm_log() { return __builtin_expect(__arc_core()->dev[ARC_RACE_GM_SLOT] > ARC_GM_COST_ONLY, 0); }
-/* A profiled launch (csrc/rt/cost.c). */
+/* A profiled launch (csrc/rt/analysis/cost.c). */
 static inline bool cost_on() { return __builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0); }
 /* n runs of len bytes, `stride` bytes apart, from p: a GM access (op
  * ARC_GM_READ/WRITE/ATOMIC) of a device-API call on `pipe`. */

@@ -264,7 +264,7 @@ inline void whole(const LocalTensor<T> &dst, const LocalTensor<T> &src, const __
         __arc::red_dst(dst, (uint64_t)(p.repeat - 1) * dstRepStride * per + per, p.repeat > 1 && dstRepStride > 1, api);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     if constexpr (__arc::one_of<T, float>) {
-        /* Compiled once in the runtime (rt/reduce_whole.c): same checks,
+        /* Compiled once in the runtime (rt/services/reduce_whole.c): same checks,
          * lane order and sum tree, so the same results. */
         __arc_whole_f32(dst.addr_, dst.bytes_, src.addr_, src.bytes_, reinterpret_cast<const arc_plan *>(&p),
                         dstRepStride, srcBlkStride, srcRepStride, op, (int)order, api);

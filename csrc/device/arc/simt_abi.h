@@ -1,6 +1,6 @@
 /* simt_abi.h - the contract between SIMT kernels (the simt_api headers, the rtc's
  * SIMT pass, rtc/simt_pass.cpp) and the runtime's block driver
- * (rt/simt.c).  Plain C.
+ * (rt/cores/simt.c).  Plain C.
  *
  * A SIMT kernel is compiled as the code of one thread.  Its builtins
  * (threadIdx ... gridDim, the UB bases) are calls of __arc_simt_get, which
@@ -63,7 +63,7 @@ typedef struct arc_simt_desc {
     const char *const *where;   /* where[s]: "file:line" of point s */
 } arc_simt_desc;
 
-/* A SIMT launch's shape (rt/launch.c keeps it with the launch). */
+/* A SIMT launch's shape (rt/acl/launch.c keeps it with the launch). */
 typedef struct arc_simt_dims {
     unsigned grid[3], block[3];
     unsigned dyn_ub;
@@ -81,7 +81,7 @@ struct arc_simt_block_ctx {
     int s;                      /* the point run[s] resumes */
 };
 
-/* The driver: runs one block of a SIMT kernel (rt/simt.c). */
+/* The driver: runs one block of a SIMT kernel (rt/cores/simt.c). */
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
 
 #ifdef __cplusplus

@@ -52,7 +52,7 @@ static_assert(SLOT_END <= ARC_SITE_SLOT, "device-API slots run into the runtime'
 constexpr int GM_WAYS = ARC_GM_WAYS;
 enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
 
-/* Bulk copies GM <-> UB: calls into the runtime (rt/copy.c), so kernels do
+/* Bulk copies GM <-> UB: calls into the runtime (rt/services/copy.c), so kernels do
  * not each compile their own copy loops. */
 static inline void copy_bytes(void *__restrict dst, const void *__restrict src, uint64_t n)
 {

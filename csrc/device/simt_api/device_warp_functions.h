@@ -2,7 +2,7 @@
  * and lane queries.  No mask argument: each acts on the lanes of the warp
  * that reach it together (the active lanes; exited lanes are inactive).
  * Every one is one call of __arc_simt_warp, a point where the driver
- * gathers the warp's lanes (rt/simt.c): a shuffle reading an inactive lane
+ * gathers the warp's lanes (rt/cores/simt.c): a shuffle reading an inactive lane
  * is an error, never a plausible value.  asc_reduce_* combine in a tree:
  * lanes i and i + 16, then + 8, + 4, + 2, + 1 (inactive lanes skipped). */
 #ifndef ASC_SIMT_DEVICE_WARP_FUNCTIONS_H_

@@ -1,7 +1,7 @@
 /* math_functions.h - the SIMT float math library (API SIMT-API/数学函数/
  * float类型数学库函数, 90 functions) and the integer abs/min/max family.
  * C library names (sinf, erfcf, j0f, ...) are the host C library's, which
- * the loader links kernels against (csrc/rt/orc_builtins.c): declared here
+ * the loader links kernels against (csrc/rt/loader/orc_builtins.c): declared here
  * in the device compile, taken from <math.h> when a kernel file compiles
  * with the system headers (host-code mode).  The CUDA-style names the C
  * library lacks (sinpif, erfinvf, normcdff, cyl_bessel_i0f, rnorm3df, ...)

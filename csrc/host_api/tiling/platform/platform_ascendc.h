@@ -1,7 +1,7 @@
 // tiling/platform/platform_ascendc.h - platform_ascendc::PlatformAscendC: the
 // SoC facts a tiling function asks for (core counts, on-chip memory sizes,
 // SoC version).  ascendrtc fills fe::PlatFormInfos from the simulated NPU the
-// op will run on (csrc/rt/soc.c), so tiling decisions match the launch.
+// op will run on (csrc/rt/acl/soc.c), so tiling decisions match the launch.
 #ifndef ARC_HOST_PLATFORM_ASCENDC_H
 #define ARC_HOST_PLATFORM_ASCENDC_H
 
