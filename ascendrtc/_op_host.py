@@ -80,25 +80,31 @@ def ge_dtype_name(ge: int) -> str:
 
 
 class HostCompileError(RuntimeError):
-    """The op_host sources did not compile or load; ``log`` holds clang's diagnostics."""
+    """The op_host sources did not compile or load; ``log`` holds clang's
+    diagnostics.  ``stage`` is "init" when the code loaded but its static
+    initialisers crashed, threw or ran past the timeout (``file``: the
+    op_host file whose initialiser was running, or None), else "compile"."""
 
-    def __init__(self, message: str, log: str = ""):
+    def __init__(self, message: str, log: str = "", stage: str = "compile", file: Optional[str] = None):
         super().__init__(message)
-        self.log = log
+        self.log, self.stage, self.file = log, stage, file
 
 
 class HostCode:
     """An op project's host code, compiled and loaded in this process
-    (``_C.HostCode``: the provider's host ORC loader through the extension).
-    Calls answer ``(False, stage, message)`` when op code failed, faulted or
+    (``_C.HostCode``: the provider's host ORC loader through the extension);
+    its static initialisers run contained too, bounded by ``timeout`` seconds
+    (0: none).  Calls answer ``(False, stage, message)`` when op code failed, faulted or
     ran past ``timeout`` seconds; Ctrl-C raises KeyboardInterrupt."""
 
-    def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = ()):
+    def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = (),
+                 timeout: float = 0.0):
         paths = list(files)
         try:
-            self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options))
+            self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
         except RuntimeError as e:
-            raise HostCompileError(str(e), getattr(e, "log", "")) from None
+            raise HostCompileError(str(e), getattr(e, "log", ""), getattr(e, "stage", "compile"),
+                                   getattr(e, "file", None)) from None
         self.log = self._code.log
 
     def factory(self, op_type: str) -> Optional[int]:

@@ -147,9 +147,8 @@ class OpProject:
         self._options = list(options)
         hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")))
         if not hosts:
-            raise _error(op_type or self.name, "op_host/",
-                                 "the project has no op_host/*.cpp (the op definition and tiling function); "
-                                 f"files: {', '.join(sorted(self.files)) or 'none'}")
+            raise _error(op_type or self.name, "op_host/", "the project has no op_host/*.cpp (the op definition and "
+                         f"tiling function); files: {', '.join(sorted(self.files)) or 'none'}")
         types = [(p, m.group(1)) for p in hosts for m in _OP_ADD.finditer(self.files[p])]
         if op_type is None:
             if not types:
@@ -163,9 +162,10 @@ class OpProject:
         self.kernel_name = _camel_to_snake(op_type)
         self.kernel_file = self._find_kernel()
         try:
-            self._host = HostCode(self.files, hosts, self._options)
-        except HostCompileError as e:
-            raise _error(op_type, self.host_file, compile_reason(e.log), e.log) from None
+            self._host = HostCode(self.files, hosts, self._options, self._timeout())
+        except HostCompileError as e:  # the compile, or its static initialisers ("init": naming the file)
+            raise (_error(op_type, e.file or self.host_file, str(e)) if e.stage == "init" else
+                   _error(op_type, self.host_file, compile_reason(e.log), e.log)) from None
         self._factory = self._host.factory(op_type)
         if not self._factory:
             raise _error(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")
@@ -176,7 +176,7 @@ class OpProject:
         self.input_names = [p["name"] for p in d["inputs"]]
         self.output_names = [p["name"] for p in d["outputs"]]
         self.attr_names = [a["name"] for a in d["attrs"]]
-        structs, regs = parse_tiling_structs({p: t for p, t in self.files.items() if p.endswith((".h", ".hpp"))})
+        structs, regs = parse_tiling_structs(self.files)
         self._structs = structs
         self._struct = self._pick_struct(structs, regs, d.get("tiling_classes", []))
         self._kernel_side = None  # the op's OpKernel, made on first launch
@@ -197,7 +197,7 @@ class OpProject:
     def _pick_struct(self, structs, regs, classes) -> Optional[TilingStruct]:
         by_op = {c["op"]: c for c in classes}
         c = by_op.get(self.op_type) or (classes[0] if len(classes) == 1 else None)
-        name = c["cls"] if c else regs.get(self.op_type)
+        name = c["cls"] if c else regs.get(self.op_type) or regs.get("")
         s = structs.get(name) if name else None
         if s is not None and c is not None and s.size != c["size"]:
             return None  # the parser and the compiler disagree: show bytes, not guesses

@@ -107,6 +107,43 @@ def test_planted_foreign_kernel_is_refused(server, tmp_path, monkeypatch, caplog
     assert r3.how == "remote" and computes_add(r3.binary)
 
 
+def test_an_unverified_value_is_logged_once_never_kept_and_overwritten(server, tmp_path, monkeypatch, caplog):
+    """All of the rule for a value without a valid MAC: ignored (the right
+    result is computed), logged once per process naming its key however
+    often it is met, never copied into any file of a local cache, left as
+    it is by a read-only cache, and overwritten by the next compile that
+    writes.  Replaced rather than deleted: whoever can write to the server
+    can delete it anyway, and the replacement makes the entry useful again."""
+    _env(monkeypatch, tmp_path, server.url)
+    r = C.compile(prog(), OPTS)
+    (name,) = server.keys()
+    bad = _evil_entry(_cache_auth.unseal(KEY.encode(), name, _value(server, name)), r.key.digest)
+    evil_binary = decode_entry(bad, r.key.digest)[1]
+    _plant(server, name, bad)
+    _env(monkeypatch, tmp_path, server.url, local="ro0")
+    monkeypatch.setenv("ASCENDRTC_CACHE", "read")
+    locals_ = [tmp_path / d for d in ("ro0", "ro1", "ro2", "rw")]
+    with caplog.at_level(logging.WARNING, logger="ascendrtc.cache"):
+        for d in locals_[:3]:
+            monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(d))
+            r2 = C.compile(prog(), OPTS)
+            assert r2.how == "compiled" and computes_add(r2.binary)
+        assert _value(server, name) == bad                    # a read-only cache leaves it as it is
+        monkeypatch.setenv("ASCENDRTC_CACHE", "on")
+        monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(locals_[3]))
+        r3 = C.compile(prog(), OPTS)
+        assert r3.how == "compiled" and computes_add(r3.binary)
+    refusals = [m for m in caplog.messages if "ignoring the remote entry" in m]
+    assert len(refusals) == 1 and r.key.digest in refusals[0], refusals
+    for d in locals_:
+        for root, _, names in os.walk(d):
+            for n in names:
+                with open(os.path.join(root, n), "rb") as f:
+                    assert evil_binary not in f.read(), os.path.join(root, n)
+    _, payload = decode_entry(_cache_auth.unseal(KEY.encode(), name, _value(server, name)), r.key.digest)
+    assert payload == r3.binary.data                          # overwritten by a sealed, good entry
+
+
 def test_the_plant_would_run_if_trusted_unauthenticated(server, tmp_path, monkeypatch):
     """What the opt-in trusts (and that the test above can fail): without a
     key, ASCENDRTC_CACHE_REMOTE_TRUST=unauthenticated loads whatever anyone

@@ -106,6 +106,48 @@ def test_the_timeout_comes_from_the_environment(monkeypatch):
     good_call(op)
 
 
+# Static initialisers of an op_host file that misbehave as it is loaded.
+BAD_INIT = {
+    "segv": ("static int arc_bad = [] { volatile int *p = nullptr; *p = 1; return 0; }();",
+             r"crashed \(SIGSEGV: invalid memory access"),
+    "abort": ("#include <cstdlib>\nstatic int arc_bad = [] { std::abort(); return 0; }();",
+              r"crashed \(SIGABRT: abort\(\)"),
+    "throw": ("#include <stdexcept>\nstruct ArcBad { ArcBad() { throw std::runtime_error(\"boom\"); } };\n"
+              "static ArcBad arc_bad;", r"threw std::runtime_error: boom"),
+    "loop": ("static int arc_bad = [] { volatile unsigned spin = 1; while (spin) {} return 0; }();",
+             r"did not return within 2 s \(an endless loop\?\) and were stopped; op_project\(..., host_timeout=\)"),
+}
+
+
+def with_bad_init(what, path="op_host/zz_bad.cpp"):
+    f = files()
+    f[path] = BAD_INIT[what][0] if path not in f else BAD_INIT[what][0] + "\n" + f[path]
+    return f
+
+
+@pytest.mark.parametrize("what", sorted(BAD_INIT))
+def test_a_failing_static_initialiser_names_the_file_and_the_process_goes_on(op, what):
+    """They ran under the host JIT's lock, uncontained: a crash killed the
+    process, and a loop hung it (and every later op project)."""
+    t0 = time.monotonic()
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/zz_bad.cpp\): the static initialisers of "
+                                                 r"op_host/zz_bad.cpp " + BAD_INIT[what][1]) as e:
+        arc.op_project(with_bad_init(what), host_timeout=2)
+    assert e.value.op == "AddSplit" and e.value.file == "op_host/zz_bad.cpp"
+    assert time.monotonic() - t0 < 120
+    good_call(op)                                # the loader was left usable
+    good_call(arc.op_project(files(), options=["-DARC_AFTER_" + what.upper()]))  # and loads new code
+
+
+def test_a_bad_project_is_not_cached_and_its_own_file_is_named(op):
+    bad = with_bad_init("segv", "op_host/add_split.cpp")
+    for _ in range(2):       # the same content fails the same way each time: nothing kept
+        with pytest.raises(arc.OpProjectError, match=r"\(op_host/add_split.cpp\): the static initialisers of "
+                                                     r"op_host/add_split.cpp crashed \(SIGSEGV"):
+            arc.op_project(bad)
+    good_call(op)
+
+
 CHILD = r'''
 import os, signal, sys, time
 import numpy as np
@@ -113,6 +155,9 @@ import ascendrtc as arc
 signal.signal(signal.SIGINT, signal.default_int_handler)
 files = eval(sys.stdin.read())
 what = sys.argv[1]
+if what == "init":
+    files["op_host/zz_bad.cpp"] = ("#include <cstdio>\nstatic int arc_bad = [] { std::printf(\"spinning\\n\"); "
+                                   "std::fflush(stdout); volatile unsigned spin = 1; while (spin) {} return 0; }();")
 if what == "compile":
     files["op_host/add_split.cpp"] = "#include <iostream>\n#include <regex>\n#include <map>\n" + files["op_host/add_split.cpp"]
     files["op_host/add_split.cpp"] += "\n// %f\n" % time.time()   # never compiled before in this process
@@ -124,10 +169,11 @@ try:
     if what == "tiling":
         op.tiling(x, x)
     else:
-        arc.op_project(files)
+        arc.op_project(files, host_timeout=0)
     print("finished", flush=True)
 except KeyboardInterrupt:
     print("interrupted %.2f" % (time.monotonic() - t0), flush=True)
+files.pop("op_host/zz_bad.cpp", None)
 good = arc.op_project(eval(repr(files)) if what == "tiling" else files)
 y = np.arange(4096, dtype=np.float32)
 assert np.array_equal(good(y, y), 2 * y)
@@ -165,3 +211,24 @@ def test_ctrl_c_stops_the_op_host_compile_within_a_second():
     assert lines[0].startswith("interrupted"), (lines, err)
     assert float(lines[0].split()[1]) < 0.3 + 1.0 + 0.5
     assert lines[1] == "good", err
+
+
+def test_ctrl_c_stops_an_endless_static_initialiser_within_a_second():
+    p = subprocess.Popen([sys.executable, "-c", CHILD, "init"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=os.path.dirname(HERE))
+    p.stdin.write(repr(files()))
+    p.stdin.close()
+    p.stdin = None
+    for want in ("go", "spinning"):             # compiled, and now in the initialiser's loop
+        assert select.select([p.stdout], [], [], 240)[0], f"the child never said {want!r}"
+        assert p.stdout.readline().strip() == want
+    time.sleep(0.3)
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    assert select.select([p.stdout], [], [], 60)[0]
+    line = p.stdout.readline()
+    took = time.monotonic() - sent
+    out, err = p.communicate(timeout=240)
+    assert line.startswith("interrupted"), (line, out, err)
+    assert took < 1.5, took
+    assert out.split("\n")[0] == "good", err

@@ -103,7 +103,16 @@ ARC_EXPORT int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
 /* libacl_rtc: the address of a symbol of the loaded host code, or NULL and
  * *err (free with ascendrtc_host_free_string). */
 ARC_EXPORT void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, char **err);
-/* libacl_rtc: unload the host code (its static objects' destructors run). */
+/* libacl_rtc: run the loaded host code's static initialisers (each file's
+ * in declaration order; the compile runs none), holding no lock while they
+ * run: the caller contains them (a fault or an interrupt may end the call
+ * early; the symbol arc_host_init_file then names the file whose
+ * initialiser was running).  0 when they returned, 1 when one threw
+ * (*what says what), -1 when the code has no initialiser entry (*what
+ * says why); *what is freed with ascendrtc_host_free_string. */
+ARC_EXPORT int ascendrtc_host_op_init(arc_host_op *op, char **what);
+/* libacl_rtc: unload the host code (its static objects' destructors run
+ * when its initialisers all returned, none otherwise). */
 ARC_EXPORT void ascendrtc_host_op_free(arc_host_op *op);
 /* libacl_rtc: free a string the host-op functions returned. */
 ARC_EXPORT void ascendrtc_host_free_string(char *s);

@@ -46,7 +46,7 @@ static int have_host_jit(void)
     if (arc_ready() < 0)
         return 0;
     if (arc_acl.ascendrtc_host_op_compile && arc_acl.ascendrtc_host_op_symbol && arc_acl.ascendrtc_host_op_free &&
-        arc_acl.ascendrtc_host_free_string)
+        arc_acl.ascendrtc_host_op_init && arc_acl.ascendrtc_host_free_string)
         return 1;
     PyErr_SetString(PyExc_RuntimeError, "op projects' host code runs on the simulated NPU only: this provider has "
                                         "no host-code compiler (ascendrtc_host_op_compile)");
@@ -87,6 +87,77 @@ typedef struct {
     int cancel;
 } compile_args;
 
+typedef struct {
+    arc_host_op *op;
+    char *what;
+    int rc;
+} init_args;
+
+static void init_main(void *p)
+{
+    init_args *a = p;
+    a->rc = arc_acl.ascendrtc_host_op_init(a->op, &a->what);
+}
+
+/* Runs the loaded code's static initialisers contained (host_run.c); 0
+ * when they returned, else -1 with an exception set: RuntimeError with
+ * .stage "init" and .file (the op_host file whose initialiser was
+ * running, or None) for a fault, a throw or a timeout.  The code is
+ * unloaded after a failure without running any more of it, or leaked when
+ * its thread did not stop. */
+static int run_initialisers(HostCodeObject *h, double timeout_s)
+{
+    init_args ia = {h->op, NULL, -1};
+    int sig, how = arc_host_run(init_main, &ia, timeout_s, &sig, NULL);
+    if (how == ARC_HOST_DONE && ia.rc == 0)
+        return 0;
+    if (sig == -1)
+        h->op = NULL; /* still running its code: never unloaded */
+    if (how == ARC_HOST_ERROR || how == ARC_HOST_INTERRUPTED)
+        return -1;
+    PyObject *file = Py_None, *msg;
+    if (h->op) {
+        PyObject *why;
+        const char *const volatile *at = symbol(h, "arc_host_init_file", &why);
+        Py_XDECREF(why);
+        if (at && *at && !(file = PyUnicode_DecodeUTF8(*at, (Py_ssize_t)strlen(*at), "replace")))
+            return -1;
+    }
+    PyObject *who = file == Py_None ? PyUnicode_FromString("the op_host files' static initialisers")
+                                    : PyUnicode_FromFormat("the static initialisers of %U", file);
+    char secs[32];
+    snprintf(secs, sizeof secs, "%g", timeout_s);
+    if (!who)
+        msg = NULL;
+    else if (how == ARC_HOST_FAULT)
+        msg = PyUnicode_FromFormat("%U crashed (%s); the host code was unloaded and the process goes on", who,
+                                   arc_host_signal_text(sig));
+    else if (how == ARC_HOST_TIMEOUT)
+        msg = PyUnicode_FromFormat("%U did not return within %s s (an endless loop?) and were stopped; "
+                                   "op_project(..., host_timeout=) or ASCENDRTC_HOST_TIMEOUT sets the limit",
+                                   who, secs);
+    else if (how == ARC_HOST_STUCK)
+        msg = PyUnicode_FromFormat("%U did not return within %s s and block the signal that stops them: their "
+                                   "thread is left running", who, secs);
+    else if (ia.rc == 1)
+        msg = PyUnicode_FromFormat("%U %s", who, ia.what ? ia.what : "threw");
+    else
+        msg = PyUnicode_FromFormat("the loaded host code cannot run its static initialisers: %s",
+                                   ia.what ? ia.what : "no arc_host_init");
+    if (ia.what)
+        arc_acl.ascendrtc_host_free_string(ia.what);
+    Py_XDECREF(who);
+    PyObject *e = msg ? PyObject_CallOneArg(PyExc_RuntimeError, msg) : NULL, *stage = PyUnicode_FromString("init");
+    Py_XDECREF(msg);
+    if (e && stage && PyObject_SetAttrString(e, "stage", stage) == 0 && PyObject_SetAttrString(e, "file", file) == 0)
+        PyErr_SetObject(PyExc_RuntimeError, e);
+    Py_XDECREF(e);
+    Py_XDECREF(stage);
+    if (file != Py_None)
+        Py_DECREF(file);
+    return -1;
+}
+
 static void compile_main(void *p)
 {
     compile_args *a = p;
@@ -94,16 +165,19 @@ static void compile_main(void *p)
                                               &a->op, &a->log, &a->cancel);
 }
 
-/* HostCode(paths, texts, mains, options) -> compiled and loaded; raises
- * RuntimeError with clang's diagnostics as .log when it does not compile. */
+/* HostCode(paths, texts, mains, options, timeout=0) -> compiled, loaded
+ * and initialised (its static initialisers run contained, bounded by
+ * timeout seconds); raises RuntimeError with clang's diagnostics as .log
+ * when it does not compile (see run_initialisers when it does not start). */
 static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"paths", "texts", "mains", "options", NULL};
+    static char *kwlist[] = {"paths", "texts", "mains", "options", "timeout", NULL};
     PyObject *lists[4], *seqs[4] = {NULL, NULL, NULL, NULL}, *res = NULL;
     const char **c[4] = {NULL, NULL, NULL, NULL};
     Py_ssize_t n[4];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO:HostCode", kwlist, &lists[0], &lists[1], &lists[2],
-                                     &lists[3]))
+    double timeout_s = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|d:HostCode", kwlist, &lists[0], &lists[1], &lists[2],
+                                     &lists[3], &timeout_s))
         return NULL;
     if (!have_host_jit())
         return NULL;
@@ -133,7 +207,7 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         goto done;
     }
     if (how == ARC_HOST_FAULT) {
-        PyErr_Format(PyExc_RuntimeError, "the op_host compile or its static initialisers crashed (%s)",
+        PyErr_Format(PyExc_RuntimeError, "the op_host compile crashed (%s)",
                      arc_host_signal_text(sig));
         goto done;
     }
@@ -180,6 +254,10 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
     h->plan_free = (plan_free_fn)fns[2];
     h->free_reply = (free_fn)fns[3];
     h->log = logs;
+    if (run_initialisers(h, timeout_s) < 0) {
+        Py_DECREF(h); /* unloads it (no destructor runs), unless it was left running */
+        goto done;
+    }
     res = (PyObject *)h;
 done:
     for (int i = 0; i < 4; i++) {

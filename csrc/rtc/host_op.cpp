@@ -2,11 +2,15 @@
 // clang and loaded with a host LLJIT of its own.  Unlike kernels, host
 // code uses the C++ standard library and may have static objects: it is
 // compiled with the clang driver's defaults for this machine (system
-// libstdc++ headers), added as IR so ORC runs its constructors, and links
-// against libstdc++/libgcc_s/libm loaded by name (a library Python loaded
-// RTLD_LOCAL is invisible to a process-wide lookup).
+// libstdc++ headers) and links against libstdc++/libgcc_s/libm loaded by
+// name (a library Python loaded RTLD_LOCAL is invisible to a process-wide
+// lookup).  Its static initialisers are foreign code like its tiling
+// function: they are moved out of llvm.global_ctors into one function that
+// ascendrtc_host_op_init runs (contained by the caller, csrc/ext/host_run.c)
+// with no lock of the loader held, never by the JIT's initialize().
 #include "host_op.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -29,6 +33,7 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -38,6 +43,7 @@
 #pragma GCC diagnostic pop
 
 #include "device_headers.h"
+#include "resource_dir.h"
 
 // One loaded op's host code.  The destructors its static objects register
 // with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
@@ -48,6 +54,7 @@ struct arc_host_op {
     std::mutex mu;
     std::vector<std::pair<void (*)(void *), void *>> dtors;
     void *dso = nullptr;
+    bool inited = false; // its static initialisers all returned: its destructors may run
 };
 
 namespace {
@@ -175,7 +182,7 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
 
     std::vector<std::string> args = {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-O1", "-fPIC",
                                      "-fmessage-length=0", "-ferror-limit=20", "-w",
-                                     "-resource-dir", ARC_CLANG_RESOURCE_DIR,
+                                     "-resource-dir", arc_resource_dir(),
                                      "-I", std::string(kProjRoot) + "/op_host",
                                      "-I", std::string(kProjRoot) + "/op_kernel",
                                      "-I", kProjRoot, "-I", kHostRoot,
@@ -216,6 +223,31 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
         return nullptr;
     return mod;
+}
+
+// llvm.global_ctors (the files' static initialisers, in priority order,
+// each file's in declaration order) becomes the body of __arc_host_ctors,
+// which arc/host_driver.h's arc_host_init calls.
+bool move_ctors(llvm::Module &m, std::string &log)
+{
+    std::vector<std::pair<unsigned, llvm::Function *>> ctors;
+    for (const auto &c : llvm::orc::getConstructors(m))
+        if (c.Func)
+            ctors.emplace_back(c.Priority, c.Func);
+    std::stable_sort(ctors.begin(), ctors.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (llvm::GlobalVariable *gv = m.getGlobalVariable("llvm.global_ctors", true))
+        gv->eraseFromParent();
+    llvm::Function *f = m.getFunction("__arc_host_ctors");
+    if (!f || !f->isDeclaration() || f->arg_size() != 0) {
+        log += "error: the host driver declares no __arc_host_ctors(void)\n";
+        return false;
+    }
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+    for (auto &c : ctors)
+        b.CreateCall(c.second->getFunctionType(), c.second);
+    b.CreateRetVoid();
+    return true;
 }
 
 std::mutex g_dso_mu;
@@ -268,16 +300,26 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
         *log = dup("error: " + g_init_error + "\n");
         return -1;
     }
-    std::string main_text;
-    for (int i = 0; i < nmains; i++)
+    // Before each file, a dynamic initialiser that names it: in one
+    // translation unit they run in declaration order, so after a fault
+    // arc_host_init_file names the file whose initialiser was running.
+    std::string main_text = "extern \"C\" const char *volatile arc_host_init_file;\n";
+    for (int i = 0; i < nmains; i++) {
+        std::string lit;
+        for (const char *c = mains[i]; *c; c++)
+            lit += (*c == '"' || *c == '\\') ? std::string("\\") + *c : std::string(1, *c);
+        main_text += "static const int __arc_host_at_" + std::to_string(i) + " = (arc_host_init_file = \"" + lit +
+                     "\", 0);\n";
         main_text += std::string("#include \"") + kProjRoot + "/" + mains[i] + "\"\n";
+    }
+    main_text += "static const int __arc_host_at_driver = (arc_host_init_file = nullptr, 0);\n";
     main_text += "#include \"arc/host_driver.h\"\n";
 
     std::string text;
     auto ctx = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> mod = compile(main_text, nfiles, paths, texts, nopts, opts, *ctx, text, cancel);
     text = strip_roots(text);
-    if (!mod) {
+    if (!mod || !move_ctors(*mod, text)) {
         *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
         return -1;
     }
@@ -294,7 +336,7 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     if (!e)
         e = g_jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
     if (!e)
-        e = g_jit->initialize(jd);  // static constructors of the op's host code
+        e = g_jit->initialize(jd);  // the platform's; the op's own run in ascendrtc_host_op_init
     if (e) {
         text += "error: cannot load the host code: " + llvm::toString(std::move(e)) + "\n";
         llvm::consumeError(g_jit->getExecutionSession().removeJITDylib(jd));
@@ -320,10 +362,26 @@ extern "C" void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, cha
     return a->toPtr<void *>();
 }
 
+extern "C" int ascendrtc_host_op_init(arc_host_op *op, char **what)
+{
+    *what = nullptr;
+    auto init = reinterpret_cast<char *(*)(void)>(ascendrtc_host_op_symbol(op, "arc_host_init", what));
+    if (!init)
+        return -1;
+    // No lock held from here: a fault, a timeout or Ctrl-C leaves the
+    // loader usable, and op->inited false (no destructor of it ever runs).
+    if ((*what = init()))
+        return 1;
+    op->inited = true;
+    return 0;
+}
+
 extern "C" void ascendrtc_host_op_free(arc_host_op *op)
 {
     if (!op)
         return;
+    if (!op->inited)
+        op->dtors.clear(); // its initialisers failed: run none of its code again
     for (auto it = op->dtors.rbegin(); it != op->dtors.rend(); ++it)
         it->first(it->second);
     {
@@ -332,7 +390,8 @@ extern "C" void ascendrtc_host_op_free(arc_host_op *op)
     }
     {
         std::lock_guard<std::mutex> g(g_mu);
-        llvm::consumeError(g_jit->deinitialize(*op->jd));
+        if (op->inited)
+            llvm::consumeError(g_jit->deinitialize(*op->jd));
         llvm::consumeError(g_jit->getExecutionSession().removeJITDylib(*op->jd));
     }
     delete op;

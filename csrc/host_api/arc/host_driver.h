@@ -469,6 +469,25 @@ inline char *reply(const std::string &s)
 
 extern "C" __attribute__((visibility("default"), used)) void arc_host_free(char *p) { std::free(p); }
 
+// The files' static initialisers: rtc/host_op.cpp gives this its body (the
+// translation unit's llvm.global_ctors, in order) and sets
+// arc_host_init_file before each file's; arc_host_init runs them once,
+// called by ascendrtc_host_op_init.  NULL, or what one threw (malloc'd).
+extern "C" void __arc_host_ctors(void);
+extern "C" __attribute__((visibility("default"), used)) const char *volatile arc_host_init_file = nullptr;
+
+extern "C" __attribute__((visibility("default"), used)) char *arc_host_init(void)
+{
+    try {
+        __arc_host_ctors();
+        return nullptr;
+    } catch (const std::exception &e) {
+        return arc_host::reply(std::string("threw ") + arc_host::type_name(e) + ": " + e.what());
+    } catch (...) {
+        return arc_host::reply("threw an exception that is not a std::exception");
+    }
+}
+
 extern "C" __attribute__((visibility("default"), used)) char *arc_host_describe(void *factory)
 {
     std::string r;
