@@ -75,6 +75,9 @@ _MISSING = [
      "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
     (re.compile(r"(\S+?):(\d+):\d+: error: no member named '(\w+)' in namespace '([\w:]+)'"),
      "{0}:{1}: uses {3}::{2}, which ascendrtc's host API subset lacks"),
+    (re.compile(r"(\S+?):(\d+):\d+: fatal error: '(\w+|std\w+\.h)' file not found"),
+     "{0}:{1}: includes <{2}>, a C or C++ standard library header this machine lacks: op host code compiles "
+     "against the system's C++ library headers (Debian: sudo apt-get install g++)"),
     (re.compile(r"(\S+?):(\d+):\d+: fatal error: '([^']+)' file not found"),
      "{0}:{1}: includes \"{2}\", which neither the project nor ascendrtc's host API provides"),
     (re.compile(r"(\S+?):(\d+):\d+: error: use of undeclared identifier '(\w+)'"),

@@ -1,12 +1,14 @@
 """The tiling structs an op project declares with the tiling DSL
-(``BEGIN_TILING_DATA_DEF`` ... ``END_TILING_DATA_DEF``), read from its
-headers so that the bytes a host tiling function saved can be shown field by
+(``BEGIN_TILING_DATA_DEF`` ... ``END_TILING_DATA_DEF``) or as plain C++
+structs (``context->GetTilingData<T>()``), read from its sources so that the bytes a host tiling function saved can be shown field by
 field, and a hand-made tiling packed.
 
 The layout is the DSL's (csrc/device/README.md, "Op projects"): fields in
 declaration order at their natural alignment, the size a multiple of the
 largest alignment.  The host code reports each registered class's size;
 a struct whose computed size differs is not decoded (raw bytes only).
+Library tiling structs a project nests (``TCubeTiling``, from
+csrc/device/kernel_tiling/kernel_tiling.h) are known without its headers.
 """
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ _DEF = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)(.*?)END_TILING_DATA_
 _FIELD = re.compile(r"TILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(([^()]*)\)")
 _CONST = re.compile(r"(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*(\d+)[uUlL]*\s*;|#define\s+(\w+)\s+\(?(\d+)[uUlL]*\)?")
 _REG = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+# A plain struct of data members only (no methods, access specifiers, nested braces).
+_PLAIN = re.compile(r"\bstruct\s+(\w+)\s*\{([^{}]*)\}\s*;")
+_MEMBER = re.compile(r"^([\w:]+)\s+(\w+)\s*(?:\[\s*(\w+)\s*\])?\s*(?:=\s*[-+\w.]+)?$")
+_GET = re.compile(r"GetTilingData\s*<\s*([\w:]+)\s*>")
 
 
 class TilingStruct:
@@ -113,10 +119,41 @@ class TilingStruct:
         return f"TilingStruct({self.name}, {self.size} bytes, fields={[f[0] for f in self.fields]})"
 
 
+def _library_structs(registry: Dict[str, "TilingStruct"]) -> Dict[str, "TilingStruct"]:
+    """The library's tiling structs a DSL struct may nest: TCubeTiling, its
+    int32 fields in the kernel struct's order (ascendrtc.matmul_tiling.FIELDS)."""
+    from .matmul_tiling import FIELDS
+    return {"TCubeTiling": TilingStruct("TCubeTiling", [(f, "scalar", "int32_t", 1) for f in FIELDS], registry)}
+
+
+def _short(typ: str) -> str:
+    """``optiling::TCubeTiling`` -> ``TCubeTiling``; ``std::uint32_t`` -> ``uint32_t``."""
+    return typ.rsplit("::", 1)[-1].strip()
+
+
+def _plain_fields(body: str) -> Optional[List[Tuple[str, str, str, str]]]:
+    """A plain struct's members as DSL fields, or None when one is not a
+    plain data member (or the layout may be changed: alignas, attributes)."""
+    if "alignas" in body or "__attribute__" in body or "#" in body:
+        return None
+    fields = []
+    for decl in (d.strip() for d in body.split(";")):
+        if not decl:
+            continue
+        m = _MEMBER.match(decl)
+        if not m:
+            return None
+        typ, name, count = _short(m.group(1)), m.group(2), m.group(3)
+        kind = "array" if count else "scalar" if typ in _SCALARS else "struct"
+        fields.append((name, kind, typ, count or "1"))
+    return fields
+
+
 def parse_tiling_structs(texts: Mapping[str, str]) -> Tuple[Dict[str, TilingStruct], Dict[str, str]]:
-    """The DSL structs declared in ``texts`` (path -> source) and the
-    ``REGISTER_TILING_DATA_CLASS`` map op -> struct name.  Structs with a
-    field type or array length this parser cannot read are left out."""
+    """The DSL and plain structs declared in ``texts`` (path -> source), and
+    the ``REGISTER_TILING_DATA_CLASS`` map op -> struct name (key "": the one
+    struct ``GetTilingData<T>`` names, where the sources name one).  Structs
+    with a field type or array length this parser cannot read are left out."""
     consts: Dict[str, int] = {}
     raw: Dict[str, List[Tuple[str, str, str, str]]] = {}
     regs: Dict[str, str] = {}
@@ -137,14 +174,24 @@ def parse_tiling_structs(texts: Mapping[str, str]) -> Tuple[Dict[str, TilingStru
             raw[m.group(1)] = fields
         for m in _REG.finditer(text):
             regs[m.group(1)] = m.group(2)
+    for text in texts.values():    # plain structs after every DSL one: the DSL's layout wins
+        text = _COMMENTS.sub("", text)
+        for m in _PLAIN.finditer(text):
+            fields = None if "#pragma pack" in text else _plain_fields(m.group(2))
+            if fields and m.group(1) not in raw:
+                raw[m.group(1)] = fields
+    got = {_short(m.group(1)) for text in texts.values() for m in _GET.finditer(_COMMENTS.sub("", text))}
+    if len(got) == 1:
+        regs[""] = got.pop()
     registry: Dict[str, TilingStruct] = {}
+    registry.update({k: v for k, v in _library_structs(registry).items() if k not in raw})
     pending = dict(raw)
     while pending:
         progress = False
         for name, fields in list(pending.items()):
             out, ok = [], True
             for fname, kind, typ, count in fields:
-                typ = typ.replace("std::", "")
+                typ = _short(typ)
                 n = int(count) if count.isdigit() else consts.get(count)
                 if n is None:
                     ok = False

@@ -25,7 +25,6 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Optional, Sequence
 
-import numpy as np
 import torch
 
 __all__ = ["custom_op"]
@@ -47,12 +46,13 @@ def _schema(outputs: Callable, n_outputs: int) -> str:
 
 
 def _host(v: Any) -> Any:
-    """A CPU tensor as a NumPy array sharing its memory; other values as they are."""
+    """A CPU tensor detached (the launch views its memory through DLPack and
+    names it as a torch.Tensor in messages); other values as they are."""
     if isinstance(v, torch.Tensor):
         if v.device.type != "cpu":
             raise TypeError(f"ascendrtc custom ops take CPU tensors (the simulated NPU runs in host memory), "
                             f"got a tensor on {v.device}")
-        return np.from_dlpack(v.detach())
+        return v.detach()
     return v
 
 

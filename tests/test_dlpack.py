@@ -102,9 +102,13 @@ def test_kernels_take_exporters_as_inputs_and_outputs(scale, wrap):
     np.testing.assert_array_equal(y, x * 3)
 
 
-def test_exporter_dtype_checked_against_typed_pointer(scale):
-    with pytest.raises(TypeError, match=r"argument 'x' \(__gm__ float \*\) got DLPackOnly of int32"):
-        scale[1](DLPackOnly(np.zeros(4, np.int32)), np.zeros(4, np.float32), 1.0, 4)
+@pytest.mark.parametrize("dtype", [np.int32, np.float64])
+def test_exporter_dtype_checked_against_typed_pointer(scale, dtype):
+    """Named as passed (module and type: 'a torch.Tensor of float64' for a
+    tensor), not as the ndarray it is viewed through."""
+    with pytest.raises(TypeError, match=r"argument 'x' \(__gm__ float \*\) got a (\w+\.)*DLPackOnly of "
+                                        + np.dtype(dtype).name + "; expected float32 elements"):
+        scale[1](DLPackOnly(np.zeros(4, dtype)), np.zeros(4, np.float32), 1.0, 4)
 
 
 def test_kernel_writes_into_another_device_arrays_export(scale):

@@ -87,7 +87,8 @@ def test_workspace_and_new_style_struct():
     t = project("WorkspaceAdd").tiling(np.ones(1024, np.float32), rounds=2)
     assert t.workspace_sizes == [1024 * 4] and t.fields["rounds"] == 2
     t = project("AxpyStruct").tiling(np.ones(256, np.float32), np.ones(256, np.float32), alpha=0.5)
-    assert t.fields is None and t.data == np.array([128], np.uint32).tobytes() + np.float32(0.5).tobytes()
+    assert t.data == np.array([128], np.uint32).tobytes() + np.float32(0.5).tobytes()
+    assert t.fields == {"blockLength": 128, "alpha": 0.5}     # a plain struct (GetTilingData<T>) is decoded too
 
 
 def test_template_tiling_key_changes_with_its_arguments():

@@ -77,3 +77,34 @@ def test_matmul_without_infer_shape_needs_its_output_shape():
     for _ in range(3):  # too small: the kernel's writes past it name it, every time
         with pytest.raises(arc.LaunchError, match=r"\(kernel parameter 3 'c'\)"):
             op(a, b, bias, out_shapes=[(1024, 256)])
+
+
+@pytest.mark.parametrize("rel", [MATMUL, "operator/ascendc/tutorials/MatmulCustomSample/FrameworkLaunch/MatmulCustomMultiCore"],
+                         ids=["plain struct", "tiling DSL"])
+def test_matmul_tiling_fields_include_the_nested_tcube_tiling(rel):
+    """The tiling struct nests TCubeTiling (a plain C++ struct the host fills
+    through GetTilingData<T>, or a DSL struct with TILING_DATA_FIELD_DEF_STRUCT):
+    its fields are decoded, and agree with the call's shapes."""
+    op = arc.op_project(sample_path(rel))
+    a, b = np.zeros((1024, 256), np.float16), np.zeros((256, 640), np.float16)
+    t = op.tiling(a, b, np.zeros(640, np.float32), out_shapes=[(1024, 640)])
+    assert t.struct is not None and t.struct.size == 8 + 50 * 4 == 208 and len(t.data) >= 208
+    f = t.fields
+    cube = f["cubeTilingData"]
+    assert (cube["M"], cube["N"], cube["Ka"], cube["Kb"], cube["isBias"]) == (1024, 640, 256, 256, 1)
+    assert 1 <= cube["usedCoreNum"] <= t.block_dim * 2 and f["localMemSize"] > 0
+    assert t.replace(localMemSize=7).fields["localMemSize"] == 7
+
+
+def test_plain_tiling_structs_are_read_only_when_their_layout_is_plain():
+    from ascendrtc._op_tiling_struct import parse_tiling_structs
+    structs, regs = parse_tiling_structs({
+        "op_kernel/t.h": "struct Plain { uint32_t n; uint64_t big; int16_t arr[3]; AscendC::tiling::TCubeTiling mm; };\n"
+                         "struct Method { uint32_t n; uint32_t get() const; };\n"
+                         "struct Aligned { alignas(64) uint32_t n; };\n",
+        "op_host/t.cpp": "auto *t = context->GetTilingData<Plain>();",
+    })
+    assert regs[""] == "Plain" and "Method" not in structs and "Aligned" not in structs
+    p = structs["Plain"]
+    assert [(n, off) for n, _, _, _, off in p.layout()] == [("n", 0), ("big", 8), ("arr", 16), ("mm", 24)]
+    assert p.size == 224

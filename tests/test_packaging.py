@@ -2,7 +2,9 @@
 virtualenv and works there (extension, simulated NPU home, device headers,
 the `ascendrtc` script); the version is written once; a build without LLVM
 19 ends with one message naming the Debian packages."""
+import fnmatch
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +94,69 @@ def _elf_runpaths(root):
     return out
 
 
+def _readme_wheel_glob():
+    """The wheel the README's set-up installs (``pip install dist/<glob>``)."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        (glob,) = re.findall(r"^pip install (dist/\S+\.whl)\s*$", f.read(), re.M)
+    return glob
+
+
+def _makefile_recipe(target, word):
+    """The line of ``make <target>``'s recipe that contains ``word``."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        text = f.read()
+    body = text.split("\n" + target + ":", 1)[1].split("\n\n", 1)[0]
+    (line,) = [ln.strip() for ln in body.splitlines()[1:] if word in ln]
+    return line
+
+
+def test_readme_sets_up_with_make_and_installs_the_wheel_make_wheel_writes():
+    """README: make demo / make test, and `pip install` of the wheel whose
+    name make wheel's repair step writes (auditwheel: name-ver-py-abi-
+    manylinux_X_Y_arch.whl into dist/)."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    assert re.search(r"^make demo\b", readme, re.M) and re.search(r"^make test\b", readme, re.M)
+    assert re.search(r"^make wheel\b", readme, re.M)
+    assert "-w dist " in _makefile_recipe("wheel", "auditwheel repair")
+    from ascendrtc import __version__
+    tag = sys.implementation.cache_tag.replace("python-", "cp").replace("cpython-", "cp")
+    made = f"dist/ascendrtc-{__version__}-{tag}-{tag}-manylinux_2_36_x86_64.whl"
+    assert fnmatch.fnmatch(made, _readme_wheel_glob()), (made, _readme_wheel_glob())
+
+
+def test_make_wheel_names_a_library_auditwheel_cannot_find_and_stops(tmp_path):
+    """make wheel's repair step, its Makefile line run as written, on a wheel
+    whose extension needs a library that is nowhere: it fails naming it and
+    writes no manylinux wheel (make stops at the failing line)."""
+    if not (shutil.which("cc") and shutil.which("patchelf")):
+        pytest.skip("needs cc and patchelf (tools/install_deps.sh)")
+    line = _makefile_recipe("wheel", "auditwheel repair").replace("$(PYTHON)", sys.executable)
+    src = tmp_path / "probe.c"
+    src.write_text("int arc_probe(void) { return 1; }\n")
+    ext = tmp_path / "_probe.cpython-311-x86_64-linux-gnu.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(ext), str(src)], check=True, timeout=120)
+    subprocess.run(["patchelf", "--add-needed", "libarc_nowhere.so.7", str(ext)], check=True, timeout=120)
+    raw = tmp_path / "build" / "wheel-raw"
+    raw.mkdir(parents=True)
+    import zipfile
+    info = "ascendrtc-0.0.1.dist-info"
+    files = {"ascendrtc/_probe.cpython-311-x86_64-linux-gnu.so": ext.read_bytes(),
+             f"{info}/METADATA": b"Metadata-Version: 2.1\nName: ascendrtc\nVersion: 0.0.1\n",
+             f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n"
+                              b"Tag: cp311-cp311-linux_x86_64\n"}
+    record = "".join(f"{n},,\n" for n in files) + f"{info}/RECORD,,\n"
+    with zipfile.ZipFile(raw / "ascendrtc-0.0.1-cp311-cp311-linux_x86_64.whl", "w") as z:
+        for n, data in files.items():
+            z.writestr(n, data)
+        z.writestr(f"{info}/RECORD", record)
+    r = subprocess.run(line, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0, r.stdout + r.stderr
+    assert re.search(r'required library "libarc_nowhere.so.7" could not be located', r.stdout + r.stderr), \
+        r.stdout + r.stderr
+    assert not list(tmp_path.glob("dist/*manylinux*.whl"))   # nothing the README's pip install would take
+
+
 def _readme_example():
     with open(os.path.join(ROOT, "README.md")) as f:
         text = f.read()
@@ -116,6 +181,7 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     wheels = list(dist.glob("ascendrtc-*.whl"))
     assert len(wheels) == 1 and "manylinux" in wheels[0].name, wheels
+    assert fnmatch.fnmatch("dist/" + wheels[0].name, _readme_wheel_glob())   # what the README installs
     assert wheels[0].stat().st_size < 150 << 20
     unpacked = tmp_path / "unpacked"
     shutil.unpack_archive(str(wheels[0]), str(unpacked), "zip")
@@ -180,3 +246,52 @@ def test_import_without_llvm_names_the_packages_on_its_last_line(tmp_path):
     assert "sudo apt-get install libllvm19 libclang-cpp19" in last
     ok = subprocess.run([sys.executable, "-c", "import ascendrtc"], env=env, capture_output=True, timeout=120)
     assert ok.returncode == 0, ok.stderr       # with LLVM visible: no complaint
+
+
+HIDE_CLANG = r'''
+set -e
+mount -t tmpfs none /usr/lib/llvm-19/lib/clang
+mount -t tmpfs none /usr/lib/llvm-19/bin
+exec "$@"
+'''
+
+OP_SMOKE = r'''
+import numpy as np, ascendrtc as arc
+op = arc.op_project(%r)
+x = np.arange(4096, dtype=np.float32)
+assert np.array_equal(op(x, x), 2 * x)
+print("op ok")
+'''
+
+
+def _op_project_with_hidden(tmp_path, hide, needed):
+    """Runs the AddSplit op project in a private mount namespace where the
+    shell snippet ``hide`` has mounted over some of the system's files."""
+    if not shutil.which("unshare") or not os.path.isdir(needed):
+        pytest.skip(f"needs unshare and {needed} to hide")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("unshare -m is not permitted here")
+    env = dict(os.environ, PYTHONPATH=ROOT, ASCENDRTC_CACHE="off")
+    script = tmp_path / "op.py"
+    script.write_text(OP_SMOKE % os.path.join(ROOT, "tests", "op_projects", "AddSplit"))
+    return subprocess.run(["unshare", "-m", "sh", "-c", hide, "sh", sys.executable, str(script)],
+                          capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
+
+
+def test_op_host_code_compiles_without_the_systems_clang(tmp_path):
+    """Op host code is compiled in process (no clang++ is spawned) against
+    clang's headers bundled beside libacl_rtc.so, as a wheel has them: with
+    the system's clang binaries and resource headers hidden, an op project
+    still compiles and runs.  (The wheel test above hides all of LLVM.)"""
+    r = _op_project_with_hidden(tmp_path, HIDE_CLANG, "/usr/lib/llvm-19/lib/clang")
+    assert r.returncode == 0 and "op ok" in r.stdout, r.stdout[-2000:] + r.stderr[-3000:]
+
+
+def test_op_host_code_without_the_cxx_library_headers_says_what_to_install(tmp_path):
+    """Op host code is C++ against the system's libstdc++ headers (the wheel
+    bundles clang's own, not a C++ library): without them the error names
+    the header and the package."""
+    r = _op_project_with_hidden(tmp_path, "mount -t tmpfs none /usr/include/c++ && exec \"$@\"", "/usr/include/c++")
+    assert r.returncode != 0
+    assert re.search(r"OpProjectError: op AddSplit \(op_host/add_split.cpp\): \S+:\d+: includes <\w+>, a C or C\+\+ "
+                     r"standard library header this machine lacks: .*sudo apt-get install g\+\+", r.stderr), r.stderr[-3000:]

@@ -69,6 +69,14 @@ def test_non_contiguous_output_tensor_is_written_back(axpy1024):
     torch.testing.assert_close(z, y - x)
 
 
+def test_a_float64_tensor_is_named_as_a_tensor(axpy1024, op):
+    x64 = torch.zeros(1024, dtype=torch.float64)
+    with pytest.raises(TypeError, match=r"argument 'x'.* got a torch\.Tensor of float64; expected float32"):
+        axpy1024(x64, torch.randn(1024), torch.zeros(1024), 1.0)
+    with pytest.raises(TypeError, match=r"got a torch\.Tensor of float64"):   # through a custom op too
+        op(x64, torch.randn(1024, dtype=torch.float64), 1.0)
+
+
 def test_tensor_requiring_grad_is_refused_with_torchs_reason(axpy1024):
     x = torch.randn(1024, requires_grad=True)
     with pytest.raises(TypeError, match="argument 'x'.*require gradient"):

@@ -39,6 +39,22 @@ static const char *tname(PyObject *o)
     return Py_TYPE(o)->tp_name;
 }
 
+/* "a torch.Tensor": an array exporter's type with its module, for
+ * messages (a tensor viewed as an ndarray is still named as passed). */
+static const char *exporter_text(PyObject *o, char *buf, size_t n)
+{
+    const char *name = Py_TYPE(o)->tp_name;
+    PyObject *mod = strchr(name, '.') ? NULL : PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+    const char *m = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : NULL;
+    if (m && strcmp(m, "builtins") != 0)
+        snprintf(buf, n, "a %s.%s", m, name);
+    else
+        snprintf(buf, n, "a %s", name);
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    return buf;
+}
+
 /* ---- pack functions: 0 packed, 1 needs a temporary device copy, -1 error ---- */
 
 static int is_numpy_bool(PyObject *o)
@@ -108,7 +124,8 @@ static PyObject *view_of_exporter(const KernelObject *k, const arc_param_desc *p
         Py_XDECREF(v);
         return NULL;
     }
-    if (p->want && check_dtype(k, p, PyArray_DESCR((PyArrayObject *)v), tname(arg)) < 0) {
+    char what[160];
+    if (p->want && check_dtype(k, p, PyArray_DESCR((PyArrayObject *)v), exporter_text(arg, what, sizeof what)) < 0) {
         Py_DECREF(v);
         return NULL;
     }
