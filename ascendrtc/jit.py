@@ -37,10 +37,8 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import linecache
 import logging
 import os
-import re
 import sys
 import threading
 import time
@@ -48,6 +46,8 @@ import warnings
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import cache as _cache
+from ._jit_gen import _internal, _register_source, _selector
+from ._jit_names import _kernel_name_in, _pick_kernel, _template_origin
 from ._jit_errors import JitCompileError, RecompileBudgetError, RecompileWarning, _Progress
 from ._jit_options import JitOptions
 from ._jit_policy import ArraySpec, Part, RuntimeValue, bucket, classify, exact, fast_key_exprs, rounding, runtime, spec
@@ -517,80 +517,12 @@ class JitKernel:
         return f"<ascendrtc.jit {self.__name__}({', '.join(self._pnames)}), {len(self._variants)} variants>"
 
 
-_PKG_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def _internal(tb) -> bool:
-    """Whether every frame of ``tb`` is ascendrtc's own code (not a user's
-    source function or template expression)."""
-    while tb is not None:
-        f = tb.tb_frame.f_code.co_filename
-        if not (f.startswith(_PKG_DIR) or f.startswith("<jit ")):
-            return False
-        tb = tb.tb_next
-    return True
-
-
-def _register_source(filename: str, text: str) -> str:
-    """Give generated code a source in linecache, so tracebacks show its line
-    (not "Could not get source"); a unique name per distinct text."""
-    lines = text.splitlines(True)
-    name, n = filename, 1
-    while name in linecache.cache and linecache.cache[name][2] != lines:
-        n += 1
-        name = f"{filename[:-1]} #{n}>"
-    linecache.cache[name] = (len(text), None, lines, name)
-    return name
-
-
 def _hashable(v: Any) -> bool:
     try:
         hash(v)
         return True
     except TypeError:
         return False
-
-
-# The kernel function a template defines: `[extern "C"] __global__ __aicore__ void name(`, either order.
-_KERNEL_DECL = re.compile(r"\b__global__\b[^;{}()]*?\bvoid\s+([A-Za-z_]\w*)\s*\(")
-
-
-def _kernel_name_in(text: str) -> Optional[str]:
-    m = _KERNEL_DECL.search(text)
-    return m.group(1) if m else None
-
-
-# Each definition site of a template jit, per module.name: two templates with one
-# kernel name in one module keep apart in the disk cache's explanations.
-_template_sites: Dict[str, List[Tuple[str, int]]] = {}
-
-
-def _template_origin(base: str, site: Tuple[str, int]) -> str:
-    with _sites_lock:
-        sites = _template_sites.setdefault(base, [])
-        if site not in sites:
-            sites.append(site)
-        i = sites.index(site)
-    return base if i == 0 else f"{base}#{i + 1}"
-
-
-_sites_lock = threading.Lock()
-
-
-def _pick_kernel(names: List[str], fname: str) -> str:
-    if len(names) == 1:
-        return names[0]
-    if fname in names:
-        return fname
-    raise ValueError(f"{fname}: the source defines kernels {', '.join(names) or '(none)'}; say which to launch with "
-                     f"jit(kernel='...')")
-
-
-def _selector(launcher: Callable, sel: List[int], n: int) -> Callable:
-    names = [f"a{i}" for i in range(n)]
-    ns = {"L": launcher}
-    exec(f"def call({', '.join(names)}):\n    return L({', '.join(names[i] for i in sel)})", ns)  # noqa: S102
-    return ns["call"]
 
 
 class _Bound:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -49,7 +50,7 @@ extern "C" __global__ __aicore__ void group(GM_ADDR ws, GM_ADDR tiling, GM_ADDR 
 
 
 def test_cube_group_compiles_and_running_it_names_what_is_missing():
-    mod = arc.Program(SRC, "cube_group.asc").compile(["--npu-arch=dav-2201"]).load()
+    mod = dev.load(SRC, "cube_group.asc")
     k = mod.get_kernel("group")
     ws = np.zeros(1024, np.uint8)
     y = np.zeros(8, np.int32)

@@ -96,7 +96,7 @@ extern "C" __global__ __aicore__ void mm_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR bias
 
 @pytest.fixture(scope="module")
 def mod():
-    return arc.Program(SRC, "mm_api.cpp").compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(SRC, "mm_api.cpp")
 
 
 rng = np.random.default_rng(5)

@@ -11,6 +11,7 @@ import pytest
 import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
 from helpers.cube_mm import MM_TILE
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -118,7 +119,7 @@ extern "C" __global__ __aicore__ void good(GM_ADDR ws, GM_ADDR out)
 
 @pytest.fixture(scope="module")
 def mod():
-    return arc.Program(SRC, "mix.cpp", headers=MM_TILE).compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(SRC, "mix.cpp", headers=MM_TILE)
 
 
 def run(mod, name, blocks, *arrays):

@@ -11,6 +11,7 @@ import pytest
 
 import ascendrtc as arc
 from helpers import lowp_ref as ref
+from helpers import dev
 
 PRELUDE = '#include "kernel_operator.h"\n#include "simt_api/asc_fp8.h"\n'
 
@@ -48,7 +49,7 @@ for _m in ("rna", "rna_sat", "rh", "rh_sat"):
 @pytest.fixture(scope="module")
 def mod():
     src = PRELUDE + "\n".join(kernel(k, *v[:2], v[2]) for k, v in KERNELS.items())
-    return arc.Program(src, "lowp_test.asc").compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(src, "lowp_test.asc")
 
 
 def run(mod, name, x, out_dtype, out_per_in=1.0):

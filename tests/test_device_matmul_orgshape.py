@@ -7,6 +7,7 @@ import numpy as np
 
 import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -36,7 +37,7 @@ extern "C" __global__ __aicore__ void mm_pitch(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
 
 
 def test_org_shape_kc_and_differing_ka_kb():
-    mod = arc.Program(SRC, "mm_pitch.asc").compile(["--npu-arch=dav-2201"]).load()
+    mod = dev.load(SRC, "mm_pitch.asc")
     m, n, k, ka, kb, kc = 32, 48, 64, 96, 80, 112
     rng = np.random.default_rng(9)
     a = rng.uniform(-1, 1, (m, ka)).astype(np.float16)

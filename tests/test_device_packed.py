@@ -78,7 +78,7 @@ extern "C" __global__ __aicore__ void antiq_cfg(GM_ADDR x)
 @pytest.fixture(scope="module")
 def mod():
     src = PROG.replace("K_", str(K)).replace("N_", str(N)).replace("G_", str(G))
-    return arc.Program(src, "packed.asc").compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(src, "packed.asc")
 
 
 def pack(vals, bits):

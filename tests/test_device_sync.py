@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -149,7 +150,7 @@ extern "C" __global__ __aicore__ void rearrange(GM_ADDR x, GM_ADDR y, GM_ADDR z,
 
 @pytest.fixture(scope="module")
 def mod():
-    return arc.Program(SRC, "sync.asc").compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(SRC, "sync.asc")
 
 
 def run(mod, name, blocks, *arrays):

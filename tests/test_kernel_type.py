@@ -12,6 +12,7 @@ import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
 from helpers import acl, rt
 from helpers.cube_mm import MM_TILE
+from helpers import dev
 
 AIV_ONLY, AIC_ONLY, MIX_1_2 = 0, 1, 5
 CUBE, VEC, MATMUL, WRITTEN = 1, 2, 4, 0x100   # ARC_USES_* (device/arc/core_abi.h)
@@ -152,7 +153,7 @@ M, N, K = 192, 256, 64
 
 @pytest.fixture(scope="module")
 def mod():
-    return arc.Program(MM, "mm_ids.cpp", headers=MM_TILE).compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(MM, "mm_ids.cpp", headers=MM_TILE)
 
 
 def operands(cores):

@@ -11,6 +11,7 @@ import pytest
 
 import ascendrtc as arc
 from ascendrtc._poison import POISON_BITS
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -31,7 +32,7 @@ ROWS, COLS = 1024, 16
 
 @pytest.fixture(scope="module")
 def copy_rows():
-    return arc.Program(SRC, "copy_rows.cpp").compile(["--npu-arch=dav-2201"]).load().get_kernel("copy_rows")
+    return dev.load(SRC, "copy_rows.cpp").get_kernel("copy_rows")
 
 
 def test_half_written_output_is_named(copy_rows):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -24,7 +25,7 @@ extern "C" __global__ __aicore__ void ok(GM_ADDR out)
 
 @pytest.fixture
 def module():
-    return arc.Program(SRC, "spin.asc").compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(SRC, "spin.asc")
 
 
 def test_timeout_reports_core_positions_and_device_recovers(module):

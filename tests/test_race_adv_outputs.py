@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers import dev
 
 N, OUT = 256, 64   # floats in and out per block
 
@@ -80,7 +81,7 @@ def src(case, sync):
 
 
 def build(text):
-    return arc.Program(text, "race.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("k")
+    return dev.load(text, "race.asc").get_kernel("k")
 
 
 def at(text, needle):

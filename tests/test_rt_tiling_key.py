@@ -6,6 +6,7 @@ import numpy as np
 
 from helpers import rt
 from helpers.acl import compile_binary
+from helpers import dev
 
 SRC = r'''
 #include "kernel_operator.h"
@@ -68,7 +69,7 @@ def test_unknown_attribute_still_refused():
 def test_tiling_key_from_python():
     import pytest
     import ascendrtc as arc
-    k = arc.Program(SRC, "keyed.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("keyed")
+    k = dev.load(SRC, "keyed.asc").get_kernel("keyed")
     out = arc.zeros(4, np.int64)
     for key, want in ((None, -1), (1, 100), (0x500000002, 200)):
         k(out, block_dim=4, tiling_key=key)

@@ -8,6 +8,7 @@ import numpy as np
 import ascendrtc as arc
 from ascendrtc import adv_tiling
 from helpers.samples import sample_path
+from helpers import dev
 
 D = "operator/ascendc/0_introduction/16_unaligned_abs_kernellaunch/"
 
@@ -16,7 +17,7 @@ def load(rel):
     path = sample_path(D + rel)
     with open(path) as f:
         src = f.read()
-    return arc.Program(src, rel.split("/")[-1]).compile(["--npu-arch=dav-2201"]).load()
+    return dev.load(src, rel.split("/")[-1])
 
 
 def test_abs_pad_sample():

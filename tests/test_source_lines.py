@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers import dev
 
 HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 
 
 def launch_error(src, name, args, headers=None, blocks=1, **kw):
-    k = arc.Program(src, "lines.asc", headers=headers).compile(["--npu-arch=dav-2201"]).load().get_kernel(name)
+    k = dev.load(src, "lines.asc", headers=headers).get_kernel(name)
     with pytest.raises(arc.LaunchError) as e:
         k(*args, block_dim=blocks, **kw)
         arc.synchronize()
@@ -128,7 +129,7 @@ def test_a_fault_names_the_last_device_api_line_it_passed():
 
 def test_a_hang_names_each_core_s_last_device_api_line():
     src = STUCK.replace("KERNEL", "stuck").replace("BODY", "while (((volatile __gm__ int32_t *)flag)[0] == 0) { }")
-    k = arc.Program(src, "lines.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("stuck")
+    k = dev.load(src, "lines.asc").get_kernel("stuck")
     arc.set_launch_timeout(0.3)
     try:
         k(arc.zeros(64, np.float32), arc.zeros(8, np.int32), np.int64(0), block_dim=2)

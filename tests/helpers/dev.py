@@ -58,6 +58,12 @@ def ub_kernel(name, tensors, body, extra_params=""):
     return "\n".join(lines)
 
 
+def load(src, name, headers=None, arch="dav-2201"):
+    """``src`` (named ``name`` in messages and line numbers, with in-memory
+    ``headers``) compiled for ``arch`` and loaded: the Module."""
+    return arc.Program(src, name, headers=headers).compile([f"--npu-arch={arch}"]).load()
+
+
 def program(kernels, options=("--npu-arch=dav-2201",), prelude=""):
     src = '#include "kernel_operator.h"\n' + prelude + "\n" + "\n\n".join(kernels)
     return arc.Program(src, "device_test.asc").compile(list(options)).load()
