@@ -16,8 +16,10 @@
   the same translation unit (<= 0.35x).
 Each ascendrtc sample is one launch + synchronize on resident device
 arrays; configurations are sampled in turn so a noisy moment hits them
-alike.  The race check does not watch SIMT code yet, so there is no
-"check on" cost to report (docs/guide.md, "SIMT kernels", says so).
+alike.  The rows against the peers run with the race check on (the
+default: the GM race check between blocks watches every pointer access of
+the kernel); three more rows give its cost, on against off (target <= 2x,
+issue 25 item 4).
 """
 import os
 import subprocess
@@ -148,6 +150,19 @@ def throughput_rows(reps):
         vadd[N // 1024, 1024](da, db, dc, N)
         arc.synchronize()
 
+    def off(fn):
+        def run():
+            was = os.environ.get("ASCENDRTC_RACE_CHECK")
+            os.environ["ASCENDRTC_RACE_CHECK"] = "off"
+            try:
+                fn()
+            finally:
+                if was is None:
+                    os.environ.pop("ASCENDRTC_RACE_CHECK")
+                else:
+                    os.environ["ASCENDRTC_RACE_CHECK"] = was
+        return run
+
     def run_sum():
         bsum[RED_GRID, 1024](da, dout, N)
         arc.synchronize()
@@ -163,7 +178,8 @@ def throughput_rows(reps):
     np.testing.assert_array_equal(dt.get(), mat.T)
 
     cl, ctx, q = pocl_context()
-    res = {k: [] for k in ("vadd", "stream", "cl_vadd", "sum", "np_sum", "cl_sum", "tr", "np_tr", "cl_tr")}
+    res = {k: [] for k in ("vadd", "stream", "cl_vadd", "sum", "np_sum", "cl_sum", "tr", "np_tr", "cl_tr",
+                           "vadd_off", "sum_off", "tr_off")}
     if cl is not None:
         prg = cl.Program(ctx, CL_SRC).build()
         mf = cl.mem_flags
@@ -196,6 +212,9 @@ def throughput_rows(reps):
         res["np_sum"] += gbs(a.nbytes, timed(lambda: a.sum(), 1))
         res["tr"] += gbs(2 * mat.nbytes, timed(run_tr, 1))
         res["np_tr"] += gbs(2 * mat.nbytes, timed(lambda: np.ascontiguousarray(mat.T), 1))
+        res["vadd_off"] += timed(off(run_vadd), 1)
+        res["sum_off"] += timed(off(run_sum), 1)
+        res["tr_off"] += timed(off(run_tr), 1)
         if cl is not None:
             res["cl_vadd"] += gbs(3 * a.nbytes, timed(cl_vadd, 1))
             res["cl_sum"] += gbs(a.nbytes, timed(cl_sum, 1))
@@ -207,6 +226,15 @@ def throughput_rows(reps):
          res["np_sum"], 0.5, "GB/s"),
         ("SIMT tiled transpose through shared UB, 4096^2 float", res["tr"], "numpy copy of the transpose",
          res["np_tr"], 0.3, "GB/s"),
+    ]
+    secs = {k: [3 * a.nbytes / r / 1e9 for r in res["vadd"]] if k == "vadd" else
+            [a.nbytes / r / 1e9 for r in res["sum"]] if k == "sum" else [2 * mat.nbytes / r / 1e9 for r in res["tr"]]
+            for k in ("vadd", "sum", "tr")}
+    rows += [
+        ("race check on (default): SIMT vector add 64 MiB/input", secs["vadd"], "race check off", res["vadd_off"], 2.0),
+        ("race check on (default): SIMT block reduction over 64 MiB", secs["sum"], "race check off", res["sum_off"],
+         2.0),
+        ("race check on (default): SIMT tiled transpose 4096^2", secs["tr"], "race check off", res["tr_off"], 2.0),
     ]
     if cl is None:
         for what in ("vector add", "block reduction", "transpose"):
@@ -265,6 +293,9 @@ def compile_rows(reps):
 def rows(quick=False):
     """[(name, times, baseline name, baseline times, target ratio or None[, unit])]"""
     reps = 3 if quick else 9
+    if quick:  # smaller arrays: the rows' names keep the full run's sizes
+        global N, TN
+        N, TN = N // 8, TN // 4
     return throughput_rows(reps) + launch_rows(reps) + compile_rows(reps)
 
 

@@ -20,7 +20,8 @@ def test_bench_quick_runs_every_benchmark():
                 "add kernel 64 MiB/input, 8 blocks vs its tile staging in C", "tile staging in C 64 MiB/input",
                 "softmax kernel", "reduce_min kernel", "remote cache hit, fresh process", "race check on: add kernel",
                 "SyncAll: reduce_min kernel, 48 blocks",
-                "profiling on: add kernel"):
+                "profiling on: add kernel", "SIMT vector add 64 MiB/input", "race check on (default): SIMT",
+                "enqueue of an empty SIMT kernel"):
         assert row in table, row
     # every row printed a value, or said why its optional peer is missing
     for line in table.splitlines()[2:]:

@@ -7,6 +7,8 @@
 // costs one branch on a value computed at the function's entry when off.
 #include "raw_access.h"
 
+#include "simt_pass.h"
+#include "../device/arc/core_abi.h"
 #include "sites.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
@@ -32,9 +34,12 @@
 namespace arc_rtc {
 namespace {
 struct Access {
-    llvm::Value *ptr;
-    llvm::Value *bytes; // i64
+    llvm::Value *ptr;   // a vector of pointers when gather
+    llvm::Value *bytes; // i64 (one lane's when gather)
     int write;
+    llvm::Value *mask = nullptr; // a masked or gathered access's <lanes x i1>
+    unsigned lanes = 1;
+    bool gather = false;
 };
 
 // Whether the instruction is the user's own code: a line of a file outside
@@ -62,7 +67,7 @@ bool may_be_device_memory(const llvm::Value *p)
     if (auto *c = llvm::dyn_cast<llvm::CallBase>(o))
         if (const llvm::Function *f = c->getCalledFunction(); f && f->getName() == "__arc_core")
             return false;
-    return true;
+    return !simt_thread_state(o);
 }
 
 // The accesses one instruction makes that are to be reported.
@@ -89,6 +94,35 @@ void accesses_of(llvm::Instruction &in, const llvm::DataLayout &dl, std::vector<
         add(mt->getRawDest(), mt->getLength(), 1);
     } else if (auto *ms = llvm::dyn_cast<llvm::MemSetInst>(&in)) {
         add(ms->getRawDest(), ms->getLength(), 1);
+    } else if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(&in)) {
+        // What the loop vectoriser makes of a conditional access (a thread
+        // loop's `if (i < n)`) or of a strided one.
+        llvm::Intrinsic::ID id = ii->getIntrinsicID();
+        bool load = id == llvm::Intrinsic::masked_load || id == llvm::Intrinsic::masked_gather;
+        bool store = id == llvm::Intrinsic::masked_store || id == llvm::Intrinsic::masked_scatter;
+        if (!load && !store)
+            return;
+        auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(load ? ii->getType() : ii->getArgOperand(0)->getType());
+        if (!vt || vt->getNumElements() > 64)
+            return;
+        Access a{ii->getArgOperand(load ? 0 : 1), nullptr, store ? 1 : 0};
+        a.mask = ii->getArgOperand(load ? 2 : 3);
+        a.lanes = vt->getNumElements();
+        a.gather = id == llvm::Intrinsic::masked_gather || id == llvm::Intrinsic::masked_scatter;
+        a.bytes = size_of(a.gather ? vt->getElementType() : vt);
+        if (a.gather || may_be_device_memory(a.ptr))
+            out.push_back(a);
+    }
+}
+
+bool masked_access(const llvm::IntrinsicInst *ii)
+{
+    switch (ii->getIntrinsicID()) {
+    case llvm::Intrinsic::masked_load: case llvm::Intrinsic::masked_store:
+    case llvm::Intrinsic::masked_gather: case llvm::Intrinsic::masked_scatter:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -100,7 +134,8 @@ bool orders(const llvm::Instruction &in)
     if (!c)
         return false;
     if (auto *ii = llvm::dyn_cast<llvm::IntrinsicInst>(c))
-        return llvm::isa<llvm::MemIntrinsic>(ii) ? false : !ii->isAssumeLikeIntrinsic() && !llvm::isa<llvm::DbgInfoIntrinsic>(ii);
+        return !llvm::isa<llvm::MemIntrinsic>(ii) && !masked_access(ii) && !ii->isAssumeLikeIntrinsic() &&
+               !llvm::isa<llvm::DbgInfoIntrinsic>(ii) && ii->mayHaveSideEffects(); // math syncs nothing
     return true;
 }
 struct Cand {
@@ -109,6 +144,7 @@ struct Cand {
     const llvm::DILocation *loc;
     llvm::BasicBlock *preheader; // reported there, for the whole loop (a.ptr, a.bytes: the range)
     bool dropped;                // inside another access's loop range
+    bool stream = false;         // kept in an arc_raw_stream (rt/race_stream.c)
 };
 
 struct Run {
@@ -157,7 +193,7 @@ void hoist_loop_accesses(llvm::Function &f, std::vector<Cand> &cands)
     for (Cand &c : cands) {
         auto *size = llvm::dyn_cast<llvm::ConstantInt>(c.a.bytes);
         llvm::Loop *l = li.getLoopFor(c.in->getParent());
-        if (!size || !l || llvm::isa<llvm::MemIntrinsic>(c.in))
+        if (!size || !l || llvm::isa<llvm::MemIntrinsic>(c.in) || c.a.mask)
             continue;
         llvm::BasicBlock *ph = l->getLoopPreheader(), *latch = l->getLoopLatch();
         if (!ph || !latch || l->getExitingBlock() != latch || !dt.dominates(c.in->getParent(), latch) ||
@@ -216,6 +252,100 @@ void hoist_loop_accesses(llvm::Function &f, std::vector<Cand> &cands)
         }
     }
 }
+// The stream accesses of f (Cand::stream): each keeps an arc_raw_stream in
+// f's frame, zeroed at its entry; after the access, when the check is on,
+// the compiled code continues the run itself (one load, a compare, and on
+// a match a load and a store) and calls the runtime otherwise; before each
+// call that may order accesses and each return, one call reports them all.
+unsigned instrument_streams(llvm::Function &f, std::vector<Cand *> &st, llvm::Value *on, const char *device_root,
+                            const char *const *strip, int nstrip, std::map<std::string, llvm::Constant *> &strings)
+{
+    llvm::Module &m = *f.getParent();
+    llvm::LLVMContext &ctx = m.getContext();
+    llvm::Type *ptr = llvm::PointerType::getUnqual(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
+    llvm::Type *i32 = llvm::Type::getInt32Ty(ctx), *vd = llvm::Type::getVoidTy(ctx);
+    llvm::FunctionCallee one = m.getOrInsertFunction("__arc_race_stream", llvm::FunctionType::get(vd, {ptr, ptr, ptr}, false));
+    llvm::FunctionCallee masked = m.getOrInsertFunction("__arc_race_stream_masked",
+                                                        llvm::FunctionType::get(vd, {ptr, ptr, i64, ptr}, false));
+    llvm::FunctionCallee gather = m.getOrInsertFunction("__arc_race_stream_gather",
+                                                        llvm::FunctionType::get(vd, {ptr, ptr, i64, ptr}, false));
+    llvm::FunctionCallee flush = m.getOrInsertFunction("__arc_race_flush",
+                                                       llvm::FunctionType::get(vd, {ptr, ptr, i32}, false));
+    unsigned n = (unsigned)st.size();
+    auto *streamT = llvm::ArrayType::get(i64, sizeof(arc_raw_stream) / 8);
+    auto *siteT = llvm::StructType::get(ctx, {i64, i32, i32, ptr});
+    static_assert(sizeof(arc_raw_site) == 24 && sizeof(arc_raw_stream) % 8 == 0, "arc_raw_* layout");
+    // Where to report (collected before any call is added).
+    std::vector<llvm::Instruction *> flush_at;
+    const llvm::Value *on_call = llvm::cast<llvm::ICmpInst>(on)->getOperand(0);
+    for (llvm::BasicBlock &bb : f)
+        for (llvm::Instruction &in : bb)
+            if ((orders(in) && &in != on_call) || llvm::isa<llvm::ReturnInst>(in))
+                flush_at.push_back(&in);
+    llvm::IRBuilder<> eb(llvm::cast<llvm::Instruction>(on)->getNextNode());
+    auto *arr = eb.CreateAlloca(llvm::ArrayType::get(streamT, n), nullptr, "arc.streams");
+    arr->setAlignment(llvm::Align(8));
+    eb.CreateMemSet(arr, eb.getInt8(0), (uint64_t)n * sizeof(arc_raw_stream), llvm::MaybeAlign(8));
+    std::vector<llvm::Constant *> sites;
+    for (Cand *c : st) {
+        std::string text = user_line(c->loc, device_root, strip, nstrip);
+        llvm::Constant *&sv = strings[text];
+        if (!sv)
+            sv = eb.CreateGlobalStringPtr(text, "__arc_raw_site");
+        sites.push_back(llvm::ConstantStruct::get(siteT, {c->a.bytes && llvm::isa<llvm::ConstantInt>(c->a.bytes)
+                                                              ? llvm::cast<llvm::Constant>(c->a.bytes)
+                                                              : llvm::ConstantInt::get(i64, 0),
+                                                          llvm::ConstantInt::get(i32, c->a.write & 1),
+                                                          llvm::ConstantInt::get(i32, c->a.lanes), sv}));
+    }
+    auto *descT = llvm::ArrayType::get(siteT, n);
+    auto *desc = new llvm::GlobalVariable(m, descT, true, llvm::GlobalValue::PrivateLinkage,
+                                          llvm::ConstantArray::get(descT, sites), "__arc_raw_streams");
+    for (llvm::Instruction *at : flush_at) {
+        llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(on, at, false);
+        llvm::IRBuilder<> b(then);
+        b.CreateCall(flush, {arr, desc, b.getInt32(n)})->setDebugLoc(at->getDebugLoc());
+    }
+    for (unsigned k = 0; k < n; k++) {
+        const Access &a = st[k]->a;
+        llvm::DebugLoc loc(st[k]->loc);
+        llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(on, st[k]->in->getNextNode(), false);
+        llvm::IRBuilder<> b(then);
+        b.SetCurrentDebugLocation(loc);
+        llvm::Value *s = b.CreateConstInBoundsGEP2_64(arr->getAllocatedType(), arr, 0, k);
+        llvm::Value *d = b.CreateConstInBoundsGEP2_64(descT, desc, 0, k);
+        llvm::Value *bits = nullptr;
+        if (a.mask)
+            bits = b.CreateBitCast(a.mask, llvm::IntegerType::get(ctx, a.lanes));
+        if (a.gather) {
+            llvm::IRBuilder<> ab(arr);
+            auto *spill = ab.CreateAlloca(a.ptr->getType());
+            b.CreateStore(a.ptr, spill);
+            b.CreateCall(gather, {s, spill, b.CreateZExt(bits, i64), d});
+            continue;
+        }
+        if (bits) { // a partial mask is the runtime's
+            llvm::Instruction *full, *part;
+            llvm::SplitBlockAndInsertIfThenElse(b.CreateICmpEQ(bits, llvm::ConstantInt::getAllOnesValue(bits->getType())),
+                                                then->getIterator(), &full, &part);
+            llvm::IRBuilder<> pb(part);
+            pb.SetCurrentDebugLocation(loc);
+            pb.CreateCall(masked, {s, a.ptr, pb.CreateZExt(bits, i64), d});
+            b.SetInsertPoint(full);
+        }
+        llvm::Value *p = b.CreatePtrToInt(a.ptr, i64);
+        llvm::Instruction *cont, *other;
+        llvm::SplitBlockAndInsertIfThenElse(b.CreateICmpEQ(p, b.CreateLoad(i64, s)),
+                                            b.GetInsertPoint(), &cont, &other);
+        llvm::IRBuilder<> cb(cont);
+        cb.SetCurrentDebugLocation(loc);
+        cb.CreateStore(cb.CreateAdd(p, cb.CreateLoad(i64, cb.CreateConstInBoundsGEP1_64(i64, s, 1))), s);
+        llvm::IRBuilder<> ob(other);
+        ob.SetCurrentDebugLocation(loc);
+        ob.CreateCall(one, {s, a.ptr, d});
+    }
+    return n;
+}
 } // namespace
 
 unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const char *const *strip, int nstrip)
@@ -246,6 +376,19 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
         if (cands.empty())
             continue;
         hoist_loop_accesses(f, cands);
+        // The rest in a loop, and every masked or gathered access, are
+        // streams: a run per instruction, reported a few ranges per loop.
+        std::vector<Cand *> streams;
+        {
+            llvm::DominatorTree dt(f);
+            llvm::LoopInfo li(dt);
+            for (Cand &c : cands)
+                if (!c.dropped && !c.preheader && !(c.a.write & 2) &&
+                    (c.a.mask || (li.getLoopFor(c.in->getParent()) && llvm::isa<llvm::ConstantInt>(c.a.bytes)))) {
+                    c.stream = true;
+                    streams.push_back(&c);
+                }
+        }
         // Runs of the other accesses in one block with no call between them:
         // one branch reports the whole run, after its last access.  A loop's
         // hoisted accesses are one run before its preheader's branch.
@@ -253,7 +396,7 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
         std::map<llvm::BasicBlock *, size_t> at_preheader;
         std::map<llvm::Instruction *, std::vector<const Cand *>> by_inst;
         for (const Cand &c : cands) {
-            if (c.dropped)
+            if (c.dropped || c.stream)
                 continue;
             if (!c.preheader) {
                 by_inst[c.in].push_back(&c);
@@ -282,10 +425,12 @@ unsigned instrument_raw_accesses(llvm::Module &m, const char *device_root, const
             if (!cur.acc.empty())
                 runs.push_back(std::move(cur));
         }
-        if (runs.empty())
+        if (runs.empty() && streams.empty())
             continue;
         llvm::IRBuilder<> entry(&*f.getEntryBlock().getFirstInsertionPt());
         llvm::Value *on = entry.CreateICmpNE(entry.CreateCall(on_fn), llvm::ConstantInt::get(i32, 0), "arc.raw.on");
+        if (!streams.empty())
+            count += instrument_streams(f, streams, on, device_root, strip, nstrip, strings);
         for (Run &r : runs) {
             llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(on, r.before, false);
             llvm::IRBuilder<> b(then);

@@ -39,9 +39,15 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/ReplaceConstant.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/CorrelatedValuePropagation.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/LICM.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <cstddef>
 #include <set>
 #include <vector>
 
@@ -153,6 +159,23 @@ struct Prepare : PassInfoMixin<Prepare> {
         return PreservedAnalyses::none();
     }
 };
+
+// The launch checks bound every dimension (rt/simt_launch.c): with the
+// bounds known, LLVM proves blockIdx.x * blockDim.x + threadIdx.x does not
+// wrap, so a thread's index is affine in the thread loop and the loop
+// vectorises with consecutive loads and stores.
+void dim_range(LoadInst *l, unsigned which, unsigned max_threads)
+{
+    uint64_t lo = 1, hi = which >= ARC_SIMT_GDIM ? ARC_SIMT_MAX_BLOCKS + 1ull : max_threads + 1ull;
+    if (which < ARC_SIMT_BDIM) {
+        lo = 0;
+        hi = ARC_SIMT_MAX_BLOCKS;
+    }
+    Type *t = l->getType();
+    l->setMetadata(LLVMContext::MD_range,
+                   MDNode::get(l->getContext(), {ConstantAsMetadata::get(ConstantInt::get(t, lo)),
+                                                 ConstantAsMetadata::get(ConstantInt::get(t, hi))}));
+}
 
 struct Fission : PassInfoMixin<Fission> {
     SimtResult *r;
@@ -295,8 +318,11 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
         } else if (k->getZExtValue() < 3) {
             v = nf->getArg(3 + (unsigned)k->getZExtValue());
         } else {
-            v = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
-                                                                      eb.getInt32((unsigned)k->getZExtValue())}));
+            unsigned w = (unsigned)k->getZExtValue();
+            LoadInst *l = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
+                                                                               eb.getInt32(w)}));
+            dim_range(l, w, K.max_threads);
+            v = l;
         }
         ci->replaceAllUsesWith(v);
         ci->eraseFromParent();
@@ -437,14 +463,28 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
         run->setAttributes(AttributeList::get(C, AttributeList::FunctionIndex, AttrBuilder(C, fa)));
         run->removeFnAttr(Attribute::OptimizeNone);
         run->removeFnAttr(Attribute::NoInline);
+        // Nothing but the driver writes the block's context, and nothing
+        // writes the packed arguments during a launch: with that known,
+        // their loads leave the thread loops and the loops can vectorise.
+        // Both are whole (dereferenceable) even where a thread does not
+        // read them, so the loads may be hoisted out of conditional code.
+        for (unsigned k = 0; k < 2; k++) {
+            run->addParamAttr(k, Attribute::NoAlias);
+            run->addParamAttr(k, Attribute::ReadOnly);
+        }
+        run->addDereferenceableParamAttr(0, DL.getTypeAllocSize(ctxT));
+        if (unsigned asz = kdesc_args_size(m, idx))
+            run->addDereferenceableParamAttr(1, asz);
         Value *cx = run->getArg(0), *args = run->getArg(1);
         auto *entry = BasicBlock::Create(C, "entry", run);
         IRBuilder<> b(entry);
         auto dimp = [&](unsigned k) {
             return b.CreateInBoundsGEP(ctxT, cx, {b.getInt32(0), b.getInt32(0), b.getInt32(k)});
         };
-        Value *bdx = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM)), *bdy = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 1)),
-              *bdz = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 2));
+        LoadInst *bdx = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM)), *bdy = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 1)),
+                 *bdz = b.CreateLoad(i32, dimp(ARC_SIMT_BDIM + 2));
+        for (unsigned k = 0; k < 3; k++)
+            dim_range(k == 0 ? bdx : k == 1 ? bdy : bdz, ARC_SIMT_BDIM + k, K.max_threads);
         Value *frames = b.CreateLoad(ptr, b.CreateStructGEP(ctxT, cx, 5), "frames");
         Value *pend = b.CreateLoad(ptr, b.CreateStructGEP(ctxT, cx, 6), "pend");
         auto *zh = BasicBlock::Create(C, "z", run), *yh = BasicBlock::Create(C, "y", run),
@@ -527,6 +567,19 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
 
 } // namespace
 
+bool simt_thread_state(const Value *obj)
+{
+    auto *l = dyn_cast<LoadInst>(obj);
+    if (!l || !l->getFunction()->getName().starts_with("__arc_simt_run_"))
+        return false;
+    const DataLayout &DL = l->getModule()->getDataLayout();
+    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
+    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
+    uint64_t o = off.getZExtValue();
+    return base == l->getFunction()->getArg(0) &&
+           (o == offsetof(arc_simt_block_ctx, frames) || o == offsetof(arc_simt_block_ctx, pend));
+}
+
 void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip, int nstrip)
 {
     pb.registerPipelineStartEPCallback([](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(Prepare()); });
@@ -537,6 +590,18 @@ void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, cons
         f.strip = strip;
         f.nstrip = nstrip;
         mpm.addPass(std::move(f));
+        // The run functions were built after the simplification pipeline:
+        // clean them up as it would (CSE the inlined thread's loads, hoist
+        // what the thread loops do not change, and prove with the
+        // dimensions' ranges that thread indices do not wrap) before the
+        // loop vectoriser looks at them.
+        FunctionPassManager fpm;
+        fpm.addPass(EarlyCSEPass(true));
+        fpm.addPass(InstCombinePass());
+        fpm.addPass(CorrelatedValuePropagationPass());
+        fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
+        fpm.addPass(InstCombinePass());
+        mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
     });
 }
 

@@ -33,6 +33,11 @@ struct SimtResult {
 void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
                    int nstrip);
 
+// Whether obj (an underlying object) is a SIMT block's thread frames or
+// stop points, which the driver keeps in host memory: per-thread locals,
+// not UB or GM.
+bool simt_thread_state(const llvm::Value *obj);
+
 } // namespace arc_rtc
 
 #endif

@@ -294,6 +294,30 @@ void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long l
  * `bytes` at p, write 0 a load, 1 a store, at kernel source line `site`. */
 int __arc_race_raw_on(void);
 void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site);
+/* The accesses one instruction makes in a loop (or masked, or gathered),
+ * kept as they are made and reported at the function's next call or
+ * return (rt/race_stream.c): the compiled code compares each address with
+ * `next` and, when it continues the run, only moves `next` on by `step`;
+ * anything else is __arc_race_stream*'s.  A run ended is merged into a
+ * pattern of pieces (a row of each thread, the rows of a tile) before it
+ * is reported, so a block's loop reports a few ranges, not every access.
+ * Zeroed state is empty; the layout is the compiler's (rtc/raw_access.cpp). */
+typedef struct arc_raw_site {
+    unsigned long long bytes; /* of one access (a vector's lanes together) */
+    int write, lanes;         /* lanes: of a masked or gathered access, else 1 */
+    const char *site;
+} arc_raw_site;
+typedef struct arc_raw_stream {
+    unsigned long long next; /* the address that continues the run (0: none) */
+    long long step;
+    unsigned long long lo, state;            /* first address; 0 empty, 1 one access, 2 a run */
+    unsigned long long plo, pw, pstep, pcnt; /* the pattern: pcnt pieces of pw bytes, pstep apart */
+} arc_raw_stream;
+void __arc_race_stream(arc_raw_stream *s, const void *p, const arc_raw_site *d);
+void __arc_race_stream_masked(arc_raw_stream *s, const void *p, unsigned long long mask, const arc_raw_site *d);
+void __arc_race_stream_gather(arc_raw_stream *s, const void *const *p, unsigned long long mask,
+                              const arc_raw_site *d);
+void __arc_race_flush(arc_raw_stream *s, const arc_raw_site *d, int n);
 
 /* The cost model (csrc/rt/analysis/cost.c) rides on the race hooks: while a launch
  * is profiled, dev[ARC_RACE_SLOT] also has ARC_COST_ON set (so the hooks
@@ -349,6 +373,10 @@ void __arc_site(const char *where);
     X(__arc_race_gm_fill)     \
     X(__arc_race_raw_on)      \
     X(__arc_race_raw)         \
+    X(__arc_race_stream)      \
+    X(__arc_race_stream_masked) \
+    X(__arc_race_stream_gather) \
+    X(__arc_race_flush)       \
     X(__arc_cost_mm)          \
     X(__arc_cost_mm_out)      \
     X(__arc_site)             \

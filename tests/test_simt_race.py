@@ -1,0 +1,139 @@
+"""The GM race check between the blocks of SIMT kernels (issue 25 item 4):
+the compiler keeps each loop's pointer accesses as runs and patterns
+(rt/analysis/race_stream.c) instead of a call per access, and the check
+stays exact -- a race in a strided, masked-tail or column pattern is
+found, disjoint interleaved patterns are not a race -- with NumPy
+references for the values of the good launches after each negative one."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+OPTS = ["--npu-arch=dav-3510", "--enable-simt"]
+
+SRC = r'''
+#include "simt_api/asc_simt.h"
+
+__global__ void rows(float* out, uint32_t step)
+{
+    out[blockIdx.x * step + threadIdx.x] = (float)threadIdx.x;
+}
+
+__global__ void strided(float* x, uint32_t n, uint32_t stride)
+{
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        x[i] += 1.0f;
+}
+
+__global__ void tail(float* out, uint32_t per_block, uint32_t n)
+{
+    uint32_t i = blockIdx.x * per_block + threadIdx.x;
+    if (threadIdx.x < per_block + 1 && i < n)
+        out[i] = 2.0f;
+}
+
+__global__ void columns(float* out, uint32_t n, uint32_t div)
+{
+    out[threadIdx.x * n + blockIdx.x / div] = (float)threadIdx.x;
+}
+
+__global__ __launch_bounds__(1024) void block_sum(const float* x, float* out, uint32_t n)
+{
+    __ubuf__ float part[32];
+    uint32_t tid = threadIdx.x;
+    float s = 0.0f;
+    for (uint32_t i = blockIdx.x * blockDim.x + tid; i < n; i += gridDim.x * blockDim.x) s += x[i];
+    for (int off = 16; off > 0; off /= 2) s += asc_shfl_down(s, off);
+    if (tid % 32 == 0) part[tid / 32] = s;
+    asc_syncthreads();
+    if (tid < 32) {
+        float v = tid < blockDim.x / 32 ? part[tid] : 0.0f;
+        v = asc_reduce_add(v);
+        if (tid == 0) out[blockIdx.x] = v;
+    }
+}
+
+__global__ void transpose(const float* in, float* out, uint32_t n)
+{
+    __ubuf__ float tile[32][33];
+    uint32_t x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+    for (uint32_t j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+    asc_syncthreads();
+    x = blockIdx.y * 32 + threadIdx.x;
+    y = blockIdx.x * 32 + threadIdx.y;
+    for (uint32_t j = 0; j < 32; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return arc.Program(SRC, "race.asc").compile(OPTS).load()
+
+
+def race(fn):
+    with pytest.raises(arc.LaunchError) as e:
+        fn()
+    arc.synchronize()
+    return str(e.value)
+
+
+def test_overlapping_rows_race_then_disjoint_rows(mod):
+    k = mod.get_kernel("rows")
+    out = np.zeros(2048, np.float32)
+    msg = race(lambda: k[2, 1024](out, 512))
+    assert "data race (write/write between cores)" in msg and "race.asc:6" in msg and "block 1" in msg
+    k[2, 1024](out, 1024)
+    np.testing.assert_array_equal(out, np.tile(np.arange(1024, dtype=np.float32), 2))
+
+
+def test_strided_loops_that_overlap_race(mod):
+    """Each thread's grid-stride loop is one strided run and the block's
+    threads one pattern; with the stride of half the grid, blocks 0 and 2
+    meet on every other row."""
+    k = mod.get_kernel("strided")
+    x = np.zeros(4096, np.float32)
+    msg = race(lambda: k[4, 64](x, 4096, 128))
+    assert "data race" in msg and "race.asc:12" in msg
+    x[:] = 0
+    k[4, 64](x, 4096, 256)
+    np.testing.assert_array_equal(x, np.ones(4096, np.float32))
+
+
+def test_race_in_a_vector_loops_masked_tail(mod):
+    """20 threads per block: the vectorised thread loop's last vector is
+    masked; block 0's thread 20 writes the element block 1's thread 0 does."""
+    k = mod.get_kernel("tail")
+    out = np.zeros(64, np.float32)
+    msg = race(lambda: k[3, 21](out, 20, 64))
+    assert "data race" in msg and "race.asc:19" in msg
+    out[:] = 0
+    k[3, 20](out, 20, 64)
+    ref = np.zeros(64, np.float32)
+    ref[:60] = 2
+    np.testing.assert_array_equal(out, ref)
+
+
+def test_interleaved_columns_are_not_a_race_but_shared_ones_are(mod):
+    """Block b writes column b: patterns of one element per row, interleaved
+    with every other block's -- disjoint, so no race; two blocks per column
+    are."""
+    k = mod.get_kernel("columns")
+    n = 64
+    out = np.zeros(n * n, np.float32)
+    k[n, n](out, n, 1)
+    np.testing.assert_array_equal(out.reshape(n, n), np.repeat(np.arange(n, dtype=np.float32)[:, None], n, 1))
+    msg = race(lambda: k[n, n](out, n, 2))
+    assert "data race (write/write between cores)" in msg and "race.asc:24" in msg
+
+
+def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):
+    rng = np.random.default_rng(3)
+    x = rng.random(1 << 16, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    mod.get_kernel("block_sum")[8, 1024](x, out, x.size)
+    assert abs(float(out.astype(np.float64).sum()) - float(x.astype(np.float64).sum())) < 1e-2
+    a = rng.random((128, 128), dtype=np.float32)
+    t = np.zeros_like(a)
+    mod.get_kernel("transpose")[(4, 4), (32, 8)](a, t, 128)
+    np.testing.assert_array_equal(t, a.T)
