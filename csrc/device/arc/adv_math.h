@@ -16,11 +16,15 @@ static inline float fsigmoid(float x) { return 1.0f / (1.0f + __builtin_expf(-x)
 } // namespace __arc
 
 /* One element-wise function; EXPR computes in float from `x`. */
-#define ARC_ADV_UNARY(NAME, EXPR)                                                                           \
+#define ARC_ADV_UNARY(NAME, EXPR) ARC_ADV_UNARY_OVERLAP(NAME, EXPR, ARC_OVERLAP_NONE)
+/* OVERLAP: what the API's page allows (ARC_OVERLAP_REPEAT where it allows
+ * overlap: the general rule still holds). */
+#define ARC_ADV_UNARY_OVERLAP(NAME, EXPR, OVERLAP)                                                          \
     template <typename T, bool isReuseSource = false>                                                       \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t calCount)        \
     {                                                                                                       \
         ARC_A2_HF(NAME);                                                                                \
+        __arc::check_overlap(dst, calCount, src, calCount, OVERLAP, "AscendC::" #NAME, "src");             \
         __arc::un_count(dst, src, (int32_t)calCount, "AscendC::" #NAME, [](T v) -> T {                     \
             float x = (float)v;                                                                             \
             return (T)(EXPR);                                                                               \
@@ -55,7 +59,7 @@ ARC_ADV_UNARY(Log2, __builtin_log2f(x))
 ARC_ADV_UNARY(Log10, __builtin_log10f(x))
 ARC_ADV_UNARY(Floor, __builtin_floorf(x))
 ARC_ADV_UNARY(Ceil, __builtin_ceilf(x))
-ARC_ADV_UNARY(Trunc, __builtin_truncf(x))
+ARC_ADV_UNARY_OVERLAP(Trunc, __builtin_truncf(x), ARC_OVERLAP_REPEAT)
 ARC_ADV_UNARY(Frac, x - __builtin_truncf(x))
 ARC_ADV_UNARY(Sign, __arc::fsign(x))
 
@@ -65,6 +69,8 @@ inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const L
                   const uint32_t calCount)
 {
     ARC_A2_HF(Power);
+    __arc::check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src0");
+    __arc::check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src1");
     __arc::bin_count(dst, src0, src1, (int32_t)calCount, "AscendC::Power",
                      [](T a, T b) -> T { return (T)__builtin_powf((float)a, (float)b); });
 }
@@ -73,6 +79,7 @@ inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T
 {
     ARC_A2_HF(Power);
     const float e = (float)src1Scalar;
+    __arc::check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src0");
     __arc::un_count(dst, src0, (int32_t)calCount, "AscendC::Power",
                     [e](T a) -> T { return (T)__builtin_powf((float)a, e); });
 }
@@ -81,6 +88,7 @@ inline void Power(const LocalTensor<T> &dst, const T &src0Scalar, const LocalTen
 {
     ARC_A2_HF(Power);
     const float b = (float)src0Scalar;
+    __arc::check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src1");
     __arc::un_count(dst, src1, (int32_t)calCount, "AscendC::Power",
                     [b](T a) -> T { return (T)__builtin_powf(b, (float)a); });
 }

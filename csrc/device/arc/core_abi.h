@@ -192,6 +192,20 @@ void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned
                      const char *api, const char *what) ARC_NOMERGE;
 void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
                     const char *api, const char *what) ARC_NOMERGE;
+/* Undefined overlap of a vector API's destination and one source
+ * (rt/services/vec_check.c), both UB byte ranges [p, p + bytes), called
+ * only when they share a byte (arc/mask.h check_overlap).  The rules are
+ * the docs' (SIMD-API/通用说明和约束.md, 通用地址重叠约束, and each API's
+ * own page): ARC_OVERLAP_REPEAT, a run of 256-byte repeats: the same bytes,
+ * or the destination ending a whole repeat or more before the source
+ * (within a repeat 100% or no overlap; no repeat reads what an earlier one
+ * wrote); ARC_OVERLAP_NONE: the page says no overlap of source and
+ * destination, tolerated only as the very same bytes (in place, as CANN's
+ * own operators use Floor, Sign and Log).  Anything else is a trap naming
+ * both ranges. */
+enum { ARC_OVERLAP_REPEAT = 0, ARC_OVERLAP_NONE = 1 };
+void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const void *src, unsigned long long src_bytes,
+                         int rule, const char *api, const char *what) ARC_NOMERGE;
 /* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/services/reduce_whole.c),
  * the device API's whole<float> compiled once: the src operand check
  * (__arc_check_l0), dst's length for dstRepStride, then per repeat the
@@ -391,6 +405,7 @@ void __arc_site(const char *where);
     X(__arc_dc_out)           \
     X(__arc_check_cnt)        \
     X(__arc_check_l0)         \
+    X(__arc_check_overlap)    \
     X(__arc_whole_f32)        \
     X(__arc_brcb)             \
     X(__arc_store_atomic32)   \

@@ -242,6 +242,29 @@ inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *a
     race_v(t.addr_, (uint64_t)n * sizeof(T), what, api);
 #endif
 }
+/* Undefined overlap of dst (nd elements) and a source (ns elements): the
+ * disjoint case inline, the rest in the runtime (core_abi.h).  REPEAT is
+ * checked for same-width operands only (a mixed-width run's repeats cover
+ * different byte counts on each side). */
+template <class TD, class TS>
+inline void check_overlap(const AscendC::LocalTensor<TD> &d, uint64_t nd, const AscendC::LocalTensor<TS> &s, uint64_t ns,
+                          int rule, const char *api, const char *what)
+{
+    uintptr_t a = (uintptr_t)d.addr_, b = (uintptr_t)s.addr_;
+    uint64_t da = nd * sizeof(TD), sb = ns * sizeof(TS);
+    if (a + da <= b || b + sb <= a || (rule == ARC_OVERLAP_REPEAT && sizeof(TD) != sizeof(TS)))
+        return;
+    __arc_check_overlap(d.addr_, da, s.addr_, sb, rule, api, what);
+}
+/* The same for a level-0 call whose operands are contiguous runs of repeats
+ * (block stride 1, repeat stride one repeat); other layouts are not checked. */
+template <class TD, class TS>
+inline void check_overlap_l0(const AscendC::LocalTensor<TD> &d, const Plan &p, const Opnd &od,
+                             const AscendC::LocalTensor<TS> &s, const Opnd &os, const char *api, const char *what)
+{
+    if (flat(p, od) && flat(p, os))
+        check_overlap(d, extent(p, od), s, extent(p, os), ARC_OVERLAP_REPEAT, api, what);
+}
 } // namespace __arc
 
 #endif /* ARC_MASK_H_ */

@@ -14,6 +14,8 @@ inline void bin_count(const AscendC::LocalTensor<T> &d, const AscendC::LocalTens
     check_cnt(d, n, api, "dst");
     check_cnt(a, n, api, "src0");
     check_cnt(b, n, api, "src1");
+    check_overlap(d, n, a, n, ARC_OVERLAP_REPEAT, api, "src0");
+    check_overlap(d, n, b, n, ARC_OVERLAP_REPEAT, api, "src1");
     T *__restrict dp = d.addr_;
     const T *__restrict ap = a.addr_;
     const T *__restrict bp = b.addr_;
@@ -28,6 +30,8 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     check_l0(d, p, od, api, "dst");
     check_l0(a, p, oa, api, "src0");
     check_l0(b, p, ob, api, "src1");
+    check_overlap_l0(d, p, od, a, oa, api, "src0");
+    check_overlap_l0(d, p, od, b, ob, api, "src1");
     T *dp = d.addr_;
     const T *ap = a.addr_, *bp = b.addr_;
     if (full(p) && flat(p, od) && flat(p, oa) && flat(p, ob)) {

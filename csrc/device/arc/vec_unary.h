@@ -20,6 +20,7 @@ inline void un_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTens
 {
     check_cnt(d, n, api, "dst");
     check_cnt(s, n, api, "src");
+    check_overlap(d, n, s, n, ARC_OVERLAP_REPEAT, api, "src");
     TD *__restrict dp = d.addr_;
     const TS *__restrict sp = s.addr_;
     for (int32_t i = 0; i < n; i++) dp[i] = f(sp[i]);
@@ -31,6 +32,7 @@ inline void un_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<
     Opnd od = opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
     check_l0(d, p, od, api, "dst");
     check_l0(s, p, os, api, "src");
+    check_overlap_l0(d, p, od, s, os, api, "src");
     TD *dp = d.addr_;
     const TS *sp = s.addr_;
     if (full(p) && flat(p, od) && flat(p, os)) {

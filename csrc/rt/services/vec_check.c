@@ -73,6 +73,30 @@ static uint64_t extent(const arc_plan *p, const arc_opnd *o)
     return e;
 }
 
+/* core_abi.h: called when dst and src share a byte. */
+void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const void *src, unsigned long long src_bytes,
+                         int rule, const char *api, const char *what)
+{
+    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (d + dst_bytes <= s || s + src_bytes <= d)
+        return;
+    if (d == s && dst_bytes == src_bytes)
+        return; /* the same bytes: in place (CANN's own operators call even the no-overlap APIs so) */
+    if (rule == ARC_OVERLAP_REPEAT && d + 256 <= s)
+        return;
+    arc_core *c = __arc_core();
+    unsigned long long db = (unsigned long long)(d - (uintptr_t)c->ub), sb = (unsigned long long)(s - (uintptr_t)c->ub);
+    __arc_trap(api,
+               "dst (UB bytes %llu..%llu) overlaps %s (UB bytes %llu..%llu), which %s; the result would be undefined "
+               "on the NPU: use separate buffers",
+               db, db + dst_bytes, what, sb, sb + src_bytes,
+               rule == ARC_OVERLAP_NONE
+                   ? "its documentation does not allow (a source and the destination may not overlap; "
+                     "the very same bytes, in place, are tolerated)"
+                   : "the documented rule does not allow (a source and the destination are the same bytes, or "
+                     "do not overlap, or the destination ends a whole 256-byte repeat before the source)");
+}
+
 void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, const arc_opnd *o, unsigned esize,
                     const char *api, const char *what)
 {

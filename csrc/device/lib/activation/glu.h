@@ -19,6 +19,8 @@
                      const LocalTensor<T> &srcTensor1 XPARAM, const uint32_t calCount)                              \
     {                                                                                                               \
         ARC_ADV_HF(NAME);                                                                                           \
+        __arc::check_overlap(dstTensor, calCount, srcTensor0, calCount, ARC_OVERLAP_NONE, "AscendC::" #NAME, "src0"); \
+        __arc::check_overlap(dstTensor, calCount, srcTensor1, calCount, ARC_OVERLAP_NONE, "AscendC::" #NAME, "src1"); \
         __arc::adv_map2(dstTensor, srcTensor0, srcTensor1, calCount, "AscendC::" #NAME,                             \
                         [CAPTURE](float a, float b) { return EXPR; });                                              \
     }                                                                                                               \

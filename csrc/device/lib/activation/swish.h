@@ -17,6 +17,7 @@ inline void Swish(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal
 {
     ARC_ADV_HF(Swish);
     const float beta = (float)scalarValue;
+    __arc::check_overlap(dstLocal, dataSize, srcLocal, dataSize, ARC_OVERLAP_NONE, "AscendC::Swish", "src");
     __arc::adv_map(dstLocal, srcLocal, dataSize, "AscendC::Swish", [beta](float x) { return __arc::swish(x, beta); });
 }
 template <typename T, bool isReuseSource = false>
