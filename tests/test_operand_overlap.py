@@ -1,6 +1,6 @@
 """Undefined operand overlap is an error (issue 30 item 4): a vector API's
 destination that partially overlaps a source, where the docs forbid it
-(SIMD-API/通用说明和约束.md, 通用地址重叠约束: within a 256-byte repeat 100%
+(the SIMD API's general rule, 通用地址重叠约束: within a 256-byte repeat 100%
 or no overlap, and no repeat reading what an earlier one wrote; an API page
 saying "不支持源操作数与目的操作数地址重叠": no overlap, tolerated only in
 place, as CANN's own operators call Floor, Sign and Log), stops the

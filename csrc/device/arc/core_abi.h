@@ -195,7 +195,7 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
 /* Undefined overlap of a vector API's destination and one source
  * (rt/services/vec_check.c), both UB byte ranges [p, p + bytes), called
  * only when they share a byte (arc/mask.h check_overlap).  The rules are
- * the docs' (SIMD-API/通用说明和约束.md, 通用地址重叠约束, and each API's
+ * the docs' (the SIMD API's general overlap rule, 通用地址重叠约束, and each API's
  * own page): ARC_OVERLAP_REPEAT, a run of 256-byte repeats: the same bytes,
  * or the destination ending a whole repeat or more before the source
  * (within a repeat 100% or no overlap; no repeat reads what an earlier one
