@@ -38,6 +38,7 @@ from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
+from ._op_library import is_op_api, library_include_dirs, opbase_include_dirs, opbase_root, read_dir
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
 from ._op_tiling_struct import TilingStruct, parse_tiling_structs
 
@@ -48,7 +49,7 @@ __all__ = ["op_project", "OpProject", "Tiling"]
 DEFAULT_TILING_CAPACITY = 16 * 1024
 
 _OP_ADD = re.compile(r"\bOP_ADD\s*\(\s*(\w+)\s*[,)]")
-_SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
+
 
 
 def _error(op: str, file: Optional[str], reason: str, log: str = "") -> OpProjectError:
@@ -111,19 +112,6 @@ class Tiling:
                 f"workspace_sizes={self.workspace_sizes}, {body})")
 
 
-def _read_dir(path: str) -> Dict[str, str]:
-    files: Dict[str, str] = {}
-    for root, _, names in os.walk(path):
-        for n in names:
-            if not n.endswith(_SOURCE_EXT):
-                continue
-            full = os.path.join(root, n)
-            rel = os.path.relpath(full, path).replace(os.sep, "/")
-            with open(full, encoding="utf-8", errors="replace") as f:
-                files[rel] = f.read()
-    return files
-
-
 def _camel_to_snake(name: str) -> str:
     s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
     return re.sub(r"(?<=[A-Z])([A-Z][a-z])", r"_\1", s).lower()
@@ -145,7 +133,8 @@ class OpProject:
         self.name = name or "op project"
         self.tiling_capacity = int(tiling_capacity)
         self._options = list(options)
-        hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")))
+        hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc"))
+                       and not is_op_api(p))  # op-API sources go to the aclnn library, not the tiling one
         if not hosts:
             raise _error(op_type or self.name, "op_host/", "the project has no op_host/*.cpp (the op definition and "
                          f"tiling function); files: {', '.join(sorted(self.files)) or 'none'}")
@@ -299,9 +288,9 @@ class OpProject:
                  outputs: Sequence[Tuple[Optional[Tuple[int, ...]], int]], attr_lines: List[str]) -> str:
         f = _soc_facts(soc["info"])
         lines = [f"capacity {self.tiling_capacity}",
-                 "soc {} {} {} {} {} {} {} {} {} {} {} {} 1".format(
+                 "soc {} {} {} {} {} {} {} {} {} {} {} {} 1 {}".format(
                      soc["soc"], soc["short"], f["aic"], f["aiv"], f["ub"], f["l1"], f["l0a"], f["l0b"], f["l0c"],
-                     f["l2"], f["hbm"], 0),
+                     f["l2"], f["hbm"], 0, f["arch"]),
                  f"nin {len(inputs)}", f"nout {len(outputs)}"]
         ins = self.definition["inputs"]
         for ir, (p, arrs) in enumerate(zip(ins, inputs)):
@@ -543,7 +532,8 @@ def _soc_facts(info: Mapping[str, Any]) -> Dict[str, int]:
     mem = {k: arch[k] for k in ("l1", "l0a", "l0b", "l0c")}
     return {"aic": info.get("cube_core_num") or info.get("aicore_num") or 0,
             "aiv": info.get("vector_core_num") or 0, "ub": info.get("ub_size") or 0,
-            "l2": info.get("l2_cache_size") or 0, "hbm": info.get("global_mem_size") or 0, **mem}
+            "l2": info.get("l2_cache_size") or 0, "hbm": info.get("global_mem_size") or 0,
+            "arch": arch["npu_arch"], **mem}
 
 
 _soc_memo: List[Dict[str, Any]] = []
@@ -569,7 +559,7 @@ _project_lock = threading.Lock()
 
 def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: Optional[str] = None,
                tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
-               host_timeout: Optional[float] = None) -> OpProject:
+               host_timeout: Optional[float] = None, opbase: Optional[str] = None) -> OpProject:
     """Loads a CANN custom-op project: a directory holding ``op_host/`` and
     ``op_kernel/``, or its files in memory (``{"op_host/add_custom.cpp":
     text, ...}``, paths relative to the project root).  ``op_type`` picks
@@ -580,7 +570,17 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     60; 0: none).  The host code is compiled once per project content
     (cached in this process) and runs contained: a fault, an abort, a C++
     exception or a timeout in it is an :class:`OpProjectError` naming the
-    function, Ctrl-C a KeyboardInterrupt, and the process goes on."""
+    function, Ctrl-C a KeyboardInterrupt, and the process goes on.
+
+    A directory inside an op library (CANN's ops-nn, ops-math: a root with
+    ``common/inc`` and a ``CMakeLists.txt``) gets the include directories
+    the library's tiling build adds (its root, ``common/inc``,
+    ``common/inc/op_host``).  ``opbase`` (a checkout of CANN's opbase,
+    default ``$ASCENDRTC_OPBASE``) adds its include directories (its host
+    sources, ``src/op_common``, are not compiled yet: an op that calls
+    them fails to load naming the missing symbol).  Op-API sources
+    (``op_host/op_api/``, ``aclnn_*``, ``*_l0*``) are not host tiling code:
+    the library's build puts them in its aclnn library."""
     if isinstance(source, Mapping):
         files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
         name = "op project (in memory)"
@@ -589,8 +589,12 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         if not os.path.isdir(path):
             raise _error(op_type or os.path.basename(path) or path, path,
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
-        files = _read_dir(path)
+        files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
+        options = tuple(options) + tuple("-I" + d for d in library_include_dirs(path))
+    base = opbase_root(opbase)
+    if base:
+        options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
     key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout)
     with _project_lock:
         cached = _project_cache.get(key)

@@ -2,7 +2,8 @@
 order in one namespace per page, ```sh blocks with bash (the `ascendrtc`
 command on PATH), each in a fresh temp dir per page.  A block is skipped only
 when an HTML comment right above it says why (`<!-- not run: reason -->`) or
-names what it needs (`<!-- requires: torch -->`).  docs/api.md is generated
+names what it needs (`<!-- requires: torch -->`; `$VAR`: an environment
+variable, e.g. a mirror's).  docs/api.md is generated
 from the docstrings and must be up to date."""
 import glob
 import importlib.util
@@ -65,7 +66,8 @@ def test_page_code_runs(path, tmp_path, monkeypatch):
         if lang not in RUN or note.startswith("not run:"):
             continue
         need = note[len("requires:"):].split() if note.startswith("requires:") else []
-        missing = [m for m in need if importlib.util.find_spec(m) is None]
+        missing = [m for m in need
+                   if (not os.environ.get(m[1:]) if m.startswith("$") else importlib.util.find_spec(m) is None)]
         todo.append((lang, code, line, missing))
     if not todo:
         pytest.skip("no runnable blocks")

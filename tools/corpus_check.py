@@ -248,12 +248,16 @@ for line in sys.stdin:
 
 
 class Worker:
-    def __init__(self, checkout, timeout):
+    """A restartable process running `script` (default: WORKER) on JSON lines: one request in, one result out;
+    a crash or a hang past `timeout` seconds is a result, and the next request starts a fresh process."""
+
+    def __init__(self, checkout, timeout, script=WORKER):
         self.checkout, self.timeout, self.p, self.info, self.restarts = checkout, timeout, None, None, 0
+        self.script = script
 
     def start(self):
         self.err = tempfile.TemporaryFile()
-        self.p = subprocess.Popen([sys.executable, "-c", WORKER, self.checkout], stdin=subprocess.PIPE,
+        self.p = subprocess.Popen([sys.executable, "-c", self.script, self.checkout], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=self.err, bufsize=0)
         line = self._readline(120)
         if line is None:

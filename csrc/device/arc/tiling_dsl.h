@@ -51,7 +51,7 @@ template <unsigned N> struct rank_of {
 #define TILING_DATA_FIELD_DEF(type, field) type field;
 #define TILING_DATA_FIELD_DEF_ARR(type, n, field) type field[n];
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF };  /* the `;` too: CANN code writes it with and without one */
 /* Two declarations only (never defined, never called): GET_TILING_DATA
  * finds the struct by the op's name, else takes the last registered. */
 #define REGISTER_TILING_DATA_CLASS(op, name)                                                   \
@@ -212,7 +212,7 @@ using TilingDef = ::__arc_tiling::TilingDef;
     void set_##field(const type &v) { field = v; }                                               \
     type &get_##field() { return field; }                                                        \
     const type &get_##field() const { return field; }
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF };  /* the `;` too: CANN code writes it with and without one */
 #define REGISTER_TILING_DATA_CLASS(op, name)                                                     \
     static ::__arc_tiling::reg_entry __arc_tiling_reg_##op{#op, #name, sizeof(name), nullptr};   \
     static const bool __arc_tiling_reg_done_##op = ::__arc_tiling::registry_add(&__arc_tiling_reg_##op);

@@ -22,8 +22,10 @@
 #include <string>
 #include <typeinfo>
 
+#include "arc/op_log.h"
 #include "arc/op_protocol.h"
 #include "register/op_def_registry.h"
+#include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
 namespace arc_host {
@@ -129,6 +131,24 @@ inline void params_json(Json &j, const char *k, std::vector<ops::OpParamDef> &v)
     j.close(']');
 }
 
+// The op's functions: its OpDef's, else those registered for its type
+// (IMPL_OP_INFERSHAPE / IMPL_OP_OPTILING).
+inline gert::InferShapeKernelFunc infer_shape_of(ops::OpDef &d)
+{
+    auto *i = gert::arc_op_impl(d.GetOpType().GetString());
+    return d.arc_infer_shape() ? d.arc_infer_shape() : i ? i->infer_shape : nullptr;
+}
+inline gert::InferDataTypeKernelFunc infer_dtype_of(ops::OpDef &d)
+{
+    auto *i = gert::arc_op_impl(d.GetOpType().GetString());
+    return d.arc_infer_dtype() ? d.arc_infer_dtype() : i ? i->infer_dtype : nullptr;
+}
+inline gert::TilingKernelFunc tiling_of(ops::OpDef &d)
+{
+    auto *i = gert::arc_op_impl(d.GetOpType().GetString());
+    return d.AICore().GetTiling() ? d.AICore().GetTiling() : i ? i->tiling : nullptr;
+}
+
 inline std::string describe(ops::OpDef &d)
 {
     Json j;
@@ -159,13 +179,13 @@ inline std::string describe(ops::OpDef &d)
         j.close('}');
     }
     j.close(']');
-    j.key("tiling").raw(d.AICore().GetTiling() ? "true" : "false");
+    j.key("tiling").raw(tiling_of(d) ? "true" : "false");
     j.key("tiling_classes").open('[');
     for (const __arc_tiling::reg_entry *e = __arc_tiling::registry_head(); e; e = e->next)
         j.open('{').key("op").str(e->op).key("cls").str(e->cls).key("size").unum(e->size).close('}');
     j.close(']');
-    j.key("infer_shape").raw(d.arc_infer_shape() ? "true" : "false");
-    j.key("infer_dtype").raw(d.arc_infer_dtype() ? "true" : "false");
+    j.key("infer_shape").raw(infer_shape_of(d) ? "true" : "false");
+    j.key("infer_dtype").raw(infer_dtype_of(d) ? "true" : "false");
     j.close('}');
     return j.text();
 }
@@ -279,7 +299,8 @@ inline void read_request(const char *req, OpState &s, size_t &capacity)
             fe::PlatFormInfos &p = s.platform;
             int split = 1;
             ls >> p.soc_version >> p.short_soc_version >> p.aic_num >> p.aiv_num >> p.ub_size >> p.l1_size >>
-                p.l0a_size >> p.l0b_size >> p.l0c_size >> p.l2_size >> p.hbm_size >> p.lib_api_workspace >> split;
+                p.l0a_size >> p.l0b_size >> p.l0c_size >> p.l2_size >> p.hbm_size >> p.lib_api_workspace >> split >>
+                p.npu_arch;
             p.split_arch = split != 0;
         } else if (tag == "in")
             read_io(ls, s.inputs, true);
@@ -319,9 +340,12 @@ inline const char *stage_what(int stage)
     return "the host code";
 }
 
-// A failed call: the stage stays where it failed.
-inline void fail(arc_op_plan *p, const std::string &msg)
+// A failed call: the stage stays where it failed; what the op logged as
+// errors during the call (OP_LOGE, error reports) says why.
+inline void fail(arc_op_plan *p, std::string msg)
 {
+    if (!logged_errors().empty())
+        msg += " (the op logged: " + logged_errors() + ")";
     p->ok = 0;
     p->error = static_cast<char *>(std::malloc(msg.size() + 1));
     if (p->error)
@@ -340,7 +364,7 @@ inline bool run_infer(ops::OpDef &d, OpState &s, arc_op_plan *p)
         s.out_shapes.push_back(o.shape.GetOriginShape());
         s.out_dtypes.push_back(o.desc.GetDataType());
     }
-    if (auto f = d.arc_infer_shape()) {
+    if (auto f = infer_shape_of(d)) {
         p->stage = ARC_OP_STAGE_INFER_SHAPE;
         for (auto &sh : s.out_shapes)
             sh = gert::Shape();
@@ -354,7 +378,7 @@ inline bool run_infer(ops::OpDef &d, OpState &s, arc_op_plan *p)
             if (!s.outputs.io[i].known)
                 return fail(p, std::to_string(i)), false;  // the caller names the output and says what to pass
     }
-    if (auto f = d.arc_infer_dtype()) {
+    if (auto f = infer_dtype_of(d)) {
         p->stage = ARC_OP_STAGE_INFER_DTYPE;
         gert::InferDataTypeContext ctx(&s);
         ge::graphStatus st = f(&ctx);
@@ -409,9 +433,20 @@ constexpr size_t kTilingSlack = 64 * 1024;
 inline void run_tiling(ops::OpDef &d, OpState &s, size_t capacity, arc_op_plan *p)
 {
     p->stage = ARC_OP_STAGE_TILING;
-    gert::TilingKernelFunc f = d.AICore().GetTiling();
+    gert::TilingKernelFunc f = tiling_of(d);
     if (!f)
-        return fail(p, "the op definition sets no tiling function (this->AICore().SetTiling(...))");
+        return fail(p, "the op definition sets no tiling function (this->AICore().SetTiling(...) or "
+                       "IMPL_OP_OPTILING(op).Tiling(...))");
+    std::shared_ptr<void> info;
+    const gert::ArcOpImpl *impl = gert::arc_op_impl(s.node_type);
+    if (impl && impl->tiling_parse && impl->make_compile_info) {
+        info = impl->make_compile_info();
+        s.compile_info = info.get();
+        gert::TilingParseContext pc(&s);
+        ge::graphStatus pst = impl->tiling_parse(&pc);
+        if (pst != ge::GRAPH_SUCCESS)
+            return fail(p, "the TilingParse function returned " + status_name(pst));
+    }
     s.tiling_buf.reset(new uint8_t[sizeof(gert::TilingData) + capacity + kTilingSlack]());
     s.tiling = reinterpret_cast<gert::TilingData *>(s.tiling_buf.get());
     s.tiling->Init(capacity, s.tiling_buf.get() + sizeof(gert::TilingData));
@@ -524,6 +559,7 @@ extern "C" __attribute__((visibility("default"), used)) void arc_host_plan(void 
     } reset;
     try {
         p->stage = ARC_OP_STAGE_DEFINITION;
+        arc_host::logged_errors().clear();
         ops::OpDef *d = arc_host::definition(reinterpret_cast<arc_host::Factory>(factory));
         p->stage = ARC_OP_STAGE_REQUEST;
         arc_host::OpState s;

@@ -58,6 +58,7 @@ struct OpState {
     bool need_atomic = false;
     std::vector<uint64_t> scratch;  // where an oversized GetTilingData<T>() writes
     std::string error;  // a misuse the host API detected during the call
+    void *compile_info = nullptr;  // what the op's TilingParse filled (IMPL_OP_OPTILING ... TilingParse<T>)
 
     // InferShape / InferDataType results, one per output instance.
     std::vector<gert::Shape> out_shapes;

@@ -8,10 +8,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/ge_dtypes.h"
+#include "securec.h"  // CANN's graph headers bring the bounds-checked functions along
+
+// The host tiling APIs live in namespace AscendC (tiling/tiling_api.h);
+// kernel-side headers shared with the host say `using namespace AscendC`.
+namespace AscendC {
+}
 
 namespace ge {
 
@@ -20,6 +30,11 @@ constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFU;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649U;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304U;
+constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331650U;
+constexpr graphStatus GRAPH_NULL_PTR = 50331651U;
+using Status = uint32_t;  // the graph engine's status (ge::SUCCESS / ge::FAILED)
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 0xFFFFFFFFU;
 
 #define ARC_GE_DT_ENUM_(name, value, bytes, dtype, ctype) name = value,
 enum DataType { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_MAX };
@@ -74,8 +89,15 @@ enum Format {
     FORMAT_NYUV = 45,
     FORMAT_NYUV_A = 46,
     FORMAT_NCL = 47,
+    FORMAT_END,  // one past the last format
     FORMAT_MAX = 0xff
 };
+
+// Dims of unknown extent / a shape of unknown rank.
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+// A format value's primary format is its low byte (the rest: sub-format, C0).
+inline Format GetPrimaryFormat(int32_t format) { return static_cast<Format>(format & 0xff); }
 
 // Bytes per element; 0 for types without a whole-byte size.
 inline int GetSizeByDataType(DataType dt)

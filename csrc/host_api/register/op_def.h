@@ -22,11 +22,6 @@ using OpImplKernelRegistry = void;
 using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext *);
 using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext *);
 using TilingKernelFunc = ge::graphStatus (*)(TilingContext *);
-struct OpImplRegisterV2 {
-    using TilingKernelFunc = gert::TilingKernelFunc;
-    using InferShapeKernelFunc = gert::InferShapeKernelFunc;
-    using InferDataTypeKernelFunc = gert::InferDataTypeKernelFunc;
-};
 } // namespace gert
 
 namespace ge {

@@ -5,6 +5,7 @@
 #define ARC_HOST_TILING_TILING_API_H
 
 #include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"  // the tiling DSL, as CANN's tiling_api.h brings it
 #include "tiling/platform/platform_ascendc.h"
 #if __has_include("lib/matmul/matmul_tiling_api.h")
 #include "lib/matmul/matmul_tiling_api.h"

@@ -7,13 +7,14 @@
 
 namespace gert {
 
-// Header {capacity, size} followed by the elements in the same allocation.
-template <typename T> class TypedContinuousVector {
+// Header {capacity, size} followed by the elements in the same allocation;
+// untyped (GetData() is void*, as list attributes read raw) and typed.
+class ContinuousVector {
 public:
     size_t GetSize() const { return size_; }
     size_t GetCapacity() const { return capacity_; }
-    const T *GetData() const { return reinterpret_cast<const T *>(this + 1); }
-    T *MutableData() { return reinterpret_cast<T *>(this + 1); }
+    const void *GetData() const { return this + 1; }
+    void *MutableData() { return this + 1; }
     void Init(size_t capacity, size_t size)
     {
         capacity_ = capacity;
@@ -25,7 +26,11 @@ private:
     size_t size_ = 0;
 };
 
-using ContinuousVector = TypedContinuousVector<char>;
+template <typename T> class TypedContinuousVector : public ContinuousVector {
+public:
+    const T *GetData() const { return static_cast<const T *>(ContinuousVector::GetData()); }
+    T *MutableData() { return static_cast<T *>(ContinuousVector::MutableData()); }
+};
 
 } // namespace gert
 

@@ -5,12 +5,14 @@
 #define ARC_HOST_EXE_GRAPH_INFER_SHAPE_CONTEXT_H
 
 #include "arc/op_state.h"
+#include "exe_graph/runtime/compute_node_info.h"
 
 namespace gert {
 
 class InferShapeContext {
 public:
-    explicit InferShapeContext(arc_host::OpState *s) : s_(s) {}
+    explicit InferShapeContext(arc_host::OpState *s) : s_(s), node_(s) {}
+    const ComputeNodeInfo *GetComputeNodeInfo() const { return &node_; }
 
     const Shape *GetInputShape(size_t i) const { return origin(s_->inputs.at(i)); }
     const Shape *GetOptionalInputShape(size_t ir) const { return origin(s_->inputs.ir(ir)); }
@@ -26,14 +28,23 @@ public:
         return io ? &io->tensor : nullptr;
     }
     Shape *GetOutputShape(size_t i) { return i < s_->out_shapes.size() ? &s_->out_shapes[i] : nullptr; }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return desc(s_->inputs.at(i)); }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t rel) const
+    {
+        return desc(s_->inputs.ir(ir, rel));
+    }
     const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
     size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
+    size_t GetComputeNodeOutputNum() const { return s_->outputs.io.size(); }
     const char *GetNodeName() const { return s_->node_name.c_str(); }
     const char *GetNodeType() const { return s_->node_type.c_str(); }
 
 private:
     static const Shape *origin(arc_host::Io *io) { return io ? &io->shape.GetOriginShape() : nullptr; }
+    static const CompileTimeTensorDesc *desc(arc_host::Io *io) { return io ? &io->desc : nullptr; }
     arc_host::OpState *s_;
+    ComputeNodeInfo node_;
 };
 
 class InferDataTypeContext {
@@ -43,6 +54,17 @@ public:
     ge::DataType GetInputDataType(size_t i) const { return dt(s_->inputs.at(i)); }
     ge::DataType GetOptionalInputDataType(size_t ir) const { return dt(s_->inputs.ir(ir)); }
     ge::DataType GetDynamicInputDataType(size_t ir, size_t rel) const { return dt(s_->inputs.ir(ir, rel)); }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const
+    {
+        arc_host::Io *io = s_->inputs.at(i);
+        return io ? &io->desc : nullptr;
+    }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const
+    {
+        arc_host::Io *io = s_->inputs.ir(ir);
+        return io ? &io->desc : nullptr;
+    }
+    size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
     ge::DataType GetOutputDataType(size_t i) const
     {
         return i < s_->out_dtypes.size() ? s_->out_dtypes[i] : ge::DT_UNDEFINED;

@@ -72,6 +72,21 @@ private:
     int64_t dims_[kMaxDimNum];
 };
 
+// A view's element strides, one per dim (inputs here are contiguous, so
+// host code meets none; see TilingContext::GetInputStride).
+class Stride {
+public:
+    Stride() = default;
+    Stride(std::initializer_list<int64_t> s) : s_(s) {}
+    size_t GetDimNum() const { return s_.GetDimNum(); }
+    int64_t GetStride(size_t i) const { return s_.GetDim(i); }
+    void SetDimNum(size_t n) { s_.SetDimNum(n); }
+    void SetStride(size_t i, int64_t v) { s_.SetDim(i, v); }
+
+private:
+    Shape s_;
+};
+
 class StorageShape {
 public:
     StorageShape() = default;
@@ -79,6 +94,7 @@ public:
         : origin_shape_(origin), storage_shape_(storage) {}
     const Shape &GetOriginShape() const { return origin_shape_; }
     const Shape &GetStorageShape() const { return storage_shape_; }
+    const Shape &GetShape() const { return storage_shape_; }  // the tensor's (contiguous) shape
     Shape &MutableOriginShape() { return origin_shape_; }
     Shape &MutableStorageShape() { return storage_shape_; }
     bool operator==(const StorageShape &o) const

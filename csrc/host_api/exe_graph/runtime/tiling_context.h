@@ -10,12 +10,14 @@
 #include <string>
 
 #include "arc/op_state.h"
+#include "exe_graph/runtime/compute_node_info.h"
 
 namespace gert {
 
 class TilingContext {
 public:
-    explicit TilingContext(arc_host::OpState *s) : s_(s) {}
+    explicit TilingContext(arc_host::OpState *s) : s_(s), node_(s) {}
+    const ComputeNodeInfo *GetComputeNodeInfo() const { return &node_; }
 
     const StorageShape *GetInputShape(size_t i) const { return shape(s_->inputs.at(i)); }
     const StorageShape *GetOutputShape(size_t i) const { return shape(s_->outputs.at(i)); }
@@ -34,6 +36,11 @@ public:
     size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
     size_t GetComputeNodeOutputNum() const { return s_->outputs.io.size(); }
     const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
+    // The compile info the op's TilingParse filled (IMPL_OP_OPTILING(op).TilingParse<T>(fn)); null without one.
+    template <typename T = void> const T *GetCompileInfo() const
+    {
+        return static_cast<const T *>(s_->compile_info);
+    }
     const char *GetNodeName() const { return s_->node_name.c_str(); }
     const char *GetNodeType() const { return s_->node_type.c_str(); }
 
@@ -93,7 +100,10 @@ public:
         return static_cast<T *>(td->GetData());
     }
 
-    fe::PlatFormInfos *GetPlatformInfo() { return &s_->platform; }
+    fe::PlatFormInfos *GetPlatformInfo() const { return &s_->platform; }
+    // Inputs reach the kernel contiguous: no input is a strided view.
+    bool InputIsView(size_t) const { return false; }
+    const Stride *GetInputStride(size_t) const { return nullptr; }
 
 private:
     static const StorageShape *shape(arc_host::Io *io) { return io ? &io->shape : nullptr; }
@@ -111,6 +121,7 @@ private:
     }
 
     arc_host::OpState *s_;
+    ComputeNodeInfo node_;
 };
 
 } // namespace gert

@@ -8,21 +8,9 @@
 #include <cstdint>
 #include <string>
 
-namespace fe {
+#include "platform/platform_infos_def.h"
+#include "platform/soc_spec.h"
 
-// What the runtime knows about the SoC; opaque to tiling functions, which
-// read it through PlatformAscendC.
-class PlatFormInfos {
-public:
-    std::string soc_version;        // e.g. "Ascend910B1"
-    std::string short_soc_version;  // e.g. "Ascend910B"
-    uint32_t aic_num = 0, aiv_num = 0;
-    uint64_t ub_size = 0, l1_size = 0, l0a_size = 0, l0b_size = 0, l0c_size = 0, l2_size = 0, hbm_size = 0;
-    uint32_t lib_api_workspace = 0;
-    bool split_arch = true;  // separate cube (AIC) and vector (AIV) cores
-};
-
-} // namespace fe
 
 namespace platform_ascendc {
 
@@ -39,6 +27,12 @@ enum class SocVersion {
     ASCEND610,
     ASCEND610LITE,
     KIRINX90,
+    ASCEND950,
+    ASCEND910E,
+    ASCEND910_55,
+    ASCEND310C,
+    ASCEND350,
+    KIRIN9030,
     RESERVED_VERSION = 99999
 };
 
@@ -63,8 +57,8 @@ public:
             return SocVersion::ASCEND910B;
         if (s == "Ascend910_93")
             return SocVersion::ASCEND910_93;
-        if (s == "Ascend910_95" || s == "Ascend950")
-            return SocVersion::ASCEND910_95;
+        if (s == "Ascend950" || s == "Ascend910_95")
+            return SocVersion::ASCEND950;
         if (s == "Ascend910")
             return SocVersion::ASCEND910;
         if (s == "Ascend310P")
@@ -76,6 +70,17 @@ public:
 
     // Groups of one AIC and aiv/aic AIVs needed for sliceNum slices of a
     // mixed cube/vector op; sliceNum when the op uses one kind of core.
+    // The simulated NPU's architecture (dav-2201: NpuArch::DAV_2201).
+    NpuArch GetCurNpuArch() const
+    {
+        switch (info_ ? info_->npu_arch : 0) {
+        case 2201: return NpuArch::DAV_2201;
+        case 3510: return NpuArch::DAV_3510;
+        case 2002: return NpuArch::DAV_2002;
+        case 3002: return NpuArch::DAV_3002;
+        default: return NpuArch::DAV_RESV;
+        }
+    }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
     {
         if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum <= aicCoreNum)

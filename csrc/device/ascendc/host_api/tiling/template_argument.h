@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "common/ge_dtypes.h"
+
 #define ASCENDC_TPL_DTYPE 0
 #define ASCENDC_TPL_FORMAT 1
 #define ASCENDC_TPL_UINT 2
@@ -52,12 +54,16 @@ struct param {
     unsigned nraw;
 };
 
+/* ASCENDC_TPL_INPUT(n) / ASCENDC_TPL_OUTPUT(n) in a dtype parameter's
+ * values say which parameter's dtype it follows: a tag, not a value. */
+constexpr u64 IO_TAG = 1ull << 63;
 template <unsigned N> constexpr param make(const char *name, unsigned kind, unsigned bw, const u64 (&v)[N])
 {
     static_assert(N <= MAX_RAW, "ASCENDC_TPL_*: too many values in one parameter (at most 64)");
-    param p{name, kind, bw, {}, N};
+    param p{name, kind, bw, {}, 0};
     for (unsigned i = 0; i < N; i++)
-        p.raw[i] = v[i];
+        if (kind == ASCENDC_TPL_UINT || (v[i] & IO_TAG) == 0)
+            p.raw[p.nraw++] = v[i];
     return p;
 }
 constexpr param make_struct(const char *name)
@@ -246,6 +252,22 @@ template <unsigned N> constexpr unsigned long long __arc_tpl_first_key(long, con
 {
     return ::__arc_tpl::first_key(d, nullptr);
 }
+
+/* Dtype values as ge::DataType numbers (C_DT_FLOAT == ge::DT_FLOAT). */
+#define ARC_TPL_C_DT_(name, value, bytes, dtype, ctype) constexpr unsigned long long C_##name = value;
+ARC_GE_DTYPES(ARC_TPL_C_DT_)
+#undef ARC_TPL_C_DT_
+#define ASCENDC_TPL_INPUT(n) (::__arc_tpl::IO_TAG | (n))
+#define ASCENDC_TPL_OUTPUT(n) (::__arc_tpl::IO_TAG | 0x100 | (n))
+/* The kernel type a combination is built as: recorded by the op build, not
+ * part of the key (a parameter no declaration names). */
+#define ASCENDC_TPL_AIV_ONLY 0
+#define ASCENDC_TPL_AIC_ONLY 1
+#define ASCENDC_TPL_MIX_AIC_1_0 2
+#define ASCENDC_TPL_MIX_AIC_1_1 3
+#define ASCENDC_TPL_MIX_AIC_1_2 4
+#define ASCENDC_TPL_MIX_AIV_1_0 5
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) ::__arc_tpl::make_struct("kernel type")
 
 #define ASCENDC_TPL_DTYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})
 #define ASCENDC_TPL_DATATYPE_DECL(x, ...) ::__arc_tpl::make(#x, ASCENDC_TPL_DTYPE, 8, {__VA_ARGS__})

@@ -1,0 +1,2 @@
+// graph/ascend_string.h - ge::AscendString (register/op_def.h defines it).
+#include "register/op_def.h"

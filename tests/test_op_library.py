@@ -1,0 +1,197 @@
+"""Op directories as CANN's op libraries build them (issue 28, items 2-4
+in part): functions registered by op type (IMPL_OP_INFERSHAPE,
+IMPL_OP_OPTILING with TilingParse), op-API sources left out of the host
+compile, the library's common include directories and opbase's found from
+the layout.  Libraries here are small trees the tests make; the real
+ops-nn/ops-math sweep is in docs/compatibility.md."""
+import os
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "op_projects", "AddSplit")
+
+
+def files():
+    out = {}
+    for d, _, names in os.walk(ROOT):
+        for n in names:
+            p = os.path.join(d, n)
+            out[os.path.relpath(p, ROOT)] = open(p).read()
+    return out
+
+
+def registered_by_type(host):
+    """AddSplit whose InferShape, InferDataType and tiling are registered
+    with IMPL_OP_* (the tiling reads its tile count from a compile info
+    its TilingParse fills) instead of in the OpDef."""
+    host = host.replace('#include "register/op_def_registry.h"',
+                        '#include "register/op_def_registry.h"\n#include "register/op_impl_registry.h"\n'
+                        'struct AddSplitCompileInfo { uint32_t tiles = 0; };')
+    host = host.replace("tiling.set_tileNum(TILES);",
+                        "tiling.set_tileNum(context->GetCompileInfo<AddSplitCompileInfo>()->tiles);")
+    host = host.replace("this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);", "")
+    host = host.replace("this->AICore().SetTiling(optiling::TilingFunc).AddConfig", "this->AICore().AddConfig")
+    host += r"""
+static ge::graphStatus ParseAddSplit(gert::TilingParseContext *context)
+{
+    context->GetCompiledInfo<AddSplitCompileInfo>()->tiles = 2;
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(AddSplit).InferShape(ge::InferShape).InferDataType(ge::InferDataType);
+IMPL_OP_OPTILING(AddSplit).Tiling(optiling::TilingFunc).TilingParse<AddSplitCompileInfo>(ParseAddSplit);
+"""
+    return host
+
+
+def test_functions_registered_by_op_type():
+    f = files()
+    f["op_host/add_split.cpp"] = registered_by_type(f["op_host/add_split.cpp"])
+    op = arc.op_project(f)
+    assert op.definition["infer_shape"] and op.definition["tiling"]
+    x, y = np.arange(4096, dtype=np.float32), np.ones(4096, np.float32)
+    assert op.tiling(x, y).fields == {"totalLength": 4096, "tileNum": 2}
+    np.testing.assert_array_equal(op(x, y), x + y)
+
+
+def test_op_api_sources_are_not_tiling_code():
+    f = files()
+    f["op_host/op_api/aclnn_add_split.cpp"] = '#include "aclnn/opdev/op_executor.h"\nthis is not tiling code\n'
+    f["op_host/add_split_l0.cpp"] = "neither is this\n"
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(arc.op_project(f)(x, x), 2 * x)
+
+
+def library(tmp_path):
+    """A library tree: its root's common/inc holds a header the op's host
+    code includes, as ops-nn's tiling build provides it."""
+    lib = tmp_path / "oplib"
+    (lib / "common" / "inc" / "op_host").mkdir(parents=True)
+    (lib / "CMakeLists.txt").write_text("# an op library\n")
+    (lib / "common" / "inc" / "op_host" / "split_tiles.h").write_text("constexpr unsigned SPLIT_TILES = 4;\n")
+    op_dir = lib / "math" / "add_split"
+    for rel, text in files().items():
+        p = op_dir / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if rel == "op_host/add_split.cpp":
+            text = text.replace('#include "add_split_tiling.h"', '#include "add_split_tiling.h"\n#include "split_tiles.h"')
+            text = text.replace("tiling.set_tileNum(TILES);", "tiling.set_tileNum(SPLIT_TILES);")
+        p.write_text(text)
+    return lib, op_dir
+
+
+def test_the_librarys_common_include_dirs_are_found(tmp_path):
+    lib, op_dir = library(tmp_path)
+    op = arc.op_project(str(op_dir))
+    x = np.arange(4096, dtype=np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4
+    np.testing.assert_array_equal(op(x, x), 2 * x)
+    from ascendrtc._op_library import library_include_dirs
+    assert library_include_dirs(str(op_dir))[:2] == [str(lib), str(lib / "common" / "inc")]
+    assert str(op_dir / "op_host") in library_include_dirs(str(op_dir))
+    assert library_include_dirs(ROOT) == []  # a project outside any library
+
+
+def test_an_opbase_that_is_not_one_is_named(tmp_path):
+    lib, op_dir = library(tmp_path)
+    with pytest.raises(arc.OpProjectError, match=r"opbase '.*nowhere': not a checkout of CANN's opbase "
+                                                 r"\(no include/op_common\)"):
+        arc.op_project(str(op_dir), opbase=str(tmp_path / "nowhere"))
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(arc.op_project(str(op_dir))(x, x), 2 * x)
+
+
+def with_tiling_body(body, includes=""):
+    """AddSplit whose tiling function runs `body` first (a statement list
+    that may return early), with `includes` at the top."""
+    f = files()
+    host = f["op_host/add_split.cpp"]
+    host = host.replace('#include "register/op_def_registry.h"', '#include "register/op_def_registry.h"\n' + includes)
+    f["op_host/add_split.cpp"] = host.replace("    AddSplitTilingData tiling;\n",
+                                              "    AddSplitTilingData tiling;\n" + body + "\n", 1)
+    return f
+
+
+def test_what_the_op_logs_names_its_failure():
+    f = with_tiling_body('REPORT_INNER_ERR_MSG("EZ9999", "tile count %d refused", 7);\n'
+                         'DlogRecord(63, 3, "[%s] input is %s", "AddSplit", "empty");\n'
+                         'if (CheckLogLevel(63, 0) == 0) return ge::GRAPH_FAILED;',
+                         '#include "base/err_msg.h"\n#include "graph/ge_error_codes.h"\n'
+                         'extern "C" void DlogRecord(int32_t, int32_t, const char *, ...);\n'
+                         'extern "C" int32_t CheckLogLevel(int32_t, int32_t);')
+    op = arc.op_project(f)
+    x = np.ones(4096, np.float32)
+    with pytest.raises(arc.OpProjectError, match=r"returned ge::GRAPH_FAILED \(the op logged: EZ9999: tile count "
+                                                 r"7 refused; \[AddSplit\] input is empty\)"):
+        op(x, x)
+    # the next call starts with no logged errors
+    ok = arc.op_project(files())
+    np.testing.assert_array_equal(ok(x, x), 2 * x)
+
+
+def test_platform_facts_through_every_door():
+    """GetCurNpuArch, GetPlatformRes and fe::PlatformInfoManager answer the
+    simulated NPU's facts; a fact it has none for answers false."""
+    body = r'''
+    auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    std::string soc, shortv, none;
+    fe::PlatFormInfos *pi = context->GetPlatformInfo();
+    if (!pi->GetPlatformRes("version", "SoC_version", soc) || !pi->GetPlatformRes("version", "Short_SoC_version", shortv))
+        return ge::GRAPH_FAILED;
+    if (pi->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_mmad", none) || !none.empty())
+        return ge::GRAPH_FAILED;
+    fe::PlatformInfo info; fe::OptionalInfo opt;
+    if (fe::PlatformInfoManager::Instance().GetPlatformInfoWithOutSocVersion(info, opt) != 0 ||
+        info.soc_info.ai_core_cnt != plat.GetCoreNumAic() || info.str_info_soc_version != soc)
+        return ge::GRAPH_FAILED;
+    uint64_t ub = 0;
+    pi->GetLocalMemSize(fe::LocalMemType::UB, ub);
+    if (ub == 0) return ge::GRAPH_FAILED;
+    tiling.set_tileNum(static_cast<uint32_t>(plat.GetCurNpuArch()));
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;'''
+    op = arc.op_project(with_tiling_body(body, '#include "platform/platform_info.h"\n#include "platform/soc_spec.h"'))
+    x = np.ones(64, np.float32)
+    arch = arc.device_info().get("npu_arch") or 2201
+    assert op.tiling(x, x).fields["tileNum"] == arch
+
+
+def test_bounds_checked_functions():
+    body = r'''
+    char small[4];
+    if (memcpy_s(small, sizeof small, "abcdefgh", 8) == EOK) return ge::GRAPH_FAILED;
+    if (strcpy_s(small, sizeof small, "abcd") == EOK || small[0] != '\0') return ge::GRAPH_FAILED;
+    if (memset_s(small, sizeof small, 1, 2) != EOK || small[1] != 1) return ge::GRAPH_FAILED;
+    if (strcpy_s(small, sizeof small, "ab") != EOK || strcat_s(small, sizeof small, "c") != EOK ||
+        std::string(small) != "abc" || strcat_s(small, sizeof small, "d") == EOK) return ge::GRAPH_FAILED;
+    char num[8];
+    if (snprintf_s(num, sizeof num, sizeof num - 1, "%d", 1234567) != 7 ||
+        snprintf_s(num, sizeof num, sizeof num - 1, "%d", 12345678) != -1) return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, '#include "securec.h"'))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4
+
+
+def test_dtype_template_arguments_follow_an_input():
+    """ASCENDC_TPL_DATATYPE_DECL with C_DT_* values and ASCENDC_TPL_INPUT(0)
+    (which input's dtype it follows: not a value); the kernel-type choice of
+    a selection is not part of the key."""
+    decl = r'''
+#include "ascendc/host_api/tiling/template_argument.h"
+ASCENDC_TPL_ARGS_DECL(AddSplit, ASCENDC_TPL_DATATYPE_DECL(D_T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_UINT_DECL(MODE, 8, ASCENDC_TPL_UI_LIST, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+                                     ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT16), ASCENDC_TPL_UINT_SEL(MODE, ASCENDC_TPL_UI_LIST, 1)));'''
+    body = r'''
+    static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16, "C_DT_* are ge::DataType numbers");
+    static_assert(__arc_tpl_selected(0, GET_TPL_TILING_KEY(C_DT_FLOAT16, 1)), "selected");
+    static_assert(!__arc_tpl_selected(0, GET_TPL_TILING_KEY(C_DT_FLOAT, 1)), "not selected");
+    context->SetTilingKey(GET_TPL_TILING_KEY(context->GetInputDesc(0)->GetDataType(), 1));'''
+    op = arc.op_project(with_tiling_body(body, decl))
+    assert op.tiling(np.ones(64, np.float16), np.ones(64, np.float16)).tiling_key == 1 | (1 << 8)
+    assert op.tiling(np.ones(64, np.float32), np.ones(64, np.float32)).tiling_key == 0 | (1 << 8)
