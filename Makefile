@@ -45,9 +45,11 @@ RTC_OBJ := $(call objs,$(RTC_SRC))
 .PHONY: all home ext deps demo test bench wheel clean asan tsan docs
 all: home ext
 
+CMAKE_SRC  := $(shell find tools/cmake -type f)
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
       $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh \
-      $(HOME_DIR)/lib64/clang/include/stddef.h
+      $(HOME_DIR)/lib64/clang/include/stddef.h \
+      $(patsubst tools/cmake/%,$(HOME_DIR)/lib/cmake/ASC/%,$(CMAKE_SRC)) $(HOME_DIR)/bin/ascendrtc-cc
 
 # clang's own headers (stddef.h, stdint.h...) beside libacl_rtc.so, which
 # prefers them to the build machine's: a wheel then compiles without LLVM installed.
@@ -89,6 +91,15 @@ $(HOME_DIR)/include/%.h: csrc/include/%.h
 	cp $< $@
 
 $(HOME_DIR)/set_env.sh: tools/set_env.sh
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# CMake's ASC language (find_package(ASC)) and its compiler, the `ascendrtc cc` driver
+$(HOME_DIR)/lib/cmake/ASC/%: tools/cmake/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(HOME_DIR)/bin/ascendrtc-cc: tools/ascendrtc-cc
 	@mkdir -p $(dir $@)
 	cp $< $@
 

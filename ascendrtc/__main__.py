@@ -3,6 +3,8 @@
     ascendrtc info                      backend, device, compiler, versions, cache dir
     ascendrtc home                      the CANN-shaped home: source "$(ascendrtc home)/set_env.sh"
     ascendrtc compile add.asc --npu-arch dav-2201 -o add.o
+    ascendrtc cc prog.asc -o prog --npu-arch=dav-2201   (a single-source program: kernels + host main)
+    ascendrtc run prog.asc -- ARGS                      (builds it, cached, and runs it)
     ascendrtc run add.asc -b 8 x=x.npy y=y.npy z=like:x      (writes z.npy)
     ascendrtc cache list|stats|verify|prune|clear
 
@@ -21,7 +23,9 @@ _COMMANDS = {
     "info": "describe the backend, the device, the compiler, the versions and the cache directory",
     "home": "print the simulated NPU's CANN-shaped home (include/, lib64/, set_env.sh)",
     "compile": "compile an Ascend C file to a binary; diagnostics on stderr, exit 1 on error",
-    "run": "compile (or load) a kernel and launch it on arrays from .npy files; outputs go to .npy files",
+    "cc": "build a single-source program (.asc: kernels and a host main with <<<...>>> launches) into an executable",
+    "run": "compile (or load) a kernel and launch it on arrays from .npy files; outputs go to .npy files; "
+           "or build and run a single-source program (FILE.asc -- ARGS)",
     "cache": "inspect the compile cache: cache list|stats|verify|prune --max-size|clear",
 }
 
@@ -87,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     add_run_arguments(r)
     _compile_options(r)
     sub.add_parser("cache", help=_COMMANDS["cache"], add_help=False)
+    sub.add_parser("cc", help=_COMMANDS["cc"], add_help=False)
     p._run_parser = r  # `run` mixes options and arguments: parsed with parse_intermixed_args
     return p
 
@@ -190,6 +195,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["cache"]:  # the compile cache's own CLI (ascendrtc/cache.py)
         from .cache import main as cache_main
         return cache_main(argv[1:], prog="ascendrtc cache")
+    if argv[:1] == ["cc"]:  # bisheng's command line, parsed by the driver itself
+        from ._cc import main as cc_main
+        return cc_main(argv[1:])
+    if argv[:1] == ["run"] and "--" in argv:  # a single-source program: build (cached), then run it
+        from ._cc import run_program
+        return run_program(argv[1:])
     p = _parser()
     if argv[:1] == ["run"]:
         a = p._run_parser.parse_intermixed_args(argv[1:])

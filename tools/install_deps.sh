@@ -1,5 +1,6 @@
 #!/bin/sh
-# Install what the build and tests need and is missing: LLVM/clang 19 and
+# Install what the build and tests need and is missing: LLVM/clang 19, CMake
+# (single-source programs built with the ASC language) and
 # redis-server (the remote-cache tests start one on loopback) from
 # Debian; NumPy, pytest and the notebook test's packages from PyPI.  Quiet and
 # quick when all is present.  With --bench, also the peers bench/ measures
@@ -8,7 +9,7 @@ set -e
 PY=${PYTHON:-python3}
 BENCH=""; [ "$1" = "--bench" ] && BENCH=1
 need=""
-debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make redis-server"
+debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make cmake redis-server"
 [ -n "$BENCH" ] && debs="$debs pocl-opencl-icd"
 for p in $debs; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"

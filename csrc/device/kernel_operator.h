@@ -6,11 +6,13 @@
 #include "arc/entry.h"
 
 /* The simulated core is a CPU twin: kernels' CPU-debug branches apply (and
- * their `#ifndef ASCENDC_CPU_DEBUG` <<<>>> launch wrappers drop out). */
-#ifndef ASCENDC_CPU_DEBUG
+ * their `#ifndef ASCENDC_CPU_DEBUG` <<<>>> launch wrappers drop out).  Not
+ * for a single-source program built by `ascendrtc cc` (__ASCENDRTC_HOST_OBJECT__):
+ * its host part runs, and launches as on the NPU. */
+#if !defined(ASCENDC_CPU_DEBUG) && !defined(__ASCENDRTC_HOST_OBJECT__)
 #define ASCENDC_CPU_DEBUG 1
 #endif
-#ifndef __CCE_KT_TEST__
+#if !defined(__CCE_KT_TEST__) && !defined(__ASCENDRTC_HOST_OBJECT__)
 #define __CCE_KT_TEST__ 1
 #endif
 

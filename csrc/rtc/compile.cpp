@@ -79,6 +79,8 @@
 #include "pch.h"
 #include "lenient.h"
 #include "host_code.h"
+#include "host_split.h"
+#include "launch_lower.h"
 #include "raw_access.h"
 #include "sites.h"
 #include "simt_pass.h"
@@ -523,6 +525,8 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
         a.push_back("-I");
         a.push_back(kAclRoot);
         a.push_back("-D__ASCENDRTC_HOST_CODE__=1");
+        if (o->host_object)
+            a.push_back("-D__ASCENDRTC_HOST_OBJECT__=1");
     }
     a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
     a.push_back("-D__ASCENDRTC__=1");
@@ -653,7 +657,14 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     auto user_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     std::string main_text(req->text, req->len);
-    if (main_text.find("<<<") != std::string::npos && arc_rtc::blank_host_launches(req->file_name, main_text, &log))
+    const bool host_obj = req->opts->host_object;
+    if (host_obj) { /* ascendrtc cc: launches lowered to ACL calls (launch_lower.h) */
+        if (arc_rtc::lower_host_launches(req->file_name, main_text, &log) < 0)
+            return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+        main_text = "#include \"arc/launch.h\"\n" + main_text;
+        user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
+    } else if (main_text.find("<<<") != std::string::npos &&
+               arc_rtc::blank_host_launches(req->file_name, main_text, &log))
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
     else
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
@@ -666,7 +677,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     // as CANN's single-source flow compiles it; the host part is dropped
     // after the frontend.  Without system headers the device-only compile
     // names the host headers it cannot find.
-    bool host = arc_rtc::has_host_code(req->text, req->len);
+    bool host = host_obj || arc_rtc::has_host_code(req->text, req->len);
     for (int i = 0; !host && i < req->nheaders; i++)
         host = arc_rtc::has_host_code(req->header_texts[i], std::strlen(req->header_texts[i]));
     const std::vector<std::string> *sys = nullptr;
@@ -751,10 +762,15 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         llvm::ModuleAnalysisManager mam;
         arc_rtc::KernelUsesPass().run(*mod, mam);
     }
-    if (host && arc_rtc::strip_host_code(*mod) > 0)
+    std::unique_ptr<llvm::Module> host_mod;
+    if (host_obj && !(host_mod = arc_rtc::split_host(*mod, req->file_name, &log)))
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    if (host && !host_obj && arc_rtc::strip_host_code(*mod) > 0)
         log += std::string(req->file_name) + ":1:1: note: host code (functions the kernels do not call, main "
                "included) compiled with the system headers as CANN's single-source flow does, and left out of "
                "the kernel object: launch the kernels from Python\n";
+    else if (host_obj)
+        arc_rtc::strip_host_code(*mod);
     if (!simt.errors.empty())
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, simt.errors);
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
@@ -770,6 +786,15 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     if (rc != ACL_SUCCESS)
         return rc;
     timer.lap("codegen");
+    if (host_obj) { /* the result is the host object, the device binary inside it */
+        arc_rtc::embed_device_binary(*host_mod, res->bin, res->bin_size);
+        if (!req->opts->debug)
+            llvm::StripDebugInfo(*host_mod);
+        rc = arc_rtc::emit_object(*host_mod, req->opts->opt_level, g_cpu, false, res, log, false);
+        if (rc != ACL_SUCCESS)
+            return rc;
+        timer.lap("host codegen");
+    }
     for (const std::string &a : absent)
         deps.emplace(a, kAbsent); // a file found later keeps its hash
     if (!(res->deps = format_deps(deps)))

@@ -48,7 +48,8 @@ void fast_isel_for_straight_code(llvm::Module &m)
 
 } // namespace
 
-int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool timed, rtc_result *res, std::string &log)
+int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool timed, rtc_result *res, std::string &log,
+                bool device)
 {
     std::string err;
     const std::string triple = m.getTargetTriple();
@@ -63,7 +64,7 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
         target->createTargetMachine(triple, cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
     if (!tm)
         return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + cpu);
-    if (opt_level > 0)
+    if (opt_level > 0 && device)
         fast_isel_for_straight_code(m);
     llvm::SmallVector<char, 0> obj;
     llvm::raw_svector_ostream os(obj);
@@ -99,12 +100,15 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
     }
     if (diags.error)
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
-    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + ARC_SUM_BYTES));
+    const size_t sum = device ? ARC_SUM_BYTES : 0;
+    std::free(res->bin);
+    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + sum));
     if (!res->bin)
         return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
     std::memcpy(res->bin, obj.data(), obj.size());
-    arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
-    res->bin_size = obj.size() + ARC_SUM_BYTES;
+    if (device)
+        arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
+    res->bin_size = obj.size() + sum;
     return ACL_SUCCESS;
 }
 

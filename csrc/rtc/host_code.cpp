@@ -52,9 +52,15 @@ bool host_header(const std::string &h)
     return false;
 }
 
+} // namespace
+
+bool is_site_rec(const llvm::GlobalValue &g);
+
+namespace {
+
 bool is_root(const llvm::GlobalValue &g)
 {
-    return g.getName().starts_with("__arc") && !g.isDeclaration();
+    return (g.getName().starts_with("__arc") || is_site_rec(g)) && !g.isDeclaration();
 }
 
 // Every global value a constant refers to, through expressions and aggregates.
@@ -152,18 +158,14 @@ const std::vector<std::string> &system_include_args(std::string *why)
     return args;
 }
 
-int strip_host_code(llvm::Module &m)
+bool is_site_rec(const llvm::GlobalValue &g)
 {
-    for (const char *name : {"llvm.global_ctors", "llvm.global_dtors"})
-        if (llvm::GlobalVariable *gv = m.getGlobalVariable(name, true))
-            gv->eraseFromParent();
-    std::vector<const llvm::GlobalValue *> work;
-    for (const llvm::GlobalValue &g : m.global_values())
-        if (is_root(g))
-            work.push_back(&g);
-    for (const char *name : {"llvm.used", "llvm.compiler.used"})
-        if (llvm::GlobalVariable *gv = m.getGlobalVariable(name, true))
-            work.push_back(gv);
+    llvm::StringRef n = g.getName();
+    return n.starts_with("_ZN5__arc4siteI") && n.ends_with("E3recE");
+}
+
+int keep_reachable(llvm::Module &m, std::vector<const llvm::GlobalValue *> work)
+{
     std::set<const llvm::GlobalValue *> live;
     std::set<const llvm::Constant *> seen;
     while (!work.empty()) {
@@ -215,6 +217,21 @@ int strip_host_code(llvm::Module &m)
             }
         }
     return dropped;
+}
+
+int strip_host_code(llvm::Module &m)
+{
+    for (const char *name : {"llvm.global_ctors", "llvm.global_dtors"})
+        if (llvm::GlobalVariable *gv = m.getGlobalVariable(name, true))
+            gv->eraseFromParent();
+    std::vector<const llvm::GlobalValue *> work;
+    for (const llvm::GlobalValue &g : m.global_values())
+        if (is_root(g))
+            work.push_back(&g);
+    for (const char *name : {"llvm.used", "llvm.compiler.used"})
+        if (llvm::GlobalVariable *gv = m.getGlobalVariable(name, true))
+            work.push_back(gv);
+    return keep_reachable(m, std::move(work));
 }
 
 } // namespace arc_rtc

@@ -13,6 +13,7 @@
 
 namespace llvm {
 class Module;
+class GlobalValue;
 }
 
 namespace arc_rtc {
@@ -34,6 +35,14 @@ const std::vector<std::string> &system_include_args(std::string *why);
 // symbols the runtime and metadata use, and llvm.used.  Returns how many
 // functions it dropped.
 int strip_host_code(llvm::Module &m);
+
+// Whether g is a launch site's record, __arc::site<F>::rec (arc/launch.h).
+bool is_site_rec(const llvm::GlobalValue &g);
+
+// Drops from m every global value the roots do not reach (through
+// function bodies, initializers, aliasees): bodies first, then what
+// nothing uses.  Returns how many function bodies it dropped.
+int keep_reachable(llvm::Module &m, std::vector<const llvm::GlobalValue *> roots);
 
 } // namespace arc_rtc
 

@@ -1,5 +1,6 @@
 // metadata.cpp - see metadata.h.
 #include "metadata.h"
+#include "host_split.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -64,30 +65,44 @@ unsigned kernel_type(llvm::Module &m, const std::string &lowered, uint32_t *uses
 int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &inferred, const SimtResult &simt,
                  const std::string &cpu, rtc_result *res, std::string &log)
 {
-    arc_meta meta{};
-    std::vector<arc_kernel_meta> ks(req->nentries);
-    std::vector<std::vector<arc_param>> ps(req->nentries);
-    std::vector<std::string> lowered(req->nentries), entry(req->nentries);
-    meta.arch = const_cast<char *>(req->opts->arch);
-    meta.target_cpu = const_cast<char *>(cpu.c_str());
-    meta.options = req->opts->joined;
-    meta.nkernels = static_cast<uint32_t>(req->nentries);
-    meta.kernels = ks.data();
-    static char empty[] = "";
+    // The entries the trailer named, then the <<<...>>> launch sites' (host_split.h)
+    std::vector<SiteEntry> all;
     for (int i = 0; i < req->nentries; i++) {
         std::string id = std::to_string(i);
-        std::vector<unsigned> d;
         auto *kfn = m.getGlobalVariable("__arc_kfn_" + id);
         llvm::Function *f = nullptr;
         if (kfn && kfn->hasInitializer())
             f = llvm::dyn_cast<llvm::Function>(kfn->getInitializer()->stripPointerCasts());
-        if (!read_kdesc(m.getGlobalVariable("__arc_kdesc_" + id), d) || d.size() < 2 || !f ||
+        all.push_back({f, m.getGlobalVariable("__arc_kdesc_" + id), "__arc_entry_" + id, req->entries[i].name});
+    }
+    for (auto &s : site_entries(m)) {
+        bool dup = false;
+        for (auto &a : all)
+            dup |= a.kernel == s.kernel;
+        if (!dup)
+            all.push_back(s);
+    }
+    const int nk = static_cast<int>(all.size());
+    arc_meta meta{};
+    std::vector<arc_kernel_meta> ks(nk);
+    std::vector<std::vector<arc_param>> ps(nk);
+    std::vector<std::string> lowered(nk), entry(nk);
+    meta.arch = const_cast<char *>(req->opts->arch);
+    meta.target_cpu = const_cast<char *>(cpu.c_str());
+    meta.options = req->opts->joined;
+    meta.nkernels = static_cast<uint32_t>(nk);
+    meta.kernels = ks.data();
+    static char empty[] = "";
+    for (int i = 0; i < nk; i++) {
+        std::vector<unsigned> d;
+        llvm::Function *f = all[i].kernel;
+        if (!read_kdesc(all[i].desc, d) || d.size() < 2 || !f ||
             d.size() < 2 + 4 * static_cast<size_t>(d[0]))
             return fail(res, log, ACL_ERROR_RTC_FAILURE,
-                        std::string("internal error: no descriptor for kernel '") + req->entries[i].name + "'");
+                        std::string("internal error: no descriptor for kernel '") + all[i].name + "'");
         lowered[i] = f->getName().str();
-        entry[i] = "__arc_entry_" + id;
-        const kscan_kernel *h = req->entries[i].hint;
+        entry[i] = all[i].entry;
+        const kscan_kernel *h = i < req->nentries ? req->entries[i].hint : nullptr;
         bool names = h && h->nparams == static_cast<int>(d[0]);
         const std::vector<std::string> *elems = nullptr;  // inferred element types (infer_types.cpp)
         {   // a plain kernel by its name, a template's instance by its mangled name
@@ -112,7 +127,7 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &i
                           : empty;
         }
         arc_kernel_meta &k = ks[i];
-        k.name = const_cast<char *>(req->entries[i].name);
+        k.name = const_cast<char *>(all[i].name.c_str());
         k.lowered = const_cast<char *>(lowered[i].c_str());
         k.entry = const_cast<char *>(entry[i].c_str());
         k.ktype = kernel_type(m, lowered[i], &k.uses);

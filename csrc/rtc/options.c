@@ -174,6 +174,8 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
             break;
         } else if (!strcmp(a, "--sanitizer")) {
             o->sanitizer = 1;
+        } else if (!strcmp(a, "--host-object")) {
+            o->host_object = 1;
         } else if (!strcmp(a, "--cce-auto-sync") || !strcmp(a, "--cce-disable-asc-reserved-ubuf") ||
                    !strcmp(a, "--cce-disable-vf-stack-reserved-ubuf")) {
             /* accepted: the simulated core is always in sync and reserves no UB */
@@ -189,7 +191,7 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
             break;
         } else {
             snprintf(err, errlen, "unknown option '%s' (supported: --npu-arch=dav-2201|dav-3510, --npu-soc=, "
-                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer, --enable-simt)", a);
+                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer, --enable-simt, --host-object)", a);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
             break;
         }

@@ -19,6 +19,8 @@ typedef struct rtc_opts {
     char **warnings;      /* -W... / -w, passed through */
     int sanitizer;        /* --sanitizer: extra device-API checks */
     int simt;             /* --enable-simt: bare __global__ kernels are SIMT kernels */
+    int host_object;      /* --host-object: a single-source program's host part, as an
+                             object embedding the device binary (ascendrtc cc) */
     char *joined;         /* normalised options, for the metadata */
 } rtc_opts;
 

@@ -350,7 +350,7 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
             int named = 0;
             for (int e = 0; e < p->nexprs; e++)
                 named |= hint_for(&ks, p->exprs[e]) == k;
-            if (!named)
+            if (!named && !opts.host_object) /* ascendrtc cc: its launches instantiate it */
                 sb_add(&notes, "%s:%d: note: template kernel '%s' is not instantiated; add a name expression "
                        "such as aclrtcAddNameExpr(prog, \"%s<...>\")\n", p->name, k->line, k->name, k->name);
             continue;
@@ -372,7 +372,7 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         n++;
     }
     p->nentries = n;
-    if (n == 0)
+    if (n == 0 && !opts.host_object)
         sb_add(&notes, "%s: warning: no __global__ kernel found\n", p->name);
     if (!entries || !p->entry_names || text.oom || notes.oom) {
         rc = err(ACL_ERROR_RTC_OUT_OF_MEMORY, "aclrtcCompileProg: out of memory");

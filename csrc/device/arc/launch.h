@@ -1,0 +1,128 @@
+/* launch.h - the `<<<...>>>` launches of a single-source program (`ascendrtc
+ * cc`), lowered to ACL calls.  The rtc rewrites each launch
+ *     kernel<T><<<cfg...>>>(args...)
+ * into
+ *     ::__arc::launch<&kernel<T> >(__FILE__, __LINE__, cfg...)(args...)
+ * (launch_lower.cpp; lines do not move), and compiles the file once: the
+ * kernel side goes into the device binary, the host side into a host
+ * object that embeds that binary (host_split.cpp).
+ *
+ * Each launched kernel F gets a site entry, __arc::site<F>: the unpacking
+ * entry the runtime calls, its descriptor (entry.h), and `rec`, which the
+ * rtc finds by its mangled name (_ZN5__arc4siteI...E3recE).  In the device
+ * binary, rec is a kernel entry like __ARC_ENTRY's; in the host object its
+ * first field holds F's symbol name, by which the host side finds the
+ * kernel in the embedded binary.  Arguments are converted to the kernel's
+ * parameter types as in a call, then packed in CANN's layout (each
+ * parameter 8-byte aligned), the layout the entry unpacks.
+ *
+ * The launch configuration picks the kind of launch: 2 or 3 values are a
+ * SIMD launch (blocks, dynamic UB bytes[, stream]); 4 are SIMT's
+ * (grid, block, dynamic UB bytes, stream), which lowers to
+ * __arc::launch_simt once the runtime runs SIMT kernels. */
+#ifndef ARC_LAUNCH_H_
+#define ARC_LAUNCH_H_
+
+#include "arc/entry.h"
+#include "acl/acl.h"
+
+namespace __arc {
+
+struct site_rec {
+    const char *lowered;                          /* host object: F's symbol; device: null */
+    void (*entry)(const unsigned char *);         /* device: the unpacking entry */
+    const void *kfn;                              /* device: &site<F>::kfn, whose value is F */
+    const void *desc;                             /* device: &site<F>::desc */
+};
+
+template <auto F> struct site {
+    static void entry(const unsigned char *args) { ::__arc::call(F, args); }
+    static constexpr decltype(F) kfn = F;
+    static constexpr decltype(::__arc::describe(F)) desc = ::__arc::describe(F);
+    static const site_rec rec;
+};
+template <auto F> const site_rec site<F>::rec = {nullptr, &site<F>::entry, &site<F>::kfn, &site<F>::desc};
+
+/* Host side: the embedded device binary (its definition is added to the
+ * host object by the rtc, private to it) and the launch itself. */
+extern "C" const unsigned char __arc_embedded_bin[];
+extern "C" const unsigned long __arc_embedded_bin_size;
+
+/* Loads (once per embedded binary) and launches; reports a failure on
+ * stderr naming the launch site, as CANN reports a launch error. */
+extern "C" int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site,
+                                    const char *file, unsigned line, unsigned blocks, unsigned dyn_ubuf,
+                                    void *stream, void *args, unsigned long args_size);
+
+template <class K> struct kparams;
+template <class... P> struct kparams<void (*)(P...)> {
+    template <class T, class A> static void put(unsigned char *buf, unsigned off, A &&a)
+    {
+        T v = static_cast<A &&>(a); /* the conversion a call would make */
+        __builtin_memcpy(buf + off, &v, sizeof(T));
+    }
+    template <unsigned... I, class... A>
+    static void pack(unsigned char *buf, const unsigned *d, seq<I...>, A &&...a)
+    {
+        (put<P>(buf, d[2 + 4 * I], static_cast<A &&>(a)), ...);
+    }
+    template <class... A> static void pack(unsigned char *buf, const unsigned *d, A &&...a)
+    {
+        static_assert(sizeof...(A) == sizeof...(P), "a <<<...>>> launch passes as many arguments as the kernel "
+                                                    "has parameters");
+        pack(buf, d, __make_integer_seq<make_seq_helper, unsigned, sizeof...(P)>{}, static_cast<A &&>(a)...);
+    }
+};
+
+template <auto F> struct launcher {
+    const char *file;
+    unsigned line;
+    unsigned blocks;
+    unsigned dyn_ubuf;
+    void *stream;
+    template <class... A> void operator()(A &&...a) const
+    {
+        constexpr auto d = ::__arc::describe(F);
+        alignas(8) unsigned char buf[d.v[1] ? d.v[1] : 8];
+        kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
+        ascendrtc_launch_site(__arc_embedded_bin, __arc_embedded_bin_size, &site<F>::rec, file, line, blocks,
+                              dyn_ubuf, stream, buf, d.v[1]);
+    }
+};
+
+/* A launch configuration value: an integer, a stream, or nullptr. */
+template <class T> unsigned long long cfg_value(T v)
+{
+    if constexpr (__is_pointer(T))
+        return (unsigned long long)(const void *)v;
+    else if constexpr (__is_integral(T) || __is_enum(T))
+        return (unsigned long long)v;
+    else
+        return 0; /* nullptr */
+}
+
+template <class... C> struct always_false {
+    static constexpr bool value = false;
+};
+
+template <auto F, class... C> launcher<F> launch(const char *file, unsigned line, C... cfg)
+{
+    static_assert(sizeof...(C) == 2 || sizeof...(C) == 3 || sizeof...(C) == 4,
+                  "a <<<...>>> launch takes <<<blocks, dynUBufSize[, stream]>>> (SIMD) or "
+                  "<<<grid, block, dynUBufSize, stream>>> (SIMT)");
+    if constexpr (sizeof...(C) == 4) {
+        static_assert(always_false<C...>::value, "SIMT <<<grid, block, dynUBufSize, stream>>> launches are not "
+                                                 "simulated yet by this ascendrtc (SIMD launches are)");
+        return {file, line, 0, 0, nullptr};
+    } else {
+        const unsigned long long v[] = {cfg_value(cfg)...};
+        void *stream = nullptr;
+        if constexpr (sizeof...(C) == 3)
+            stream = (void *)v[2];
+        return {file, line, (unsigned)v[0], (unsigned)v[1], stream};
+    }
+}
+
+} // namespace __arc
+
+#endif /* ARC_LAUNCH_H_ */

@@ -1,0 +1,145 @@
+"""Single-source programs: `ascendrtc cc` builds a .asc file (kernels plus a
+host main launching them with <<<...>>>) into an ordinary executable that
+runs on the simulated NPU, `ascendrtc run FILE -- ARGS` builds (cached) and
+runs it, and CMake's ASC language (find_package(ASC) in the simulated CANN
+home) builds a project with them.  The programs are in tests/cc_programs;
+each checks its own results against values computed on the host."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGS = os.path.join(ROOT, "tests", "cc_programs")
+HOME = os.path.join(ROOT, "ascendrtc", "_home")
+
+pytestmark = pytest.mark.skipif(shutil.which("clang++-19") is None and shutil.which("clang++") is None,
+                                reason="the host part is linked with clang++")
+
+
+def env(tmp_path, **extra):
+    e = dict(os.environ)
+    e["PYTHONPATH"] = ROOT + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e["ASCENDRTC_CACHE_DIR"] = str(tmp_path / "cache")
+    e.update(extra)
+    return e
+
+
+def cc(tmp_path, *args, **extra):
+    return subprocess.run([sys.executable, "-m", "ascendrtc", "cc", *args], capture_output=True, text=True,
+                          cwd=tmp_path, env=env(tmp_path, **extra))
+
+
+def test_program_builds_and_runs(tmp_path):
+    # two kernels (one a template), launched with and without a stream; a
+    # by-value struct; a double and a size_t converted as a call converts them
+    exe = tmp_path / "scale_add"
+    r = cc(tmp_path, os.path.join(PROGS, "scale_add.asc"), "-o", str(exe), "--npu-arch=dav-2201")
+    assert r.returncode == 0, r.stderr
+    for blocks in ("1", "5"):
+        p = subprocess.run([str(exe), blocks], capture_output=True, text=True)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert f"PASS: {blocks} blocks, 0 mismatches, z[5]=-3 v[5]=12" in p.stdout
+
+
+def test_compile_then_link(tmp_path):
+    # -c writes the host object (device binary inside); a second call links it
+    obj = tmp_path / "sa.o"
+    r = cc(tmp_path, "-c", os.path.join(PROGS, "scale_add.asc"), "-o", str(obj))
+    assert r.returncode == 0, r.stderr
+    r = cc(tmp_path, str(obj), "-o", str(tmp_path / "sa"))
+    assert r.returncode == 0, r.stderr
+    assert subprocess.run([str(tmp_path / "sa"), "2"], capture_output=True, text=True).stdout.startswith("PASS")
+
+
+def test_run_builds_once_and_runs(tmp_path):
+    argv = [sys.executable, "-m", "ascendrtc", "run", os.path.join(PROGS, "scale_add.asc"), "-v", "--", "3"]
+    first = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, env=env(tmp_path))
+    assert first.returncode == 0, first.stderr
+    assert "PASS: 3 blocks" in first.stdout and ": compiled" in first.stderr
+    again = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, env=env(tmp_path))
+    assert again.returncode == 0 and "PASS: 3 blocks" in again.stdout
+    assert ": disk" in again.stderr  # the cached object, device binary included
+
+
+def test_launch_error_names_the_site(tmp_path):
+    # 0 blocks: the launch fails as the runtime says, naming the line of the <<<...>>>
+    exe = tmp_path / "sa"
+    assert cc(tmp_path, os.path.join(PROGS, "scale_add.asc"), "-o", str(exe)).returncode == 0
+    p = subprocess.run([str(exe), "0"], capture_output=True, text=True)
+    assert "scale_add.asc:52: error: the <<<...>>> launch of 'axpb' failed (aclrtLaunchKernelWithHostArgs" in p.stderr
+    assert "numBlocks 0 for 'shift<7>' is out of range [1, 65535]" in p.stderr
+    assert p.returncode == 1  # the program goes on, and its own check sees the kernels did not run
+
+
+@pytest.mark.parametrize("case", ["library", "undefined", "arch", "header"])
+def test_bad_input(tmp_path, case):
+    out = tmp_path / "prog"
+    src = os.path.join(PROGS, "scale_add.asc")
+    if case == "library":
+        r = cc(tmp_path, src, "-o", str(out), "-lnot_a_library_anywhere")
+        want = "needs the library libnot_a_library_anywhere, which this machine lacks"
+    elif case == "undefined":
+        r = cc(tmp_path, os.path.join(PROGS, "undefined_kernel.asc"), "-o", str(out))
+        want = "undefined_kernel.asc: error: the kernel 'elsewhere' is launched with <<<...>>> but not defined"
+    elif case == "arch":
+        r = cc(tmp_path, src, "-o", str(out), "--npu-arch=dav-9999")
+        want = "--npu-arch=dav-9999: unknown NPU architecture"
+    else:
+        bad = tmp_path / "needs_header.asc"
+        bad.write_text('#include "acl/acl.h"\n#include "no_such_host_header.h"\nint main() { return 0; }\n')
+        r = cc(tmp_path, str(bad), "-o", str(out))
+        want = "'no_such_host_header.h' file not found"
+    assert r.returncode == 1, r.stderr
+    assert want in r.stderr, r.stderr
+    assert not out.exists()  # never a half-built executable
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".arc-")] == []
+    good = cc(tmp_path, src, "-o", str(out))  # and the next build works
+    assert good.returncode == 0, good.stderr
+    assert subprocess.run([str(out)], capture_output=True, text=True).returncode == 0
+
+
+def test_bad_command_line(tmp_path):
+    r = cc(tmp_path, "--frobnicate", "x.asc")
+    assert r.returncode == 2 and "unknown option '--frobnicate'" in r.stderr
+    r = cc(tmp_path, "-x", "aicpu", "k.cpp")
+    assert r.returncode == 2 and "AI CPU" in r.stderr
+
+
+def cmake_bin():
+    return shutil.which("cmake", path="/usr/bin") or shutil.which("cmake")
+
+
+needs_cmake = pytest.mark.skipif(cmake_bin() is None, reason="needs cmake (tools/install_deps.sh installs it)")
+
+
+@needs_cmake
+@pytest.mark.parametrize("how", ["ASC_DIR", "set_env.sh"])
+def test_cmake_project(tmp_path, how):
+    # an .asc and a .cpp in one target, a compile definition, CANN's host libraries linked by name
+    proj = tmp_path / "proj"
+    shutil.copytree(os.path.join(PROGS, "cmake_project"), proj)
+    cm = cmake_bin()
+    if how == "ASC_DIR":
+        script = f'"{cm}" -S . -B build -DASC_DIR="{HOME}/lib/cmake/ASC"'
+    else:
+        script = f'. "{HOME}/set_env.sh" && "{cm}" -S . -B build'
+    script += f' && "{cm}" --build build && ./build/demo'
+    p = subprocess.run(["bash", "-c", script], cwd=proj, capture_output=True, text=True, env=env(tmp_path))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "test pass: 0 of 256 wrong" in p.stdout
+
+
+@needs_cmake
+def test_cmake_unknown_arch(tmp_path):
+    proj = tmp_path / "proj"
+    shutil.copytree(os.path.join(PROGS, "cmake_project"), proj)
+    p = subprocess.run([cmake_bin(), "-S", ".", "-B", "build", f"-DASC_DIR={HOME}/lib/cmake/ASC",
+                        "-DCMAKE_ASC_ARCHITECTURES=dav-1234"], cwd=proj, capture_output=True, text=True,
+                       env=env(tmp_path))
+    assert p.returncode != 0
+    said = " ".join(p.stderr.split())  # CMake wraps its messages
+    assert "CMAKE_ASC_ARCHITECTURES=dav-1234: 'dav-1234' is not an NPU architecture the simulated NPU has " \
+           "(known: dav-2201;dav-3510)" in said

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""CANN's asc-devkit examples, built with their own CMakeLists.txt and run
+as their README says, on the simulated NPU.
+
+Each example's README ("样例执行" section) gives a bash block: cmake with
+``CMAKE_ASC_ARCHITECTURES``, ``make``, maybe ``scripts/gen_data.py``, the
+program, maybe ``scripts/verify_result.py``; and the pass line its run
+prints ("执行结果如下").  This tool runs that block unchanged in a copy of
+the example directory, with the simulated CANN home's ``set_env.sh``
+sourced (so ``find_package(ASC)`` finds the ASC language), and reports
+whether the pass line appeared.
+
+    python3 tools/devkit_examples.py [--arch dav-2201] [--filter SUBSTR] [--table]
+
+``--table`` prints the docs/compatibility.md table.  The mirror comes from
+$ASC_DEVKIT_SRC (a work tree).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import List, Optional
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: What the simulated NPU does not model, found in an example's files:
+#: (pattern, the missing piece named in the failure).
+NEEDS = (
+    (re.compile(r"\.aicpu\b|aicpu_kernel|__aicpu__|AICPU", re.I), "the AI CPU"),
+    (re.compile(r"aclrtSetDevice\(\s*[1-9]|deviceCount\s*>\s*1|HCCL|hccl", re.I), "more than one device"),
+    (re.compile(r"torch_npu|TORCH_NPU|import torch\b"), "torch_npu (PyTorch on an NPU)"),
+    (re.compile(r"tensorflow|onnx", re.I), "a framework plugin host (TensorFlow/ONNX/GE)"),
+    (re.compile(r"msprof|msopprof|mssanitizer|msProf", re.I), "CANN's profiling/sanitizer tools"),
+)
+
+
+#: Examples that do not pass yet, with the reason (docs/compatibility.md
+#: shows the same); tests/test_devkit_examples.py expects them to fail.
+KNOWN = {
+}
+
+
+@dataclass
+class Example:
+    rel: str            # path under examples/
+    commands: str       # the README's bash block
+    pass_line: str      # what a passing run prints
+    arch: str           # dav-2201, dav-3510, ...
+
+
+def _block_after(text: str, marker: str, start: int = 0) -> Optional[str]:
+    i = text.find(marker, start)
+    if i < 0:
+        return None
+    m = re.search(r"```(?:bash|shell|text)?\n(.*?)```", text[i:], re.S)
+    return m.group(1) if m else None
+
+
+_PASS = re.compile(r"test pass|\[Success\]|passed|PASSED|\bOK\b|success", re.I)
+
+
+def catalog(src: str) -> List[Example]:
+    """The examples whose README gives a build-and-run block and a pass line."""
+    out = []
+    base = os.path.join(src, "examples")
+    for root, dirs, files in os.walk(base):
+        dirs.sort()
+        if "CMakeLists.txt" not in files or "README.md" not in files:
+            continue
+        with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        i = text.find("样例执行")
+        cmds = _block_after(text, "样例执行")
+        if i < 0 or cmds is None:
+            continue
+        res = _block_after(text, "执行结果如下", i)
+        lines = [ln.strip() for ln in (res or "").splitlines() if _PASS.search(ln) and "fail" not in ln.lower()]
+        if not lines:
+            continue
+        archs = re.findall(r"dav-\d+", cmds)
+        out.append(Example(os.path.relpath(root, base), cmds, lines[-1], archs[0] if archs else "dav-2201"))
+    return out
+
+
+def needs(src: str, ex: Example) -> Optional[str]:
+    """What the example needs that the simulated NPU does not model, or None."""
+    d = os.path.join(src, "examples", ex.rel)
+    for root, _, files in os.walk(d):
+        for f in files:
+            if f.endswith((".asc", ".cpp", ".h", ".txt", ".py", ".aicpu")):
+                try:
+                    with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+                        t = fh.read()
+                except OSError:
+                    continue
+                for pat, what in NEEDS:
+                    if f.endswith(".aicpu") or pat.search(t):
+                        return what if not f.endswith(".aicpu") else "the AI CPU"
+    return None
+
+
+def script(ex: Example, home: str, cmake: str) -> str:
+    """The README's block as a bash script, with the simulated home sourced."""
+    lines = [f'. "{home}/set_env.sh"', f'cmake() {{ "{cmake}" "$@"; }}', "set -e"]
+    for ln in ex.commands.splitlines():
+        s = ln.strip()
+        if not s or s.startswith("source ") or "set_env.sh" in s:
+            continue
+        lines.append(ln)
+    return "\n".join(lines) + "\n"
+
+
+def run(src: str, ex: Example, work: str, timeout: float = 600, home: Optional[str] = None) -> dict:
+    """Runs one example in a copy under ``work``; returns ok, output, seconds."""
+    home = home or os.path.join(ROOT, "ascendrtc", "_home")
+    cmake = shutil.which("cmake", path="/usr/bin") or shutil.which("cmake") or "cmake"
+    d = os.path.join(work, ex.rel.replace("/", "_"))
+    shutil.copytree(os.path.join(src, "examples", ex.rel), d, symlinks=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(["bash", "-c", script(ex, home, cmake)], cwd=d, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout, env=env)
+        out, rc = p.stdout, p.returncode
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        out += f"\n(timed out after {timeout:.0f} s)"
+        rc = -1
+    ok = rc == 0 and ex.pass_line in out
+    return {"ok": ok, "rc": rc, "output": out, "seconds": time.perf_counter() - t0}
+
+
+def reason(output: str) -> str:
+    """One line saying why a run failed."""
+    for pat in (r"error: .*", r".*\berror\b.*", r".*failed.*", r".*Error.*"):
+        m = re.search(pat, output)
+        if m:
+            return m.group(0).strip()[:200]
+    return (output.strip().splitlines() or ["no output"])[-1][:200]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--arch", help="only examples for this arch (dav-2201, dav-3510)")
+    ap.add_argument("--filter", default="", help="only examples whose path contains this")
+    ap.add_argument("--table", action="store_true", help="print a markdown table")
+    ap.add_argument("--timeout", type=float, default=600)
+    a = ap.parse_args(argv)
+    src = os.environ.get("ASC_DEVKIT_SRC")
+    if not src or not os.path.isdir(os.path.join(src, "examples")):
+        print("set ASC_DEVKIT_SRC to an asc-devkit work tree", file=sys.stderr)
+        return 2
+    exs = [e for e in catalog(src) if (not a.arch or e.arch == a.arch) and a.filter in e.rel]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="arc-devkit-") as work:
+        for ex in exs:
+            r = run(src, ex, work, a.timeout)
+            why = "" if r["ok"] else reason(r["output"])
+            rows.append((ex, r["ok"], why, r["seconds"]))
+            print(f"{'PASS' if r['ok'] else 'FAIL'} {ex.rel} ({r['seconds']:.1f} s){'' if r['ok'] else ': ' + why}",
+                  file=sys.stderr, flush=True)
+    npass = sum(1 for r in rows if r[1])
+    if a.table:
+        print(f"| example | arch | result |\n|---|---|---|")
+        for ex, ok, why, _ in rows:
+            print(f"| {ex.rel} | {ex.arch} | {'pass' if ok else why.replace('|', chr(92) + '|')} |")
+    print(f"{npass} of {len(rows)} pass", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
