@@ -42,6 +42,11 @@ def test_program_builds_and_runs(tmp_path):
         p = subprocess.run([str(exe), blocks], capture_output=True, text=True)
         assert p.returncode == 0, p.stdout + p.stderr
         assert f"PASS: {blocks} blocks, 0 mismatches, z[5]=-3 v[5]=12" in p.stdout
+    # assert() in the host part (the device API's assert.h, which a single-source
+    # file includes) prints and aborts as the C library's does
+    p = subprocess.run([str(exe), "1", "fail"], capture_output=True, text=True)
+    assert p.returncode == -6, p.stdout + p.stderr
+    assert "a second argument fails the host's assert" in p.stderr and "scale_add.asc:57" in p.stderr
 
 
 def test_compile_then_link(tmp_path):
@@ -69,7 +74,7 @@ def test_launch_error_names_the_site(tmp_path):
     exe = tmp_path / "sa"
     assert cc(tmp_path, os.path.join(PROGS, "scale_add.asc"), "-o", str(exe)).returncode == 0
     p = subprocess.run([str(exe), "0"], capture_output=True, text=True)
-    assert "scale_add.asc:52: error: the <<<...>>> launch of 'axpb' failed (aclrtLaunchKernelWithHostArgs" in p.stderr
+    assert "scale_add.asc:53: error: the <<<...>>> launch of 'axpb' failed (aclrtLaunchKernelWithHostArgs" in p.stderr
     assert "numBlocks 0 for 'shift<7>' is out of range [1, 65535]" in p.stderr
     assert p.returncode == 1  # the program goes on, and its own check sees the kernels did not run
 

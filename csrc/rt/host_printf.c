@@ -1,10 +1,13 @@
 /* host_printf.c - ascendrtc_host_printf_v: printf called from the host part
- * of a single-source program (`ascendrtc cc`).  Such a program is compiled
+ * of a single-source program (`ascendrtc cc`); ascendrtc_host_trap: the
+ * device API's trap (assert() included) called from it.  Such a program is compiled
  * as one translation unit with the device API, whose global printf (the
  * kernels') then also catches the host's calls; the rtc points those at
  * this function (host_split.cpp), which prints as the C library's printf
  * would, on stdout, from the typed arguments. */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,4 +75,16 @@ int ascendrtc_host_printf_v(const char *fmt, unsigned n, const arc_printf_arg *a
         f = p + 1;
     }
     return total;
+}
+
+void ascendrtc_host_trap(const char *api, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "%s: ", api);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
 }

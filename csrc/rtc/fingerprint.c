@@ -1,7 +1,8 @@
 /* fingerprint.c - what a compiled binary depends on besides its source and
  * options: the compiler, the target CPU and the device-API headers.  Caches
  * put this string in their keys so a new header or compiler never serves a
- * stale binary.  Exported under an ascendrtc_ name (not CANN API). */
+ * stale binary (bump the version when the compiler's output changes
+ * without a header changing, e.g. host objects of ascendrtc cc).  Exported under an ascendrtc_ name (not CANN API). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,7 +24,7 @@ static void make(void)
         h = arc_fnv1a64(f->path, strlen(f->path), h);
         h = arc_fnv1a64(f->data, f->size, h);
     }
-    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/2 %s cpu=%s core-abi=%d device-api=%016llx",
+    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/3 %s cpu=%s core-abi=%d device-api=%016llx",
              rtc_compiler_version(), rtc_target_cpu(), ARC_CORE_ABI_VERSION, (unsigned long long)h);
 }
 

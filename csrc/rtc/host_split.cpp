@@ -124,6 +124,9 @@ std::unique_ptr<llvm::Module> split_host(const llvm::Module &m, const char *file
     // printf calls: those print through the host's printf (libascendcl).
     if (llvm::Function *pf = host->getFunction("__arc_printf_v"))
         pf->setName("ascendrtc_host_printf_v");
+    // Likewise its trap (assert() is the device API's in a single-source file).
+    if (llvm::Function *tf = host->getFunction("__arc_trap"))
+        tf->setName("ascendrtc_host_trap");
     return host;
 }
 
