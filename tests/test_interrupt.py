@@ -19,7 +19,6 @@ import textwrap
 import time
 
 import pytest
-from helpers import dev
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -81,7 +80,7 @@ extern "C" __global__ __aicore__ void exit_thread(GM_ADDR out)
     ((__gm__ int32_t *)out)[AscendC::GetBlockIdx()] = 1;
 }
 """
-mod = dev.load(SRC, "interrupt.asc")
+mod = arc.Program(SRC, "interrupt.asc").compile(["--npu-arch=dav-2201"]).load()
 spin, twice = mod.get_kernel("spin"), mod.get_kernel("twice")
 
 
@@ -235,7 +234,7 @@ def test_interrupt_a_compile():
             print("caught", flush=True)
         except arc.CompileError as e:
             print("compile error", e, flush=True)
-        again = dev.load(SRC, "again.asc")
+        again = arc.Program(SRC, "again.asc").compile(["--npu-arch=dav-2201"]).load()
         x = np.arange(8, dtype=np.int32); y = np.zeros(8, np.int32)
         again.get_kernel("twice")[8](x, y)
         assert (y == 2 * x).all()

@@ -31,11 +31,9 @@ constexpr unsigned long long op_hash(const char *s, unsigned long long h = 14695
                        : op_hash(s + 1, (h ^ (unsigned long long)(unsigned char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s)) *
                                             1099511628211ull);
 }
-} // namespace __arc_tiling
-
-#ifndef ASCENDRTC_TILING_HOST
-/* ------------------------------------------------------------ kernel mode */
-namespace __arc_tiling {
+/* In both modes: a single-source file's host part may bring the DSL in
+ * host mode before kernel_operator.h's arc/tiling.h, whose fallbacks name
+ * these. */
 template <unsigned long long H> struct op_key {};
 /* rank<N> derives from rank<N-1>: overload resolution on rank<200>{} picks
  * the registration with the highest __COUNTER__, i.e. the last one
@@ -46,6 +44,9 @@ template <unsigned N> struct rank_of {
     typedef rank<(N < 199 ? N + 1 : 200)> type;
 };
 } // namespace __arc_tiling
+
+#ifndef ASCENDRTC_TILING_HOST
+/* ------------------------------------------------------------ kernel mode */
 
 #define BEGIN_TILING_DATA_DEF(name) struct name {
 #define TILING_DATA_FIELD_DEF(type, field) type field;
