@@ -372,6 +372,12 @@ inline bool run_infer(ops::OpDef &d, OpState &s, arc_op_plan *p)
         ge::graphStatus st = f(&ctx);
         if (st != ge::GRAPH_SUCCESS)
             return fail(p, "the InferShape function returned " + status_name(st)), false;
+        // An InferShape that leaves an output untouched (samples ship such
+        // stubs) keeps the shape the caller gave with out_shapes=/outputs=.
+        for (size_t i = 0; i < s.outputs.io.size(); i++)
+            if (s.out_shapes[i].GetDimNum() == 0 && s.outputs.io[i].known &&
+                s.outputs.io[i].shape.GetOriginShape().GetDimNum() > 0)
+                s.out_shapes[i] = s.outputs.io[i].shape.GetOriginShape();
     } else {
         p->stage = ARC_OP_STAGE_OUTPUTS;
         for (size_t i = 0; i < s.outputs.io.size(); i++)
