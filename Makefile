@@ -21,9 +21,11 @@ CLANG_RESOURCE_DIR := $(shell $(LLVM_PREFIX)/bin/clang -print-resource-dir 2>/de
 
 SAN ?=
 OPT ?= -O2
-CFLAGS   := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -fvisibility=hidden -D_GNU_SOURCE \
+# -MMD -MP: each object depends on the headers it reads (build/obj/*.d), not on every header.
+DEPFLAGS := -MMD -MP
+CFLAGS   := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -fvisibility=hidden -D_GNU_SOURCE $(DEPFLAGS) \
             -Icsrc/include -Icsrc -iquote csrc/device $(SAN)
-CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden \
+CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden $(DEPFLAGS) \
             -fno-exceptions -Icsrc/include -Icsrc -iquote csrc/device $(SAN) \
             -DARC_LLVM_PREFIX='"$(LLVM_PREFIX)"' -DARC_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"'
 LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(SAN)
@@ -57,13 +59,18 @@ $(HOME_DIR)/lib64/clang/include/stddef.h: $(CLANG_RESOURCE_DIR)/include/stddef.h
 	@rm -rf $(HOME_DIR)/lib64/clang && mkdir -p $(HOME_DIR)/lib64/clang
 	cp -r $(CLANG_RESOURCE_DIR)/include $(HOME_DIR)/lib64/clang/include
 
-$(OBJ)/%.c.o: %.c $(ACL_HDRS) $(wildcard csrc/*/*.h) $(wildcard csrc/rt/*/*.h) csrc/device/arc/core_abi.h
+# Header dependencies come from the compiler (-MMD: $(OBJ)/<src>.d beside each
+# object); an object built before the .d files existed is rebuilt once, as the
+# Makefile is newer than it.
+$(OBJ)/%.c.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OBJ)/%.cpp.o: %.cpp $(ACL_HDRS) $(wildcard csrc/*/*.h) $(wildcard csrc/rt/*/*.h)
+$(OBJ)/%.cpp.o: %.cpp Makefile
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+-include $(sort $(RT_OBJ:.o=.d) $(RTC_OBJ:.o=.d))
 
 $(GEN)/device_headers.c: tools/embed_headers.py $(DEVICE_HDRS)
 	@mkdir -p $(dir $@)
