@@ -184,6 +184,12 @@ PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
  * when there is none (provider loading) from ascendrtc._errors, where the
  * classes live. */
 PyObject *arc_error_class(arc_state *st, int launch);
+/* The class `name` of ascendrtc._errors (a new reference), where every
+ * exception the extension raises is defined. */
+PyObject *arc_errors_get(const char *name);
+/* Raise ascendrtc's HostCompileError (op host code did not compile or
+ * load) with the message and .log (NULL: ""). Returns NULL. */
+PyObject *arc_raise_host_compile(PyObject *log, const char *fmt, ...);
 /* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
 const char *arc_err_name(aclError err);
 PyObject *arc_error_name_py(PyObject *module, PyObject *code);
@@ -366,6 +372,10 @@ extern PyType_Spec launcher_spec;
  * disagrees with the provider's parameter count. */
 PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name,
                          const arc_kernel_meta *km);
+/* kernel_params.c: "name(x, y, raw: untyped, n)" for messages, and the
+ * Kernel's parameter views (params, param_types, dtypes, intents). */
+PyObject *arc_kernel_signature(KernelObject *k);
+extern PyGetSetDef arc_kernel_getset[];
 
 /* argpack.c: pick the pack function for a kind; fill args; launch. */
 void arc_param_bind(arc_param_desc *p);

@@ -49,8 +49,6 @@ void sim_handle_add(const void *p, int kind);
 void sim_handle_del(const void *p);
 /* 1 when p is a live handle of `kind` whose first word is `magic`. */
 int sim_handle_ok(const void *p, int kind, uint32_t magic);
-/* Name of a handle kind for messages ("stream", ...). */
-const char *sim_kind_name(int kind);
 
 /* ---- init.c ---- */
 /* Implicit initialisation for every runtime entry point; fails (with a
@@ -115,8 +113,6 @@ typedef struct sim_alloc {
 void sim_mem_keep(const void *p);
 /* Find the live allocation containing p (within its span); 1 when found. */
 int sim_mem_find(const void *p, sim_alloc *out);
-/* The live allocation with the highest base <= p; 1 when there is one. */
-int sim_mem_nearest(const void *p, sim_alloc *out);
 /* 1 when p lay in a recently freed device allocation (*out: it). */
 int sim_mem_was_freed(const void *p, sim_alloc *out);
 /* 1 when p lies in the guard below the device allocation *out, 2 when in

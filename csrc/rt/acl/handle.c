@@ -108,15 +108,3 @@ int sim_handle_ok(const void *p, int kind, uint32_t magic)
     }
     return ok;
 }
-
-const char *sim_kind_name(int kind)
-{
-    switch (kind) {
-    case SIM_K_STREAM: return "stream";
-    case SIM_K_EVENT: return "event";
-    case SIM_K_BIN: return "binary";
-    case SIM_K_FUNC: return "function";
-    case SIM_K_ARGS: return "args";
-    default: return "handle";
-    }
-}
