@@ -158,6 +158,8 @@ void __arc_pipe_carve(arc_pipe *p, arc_que *q, unsigned num, unsigned len, const
  * the GM ranges already checked (ARC_GM_WAYS [lo, hi) pairs, then the way
  * __arc_gm_check fills next). */
 #define ARC_ATOMIC_SLOT 5
+/* The atomic modes in ARC_ATOMIC_SLOT (SetAtomicAdd/Max/Min, SetAtomicNone). */
+enum { ARC_ATOMIC_NONE = 0, ARC_ATOMIC_ADD = 1, ARC_ATOMIC_MAX = 2, ARC_ATOMIC_MIN = 3 };
 #define ARC_GM_CACHE_SLOT 40
 #define ARC_GM_WAYS 4
 #define ARC_GM_NEXT_SLOT (ARC_GM_CACHE_SLOT + 2 * ARC_GM_WAYS)
@@ -259,6 +261,22 @@ int __arc_printf_v(const char *fmt, unsigned n, const arc_printf_arg *args);
  * kernel parameter), else stores that allocation's range in range (the
  * cache entry the device API chose to replace). */
 void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, unsigned long long range[2]) ARC_NOMERGE;
+/* The GM check's fast path, for the device API and the runtime's DataCopy
+ * alike: [p, p + bytes) inside one of the ARC_GM_WAYS ranges this block
+ * (dev[]) checked last, else __arc_gm_check, which traps on a bad access
+ * and fills the next way round robin. */
+static inline void __arc_gm_access(unsigned long long *d, const void *p, unsigned long long bytes, const char *api)
+{
+    if (bytes == 0)
+        return;
+    __UINTPTR_TYPE__ a = (__UINTPTR_TYPE__)p, e = a + bytes;
+    if (__builtin_expect(e > a, 1)) /* else the range wraps: the runtime traps */
+        for (int w = 0; w < ARC_GM_WAYS; w++)
+            if (a >= d[ARC_GM_CACHE_SLOT + 2 * w] && e <= d[ARC_GM_CACHE_SLOT + 2 * w + 1])
+                return;
+    unsigned long long way = d[ARC_GM_NEXT_SLOT]++ % ARC_GM_WAYS;
+    __arc_gm_check(p, bytes, api, &d[ARC_GM_CACHE_SLOT + 2 * way]);
+}
 
 /* Cross-core flags of MIX kernels (CrossCoreSetFlag / CrossCoreWaitFlag):
  * op 0 sets `flag` with `mode`, op 1 waits for it, op 2 ends the calling
@@ -273,6 +291,9 @@ int __arc_cross_core(int op, int mode, int flag);
  * __arc_race_sync: what orders pipes (kind ARC_RACE_*; src/dst are pipe_t
  * values, key an event id or, for queue events, a buffer address). */
 #define ARC_RACE_SLOT (ARC_CORE_DEV_SLOTS - 1)
+/* The pipes as pipe_t numbers them (arc/sync.h spells pipe_t for kernels). */
+enum { ARC_PIPE_S = 0, ARC_PIPE_V = 1, ARC_PIPE_M = 2, ARC_PIPE_MTE1 = 3, ARC_PIPE_MTE2 = 4, ARC_PIPE_MTE3 = 5,
+       ARC_PIPE_FIX = 10 };
 enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
 enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR,
        ARC_RACE_BARRIER /* PipeBarrier on pipe src */ };

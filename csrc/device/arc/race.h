@@ -9,7 +9,8 @@
 
 namespace __arc {
 /* pipe_t values (arc/sync.h), usable before it. */
-enum RacePipe { RP_S = 0, RP_V = 1, RP_M = 2, RP_MTE1 = 3, RP_MTE2 = 4, RP_MTE3 = 5, RP_FIX = 10 };
+enum RacePipe { RP_S = ARC_PIPE_S, RP_V = ARC_PIPE_V, RP_M = ARC_PIPE_M, RP_MTE1 = ARC_PIPE_MTE1,
+                RP_MTE2 = ARC_PIPE_MTE2, RP_MTE3 = ARC_PIPE_MTE3, RP_FIX = ARC_PIPE_FIX };
 
 static inline bool race_on() { return __builtin_expect(__arc_core()->dev[ARC_RACE_SLOT] != 0, 0); }
 /* An access by a device-API call on `pipe` to [p, p + bytes): write 0 a

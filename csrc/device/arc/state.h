@@ -50,7 +50,8 @@ static_assert(SLOT_END <= ARC_SITE_SLOT, "device-API slots run into the runtime'
  * so one cached range would miss on every access and take the runtime's
  * allocation lock each time. */
 constexpr int GM_WAYS = ARC_GM_WAYS;
-enum AtomicOp { ATOMIC_NONE = 0, ATOMIC_ADD = 1, ATOMIC_MAX = 2, ATOMIC_MIN = 3 };
+enum AtomicOp { ATOMIC_NONE = ARC_ATOMIC_NONE, ATOMIC_ADD = ARC_ATOMIC_ADD, ATOMIC_MAX = ARC_ATOMIC_MAX,
+                ATOMIC_MIN = ARC_ATOMIC_MIN };
 
 /* Bulk copies GM <-> UB: calls into the runtime (rt/services/copy.c), so kernels do
  * not each compile their own copy loops. */
@@ -94,14 +95,7 @@ static inline arc_core *core() { return __arc_core(); }
 static inline void gm_access(const void *p, uint64_t bytes, const char *api)
 {
 #ifndef ASCENDRTC_NO_GM_CHECKS
-    if (bytes == 0) return;
-    unsigned long long *d = __arc_core()->dev;
-    uintptr_t a = (uintptr_t)p, e = a + bytes;
-    if (__builtin_expect(e > a, 1)) /* else the range wraps: the runtime traps */
-        for (int w = 0; w < GM_WAYS; w++)
-            if (a >= d[SLOT_GM + 2 * w] && e <= d[SLOT_GM + 2 * w + 1]) return;
-    unsigned long long way = d[SLOT_GM_NEXT]++ % GM_WAYS;
-    __arc_gm_check(p, bytes, api, &d[SLOT_GM + 2 * way]);
+    __arc_gm_access(__arc_core()->dev, p, bytes, api);
 #else
     (void)p; (void)bytes; (void)api;
 #endif

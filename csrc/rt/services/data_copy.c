@@ -10,8 +10,6 @@
 #include "rt/rt_internal.h"
 
 static const char *const API = "AscendC::DataCopy";
-enum { PIPE_MTE2 = 4, PIPE_MTE3 = 5 };              /* pipe_t values (arc/race.h) */
-enum { ATOMIC_NONE = 0, ATOMIC_ADD = 1 };           /* arc/state.h AtomicOp */
 
 static void check_count(unsigned count, unsigned esize)
 {
@@ -39,31 +37,15 @@ static void check_local(arc_core *c, const void *p, unsigned local_bytes, uint64
         __arc_race_access(pipe, write, p, bytes, API);
 }
 
-/* arc/state.h gm_access: the ranges this block checked last, else the
- * runtime's lookup (which traps on a bad access). */
-static void gm_access(arc_core *c, const void *p, uint64_t bytes)
-{
-    if (bytes == 0)
-        return;
-    unsigned long long *d = c->dev;
-    uintptr_t a = (uintptr_t)p, e = a + bytes;
-    if (e > a)
-        for (int w = 0; w < ARC_GM_WAYS; w++)
-            if (a >= d[ARC_GM_CACHE_SLOT + 2 * w] && e <= d[ARC_GM_CACHE_SLOT + 2 * w + 1])
-                return;
-    unsigned long long way = d[ARC_GM_NEXT_SLOT]++ % ARC_GM_WAYS;
-    __arc_gm_check(p, bytes, API, &d[ARC_GM_CACHE_SLOT + 2 * way]);
-}
-
 void __arc_dc_in(void *dst, unsigned local_bytes, const void *src, unsigned count, unsigned esize, const char *tname)
 {
     arc_core *c = __arc_core();
     uint64_t bytes = (uint64_t)count * esize;
     check_count(count, esize);
-    check_local(c, dst, local_bytes, bytes, esize, tname, "dst (local)", PIPE_MTE2, 1);
-    gm_access(c, src, bytes);
+    check_local(c, dst, local_bytes, bytes, esize, tname, "dst (local)", ARC_PIPE_MTE2, 1);
+    __arc_gm_access(c->dev, src, bytes, API);
     if (c->dev[ARC_RACE_GM_SLOT] && bytes)
-        __arc_race_gm(ARC_GM_READ, PIPE_MTE2, src, bytes, API);
+        __arc_race_gm(ARC_GM_READ, ARC_PIPE_MTE2, src, bytes, API);
     __arc_copy_bytes(dst, src, bytes);
 }
 
@@ -82,23 +64,23 @@ int __arc_dc_out(void *dst, const void *src, unsigned local_bytes, unsigned coun
     arc_core *c = __arc_core();
     uint64_t bytes = (uint64_t)count * esize;
     check_count(count, esize);
-    check_local(c, src, local_bytes, bytes, esize, tname, "src (local)", PIPE_MTE3, 0);
-    gm_access(c, dst, bytes);
+    check_local(c, src, local_bytes, bytes, esize, tname, "src (local)", ARC_PIPE_MTE3, 0);
+    __arc_gm_access(c->dev, dst, bytes, API);
     int op = (int)c->dev[ARC_ATOMIC_SLOT];
     if (c->dev[ARC_RACE_GM_SLOT]) {
-        if (op != ATOMIC_ADD) {
+        if (op != ARC_ATOMIC_ADD) {
             if (bytes)
-                __arc_race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, PIPE_MTE3, dst, bytes, API);
+                __arc_race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, ARC_PIPE_MTE3, dst, bytes, API);
         } else {
             uint64_t lo = 0, hi = bytes / esize;
             while (lo < hi && zero_elem(src, lo, esize)) lo++;
             while (hi > lo && zero_elem(src, hi - 1, esize)) hi--;
             if (hi > lo)
-                __arc_race_gm(ARC_GM_ATOMIC, PIPE_MTE3, (const unsigned char *)dst + lo * esize, (hi - lo) * esize,
+                __arc_race_gm(ARC_GM_ATOMIC, ARC_PIPE_MTE3, (const unsigned char *)dst + lo * esize, (hi - lo) * esize,
                               API);
         }
     }
-    if (op != ATOMIC_NONE)
+    if (op != ARC_ATOMIC_NONE)
         return op;
     __arc_store_bytes(dst, src, bytes);
     return 0;

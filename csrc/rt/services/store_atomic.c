@@ -8,7 +8,6 @@
 
 #include "rt/rt_internal.h"
 
-enum { ATOMIC_ADD = 1, ATOMIC_MAX = 2 }; /* arc/state.h AtomicOp; else MIN */
 
 static uint32_t combine(uint32_t ob, uint32_t vb, int op, int kind)
 {
@@ -16,17 +15,17 @@ static uint32_t combine(uint32_t ob, uint32_t vb, int op, int kind)
         float o, v, n;
         memcpy(&o, &ob, 4);
         memcpy(&v, &vb, 4);
-        n = op == ATOMIC_ADD ? (float)(o + v) : op == ATOMIC_MAX ? (o > v ? o : v) : (o < v ? o : v);
+        n = op == ARC_ATOMIC_ADD ? (float)(o + v) : op == ARC_ATOMIC_MAX ? (o > v ? o : v) : (o < v ? o : v);
         uint32_t nb;
         memcpy(&nb, &n, 4);
         return nb;
     }
-    if (op == ATOMIC_ADD) return ob + vb; /* two's complement: the same bits for int32 and uint32 */
+    if (op == ARC_ATOMIC_ADD) return ob + vb; /* two's complement: the same bits for int32 and uint32 */
     if (kind == ARC_ATOMIC32_I32) {
         int32_t o = (int32_t)ob, v = (int32_t)vb;
-        return (uint32_t)(op == ATOMIC_MAX ? (o > v ? o : v) : (o < v ? o : v));
+        return (uint32_t)(op == ARC_ATOMIC_MAX ? (o > v ? o : v) : (o < v ? o : v));
     }
-    return op == ATOMIC_MAX ? (ob > vb ? ob : vb) : (ob < vb ? ob : vb);
+    return op == ARC_ATOMIC_MAX ? (ob > vb ? ob : vb) : (ob < vb ? ob : vb);
 }
 
 void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int op, int kind)

@@ -7,7 +7,6 @@
 
 #include "rt/rt_internal.h"
 
-enum { PIPE_V = 1 }; /* pipe_t (arc/race.h) */
 
 static void align32(arc_core *c, const void *p, const char *api, const char *what)
 {
@@ -22,7 +21,7 @@ static void race_vec(arc_core *c, const void *p, uint64_t bytes, unsigned esize,
     if (!c->dev[ARC_RACE_SLOT])
         return;
     c->dev[ARC_COST_ESIZE_SLOT] = esize;
-    __arc_race_access(PIPE_V, what[0] == 'd' && what[1] == 's' && what[2] == 't' ? 2 : 0, p, bytes, api);
+    __arc_race_access(ARC_PIPE_V, what[0] == 'd' && what[1] == 's' && what[2] == 't' ? 2 : 0, p, bytes, api);
 }
 
 void __arc_check_cnt(const void *p, unsigned tensor_bytes, long long n, unsigned esize, const char *tname,
