@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <clang/AST/DeclGroup.h>
 #include <clang/Lex/Token.h>
 #include <llvm/Support/ErrorHandling.h>
 
