@@ -40,7 +40,8 @@ from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTP
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
 from ._op_library import is_op_api, library_include_dirs, opbase_include_dirs, opbase_root, read_dir
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
-from ._op_tiling_struct import TilingStruct, parse_tiling_structs
+from ._op_tiling_plain import parse_plain_structs
+from ._op_tiling_struct import Tiling, TilingStruct
 
 __all__ = ["op_project", "OpProject", "Tiling"]
 
@@ -62,54 +63,6 @@ def _error(op: str, file: Optional[str], reason: str, log: str = "") -> OpProjec
     return e
 
 
-class Tiling:
-    """What an op's host tiling function chose for one call.
-
-    ``block_dim``, ``tiling_key`` (``tiling_key_set``: whether the function
-    set one), ``workspace_sizes`` (bytes, per GetWorkspaceSizes entry),
-    ``data`` (the tiling bytes), ``struct`` (the :class:`TilingStruct` they
-    hold, where the project declares it with the tiling DSL) and ``fields``
-    (its values as a dict, or None).  ``replace(**fields)`` makes a copy with
-    some fields changed -- a hand-made tiling for :meth:`OpProject.launch`.
-    """
-
-    def __init__(self, block_dim: int, tiling_key: int, data: bytes, workspace_sizes: Sequence[int] = (),
-                 struct: Optional[TilingStruct] = None, tiling_key_set: bool = True,
-                 outputs: Sequence[Tuple[Tuple[int, ...], np.dtype]] = ()):
-        self.block_dim = int(block_dim)
-        self.tiling_key = int(tiling_key)
-        self.tiling_key_set = bool(tiling_key_set)
-        self.data = bytes(data)
-        self.workspace_sizes = [int(w) for w in workspace_sizes]
-        self.struct = struct
-        self.outputs = list(outputs)
-
-    @property
-    def workspace_size(self) -> int:
-        """Total workspace bytes the kernel gets."""
-        return sum(self.workspace_sizes)
-
-    @property
-    def fields(self) -> Optional[Dict[str, Any]]:
-        if self.struct is None or len(self.data) < self.struct.size:
-            return None
-        return self.struct.decode(self.data)
-
-    def replace(self, **fields: Any) -> "Tiling":
-        """A copy with the given tiling struct fields changed."""
-        if self.struct is None:
-            raise ValueError("this tiling's struct is not declared with the tiling DSL; pass bytes to launch()")
-        values = self.fields or {}
-        values.update(fields)
-        data = self.struct.encode(values)
-        return Tiling(self.block_dim, self.tiling_key, data + self.data[len(data):], self.workspace_sizes,
-                      self.struct, self.tiling_key_set, self.outputs)
-
-    def __repr__(self) -> str:
-        f = self.fields
-        body = f"fields={f}" if f is not None else f"data={self.data.hex()}"
-        return (f"Tiling(block_dim={self.block_dim}, tiling_key={self.tiling_key}, "
-                f"workspace_sizes={self.workspace_sizes}, {body})")
 
 
 def _camel_to_snake(name: str) -> str:
@@ -165,9 +118,8 @@ class OpProject:
         self.input_names = [p["name"] for p in d["inputs"]]
         self.output_names = [p["name"] for p in d["outputs"]]
         self.attr_names = [a["name"] for a in d["attrs"]]
-        structs, regs = parse_tiling_structs(self.files)
-        self._structs = structs
-        self._struct = self._pick_struct(structs, regs, d.get("tiling_classes", []))
+        self._plain, self._plain_get = parse_plain_structs(self.files)
+        self._struct = self._pick_struct(d.get("tiling_classes", []))
         self._kernel_side = None  # the op's OpKernel, made on first launch
         self._kernels: Dict[tuple, Any] = {}  # (dtypes, tiling key) -> Kernel with its intents set
         self._lock = threading.Lock()
@@ -183,14 +135,13 @@ class OpProject:
             return want
         return ks[0] if len(ks) == 1 else None
 
-    def _pick_struct(self, structs, regs, classes) -> Optional[TilingStruct]:
+    def _pick_struct(self, classes) -> Optional[TilingStruct]:
+        """The op's registered tiling class (or the only one), as the compiler laid it out."""
         by_op = {c["op"]: c for c in classes}
         c = by_op.get(self.op_type) or (classes[0] if len(classes) == 1 else None)
-        name = c["cls"] if c else regs.get(self.op_type) or regs.get("")
-        s = structs.get(name) if name else None
-        if s is not None and c is not None and s.size != c["size"]:
-            return None  # the parser and the compiler disagree: show bytes, not guesses
-        return s
+        if c:   # a DSL class: the layout its host code reports
+            return TilingStruct.from_host(c)
+        return self._plain.get(self._plain_get) if self._plain_get else None  # GetTilingData<T>
 
     # ------------------------------------------------------------ dtypes
     def _soc(self) -> Dict[str, Any]:

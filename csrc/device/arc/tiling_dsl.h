@@ -16,7 +16,10 @@
  * struct is a class with set_<f>/get_<f>, SaveToBuffer(void *, size_t),
  * GetDataSize(); its data members are the fields, so SaveToBuffer copies
  * exactly the kernel struct's bytes.  REGISTER_TILING_DATA_CLASS(Op, Name)
- * adds {Op, Name, size} to a registry (__arc_tiling::registry_find). */
+ * adds {Op, Name, size, fields} to a registry (__arc_tiling::registry_find);
+ * fields describes each field as the compiler laid it out (offset, element
+ * size and format, count, nested class), which is how Python reads and
+ * packs the bytes: the layout is asked of the compiler, never re-parsed. */
 #ifndef ARC_TILING_DSL_H_
 #define ARC_TILING_DSL_H_
 
@@ -145,11 +148,55 @@ inline void flush_all()
             unbind(t[i].obj);
 }
 
+/* One field as the compiler laid it out.  kind: 's' scalar, 'a' array, 't'
+ * a nested class; fmt: the element's Python struct format character
+ * (b B h H i I q Q e f d ?; 'T' a nested class, 0 an element it cannot
+ * name); sub: the nested class's fields (null when it is not a DSL class). */
+struct field_sink;
+struct field_info {
+    const char *name;
+    char kind, fmt;
+    const char *cls;
+    size_type count, offset, size, align;
+    void (*sub)(field_sink &);
+};
+struct field_sink {
+    virtual void field(const field_info &f) = 0;
+    virtual ~field_sink() = default;
+};
+template <unsigned long long K> struct idx {
+};
+template <class T> constexpr char fmt_of()
+{
+    return __is_same(T, bool)       ? '?'
+           : __is_floating_point(T) ? (sizeof(T) == 2 ? 'e' : sizeof(T) == 4 ? 'f' : sizeof(T) == 8 ? 'd' : 0)
+           : __is_integral(T)
+               ? (sizeof(T) == 1   ? (__is_signed(T) ? 'b' : 'B')
+                  : sizeof(T) == 2 ? (__is_signed(T) ? 'h' : 'H')
+                  : sizeof(T) == 4 ? (__is_signed(T) ? 'i' : 'I')
+                  : sizeof(T) == 8 ? (__is_signed(T) ? 'q' : 'Q')
+                                   : 0)
+           : __is_class(T) ? 'T'
+                           : 0;
+}
+/* A DSL class's own fields visitor, or null for any other type. */
+template <class T> constexpr auto sub_of(int) -> decltype(&T::__arc_fields) { return &T::__arc_fields; }
+template <class T> constexpr void (*sub_of(long))(field_sink &) { return nullptr; }
+template <class T> inline const char *cls_of(decltype(&T::ClassName)) { return T::ClassName(); }
+template <class T> inline const char *cls_of(...) { return ""; }
+template <class T>
+inline void describe(field_sink &s, const char *name, char kind, size_type count, size_type offset)
+{
+    s.field(field_info{name, kind, fmt_of<T>(), cls_of<T>(nullptr), count, offset, sizeof(T), alignof(T),
+                       sub_of<T>(0)});
+}
+
 /* Registered tiling classes, newest first. */
 struct reg_entry {
     const char *op;
     const char *cls;
     size_type size;
+    void (*fields)(field_sink &);
     const reg_entry *next;
 };
 inline const reg_entry *&registry_head()
@@ -194,11 +241,30 @@ using TilingDef = ::__arc_tiling::TilingDef;
         ::__arc_tiling::size_type GetDataSize() const { return sizeof(name); }                   \
         void SetDataPtr(void *p) { ::__arc_tiling::bind(this, p, sizeof(name)); }                \
         ~name() { ::__arc_tiling::unbind(this); }                                                \
-        static const char *ClassName() { return #name; }
+        static const char *ClassName() { return #name; }                                         \
+        /* The fields in order, each described where the class is complete: */                  \
+        /* one __arc_visit per field, numbered by __COUNTER__ from here. */                      \
+        typedef name __arc_self;                                                                 \
+        enum : unsigned long long { __arc_first = __COUNTER__ + 1 };                             \
+        template <unsigned long long K>                                                          \
+        static void __arc_visit(::__arc_tiling::idx<K>, ::__arc_tiling::field_sink &) {}         \
+        static void __arc_fields(::__arc_tiling::field_sink &s)                                  \
+        {                                                                                        \
+            __arc_visit(::__arc_tiling::idx<__arc_first>{}, s);                                  \
+        }
+/* field's description, then the next field's (k + 1), or the end. */
+#define ARC_TILING_FIELD_(type, field, kind, n, k) ARC_TILING_FIELD_AT_(type, field, kind, n, k)
+#define ARC_TILING_FIELD_AT_(type, field, kind, n, k)                                            \
+    static void __arc_visit(::__arc_tiling::idx<k>, ::__arc_tiling::field_sink &s)               \
+    {                                                                                            \
+        ::__arc_tiling::describe<type>(s, #field, kind, (n), __builtin_offsetof(__arc_self, field)); \
+        __arc_visit(::__arc_tiling::idx<(k) + 1>{}, s);                                          \
+    }
 #define TILING_DATA_FIELD_DEF(type, field)                                                       \
     type field{};                                                                                \
     void set_##field(type v) { field = v; }                                                      \
-    type get_##field() const { return field; }
+    type get_##field() const { return field; }                                                   \
+    ARC_TILING_FIELD_(type, field, 's', 1, __COUNTER__)
 #define TILING_DATA_FIELD_DEF_ARR(type, n, field)                                                \
     type field[n]{};                                                                             \
     void set_##field(const type *v)                                                              \
@@ -207,15 +273,17 @@ using TilingDef = ::__arc_tiling::TilingDef;
             field[i] = v[i];                                                                     \
     }                                                                                            \
     type *get_##field() { return field; }                                                        \
-    const type *get_##field() const { return field; }
+    const type *get_##field() const { return field; }                                            \
+    ARC_TILING_FIELD_(type, field, 'a', n, __COUNTER__)
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field)                                                \
     type field{};                                                                                \
     void set_##field(const type &v) { field = v; }                                               \
     type &get_##field() { return field; }                                                        \
-    const type &get_##field() const { return field; }
+    const type &get_##field() const { return field; }                                            \
+    ARC_TILING_FIELD_(type, field, 't', 1, __COUNTER__)
 #define END_TILING_DATA_DEF };  /* the `;` too: CANN code writes it with and without one */
 #define REGISTER_TILING_DATA_CLASS(op, name)                                                     \
-    static ::__arc_tiling::reg_entry __arc_tiling_reg_##op{#op, #name, sizeof(name), nullptr};   \
+    static ::__arc_tiling::reg_entry __arc_tiling_reg_##op{#op, #name, sizeof(name), &name::__arc_fields, nullptr}; \
     static const bool __arc_tiling_reg_done_##op = ::__arc_tiling::registry_add(&__arc_tiling_reg_##op);
 #endif
 

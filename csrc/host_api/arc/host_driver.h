@@ -149,6 +149,27 @@ inline gert::TilingKernelFunc tiling_of(ops::OpDef &d)
     return d.AICore().GetTiling() ? d.AICore().GetTiling() : i ? i->tiling : nullptr;
 }
 
+// A tiling class's fields as the compiler laid them out (tiling_dsl.h's
+// field_info), nested classes inside their field: Python decodes and packs
+// the tiling bytes from this, never from the header's text.
+struct FieldsJson : __arc_tiling::field_sink {
+    Json &j;
+    explicit FieldsJson(Json &out) : j(out) {}
+    void field(const __arc_tiling::field_info &f) override
+    {
+        j.open('{').key("name").str(f.name).key("kind").str(std::string(1, f.kind));
+        j.key("fmt").str(f.fmt ? std::string(1, f.fmt) : std::string()).key("cls").str(f.cls);
+        j.key("count").unum(f.count).key("offset").unum(f.offset).key("size").unum(f.size);
+        j.key("align").unum(f.align);
+        if (f.sub) {
+            j.key("fields").open('[');
+            f.sub(*this);
+            j.close(']');
+        }
+        j.close('}');
+    }
+};
+
 inline std::string describe(ops::OpDef &d)
 {
     Json j;
@@ -181,8 +202,12 @@ inline std::string describe(ops::OpDef &d)
     j.close(']');
     j.key("tiling").raw(tiling_of(d) ? "true" : "false");
     j.key("tiling_classes").open('[');
-    for (const __arc_tiling::reg_entry *e = __arc_tiling::registry_head(); e; e = e->next)
-        j.open('{').key("op").str(e->op).key("cls").str(e->cls).key("size").unum(e->size).close('}');
+    for (const __arc_tiling::reg_entry *e = __arc_tiling::registry_head(); e; e = e->next) {
+        j.open('{').key("op").str(e->op).key("cls").str(e->cls).key("size").unum(e->size).key("fields").open('[');
+        FieldsJson fj(j);
+        e->fields(fj);
+        j.close(']').close('}');
+    }
     j.close(']');
     j.key("infer_shape").raw(infer_shape_of(d) ? "true" : "false");
     j.key("infer_dtype").raw(infer_dtype_of(d) ? "true" : "false");
