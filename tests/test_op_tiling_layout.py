@@ -45,7 +45,7 @@ def files():
 
 
 def test_fields_decode_at_the_compilers_offsets():
-    op = arc.op_project(files(), name="MinMaxLayout")
+    op = arc.op_project(files())
     t = op.tiling(np.ones(2048, np.int32), np.ones(2048, np.int32))
     # C layout: Len at 0, uint16 at 8, int8[6] at 10, double at 16, 24 bytes.
     assert [(n, off) for n, _, _, _, off in t.struct.layout()] == [

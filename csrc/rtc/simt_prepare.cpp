@@ -1,0 +1,119 @@
+// simt_prepare.cpp - the first SIMT pass (pipeline start), and what both
+// passes ask of the IR: which globals are block-shared UB, which calls are
+// SIMT builtins, which functions reach them.  See simt_pass.cpp.
+#include "simt_prepare.h"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace arc_rtc {
+namespace simt_detail {
+
+bool is_ubuf_static(const GlobalValue *g) { return g->getName().starts_with("__arc_ubuf."); }
+bool is_ubuf_dynamic(const GlobalValue *g)
+{
+    return isa<GlobalVariable>(g) && g->isDeclaration() && g->hasProtectedVisibility() && !is_ubuf_static(g);
+}
+bool is_builtin(const Function *f)
+{
+    return f && (f->getName() == kGet || f->getName() == kSync || f->getName() == kWarp);
+}
+
+// Whether I names a SIMT builtin or a block-shared global, directly or
+// through a constant expression.
+bool uses_simt(const Instruction &I)
+{
+    if (auto *cb = dyn_cast<CallBase>(&I))
+        if (is_builtin(cb->getCalledFunction()))
+            return true;
+    for (const Value *op : I.operands()) {
+        const Value *v = op->stripPointerCasts();
+        if (auto *ce = dyn_cast<ConstantExpr>(v))
+            v = ce->getOperand(0)->stripPointerCasts();
+        if (auto *g = dyn_cast<GlobalValue>(v))
+            if (is_ubuf_static(g) || is_ubuf_dynamic(g))
+                return true;
+    }
+    return false;
+}
+
+// Functions that reach a SIMT builtin, directly or through calls.
+std::set<Function *> simt_functions(Module &m)
+{
+    std::set<Function *> s;
+    for (Function &f : m)
+        for (Instruction &I : instructions(f))
+            if (uses_simt(I)) {
+                s.insert(&f);
+                break;
+            }
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (Function &f : m)
+            if (!s.count(&f))
+                for (Instruction &I : instructions(f))
+                    if (auto *cb = dyn_cast<CallBase>(&I))
+                        if (cb->getCalledFunction() && s.count(cb->getCalledFunction())) {
+                            s.insert(&f);
+                            grew = true;
+                            break;
+                        }
+    }
+    return s;
+}
+
+PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
+{
+    unsigned n = 0;
+    std::vector<std::pair<CallInst *, AllocaInst *>> arrays;
+    for (Function &f : m)
+        for (Instruction &I : instructions(f))
+            if (auto *ii = dyn_cast<IntrinsicInst>(&I))
+                if (ii->getIntrinsicID() == Intrinsic::var_annotation) {
+                    StringRef s;
+                    auto *a = dyn_cast<AllocaInst>(ii->getArgOperand(0)->stripPointerCasts());
+                    if (a && !a->getAllocatedType()->isPointerTy() && getConstantStringInfo(ii->getArgOperand(1), s) &&
+                        s == "arc.ubuf")
+                        arrays.push_back({ii, a});
+                }
+    for (auto &[ann, a] : arrays) {
+        auto *g = new GlobalVariable(m, a->getAllocatedType(), false, GlobalValue::ExternalLinkage, nullptr,
+                                     "__arc_ubuf." + std::to_string(n++));
+        g->setAlignment(std::max(Align(32), a->getAlign()));
+        ann->eraseFromParent();
+        for (User *u : make_early_inc_range(a->users()))
+            if (auto *ii = dyn_cast<IntrinsicInst>(u))
+                if (ii->isLifetimeStartOrEnd())
+                    ii->eraseFromParent();
+        a->replaceAllUsesWith(g);
+        a->eraseFromParent();
+    }
+    // Namespace-scope `__ubuf__ T a[N]` definitions: static UB too.
+    for (GlobalVariable &g : make_early_inc_range(m.globals()))
+        if (!g.isDeclaration() && g.hasProtectedVisibility() && !g.getName().starts_with("llvm.")) {
+            auto *ng = new GlobalVariable(m, g.getValueType(), false, GlobalValue::ExternalLinkage, nullptr,
+                                          "__arc_ubuf." + std::to_string(n++));
+            ng->setAlignment(std::max(Align(32), g.getAlign().valueOrOne()));
+            g.replaceAllUsesWith(ng);
+            g.eraseFromParent();
+        }
+    for (Function *f : simt_functions(m)) {
+        if (f->isDeclaration() || f->getName().starts_with("__arc_simt_thread_"))
+            continue;
+        f->removeFnAttr(Attribute::NoInline);
+        f->removeFnAttr(Attribute::OptimizeNone);
+        f->addFnAttr(Attribute::AlwaysInline);
+    }
+    return PreservedAnalyses::none();
+}
+
+} // namespace simt_detail
+} // namespace arc_rtc
