@@ -524,9 +524,10 @@ def test_matmul_api_kernels_are_priced_and_calibrated():
     assert {"mte2", "mte1", "cube", "fixpipe"} <= {e.pipe for e in r.events}
     assert r.busy_cycles["cube"] > 0 and r.assumed_apis == []
     measured_us = 2 * S ** 3 / 98e12 * 1e6
-    # 1.03-1.04x here; which block reads a line first (and pays HBM for it)
-    # follows the host's thread scheduling, so the estimate moves by ~1%
-    assert 0.95 <= r.time_us / measured_us <= 1.6, (r.time_us, measured_us)
+    # 1.037x here, the same in every run (tests/test_cost_determinism.py);
+    # it once read 0.947x when the host's scheduling decided which core paid
+    # HBM for a shared line
+    assert 1.0 <= r.time_us / measured_us <= 1.6, (r.time_us, measured_us)
     # Fixpipe waits for the block's last Mmad; the next block's first Mmad for it (one L0C)
     fix = [e for e in r.events if e.block == 0 and e.pipe == "fixpipe"]
     mm = [e for e in r.events if e.block == 0 and e.pipe == "cube"]

@@ -48,7 +48,7 @@ typedef struct cost_block {
     uint32_t nmarks, capmarks;
     cost_ev *ev;
     size_t nev, capev, maxev;
-    uint64_t dropped, nops, gm_rd, gm_wr, hbm_bytes;
+    uint64_t dropped, nops, gm_rd, gm_wr;
     double first_drop;  /* when the first operation the timeline did not keep started */
     double flops, cur_flops; /* cube operations (2 per multiply-add), the open Mmad's */
     /* The core's share of the chip's GM budget (cost_gm.c): cycles per byte
@@ -60,6 +60,14 @@ typedef struct cost_block {
     unsigned nport, capport;
     double pend[CP];
     uintptr_t not_gm_page; /* the last page a raw pointer hit outside device memory */
+    /* The core's own L2 history (cost_l2.c): its lines read and written,
+     * by chunk in an open-addressing table; the allocations it touched
+     * (bits by region) and their bytes; bytes it read from device memory
+     * and from host memory (no L2). */
+    struct l2_chunk **seen;
+    unsigned nseen, capseen;
+    uint64_t l2_regions, dev_rd, hbm_host;
+    double footprint;
     double cur_port; /* when the open operation's GM port reservations end */
     struct sim_cost_launch *launch;
     /* the Matmul API's buffers (cost_cube.c): when each L1 half of A and B
@@ -72,8 +80,15 @@ typedef struct cost_block {
     unsigned long long l1_size;
 } cost_block;
 
-/* One device allocation's 512-byte lines, for the L2 model (cost_gm.c):
- * bit set once a line was read (rd) or written (wr) in the launch. */
+/* 4096 lines (2 MiB) of a core's L2 history: bit set once it read (rd) or
+ * wrote (wr) the line; key: the chunk's number + 1. */
+typedef struct l2_chunk {
+    uintptr_t key;
+    uint64_t rd[64], wr[64];
+} l2_chunk;
+
+/* One device allocation's 512-byte lines, for the L2 model (cost_l2.c):
+ * bit set once any core read (rd) or wrote (wr) a line in the launch. */
 typedef struct l2_region {
     uintptr_t base;
     size_t size;
@@ -89,7 +104,6 @@ struct sim_cost_launch {
     pthread_mutex_t l2mu;
     l2_region l2[L2_REGIONS];
     _Atomic unsigned nl2;
-    _Atomic uint64_t l2_lines; /* distinct lines touched */
 };
 
 /* Append the open operation of b to its timeline (or count it dropped). */
@@ -109,8 +123,19 @@ cost_block *sim_cost_blk(void);
 /* Charge the GM port cycles a newly opened operation on pipe q was
  * given before it opened (cost_gm.c). */
 void sim_cost_gm_open(cost_block *b, int q);
-/* The launch's L2 regions freed (cost_gm.c). */
+/* The L2 region of the device allocation holding a (NULL: host memory or
+ * too many allocations) (cost_l2.c). */
+l2_region *sim_cost_l2_region(sim_cost_launch *c, uintptr_t a);
+/* The bytes of b's access to [p, p + n) that HBM moves, from b's own
+ * history; records the access in the chip's union (cost_l2.c). */
+uint64_t sim_cost_l2_hbm(cost_block *b, const void *p, uint64_t n, int write);
+/* The chip's HBM bytes for the launch: every line read and written once,
+ * re-reads (dev_rd beyond the lines read) missing as far as the footprint
+ * exceeds L2, and host bytes (cost_l2.c). */
+uint64_t sim_cost_l2_chip_hbm(sim_cost_launch *c, uint64_t dev_rd, uint64_t host);
+/* The launch's L2 regions freed; a block's history freed (cost_l2.c). */
 void sim_cost_l2_free(sim_cost_launch *c);
+void sim_cost_l2_block_free(cost_block *b);
 /* The SoC the session prices for (NULL: the device's). */
 const sim_cost_soc *sim_cost_session_soc(void);
 

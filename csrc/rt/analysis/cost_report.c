@@ -108,6 +108,7 @@ static void block_free(cost_block *b)
     free(b->ev);
     free(b->marks);
     free(b->port);
+    sim_cost_l2_block_free(b);
     free(b);
 }
 
@@ -186,7 +187,7 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
     const char **strs = NULL;
     unsigned nstr = 0, capstr = 0;
     double busy[CP] = {0}, block_sum = 0;
-    uint64_t rd = 0, wr = 0, dropped = 0, nops = 0, hbm = 0;
+    uint64_t rd = 0, wr = 0, dropped = 0, nops = 0, dev_rd = 0, host = 0;
     double flops = 0;
     put(&s, "{\"kernel\":");
     put_str(&s, c->kernel);
@@ -210,7 +211,8 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
             block_sum += end[i] - start;
             rd += b->gm_rd;
             wr += b->gm_wr;
-            hbm += b->hbm_bytes;
+            dev_rd += b->dev_rd;
+            host += b->hbm_host;
             flops += b->flops;
             dropped += b->dropped;
             nops += b->nops;
@@ -256,6 +258,7 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
      * cube work over the cores that share it.  The per-core model already
      * respects these (cost_gm.c); the floor makes it a guarantee. */
     double hz = c->soc->mhz * 1e6, sched = total;
+    uint64_t hbm = sim_cost_l2_chip_hbm(c, dev_rd, host);
     double floor_hbm = (double)hbm / c->soc->gm_Bps * hz, floor_l2 = (double)(rd + wr) / c->soc->l2_Bps * hz;
     double floor_pipe = 0;
     for (int p = 1; p <= 2; p++) floor_pipe = maxd(floor_pipe, busy[p] / (ncores ? ncores : 1));
