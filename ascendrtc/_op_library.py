@@ -10,8 +10,12 @@ from typing import Dict, List, Optional
 
 from ._errors import OpProjectError
 
-__all__ = ["library_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root"]
+__all__ = ["library_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
+           "library_units", "OP_ONLY"]
 
+# In host compile options, marks the next option as the op's alone: the
+# library units (opbase's sources, shared by every op) compile without it.
+OP_ONLY = "--arc-op-only"
 _SOURCE_EXT = (".cpp", ".cc", ".h", ".hpp", ".cce", ".inc")
 # op-API sources (op_host/op_api/, aclnn_*, *_l0*): the op library's build
 # puts them in its aclnn library, not in the tiling library.
@@ -84,3 +88,13 @@ def opbase_root(opbase: Optional[str] = None) -> Optional[str]:
     if not os.path.isdir(os.path.join(root, "include", "op_common")):
         raise OpProjectError(f"opbase {base!r}: not a checkout of CANN's opbase (no include/op_common)")
     return root
+
+
+def library_units(root: str) -> Dict[str, str]:
+    """opbase's host sources (``src/op_common/**/*.cpp``: logging, the
+    atvoss tiling, the shape utilities) as ``{"__lib__/opbase/<path>":
+    text}``: the host compile builds each one whose header the op includes
+    as a translation unit of its own, once per process and options."""
+    src = os.path.join(root, "src", "op_common")
+    return {"__lib__/opbase/src/op_common/" + rel: text for rel, text in read_dir(src).items()
+            if rel.endswith((".cpp", ".cc"))}

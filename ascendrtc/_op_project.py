@@ -38,7 +38,8 @@ from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
-from ._op_library import is_op_api, library_include_dirs, opbase_include_dirs, opbase_root, read_dir
+from ._op_library import (OP_ONLY, is_op_api, library_include_dirs, library_units, opbase_include_dirs, opbase_root,
+                          read_dir)
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
 from ._op_tiling_plain import parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
@@ -80,7 +81,7 @@ class OpProject:
 
     def __init__(self, files: Mapping[str, str], op_type: Optional[str] = None, name: Optional[str] = None,
                  tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
-                 host_timeout: Optional[float] = None):
+                 host_timeout: Optional[float] = None, units: Optional[Mapping[str, str]] = None):
         self.files = dict(files)
         self.host_timeout = host_timeout
         self.name = name or "op project"
@@ -104,7 +105,8 @@ class OpProject:
         self.kernel_name = _camel_to_snake(op_type)
         self.kernel_file = self._find_kernel()
         try:
-            self._host = HostCode(self.files, hosts, self._options, self._timeout())
+            units = dict(units or {})
+            self._host = HostCode({**self.files, **units}, hosts, self._options, self._timeout())
         except HostCompileError as e:  # the compile, or its static initialisers ("init": naming the file)
             raise (_error(op_type, e.file or self.host_file, str(e)) if e.stage == "init" else
                    _error(op_type, self.host_file, compile_reason(e.log), e.log)) from None
@@ -527,9 +529,10 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     ``common/inc`` and a ``CMakeLists.txt``) gets the include directories
     the library's tiling build adds (its root, ``common/inc``,
     ``common/inc/op_host``).  ``opbase`` (a checkout of CANN's opbase,
-    default ``$ASCENDRTC_OPBASE``) adds its include directories (its host
-    sources, ``src/op_common``, are not compiled yet: an op that calls
-    them fails to load naming the missing symbol).  Op-API sources
+    default ``$ASCENDRTC_OPBASE``) adds its include directories, and its
+    host sources (``src/op_common``) are compiled in process where the op
+    includes their headers, each as a translation unit of its own, once per
+    process.  Op-API sources
     (``op_host/op_api/``, ``aclnn_*``, ``*_l0*``) are not host tiling code:
     the library's build puts them in its aclnn library."""
     if isinstance(source, Mapping):
@@ -542,16 +545,19 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
-        options = tuple(options) + tuple("-I" + d for d in library_include_dirs(path))
+        options = tuple(options) + tuple(o for d in library_include_dirs(path) for o in (OP_ONLY, "-I" + d))
     base = opbase_root(opbase)
+    units = {}
     if base:
         options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
-    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout)
+        units = library_units(base)
+    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
+           tuple(sorted(units.items())))
     with _project_lock:
         cached = _project_cache.get(key)
     if cached is not None:
         return cached
     proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options,
-                     host_timeout=host_timeout)
+                     host_timeout=host_timeout, units=units)
     with _project_lock:
         return _project_cache.setdefault(key, proj)

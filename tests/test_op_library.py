@@ -4,24 +4,12 @@ IMPL_OP_OPTILING with TilingParse), op-API sources left out of the host
 compile, the library's common include directories and opbase's found from
 the layout.  Libraries here are small trees the tests make; the real
 ops-nn/ops-math sweep is in docs/compatibility.md."""
-import os
-
 import numpy as np
 import pytest
 
 import ascendrtc as arc
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "op_projects", "AddSplit")
-
-
-def files():
-    out = {}
-    for d, _, names in os.walk(ROOT):
-        for n in names:
-            p = os.path.join(d, n)
-            out[os.path.relpath(p, ROOT)] = open(p).read()
-    return out
+from helpers.oplib import ROOT, files, library, with_tiling_body
 
 
 def registered_by_type(host):
@@ -65,24 +53,6 @@ def test_op_api_sources_are_not_tiling_code():
     np.testing.assert_array_equal(arc.op_project(f)(x, x), 2 * x)
 
 
-def library(tmp_path):
-    """A library tree: its root's common/inc holds a header the op's host
-    code includes, as ops-nn's tiling build provides it."""
-    lib = tmp_path / "oplib"
-    (lib / "common" / "inc" / "op_host").mkdir(parents=True)
-    (lib / "CMakeLists.txt").write_text("# an op library\n")
-    (lib / "common" / "inc" / "op_host" / "split_tiles.h").write_text("constexpr unsigned SPLIT_TILES = 4;\n")
-    op_dir = lib / "math" / "add_split"
-    for rel, text in files().items():
-        p = op_dir / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if rel == "op_host/add_split.cpp":
-            text = text.replace('#include "add_split_tiling.h"', '#include "add_split_tiling.h"\n#include "split_tiles.h"')
-            text = text.replace("tiling.set_tileNum(TILES);", "tiling.set_tileNum(SPLIT_TILES);")
-        p.write_text(text)
-    return lib, op_dir
-
-
 def test_the_librarys_common_include_dirs_are_found(tmp_path):
     lib, op_dir = library(tmp_path)
     op = arc.op_project(str(op_dir))
@@ -102,17 +72,6 @@ def test_an_opbase_that_is_not_one_is_named(tmp_path):
         arc.op_project(str(op_dir), opbase=str(tmp_path / "nowhere"))
     x = np.arange(4096, dtype=np.float32)
     np.testing.assert_array_equal(arc.op_project(str(op_dir))(x, x), 2 * x)
-
-
-def with_tiling_body(body, includes=""):
-    """AddSplit whose tiling function runs `body` first (a statement list
-    that may return early), with `includes` at the top."""
-    f = files()
-    host = f["op_host/add_split.cpp"]
-    host = host.replace('#include "register/op_def_registry.h"', '#include "register/op_def_registry.h"\n' + includes)
-    f["op_host/add_split.cpp"] = host.replace("    AddSplitTilingData tiling;\n",
-                                              "    AddSplitTilingData tiling;\n" + body + "\n", 1)
-    return f
 
 
 def test_what_the_op_logs_names_its_failure():

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -165,12 +166,14 @@ private:
 };
 
 std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, const char **paths,
-                                      const char **texts, int nopts, const char **opts, llvm::LLVMContext &ctx,
-                                      std::string &log, const int *cancel)
+                                      const char **texts, const std::vector<std::string> &opts,
+                                      llvm::LLVMContext &ctx, std::string &log, const int *cancel,
+                                      std::vector<std::string> *deps = nullptr,
+                                      const std::string &main_name = "__arc_host_main.cpp")
 {
     llvm::raw_string_ostream los(log);
     auto proj_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    std::string main_path = std::string(kProjRoot) + "/__arc_host_main.cpp";
+    std::string main_path = std::string(kProjRoot) + "/" + main_name;
     proj_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
     for (int i = 0; i < nfiles; i++) {
         std::string p = std::string(kProjRoot) + "/" + paths[i];
@@ -186,9 +189,10 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
                                      "-I", std::string(kProjRoot) + "/op_host",
                                      "-I", std::string(kProjRoot) + "/op_kernel",
                                      "-I", kProjRoot, "-I", kHostRoot,
+                                     // "runtime/x.h": CANN's SDK also serves exe_graph/ as an include root
+                                     "-I", std::string(kHostRoot) + "/exe_graph",
                                      "-D__ASCENDRTC_HOST__=1", "-c", "-x", "c++", main_path};
-    for (int i = 0; i < nopts; i++)
-        args.insert(args.end() - 4, opts[i]);
+    args.insert(args.end() - 4, opts.begin(), opts.end());
     std::vector<const char *> argv;
     for (auto &s : args)
         argv.push_back(s.c_str());
@@ -211,6 +215,9 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     ci.setInvocation(inv);
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
     ci.createFileManager(overlay);
+    auto collector = std::make_shared<clang::DependencyCollector>();
+    if (deps)
+        ci.addDependencyCollector(collector);
     auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&ctx);
     clang::EmitLLVMOnlyAction *inner = emit.get();
     CancellableAction action(std::move(emit), cancel);
@@ -222,13 +229,27 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     std::unique_ptr<llvm::Module> mod = ok ? inner->takeModule() : nullptr;
     if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
         return nullptr;
+    if (deps)
+        for (const std::string &d : collector->getDependencies())
+            deps->push_back(d);
     return mod;
 }
 
+// A library unit an op links: n names its __arc_unit_<n>_ctors and
+// __arc_unit_<n>_state in the library's JITDylib; path is what a failure
+// of its static initialisers names.
+struct UnitRef {
+    unsigned n;
+    std::string path;
+};
+
 // llvm.global_ctors (the files' static initialisers, in priority order,
-// each file's in declaration order) becomes the body of __arc_host_ctors,
-// which arc/host_driver.h's arc_host_init calls.
-bool move_ctors(llvm::Module &m, std::string &log)
+// each file's in declaration order) becomes the body of `name`: the host
+// driver's __arc_host_ctors, which arc/host_driver.h's arc_host_init calls,
+// or a library unit's __arc_unit_<n>_ctors (defined here, with its state
+// byte).  The op's first runs the units it links, each at most once per
+// process (__arc_host_unit).
+bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log)
 {
     std::vector<std::pair<unsigned, llvm::Function *>> ctors;
     for (const auto &c : llvm::orc::getConstructors(m))
@@ -238,12 +259,31 @@ bool move_ctors(llvm::Module &m, std::string &log)
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     if (llvm::GlobalVariable *gv = m.getGlobalVariable("llvm.global_ctors", true))
         gv->eraseFromParent();
-    llvm::Function *f = m.getFunction("__arc_host_ctors");
+    llvm::IRBuilder<> b(m.getContext());
+    llvm::FunctionType *void_fn = llvm::FunctionType::get(b.getVoidTy(), false);
+    bool unit = name != "__arc_host_ctors";
+    llvm::Function *f = m.getFunction(name);
+    if (unit && !f) {
+        f = llvm::Function::Create(void_fn, llvm::GlobalValue::ExternalLinkage, name, m);
+        std::string state = name.substr(0, name.size() - std::strlen("ctors")) + "state";
+        new llvm::GlobalVariable(m, b.getInt8Ty(), false, llvm::GlobalValue::ExternalLinkage, b.getInt8(0), state);
+    }
     if (!f || !f->isDeclaration() || f->arg_size() != 0) {
-        log += "error: the host driver declares no __arc_host_ctors(void)\n";
+        log += "error: the host driver declares no " + name + "(void)\n";
         return false;
     }
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+    llvm::Function *run = units.empty() ? nullptr : m.getFunction("__arc_host_unit");
+    if (!units.empty() && !run) {
+        log += "error: the host driver defines no __arc_host_unit\n";
+        return false;
+    }
+    for (const UnitRef &u : units) {
+        std::string base = "__arc_unit_" + std::to_string(u.n) + "_";
+        llvm::Constant *state = m.getOrInsertGlobal(base + "state", b.getInt8Ty());
+        llvm::FunctionCallee body = m.getOrInsertFunction(base + "ctors", void_fn);
+        b.CreateCall(run, {b.CreateGlobalStringPtr(u.path), state, body.getCallee()});
+    }
     for (auto &c : ctors)
         b.CreateCall(c.second->getFunctionType(), c.second);
     b.CreateRetVoid();
@@ -287,6 +327,99 @@ llvm::Error add_libraries(llvm::orc::JITDylib &jd, arc_host_op *op)
     return llvm::Error::success();
 }
 
+// Library sources: project files under "__lib__/" (opbase's op_common
+// .cpp files, which an op library's build links into every op's host
+// library).  Each is a translation unit of its own, compiled only when the
+// op (or another unit) includes its header (x.cpp for x.h), once per
+// process and options, into a JITDylib shared by the ops compiled with the
+// same options; an op's JITDylib links against it.  Options after
+// "--arc-op-only" (the op library's own include directories, different for
+// each op) are not library options.
+const char *kLibPrefix = "__lib__/";
+const char *kOpOnly = "--arc-op-only";
+
+struct Library {
+    llvm::orc::JITDylib *jd = nullptr;
+    arc_host_op holder;                      // its static objects' destructors (never run: it lives as long as the process)
+    std::map<std::string, unsigned> units;   // path + '\0' + text -> its number
+};
+std::map<std::string, Library> g_libs;  // by library options
+unsigned g_units;
+
+std::string stem(const std::string &path)
+{
+    size_t slash = path.find_last_of('/');
+    std::string b = slash == std::string::npos ? path : path.substr(slash + 1);
+    size_t dot = b.find_last_of('.');
+    return dot == std::string::npos ? b : b.substr(0, dot);
+}
+
+// Compiles the units the dependencies need (and theirs) that the library
+// lacks, adds them to it and lists in `used` every unit the op links;
+// false with the log on an error.  Under g_mu.
+bool add_units(const std::vector<std::string> &deps0, int nfiles, const char **paths, const char **texts,
+               const std::vector<int> &unit_idx, const std::vector<std::string> &opts, Library *&lib,
+               std::vector<UnitRef> &used, std::string &log, const int *cancel)
+{
+    std::string key;
+    for (const std::string &o : opts)
+        key += o + '\n';
+    lib = &g_libs[key];
+    std::vector<std::string> todo(deps0);
+    std::set<int> done;
+    while (!todo.empty()) {
+        std::string st = stem(todo.back());
+        todo.pop_back();
+        for (int i : unit_idx) {
+            if (done.count(i) || stem(paths[i]) != st)
+                continue;
+            done.insert(i);
+            std::string id = std::string(paths[i]) + '\0' + texts[i], shown = paths[i] + std::strlen(kLibPrefix);
+            auto have = lib->units.find(id);
+            std::vector<std::string> deps;
+            if (have != lib->units.end()) {
+                used.push_back({have->second, shown});
+                continue;  // its own dependencies were added with it
+            }
+            unsigned n = ++g_units;
+            auto ctx = std::make_unique<llvm::LLVMContext>();
+            std::string text, main_text = std::string("#include \"") + kProjRoot + "/" + paths[i] + "\"\n";
+            // a main file of its own: module-level names (its initialisers) are named after it
+            auto mod = compile(main_text, nfiles, paths, texts, opts, *ctx, text, cancel, &deps,
+                               "__arc_unit_" + std::to_string(n) + ".cpp");
+            if (!mod || !move_ctors(*mod, "__arc_unit_" + std::to_string(n) + "_ctors", {}, text)) {
+                log += strip_roots(text) + "error: the library source " + shown + " did not compile\n";
+                return false;
+            }
+            if (!lib->jd) {
+                auto jde = g_jit->createJITDylib("op_lib#" + std::to_string(g_libs.size()));
+                if (!jde) {
+                    log += "error: cannot load the library code: " + llvm::toString(jde.takeError()) + "\n";
+                    return false;
+                }
+                lib->jd = &*jde;
+                if (auto e = add_libraries(*lib->jd, &lib->holder)) {
+                    log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
+                    return false;
+                }
+            }
+            if (auto e = g_jit->addIRModule(*lib->jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
+                log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
+                return false;
+            }
+            lib->units[id] = n;
+            used.push_back({n, shown});
+            todo.insert(todo.end(), deps.begin(), deps.end());
+        }
+    }
+    if (lib->jd)
+        if (auto e = g_jit->initialize(*lib->jd)) {  // the platform's; the units' own run from the op's
+            log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
+            return false;
+        }
+    return true;
+}
+
 } // namespace
 
 extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const char **texts, int nmains, const char **mains,
@@ -304,7 +437,23 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     // translation unit they run in declaration order, so after a fault
     // arc_host_init_file names the file whose initialiser was running.
     std::string main_text = "extern \"C\" const char *volatile arc_host_init_file;\n";
+    std::vector<std::string> op_opts, lib_opts;
+    for (int i = 0; i < nopts; i++)
+        if (std::strcmp(opts[i], kOpOnly) == 0) {
+            if (i + 1 < nopts)
+                op_opts.push_back(opts[++i]);
+        } else {
+            op_opts.push_back(opts[i]);
+            lib_opts.push_back(opts[i]);
+        }
+    std::vector<int> unit_idx;  // library sources among the files
+    for (int i = 0; i < nfiles; i++)
+        if (std::strncmp(paths[i], kLibPrefix, std::strlen(kLibPrefix)) == 0 && stem(paths[i]) != "" &&
+            (llvm::StringRef(paths[i]).ends_with(".cpp") || llvm::StringRef(paths[i]).ends_with(".cc")))
+            unit_idx.push_back(i);
     for (int i = 0; i < nmains; i++) {
+        if (std::strncmp(mains[i], kLibPrefix, std::strlen(kLibPrefix)) == 0)
+            continue;
         std::string lit;
         for (const char *c = mains[i]; *c; c++)
             lit += (*c == '"' || *c == '\\') ? std::string("\\") + *c : std::string(1, *c);
@@ -316,14 +465,26 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     main_text += "#include \"arc/host_driver.h\"\n";
 
     std::string text;
+    std::vector<std::string> deps;
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> mod = compile(main_text, nfiles, paths, texts, nopts, opts, *ctx, text, cancel);
+    std::unique_ptr<llvm::Module> mod =
+        compile(main_text, nfiles, paths, texts, op_opts, *ctx, text, cancel, unit_idx.empty() ? nullptr : &deps);
     text = strip_roots(text);
-    if (!mod || !move_ctors(*mod, text)) {
+    if (!mod) {
         *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
         return -1;
     }
     std::lock_guard<std::mutex> g(g_mu);
+    Library *lib = nullptr;
+    std::vector<UnitRef> used;
+    if (!unit_idx.empty() && !add_units(deps, nfiles, paths, texts, unit_idx, lib_opts, lib, used, text, cancel)) {
+        *log = dup(text);
+        return -1;
+    }
+    if (!move_ctors(*mod, "__arc_host_ctors", used, text)) {
+        *log = dup(text);
+        return -1;
+    }
     auto jde = g_jit->createJITDylib("op_host#" + std::to_string(++g_counter));
     if (!jde) {
         *log = dup(text + "error: cannot load the host code: " + llvm::toString(jde.takeError()) + "\n");
@@ -333,6 +494,8 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     auto op = std::make_unique<arc_host_op>();
     op->jd = &jd;
     llvm::Error e = add_libraries(jd, op.get());
+    if (!e && lib && lib->jd)
+        jd.addToLinkOrder(*lib->jd);
     if (!e)
         e = g_jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
     if (!e)

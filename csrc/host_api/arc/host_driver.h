@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <typeinfo>
 
@@ -357,6 +358,24 @@ extern "C" __attribute__((visibility("default"), used)) void arc_host_free(char 
 // called by ascendrtc_host_op_init.  NULL, or what one threw (malloc'd).
 extern "C" void __arc_host_ctors(void);
 extern "C" __attribute__((visibility("default"), used)) const char *volatile arc_host_init_file = nullptr;
+
+// A library unit's static initialisers (opbase's sources, shared by the
+// ops of a process), called from __arc_host_ctors before the op's own:
+// the first op that links the unit runs them (*state 0 -> 1 -> 2); a later
+// op finding 1 is refused, as they failed (or run now in another thread).
+extern "C" __attribute__((visibility("default"), used)) void __arc_host_unit(const char *path, volatile char *state,
+                                                                            void (*ctors)(void))
+{
+    arc_host_init_file = path;
+    char expected = 0;
+    if (__atomic_compare_exchange_n(state, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        ctors();
+        __atomic_store_n(state, 2, __ATOMIC_RELEASE);
+    } else if (expected == 1) {
+        throw std::runtime_error("they did not complete when an earlier op ran them (only a new process "
+                                 "runs them again)");
+    }
+}
 
 extern "C" __attribute__((visibility("default"), used)) char *arc_host_init(void)
 {
