@@ -104,87 +104,6 @@ def _evaluate(binary: bytes, name: str, blocks: int, args: list, soc: Optional[s
         return {"error": f"{type(e).__name__}: {e}"}
 
 
-def _worker_main() -> None:
-    """A worker process: length-prefixed pickled jobs on stdin, results on stdout."""
-    import pickle
-    import struct
-    inp, out = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # prints of the kernel's host side never corrupt the channel
-    ctx = None
-    while True:
-        head = inp.read(8)
-        if len(head) < 8:
-            return
-        msg = pickle.loads(inp.read(struct.unpack("<Q", head)[0]))
-        if msg[0] == "ctx":  # (binary, name, soc, arrays): once per worker
-            ctx = msg[1:]
-            continue
-        binary, name, soc, arrays = ctx
-        data = pickle.dumps(_evaluate(binary, name, msg[1], msg[2], soc, arrays, True),
-                            protocol=pickle.HIGHEST_PROTOCOL)
-        out.write(struct.pack("<Q", len(data)) + data)
-        out.flush()
-
-
-def _in_processes(ctx: tuple, jobs: List[tuple], processes: Optional[int]) -> List[dict]:
-    """Evaluate jobs on `processes` fresh worker processes (never forked from
-    this one: its simulator threads would not survive a fork); a job whose
-    worker dies is retried once on a new one, then reported lost."""
-    import pickle
-    import queue
-    import struct
-    import subprocess
-    import threading
-    n = max(1, min(processes or os.cpu_count() or 1, len(jobs)))
-    todo: "queue.Queue" = queue.Queue()
-    for i in range(len(jobs)):
-        todo.put((i, 0))
-    out: List[Optional[dict]] = [None] * len(jobs)
-    env = dict(os.environ)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    cmd = [sys.executable, "-c", "from ascendrtc._autotune import _worker_main; _worker_main()"]
-
-    ctx_data = pickle.dumps(("ctx",) + ctx, protocol=pickle.HIGHEST_PROTOCOL)
-
-    def send(p, data):
-        p.stdin.write(struct.pack("<Q", len(data)) + data)
-        p.stdin.flush()
-
-    def serve():
-        p = None
-        while True:
-            try:
-                i, tries = todo.get_nowait()
-            except queue.Empty:
-                break
-            data = pickle.dumps(("job",) + jobs[i], protocol=pickle.HIGHEST_PROTOCOL)
-            try:
-                if p is None:
-                    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
-                    send(p, ctx_data)
-                send(p, data)
-                head = p.stdout.read(8)
-                out[i] = pickle.loads(p.stdout.read(struct.unpack("<Q", head)[0]))
-            except (OSError, struct.error, EOFError, pickle.UnpicklingError):
-                code = p.wait(timeout=5) if p is not None else None
-                p = None
-                if tries == 0:
-                    todo.put((i, 1))
-                else:
-                    out[i] = {"error": f"lost: its worker process died twice (exit status {code})", "lost": True}
-        if p is not None:
-            p.stdin.close()
-            p.wait()
-
-    threads = [threading.Thread(target=serve, daemon=True) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return [r if r is not None else {"error": "lost: never ran", "lost": True} for r in out]
-
-
 def _ray(cluster: Optional[str]):
     """The Ray module, connected when a cluster is given or a session is on; else None."""
     if cluster is None:
@@ -224,7 +143,8 @@ def run_all(binary: bytes, name: str, jobs: Sequence[tuple], soc: Optional[str],
         return out
     if processes == 1 or len(jobs) == 1:
         return [_evaluate(binary, name, b, a, soc, arrays) for b, a in split]
-    return _in_processes((binary, name, soc, arrays), split, processes)
+    from ._autotune_pool import in_processes
+    return in_processes((binary, name, soc, arrays), split, processes)
 
 
 def _differences(names: List[str], ref: list, got: list, limit: int = 5) -> str:

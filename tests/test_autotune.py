@@ -126,3 +126,28 @@ def test_autotune_on_a_real_local_ray_head(own_cache):
             pass
         os.killpg(head.pid, 9)
         head.wait()
+
+
+def test_worker_processes_are_kept_across_tunings():
+    # The pool's workers start once per session; a worker that died between
+    # tunings is replaced, and its jobs still run.
+    from ascendrtc import _autotune_pool as pool
+    configs = [{"tile": 1024, "bufs": 2}, {"tile": 2048, "bufs": 2}]
+    x, y, z = data()
+    pool.close_pool()
+
+    def tune():
+        t = arc.autotune(configs=configs, processes=2)(tuned_kernel())
+        best = t.tune(8, x, y, z, N, reps=0, op=0)
+        assert [tr.status for tr in t.trials] == ["ok", "ok"] and best == {"tile": 2048, "bufs": 2}
+        return sorted(p.pid for _, p in pool._idle)
+
+    first = tune()
+    assert len(first) == 2
+    assert tune() == first                       # the same processes again
+    pool._idle[0][1].kill()
+    pool._idle[0][1].wait()
+    third = tune()
+    assert len(third) == 2 and len(set(third) & set(first)) == 1
+    pool.close_pool()
+    assert pool._idle == []
