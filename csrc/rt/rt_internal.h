@@ -234,6 +234,12 @@ int sim_race_default_mode(int *mode);
  * the scalar unit's access at kernel source line `site`: checked against
  * the other pipes (race_raw.c). */
 void sim_race_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
+/* A GM access (op ARC_GM_READ/WRITE/ATOMIC) of a device-API call on
+ * pipe_t `pipe`, checked against this core's other pipes (race.c); the
+ * bytes a store is about to write, for the next such call, when known
+ * (sim_race_gm_data: a store that leaves GM as it is races with nothing). */
+void sim_race_gm_local(int op, int pipe, const void *p, unsigned long long bytes, const char *api);
+void sim_race_gm_data(const void *src);
 /* A fiber's own detector state (core_fibers.c, core_mix.c): new, swapped in for the calling
  * thread's (returns the one it replaces), freed. */
 void *sim_race_state_new(void);

@@ -29,7 +29,9 @@
  * vector instructions itself (on by default in every CANN build) and the
  * 950 orders V in hardware; and an accumulating Mmad whose L0C tile spans
  * 10 or more 16x16 fractals is ordered by the cube (docs/simulated_npu.md,
- * "Race detection").  GM races between cores are race_gm.c's.
+ * "Race detection").  GM races between cores are race_gm.c's; GM hazards
+ * within one core (an MTE3 store read back by MTE2, overlapping stores of
+ * different data) are this file's, in a fourth space keyed by address.
  *
  * All state is per core thread (a fiber block and each AIC/AIV of a MIX
  * block keep their own, swapped in by core_mix.c) and reset at every block
@@ -75,6 +77,8 @@ typedef struct race_state {
     int cur_pipe;                  /* the open instruction: pipe (-1 none), api, what it reported so far */
     const char *cur_api;
     uint8_t cur_w, cur_l0c;
+    uint8_t cur_local, cur_gm_first; /* it made a local access; its GM side came first */
+    const void *gm_data;           /* the bytes the next GM store writes (NULL: not known) */
     uint32_t flag_gen[NP][NP][8];
     uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
     qclock q[128];
@@ -82,7 +86,7 @@ typedef struct race_state {
     uint32_t raw_gen, raw_nev;
     uint64_t raw_lo, raw_hi;
     int raw_write;
-    space sp[3]; /* UB, L1, L0 (L0A, L0B, L0C, BiasTable, Fixpipe buffer at their ARC_*_OFF) */
+    space sp[4]; /* UB, L1, L0 (L0A, L0B, L0C, BiasTable, Fixpipe buffer at their ARC_*_OFF), GM */
     ev ring[EV_RING];
 } race_state;
 
@@ -98,6 +102,7 @@ static void st_free(void *p)
     free(r->sp[0].s);
     free(r->sp[1].s);
     free(r->sp[2].s);
+    free(r->sp[3].s);
     free(r);
 }
 static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
@@ -161,7 +166,7 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     memset(st->vc, 0, sizeof st->vc);
     memset(st->done, 0, sizeof st->done);
     st->cur_pipe = -1;
-    st->sp[0].n = st->sp[1].n = st->sp[2].n = 0;
+    st->sp[0].n = st->sp[1].n = st->sp[2].n = st->sp[3].n = 0;
 }
 
 static const ev *ev_get(uint32_t id)
@@ -170,51 +175,21 @@ static const ev *ev_get(uint32_t id)
     return &st->ring[id % EV_RING];
 }
 
-static void describe(char *buf, size_t n, const ev *e, int pipe, const char *verb)
+static void describe(char *buf, size_t n, const ev *e, int pipe, const char *verb, uint64_t base)
 {
     if (e)
         snprintf(buf, n, "%s (%s%s%s) %s [%llu, %llu)", e->api ? e->api : "?", pipe_names[pipe],
-                 e->site ? " at " : "", e->site ? e->site : "", verb, (unsigned long long)e->lo,
-                 (unsigned long long)e->hi);
+                 e->site ? " at " : "", e->site ? e->site : "", verb, (unsigned long long)(e->lo - base),
+                 (unsigned long long)(e->hi - base));
     else
         snprintf(buf, n, "an earlier %s operation %s it", pipe_names[pipe], verb);
-}
-
-/* The sync that would have ordered `from` before `to`. */
-static const char *cure(int from, int to)
-{
-    static const char *const hint[NP][NP] = {
-        [4][1] = "SetFlag/WaitFlag<HardEvent::MTE2_V>, or EnQue/DeQue of a VECIN queue",
-        [1][5] = "SetFlag/WaitFlag<HardEvent::V_MTE3>, or EnQue/DeQue of a VECOUT queue",
-        [1][4] = "SetFlag/WaitFlag<HardEvent::V_MTE2>, or FreeTensor/AllocTensor of a VECIN queue",
-        [5][1] = "SetFlag/WaitFlag<HardEvent::MTE3_V>, or FreeTensor/AllocTensor of a VECOUT queue",
-        [5][4] = "SetFlag/WaitFlag<HardEvent::MTE3_MTE2>",
-        [4][5] = "SetFlag/WaitFlag<HardEvent::MTE2_MTE3>",
-        [4][3] = "SetFlag/WaitFlag<HardEvent::MTE2_MTE1>, or EnQue/DeQue of an A1/B1 queue",
-        [3][2] = "SetFlag/WaitFlag<HardEvent::MTE1_M>, or EnQue/DeQue of an A2/B2 queue",
-        [2][6] = "SetFlag/WaitFlag<HardEvent::M_FIX>, or EnQue/DeQue of a CO1 queue",
-        [3][4] = "SetFlag/WaitFlag<HardEvent::MTE1_MTE2>, or FreeTensor/AllocTensor of an A1/B1 queue",
-        [2][3] = "SetFlag/WaitFlag<HardEvent::M_MTE1>, or FreeTensor/AllocTensor of an A2/B2 queue",
-        [6][2] = "SetFlag/WaitFlag<HardEvent::FIX_M>, or FreeTensor/AllocTensor of a CO1 queue",
-        /* raw-pointer scalar accesses: the compiler's auto-sync covers
-         * GetValue/SetValue only, and a queue's DeQue waits on its consumer
-         * pipe, not on the scalar unit */
-        [4][0] = "SetFlag/WaitFlag<HardEvent::MTE2_S> before the pointer access (the compiler inserts it for "
-                 "LocalTensor::GetValue/SetValue, never for raw pointers; a VECIN queue's DeQue waits on the "
-                 "vector pipe only)",
-        [1][0] = "SetFlag/WaitFlag<HardEvent::V_S> before the pointer access (the compiler inserts it for "
-                 "LocalTensor::GetValue/SetValue, never for raw pointers)",
-        [5][0] = "SetFlag/WaitFlag<HardEvent::MTE3_S> before the pointer access (the compiler inserts it for "
-                 "LocalTensor::GetValue/SetValue, never for raw pointers)",
-    };
-    const char *h = hint[from][to];
-    return h ? h : "a SetFlag/WaitFlag pair between the two pipes";
 }
 
 /* The memory a race is in; L0 offsets name the buffer (offsets are
  * reported from the start of the L0 block, core_abi.h's ARC_*_OFF). */
 static const char *space_name(int space_ix, uint64_t lo)
 {
+    if (space_ix == 3) return "GM";
     if (space_ix == 0) return "UB";
     if (space_ix == 1) return "L1";
     return lo < ARC_L0B_OFF ? "L0A" : lo < ARC_L0C_OFF ? "L0B" : lo < ARC_BT_OFF ? "L0C" : lo < ARC_FB_OFF ? "BiasTable"
@@ -224,26 +199,34 @@ static const char *space_name(int space_ix, uint64_t lo)
 static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_ev, int pipe, int write,
                    uint64_t lo, uint64_t hi, const char *api)
 {
-    char a[256], b[256], body[900];
+    char a[256], b[256], body[1200], where[96];
     const ev *pe = ev_get(prev_ev);
-    describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : (kind[0] == 'W' ? "read" : "wrote"));
+    uint64_t base = 0; /* GM: offsets in the allocation */
+    sim_alloc al;
+    if (space_ix == 3 && sim_mem_find((const void *)(uintptr_t)lo, &al)) base = al.base;
+    if (space_ix == 3)
+        snprintf(where, sizeof where, "GM (byte offsets in the allocation at %#llx)", (unsigned long long)base);
+    else
+        snprintf(where, sizeof where, "%s", space_name(space_ix, lo));
+    describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : (kind[0] == 'W' ? "read" : "wrote"),
+             base);
     const char *site = sim_site();
     snprintf(b, sizeof b, "%s (%s%s%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe], site ? " at " : "",
              site ? site : "", write == 2 ? "reads and writes" : write ? "writes" : "reads",
-             (unsigned long long)lo, (unsigned long long)hi);
+             (unsigned long long)(lo - base), (unsigned long long)(hi - base));
     if (prev_pipe == pipe)
         snprintf(body, sizeof body,
                  "data race (%s within %s) on %s: %s, then %s, with nothing ordering them; on the NPU a pipe starts "
                  "its instructions in order, but the second may start before the first has finished its memory "
                  "accesses (add PipeBarrier<%s>() between them). The simulator runs pipes in order and checks this; "
                  "ASCENDRTC_RACE_CHECK=warn or off relaxes it",
-                 kind, pipe_names[pipe], space_name(space_ix, lo), a, b, pipe_names[pipe]);
+                 kind, pipe_names[pipe], where, a, b, pipe_names[pipe]);
     else
         snprintf(body, sizeof body,
                  "data race (%s) on %s: %s, then %s, with nothing ordering them; on the NPU the two pipes run "
                  "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks "
                  "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it",
-                 kind, space_name(space_ix, lo), a, b, cure(prev_pipe, pipe));
+                 kind, where, a, b, sim_race_cure(prev_pipe, pipe));
     if (st->mode == ARC_RACE_ERROR)
         __arc_trap("race check", "%s", body);
     /* warn: at most 2 reports per block and 8 per launch, so a racy kernel
@@ -266,6 +249,10 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
 static int same_instruction(int q, int write, int l0c, const char *api)
 {
     int same = st->cur_pipe == q && st->cur_api == api, cont;
+    if (same && st->cur_gm_first && !st->cur_local) { /* a copy that reported its GM side first */
+        st->cur_local = 1;
+        return 1;
+    }
     switch (q) {
     case 1: cont = same && !write; break;
     case 2: case 3: cont = same && !st->cur_w; break;
@@ -275,11 +262,105 @@ static int same_instruction(int q, int write, int l0c, const char *api)
     if (!cont) {
         st->cur_pipe = q;
         st->cur_api = api;
-        st->cur_w = st->cur_l0c = 0;
+        st->cur_w = st->cur_l0c = st->cur_gm_first = 0;
     }
+    st->cur_local = 1;
     if (write) st->cur_w = 1;
     if (l0c && !write) st->cur_l0c = 1;
     return cont;
+}
+
+/* GM stores that rewrite bytes with what they already hold change nothing
+ * (the NPU's result is the same in either order): the part of [lo, hi) in
+ * segment s the pending store (st->gm_data, for [glo, ...)) leaves as is.
+ * Unknown data counts as different. */
+static int same_bytes(const seg *s, uint64_t glo, uint64_t lo, uint64_t hi)
+{
+    uint64_t a = s->lo > lo ? s->lo : lo, z = s->hi < hi ? s->hi : hi;
+    return st->gm_data && z > a && !memcmp((const unsigned char *)st->gm_data + (a - glo), (const void *)(uintptr_t)a,
+                                           z - a);
+}
+
+/* The access [lo, hi) of space si by instruction `epoch` of pipe q against
+ * the shadow; `same`: check within q too.  In GM (si 3) a write that leaves
+ * the bytes as they are races with no earlier write, and a write within one
+ * pipe is checked only when its data is known. */
+static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uint64_t hi, uint32_t epoch, int same,
+                          const char *api)
+{
+    const uint32_t *me = st->vc[q];
+    /* pipe q's own earlier instructions this one may overlap with */
+    uint32_t fin = st->done[q];
+    if (epoch > SAME_WINDOW && epoch - SAME_WINDOW > fin) fin = epoch - SAME_WINDOW;
+    uint32_t id = ++st->nev;
+    ev *e = &st->ring[id % EV_RING];
+    e->api = api;
+    e->site = sim_site();
+    e->lo = lo;
+    e->hi = hi;
+    e->pipe = q;
+    e->write = write;
+    space *sp = &st->sp[si];
+    int gm = si == 3;
+    /* The common case, a tile accessed as a whole again, is exactly one
+     * segment, updated in place: its new state holds this access's event
+     * id, which no other segment has, so nothing merges with it. */
+    size_t i0 = first_after(sp, lo), i;
+    int exact = i0 < sp->n && sp->s[i0].lo == lo && sp->s[i0].hi == hi;
+    if (!exact && cover(sp, lo, hi, &i0)) return; /* out of memory: stop tracking this access */
+    for (i = i0; i < sp->n && sp->s[i].lo < hi; i++) {
+        seg *s = &sp->s[i];
+        int raced = 0;
+        if (write) { /* reads since the last write are later than it: name the latest first */
+            int rr = -1;
+            for (int r = 0; r < NP; r++)
+                if (r != q && s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr]))
+                    rr = r;
+            if (rr >= 0) {
+                report("write after read", si, rr, s->r_ev[rr], q, write, s->lo, s->hi, api);
+                raced = 1;
+            }
+        }
+        int unchanged = gm && write == 1 && same_bytes(s, lo, lo, hi);
+        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch && !unchanged) {
+            report(write == 1 ? "write after write" : "read after write", si, s->w_pipe, s->w_ev, q, write, s->lo,
+                   s->hi, api);
+            raced = 1;
+        }
+        if (!raced && same) { /* within the pipe: an earlier instruction not known finished */
+            if (s->w_epoch && s->w_pipe == q && s->w_epoch != epoch && s->w_epoch > fin && !s->w_sparse &&
+                !(gm && (!st->gm_data || unchanged)))
+                report(write == 1 ? "write after write" : "read after write", si, q, s->w_ev, q, write, s->lo,
+                       s->hi, api);
+            else if (write && s->r_epoch[q] && s->r_epoch[q] != epoch && s->r_epoch[q] > fin &&
+                     !(s->r_sparse >> q & 1))
+                report("write after read", si, q, s->r_ev[q], q, write, s->lo, s->hi, api);
+        }
+        if (write) {
+            s->w_pipe = (uint8_t)q;
+            s->w_epoch = epoch;
+            s->w_ev = id;
+            s->w_sparse = sparse != 0;
+            s->r_sparse = 0;
+            memset(s->r_epoch, 0, sizeof s->r_epoch);
+            memset(s->r_ev, 0, sizeof s->r_ev);
+        } else {
+            s->r_epoch[q] = epoch;
+            s->r_ev[q] = id;
+            s->r_sparse = (uint8_t)(sparse ? s->r_sparse | 1u << q : s->r_sparse & ~(1u << q));
+        }
+    }
+    if (!exact) merge(sp, i0 ? i0 - 1 : 0, i + 1);
+}
+
+/* A new instruction on pipe q: issued by the scalar unit after what it did
+ * and saw; returns its epoch. */
+static uint32_t open_instruction(int q)
+{
+    uint32_t *me = st->vc[q];
+    if (q != 0) join(me, st->vc[0]);
+    if (st->vc[0][q] > st->done[q]) st->done[q] = st->vc[0][q];
+    return ++me[q];
 }
 
 void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long long bytes, const char *api)
@@ -309,74 +390,46 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     /* 32-byte blocks: the NPU moves and computes whole blocks. */
     uint64_t hi = (lo + bytes + 31) & ~31ull;
     lo &= ~31ull;
-    uint32_t *me = st->vc[q];
     int cont = same_instruction(q, write, si == 2 && lo >= ARC_L0C_OFF && lo < ARC_BT_OFF, api);
-    if (!cont) {
-        if (q != 0) join(me, st->vc[0]); /* issued by the scalar unit after what it did and saw */
-        if (st->vc[0][q] > st->done[q]) st->done[q] = st->vc[0][q];
-        ++me[q];
-    }
-    uint32_t epoch = me[q];
-    /* pipe q's own earlier instructions this one may overlap with */
-    uint32_t fin = st->done[q];
-    if (epoch > SAME_WINDOW && epoch - SAME_WINDOW > fin) fin = epoch - SAME_WINDOW;
+    uint32_t epoch = cont ? st->vc[q][q] : open_instruction(q);
     int same = (SAME_PIPES >> q & 1) && !sparse && !(q == 2 && write && bytes >= MMAD_ORDERED);
-    uint32_t id = ++st->nev;
-    ev *e = &st->ring[id % EV_RING];
-    e->api = api;
-    e->site = sim_site();
-    e->lo = lo;
-    e->hi = hi;
-    e->pipe = q;
-    e->write = write;
-    space *sp = &st->sp[si];
-    /* The common case, a tile accessed as a whole again, is exactly one
-     * segment, updated in place: its new state holds this access's event
-     * id, which no other segment has, so nothing merges with it. */
-    size_t i0 = first_after(sp, lo), i;
-    int exact = i0 < sp->n && sp->s[i0].lo == lo && sp->s[i0].hi == hi;
-    if (!exact && cover(sp, lo, hi, &i0)) return; /* out of memory: stop tracking this access */
-    for (i = i0; i < sp->n && sp->s[i].lo < hi; i++) {
-        seg *s = &sp->s[i];
-        int raced = 0;
-        if (write) { /* reads since the last write are later than it: name the latest first */
-            int rr = -1;
-            for (int r = 0; r < NP; r++)
-                if (r != q && s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr]))
-                    rr = r;
-            if (rr >= 0) {
-                report("write after read", si, rr, s->r_ev[rr], q, write, s->lo, s->hi, api);
-                raced = 1;
-            }
-        }
-        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch) {
-            report(write == 1 ? "write after write" : "read after write", si, s->w_pipe, s->w_ev, q, write, s->lo,
-                   s->hi, api);
-            raced = 1;
-        }
-        if (!raced && same) { /* within the pipe: an earlier instruction not known finished */
-            if (s->w_epoch && s->w_pipe == q && s->w_epoch != epoch && s->w_epoch > fin && !s->w_sparse)
-                report(write == 1 ? "write after write" : "read after write", si, q, s->w_ev, q, write, s->lo,
-                       s->hi, api);
-            else if (write && s->r_epoch[q] && s->r_epoch[q] != epoch && s->r_epoch[q] > fin &&
-                     !(s->r_sparse >> q & 1))
-                report("write after read", si, q, s->r_ev[q], q, write, s->lo, s->hi, api);
-        }
-        if (write) {
-            s->w_pipe = (uint8_t)q;
-            s->w_epoch = epoch;
-            s->w_ev = id;
-            s->w_sparse = sparse != 0;
-            s->r_sparse = 0;
-            memset(s->r_epoch, 0, sizeof s->r_epoch);
-            memset(s->r_ev, 0, sizeof s->r_ev);
-        } else {
-            s->r_epoch[q] = epoch;
-            s->r_ev[q] = id;
-            s->r_sparse = (uint8_t)(sparse ? s->r_sparse | 1u << q : s->r_sparse & ~(1u << q));
-        }
+    shadow_access(si, q, write, sparse, lo, hi, epoch, same, api);
+}
+
+void sim_race_gm_data(const void *src)
+{
+    if (st) st->gm_data = src;
+}
+
+/* The GM side of a device-API copy on pipe_t `pipe` (race_gm.c passes on
+ * every one): bytes exact.  It belongs to the copy's instruction: the one
+ * its local side opened (that side came first, or comes next), and every
+ * run of a strided copy to the same one.  An atomic store (op
+ * ARC_GM_ATOMIC) is checked against the other pipes only: atomic stores of
+ * one pipe combine in any order. */
+void sim_race_gm_local(int op, int pipe, const void *p, unsigned long long bytes, const char *api)
+{
+    const void *data = st ? st->gm_data : NULL;
+    if (st) st->gm_data = NULL;
+    if (!st || st->mode == ARC_RACE_OFF || bytes == 0 || op > ARC_GM_ATOMIC) return;
+    int q = pipe_index(pipe);
+    if (q <= 0) return; /* the scalar unit's GM accesses are race_gm.c's alone */
+    if (api && !strncmp(api, "Matmul::", 8)) return; /* the Matmul API orders its own GM traffic (its calls wait) */
+    uint32_t epoch;
+    if (st->cur_pipe == q && st->cur_api == api && (!st->cur_gm_first || !st->cur_local)) {
+        epoch = st->vc[q][q];
+    } else {
+        st->cur_pipe = q;
+        st->cur_api = api;
+        st->cur_w = st->cur_l0c = st->cur_local = 0;
+        st->cur_gm_first = 1;
+        epoch = open_instruction(q);
     }
-    if (!exact) merge(sp, i0 ? i0 - 1 : 0, i + 1);
+    uint64_t lo = (uint64_t)(uintptr_t)p;
+    st->gm_data = data;
+    shadow_access(3, q, op != ARC_GM_READ, op == ARC_GM_ATOMIC ? ARC_RACE_SPARSE : 0, lo, lo + bytes, epoch,
+                  op != ARC_GM_ATOMIC, api);
+    st->gm_data = NULL;
 }
 
 /* A load or store the kernel's own code makes through a pointer into UB

@@ -158,8 +158,9 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
 
 void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub)
 {
-    if (!g || agent >= g->n) {
-        k->dev[ARC_RACE_GM_SLOT] = k->dev[ARC_COST_SLOT] ? ARC_GM_COST_ONLY : 0;
+    if (!g || agent >= g->n) { /* no log: GM accesses still reach the cost model and the core's own check */
+        k->dev[ARC_RACE_GM_SLOT] = k->dev[ARC_COST_SLOT] || (k->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF
+                                       ? ARC_GM_COST_ONLY : 0;
         return;
     }
     gm_agent *a = &g->a[agent];
@@ -305,7 +306,10 @@ static gm_agent *agent_of(arc_core *k, const void *p, unsigned long long bytes, 
 
 void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, const char *api)
 {
-    gm_agent *a = agent_of(__arc_core(), p, bytes, op, pipe);
+    arc_core *k = __arc_core();
+    if (op <= ARC_GM_ATOMIC && k && (k->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF)
+        sim_race_gm_local(op, pipe, p, bytes, api); /* within the core */
+    gm_agent *a = agent_of(k, p, bytes, op, pipe);
     if (!a) return;
     switch (op) {
     case ARC_GM_READ:

@@ -12,6 +12,10 @@
 
 #define NP 7 /* S V M MTE1 MTE2 MTE3 FIX */
 
+/* The sync that would have ordered pipe `from`'s accesses before pipe
+ * `to`'s (race_cure.c). */
+const char *sim_race_cure(int from, int to);
+
 typedef struct seg {
     uint64_t lo, hi;
     uint32_t w_epoch, w_ev; /* w_epoch 0: never written in this block */

@@ -69,6 +69,7 @@ int __arc_dc_out(void *dst, const void *src, unsigned local_bytes, unsigned coun
     int op = (int)c->dev[ARC_ATOMIC_SLOT];
     if (c->dev[ARC_RACE_GM_SLOT]) {
         if (op != ARC_ATOMIC_ADD) {
+            if (!op) sim_race_gm_data(src);
             if (bytes)
                 __arc_race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, ARC_PIPE_MTE3, dst, bytes, API);
         } else {
