@@ -137,15 +137,26 @@ template <class TD, class TS> constexpr bool cast_ok()
              (is_same<TD, bfloat16_t>::value && is_same<TS, half>::value));
 }
 
+/* Cast's page: beyond the general overlap rule, converting to a wider type
+ * over overlapping operands may give wrong results (a repeat's wider
+ * results overwrite sources later repeats still read). */
+constexpr const char *WIDEN = "src (narrower than dst: Cast's page warns that overlap when widening gives wrong results)";
 template <class TD, class TS, int M>
 inline void cast_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, int32_t n)
 {
+    if (sizeof(TD) > sizeof(TS) && n > 0) /* same widths: un_count applies the general rule */
+        check_overlap(d, (uint64_t)n, s, (uint64_t)n, ARC_OVERLAP_NONE, "AscendC::Cast", WIDEN);
     un_count(d, s, n, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
 }
 template <class TD, class TS, int M>
 inline void cast_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, const Plan &p,
                     const AscendC::UnaryRepeatParams &rp)
 {
+    if (sizeof(TD) > sizeof(TS)) {
+        Opnd od = opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
+        if (flat(p, od) && flat(p, os))
+            check_overlap(d, extent(p, od), s, extent(p, os), ARC_OVERLAP_NONE, "AscendC::Cast", WIDEN);
+    }
     un_l0(d, s, p, rp, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
 }
 #define ARC_CAST_DISPATCH(CALL)                                                   \

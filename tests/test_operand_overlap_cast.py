@@ -1,0 +1,90 @@
+"""Undefined operand overlap in Cast (issue 30 item 4, mixed widths): Cast's
+page adds to the general overlap rule that converting to a wider type over
+overlapping operands may give wrong results (a repeat's wider results
+overwrite sources later repeats still read), so any overlap of a widening
+Cast's operands stops the kernel naming both UB ranges and the line; a
+same-width Cast follows the general rule (the same bytes are fine); a
+widening Cast into separate buffers computes what NumPy says."""
+import re
+
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+N = 256
+SRC = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t N = 256;
+extern "C" __global__ __aicore__ void cast_ovl(GM_ADDR x, GM_ADDR z, int32_t mode)
+{
+    GlobalTensor<half> xg;
+    GlobalTensor<float> zg;
+    xg.SetGlobalBuffer((__gm__ half *)x, N);
+    zg.SetGlobalBuffer((__gm__ float *)z, N);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4 * N * sizeof(float));
+    LocalTensor<float> f = buf.Get<float>();
+    LocalTensor<half> h = f.ReinterpretCast<half>();          // h[k] shares bytes with f[k / 2]
+    LocalTensor<int32_t> i = f.ReinterpretCast<int32_t>();
+    DataCopy(h[4 * N], xg, N);                                // the halves at UB bytes 2048..2560
+    PipeBarrier<PIPE_ALL>();
+    switch (mode) {
+    case 0: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); break;                                  // GOOD
+    case 1: Cast(f[448], h[4 * N], RoundMode::CAST_NONE, N); break;                             // WIDEN
+    case 2: Cast(f[512], h[4 * N], RoundMode::CAST_NONE, 64, 4, {1, 1, 8, 4}); break;           // WIDEN_L0
+    case 3: Cast(i, f, RoundMode::CAST_RINT, N); Cast(f[8], i, RoundMode::CAST_NONE, N); break; // SAME_WIDTH
+    case 4: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); Cast(i, f, RoundMode::CAST_RINT, N);
+            Cast(f, i, RoundMode::CAST_NONE, N); break;                                         // IN_PLACE
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(zg, f, N);
+}
+'''
+
+
+def line_of(tag):
+    return next(i + 1 for i, ln in enumerate(SRC.splitlines()) if ln.rstrip().endswith("// " + tag))
+
+
+@pytest.fixture(scope="module")
+def kern():
+    return arc.Program(SRC, "cast_ovl.asc").compile(["--npu-arch=dav-2201"]).load().get_kernel("cast_ovl")
+
+
+def run(kern, mode):
+    x = np.random.default_rng(mode).uniform(-4, 4, N).astype(np.float16)
+    z = np.zeros(N, np.float32)
+    kern[1](x, z, mode)
+    arc.synchronize()
+    return x, z
+
+
+BAD = {
+    # tag: (mode, dst UB bytes, src, src UB bytes, rule)
+    "WIDEN": (1, (448 * 4, 704 * 4), "src (narrower than dst", (2048, 2560), "its documentation"),
+    "WIDEN_L0": (2, (512 * 4, 768 * 4), "src (narrower than dst", (2048, 2560), "its documentation"),
+    "SAME_WIDTH": (3, (8 * 4, 264 * 4), "src", (0, 1024), "the documented rule"),
+}
+
+
+@pytest.mark.parametrize("tag", list(BAD))
+def test_overlapping_cast_names_both_ranges_and_the_line(kern, tag):
+    mode, (d0, d1), which, (s0, s1), rule = BAD[tag]
+    with pytest.raises(arc.LaunchError) as e:
+        run(kern, mode)
+    msg = str(e.value)
+    assert f"AscendC::Cast: dst (UB bytes {d0}..{d1}) overlaps {which}" in msg, msg
+    assert f"(UB bytes {s0}..{s1}), which {rule} does not allow" in msg, msg
+    assert re.search(r"cast_ovl\.asc:%d\b" % line_of(tag), msg), msg
+    x, z = run(kern, 0)                               # a good launch after
+    np.testing.assert_array_equal(z, x.astype(np.float32))
+
+
+def test_what_the_rules_allow_computes_numpy(kern):
+    x, z = run(kern, 0)
+    np.testing.assert_array_equal(z, x.astype(np.float32))
+    x, z = run(kern, 4)                               # same-width Casts in place
+    np.testing.assert_array_equal(z, np.rint(x.astype(np.float32)))
