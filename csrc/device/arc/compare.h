@@ -371,6 +371,19 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
     __arc::check_cnt(dst, count, api, "dst");
     __arc::check_cnt(srcOffset, count, api, "srcOffset");
     const uint8_t *s = (const uint8_t *)(const void *)src.addr_;
+    /* no overlap rule on Gather's page: dst overlapping the sources is not allowed (the general note) */
+    __arc::check_overlap(dst, count, srcOffset, count, ARC_OVERLAP_NONE, api, "srcOffset");
+    if (count) {
+        uint64_t lo = ~0ull, hi = 0; /* the bytes of src the offsets reach */
+        for (uint32_t i = 0; i < count; i++) {
+            uint64_t o = (uint64_t)srcBaseAddr + srcOffset.addr_[i];
+            lo = o < lo ? o : lo;
+            hi = o + sizeof(T) > hi ? o + sizeof(T) : hi;
+        }
+        if (hi <= src.cap_ && lo % sizeof(T) == 0)
+            __arc::check_overlap(dst, count, src[(uint32_t)(lo / sizeof(T))], (hi - lo) / sizeof(T), ARC_OVERLAP_NONE,
+                                 api, "src (the elements the offsets reach)");
+    }
     for (uint32_t i = 0; i < count; i++) {
         uint64_t o = (uint64_t)srcBaseAddr + srcOffset.addr_[i];
         ARC_CHECK(o % sizeof(T) == 0 && o + sizeof(T) <= src.cap_, api,

@@ -142,6 +142,7 @@ template <typename T> inline void Transpose(const LocalTensor<T> &dst, const Loc
     __arc::check_cnt(dst, 256, api, "dst");
     __arc::check_cnt(src, 256, api, "src");
     ARC_CHECK(dst.addr_ != src.addr_, api, "dst and src must not be the same tensor");
+    __arc::check_overlap(dst, 256, src, 256, ARC_OVERLAP_NONE, api, "src"); /* no rule on its page: none allowed */
     for (int i = 0; i < 16; i++)
         for (int j = 0; j < 16; j++) dst.addr_[i * 16 + j] = src.addr_[j * 16 + i];
 }

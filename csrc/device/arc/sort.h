@@ -103,6 +103,9 @@ inline void Sort32(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const 
     __arc::check_cnt(src0, n, api, "src0");
     __arc::check_cnt(src1, n, api, "src1");
     __arc::check_cnt(dst, GetSortLen<T>(n), api, "dst");
+    /* no overlap rule on Sort32's page: none allowed (the general note) */
+    __arc::check_overlap(dst, GetSortLen<T>(n), src0, n, ARC_OVERLAP_NONE, api, "src0");
+    __arc::check_overlap(dst, GetSortLen<T>(n), src1, n, ARC_OVERLAP_NONE, api, "src1");
     __arc::SortPair<T> v[32], tmp[32];
     for (int32_t r = 0; r < repeatTime; r++) {
         for (uint32_t i = 0; i < 32; i++) v[i] = {src0.addr_[r * 32 + i], src1.addr_[r * 32 + i]};

@@ -33,6 +33,8 @@ void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_byt
     if (!(ext * esize <= dst_bytes))
         __arc_trap(api, "dst: %u repeats reach element %llu, the tensor has %u", repeat, (unsigned long long)ext,
                    dst_bytes / esize);
+    /* Brcb's page states no overlap rule: the general note makes overlap unsupported */
+    __arc_check_overlap(dst, ext * esize, src, (uint64_t)repeat * 8 * esize, ARC_OVERLAP_NONE, api, "src");
     for (uint32_t r = 0; r < repeat; r++)
         for (uint32_t j = 0; j < 8; j++) {
             unsigned char *d = (unsigned char *)dst + ((uint64_t)r * rep + (uint64_t)j * blk) * 32;
