@@ -321,15 +321,17 @@ static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uin
                 raced = 1;
             }
         }
-        int unchanged = gm && write == 1 && same_bytes(s, lo, lo, hi);
-        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch && !unchanged) {
+        /* a GM store over an earlier store: compared only when it would race */
+        int over = gm && write == 1 && s->w_epoch;
+        if (!raced && s->w_epoch && s->w_pipe != q && me[s->w_pipe] < s->w_epoch &&
+            !(over && same_bytes(s, lo, lo, hi))) {
             report(write == 1 ? "write after write" : "read after write", si, s->w_pipe, s->w_ev, q, write, s->lo,
                    s->hi, api);
             raced = 1;
         }
         if (!raced && same) { /* within the pipe: an earlier instruction not known finished */
             if (s->w_epoch && s->w_pipe == q && s->w_epoch != epoch && s->w_epoch > fin && !s->w_sparse &&
-                !(gm && (!st->gm_data || unchanged)))
+                !(gm && (!st->gm_data || same_bytes(s, lo, lo, hi))))
                 report(write == 1 ? "write after write" : "read after write", si, q, s->w_ev, q, write, s->lo,
                        s->hi, api);
             else if (write && s->r_epoch[q] && s->r_epoch[q] != epoch && s->r_epoch[q] > fin &&
