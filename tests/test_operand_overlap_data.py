@@ -1,7 +1,7 @@
 """Undefined operand overlap in the data-movement families (issue 30 item
 4): Brcb, Transpose, Gather and Sort32 state no overlap rule on their
 pages, and the general note (通用地址重叠约束) makes overlap unsupported
-where a page states none, so a destination overlapping a source stops the
+where a page states none (MrgSort's page forbids it outright), so a destination overlapping a source stops the
 kernel naming both UB ranges and the line (Gather: the source bytes its
 offsets reach, and the offsets); the same calls on separate buffers
 compute what NumPy says."""
@@ -29,6 +29,7 @@ extern "C" __global__ __aicore__ void data_ovl(GM_ADDR x, GM_ADDR z, int32_t mod
     DataCopy(f, xg, 512);                                     // floats 0..512 (UB bytes 0..2048)
     PipeBarrier<PIPE_ALL>();
     for (int32_t i = 0; i < 64; i++) u.SetValue(1024 + i, (uint32_t)(63 - i) * 4);   // offsets at bytes 4096..4352
+    for (int32_t i = 64; i < 128; i++) u.SetValue(1024 + i, (uint32_t)i);
     PipeBarrier<PIPE_ALL>();
     switch (mode) {
     case 0: Brcb(f[512], f, 2, {1, 8}); break;                                        // BRCB_GOOD
@@ -40,6 +41,16 @@ extern "C" __global__ __aicore__ void data_ovl(GM_ADDR x, GM_ADDR z, int32_t mod
     case 6: Gather(f[1016], f, u[1024], 0, 64); break;                                // GATHER_OFFSETS
     case 7: Sort32(f[512], f, u[1024], 1); break;                                     // SORT_GOOD
     case 8: Sort32(f[16], f, u[1024], 1); break;                                      // SORT
+    case 9: case 10: {
+        Sort32(f[512], f, u[1024], 4);                        // 4 sorted lists of 32 (score, index) at f[512..768)
+        PipeBarrier<PIPE_V>();
+        MrgSortSrcList<float> l(f[512], f[576], f[640], f[704]);
+        uint16_t lens[4] = {32, 32, 32, 32};
+        MrgSort4Info info(lens, false, 15, 1);
+        if (mode == 9) MrgSort(f[768], l, info);                                      // MRGSORT_GOOD
+        else MrgSort(f[576], l, info);                                                // MRGSORT
+        break;
+    }
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(zg, f[512], 512);
@@ -71,6 +82,7 @@ BAD = {
     "GATHER": (5, "Gather", (128, 384), "src (the elements the offsets reach)", (0, 256)),
     "GATHER_OFFSETS": (6, "Gather", (4064, 4320), "srcOffset", (4096, 4352)),
     "SORT": (8, "Sort32", (64, 320), "src0", (0, 128)),
+    "MRGSORT": (10, "MrgSort", (2304, 3328), "src2 (list 2)", (2304, 2560)),
 }
 
 
@@ -99,3 +111,8 @@ def test_separate_buffers_compute_numpy(kern):
     order = sorted(range(32), key=lambda i: -x[i])
     np.testing.assert_array_equal(pairs[:, 0].view(np.float32), x[:32][order])
     np.testing.assert_array_equal(pairs[:, 1], [(63 - i) * 4 for i in order])
+    x, z = run(kern, 9)
+    merged = z[256:512].view(np.uint32).reshape(128, 2)
+    order = sorted(range(128), key=lambda i: -x[i])
+    np.testing.assert_array_equal(merged[:, 0].view(np.float32), x[:128][order])
+    np.testing.assert_array_equal(merged[:, 1], [(63 - i) * 4 if i < 64 else i for i in order])

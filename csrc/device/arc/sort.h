@@ -161,6 +161,11 @@ inline void mrg_check(const LocalTensor<T> &dst, const MrgSortSrcList<T> &l, con
     }
     ARC_CHECK_ALIGN32(dst.addr_, api, "dst");
     __arc::sort_room(dst, total * 8 * (uint64_t)repeat, api, "dst");
+    static const char *const names[4] = {"src1 (list 1)", "src2 (list 2)", "src3 (list 3)", "src4 (list 4)"};
+    for (int k = 0; k < 4; k++) /* MrgSort's page: source and destination may not overlap */
+        if (validBit >> k & 1)
+            __arc::check_overlap(dst, total * 8 * (uint64_t)repeat / sizeof(T), *s[k],
+                                 (uint64_t)lens[k] * 8 * (uint64_t)repeat / sizeof(T), ARC_OVERLAP_NONE, api, names[k]);
 }
 template <typename T>
 inline void mrg_run(const LocalTensor<T> &dst, const MrgSortSrcList<T> &l, const uint16_t lens[4], uint16_t validBit,
