@@ -99,6 +99,7 @@ class LaunchReport:
     flops: float = 0.0
     peak_flops: float = 0.0
     dropped_from: List[tuple] = field(default_factory=list, repr=False)
+    mix_unpriced: bool = False  # a MIX launch: its AIC and AIV sub-blocks are not priced (estimate 0)
 
     @property
     def roofline_us(self) -> float:
@@ -172,7 +173,8 @@ class LaunchReport:
                    sync_all_phases=d["sync_all_phases"], per_block=per_block, events=events,
                    schedule_cycles=d.get("schedule_cycles", d["cycles"]), roofline_cycles=d.get("roofline", {}),
                    hbm_bytes=d.get("hbm_bytes", 0), flops=d.get("flops", 0.0), peak_flops=d.get("peak_flops", 0.0),
-                   dropped_from=[tuple(x) for x in d.get("dropped_from", [])])
+                   dropped_from=[tuple(x) for x in d.get("dropped_from", [])],
+                   mix_unpriced=bool(d.get("mix_unpriced", 0)))
 
 
 class Profile:
@@ -260,7 +262,10 @@ class Profile:
                          + ("" if r.limited_by == "schedule" else f", the estimate is the roofline's {r.limited_by} term"))
             if r.dropped_events:
                 lines.append(f"{i:>3} timeline: {r.dropped_text}")
-            if not r.ops:
+            if r.mix_unpriced:
+                lines.append(f"{i:>3} warning: {r.kernel} runs MIX blocks (an AIC and its AIVs each), which the cost "
+                             "model does not price yet: its estimate is not a measurement of anything")
+            elif not r.ops:
                 lines.append(f"{i:>3} warning: no operation of {r.kernel} was priced (the cost model saw no "
                              "device-API call): its estimate is 0")
         assumed = sorted({a for r in self.launches for a in r.assumed_apis})

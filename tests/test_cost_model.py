@@ -532,3 +532,20 @@ def test_matmul_api_kernels_are_priced_and_calibrated():
     fix = [e for e in r.events if e.block == 0 and e.pipe == "fixpipe"]
     mm = [e for e in r.events if e.block == 0 and e.pipe == "cube"]
     assert fix and all(any(m.end_us <= f.start_us + 1e-9 for m in mm) for f in fix)
+
+
+def test_a_mix_launch_says_it_is_not_priced():
+    # MIX blocks (an AIC and two AIVs each) are not priced yet: the report
+    # says so instead of presenting 0 us as an estimate
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "kernels"))
+    import kernels as K
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((64, 48)).astype(np.float16)
+    b = rng.standard_normal((48, 64)).astype(np.float16)
+    with arc.profile() as prof:
+        y = K.mix_matmul_leaky_relu(a, b, 0.1)
+    np.testing.assert_allclose(y, K.reference_mix_matmul_leaky_relu(a, b, 0.1), rtol=1e-3, atol=1e-3)
+    assert prof[0].mix_unpriced and "runs MIX blocks" in str(prof) and "does not price" in str(prof)
+    assert not run().mix_unpriced                     # a vector launch is priced

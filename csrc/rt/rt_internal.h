@@ -277,6 +277,9 @@ sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, u
 void sim_cost_launch_end(sim_cost_launch *c, aclError code);
 /* A block of r starts on core k: bind k to its record (core_pool.c, core_mix.c). */
 void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
+/* The launch runs MIX blocks (an AIC and its AIVs each), which the model
+ * does not price: the report says so (core_pool.c). */
+void sim_cost_mark_mix(sim_cost_launch *c);
 /* The race hooks' inputs, priced (race.c calls these first). */
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
 void sim_cost_sync(int kind, int src, int dst, unsigned long long key);

@@ -335,6 +335,11 @@ sim_cost_launch *sim_cost_launch_new(const sim_arch *arch, const char *kernel, u
     return c;
 }
 
+void sim_cost_mark_mix(sim_cost_launch *c)
+{
+    if (c) atomic_store(&c->mix, 1);
+}
+
 void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
 {
     sim_cost_launch *c = r->cost;

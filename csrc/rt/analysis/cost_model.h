@@ -100,6 +100,7 @@ struct sim_cost_launch {
     const sim_cost_soc *soc;
     char kernel[128];
     uint32_t nblocks, cores, core_type;
+    _Atomic int mix; /* a MIX launch: its AIC and AIV sub-blocks are not priced (docs/performance_model.md) */
     cost_block **blocks;
     pthread_mutex_t l2mu;
     l2_region l2[L2_REGIONS];

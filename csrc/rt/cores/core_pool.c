@@ -129,6 +129,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     sim_race_block_begin(k, r->race_mode, c->seq);
     if (r->cost) sim_cost_block_begin(k, r);
     int naiv = core_mix_aivs(r);
+    if (naiv && r->cost) sim_cost_mark_mix(r->cost);
     if (!naiv) /* a MIX block's AIC and AIVs are agents of their own (core_run_mix): agent b is another block's */
         sim_race_gm_agent(c->gm, k, b, b, -1);
     ct->ctx = c;
