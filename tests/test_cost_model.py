@@ -507,18 +507,10 @@ def test_matmul_api_kernels_are_priced_and_calibrated():
     # priced at 0.00 us with an empty timeline.  Calibration: a measured torch
     # fp16 matmul on a 910B2 reaches about 98 TFLOPS at 1024^3
     # (docs/performance_model.md): the estimate is about 1.0x-1.6x of it.
-    import ascendrtc.matmul_tiling as mt
-    k = example_kernel("matmul_api", "cost-mm-api")
+    from helpers.cost_kernels import profiled_matmul_api
     S = 1024
-    t = mt.tiling(S, S, S, cores=24)
-    rng = np.random.default_rng(5)
-    a = rng.standard_normal((S, S)).astype(np.float16)
-    b = rng.standard_normal((S, S)).astype(np.float16)
-    c = np.zeros((S, S), np.float32)
-    with arc.profile("Ascend910B2") as prof:
-        k[t.usedCoreNum](a, b, np.zeros(S, np.float32), c, t.array())
+    r, a, b, c = profiled_matmul_api(example_kernel("matmul_api", "cost-mm-api"), S)
     np.testing.assert_allclose(c, a.astype(np.float32) @ b.astype(np.float32), rtol=2e-3, atol=2e-2)
-    r = prof[0]
     assert r.flops == pytest.approx(2 * S ** 3, rel=1e-6)
     assert r.gm_write_bytes == c.nbytes and r.gm_read_bytes >= a.nbytes + b.nbytes
     assert {"mte2", "mte1", "cube", "fixpipe"} <= {e.pipe for e in r.events}

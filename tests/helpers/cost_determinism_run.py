@@ -12,8 +12,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import ascendrtc as arc  # noqa: E402
-import ascendrtc.matmul_tiling as mt  # noqa: E402
-from helpers.cost_kernels import OPS, inputs, tuned_kernel  # noqa: E402
+from helpers.cost_kernels import OPS, inputs, profiled_matmul_api, tuned_kernel  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -51,15 +50,7 @@ def estimates():
     out = {}
     src = open(os.path.join(HERE, "..", "..", "examples", "kernels", "matmul_api.asc")).read()
     mm = arc.Program(src, "matmul_api.asc").compile().load().get_kernel("matmul_api")
-    S = 1024
-    t = mt.tiling(S, S, S, cores=24)
-    rng = np.random.default_rng(5)
-    a = rng.standard_normal((S, S)).astype(np.float16)
-    b = rng.standard_normal((S, S)).astype(np.float16)
-    c = np.zeros((S, S), np.float32)
-    with arc.profile("Ascend910B2") as prof:
-        mm[t.usedCoreNum](a, b, np.zeros(S, np.float32), c, t.array())
-    out["matmul_api"] = prof[0]
+    out["matmul_api"] = profiled_matmul_api(mm)[0]
 
     rows = arc.Program(ROWS_SRC, "rows.asc").compile().load().get_kernel("rows")
     x = np.arange(300 * 72, dtype=np.float32)

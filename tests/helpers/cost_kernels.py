@@ -109,3 +109,19 @@ def inputs(total, op):
 
 def expected(x, y, op):
     return x + y if op == "add" else x
+
+
+def profiled_matmul_api(kernel, S=1024, soc="Ascend910B2"):
+    """examples/kernels/matmul_api.asc's kernel on an S^3 fp16 matmul with
+    ascendrtc.matmul_tiling's tiling for 24 cores, profiled for `soc`:
+    (its report, a, b, c)."""
+    import ascendrtc as arc
+    import ascendrtc.matmul_tiling as mt
+    t = mt.tiling(S, S, S, cores=24)
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((S, S)).astype(np.float16)
+    b = rng.standard_normal((S, S)).astype(np.float16)
+    c = np.zeros((S, S), np.float32)
+    with arc.profile(soc) as prof:
+        kernel[t.usedCoreNum](a, b, np.zeros(S, np.float32), c, t.array())
+    return prof[0], a, b, c
