@@ -37,6 +37,12 @@ ARC_EXPORT void ascendrtc_host_trap(const char *api, const char *fmt, ...)
 ARC_EXPORT int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site, const char *file,
                                      unsigned line, unsigned blocks, unsigned dyn_ubuf, void *stream, void *args,
                                      unsigned long args_size);
+/* libascendcl: the same for a SIMT launch, <<<grid, block, dyn_ubuf,
+ * stream>>>: grid and block are x, y, z (numBlocks is the grid's product). */
+ARC_EXPORT int ascendrtc_launch_site_simt(const void *bin, unsigned long bin_size, const void *site,
+                                          const char *file, unsigned line, const unsigned *grid,
+                                          const unsigned *block, unsigned dyn_ubuf, void *stream, void *args,
+                                          unsigned long args_size);
 /* libascendcl: the default launch timeout in seconds for launches without a
  * TIMEOUT/TIMEOUT_US attribute; 0 = none, negative = back to
  * $ASCENDRTC_LAUNCH_TIMEOUT. */

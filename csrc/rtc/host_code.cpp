@@ -161,7 +161,7 @@ const std::vector<std::string> &system_include_args(std::string *why)
 bool is_site_rec(const llvm::GlobalValue &g)
 {
     llvm::StringRef n = g.getName();
-    return n.starts_with("_ZN5__arc4siteI") && n.ends_with("E3recE");
+    return (n.starts_with("_ZN5__arc4siteI") || n.starts_with("_ZN5__arc9simt_siteI")) && n.ends_with("E3recE");
 }
 
 int keep_reachable(llvm::Module &m, std::vector<const llvm::GlobalValue *> work)

@@ -133,7 +133,7 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &i
         k.ktype = kernel_type(m, lowered[i], &k.uses);
         k.nparams = d[0];
         k.args_size = d[1];
-        auto sk = simt.kernels.find(i);
+        auto sk = simt.kernels.find(entry[i]);
         k.simt_threads = sk == simt.kernels.end() ? 0 : sk->second.max_threads;
         k.simt_static_ub = sk == simt.kernels.end() ? 0 : sk->second.static_ub;
         k.params = ps[i].data();

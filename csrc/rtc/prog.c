@@ -355,6 +355,10 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
                        "such as aclrtcAddNameExpr(prog, \"%s<...>\")\n", p->name, k->line, k->name, k->name);
             continue;
         }
+        /* ascendrtc cc: a SIMT kernel comes with its <<<...>>> launches
+         * (arc/launch.h), so one that #if leaves out is not named here */
+        if (opts.host_object && opts.simt && !k->simd)
+            continue;
         entries[n].name = k->name;
         entries[n].hint = k;
         p->entry_names[n] = sdup(k->name);

@@ -88,15 +88,12 @@ struct Fission : PassInfoMixin<Fission> {
 
     PreservedAnalyses run(Module &m, ModuleAnalysisManager &)
     {
-        std::vector<std::pair<Function *, int>> threads;
-        for (Function &f : m)
-            if (f.getName().starts_with("__arc_simt_thread_") && !f.isDeclaration())
-                threads.push_back({&f, std::stoi(f.getName().substr(18).str())});
+        std::vector<SimtThread> threads = simt_threads(m);
         if (threads.empty())
             return PreservedAnalyses::all();
         std::set<Function *> mine;
-        for (auto &[f, i] : threads)
-            fission(m, f, i, mine);
+        for (const SimtThread &t : threads)
+            fission(m, t, mine);
         // What still reaches a builtin was not inlined into a kernel: a
         // SIMT kernel or helper called from elsewhere, or a recursive one.
         for (Function *f : simt_functions(m)) {
@@ -119,12 +116,11 @@ struct Fission : PassInfoMixin<Fission> {
 
     static std::string demangled(const Function *f) { return f->getName().str(); }
 
-    static unsigned kdesc_args_size(Module &m, int i)
+    static unsigned kdesc_args_size(const GlobalVariable *g)
     {
-        auto *g = m.getGlobalVariable("__arc_kdesc_" + std::to_string(i), true);
         if (!g || !g->hasInitializer())
             return 0;
-        Constant *c = g->getInitializer();
+        const Constant *c = g->getInitializer();
         if (auto *cs = dyn_cast<ConstantStruct>(c))
             c = cs->getOperand(0);
         if (auto *a = dyn_cast<ConstantDataArray>(c))
@@ -132,10 +128,9 @@ struct Fission : PassInfoMixin<Fission> {
         return 0;
     }
 
-    // __launch_bounds__(n) of the kernel behind __arc_kfn_<i>: 0 when none.
-    static long long launch_bounds(Module &m, int i)
+    // __launch_bounds__(n) of the kernel kfn holds: 0 when none.
+    static long long launch_bounds(Module &m, const GlobalVariable *kfn)
     {
-        auto *kfn = m.getGlobalVariable("__arc_kfn_" + std::to_string(i), true);
         auto *ann = m.getGlobalVariable("llvm.global.annotations");
         if (!kfn || !kfn->hasInitializer() || !ann || !ann->hasInitializer())
             return 0;
@@ -157,20 +152,22 @@ struct Fission : PassInfoMixin<Fission> {
         return 0;
     }
 
-    void fission(Module &m, Function *F, int idx, std::set<Function *> &mine);
+    void fission(Module &m, const SimtThread &t, std::set<Function *> &mine);
 };
 
-void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &mine)
+void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine)
 {
+    Function *F = t.f;
     LLVMContext &C = m.getContext();
     const DataLayout &DL = m.getDataLayout();
     Type *i8 = Type::getInt8Ty(C), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
     PointerType *ptr = PointerType::get(C, 0);
     // arc_simt_block_ctx
     StructType *ctxT = StructType::get(C, {ArrayType::get(i32, ARC_SIMT_NGET), i32, i32, ptr, ptr, ptr, ptr, i32});
-    std::string id = std::to_string(idx);
-    SimtKernel &K = r->kernels[idx];
-    long long lb = launch_bounds(m, idx);
+    const std::string &id = t.id;
+    std::string entry_name = t.site ? F->getName().str() : "__arc_entry_" + id;
+    SimtKernel &K = r->kernels[entry_name];
+    long long lb = launch_bounds(m, t.kfn);
     if (lb < 0 || lb > 2048)
         error("__launch_bounds__ of SIMT kernel " + id + " must be a constant in [1, 2048]");
     K.max_threads = lb > 0 ? (unsigned)lb : 1024;
@@ -186,7 +183,7 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
     F->getArg(0)->replaceAllUsesWith(nf->getArg(1));
     nf->setSubprogram(F->getSubprogram());
     F->setSubprogram(nullptr);
-    {
+    if (!t.site) {
         IRBuilder<> b(BasicBlock::Create(C, "", F));
         b.CreateRetVoid();
     }
@@ -239,9 +236,14 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
             else if (isa<ConstantExpr>(u))
                 used = true; /* converted below, then checked */
         }
+        // clang drops the visibility of `extern __ubuf__ T d[]` declared in
+        // a template's instance: there, an undefined `T d[]` is taken for
+        // the dynamic UB too (the device side has nothing else it could be)
+        auto *at = dyn_cast<ArrayType>(g.getValueType());
+        bool unsized = g.isDeclaration() && at && at->getNumElements() == 0 && !g.getName().starts_with("__arc");
         if (used && is_ubuf_static(&g))
             stat.push_back(&g);
-        else if (used && is_ubuf_dynamic(&g))
+        else if (used && (is_ubuf_dynamic(&g) || unsized))
             dyn.push_back(&g);
     }
     Value *ub = nullptr, *dub = nullptr;
@@ -374,7 +376,7 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
             run->addParamAttr(k, Attribute::ReadOnly);
         }
         run->addDereferenceableParamAttr(0, DL.getTypeAllocSize(ctxT));
-        if (unsigned asz = kdesc_args_size(m, idx))
+        if (unsigned asz = kdesc_args_size(t.kdesc))
             run->addDereferenceableParamAttr(1, asz);
         Value *cx = run->getArg(0), *args = run->getArg(1);
         auto *entry = BasicBlock::Create(C, "entry", run);
@@ -455,12 +457,13 @@ void Fission::fission(Module &m, Function *F, int idx, std::set<Function *> &min
     StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr});
     Constant *desc = ConstantStruct::get(
         descT, {ConstantInt::get(i32, K.frame), ConstantInt::get(i32, K.points), ConstantInt::get(i32, K.static_ub),
-                ConstantInt::get(i32, kdesc_args_size(m, idx)), table(ptr, runs, "run"), table(i8, kinds, "kind"),
+                ConstantInt::get(i32, kdesc_args_size(t.kdesc)), table(ptr, runs, "run"), table(i8, kinds, "kind"),
                 table(ptr, where, "where")});
     auto *dg = new GlobalVariable(m, descT, true, GlobalValue::PrivateLinkage, desc, "__arc_simt_desc_" + id);
     FunctionCallee drv = m.getOrInsertFunction("__arc_simt_block", FunctionType::get(Type::getVoidTy(C), {ptr, ptr}, false));
-    Function *entry = Function::Create(FunctionType::get(Type::getVoidTy(C), {ptr}, false), GlobalValue::ExternalLinkage,
-                                       "__arc_entry_" + id, m);
+    Function *entry = t.site ? F
+                             : Function::Create(FunctionType::get(Type::getVoidTy(C), {ptr}, false),
+                                                GlobalValue::ExternalLinkage, entry_name, m);
     IRBuilder<> b(BasicBlock::Create(C, "", entry));
     b.CreateCall(drv, {dg, entry->getArg(0)});
     b.CreateRetVoid();

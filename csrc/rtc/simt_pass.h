@@ -22,14 +22,15 @@ struct SimtKernel {
 
 struct SimtResult {
     std::string errors;                 // "file:line: error: ..." lines; empty when fine
-    std::map<int, SimtKernel> kernels;  // by entry index (__arc_simt_thread_<i>)
+    std::map<std::string, SimtKernel> kernels;  // by block entry: __arc_entry_<i>, or a launch site's
 };
 
 // Adds the two passes to a pipeline: at its start, static __ubuf__ arrays
 // become block-shared UB slots and the functions that reach SIMT builtins
 // are marked always-inline; before the optimiser's loop passes, each
 // __arc_simt_thread_<i> becomes __arc_entry_<i> (the block, run by the
-// runtime's driver, rt/cores/simt.c) and its run functions.
+// runtime's driver, rt/cores/simt.c) and its run functions, and each
+// <<<...>>> launch's simt_site<F>::thread becomes its block entry.
 void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
                    int nstrip);
 

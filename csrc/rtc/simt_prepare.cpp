@@ -105,14 +105,43 @@ PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
             g.replaceAllUsesWith(ng);
             g.eraseFromParent();
         }
+    std::set<Function *> threads;
+    for (const SimtThread &t : simt_threads(m))
+        threads.insert(t.f);
     for (Function *f : simt_functions(m)) {
-        if (f->isDeclaration() || f->getName().starts_with("__arc_simt_thread_"))
+        if (f->isDeclaration() || threads.count(f))
             continue;
         f->removeFnAttr(Attribute::NoInline);
         f->removeFnAttr(Attribute::OptimizeNone);
         f->addFnAttr(Attribute::AlwaysInline);
     }
     return PreservedAnalyses::none();
+}
+
+std::vector<SimtThread> simt_threads(Module &m)
+{
+    std::vector<SimtThread> out;
+    for (Function &f : m)
+        if (f.getName().starts_with("__arc_simt_thread_") && !f.isDeclaration()) {
+            std::string id = f.getName().substr(18).str();
+            out.push_back({&f, id, m.getGlobalVariable("__arc_kfn_" + id, true),
+                           m.getGlobalVariable("__arc_kdesc_" + id, true), false});
+        }
+    unsigned n = 0;
+    for (GlobalVariable &g : m.globals()) {
+        StringRef name = g.getName();
+        if (!name.starts_with("_ZN5__arc9simt_siteI") || !name.ends_with("E3recE") || !g.hasInitializer())
+            continue;
+        auto *init = dyn_cast<ConstantStruct>(g.getInitializer());
+        if (!init || init->getNumOperands() < 4)
+            continue;
+        auto *f = dyn_cast<Function>(init->getOperand(1)->stripPointerCasts());
+        auto *kfn = dyn_cast<GlobalVariable>(init->getOperand(2)->stripPointerCasts());
+        auto *kdesc = dyn_cast<GlobalVariable>(init->getOperand(3)->stripPointerCasts());
+        if (f && !f->isDeclaration())
+            out.push_back({f, "s" + std::to_string(n++), kfn, kdesc, true});
+    }
+    return out;
 }
 
 } // namespace simt_detail

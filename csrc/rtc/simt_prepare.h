@@ -8,7 +8,11 @@
 #include <llvm/IR/Instruction.h>
 #include <llvm/IR/PassManager.h>
 
+#include <llvm/IR/GlobalVariable.h>
+
 #include <set>
+#include <string>
+#include <vector>
 
 namespace arc_rtc {
 namespace simt_detail {
@@ -25,6 +29,18 @@ bool is_builtin(const llvm::Function *f);
 bool uses_simt(const llvm::Instruction &I);
 // Functions that reach a SIMT builtin, directly or through calls.
 std::set<llvm::Function *> simt_functions(llvm::Module &m);
+
+// A SIMT kernel's thread function: __arc_simt_thread_<i> (the rtc's
+// entries; the block entry becomes __arc_entry_<i>) or a <<<...>>> launch's
+// __arc::simt_site<F>::thread (arc/launch.h; it becomes the block entry
+// itself).  kfn holds the kernel's address, kdesc its parameter descriptor.
+struct SimtThread {
+    llvm::Function *f;
+    std::string id;  // names the pass's functions and tables
+    llvm::GlobalVariable *kfn, *kdesc;
+    bool site;
+};
+std::vector<SimtThread> simt_threads(llvm::Module &m);
 
 // Pipeline start: each static `__ubuf__` array becomes an external global
 // __arc_ubuf.<n>; every function reaching a SIMT builtin is always-inline.

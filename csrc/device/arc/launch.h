@@ -18,8 +18,9 @@
  *
  * The launch configuration picks the kind of launch: 2 or 3 values are a
  * SIMD launch (blocks, dynamic UB bytes[, stream]); 4 are SIMT's
- * (grid, block, dynamic UB bytes, stream), which lowers to
- * __arc::launch_simt once the runtime runs SIMT kernels. */
+ * (grid, block, dynamic UB bytes, stream; grid and block a dim3 or an
+ * integer), whose site is a simt_site<F>: its entry is F's thread function,
+ * which the rtc's SIMT pass turns into the block entry (--enable-simt). */
 #ifndef ARC_LAUNCH_H_
 #define ARC_LAUNCH_H_
 
@@ -43,6 +44,18 @@ template <auto F> struct site {
 };
 template <auto F> const site_rec site<F>::rec = {nullptr, &site<F>::entry, &site<F>::kfn, &site<F>::desc};
 
+/* A SIMT launch's site: `thread` runs F as one thread (the SIMT pass finds
+ * it through rec, _ZN5__arc9simt_siteI...E3recE, and makes it the block's
+ * entry). */
+template <auto F> struct simt_site {
+    static void thread(const unsigned char *args) { ::__arc::call(F, args); }
+    static constexpr decltype(F) kfn = F;
+    static constexpr decltype(::__arc::describe(F)) desc = ::__arc::describe(F);
+    static const site_rec rec;
+};
+template <auto F>
+const site_rec simt_site<F>::rec = {nullptr, &simt_site<F>::thread, &simt_site<F>::kfn, &simt_site<F>::desc};
+
 /* Host side: the embedded device binary (its definition is added to the
  * host object by the rtc, private to it) and the launch itself. */
 extern "C" const unsigned char __arc_embedded_bin[];
@@ -53,6 +66,11 @@ extern "C" const unsigned long __arc_embedded_bin_size;
 extern "C" int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site,
                                     const char *file, unsigned line, unsigned blocks, unsigned dyn_ubuf,
                                     void *stream, void *args, unsigned long args_size);
+/* The same for a SIMT launch: grid and block are x, y, z. */
+extern "C" int ascendrtc_launch_site_simt(const void *bin, unsigned long bin_size, const void *site,
+                                         const char *file, unsigned line, const unsigned *grid,
+                                         const unsigned *block, unsigned dyn_ubuf, void *stream, void *args,
+                                         unsigned long args_size);
 
 template <class K> struct kparams;
 template <class... P> struct kparams<void (*)(P...)> {
@@ -90,6 +108,40 @@ template <auto F> struct launcher {
     }
 };
 
+template <auto F> struct simt_launcher {
+    const char *file;
+    unsigned line;
+    unsigned grid[3], block[3];
+    unsigned dyn_ubuf;
+    void *stream;
+    template <class... A> void operator()(A &&...a) const
+    {
+        constexpr auto d = ::__arc::describe(F);
+        alignas(8) unsigned char buf[d.v[1] ? d.v[1] : 8];
+        kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
+        ascendrtc_launch_site_simt(__arc_embedded_bin, __arc_embedded_bin_size, &simt_site<F>::rec, file, line,
+                                   grid, block, dyn_ubuf, stream, buf, d.v[1]);
+    }
+};
+
+/* A SIMT grid or block: a dim3 (anything with x, y, z) or an integer. */
+template <class T, class = void> struct is_dims {
+    static constexpr bool value = false;
+};
+template <class T> struct is_dims<T, decltype((void)T{}.x, (void)T{}.y, (void)T{}.z)> {
+    static constexpr bool value = true;
+};
+template <class T> void dims_value(const T &v, unsigned *out)
+{
+    if constexpr (is_dims<T>::value) {
+        out[0] = (unsigned)v.x, out[1] = (unsigned)v.y, out[2] = (unsigned)v.z;
+    } else {
+        static_assert(__is_integral(T) || __is_enum(T), "a SIMT <<<grid, block, ...>>> launch takes a dim3 or an "
+                                                         "integer for the grid and the block");
+        out[0] = (unsigned)v, out[1] = out[2] = 1;
+    }
+}
+
 /* A launch configuration value: an integer, a stream, or nullptr. */
 template <class T> unsigned long long cfg_value(T v)
 {
@@ -105,16 +157,25 @@ template <class... C> struct always_false {
     static constexpr bool value = false;
 };
 
+template <auto F, class G, class B, class U, class S>
+simt_launcher<F> launch(const char *file, unsigned line, G grid, B block, U dyn_ubuf, S stream)
+{
+#ifndef __ASCENDRTC_SIMT__
+    static_assert(always_false<G, B>::value, "a SIMT <<<grid, block, dynUBufSize, stream>>> launch needs "
+                                             "--enable-simt (and --npu-arch=dav-3510)");
+#endif
+    simt_launcher<F> l{file, line, {1, 1, 1}, {1, 1, 1}, (unsigned)cfg_value(dyn_ubuf), (void *)cfg_value(stream)};
+    dims_value(grid, l.grid);
+    dims_value(block, l.block);
+    return l;
+}
+
 template <auto F, class... C> launcher<F> launch(const char *file, unsigned line, C... cfg)
 {
-    static_assert(sizeof...(C) == 2 || sizeof...(C) == 3 || sizeof...(C) == 4,
+    static_assert(sizeof...(C) == 2 || sizeof...(C) == 3,
                   "a <<<...>>> launch takes <<<blocks, dynUBufSize[, stream]>>> (SIMD) or "
                   "<<<grid, block, dynUBufSize, stream>>> (SIMT)");
-    if constexpr (sizeof...(C) == 4) {
-        static_assert(always_false<C...>::value, "SIMT <<<grid, block, dynUBufSize, stream>>> launches are not "
-                                                 "simulated yet by this ascendrtc (SIMD launches are)");
-        return {file, line, 0, 0, nullptr};
-    } else {
+    {
         const unsigned long long v[] = {cfg_value(cfg)...};
         void *stream = nullptr;
         if constexpr (sizeof...(C) == 3)

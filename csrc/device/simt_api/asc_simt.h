@@ -22,6 +22,7 @@
 #include "simt_api/device_memory_functions.h"
 #include "simt_api/device_functions.h"
 #include "simt_api/math_functions.h"
+#include "simt_api/math_constants.h" /* ASCRT_PI_F etc.: the examples use them with this header alone */
 #include "simt_api/vector_functions.h"
 
 #endif

@@ -23,6 +23,12 @@ template <class T, class F> __attribute__((always_inline)) inline T cas_loop(T *
     return o;
 }
 template <class T> constexpr bool is_int = __is_integral(T);
+/* The value's type comes from the address alone: the documented overloads
+ * are per type, so asc_atomic_exch(int *, unsigned) converts the value. */
+template <class T> struct ident {
+    using type = T;
+};
+template <class T> using val_t = typename ident<T>::type;
 template <class T> __attribute__((always_inline)) inline bool bits_eq(T a, T b)
 {
     return __builtin_memcmp(&a, &b, sizeof a) == 0;
@@ -30,7 +36,8 @@ template <class T> __attribute__((always_inline)) inline bool bits_eq(T a, T b)
 } // namespace __arc_simt
 
 #define __ARC_ATOMIC_RMW(name, builtin, expr)                                                 \
-    template <class T> __attribute__((always_inline)) inline T name(T *addr, T val)          \
+    template <class T>                                                                       \
+    __attribute__((always_inline)) inline T name(T *addr, ::__arc_simt::val_t<T> val)       \
     {                                                                                        \
         if constexpr (::__arc_simt::is_int<T>)                                               \
             return builtin(addr, val, __ATOMIC_SEQ_CST);                                     \
@@ -46,25 +53,27 @@ __attribute__((always_inline)) inline double asc_atomic_add(double *addr, double
 {
     return ::__arc_simt::cas_loop(addr, [val](double o) { return o + val; });
 }
-template <class T> __attribute__((always_inline)) inline T asc_atomic_exch(T *addr, T val)
+template <class T> __attribute__((always_inline)) inline T asc_atomic_exch(T *addr, ::__arc_simt::val_t<T> val)
 {
     return ::__arc_simt::cas_loop(addr, [val](T) { return val; });
 }
-template <class T> __attribute__((always_inline)) inline T asc_atomic_cas(T *addr, T compare, T val)
+template <class T>
+__attribute__((always_inline)) inline T asc_atomic_cas(T *addr, ::__arc_simt::val_t<T> compare,
+                                                       ::__arc_simt::val_t<T> val)
 {
     return ::__arc_simt::cas_loop(addr, [compare, val](T o) {
         return ::__arc_simt::bits_eq(o, compare) ? val : o;
     });
 }
-template <class T> __attribute__((always_inline)) inline T asc_atomic_and(T *addr, T val)
+template <class T> __attribute__((always_inline)) inline T asc_atomic_and(T *addr, ::__arc_simt::val_t<T> val)
 {
     return __atomic_fetch_and(addr, val, __ATOMIC_SEQ_CST);
 }
-template <class T> __attribute__((always_inline)) inline T asc_atomic_or(T *addr, T val)
+template <class T> __attribute__((always_inline)) inline T asc_atomic_or(T *addr, ::__arc_simt::val_t<T> val)
 {
     return __atomic_fetch_or(addr, val, __ATOMIC_SEQ_CST);
 }
-template <class T> __attribute__((always_inline)) inline T asc_atomic_xor(T *addr, T val)
+template <class T> __attribute__((always_inline)) inline T asc_atomic_xor(T *addr, ::__arc_simt::val_t<T> val)
 {
     return __atomic_fetch_xor(addr, val, __ATOMIC_SEQ_CST);
 }

@@ -171,6 +171,15 @@ typedef struct aclrtPlaceHolderInfo {
 } aclrtPlaceHolderInfo;
 
 /* ---- devices ---- */
+/* ---- errors: the calling thread's most recent runtime error code ---- */
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0
+} aclrtLastErrLevel;
+/* Returns the code and clears it (ACL_SUCCESS when none since). */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+/* Returns the code, leaving it. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);

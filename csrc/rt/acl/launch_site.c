@@ -43,8 +43,11 @@ static aclError load_once(const void *bin, unsigned long size, aclrtBinHandle *o
     return rc;
 }
 
-int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site, const char *file, unsigned line,
-                          unsigned blocks, unsigned dyn_ubuf, void *stream, void *args, unsigned long args_size)
+/* Loads, finds and launches with the attributes given (SIMT's and the
+ * dynamic UB size); a failure is reported naming the launch site. */
+static int launch(const void *bin, unsigned long bin_size, const void *site, const char *file, unsigned line,
+                  unsigned blocks, void *stream, aclrtLaunchKernelAttr *attrs, size_t nattrs, void *args,
+                  unsigned long args_size)
 {
     const char *kernel = site ? *(const char *const *)site : NULL;
     aclrtBinHandle h = NULL;
@@ -57,9 +60,8 @@ int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *s
     }
     if (rc == ACL_SUCCESS) {
         what = "aclrtLaunchKernelWithHostArgs";
-        aclrtLaunchKernelAttr attr = {ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, {.dynUBufSize = dyn_ubuf}};
-        aclrtLaunchKernelCfg cfg = {&attr, 1};
-        rc = aclrtLaunchKernelWithHostArgs(f, blocks, stream, dyn_ubuf ? &cfg : NULL, args, args_size, NULL, 0);
+        aclrtLaunchKernelCfg cfg = {attrs, nattrs};
+        rc = aclrtLaunchKernelWithHostArgs(f, blocks, stream, nattrs ? &cfg : NULL, args, args_size, NULL, 0);
     }
     if (rc != ACL_SUCCESS) {
         const char *msg = aclGetRecentErrMsg();
@@ -67,4 +69,26 @@ int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *s
                 kernel ? kernel : "?", what, (int)rc, msg && *msg ? msg : "no detail");
     }
     return (int)rc;
+}
+
+int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site, const char *file, unsigned line,
+                          unsigned blocks, unsigned dyn_ubuf, void *stream, void *args, unsigned long args_size)
+{
+    aclrtLaunchKernelAttr attr = {ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, {.dynUBufSize = dyn_ubuf}};
+    return launch(bin, bin_size, site, file, line, blocks, stream, &attr, dyn_ubuf ? 1 : 0, args, args_size);
+}
+
+int ascendrtc_launch_site_simt(const void *bin, unsigned long bin_size, const void *site, const char *file,
+                               unsigned line, const unsigned *grid, const unsigned *block, unsigned dyn_ubuf,
+                               void *stream, void *args, unsigned long args_size)
+{
+    aclrtLaunchKernelAttr attrs[3] = {
+        {ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE, {.dynUBufSize = dyn_ubuf}},
+        {ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK, {.rsv = {block[0], block[1], block[2]}}},
+        {ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_GRID, {.rsv = {grid[0], grid[1], grid[2]}}},
+    };
+    /* a grid whose product overflows 32 bits is refused by the grid check */
+    unsigned long long n = (unsigned long long)grid[0] * grid[1] * grid[2];
+    unsigned blocks = n > 0xffffffffull ? 0xffffffffu : (unsigned)n;
+    return launch(bin, bin_size, site, file, line, blocks, stream, attrs, 3, args, args_size);
 }

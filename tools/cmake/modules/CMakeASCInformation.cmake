@@ -3,7 +3,9 @@
 # --enable-simt, -I, -D).
 set(CMAKE_ASC_ARCHITECTURES_KNOWN dav-2201 dav-3510)
 if(NOT CMAKE_ASC_ARCHITECTURES)
-  set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "NPU architecture: dav-2201, dav-3510")
+  # a plain variable, not a cache entry: a project's own
+  # set(CMAKE_ASC_ARCHITECTURES dav-3510 CACHE ...) after project() must win
+  set(CMAKE_ASC_ARCHITECTURES "dav-2201")
 endif()
 foreach(_asc_arch IN LISTS CMAKE_ASC_ARCHITECTURES)
   if(NOT _asc_arch IN_LIST CMAKE_ASC_ARCHITECTURES_KNOWN)
