@@ -60,10 +60,11 @@ def test_simt_program(tmp_path):
     assert p.returncode == 0 and "PASS: 0 mismatches, y[0]=73.5 v[2049]=10001, last error 0 then 0" in p.stdout, p.stdout + p.stderr
     # a block of 0 threads and one over the kernel's bound: launch errors naming
     # the site and the limit; the other launch of the program still runs
-    for threads, want in (("0", "'iota': block (0, 1, 1) has 0 threads; a block has 1 to 2048"),
-                          ("4096", "'iota': block (4096, 1, 1) has 4096 threads, over the kernel's limit of 2048")):
+    for threads, want in (("0", "'iota<int>': block (0, 1, 1) has 0 threads; a block has 1 to 2048"),
+                          ("4096", "'iota<int>': block (4096, 1, 1) has 4096 threads, over the kernel's limit of "
+                                   "2048")):
         p = subprocess.run([str(exe), threads], capture_output=True, text=True)
-        assert "simt_reverse.asc:52: error: the <<<...>>> launch of" in p.stderr and want in p.stderr, p.stderr
+        assert "simt_reverse.asc:54: error: the <<<...>>> launch of" in p.stderr and want in p.stderr, p.stderr
         assert "y[0]=73.5" in p.stdout and "last error 107000 then 0" in p.stdout
     # without --enable-simt the SIMT launch form is refused at compile time
     r = cc(tmp_path, os.path.join(PROGS, "simt_reverse.asc"), "-o", str(tmp_path / "x"), "--npu-arch=dav-3510")

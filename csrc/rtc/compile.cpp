@@ -179,7 +179,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     std::string main_text(req->text, req->len);
     const bool host_obj = req->opts->host_object;
     if (host_obj) { /* ascendrtc cc: launches lowered to ACL calls (launch_lower.h) */
-        if (arc_rtc::lower_host_launches(req->file_name, main_text, &log) < 0)
+        std::set<std::string> deduced = arc_rtc::add_deduction_twins(main_text);
+        if (arc_rtc::lower_host_launches(req->file_name, main_text, &log, &deduced) < 0)
             return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
         main_text = "#include \"arc/launch.h\"\n" + main_text;
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));

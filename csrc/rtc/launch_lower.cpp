@@ -69,7 +69,7 @@ int line_of(const std::string &t, size_t pos)
 
 } // namespace
 
-int lower_host_launches(const char *name, std::string &text, std::string *log)
+int lower_host_launches(const char *name, std::string &text, std::string *log, const std::set<std::string> *deduced)
 {
     int n = 0;
     size_t pos = 0;
@@ -95,7 +95,11 @@ int lower_host_launches(const char *name, std::string &text, std::string *log)
         while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back())))
             callee.pop_back();
         std::string cfg = text.substr(pos + 3, close - pos - 3);
-        std::string repl = "::__arc::launch<&" + callee + " >(__FILE__, __LINE__, " + cfg + ")";
+        std::string kfn = deduced && callee.find('<') == std::string::npos
+                              ? deduced_kernel(text, after, callee, *deduced)
+                              : std::string();
+        std::string repl = "::__arc::launch<" + (kfn.empty() ? "&" + callee : kfn) + " >(__FILE__, __LINE__, " +
+                           cfg + ")";
         text.replace(start, close + 3 - start, repl);
         pos = start + repl.size();
         n++;

@@ -4,6 +4,7 @@
 #ifndef ARC_RTC_LAUNCH_LOWER_H_
 #define ARC_RTC_LAUNCH_LOWER_H_
 
+#include <set>
 #include <string>
 
 namespace arc_rtc {
@@ -13,7 +14,23 @@ namespace arc_rtc {
 // where callee is the (qualified, template-id) name before the `<<<`.
 // Returns how many it rewrote; a launch it cannot read (no callee name, no
 // closing >>>) gets an error naming its line in *log and -1.
-int lower_host_launches(const char *name, std::string &text, std::string *log);
+// A template kernel launched as k<<<...>>>(args) leaves its template
+// arguments to deduction from args, as a call does: for those kernels the
+// launch becomes ::__arc::launch<static_cast<decltype(__arc_deduce_k(args))>(&k) >(...)
+// where __arc_deduce_k is a twin declaration with k's template head and
+// parameter types returning k's function pointer type.
+int lower_host_launches(const char *name, std::string &text, std::string *log,
+                        const std::set<std::string> *deduced = nullptr);
+
+// Adds the twins (launch_deduce.cpp), each after its kernel's declaration
+// on the same line; returns the names of the kernels that have one.
+std::set<std::string> add_deduction_twins(std::string &text);
+
+// The template argument standing for `callee` in a launch whose arguments
+// start at args_open (a '('): the deduced instance, or "" when callee is not
+// one of `deduced` or its arguments cannot be copied into one line.
+std::string deduced_kernel(const std::string &text, size_t args_open, const std::string &callee,
+                           const std::set<std::string> &deduced);
 
 } // namespace arc_rtc
 
