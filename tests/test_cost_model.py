@@ -526,9 +526,11 @@ def test_matmul_api_kernels_are_priced_and_calibrated():
     assert fix and all(any(m.end_us <= f.start_us + 1e-9 for m in mm) for f in fix)
 
 
-def test_a_mix_launch_says_it_is_not_priced():
-    # MIX blocks (an AIC and two AIVs each) are not priced yet: the report
-    # says so instead of presenting 0 us as an estimate
+def test_a_mix_launch_prices_its_aic_and_aivs():
+    # MIX blocks (an AIC and two AIVs each) were not priced at all (0 us).
+    # Now each sub-core is a core of its own and an AIV's CrossCoreWaitFlag
+    # waits for the AIC's CrossCoreSetFlag: its LeakyRelu starts after the
+    # AIC's Fixpipe wrote C.
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "kernels"))
@@ -539,5 +541,13 @@ def test_a_mix_launch_says_it_is_not_priced():
     with arc.profile() as prof:
         y = K.mix_matmul_leaky_relu(a, b, 0.1)
     np.testing.assert_allclose(y, K.reference_mix_matmul_leaky_relu(a, b, 0.1), rtol=1e-3, atol=1e-3)
-    assert prof[0].mix_unpriced and "runs MIX blocks" in str(prof) and "does not price" in str(prof)
-    assert not run().mix_unpriced                     # a vector launch is priced
+    r = prof[0]
+    assert not r.mix_unpriced and r.time_us > 0
+    assert all(r.busy_cycles[p] > 0 for p in ("cube", "mte1", "fixpipe", "vec", "mte3"))
+    assert r.gm_write_bytes == 2 * y.nbytes               # C into the workspace (Fixpipe), y (MTE3)
+    assert r.flops == pytest.approx(2 * 64 * 48 * 64, rel=1e-6)
+    for blk in range(r.blocks):
+        fix_end = max(e.end_us for e in r.events if e.block == blk and e.pipe == "fixpipe")
+        vec = [e for e in r.events if e.block == blk and e.pipe == "vec"]
+        assert vec and min(e.start_us for e in vec) >= fix_end - 1e-9
+    assert "MIX" not in str(prof)

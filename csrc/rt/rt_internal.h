@@ -280,6 +280,12 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
 /* The launch runs MIX blocks (an AIC and its AIVs each), which the model
  * does not price: the report says so (core_pool.c). */
 void sim_cost_mark_mix(sim_cost_launch *c);
+/* Sub-core i (0 the AIC, 1.. the AIVs) of MIX block b starts on core k
+ * (core_mix.c); a cross-core flag id set by core `from` for core `to`, and
+ * waited for by core k (cost_mix.c). */
+void sim_cost_sub_begin(arc_core *k, const sim_kernel_run *r, uint32_t b, int i);
+void sim_cost_xset(arc_core *from, arc_core *to, int id);
+void sim_cost_xwait(arc_core *k, int id);
 /* The race hooks' inputs, priced (race.c calls these first). */
 void sim_cost_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api);
 void sim_cost_sync(int kind, int src, int dst, unsigned long long key);

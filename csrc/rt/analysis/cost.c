@@ -340,14 +340,11 @@ void sim_cost_mark_mix(sim_cost_launch *c)
     if (c) atomic_store(&c->mix, 1);
 }
 
-void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
+cost_block *sim_cost_block_new(sim_cost_launch *c, arc_core *k)
 {
-    sim_cost_launch *c = r->cost;
-    if (!c || k->block_idx < 0 || (uint64_t)k->block_idx >= c->nblocks)
-        return;
     cost_block *b = calloc(1, sizeof *b);
     if (!b)
-        return; /* no memory: this block is not priced (the report says so) */
+        return NULL; /* no memory: this block is not priced (the report says so) */
     uint32_t active = c->nblocks < c->cores ? c->nblocks : c->cores;
     b->hz = c->soc->mhz * 1e6;
     b->hbm_cpb = b->hz * active / c->soc->gm_Bps; /* the core's share of the chip's GM budget */
@@ -359,7 +356,15 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
     b->l1 = k->l1;
     b->l1_size = k->l1_size;
     b->l0 = k->l0;
-    c->blocks[k->block_idx] = b;
     k->dev[ARC_COST_SLOT] = (unsigned long long)(uintptr_t)b;
     k->dev[ARC_RACE_SLOT] |= ARC_COST_ON;
+    return b;
+}
+
+void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r)
+{
+    sim_cost_launch *c = r->cost;
+    if (!c || k->block_idx < 0 || (uint64_t)k->block_idx >= c->nblocks)
+        return;
+    c->blocks[k->block_idx] = sim_cost_block_new(c, k);
 }

@@ -76,6 +76,10 @@ typedef struct cost_block {
     double mm_a_free[2], mm_b_free[2], mm_a_full[2], mm_b_full[2], mm_l0[2], mm_m, mm_fix;
     unsigned mm_k, mm_ga, mm_gb;
     double hz;
+    /* cross-core flags set for this core (cost_mix.c): per flag id, the
+     * times of the sets not yet waited for, oldest first */
+    double xq[16][16];
+    uint8_t xh[16], xn[16];
     unsigned char *l1, *l0;
     unsigned long long l1_size;
 } cost_block;
@@ -100,8 +104,9 @@ struct sim_cost_launch {
     const sim_cost_soc *soc;
     char kernel[128];
     uint32_t nblocks, cores, core_type;
-    _Atomic int mix; /* a MIX launch: its AIC and AIV sub-blocks are not priced (docs/performance_model.md) */
+    _Atomic int mix; /* a MIX launch (cost_mix.c) */
     cost_block **blocks;
+    cost_block **subs; /* a MIX launch's AIC and AIVs, MIX_SUBS per block (cost_mix.c) */
     pthread_mutex_t l2mu;
     l2_region l2[L2_REGIONS];
     _Atomic unsigned nl2;
@@ -134,6 +139,12 @@ uint64_t sim_cost_l2_hbm(cost_block *b, const void *p, uint64_t n, int write);
  * re-reads (dev_rd beyond the lines read) missing as far as the footprint
  * exceeds L2, and host bytes (cost_l2.c). */
 uint64_t sim_cost_l2_chip_hbm(sim_cost_launch *c, uint64_t dev_rd, uint64_t host);
+/* A block's record for core k, bound to it (NULL: no memory); freed. */
+cost_block *sim_cost_block_new(sim_cost_launch *c, arc_core *k);
+void sim_cost_block_free(cost_block *b);
+/* A MIX launch's sub-cores folded into one record per block (cost_mix.c). */
+#define MIX_SUBS 3
+void sim_cost_mix_fold(sim_cost_launch *c);
 /* The launch's L2 regions freed; a block's history freed (cost_l2.c). */
 void sim_cost_l2_free(sim_cost_launch *c);
 void sim_cost_l2_block_free(cost_block *b);

@@ -101,7 +101,7 @@ static unsigned intern(const char ***tab, unsigned *n, unsigned *cap, const char
     return (*n)++;
 }
 
-static void block_free(cost_block *b)
+void sim_cost_block_free(cost_block *b)
 {
     if (!b)
         return;
@@ -122,6 +122,7 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
     double *phase_start = NULL;
     if (code || !end || !off || !core)
         goto out;
+    sim_cost_mix_fold(c);
     for (uint32_t i = 0; i < n; i++) {
         cost_block *b = c->blocks[i];
         if (!b) {
@@ -271,7 +272,7 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
     put(&s, "],\"block_cycles\":%.3f,\"gm_read_bytes\":%llu,\"gm_write_bytes\":%llu,\"ops\":%llu,"
             "\"dropped_events\":%llu,\"unpriced_blocks\":%u,\"sync_all_phases\":%u,\"mix_unpriced\":%d}",
         block_sum, (unsigned long long)rd, (unsigned long long)wr, (unsigned long long)nops,
-        (unsigned long long)dropped, unpriced, nphase, atomic_load(&c->mix));
+        (unsigned long long)dropped, unpriced, nphase, atomic_load(&c->mix) && nops == 0);
     free(strs);
     if (!s.oom) {
         pthread_mutex_lock(&sess_mu);
@@ -293,7 +294,8 @@ out:
     free(end);
     free(off);
     free(core);
-    for (uint32_t i = 0; i < n; i++) block_free(c->blocks[i]);
+    for (uint32_t i = 0; i < n; i++) sim_cost_block_free(c->blocks[i]);
+    free(c->subs);
     sim_cost_l2_free(c);
     free(c->blocks);
     free(c);

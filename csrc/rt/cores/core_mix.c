@@ -94,6 +94,7 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         void *race = sim_race_swap(s->race); /* the sub-core's pipes start unsynchronised, as a block's */
         sim_race_block_begin(k, r->race_mode, c->seq);
         s->race = sim_race_swap(race);
+        if (r->cost) sim_cost_sub_begin(k, r, b, i); /* before the GM agent: it routes GM accesses to the model */
         sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
         s->state = SUB_RUN; /* its fiber waits at the top of sub_main's loop */
         memset(s->cnt, 0, sizeof s->cnt);
@@ -151,7 +152,7 @@ static void flag_add(core_thread *ct, sub_core *s, int id)
     if (s->cnt[id] >= 15)
         __arc_trap("CrossCoreSetFlag", "flag %d was set 15 times without a CrossCoreWaitFlag: the counter "
                    "overflows (the NPU traps or hangs)", id);
-    (void)ct;
+    sim_cost_xset(&ct->subs[ct->cur_sub]->core, &s->core, id); /* when the setter's work is done */
     s->cnt[id]++;
 }
 
@@ -199,6 +200,7 @@ int __arc_cross_core(int op, int mode, int flag)
         }
         s->state = SUB_RUN;
         s->cnt[id]--;
+        sim_cost_xwait(&s->core, id);
         sim_core_service_end(k);
         return 1;
     }
