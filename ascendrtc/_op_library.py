@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Mapping, Optional
 
 from ._errors import OpProjectError
 
 __all__ = ["library_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
-           "library_units", "OP_ONLY"]
+           "library_units", "OP_ONLY", "build_rules", "host_sources",
+           "kernel_include_dirs"]
 
 # In host compile options, marks the next option as the op's alone: the
 # library units (opbase's sources, shared by every op) compile without it.
@@ -78,6 +79,21 @@ def opbase_include_dirs(root: str) -> List[str]:
     return [x for x in out if os.path.isdir(x)]
 
 
+def kernel_include_dirs(path: Optional[str], opbase: Optional[str]) -> List[str]:
+    """The kernel-side include directories the op library's kernel build
+    adds: the library's ``common/inc`` (and its ``op_kernel``), opbase's
+    ``pkg_inc/op_common`` (the ``atvoss`` templates) and
+    ``include/op_common``."""
+    out = []
+    lib = library_include_dirs(path)[:2] if path else []
+    for d in lib[1:]:
+        out += [d, os.path.join(d, "op_kernel")]
+    if opbase:
+        out += [os.path.join(opbase, "pkg_inc", "op_common"), os.path.join(opbase, "include", "op_common"),
+                os.path.join(opbase, "pkg_inc")]
+    return [x for x in out if os.path.isdir(x)]
+
+
 def opbase_root(opbase: Optional[str] = None) -> Optional[str]:
     """The opbase checkout to use (``opbase``, else ``$ASCENDRTC_OPBASE``),
     checked; None when neither is given."""
@@ -98,3 +114,62 @@ def library_units(root: str) -> Dict[str, str]:
     src = os.path.join(root, "src", "op_common")
     return {"__lib__/opbase/src/op_common/" + rel: text for rel, text in read_dir(src).items()
             if rel.endswith((".cpp", ".cc"))}
+
+
+_SET = re.compile(r"set\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)")
+_ADD = re.compile(r"add_(?:all_)?modules_sources\s*\(([^)]*)\)")
+_KEYWORDS = {"OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR", "DIR", "DISABLE_IN_OPP",
+             "HOSTNAME", "MODE"}
+
+
+def build_rules(path: str) -> Optional[Dict[str, List[str]]]:
+    """What the op library's CMake says of an op directory: its
+    ``add_modules_sources(... COMPUTE_UNIT u... TILING_DIR d...)`` call
+    (in the op's or its op_host's CMakeLists.txt) as ``{"units": [...],
+    "dirs": [...]}`` (the n-th compute unit's tiling sources are in
+    ``op_host/<n-th dir>``); None where neither file makes that call (a
+    custom op project: every op_host source is host code)."""
+    for cm in (os.path.join(path, "CMakeLists.txt"), os.path.join(path, "op_host", "CMakeLists.txt")):
+        try:
+            with open(cm, encoding="utf-8", errors="replace") as f:
+                text = re.sub(r"#[^\n]*", "", f.read())
+        except OSError:
+            continue
+        call = _ADD.search(text)
+        if not call:
+            continue
+        sets = {m.group(1): m.group(2).replace('"', " ").split() for m in _SET.finditer(text)}
+        args, key = {"COMPUTE_UNIT": [], "TILING_DIR": []}, None
+        for tok in call.group(1).replace('"', " ").split():
+            if tok in _KEYWORDS:
+                key = tok
+            elif key in args:
+                m = re.fullmatch(r"\$\{SUPPORT_(COMPUTE_UNIT|TILING_DIR)\}", tok)
+                args[key] += sets.get(m.group(1), []) if m else [tok]
+        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"]}
+    return None
+
+
+def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str]]], unit: str) -> List[str]:
+    """The op_host sources the op library's build compiles as host code for
+    the compute unit ``unit`` (``ascend910b``, ``ascend950``; the SoC's
+    AddConfig name): ``op_host/*_def*``, ``*_infershape*``, ``*_tiling*``,
+    the unit's tiling directory's ``*_tiling*`` (``arch22``, ``arch35``)
+    and ``op_tiling/``.  Without ``rules``, every op_host .cpp but the
+    op-API sources."""
+    cpp = sorted(p for p in files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")) and not is_op_api(p))
+    if rules is None:
+        return cpp
+    units, dirs = rules["units"], rules["dirs"]
+    tiling_dir = dirs[units.index(unit)] if unit in units and units.index(unit) < len(dirs) else None
+    out = []
+    for p in cpp:
+        parts = p.split("/")
+        name = parts[-1]
+        if len(parts) == 2 and re.search(r"_def|_infershape|_tiling", name):
+            out.append(p)
+        elif len(parts) == 3 and parts[1] == tiling_dir and "_tiling" in name:
+            out.append(p)
+        elif len(parts) >= 3 and parts[1] == "op_tiling":
+            out.append(p)
+    return out

@@ -38,8 +38,8 @@ from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
-from ._op_library import (OP_ONLY, is_op_api, library_include_dirs, library_units, opbase_include_dirs, opbase_root,
-                          read_dir)
+from ._op_library import (OP_ONLY, build_rules, host_sources, kernel_include_dirs, library_include_dirs,
+                          library_units, opbase_include_dirs, opbase_root, read_dir)
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
 from ._op_tiling_plain import parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
@@ -81,14 +81,24 @@ class OpProject:
 
     def __init__(self, files: Mapping[str, str], op_type: Optional[str] = None, name: Optional[str] = None,
                  tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
-                 host_timeout: Optional[float] = None, units: Optional[Mapping[str, str]] = None):
+                 host_timeout: Optional[float] = None, units: Optional[Mapping[str, str]] = None,
+                 rules: Optional[Mapping[str, List[str]]] = None, kernel_options: Sequence[str] = ()):
         self.files = dict(files)
         self.host_timeout = host_timeout
         self.name = name or "op project"
         self.tiling_capacity = int(tiling_capacity)
         self._options = list(options)
-        hosts = sorted(p for p in self.files if p.startswith("op_host/") and p.endswith((".cpp", ".cc"))
-                       and not is_op_api(p))  # op-API sources go to the aclnn library, not the tiling one
+        self._kernel_options = list(kernel_options)
+        # op-API sources go to the aclnn library, not the tiling one; in an
+        # op library, what its CMake compiles for the simulated SoC
+        soc = _soc_of_device()
+        if rules and rules["units"] and soc["config"] not in rules["units"]:
+            socs = [n for u in rules["units"] for n, v in _C.SOCS.items() if v["short"].lower() == u][:1]
+            raise _error(op_type or self.name, "CMakeLists.txt",
+                         f"its op library builds it for {', '.join(rules['units'])} (COMPUTE_UNIT), not for "
+                         f"{soc['config']}, the simulated SoC ({soc['soc']})" +
+                         (f"; ASCENDRTC_SIM_SOC={socs[0]} simulates one it is built for" if socs else ""))
+        hosts = host_sources(self.files, rules, soc["config"])
         if not hosts:
             raise _error(op_type or self.name, "op_host/", "the project has no op_host/*.cpp (the op definition and "
                          f"tiling function); files: {', '.join(sorted(self.files)) or 'none'}")
@@ -132,9 +142,17 @@ class OpProject:
 
     def _find_kernel(self) -> Optional[str]:
         ks = sorted(p for p in self.files if p.startswith("op_kernel/") and p.endswith((".cpp", ".cc", ".cce")))
-        want = f"op_kernel/{self.kernel_name}.cpp"
-        if want in ks:
-            return want
+        # the op libraries' Ascend 950 kernels: <op>_apt.cpp or arch35/<op>.cpp
+        # (their other kernel is for the earlier SoCs)
+        n = self.kernel_name
+        wants = [f"op_kernel/{n}.cpp"]
+        if (self._soc()["info"].get("npu_arch") or 2201) == 3510:
+            wants = [f"op_kernel/{n}_apt.cpp", f"op_kernel/arch35/{n}.cpp"] + wants
+        else:
+            ks = [k for k in ks if not k.endswith("_apt.cpp") and "/arch35/" not in k]
+        for want in wants:
+            if want in ks:
+                return want
         return ks[0] if len(ks) == 1 else None
 
     def _pick_struct(self, classes) -> Optional[TilingStruct]:
@@ -339,7 +357,8 @@ class OpProject:
             if self._kernel_side is None:
                 arch = self._soc()["info"].get("npu_arch") or 2201
                 self._kernel_side = op_kernel(self.files, self.kernel_file, op_type=self.op_type,
-                                              params=self.input_names + self.output_names, arch=f"dav-{arch}")
+                                              params=self.input_names + self.output_names, arch=f"dav-{arch}",
+                                              options=self._kernel_options)
             side = self._kernel_side
         try:
             return side.kernel(dict(dtypes), tiling_key=int(tiling_key))
@@ -538,6 +557,7 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     if isinstance(source, Mapping):
         files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
         name = "op project (in memory)"
+        rules = None
     else:
         path = os.fspath(source)
         if not os.path.isdir(path):
@@ -545,19 +565,21 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
+        rules = build_rules(path)
         options = tuple(options) + tuple(o for d in library_include_dirs(path) for o in (OP_ONLY, "-I" + d))
     base = opbase_root(opbase)
+    kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
     units = {}
     if base:
         options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
         units = library_units(base)
     key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
-           tuple(sorted(units.items())))
+           tuple(sorted(units.items())), repr(rules), kernel_options)
     with _project_lock:
         cached = _project_cache.get(key)
     if cached is not None:
         return cached
     proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options,
-                     host_timeout=host_timeout, units=units)
+                     host_timeout=host_timeout, units=units, rules=rules, kernel_options=kernel_options)
     with _project_lock:
         return _project_cache.setdefault(key, proj)

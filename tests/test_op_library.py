@@ -104,7 +104,7 @@ def test_platform_facts_through_every_door():
         return ge::GRAPH_FAILED;
     fe::PlatformInfo info; fe::OptionalInfo opt;
     if (fe::PlatformInfoManager::Instance().GetPlatformInfoWithOutSocVersion(info, opt) != 0 ||
-        info.soc_info.ai_core_cnt != plat.GetCoreNumAic() || info.str_info_soc_version != soc)
+        info.soc_info.ai_core_cnt != plat.GetCoreNumAic() || info.str_info.short_soc_version != shortv)
         return ge::GRAPH_FAILED;
     uint64_t ub = 0;
     pi->GetLocalMemSize(fe::LocalMemType::UB, ub);

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install what the build and tests need and is missing: LLVM/clang 19, CMake
 # (single-source programs built with the ASC language) and
-# redis-server (the remote-cache tests start one on loopback) from
+# redis-server (the remote-cache tests start one on loopback) and
+# nlohmann-json3-dev (the JSON header CANN's op libraries' host code
+# includes, found by the op host compile on the system include path) from
 # Debian; NumPy, pytest and the notebook test's packages from PyPI.  Quiet and
 # quick when all is present.  With --bench, also the peers bench/ measures
 # against: PoCL (a CPU OpenCL runtime, Debian's pocl-opencl-icd) and PyOpenCL.
@@ -9,7 +11,7 @@ set -e
 PY=${PYTHON:-python3}
 BENCH=""; [ "$1" = "--bench" ] && BENCH=1
 need=""
-debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make cmake redis-server"
+debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make cmake redis-server nlohmann-json3-dev"
 [ -n "$BENCH" ] && debs="$debs pocl-opencl-icd"
 for p in $debs; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"

@@ -3,7 +3,8 @@
  * (device/register/op_def_registry.h), the Matmul tiling API's enum and
  * Python (_C.GE_DTYPES: op projects' dtype numbers) expand it.  Values
  * follow CANN's public documentation, so an op's dtype numbers mean the
- * same here and on a real NPU.
+ * same here and on a real NPU (34-41, the 8/6/4-bit floats: aclDataType's
+ * numbers in asc-devkit's dump constants, which ge::DataType shares).
  *
  * X(name, value, bytes, dtype, ctype): bytes per element (0: not a whole
  * byte); dtype: the NumPy dtype name ("" when NumPy has none); ctype: the
@@ -44,6 +45,14 @@
     X(DT_UINT1, 30, 0, "", "")                            \
     X(DT_INT2, 31, 0, "", "")                             \
     X(DT_UINT2, 32, 0, "", "")                            \
-    X(DT_COMPLEX32, 33, 4, "", "")
+    X(DT_COMPLEX32, 33, 4, "", "")                        \
+    X(DT_HIFLOAT8, 34, 1, "", "")                         \
+    X(DT_FLOAT8_E5M2, 35, 1, "", "")                      \
+    X(DT_FLOAT8_E4M3FN, 36, 1, "", "")                    \
+    X(DT_FLOAT8_E8M0, 37, 1, "", "")                      \
+    X(DT_FLOAT6_E3M2, 38, 0, "", "")                      \
+    X(DT_FLOAT6_E2M3, 39, 0, "", "")                      \
+    X(DT_FLOAT4_E2M1, 40, 0, "", "")                      \
+    X(DT_FLOAT4_E1M2, 41, 0, "", "")
 
 #endif /* ARC_COMMON_GE_DTYPES_H_ */

@@ -55,6 +55,7 @@ struct OpState {
     uint64_t tiling_key = 0;
     bool tiling_key_set = false;
     uint32_t schedule_mode = 0;
+    uint32_t local_memory_size = 0;  // SetLocalMemorySize (recorded only)
     bool need_atomic = false;
     std::vector<uint64_t> scratch;  // where an oversized GetTilingData<T>() writes
     std::string error;  // a misuse the host API detected during the call

@@ -14,14 +14,18 @@ namespace fe {
 
 struct SoCInfo {
     uint32_t ai_core_cnt = 0, vector_core_cnt = 0;
+    uint64_t l2_size = 0;
 };
 struct AiCoreSpec {
     uint64_t ub_size = 0, l1_size = 0, l0_a_size = 0, l0_b_size = 0, l0_c_size = 0, ubblock_size = 32;
 };
+struct StrInfo {
+    std::string short_soc_version;  // "Ascend910B", "Ascend950": what the libraries branch on
+};
 struct PlatformInfo {
     SoCInfo soc_info;
     AiCoreSpec ai_core_spec;
-    std::string str_info_soc_version;
+    StrInfo str_info;
 };
 using OptionalInfo = OptionalInfos;
 
@@ -46,7 +50,8 @@ public:
         pi.ai_core_spec.l0_a_size = p->l0a_size;
         pi.ai_core_spec.l0_b_size = p->l0b_size;
         pi.ai_core_spec.l0_c_size = p->l0c_size;
-        pi.str_info_soc_version = p->soc_version;
+        pi.soc_info.l2_size = p->l2_size;
+        pi.str_info.short_soc_version = p->short_soc_version;
         return 0;
     }
     uint32_t GetPlatformInfos(const std::string &, PlatFormInfos &out, OptionalInfos &)

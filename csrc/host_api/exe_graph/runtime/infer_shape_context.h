@@ -17,6 +17,13 @@ public:
     const Shape *GetInputShape(size_t i) const { return origin(s_->inputs.at(i)); }
     const Shape *GetOptionalInputShape(size_t ir) const { return origin(s_->inputs.ir(ir)); }
     const Shape *GetDynamicInputShape(size_t ir, size_t rel) const { return origin(s_->inputs.ir(ir, rel)); }
+    const Shape *GetRequiredInputShape(size_t ir) const { return origin(s_->inputs.ir(ir)); }
+    const AnchorInstanceInfo *GetIrInputInstanceInfo(size_t ir) const { return node_.GetInputInstanceInfo(ir); }
+    const Tensor *GetRequiredInputTensor(size_t ir) const
+    {
+        arc_host::Io *io = s_->inputs.ir(ir);
+        return io ? &io->tensor : nullptr;
+    }
     const Tensor *GetInputTensor(size_t i) const
     {
         arc_host::Io *io = s_->inputs.at(i);

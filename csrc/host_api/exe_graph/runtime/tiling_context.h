@@ -27,6 +27,9 @@ public:
     const StorageShape *GetOptionalInputShape(size_t ir) const { return shape(s_->inputs.ir(ir)); }
     const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
     const Tensor *GetOptionalInputTensor(size_t ir) const { return tensor(s_->inputs.ir(ir)); }
+    const StorageShape *GetRequiredInputShape(size_t ir) const { return shape(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
+    const Tensor *GetRequiredInputTensor(size_t ir) const { return tensor(s_->inputs.ir(ir)); }
     const StorageShape *GetDynamicInputShape(size_t ir, size_t rel) const { return shape(s_->inputs.ir(ir, rel)); }
     const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t rel) const
     {
@@ -70,6 +73,13 @@ public:
     }
     bool NeedAtomic() const { return s_->need_atomic; }
     int32_t GetDeterministic() const { return 0; }
+    // The UB bytes a dav-3510 kernel keeps for its SIMT part; the simulated
+    // NPU gives SIMT code its own stack, so the figure is recorded only.
+    ge::graphStatus SetLocalMemorySize(uint32_t n)
+    {
+        s_->local_memory_size = n;
+        return ge::GRAPH_SUCCESS;
+    }
 
     // The workspace sizes array, resized to num entries.
     size_t *GetWorkspaceSizes(size_t num)
