@@ -8,7 +8,8 @@
 The libraries come from --nn/--math or $OPS_NN_SRC/$OPS_MATH_SRC, opbase
 from --opbase or $OPBASE_SRC (work trees).  An op directory is a directory
 holding ``op_host/`` outside ``tests/`` and ``experimental/`` (the ops the
-libraries ship).  Each load runs in a restartable worker process
+libraries ship), loaded on a SoC its library builds it for (Ascend 950 for
+the ops built for ``ascend950`` only).  Each load runs in a restartable worker process
 (tools/corpus_check.py's Worker; -j of them), so a crash or a hang is a
 result.  A failure's cause is its first fact: the header nobody provides,
 else clang's first error with the names in it, else the message.  Prints
@@ -96,8 +97,38 @@ def cause(rec):
     return re.sub(r"\d+", "N", msg)[:140] or rec.get("kind", "?")
 
 
+def soc_for(path, checkout):
+    """The SoC an op directory is loaded on: the default (Ascend910B1) unless
+    its library builds it for ascend950 and not ascend910b (its CMake's
+    COMPUTE_UNIT), then Ascend950PR_9599."""
+    sys.path.insert(0, checkout)
+    from ascendrtc._op_library import build_rules
+    sys.path.pop(0)
+    units = (build_rules(path) or {}).get("units") or []
+    return "Ascend950PR_9599" if "ascend950" in units and "ascend910b" not in units else "Ascend910B1"
+
+
 def run_all(jobs, checkout, timeout, nworkers):
-    """Runs each (key, request) through nworkers Workers; returns {key: result}."""
+    """Runs each (key, request) through nworkers Workers, those of each SoC
+    (soc_for) in workers simulating it; returns {key: result}."""
+    results = {}
+    by_soc = collections.defaultdict(list)
+    for key, req in jobs:
+        by_soc[soc_for(req["path"], checkout)].append((key, req))
+    saved = os.environ.get("ASCENDRTC_SIM_SOC")
+    try:
+        for soc, group in sorted(by_soc.items()):
+            os.environ["ASCENDRTC_SIM_SOC"] = soc   # the workers' (started below)
+            results.update(_run_group(group, checkout, timeout, nworkers, len(jobs), len(results)))
+    finally:
+        if saved is None:
+            os.environ.pop("ASCENDRTC_SIM_SOC", None)
+        else:
+            os.environ["ASCENDRTC_SIM_SOC"] = saved
+    return results
+
+
+def _run_group(jobs, checkout, timeout, nworkers, total, done):
     todo = list(jobs)
     results, lock = {}, threading.Lock()
 
@@ -112,7 +143,7 @@ def run_all(jobs, checkout, timeout, nworkers):
             with lock:
                 results[key] = r
                 n = len(results)
-            print("[%4d/%d] %-4s %s %s" % (n, len(jobs), "OK" if r["ok"] else "FAIL", key[1],
+            print("[%4d/%d] %-4s %s %s" % (done + n, total, "OK" if r["ok"] else "FAIL", key[1],
                                            "" if r["ok"] else "-- " + cause(r)[:110]), file=sys.stderr)
         w.stop()
 

@@ -34,7 +34,9 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
-#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/Linker/Linker.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -44,6 +46,7 @@
 #pragma GCC diagnostic pop
 
 #include "device_headers.h"
+#include "host_ctors.h"
 #include "resource_dir.h"
 
 // One loaded op's host code.  The destructors its static objects register
@@ -59,6 +62,8 @@ struct arc_host_op {
 };
 
 namespace {
+using arc_host_jit::UnitRef;
+using arc_host_jit::move_ctors;
 
 const char *kHostRoot = "/arc/host/include";
 const char *kProjRoot = "/arc/op";
@@ -235,61 +240,6 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     return mod;
 }
 
-// A library unit an op links: n names its __arc_unit_<n>_ctors and
-// __arc_unit_<n>_state in the library's JITDylib; path is what a failure
-// of its static initialisers names.
-struct UnitRef {
-    unsigned n;
-    std::string path;
-};
-
-// llvm.global_ctors (the files' static initialisers, in priority order,
-// each file's in declaration order) becomes the body of `name`: the host
-// driver's __arc_host_ctors, which arc/host_driver.h's arc_host_init calls,
-// or a library unit's __arc_unit_<n>_ctors (defined here, with its state
-// byte).  The op's first runs the units it links, each at most once per
-// process (__arc_host_unit).
-bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log)
-{
-    std::vector<std::pair<unsigned, llvm::Function *>> ctors;
-    for (const auto &c : llvm::orc::getConstructors(m))
-        if (c.Func)
-            ctors.emplace_back(c.Priority, c.Func);
-    std::stable_sort(ctors.begin(), ctors.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
-    if (llvm::GlobalVariable *gv = m.getGlobalVariable("llvm.global_ctors", true))
-        gv->eraseFromParent();
-    llvm::IRBuilder<> b(m.getContext());
-    llvm::FunctionType *void_fn = llvm::FunctionType::get(b.getVoidTy(), false);
-    bool unit = name != "__arc_host_ctors";
-    llvm::Function *f = m.getFunction(name);
-    if (unit && !f) {
-        f = llvm::Function::Create(void_fn, llvm::GlobalValue::ExternalLinkage, name, m);
-        std::string state = name.substr(0, name.size() - std::strlen("ctors")) + "state";
-        new llvm::GlobalVariable(m, b.getInt8Ty(), false, llvm::GlobalValue::ExternalLinkage, b.getInt8(0), state);
-    }
-    if (!f || !f->isDeclaration() || f->arg_size() != 0) {
-        log += "error: the host driver declares no " + name + "(void)\n";
-        return false;
-    }
-    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", f));
-    llvm::Function *run = units.empty() ? nullptr : m.getFunction("__arc_host_unit");
-    if (!units.empty() && !run) {
-        log += "error: the host driver defines no __arc_host_unit\n";
-        return false;
-    }
-    for (const UnitRef &u : units) {
-        std::string base = "__arc_unit_" + std::to_string(u.n) + "_";
-        llvm::Constant *state = m.getOrInsertGlobal(base + "state", b.getInt8Ty());
-        llvm::FunctionCallee body = m.getOrInsertFunction(base + "ctors", void_fn);
-        b.CreateCall(run, {b.CreateGlobalStringPtr(u.path), state, body.getCallee()});
-    }
-    for (auto &c : ctors)
-        b.CreateCall(c.second->getFunctionType(), c.second);
-    b.CreateRetVoid();
-    return true;
-}
-
 std::mutex g_dso_mu;
 std::map<void *, arc_host_op *> g_by_dso;  // each image's __dso_handle -> the image
 
@@ -325,6 +275,27 @@ llvm::Error add_libraries(llvm::orc::JITDylib &jd, arc_host_op *op)
         jd.addGenerator(std::move(*g));
     }
     return llvm::Error::success();
+}
+
+// Links one op_host file's module into the others' (internal names that
+// meet are renamed, as separate objects keep them apart); false with the
+// linker's message (e.g. a symbol two files define) in the log.
+bool link_into(llvm::Module &dst, std::unique_ptr<llvm::Module> src, llvm::LLVMContext &ctx, std::string &log)
+{
+    std::string msg;
+    ctx.setDiagnosticHandlerCallBack(
+        [](const llvm::DiagnosticInfo *di, void *p) {
+            llvm::raw_string_ostream os(*static_cast<std::string *>(p));
+            llvm::DiagnosticPrinterRawOStream dp(os);
+            di->print(dp);
+            os << "\n";
+        },
+        &msg);
+    bool failed = llvm::Linker::linkModules(dst, std::move(src));
+    ctx.setDiagnosticHandlerCallBack(nullptr, nullptr);
+    if (failed)
+        log += "error: the op_host files do not link: " + (msg.empty() ? std::string("(no reason given)\n") : msg);
+    return !failed;
 }
 
 // Library sources: project files under "__lib__/" (opbase's op_common
@@ -433,10 +404,6 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
         *log = dup("error: " + g_init_error + "\n");
         return -1;
     }
-    // Before each file, a dynamic initialiser that names it: in one
-    // translation unit they run in declaration order, so after a fault
-    // arc_host_init_file names the file whose initialiser was running.
-    std::string main_text = "extern \"C\" const char *volatile arc_host_init_file;\n";
     std::vector<std::string> op_opts, lib_opts;
     for (int i = 0; i < nopts; i++)
         if (std::strcmp(opts[i], kOpOnly) == 0) {
@@ -451,24 +418,47 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
         if (std::strncmp(paths[i], kLibPrefix, std::strlen(kLibPrefix)) == 0 && stem(paths[i]) != "" &&
             (llvm::StringRef(paths[i]).ends_with(".cpp") || llvm::StringRef(paths[i]).ends_with(".cc")))
             unit_idx.push_back(i);
+    // Each op_host file is a translation unit of its own, as CANN's build
+    // compiles them (their static and anonymous-namespace names, and their
+    // macros, do not meet); the last one also holds the host driver.  The
+    // units are linked into one module.  Before each file, a dynamic
+    // initialiser that names it: linked units' initialisers run in order,
+    // so after a fault arc_host_init_file names the file whose was running.
+    const std::string decl = "extern \"C\" const char *volatile arc_host_init_file;\n";
+    std::vector<std::string> main_texts;
     for (int i = 0; i < nmains; i++) {
         if (std::strncmp(mains[i], kLibPrefix, std::strlen(kLibPrefix)) == 0)
             continue;
         std::string lit;
         for (const char *c = mains[i]; *c; c++)
             lit += (*c == '"' || *c == '\\') ? std::string("\\") + *c : std::string(1, *c);
-        main_text += "static const int __arc_host_at_" + std::to_string(i) + " = (arc_host_init_file = \"" + lit +
-                     "\", 0);\n";
-        main_text += std::string("#include \"") + kProjRoot + "/" + mains[i] + "\"\n";
+        main_texts.push_back(decl + "static const int __arc_host_at = (arc_host_init_file = \"" + lit + "\", 0);\n" +
+                             "#include \"" + kProjRoot + "/" + mains[i] + "\"\n");
     }
-    main_text += "static const int __arc_host_at_driver = (arc_host_init_file = nullptr, 0);\n";
-    main_text += "#include \"arc/host_driver.h\"\n";
+    if (main_texts.empty())
+        main_texts.push_back(decl);
+    main_texts.back() += "static const int __arc_host_at_driver = (arc_host_init_file = nullptr, 0);\n"
+                         "#include \"arc/host_driver.h\"\n";
 
     std::string text;
     std::vector<std::string> deps;
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> mod =
-        compile(main_text, nfiles, paths, texts, op_opts, *ctx, text, cancel, unit_idx.empty() ? nullptr : &deps);
+    std::unique_ptr<llvm::Module> mod;
+    for (size_t k = 0; k < main_texts.size(); k++) {
+        std::unique_ptr<llvm::Module> m = compile(main_texts[k], nfiles, paths, texts, op_opts, *ctx, text, cancel,
+                                                  unit_idx.empty() ? nullptr : &deps,
+                                                  "__arc_host_main_" + std::to_string(k) + ".cpp");
+        if (!m) {
+            mod = nullptr;
+            break;
+        }
+        if (!mod)
+            mod = std::move(m);
+        else if (!link_into(*mod, std::move(m), *ctx, text)) {
+            *log = dup(strip_roots(text));
+            return -1;
+        }
+    }
     text = strip_roots(text);
     if (!mod) {
         *log = dup(text.empty() ? "error: the host code did not compile\n" : text);

@@ -34,6 +34,17 @@ public:
         info_ = AnchorInstanceInfo(s_->inputs.ir_start[ir], s_->inputs.ir_count[ir]);
         return &info_;
     }
+    // The tensor description of input/output instance i (null past the last).
+    const CompileTimeTensorDesc *GetInputTdInfo(size_t i) const
+    {
+        arc_host::Io *io = s_->inputs.at(i);
+        return io ? &io->desc : nullptr;
+    }
+    const CompileTimeTensorDesc *GetOutputTdInfo(size_t i) const
+    {
+        arc_host::Io *io = s_->outputs.at(i);
+        return io ? &io->desc : nullptr;
+    }
     const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
 
 private:

@@ -73,6 +73,7 @@ public:
     }
     bool NeedAtomic() const { return s_->need_atomic; }
     int32_t GetDeterministic() const { return 0; }
+    int32_t GetDeterministicLevel() const { return 0; }  // no determinism asked for (the default)
     // The UB bytes a dav-3510 kernel keeps for its SIMT part; the simulated
     // NPU gives SIMT code its own stack, so the figure is recorded only.
     ge::graphStatus SetLocalMemorySize(uint32_t n)

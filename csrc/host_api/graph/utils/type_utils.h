@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "graph/ascend_string.h"
 #include "graph/types.h"
 
 namespace ge {
@@ -28,6 +29,11 @@ public:
 #undef ARC_GE_DT_NAME_
     }
 
+    static AscendString DataTypeToAscendString(DataType dt)
+    {
+        return AscendString(DataTypeToSerialString(dt).c_str());
+    }
+
     static std::string FormatToSerialString(Format f)
     {
         switch (f) {
@@ -42,6 +48,8 @@ public:
         default: return "RESERVED";
         }
     }
+
+    static AscendString FormatToAscendString(Format f) { return AscendString(FormatToSerialString(f).c_str()); }
 };
 
 } // namespace ge

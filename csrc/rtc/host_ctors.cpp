@@ -1,0 +1,64 @@
+// host_ctors.cpp - see host_ctors.h.
+#include "host_ctors.h"
+
+#include <algorithm>
+#include <cstring>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wredundant-move"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/IR/IRBuilder.h>
+#pragma GCC diagnostic pop
+
+namespace arc_host_jit {
+
+
+// llvm.global_ctors (the files' static initialisers, in priority order,
+// each file's in declaration order) becomes the body of `name`: the host
+// driver's __arc_host_ctors, which arc/host_driver.h's arc_host_init calls,
+// or a library unit's __arc_unit_<n>_ctors (defined here, with its state
+// byte).  The op's first runs the units it links, each at most once per
+// process (__arc_host_unit).
+bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log)
+{
+    std::vector<std::pair<unsigned, llvm::Function *>> ctors;
+    for (const auto &c : llvm::orc::getConstructors(m))
+        if (c.Func)
+            ctors.emplace_back(c.Priority, c.Func);
+    std::stable_sort(ctors.begin(), ctors.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (llvm::GlobalVariable *gv = m.getGlobalVariable("llvm.global_ctors", true))
+        gv->eraseFromParent();
+    llvm::IRBuilder<> b(m.getContext());
+    llvm::FunctionType *void_fn = llvm::FunctionType::get(b.getVoidTy(), false);
+    bool unit = name != "__arc_host_ctors";
+    llvm::Function *f = m.getFunction(name);
+    if (unit && !f) {
+        f = llvm::Function::Create(void_fn, llvm::GlobalValue::ExternalLinkage, name, m);
+        std::string state = name.substr(0, name.size() - std::strlen("ctors")) + "state";
+        new llvm::GlobalVariable(m, b.getInt8Ty(), false, llvm::GlobalValue::ExternalLinkage, b.getInt8(0), state);
+    }
+    if (!f || !f->isDeclaration() || f->arg_size() != 0) {
+        log += "error: the host driver declares no " + name + "(void)\n";
+        return false;
+    }
+    b.SetInsertPoint(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+    llvm::Function *run = units.empty() ? nullptr : m.getFunction("__arc_host_unit");
+    if (!units.empty() && !run) {
+        log += "error: the host driver defines no __arc_host_unit\n";
+        return false;
+    }
+    for (const UnitRef &u : units) {
+        std::string base = "__arc_unit_" + std::to_string(u.n) + "_";
+        llvm::Constant *state = m.getOrInsertGlobal(base + "state", b.getInt8Ty());
+        llvm::FunctionCallee body = m.getOrInsertFunction(base + "ctors", void_fn);
+        b.CreateCall(run, {b.CreateGlobalStringPtr(u.path), state, body.getCallee()});
+    }
+    for (auto &c : ctors)
+        b.CreateCall(c.second->getFunctionType(), c.second);
+    b.CreateRetVoid();
+    return true;
+}
+
+} // namespace arc_host_jit

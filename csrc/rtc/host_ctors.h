@@ -1,0 +1,30 @@
+// host_ctors.h - an op's host code's static initialisers, moved out of
+// llvm.global_ctors into a function ascendrtc_host_op_init runs contained
+// (csrc/rtc/host_op.cpp): the op's own, and the library units' it links.
+#ifndef ARC_RTC_HOST_CTORS_H_
+#define ARC_RTC_HOST_CTORS_H_
+
+#include <string>
+#include <vector>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wredundant-move"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <llvm/IR/Module.h>
+#pragma GCC diagnostic pop
+
+namespace arc_host_jit {
+
+// A library unit an op links: n names its __arc_unit_<n>_ctors and
+// __arc_unit_<n>_state in the library's JITDylib; path is what a failure
+// of its static initialisers names.
+struct UnitRef {
+    unsigned n;
+    std::string path;
+};
+
+bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log);
+
+} // namespace arc_host_jit
+
+#endif
