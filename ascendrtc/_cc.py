@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import List, Optional
 
+from ._errors import Error
+
 #: Source suffixes compiled as Ascend C (host and device in one file).
 ASC_SUFFIXES = (".asc",)
 #: Source suffixes handed to clang++ as plain host C++.
@@ -49,7 +51,7 @@ UNSUPPORTED = (
 )
 
 
-class CcError(Exception):
+class CcError(Error):
     """A build that failed: the message names the file and what is missing."""
 
 

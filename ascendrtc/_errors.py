@@ -15,9 +15,11 @@ PermissionError``), so both ways of catching work::
     +-- RecompileBudgetError (RuntimeError) a jit kernel would exceed its variant budget
     +-- OpProjectError (ValueError)        an op project cannot be compiled as given
     +-- UnwrittenOutputError (RuntimeError) a poisoned output still holds the pattern (check_written)
+    +-- HostCompileError (RuntimeError)    op host code did not compile or load; .log, .stage, .file
+    +-- CcError                           ascendrtc cc could not build a program (ascendrtc._cc)
     RecompileWarning (UserWarning)         a jit kernel compiled more variants than its budget
 
-The C extension raises AclError and LaunchError from here (csrc/ext/extension.c
+The C extension raises AclError, LaunchError and HostCompileError from here (csrc/ext/extension.c
 looks them up at import), so this module must not import ``ascendrtc._C``.
 All of them report ``__module__ == "ascendrtc"``, where users find them.
 """
@@ -153,6 +155,19 @@ class OpProjectError(Error, ValueError):
     """An op project that cannot be compiled as given: a missing file, an
     ambiguous kernel, a dtype or format that is not known.  The message
     names the op, the file and the reason."""
+
+
+class HostCompileError(Error, RuntimeError):
+    """An op project's host code did not compile or load (``_C.HostCode``);
+    ``log`` holds clang's diagnostics.  The op path reports it as an
+    :class:`OpProjectError` naming the op and the file.  ``stage`` is
+    "init" when the code loaded but its static initialisers crashed, threw
+    or ran past the timeout (``file``: the op_host file whose initialiser was
+    running, or None), else "compile"."""
+
+    def __init__(self, message: str = "", log: str = "", stage: str = "compile", file: Optional[str] = None):
+        super().__init__(message)
+        self.log, self.stage, self.file = log, stage, file
 
 
 class RecompileWarning(UserWarning):

@@ -17,6 +17,7 @@ import os
 from typing import Dict, Mapping, Optional, Sequence
 
 from . import _C
+from ._errors import HostCompileError
 
 __all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name", "PARAM", "ATTR", "STAGES",
            "MODES", "host_timeout"]
@@ -79,17 +80,6 @@ def ge_dtype_name(ge: int) -> str:
     return f"{base} ({np_name})" if np_name else base
 
 
-class HostCompileError(RuntimeError):
-    """The op_host sources did not compile or load; ``log`` holds clang's
-    diagnostics.  ``stage`` is "init" when the code loaded but its static
-    initialisers crashed, threw or ran past the timeout (``file``: the
-    op_host file whose initialiser was running, or None), else "compile"."""
-
-    def __init__(self, message: str, log: str = "", stage: str = "compile", file: Optional[str] = None):
-        super().__init__(message)
-        self.log, self.stage, self.file = log, stage, file
-
-
 class HostCode:
     """An op project's host code, compiled and loaded in this process
     (``_C.HostCode``: the provider's host ORC loader through the extension);
@@ -100,11 +90,7 @@ class HostCode:
     def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = (),
                  timeout: float = 0.0):
         paths = list(files)
-        try:
-            self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
-        except RuntimeError as e:
-            raise HostCompileError(str(e), getattr(e, "log", ""), getattr(e, "stage", "compile"),
-                                   getattr(e, "file", None)) from None
+        self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
         self.log = self._code.log
 
     def factory(self, op_type: str) -> Optional[int]:

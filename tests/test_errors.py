@@ -55,3 +55,51 @@ def test_template_and_cache_errors_are_errors():
         arc.Template("x = ${1 +}")
     with pytest.raises(arc.TemplateError):
         arc.Template("x = ${missing}").render()
+
+
+# Exception classes that never leave the package: each is caught where it
+# is raised and turned into a message, a miss or a public error.
+INTERNAL = {
+    "BadSeal": "a remote cache entry fails its MAC: _cache_remote reports a miss",
+    "CorruptEntry": "a bad cache file: the cache reports and recompiles",
+    "LinkRefused": "a symlinked cache path: _cache_store reports and skips it",
+    "NoCompiler": "no compiler to fingerprint: cache.py turns it into its message",
+    "CacheFull": "no inode for a lock file: cache.py compiles without the cache",
+    "UsageError": "a bad `ascendrtc run` argument: the CLI prints it and exits 2",
+}
+
+
+def _package_exceptions():
+    import importlib
+    import pkgutil
+    found = {}
+    for m in pkgutil.iter_modules(arc.__path__):
+        try:
+            mod = importlib.import_module(f"ascendrtc.{m.name}")
+        except ImportError:  # an optional dependency (torch) is missing
+            continue
+        for v in vars(mod).values():
+            if (isinstance(v, type) and issubclass(v, BaseException) and not issubclass(v, Warning)
+                    and v.__module__.startswith("ascendrtc")):
+                found[v.__qualname__] = v
+    return found
+
+
+def test_every_exception_class_of_the_package_is_an_ascendrtc_error():
+    found = _package_exceptions()
+    assert {"AclError", "HostCompileError", "JitCompileError", "RemoteError"} <= set(found)
+    stray = sorted(n for n, c in found.items() if not issubclass(c, arc.Error) and n not in INTERNAL)
+    assert not stray, f"derive these from ascendrtc.Error (or list them in INTERNAL, saying where they are caught): {stray}"
+    assert set(INTERNAL) <= set(found), "INTERNAL names a class that is gone"
+    for mod in ("ascendrtc", "ascendrtc.cache", "ascendrtc.jit"):   # the internal ones are not exported
+        public = getattr(__import__(mod, fromlist=["_"]), "__all__", ())
+        assert not set(INTERNAL) & set(public), mod
+
+
+def test_host_code_that_does_not_compile_raises_host_compile_error():
+    from ascendrtc._op_host import HostCode
+    with pytest.raises(arc.Error) as ei:
+        HostCode({"op_host/bad.cpp": "int f() { return undeclared; }\n"}, ["op_host/bad.cpp"])
+    e = ei.value
+    assert type(e).__name__ == "HostCompileError" and isinstance(e, RuntimeError)
+    assert "undeclared" in e.log

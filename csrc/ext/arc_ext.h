@@ -184,6 +184,14 @@ PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
  * when there is none (provider loading) from ascendrtc._errors, where the
  * classes live. */
 PyObject *arc_error_class(arc_state *st, int launch);
+/* The class `name` of ascendrtc._errors (a new reference), where every
+ * exception the extension raises is defined. */
+PyObject *arc_errors_get(const char *name);
+/* Raise ascendrtc's HostCompileError (op host code did not compile or
+ * load: stage "compile") with the message and .log (NULL: ""). Returns NULL. */
+PyObject *arc_raise_host_compile(PyObject *log, const char *fmt, ...);
+/* Raise HostCompileError(msg, log (NULL: ""), stage, file (NULL: None)). Returns NULL. */
+PyObject *arc_raise_host_error(PyObject *msg, PyObject *log, const char *stage, PyObject *file);
 /* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
 const char *arc_err_name(aclError err);
 PyObject *arc_error_name_py(PyObject *module, PyObject *code);

@@ -4,6 +4,7 @@
  * .name and the provider's detail message. */
 #include "arc_ext.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 enum arc_exc { ARC_EXC_ACL, ARC_EXC_LAUNCH };
@@ -95,16 +96,48 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
     return NULL;
 }
 
+PyObject *arc_errors_get(const char *name)
+{
+    PyObject *mod = PyImport_ImportModule("ascendrtc._errors");
+    if (!mod)
+        return NULL;
+    PyObject *exc = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    return exc;
+}
+
 PyObject *arc_error_class(arc_state *st, int launch)
 {
     if (st)
         return Py_NewRef(launch ? st->LaunchError : st->AclError);
-    PyObject *mod = PyImport_ImportModule("ascendrtc._errors");
-    if (!mod)
-        return NULL;
-    PyObject *exc = PyObject_GetAttrString(mod, launch ? "LaunchError" : "AclError");
-    Py_DECREF(mod);
-    return exc;
+    return arc_errors_get(launch ? "LaunchError" : "AclError");
+}
+
+PyObject *arc_raise_host_error(PyObject *msg, PyObject *log, const char *stage, PyObject *file)
+{
+    PyObject *l = log ? Py_NewRef(log) : PyUnicode_FromString("");
+    PyObject *s = PyUnicode_FromString(stage);
+    PyObject *cls = l && s ? arc_errors_get("HostCompileError") : NULL;
+    PyObject *e = cls ? PyObject_CallFunctionObjArgs(cls, msg, l, s, file ? file : Py_None, NULL) : NULL;
+    if (e)
+        PyErr_SetObject(cls, e);
+    Py_XDECREF(e);
+    Py_XDECREF(cls);
+    Py_XDECREF(s);
+    Py_XDECREF(l);
+    return NULL;
+}
+
+PyObject *arc_raise_host_compile(PyObject *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    PyObject *msg = PyUnicode_FromFormatV(fmt, ap);
+    va_end(ap);
+    if (msg)
+        arc_raise_host_error(msg, log, "compile", NULL);
+    Py_XDECREF(msg);
+    return NULL;
 }
 
 static PyObject *raise_class(arc_state *st, int launch, aclError err, const char *api)

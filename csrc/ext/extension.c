@@ -201,9 +201,12 @@ static PyMethodDef mod_methods[] = {
     {"current_stream", mod_current_stream, METH_NOARGS,
      "This thread's current stream: the innermost `with stream:`, else the default stream."},
     {"compile", (PyCFunction)(void (*)(void))arc_compile, METH_VARARGS | METH_KEYWORDS,
-     "compile(source, name, header_names, header_texts, name_expressions, options) -> (code, binary, log, lowered, detail)\n--\n\n"
+     "compile(source, name, header_names, header_texts, name_expressions, options) -> (code, binary, log, lowered, "
+     "detail, deps)\n--\n\n"
      "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "
-     "lowered maps each name expression to its lowered symbol."},
+     "lowered maps each name expression to its lowered symbol; detail is the failing call's message (\"\" on "
+     "success); deps lists the files the compiler read (\"sha256<TAB>path\" lines), None when the provider "
+     "does not say."},
     {"read_meta", arc_read_meta, METH_O,
      "read_meta(data) -> BinaryMeta or None\n--\n\nThe .arc_meta metadata of a binary built by ascendrtc's "
      "compiler (parsed by the runtime's own reader), or None when it has none."},
@@ -220,18 +223,6 @@ static PyMethodDef mod_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* The exception classes live in ascendrtc/_errors.py (one hierarchy under
- * ascendrtc.Error); the extension raises those same classes. */
-static PyObject *get_error(const char *name)
-{
-    PyObject *mod = PyImport_ImportModule("ascendrtc._errors");
-    if (!mod)
-        return NULL;
-    PyObject *exc = PyObject_GetAttrString(mod, name);
-    Py_DECREF(mod);
-    return exc;
-}
-
 static PyTypeObject *add_type(PyObject *m, PyType_Spec *spec)
 {
     PyTypeObject *tp = (PyTypeObject *)PyType_FromModuleAndSpec(m, spec, NULL);
@@ -245,8 +236,8 @@ static int mod_exec(PyObject *m)
     if (_import_array() < 0)
         return -1;
     arc_state *st = PyModule_GetState(m);
-    st->AclError = get_error("AclError");
-    st->LaunchError = get_error("LaunchError");
+    st->AclError = arc_errors_get("AclError");
+    st->LaunchError = arc_errors_get("LaunchError");
     if (!st->AclError || !st->LaunchError || PyModule_AddObjectRef(m, "AclError", st->AclError) < 0 ||
         PyModule_AddObjectRef(m, "LaunchError", st->LaunchError) < 0)
         return -1;

@@ -48,8 +48,8 @@ static int have_host_jit(void)
     if (arc_acl.ascendrtc_host_op_compile && arc_acl.ascendrtc_host_op_symbol && arc_acl.ascendrtc_host_op_free &&
         arc_acl.ascendrtc_host_op_init && arc_acl.ascendrtc_host_free_string)
         return 1;
-    PyErr_SetString(PyExc_RuntimeError, "op projects' host code runs on the simulated NPU only: this provider has "
-                                        "no host-code compiler (ascendrtc_host_op_compile)");
+    arc_raise_host_compile(NULL, "op projects' host code runs on the simulated NPU only: this provider has "
+                                 "no host-code compiler (ascendrtc_host_op_compile)");
     return 0;
 }
 
@@ -147,12 +147,9 @@ static int run_initialisers(HostCodeObject *h, double timeout_s)
     if (ia.what)
         arc_acl.ascendrtc_host_free_string(ia.what);
     Py_XDECREF(who);
-    PyObject *e = msg ? PyObject_CallOneArg(PyExc_RuntimeError, msg) : NULL, *stage = PyUnicode_FromString("init");
+    if (msg)
+        arc_raise_host_error(msg, NULL, "init", file);
     Py_XDECREF(msg);
-    if (e && stage && PyObject_SetAttrString(e, "stage", stage) == 0 && PyObject_SetAttrString(e, "file", file) == 0)
-        PyErr_SetObject(PyExc_RuntimeError, e);
-    Py_XDECREF(e);
-    Py_XDECREF(stage);
     if (file != Py_None)
         Py_DECREF(file);
     return -1;
@@ -167,8 +164,9 @@ static void compile_main(void *p)
 
 /* HostCode(paths, texts, mains, options, timeout=0) -> compiled, loaded
  * and initialised (its static initialisers run contained, bounded by
- * timeout seconds); raises RuntimeError with clang's diagnostics as .log
- * when it does not compile (see run_initialisers when it does not start). */
+ * timeout seconds); raises ascendrtc's HostCompileError with clang's
+ * diagnostics as .log when it does not compile or load (stage "compile"),
+ * or does not start (stage "init", run_initialisers). */
 static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"paths", "texts", "mains", "options", "timeout", NULL};
@@ -207,8 +205,8 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         goto done;
     }
     if (how == ARC_HOST_FAULT) {
-        PyErr_Format(PyExc_RuntimeError, "the op_host compile crashed (%s)",
-                     arc_host_signal_text(sig));
+        arc_raise_host_compile(NULL, "the op_host compile or its static initialisers crashed (%s)",
+                               arc_host_signal_text(sig));
         goto done;
     }
     arc_host_op *op = ca.op;
@@ -220,10 +218,7 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         goto done;
     }
     if (rc != 0) {
-        PyObject *e = PyObject_CallFunction(PyExc_RuntimeError, "s", "the op_host sources did not compile");
-        if (e && PyObject_SetAttrString(e, "log", logs) == 0)
-            PyErr_SetObject(PyExc_RuntimeError, e);
-        Py_XDECREF(e);
+        arc_raise_host_compile(logs, "the op_host sources did not compile");
         Py_DECREF(logs);
         goto done;
     }
@@ -241,7 +236,7 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         fns[i] = symbol(h, names[i], &why);
         if (!fns[i]) {
             if (why)
-                PyErr_Format(PyExc_RuntimeError, "the loaded host code has no symbol '%s': %U", names[i], why);
+                arc_raise_host_compile(NULL, "the loaded host code has no symbol '%s': %U", names[i], why);
             Py_XDECREF(why);
             Py_DECREF(h);
             Py_DECREF(logs);
