@@ -388,8 +388,6 @@ void sim_stream_interrupt_all(const char *api);
 sim_corepool *sim_stream_pool(sim_stream *s);
 /* 1 while s is the default stream or a live created stream. */
 int sim_stream_alive(const sim_stream *s);
-/* Short label for messages: "stream 0x..." or "the default stream". */
-void sim_stream_label(const sim_stream *s, char *buf, size_t n);
 
 /* ---- event.c ---- */
 typedef struct sim_event sim_event;

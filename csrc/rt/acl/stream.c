@@ -156,7 +156,8 @@ aclError sim_stream_resolve(aclrtStream stream, const char *api, sim_stream **ou
     return ACL_SUCCESS;
 }
 
-void sim_stream_label(const sim_stream *s, char *buf, size_t n)
+/* Short label for messages: "stream 0x..." or "the default stream". */
+static void sim_stream_label(const sim_stream *s, char *buf, size_t n)
 {
     if (s->is_default)
         snprintf(buf, n, "the default stream");
