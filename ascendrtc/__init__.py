@@ -51,7 +51,7 @@ def synchronize() -> None:
 def device_info() -> dict:
     """Device 0: ``soc_name``, ``aicore_num``, ``cube_core_num``,
     ``vector_core_num``, ``ub_size`` (bytes per vector core), memory sizes
-    and ``npu_arch``; None for what the provider does not report."""
+    and ``npu_arch``; None for what the backend does not report."""
     return _C.device_info()
 
 

@@ -149,7 +149,7 @@ def info_dict() -> dict:
 def cmd_info(a: argparse.Namespace) -> int:
     try:
         info = info_dict()
-    except Exception as e:  # noqa: BLE001 - a broken provider is reported, with its message
+    except Exception as e:  # noqa: BLE001 - a broken backend is reported, with its message
         _err(str(e))
         return 1
     if a.json:

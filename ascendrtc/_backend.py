@@ -1,4 +1,4 @@
-"""Which provider of CANN's ACL C API ascendrtc uses, and where it lives.
+"""Which backend of CANN's ACL C API ascendrtc uses, and where it lives.
 
 ``sim`` (the default) is the simulated NPU built from this repository, laid
 out like a CANN home (``include/acl``, ``lib64``, ``set_env.sh``) in
@@ -41,11 +41,11 @@ def _home_for(backend: str, home: Optional[str]) -> str:
 
 
 def set_backend(backend: str, home: Optional[str] = None) -> None:
-    """Choose the provider: ``"sim"`` (default) or ``"cann"``.
+    """Choose the backend: ``"sim"`` (default) or ``"cann"``.
 
-    ``home`` overrides the provider's directory (the one holding ``lib64``).
+    ``home`` overrides the backend's directory (the one holding ``lib64``).
     Call it before the first compile, allocation or launch; choosing a
-    different provider afterwards raises RuntimeError.
+    different backend afterwards raises RuntimeError.
     """
     if backend not in _BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; expected one of {_BACKENDS}")
@@ -53,7 +53,7 @@ def set_backend(backend: str, home: Optional[str] = None) -> None:
 
 
 def get_backend() -> dict:
-    """``{"backend", "home", "loaded", "libraries"}`` of the current provider."""
+    """``{"backend", "home", "loaded", "libraries"}`` of the current backend."""
     return _C.backend_info()
 
 
@@ -76,7 +76,7 @@ def set_launch_timeout(seconds: Optional[float]) -> None:
         raise RuntimeError(f"set_launch_timeout: the {info['backend']!r} backend has no launch timeout setting; "
                            "pass a TIMEOUT launch attribute instead")
     if not _C.set_launch_timeout(float(seconds)):  # negative: not set
-        raise RuntimeError(f"set_launch_timeout: the provider at {info['home']} has no launch timeout setting")
+        raise RuntimeError(f"set_launch_timeout: the backend at {info['home']} has no launch timeout setting")
 
 
 def _configure_from_env() -> None:

@@ -72,9 +72,9 @@ def _file_identity(path: str) -> Tuple:
 def fingerprint(backend: Optional[str] = None, home: Optional[str] = None) -> str:
     """The compiler's fingerprint for the backend in use.
 
-    With the simulated NPU (or any provider whose ``libacl_rtc.so`` exports
+    With the simulated NPU (or any backend whose ``libacl_rtc.so`` exports
     ``ascendrtc_rtc_fingerprint``, reached through the extension's function
-    table; ``backend``/``home`` must then be the provider in use) it is that
+    table; ``backend``/``home`` must then be the backend in use) it is that
     string.  Otherwise (a real
     CANN home) it names the home, the content of its version files and the
     identity of ``libacl_rtc.so``.  Memoised per library file identity.
@@ -98,7 +98,7 @@ def fingerprint(backend: Optional[str] = None, home: Optional[str] = None) -> st
 def _fingerprint_of(lib: str, home: str) -> str:
     from . import _C
     if _C.backend_info()["home"] != home:
-        raise NoCompiler(f"cannot fingerprint the compiler at {home}: the provider in use is "
+        raise NoCompiler(f"cannot fingerprint the compiler at {home}: the backend in use is "
                          f"{_C.backend_info()['home']}")
     fp = _C.compiler_fingerprint()
     if fp is not None:
@@ -117,9 +117,9 @@ def _fingerprint_of(lib: str, home: str) -> str:
 # ---- options ----------------------------------------------------------------
 
 def resolve_arch(options: Sequence[str], default: str = "dav-2201") -> str:
-    """The ``--npu-arch`` the compiler will use, as the provider's own option
+    """The ``--npu-arch`` the compiler will use, as the backend's own option
     parser resolves ``--npu-arch=``/``--npu-soc=`` (csrc/rtc/options.c);
-    ``default`` when the options do not parse or the provider does not say."""
+    ``default`` when the options do not parse or the backend does not say."""
     from . import _C
     return _C.resolve_arch(list(options)) or default
 

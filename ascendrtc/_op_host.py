@@ -82,7 +82,7 @@ def ge_dtype_name(ge: int) -> str:
 
 class HostCode:
     """An op project's host code, compiled and loaded in this process
-    (``_C.HostCode``: the provider's host ORC loader through the extension);
+    (``_C.HostCode``: the backend's host ORC loader through the extension);
     its static initialisers run contained too, bounded by ``timeout`` seconds
     (0: none).  Calls answer ``(False, stage, message)`` when op code failed, faulted or
     ran past ``timeout`` seconds; Ctrl-C raises KeyboardInterrupt."""

@@ -243,7 +243,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     try:
         key = program_key(program, opts)
     except NoCompiler as e:
-        # No compiler to fingerprint: compiling says why in the provider's
+        # No compiler to fingerprint: compiling says why in the backend's
         # own words; if it somehow works, the result is not cached.
         b = _compile_now(program, opts)
         return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))

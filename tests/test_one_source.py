@@ -108,10 +108,10 @@ def test_python_spells_no_error_codes():
         assert not found, f"{name} spells ACL error codes {found} itself; use _C.ERRORS"
 
 
-def test_python_reaches_providers_only_through_the_extension():
+def test_python_reaches_backends_only_through_the_extension():
     for name, text in _py_sources().items():
         opens = re.search(r"^\s*(import ctypes|from ctypes )|CDLL\(", text, re.M)
-        assert not opens, f"{name} opens a provider library itself"
+        assert not opens, f"{name} opens a backend library itself"
 
 
 def test_arch_and_soc_facts_come_from_the_runtime():

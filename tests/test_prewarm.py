@@ -3,7 +3,7 @@ thread loads the simulated NPU's libraries and runs one throwaway compile so
 that a new process's first compile is not the slow one.  What must hold
 whatever its timing: compiles and launches right after import are correct,
 a process may exit or fork at once, it runs once, it is off unless
-ASCENDRTC_PREWARM=1, and changing the provider after import still works."""
+ASCENDRTC_PREWARM=1, and changing the backend after import still works."""
 import os
 import subprocess
 import sys
@@ -69,8 +69,8 @@ def test_fork_right_after_import():
     assert r.stdout.split() == ["0", "True"]
 
 
-def test_other_provider_after_import():
-    # The prewarm's libraries are dropped when another provider is chosen (here the sim's home as CANN's).
+def test_other_backend_after_import():
+    # The prewarm's libraries are dropped when another backend is chosen (here the sim's home as CANN's).
     r = run("arc.set_backend('cann')\nprint(add_ok(), arc.get_backend()['backend'])",
             ASCEND_HOME_PATH=os.path.join(ROOT, "ascendrtc", "_home"))
     assert r.returncode == 0, r.stderr

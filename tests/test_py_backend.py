@@ -1,4 +1,4 @@
-"""The provider seam: the `cann` backend path against the sim's CANN-shaped
+"""The backend seam: the `cann` backend path against the sim's CANN-shaped
 home, missing libraries named, the backend fixed once loaded, and the CLI."""
 import os
 import subprocess
@@ -63,7 +63,7 @@ def test_missing_library_is_named(tmp_path):
 
 
 def test_missing_symbol_is_named(tmp_path):
-    # A provider whose libascendcl lacks the ACL entry points.
+    # A backend whose libascendcl lacks the ACL entry points.
     lib64 = tmp_path / "lib64"
     lib64.mkdir()
     src = tmp_path / "empty.c"
@@ -76,7 +76,7 @@ def test_missing_symbol_is_named(tmp_path):
 
 
 def test_backend_fixed_once_loaded():
-    arc.empty(1)                                     # loads the provider
+    arc.empty(1)                                     # loads the backend
     with pytest.raises(RuntimeError, match="already in use"):
         arc.set_backend("cann", home="/nonexistent")
     arc.set_backend(arc.get_backend()["backend"], home=arc.get_backend()["home"])   # same: fine
@@ -108,8 +108,8 @@ def test_extension_does_not_link_libascendcl():
     assert needed and not any("ascendcl" in ln or "acl_rtc" in ln for ln in needed), needed
 
 
-def test_rtc_errors_reach_aclGetRecentErrMsg_after_ext_loads_provider():
-    # _C loads the provider first; libacl_rtc must still report through
+def test_rtc_errors_reach_aclGetRecentErrMsg_after_ext_loads_backend():
+    # _C loads the backend first; libacl_rtc must still report through
     # libascendcl's aclGetRecentErrMsg (it binds to it at load time).
     code = r'''
 import ctypes, os

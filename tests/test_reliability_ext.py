@@ -1,4 +1,4 @@
-"""Small extension bugs that lost errors or memory: the provider's load
+"""Small extension bugs that lost errors or memory: the backend's load
 error leaked two objects per call; a DeviceArray (or Module) freed while a
 failed launch was still queued swallowed the launch's error in its implicit
 sync; ``ctype(np.float32)`` (a scalar type, not a dtype) raised TypeError."""
@@ -15,7 +15,7 @@ from helpers.faults import greedy, still_works
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def test_a_provider_that_cannot_load_leaks_nothing_per_error(tmp_path):
+def test_a_backend_that_cannot_load_leaks_nothing_per_error(tmp_path):
     code = r'''
 import sys
 import ascendrtc as arc

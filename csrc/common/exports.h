@@ -113,7 +113,7 @@ ARC_EXPORT const char *ascendrtc_rtc_dependencies(void *prog);
  * save offers bytes just built.  No hooks (NULL, the default): the PCH is
  * kept in memory only. */
 /* libacl_rtc: an op project's host code (rtc/host_op.cpp), compiled by
- * the provider's clang and loaded by its own ORC JIT.  Compiles the
+ * the backend's clang and loaded by its own ORC JIT.  Compiles the
  * translation unit that includes each of `mains` (paths among `paths`)
  * and then the driver (csrc/host_api/arc/host_driver.h), against the host
  * API and the project's files (`paths`/`texts`, relative to the project

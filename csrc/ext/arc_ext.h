@@ -1,4 +1,4 @@
-/* arc_ext.h - what the files of the _C extension share: the provider's
+/* arc_ext.h - what the files of the _C extension share: the backend's
  * function table, the module state, the object layouts and the C
  * constructors each type exports to its siblings. */
 #ifndef ARC_EXT_H_
@@ -13,7 +13,7 @@
 #include "acl/acl_rt_compile.h"
 #include "common/exports.h"
 
-/* ---- provider: the ACL C API through dlopen/dlsym (provider.c) ---- */
+/* ---- backend: the ACL C API through dlopen/dlsym (backend.c) ---- */
 
 /* Every ACL function _C calls: X(library, name).  Library 0 is
  * libascendcl.so, 1 is libacl_rtc.so. */
@@ -88,13 +88,13 @@ typedef struct arc_api {
 
 /* The table; valid once arc_ready() returned 0. */
 extern arc_api arc_acl;
-/* Nonzero once the provider is loaded and aclInit has run. */
+/* Nonzero once the backend is loaded and aclInit has run. */
 extern int arc_loaded;
-/* Nonzero when the provider's device memory is host memory (the simulated
+/* Nonzero when the backend's device memory is host memory (the simulated
  * NPU): device arrays can then be shared with NumPy/PyTorch via DLPack. */
 extern int arc_host_memory;
 
-/* Load the provider if needed, aclInit, and bind the calling thread to
+/* Load the backend if needed, aclInit, and bind the calling thread to
  * device 0.  Returns 0, or -1 with a Python exception set.  Cheap when
  * everything is done already: the hot path calls it on every launch. */
 int arc_ready_slow(void);
@@ -106,7 +106,7 @@ static inline int arc_ready(void)
     return arc_ready_slow();
 }
 
-/* For deallocators: bind the calling thread to the device if the provider
+/* For deallocators: bind the calling thread to the device if the backend
  * is loaded, without raising.  Returns nonzero when ACL calls may be made. */
 int arc_bind_quiet(void);
 
@@ -132,11 +132,11 @@ int arc_compile_prog(aclrtcProg *prog, int nopt, const char **opts, char **detai
 
 /* _C.prewarm(home): ready the compiler of the simulated NPU at `home` on a
  * background thread (prewarm.c); arc_prewarm_forget waits for it and drops
- * the libraries it loaded, before another provider is chosen. */
+ * the libraries it loaded, before another backend is chosen. */
 PyObject *arc_prewarm(PyObject *module, PyObject *args);
 void arc_prewarm_forget(void);
 
-/* set_backend/backend_info live in provider.c, and the doors to the
+/* set_backend/backend_info live in backend.c, and the doors to the
  * ARC_EXT_FUNCS: compiler_fingerprint, resolve_arch, set_launch_timeout. */
 PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds);
 PyObject *arc_backend_info(PyObject *module, PyObject *unused);
@@ -144,8 +144,8 @@ PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused);
 PyObject *arc_resolve_arch(PyObject *module, PyObject *options);
 PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg);
 /* The store the compile cache (ascendrtc/cache.py) lends the compiler for
- * its precompiled device API (pch_store.c); provider.c hands it over once
- * the provider is loaded. */
+ * its precompiled device API (pch_store.c); backend.c hands it over once
+ * the backend is loaded. */
 extern const ascendrtc_pch_store arc_pch_store;
 /* profile.c: the cost model's session (ascendrtc/_profile.py). */
 PyObject *arc_profile(PyObject *module, PyObject *args);
@@ -181,7 +181,7 @@ PyObject *arc_raise(arc_state *st, aclError err, const char *api);
 /* Same, always as LaunchError. */
 PyObject *arc_raise_launch(arc_state *st, aclError err, const char *api);
 /* AclError (launch 0) or LaunchError (1), a new reference: from `st`, or
- * when there is none (provider loading) from ascendrtc._errors, where the
+ * when there is none (backend loading) from ascendrtc._errors, where the
  * classes live. */
 PyObject *arc_error_class(arc_state *st, int launch);
 /* The class `name` of ascendrtc._errors (a new reference), where every
@@ -371,7 +371,7 @@ extern PyType_Spec kernel_spec;
 extern PyType_Spec launcher_spec;
 /* Build a Kernel for `fn` of module `mod`, its parameters described by `km`
  * (the binary's metadata for it), or by sizes only when km is NULL or
- * disagrees with the provider's parameter count. */
+ * disagrees with the backend's parameter count. */
 PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObject *name,
                          const arc_kernel_meta *km);
 /* kernel_params.c: "name(x, y, raw: untyped, n)" for messages, and the

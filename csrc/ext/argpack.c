@@ -364,7 +364,7 @@ static int pack_struct(const KernelObject *k, const arc_param_desc *p, PyObject 
     return rc;
 }
 
-/* Binaries without metadata (a real CANN provider): sizes only. */
+/* Binaries without metadata (a real CANN backend): sizes only. */
 static int pack_unknown(const KernelObject *k, const arc_param_desc *p, PyObject *arg, unsigned char *dst)
 {
     if (p->size == sizeof(void *) && (PyObject_TypeCheck(arg, k->dev_type) || PyArray_Check(arg)))

@@ -153,7 +153,7 @@ PyObject *arc_compile(PyObject *module, PyObject *args, PyObject *kwds)
         Py_DECREF(v);
     }
     /* The files the compiler read, for the disk cache: None when the
-     * provider does not say (a CANN home). */
+     * backend does not say (a CANN home). */
     const char *deps = arc_acl.ascendrtc_rtc_dependencies ? arc_acl.ascendrtc_rtc_dependencies(prog) : NULL;
     if (deps) {
         if (!(depo = PyUnicode_DecodeUTF8(deps, (Py_ssize_t)strlen(deps), "surrogateescape")))

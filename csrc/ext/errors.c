@@ -1,7 +1,7 @@
 /* errors.c - ACL error codes to Python exceptions.  Every failure of an
  * ACL call reaches Python through arc_raise, as the exception the error
  * table (include/acl/acl_error_table.h) names for the code, with .code and
- * .name and the provider's detail message. */
+ * .name and the backend's detail message. */
 #include "arc_ext.h"
 
 #include <stdarg.h>
@@ -76,7 +76,7 @@ static PyObject *raise_as(PyObject *exc, aclError err, const char *api)
         msg = PyUnicode_FromFormat("%s (%d): %s", name, err, detail); /* the detail names the call already */
     else if (detail && detail[0])
         msg = PyUnicode_FromFormat("%s (%d): %s: %s", name, err, api, detail);
-    else if (i >= 0) /* a provider that says nothing more: the table's summary */
+    else if (i >= 0) /* a backend that says nothing more: the table's summary */
         msg = PyUnicode_FromFormat("%s (%d): %s failed: %s", name, err, api, err_table[i].message);
     else
         msg = PyUnicode_FromFormat("%s (%d): %s failed", name, err, api);

@@ -170,28 +170,28 @@ static PyObject *mod_noop(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 static PyMethodDef mod_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))arc_configure, METH_VARARGS | METH_KEYWORDS,
-     "configure(backend, home)\n--\n\nChoose the provider ('sim' or 'cann') and its home directory. "
-     "Fails once a different provider is loaded."},
+     "configure(backend, home)\n--\n\nChoose the backend ('sim' or 'cann') and its home directory. "
+     "Fails once a different backend is loaded."},
     {"prewarm", arc_prewarm, METH_VARARGS,
      "prewarm(home) -> bool\n--\n\nReady the simulated NPU's compiler at `home` on a background thread (its "
      "libraries loaded, one throwaway compile) so that the first compile is not the slow one; False unless "
-     "ASCENDRTC_PREWARM=1, or when the provider is loaded already or a prewarm ran."},
-    {"backend_info", arc_backend_info, METH_NOARGS, "The chosen provider, its home and whether it is loaded."},
+     "ASCENDRTC_PREWARM=1, or when the backend is loaded already or a prewarm ran."},
+    {"backend_info", arc_backend_info, METH_NOARGS, "The chosen backend, its home and whether it is loaded."},
     {"error_name", arc_error_name_py, METH_O, "The symbolic name of an ACL error code."},
     {"compiler_fingerprint", arc_compiler_fingerprint, METH_NOARGS,
-     "What a binary depends on besides source and options (the provider's compiler), or None when the "
-     "provider does not say (a CANN home)."},
+     "What a binary depends on besides source and options (the backend's compiler), or None when the "
+     "backend does not say (a CANN home)."},
     {"resolve_arch", arc_resolve_arch, METH_O,
      "resolve_arch(options) -> str or None\n--\n\nThe --npu-arch a compile with these options targets, as "
-     "the provider's option parser resolves --npu-arch and --npu-soc; None when they do not parse or the "
-     "provider does not say."},
+     "the backend's option parser resolves --npu-arch and --npu-soc; None when they do not parse or the "
+     "backend does not say."},
     {"set_launch_timeout", arc_set_launch_timeout, METH_O,
      "set_launch_timeout(seconds) -> bool\n--\n\nThe simulated NPU's default launch timeout (negative: "
-     "back to $ASCENDRTC_LAUNCH_TIMEOUT); False when the provider has no such setting."},
+     "back to $ASCENDRTC_LAUNCH_TIMEOUT); False when the backend has no such setting."},
     {"profile", arc_profile, METH_VARARGS,
      "profile(on, soc=None) -> bool or None\n--\n\nStart (clearing what was recorded) or stop the cost model's "
      "profiling session, pricing launches for SoC `soc` (None: the device's). Returns whether one was on; None "
-     "when the provider has no cost model (a CANN home). ValueError names the known SoCs."},
+     "when the backend has no cost model (a CANN home). ValueError names the known SoCs."},
     {"profile_take", arc_profile_take, METH_NOARGS,
      "profile_take() -> str\n--\n\nThe launches priced since the last take, as JSON text (docs/performance_model.md)."},
     {"synchronize", mod_synchronize, METH_NOARGS, "Wait until all work on the device has finished."},
@@ -205,7 +205,7 @@ static PyMethodDef mod_methods[] = {
      "detail, deps)\n--\n\n"
      "Run aclrtcCompileProg with the GIL released.  code is 0 on success; binary is bytes or None; "
      "lowered maps each name expression to its lowered symbol; detail is the failing call's message (\"\" on "
-     "success); deps lists the files the compiler read (\"sha256<TAB>path\" lines), None when the provider "
+     "success); deps lists the files the compiler read (\"sha256<TAB>path\" lines), None when the backend "
      "does not say."},
     {"read_meta", arc_read_meta, METH_O,
      "read_meta(data) -> BinaryMeta or None\n--\n\nThe .arc_meta metadata of a binary built by ascendrtc's "
@@ -310,7 +310,7 @@ static PyModuleDef_Slot mod_slots[] = {
 PyModuleDef arc_moduledef = {
     PyModuleDef_HEAD_INIT,
     .m_name = "ascendrtc._C",
-    .m_doc = "ascendrtc's C core: CANN's ACL C API (through a dlopen'd provider), device arrays, "
+    .m_doc = "ascendrtc's C core: CANN's ACL C API (through a dlopen'd backend), device arrays, "
              "streams, events, and table-driven kernel argument packing and launch.",
     .m_size = sizeof(arc_state),
     .m_methods = mod_methods,

@@ -1,6 +1,6 @@
 /* host_code.c - HostCode (_C.HostCode): an op project's host code
- * compiled and loaded by the provider's host ORC loader (rtc/host_op.cpp, reached
- * through ARC_EXT_FUNCS like every other provider function), and the C
+ * compiled and loaded by the backend's host ORC loader (rtc/host_op.cpp, reached
+ * through ARC_EXT_FUNCS like every other backend function), and the C
  * entry points it answers through (csrc/host_api/arc/host_driver.h:
  * arc_host_describe, arc_host_plan).  The compile and every call run
  * contained (host_run.c): a fault, a timeout or Ctrl-C is an answer, not
@@ -32,7 +32,7 @@ typedef struct {
     free_fn free_reply;
 } HostCodeObject;
 
-/* str of a malloc'd provider string (freed here), "" for NULL. */
+/* str of a malloc'd backend string (freed here), "" for NULL. */
 static PyObject *take(char *s)
 {
     PyObject *r = PyUnicode_DecodeUTF8(s ? s : "", s ? (Py_ssize_t)strlen(s) : 0, "replace");
@@ -48,7 +48,7 @@ static int have_host_jit(void)
     if (arc_acl.ascendrtc_host_op_compile && arc_acl.ascendrtc_host_op_symbol && arc_acl.ascendrtc_host_op_free &&
         arc_acl.ascendrtc_host_op_init && arc_acl.ascendrtc_host_free_string)
         return 1;
-    arc_raise_host_compile(NULL, "op projects' host code runs on the simulated NPU only: this provider has "
+    arc_raise_host_compile(NULL, "op projects' host code runs on the simulated NPU only: this backend has "
                                  "no host-code compiler (ascendrtc_host_op_compile)");
     return 0;
 }

@@ -94,7 +94,7 @@ int arc_host_run(void (*fn)(void *), void *arg, double timeout_s, int *sig, cons
 {
     *sig = 0;
     if (!arc_acl.ascendrtc_fault_recovery || !arc_acl.ascendrtc_fault_interrupt) {
-        arc_raise_host_compile(NULL, "op host code runs on the simulated NPU only: this provider has no "
+        arc_raise_host_compile(NULL, "op host code runs on the simulated NPU only: this backend has no "
                                      "fault recovery (ascendrtc_fault_recovery)");
         return ARC_HOST_ERROR;
     }

@@ -23,7 +23,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
     aclError err = arc_acl.aclrtFunctionGetParamCount(fn, &n);
     if (err != ACL_SUCCESS)
         return arc_raise(st, err, "aclrtFunctionGetParamCount");
-    /* Metadata that disagrees with the provider's parameter list: sizes only. */
+    /* Metadata that disagrees with the backend's parameter list: sizes only. */
     if (km && km->nparams != n)
         km = NULL;
     KernelObject *k = (KernelObject *)st->KernelType->tp_alloc(st->KernelType, 0);
@@ -78,7 +78,7 @@ PyObject *arc_kernel_new(arc_state *st, PyObject *mod, aclrtFuncHandle fn, PyObj
                 goto error;
             p->want = (PyObject *)d;
         }
-        if (size == 0) { /* a provider bug, not a user error */
+        if (size == 0) { /* a backend bug, not a user error */
             PyErr_Format(PyExc_ValueError, "kernel %U: parameter %zu (%U) has size 0", name, i, p->name);
             goto error;
         }

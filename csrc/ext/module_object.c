@@ -91,7 +91,7 @@ static PyMethodDef module_methods[] = {
      "get_function(symbol, name=None, meta=None) -> Kernel\n"
      "--\n\nLook a kernel up by symbol (aclrtBinaryGetFunction).  meta, the binary's BinaryMeta "
      "(_C.read_meta), gives each parameter's kind, name, type and element dtype; without it (or when it "
-     "disagrees with the provider's parameter count) only sizes are known."},
+     "disagrees with the backend's parameter count) only sizes are known."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,7 +1,7 @@
 /* prewarm.c - _C.prewarm(): ready the simulated NPU's compiler on a
  * background thread while Python goes on importing, so that a new
  * process's first compile is not the slow one.  The thread loads the
- * provider's two libraries (the same dlopen load_provider does later: that
+ * backend's two libraries (the same dlopen load_backend does later: that
  * one then finds them loaded, and relocating clang and LLVM, tens of ms,
  * is done) and runs the compiler's throwaway compile
  * (ascendrtc_rtc_prewarm, rtc/prewarm.c).  It needs no GIL and touches no
@@ -9,7 +9,7 @@
  * one) and waited for before fork() (a child must not inherit a compiler
  * lock held by a thread it does not have), at exit (LLVM's static objects
  * must outlive it; a short-lived process does not wait for the whole
- * compile) and before another provider is chosen (whose libraries must not
+ * compile) and before another backend is chosen (whose libraries must not
  * meet these).  Opt-in (ASCENDRTC_PREWARM=1): on a 2-core machine the
  * thread slowed the import by about what it saved the first compile
  * (BENCHMARKS.md), and a process that only loads cached binaries would pay
@@ -34,7 +34,7 @@ static void *work(void *arg)
     (void)arg;
     char path[4400];
     snprintf(path, sizeof path, "%s/libascendcl.so", dir);
-    /* The flags load_provider uses, so that its dlopen is a reference more. */
+    /* The flags load_backend uses, so that its dlopen is a reference more. */
     libs[0] = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
     snprintf(path, sizeof path, "%s/libacl_rtc.so", dir);
     libs[1] = libs[0] ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
@@ -58,7 +58,7 @@ static void stop(void)
     pthread_mutex_unlock(&mu);
 }
 
-/* Another provider is about to be chosen: the thread's libraries go, so a
+/* Another backend is about to be chosen: the thread's libraries go, so a
  * CANN home's libascendcl.so cannot resolve to the simulated one. */
 void arc_prewarm_forget(void)
 {

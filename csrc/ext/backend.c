@@ -1,4 +1,4 @@
-/* provider.c - the seam: resolve CANN's ACL C API from the chosen provider
+/* backend.c - the seam: resolve CANN's ACL C API from the chosen backend
  * (the simulated NPU's home, or a real CANN home) with dlopen/dlsym.  _C
  * never links against libascendcl; everything goes through arc_acl. */
 #include "arc_ext.h"
@@ -17,7 +17,7 @@ static char backend[16] = "sim";
 static char home[4096];
 static void *libs[2];
 
-/* Record which provider to use; fails once a different one is loaded. */
+/* Record which backend to use; fails once a different one is loaded. */
 PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"backend", "home", NULL};
@@ -39,7 +39,7 @@ PyObject *arc_configure(PyObject *module, PyObject *args, PyObject *kwds)
                             backend, home);
     }
     if (strcmp(b, backend) != 0 || strcmp(h, home) != 0)
-        arc_prewarm_forget(); /* its libraries were another provider's */
+        arc_prewarm_forget(); /* its libraries were another backend's */
     snprintf(backend, sizeof backend, "%s", b);
     snprintf(home, sizeof home, "%s", h);
     Py_RETURN_NONE;
@@ -64,7 +64,7 @@ static void unload_libs(void)
     memset(&arc_acl, 0, sizeof arc_acl);
 }
 
-static PyObject *provider_error(const char *fmt, ...)
+static PyObject *backend_error(const char *fmt, ...)
 {
     char msg[1536];
     va_list ap;
@@ -89,11 +89,11 @@ static PyObject *provider_error(const char *fmt, ...)
     return NULL;
 }
 
-static int load_provider(void)
+static int load_backend(void)
 {
     char path[4200];
     if (!home[0]) {
-        provider_error("no home directory for the '%s' backend: %s", backend,
+        backend_error("no home directory for the '%s' backend: %s", backend,
                        strcmp(backend, "cann") == 0 ? "set ASCEND_HOME_PATH (source set_env.sh)"
                                                    : "import ascendrtc (it configures the sim home)");
         return -1;
@@ -106,7 +106,7 @@ static int load_provider(void)
         libs[i] = dlopen(path, RTLD_NOW | (i == 0 ? RTLD_GLOBAL : RTLD_LOCAL));
         if (!libs[i]) {
             const char *why = dlerror();
-            provider_error("cannot load %s for the '%s' backend from %s: %s%s", lib_names[i], backend, path,
+            backend_error("cannot load %s for the '%s' backend from %s: %s%s", lib_names[i], backend, path,
                            why ? why : "unknown error",
                            strcmp(backend, "sim") == 0
                                ? " (build the simulated NPU home with `make home`, or set ASCENDRTC_SIM_HOME)"
@@ -123,7 +123,7 @@ static int load_provider(void)
 #define ARC_API_LOAD(lib, name)                                                                         \
     *(void **)&arc_acl.name = dlsym(libs[lib], #name);                                                \
     if (!arc_acl.name) {                                                                              \
-        provider_error("%s of the '%s' backend (%s/lib64) has no symbol '%s'", lib_names[lib], backend, \
+        backend_error("%s of the '%s' backend (%s/lib64) has no symbol '%s'", lib_names[lib], backend, \
                        home, #name);                                                                  \
         unload_libs();                                                                                \
         return -1;                                                                                    \
@@ -144,9 +144,9 @@ static int load_provider(void)
 
 int arc_ready_slow(void)
 {
-    /* The GIL serialises first loads (load_provider never releases it). */
+    /* The GIL serialises first loads (load_backend never releases it). */
     if (!arc_loaded) {
-        if (load_provider() < 0)
+        if (load_backend() < 0)
             return -1;
         arc_loaded = 1;
     }
@@ -172,7 +172,7 @@ int arc_bind_quiet(void)
 
 /* ---- ascendrtc's own exports (ARC_EXT_FUNCS), for the Python layer ---- */
 
-/* _C.compiler_fingerprint() -> str, or None when the provider has none. */
+/* _C.compiler_fingerprint() -> str, or None when the backend has none. */
 PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused)
 {
     (void)module;
@@ -185,7 +185,7 @@ PyObject *arc_compiler_fingerprint(PyObject *module, PyObject *unused)
 }
 
 /* _C.resolve_arch(options) -> the --npu-arch the compiler would target, or
- * None (options that do not parse, or a provider that does not say). */
+ * None (options that do not parse, or a backend that does not say). */
 PyObject *arc_resolve_arch(PyObject *module, PyObject *options)
 {
     (void)module;
@@ -212,7 +212,7 @@ done:
     return res;
 }
 
-/* _C.set_launch_timeout(seconds) -> True, or False when the provider has
+/* _C.set_launch_timeout(seconds) -> True, or False when the backend has
  * no such setting (a CANN home). */
 PyObject *arc_set_launch_timeout(PyObject *module, PyObject *arg)
 {
