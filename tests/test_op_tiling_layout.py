@@ -67,3 +67,23 @@ def test_a_nested_class_decodes_inside_its_field():
                                                                       ("e", "scalar", 40)]
     assert t.struct.size == 48
     assert t.fields == {"inner": {"a": 64, "b": 192, "scale": 0.5}, "mid": {"c": 7, "d": -64}, "e": 11}
+
+
+def test_a_nested_library_tiling_struct_decodes_field_by_field():
+    # SoftMaxTiling is a plain struct of the advanced API (not a DSL class);
+    # it describes its fields from the X-macro that makes it, so a tiling
+    # class nesting it decodes and packs inside it (it was raw bytes).
+    f = files()
+    f["op_host/min_max_tiling.h"] = TILING_H.replace(
+        "TILING_DATA_FIELD_DEF(double, scale);",
+        "TILING_DATA_FIELD_DEF(double, scale);\nTILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, sm);")
+    op = arc.op_project(f)
+    t = op.tiling(np.ones(2048, np.int32), np.ones(2048, np.int32))
+    lay = {n: (k, typ, off) for n, k, typ, _, off in t.struct.layout()}
+    assert lay["sm"] == ("struct", "SoftMaxTiling", 24)
+    sm = t.fields["sm"]
+    assert list(sm)[:3] == ["srcM", "srcK", "srcSize"] and set(sm.values()) == {0}
+    u = t.replace(sm={"srcM": 4, "srcK": 64, "tailM": 3})
+    assert u.fields["sm"]["srcM"] == 4 and u.fields["sm"]["tailM"] == 3
+    assert np.frombuffer(u.data[24:32], np.uint32).tolist() == [4, 64]
+    assert u.fields["blockLength"] == 256

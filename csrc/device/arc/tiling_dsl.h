@@ -179,10 +179,17 @@ template <class T> constexpr char fmt_of()
            : __is_class(T) ? 'T'
                            : 0;
 }
-/* A DSL class's own fields visitor, or null for any other type. */
+/* A plain struct that describes its fields (the library tiling structs:
+ * lib/tiling/adv_tiling_fields.h) specialises this with name() and
+ * fields(field_sink &). */
+template <class T> struct plain {
+};
+/* A DSL class's own fields visitor, a described plain struct's, or null. */
 template <class T> constexpr auto sub_of(int) -> decltype(&T::__arc_fields) { return &T::__arc_fields; }
-template <class T> constexpr void (*sub_of(long))(field_sink &) { return nullptr; }
+template <class T> constexpr auto sub_of(long) -> decltype(&plain<T>::fields) { return &plain<T>::fields; }
+template <class T> constexpr void (*sub_of(...))(field_sink &) { return nullptr; }
 template <class T> inline const char *cls_of(decltype(&T::ClassName)) { return T::ClassName(); }
+template <class T> inline const char *cls_of(decltype(&plain<T>::name)) { return plain<T>::name(); }
 template <class T> inline const char *cls_of(...) { return ""; }
 template <class T>
 inline void describe(field_sink &s, const char *name, char kind, size_type count, size_type offset)

@@ -59,5 +59,8 @@ END_TILING_DATA_DEF;
  * LayerNormTiling, RmsNormTiling), shared with the host tiling functions
  * (csrc/host_api/lib/adv_tiling.h). */
 #include "lib/tiling/adv_tiling_data.h"
+#ifdef ASCENDRTC_TILING_HOST
+#include "lib/tiling/adv_tiling_fields.h" /* their fields, for Python's decoding */
+#endif
 
 #endif /* ARC_KERNEL_TILING_H_ */

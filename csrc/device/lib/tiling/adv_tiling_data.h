@@ -15,126 +15,156 @@
 
 #include <stdint.h>
 
+/* Each struct's fields are one X-macro, FIELDS(S, A): S(type, name) a
+ * scalar, A(type, name, n) an array; the struct below is made from it, and
+ * in op_host code so is its description for Python (adv_tiling_fields.h). */
+#define ARC_TILING_S_(type, name) type name;
+#define ARC_TILING_A_(type, name, n) type name[n];
+/* Every struct with its fields' macro. */
+#define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING)
+
 /* Pad(dst, src, PadParams, tiling): src is [srcHeight, srcWidth] (srcWidth
  * includes redundant columns), srcOriWidth columns are valid. */
+#define ARC_PAD_TILING(S, A) \
+    S(uint32_t, srcHeight) \
+    S(uint32_t, srcWidth) \
+    S(uint32_t, srcOriWidth) \
+    S(uint32_t, typeSize) \
+    S(uint32_t, widthAligned) /* srcWidth rounded up to 32 bytes */ \
+    S(uint32_t, tmpBufferSize) /* bytes of scratch the split was made for */ \
+    S(uint32_t, rowsPerLoop) /* rows one pass handles with that scratch */ \
+    S(uint32_t, loopCount) \
+    S(uint32_t, tailRows) \
+    A(uint32_t, reserved, 7)
 struct PadTiling {
-    uint32_t srcHeight;
-    uint32_t srcWidth;
-    uint32_t srcOriWidth;
-    uint32_t typeSize;
-    uint32_t widthAligned;     /* srcWidth rounded up to 32 bytes */
-    uint32_t tmpBufferSize;    /* bytes of scratch the split was made for */
-    uint32_t rowsPerLoop;      /* rows one pass handles with that scratch */
-    uint32_t loopCount;
-    uint32_t tailRows;
-    uint32_t reserved[7];
+    ARC_PAD_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* UnPad(dst, src, UnPadParams, tiling): src is [srcHeight, srcWidth]. */
+#define ARC_UN_PAD_TILING(S, A) \
+    S(uint32_t, srcHeight) \
+    S(uint32_t, srcWidth) \
+    S(uint32_t, typeSize) \
+    S(uint32_t, tmpBufferSize) \
+    S(uint32_t, rowsPerLoop) \
+    S(uint32_t, loopCount) \
+    S(uint32_t, tailRows) \
+    A(uint32_t, reserved, 9)
 struct UnPadTiling {
-    uint32_t srcHeight;
-    uint32_t srcWidth;
-    uint32_t typeSize;
-    uint32_t tmpBufferSize;
-    uint32_t rowsPerLoop;
-    uint32_t loopCount;
-    uint32_t tailRows;
-    uint32_t reserved[9];
+    ARC_UN_PAD_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* SoftMax family: the row-wise split of a [srcM, srcK] tensor. */
+#define ARC_SOFT_MAX_TILING(S, A) \
+    S(uint32_t, srcM) \
+    S(uint32_t, srcK) \
+    S(uint32_t, srcSize) \
+    S(uint32_t, outMaxM) \
+    S(uint32_t, outMaxK) \
+    S(uint32_t, outMaxSize) \
+    S(uint32_t, splitM) \
+    S(uint32_t, splitK) \
+    S(uint32_t, splitSize) \
+    S(uint32_t, reduceM) \
+    S(uint32_t, reduceK) \
+    S(uint32_t, reduceSize) \
+    S(uint32_t, rangeM) \
+    S(uint32_t, tailM) \
+    S(uint32_t, tailSplitSize) \
+    S(uint32_t, tailReduceSize)
 struct SoftMaxTiling {
-    uint32_t srcM;
-    uint32_t srcK;
-    uint32_t srcSize;
-    uint32_t outMaxM;
-    uint32_t outMaxK;
-    uint32_t outMaxSize;
-    uint32_t splitM;
-    uint32_t splitK;
-    uint32_t splitSize;
-    uint32_t reduceM;
-    uint32_t reduceK;
-    uint32_t reduceSize;
-    uint32_t rangeM;
-    uint32_t tailM;
-    uint32_t tailSplitSize;
-    uint32_t tailReduceSize;
+    ARC_SOFT_MAX_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* LayerNorm over the last axis of [bLength, sLength, hLength]. */
+#define ARC_LAYER_NORM_TILING(S, A) \
+    S(uint32_t, bLength) \
+    S(uint32_t, sLength) \
+    S(uint32_t, hLength) \
+    S(uint32_t, originalHLength) \
+    S(uint32_t, inputXSize) \
+    S(uint32_t, meanVarSize) \
+    S(uint32_t, numberOfTmpBuf) \
+    S(uint32_t, meanTmpTensorPos) \
+    S(uint32_t, meanTmpTensorSize) \
+    S(uint32_t, varianceTmpTensorPos) \
+    S(uint32_t, varianceTmpTensorSize) \
+    S(uint32_t, tmpBufSize) \
+    S(uint32_t, oneTmpSize) \
+    S(uint32_t, firstTmpStartPos) \
+    S(uint32_t, secondTmpStartPos) \
+    S(uint32_t, thirdTmpStartPos) \
+    S(uint32_t, loopRound) \
+    S(uint32_t, inputRoundSize) \
+    S(uint32_t, inputTailSize) \
+    S(uint32_t, inputTailPos) \
+    S(uint32_t, meanVarRoundSize) \
+    S(uint32_t, meanVarTailSize) \
+    S(uint32_t, meanVarTailPos) \
+    S(uint32_t, bshCurLength) \
+    S(uint32_t, bsCurLength) \
+    S(float, lastDimValueBack)
 struct LayerNormTiling {
-    uint32_t bLength;
-    uint32_t sLength;
-    uint32_t hLength;
-    uint32_t originalHLength;
-    uint32_t inputXSize;
-    uint32_t meanVarSize;
-    uint32_t numberOfTmpBuf;
-    uint32_t meanTmpTensorPos;
-    uint32_t meanTmpTensorSize;
-    uint32_t varianceTmpTensorPos;
-    uint32_t varianceTmpTensorSize;
-    uint32_t tmpBufSize;
-    uint32_t oneTmpSize;
-    uint32_t firstTmpStartPos;
-    uint32_t secondTmpStartPos;
-    uint32_t thirdTmpStartPos;
-    uint32_t loopRound;
-    uint32_t inputRoundSize;
-    uint32_t inputTailSize;
-    uint32_t inputTailPos;
-    uint32_t meanVarRoundSize;
-    uint32_t meanVarTailSize;
-    uint32_t meanVarTailPos;
-    uint32_t bshCurLength;
-    uint32_t bsCurLength;
-    float lastDimValueBack;
+    ARC_LAYER_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* RmsNorm over the last axis of [bLength, sLength, hLength]. */
+#define ARC_RMS_NORM_TILING(S, A) \
+    S(uint32_t, bLength) \
+    S(uint32_t, sLength) \
+    S(uint32_t, hLength) \
+    S(uint32_t, originalHLength) \
+    S(float, reciprocalOfHLength) \
+    S(uint32_t, mainBshLength) \
+    S(uint32_t, mainBsLength) \
+    S(uint32_t, mainBsLengthAlign) \
+    S(uint32_t, loopRound) \
+    S(uint32_t, inputTailPos) \
+    S(uint32_t, tailBshLength) \
+    S(uint32_t, tailBsLength)
 struct RmsNormTiling {
-    uint32_t bLength;
-    uint32_t sLength;
-    uint32_t hLength;
-    uint32_t originalHLength;
-    float reciprocalOfHLength;
-    uint32_t mainBshLength;
-    uint32_t mainBsLength;
-    uint32_t mainBsLengthAlign;
-    uint32_t loopRound;
-    uint32_t inputTailPos;
-    uint32_t tailBshLength;
-    uint32_t tailBsLength;
+    ARC_RMS_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* ConfusionTranspose: param0 the scenario (TransposeType 1..7), param1..4
  * the logical [B, N, S, H/N] (scenario 7: B = N = 1, S = H, H/N = W),
  * param5 H = N * H/N, param6 the element size; the rest unused. */
+#define ARC_CONFUSION_TRANSPOSE_TILING(S, A) \
+    S(uint32_t, param0) \
+    S(uint32_t, param1) \
+    S(uint32_t, param2) \
+    S(uint32_t, param3) \
+    S(uint32_t, param4) \
+    S(uint32_t, param5) \
+    S(uint32_t, param6) \
+    S(uint32_t, param7) \
+    S(uint32_t, param8) \
+    S(uint32_t, param9) \
+    S(uint32_t, param10) \
+    S(uint32_t, param11) \
+    S(uint32_t, param12) \
+    S(uint32_t, param13) \
+    S(uint32_t, param14) \
+    S(uint32_t, param15) \
+    S(uint32_t, param16) \
+    S(uint32_t, param17)
 struct ConfusionTransposeTiling {
-    uint32_t param0, param1, param2, param3, param4, param5, param6, param7, param8;
-    uint32_t param9, param10, param11, param12, param13, param14, param15, param16, param17;
+    ARC_CONFUSION_TRANSPOSE_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 #ifdef __cplusplus
 /* CANN also spells them AscendC::tiling::X. */
+#define ARC_TILING_USING_(name, fields) using ::name;
 namespace AscendC {
 namespace tiling {
-using ::PadTiling;
-using ::UnPadTiling;
-using ::SoftMaxTiling;
-using ::LayerNormTiling;
-using ::RmsNormTiling;
-using ::ConfusionTransposeTiling;
+ARC_ADV_TILINGS(ARC_TILING_USING_)
 } // namespace tiling
 } // namespace AscendC
+#undef ARC_TILING_USING_
 #else
-typedef struct PadTiling PadTiling;
-typedef struct UnPadTiling UnPadTiling;
-typedef struct SoftMaxTiling SoftMaxTiling;
-typedef struct LayerNormTiling LayerNormTiling;
-typedef struct RmsNormTiling RmsNormTiling;
-typedef struct ConfusionTransposeTiling ConfusionTransposeTiling;
+#define ARC_TILING_TYPEDEF_(name, fields) typedef struct name name;
+ARC_ADV_TILINGS(ARC_TILING_TYPEDEF_)
+#undef ARC_TILING_TYPEDEF_
 #endif
 
 #endif /* ARC_ADV_TILING_DATA_H_ */
