@@ -76,3 +76,48 @@ def test_in_memory_files_are_written_once_under_their_content(tmp_path):
     assert other.root != a.root
     x = np.arange(4096, dtype=np.float32)
     assert np.array_equal(arc.op_project(os.path.join(PROJECTS, "AddSplit"))(x, x), 2 * x)  # still usable
+
+
+def test_a_warm_call_crosses_into_c_twice_and_reads_no_json(monkeypatch):
+    # Issue 31: a warm op(x, y) makes at most 3 Python<->C crossings and no
+    # JSON.  Here: the host plan (InferShape + tiling) and the launch.
+    import json
+    op = arc.op_project(os.path.join(PROJECTS, "MinMax"))
+    a, b = np.arange(2048, dtype=np.int32), np.full(2048, 1000, np.int32)
+    op(a, b)
+
+    class Counted:
+        def __init__(self, k):
+            self.k, self.calls = k, 0
+
+        def __getattr__(self, name):
+            return getattr(self.k, name)
+
+        def __call__(self, *args, **kw):
+            self.calls += 1
+            return self.k(*args, **kw)
+
+    for key in list(op._kernels):
+        op._kernels[key] = Counted(op._kernels[key])
+
+    def no_json(*_a, **_k):
+        raise AssertionError("a warm call parsed or wrote JSON")
+    monkeypatch.setattr(json, "loads", no_json)
+    monkeypatch.setattr(json, "dumps", no_json)
+    c_calls = []
+
+    def prof(frame, event, arg):
+        if event == "c_call":
+            owner = getattr(arg, "__self__", None)
+            mod = getattr(arg, "__module__", None) or type(owner).__module__
+            if mod in ("ascendrtc._C", "ascendrtc") or type(owner).__module__ in ("ascendrtc._C", "ascendrtc"):
+                c_calls.append(getattr(arg, "__qualname__", repr(arg)))
+    sys.setprofile(prof)
+    try:
+        lo, hi = op(a, b)
+    finally:
+        sys.setprofile(None)
+    launches = sum(k.calls for k in op._kernels.values())
+    assert launches == 1 and np.array_equal(lo, np.minimum(a, b)) and np.array_equal(hi, np.maximum(a, b))
+    assert len(c_calls) + launches <= 3, c_calls
+    assert c_calls == ["HostCode.plan"], c_calls

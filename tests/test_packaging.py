@@ -217,6 +217,26 @@ def test_wheel_installs_into_a_fresh_venv_and_runs(tmp_path):
         r = subprocess.run(["unshare", "-m", "sh", "-c", HIDE_LLVM, "sh", str(py), str(readme)], cwd=tmp_path,
                            capture_output=True, text=True, env=env, timeout=300)
         assert r.returncode == 0 and "readme ok" in r.stdout, r.stdout + r.stderr
+        # An op project too: its op_host code compiles with the wheel's own
+        # clang headers and C++ library, with no system LLVM to fall back on.
+        op = tmp_path / "op.py"
+        op.write_text(OP_PROJECT.replace("PROJECT", str(src / "tests" / "op_projects" / "MinMax")))
+        r = subprocess.run(["unshare", "-m", "sh", "-c", HIDE_LLVM, "sh", str(py), str(op)], cwd=tmp_path,
+                           capture_output=True, text=True, env=dict(env, ASCENDRTC_CACHE="off"), timeout=600)
+        assert r.returncode == 0 and "op ok" in r.stdout, r.stdout + r.stderr
+
+
+OP_PROJECT = """
+import numpy as np
+import ascendrtc as arc
+op = arc.op_project("PROJECT")
+a = np.arange(2048, dtype=np.int32)
+b = np.full(2048, 1000, np.int32)
+lo, hi = op(a, b)
+assert np.array_equal(lo, np.minimum(a, b)) and np.array_equal(hi, np.maximum(a, b))
+assert op.tiling(a, b).fields == {"blockLength": 256, "cores": 8}
+print("op ok")
+"""
 
 
 HIDE_LLVM = r'''
