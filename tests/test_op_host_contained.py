@@ -232,3 +232,57 @@ def test_ctrl_c_stops_an_endless_static_initialiser_within_a_second():
     assert line.startswith("interrupted"), (line, out, err)
     assert took < 1.5, took
     assert out.split("\n")[0] == "good", err
+
+
+# Destructors of an op_host file's static objects and destructor functions,
+# run as the op's host code is unloaded.  They ran uncontained (a crash
+# killed the process at `del op` or at exit).
+BAD_FINI = {
+    "segv": ("struct ArcBad { ~ArcBad() { volatile int *p = nullptr; *p = 1; } };\nstatic ArcBad arc_bad;",
+             r"destructors crashed \(SIGSEGV"),
+    "abort": ("#include <cstdlib>\n__attribute__((destructor)) static void arc_bad() { std::abort(); }",
+              r"destructors crashed \(SIGABRT"),
+    "loop": ("struct ArcBad { ~ArcBad() { volatile unsigned spin = 1; while (spin) {} } };\nstatic ArcBad arc_bad;",
+             r"destructors did not return within 2 s"),
+}
+
+
+def _unload(project):
+    """Drops the process's cache entry of an op project, so `del` unloads it."""
+    from ascendrtc import _op_project
+    for k in [k for k, v in _op_project._project_cache.items() if v is project]:
+        del _op_project._project_cache[k]
+
+
+@pytest.mark.parametrize("what", sorted(BAD_FINI))
+def test_a_failing_destructor_is_a_warning_and_the_process_goes_on(op, what):
+    import gc
+    f = files()
+    f["op_host/zz_fini.cpp"] = BAD_FINI[what][0]
+    bad = arc.op_project(f, host_timeout=2)
+    good_call(bad)                               # loads, initialises and runs
+    _unload(bad)
+    with pytest.warns(RuntimeWarning, match=BAD_FINI[what][1]):
+        del bad
+        gc.collect()
+    good_call(op)
+    good_call(arc.op_project(files(), options=["-DARC_AFTER_FINI_" + what.upper()]))
+
+
+def test_destructors_run_once_in_order_when_the_code_is_unloaded(tmp_path):
+    import gc
+    log = tmp_path / "fini.log"
+    f = files()
+    f["op_host/zz_fini.cpp"] = (
+        "#include <cstdio>\n"
+        f"static void arc_note(const char *s) {{ FILE *f = std::fopen(\"{log}\", \"a\"); std::fputs(s, f); std::fclose(f); }}\n"
+        "struct ArcNote { const char *s; ~ArcNote() { arc_note(s); } };\n"
+        "static ArcNote arc_first{\"first \"}, arc_second{\"second \"};\n"
+        "__attribute__((destructor)) static void arc_last() { arc_note(\"function\"); }\n")
+    one = arc.op_project(f)
+    good_call(one)
+    assert not log.exists()                     # nothing runs while the op is alive
+    _unload(one)
+    del one
+    gc.collect()
+    assert log.read_text() == "second first function"   # objects newest first, then destructor functions

@@ -136,8 +136,14 @@ ARC_EXPORT void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, cha
  * (*what says what), -1 when the code has no initialiser entry (*what
  * says why); *what is freed with ascendrtc_host_free_string. */
 ARC_EXPORT int ascendrtc_host_op_init(arc_host_op *op, char **what);
-/* libacl_rtc: unload the host code (its static objects' destructors run
- * when its initialisers all returned, none otherwise). */
+/* libacl_rtc: run the loaded host code's destructors once (its static
+ * objects', newest first, then its destructor functions) when its
+ * initialisers all returned, none otherwise; no lock held while they run,
+ * the caller contains them as it does the initialisers.  0 when they
+ * returned, 1 when one threw (*what), -1 when the code has no fini entry. */
+ARC_EXPORT int ascendrtc_host_op_fini(arc_host_op *op, char **what);
+/* libacl_rtc: unload the host code; runs none of its code (call
+ * ascendrtc_host_op_fini first for its destructors). */
 ARC_EXPORT void ascendrtc_host_op_free(arc_host_op *op);
 /* libacl_rtc: free a string the host-op functions returned. */
 ARC_EXPORT void ascendrtc_host_free_string(char *s);

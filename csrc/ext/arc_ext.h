@@ -76,6 +76,7 @@
     X(1, ascendrtc_host_op_compile)         \
     X(1, ascendrtc_host_op_symbol)          \
     X(1, ascendrtc_host_op_init)            \
+    X(1, ascendrtc_host_op_fini)            \
     X(1, ascendrtc_host_op_free)            \
     X(1, ascendrtc_host_free_string)
 

@@ -30,6 +30,7 @@ typedef struct {
     plan_fn plan;
     plan_free_fn plan_free;
     free_fn free_reply;
+    double timeout; /* seconds its initialisers and destructors may run (0: no limit) */
 } HostCodeObject;
 
 /* str of a malloc'd backend string (freed here), "" for NULL. */
@@ -63,12 +64,69 @@ static void *symbol(HostCodeObject *h, const char *name, PyObject **why)
     return addr;
 }
 
+typedef struct {
+    arc_host_op *op;
+    char *what;
+    int rc;
+} fini_args;
+
+static void fini_main(void *p)
+{
+    fini_args *a = p;
+    a->rc = arc_acl.ascendrtc_host_op_fini(a->op, &a->what);
+}
+
+/* Runs the code's destructors contained (host_run.c), as its initialisers
+ * ran: a destructor that crashes, throws or does not return is reported
+ * as a RuntimeWarning and the process goes on.  1 when the code may be
+ * unloaded, 0 when its thread still runs it (the code is then leaked). */
+static int run_finalisers(HostCodeObject *h)
+{
+    if (!arc_acl.ascendrtc_host_op_fini)
+        return 1;
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    /* On the heap: a thread left running still writes to it (leaked then). */
+    fini_args *fa = malloc(sizeof *fa);
+    if (!fa) {
+        PyErr_Restore(et, ev, tb);
+        return 1; /* no memory to contain them: unloaded without its destructors */
+    }
+    *fa = (fini_args){h->op, NULL, -1};
+    int sig, how = arc_host_run(fini_main, fa, h->timeout, &sig, NULL);
+    int warned = 0;
+    if (how == ARC_HOST_ERROR || how == ARC_HOST_INTERRUPTED)
+        PyErr_WriteUnraisable((PyObject *)h);
+    else if (how == ARC_HOST_FAULT)
+        warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "the op_host code's destructors crashed (%s) while it "
+                                  "was unloaded; the process goes on", arc_host_signal_text(sig));
+    else if (how == ARC_HOST_TIMEOUT || how == ARC_HOST_STUCK) {
+        char secs[32]; /* PyErr_WarnFormat has no %g */
+        snprintf(secs, sizeof secs, "%g", h->timeout);
+        warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "the op_host code's destructors did not return within "
+                                  "%s s while it was unloaded%s", secs,
+                                  how == ARC_HOST_STUCK ? " (their thread is left running)" : "");
+    }
+    else if (fa->rc > 0)
+        warned = PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "a destructor of the op_host code %s while it was "
+                                  "unloaded", fa->what ? fa->what : "threw");
+    if (warned < 0)
+        PyErr_WriteUnraisable((PyObject *)h);
+    if (sig != -1) {
+        if (fa->what)
+            arc_acl.ascendrtc_host_free_string(fa->what);
+        free(fa);
+    }
+    PyErr_Restore(et, ev, tb);
+    return sig != -1;
+}
+
 static void hostcode_dealloc(PyObject *op)
 {
     HostCodeObject *h = (HostCodeObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
-    if (h->op)
-        arc_acl.ascendrtc_host_op_free(h->op); /* its static objects' destructors run */
+    if (h->op && run_finalisers(h))
+        arc_acl.ascendrtc_host_op_free(h->op);
     Py_XDECREF(h->log);
     tp->tp_free(op);
     Py_DECREF(tp);
@@ -100,16 +158,15 @@ static void init_main(void *p)
 }
 
 /* Runs the loaded code's static initialisers contained (host_run.c); 0
- * when they returned, else -1 with an exception set: RuntimeError with
+ * when they returned, else -1 with an exception set: HostCompileError with
  * .stage "init" and .file (the op_host file whose initialiser was
  * running, or None) for a fault, a throw or a timeout.  The code is
  * unloaded after a failure without running any more of it, or leaked when
  * its thread did not stop. */
-static int run_initialisers(HostCodeObject *h, double timeout_s)
+static int initialisers_run(HostCodeObject *h, double timeout_s, init_args *ia, int *sigp)
 {
-    init_args ia = {h->op, NULL, -1};
-    int sig, how = arc_host_run(init_main, &ia, timeout_s, &sig, NULL);
-    if (how == ARC_HOST_DONE && ia.rc == 0)
+    int how = arc_host_run(init_main, ia, timeout_s, sigp, NULL), sig = *sigp;
+    if (how == ARC_HOST_DONE && ia->rc == 0)
         return 0;
     if (sig == -1)
         h->op = NULL; /* still running its code: never unloaded */
@@ -139,13 +196,11 @@ static int run_initialisers(HostCodeObject *h, double timeout_s)
     else if (how == ARC_HOST_STUCK)
         msg = PyUnicode_FromFormat("%U did not return within %s s and block the signal that stops them: their "
                                    "thread is left running", who, secs);
-    else if (ia.rc == 1)
-        msg = PyUnicode_FromFormat("%U %s", who, ia.what ? ia.what : "threw");
+    else if (ia->rc == 1)
+        msg = PyUnicode_FromFormat("%U %s", who, ia->what ? ia->what : "threw");
     else
         msg = PyUnicode_FromFormat("the loaded host code cannot run its static initialisers: %s",
-                                   ia.what ? ia.what : "no arc_host_init");
-    if (ia.what)
-        arc_acl.ascendrtc_host_free_string(ia.what);
+                                   ia->what ? ia->what : "no arc_host_init");
     Py_XDECREF(who);
     if (msg)
         arc_raise_host_error(msg, NULL, "init", file);
@@ -153,6 +208,24 @@ static int run_initialisers(HostCodeObject *h, double timeout_s)
     if (file != Py_None)
         Py_DECREF(file);
     return -1;
+}
+
+/* init_args on the heap: a thread left running still writes to them. */
+static int run_initialisers(HostCodeObject *h, double timeout_s)
+{
+    init_args *ia = malloc(sizeof *ia);
+    if (!ia) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *ia = (init_args){h->op, NULL, -1};
+    int sig = 0, r = initialisers_run(h, timeout_s, ia, &sig);
+    if (sig != -1) {
+        if (ia->what)
+            arc_acl.ascendrtc_host_free_string(ia->what);
+        free(ia);
+    }
+    return r;
 }
 
 static void compile_main(void *p)
@@ -229,6 +302,7 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
         goto done;
     }
     h->op = op;
+    h->timeout = timeout_s;
     const char *names[4] = {"arc_host_describe", "arc_host_plan", "arc_host_plan_free", "arc_host_free"};
     void *fns[4];
     for (int i = 0; i < 4; i++) {

@@ -61,4 +61,34 @@ bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<Unit
     return true;
 }
 
+// llvm.global_dtors (__attribute__((destructor)), reverse priority order)
+// becomes the body of __arc_host_dtors, which arc_host_fini calls, so the
+// op's code runs only where ascendrtc calls it, contained, never from ORC's
+// platform hooks.  A library unit's are dropped: units live as long as the
+// process and are never unloaded.
+bool move_dtors(llvm::Module &m, bool unit, std::string &log)
+{
+    std::vector<std::pair<unsigned, llvm::Function *>> fns;
+    if (llvm::GlobalVariable *gv = m.getGlobalVariable("llvm.global_dtors", true)) {
+        for (const auto &c : llvm::orc::getDestructors(m))
+            if (c.Func)
+                fns.emplace_back(c.Priority, c.Func);
+        gv->eraseFromParent();
+    }
+    if (unit)
+        return true;
+    std::stable_sort(fns.begin(), fns.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::reverse(fns.begin(), fns.end());
+    llvm::Function *f = m.getFunction("__arc_host_dtors");
+    if (!f || !f->isDeclaration() || f->arg_size() != 0) {
+        log += "error: the host driver declares no __arc_host_dtors(void)\n";
+        return false;
+    }
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(m.getContext(), "entry", f));
+    for (auto &c : fns)
+        b.CreateCall(c.second->getFunctionType(), c.second);
+    b.CreateRetVoid();
+    return true;
+}
+
 } // namespace arc_host_jit

@@ -1,6 +1,7 @@
-// host_ctors.h - an op's host code's static initialisers, moved out of
-// llvm.global_ctors into a function ascendrtc_host_op_init runs contained
-// (csrc/rtc/host_op.cpp): the op's own, and the library units' it links.
+// host_ctors.h - an op's host code's static initialisers and destructor
+// functions, moved out of llvm.global_ctors/_dtors into functions that
+// ascendrtc_host_op_init/_fini run contained (csrc/rtc/host_op.cpp): the
+// op's own, and (constructors only) the library units' it links.
 #ifndef ARC_RTC_HOST_CTORS_H_
 #define ARC_RTC_HOST_CTORS_H_
 
@@ -24,6 +25,12 @@ struct UnitRef {
 };
 
 bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log);
+
+// llvm.global_dtors (reverse priority order) becomes the body of
+// __arc_host_dtors, which arc_host_fini runs contained when the code is
+// unloaded (ascendrtc_host_op_fini); a library unit's are dropped (units
+// live as long as the process).
+bool move_dtors(llvm::Module &m, bool unit, std::string &log);
 
 } // namespace arc_host_jit
 

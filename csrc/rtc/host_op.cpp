@@ -64,6 +64,7 @@ struct arc_host_op {
 namespace {
 using arc_host_jit::UnitRef;
 using arc_host_jit::move_ctors;
+using arc_host_jit::move_dtors;
 
 const char *kHostRoot = "/arc/host/include";
 const char *kProjRoot = "/arc/op";
@@ -358,7 +359,8 @@ bool add_units(const std::vector<std::string> &deps0, int nfiles, const char **p
             // a main file of its own: module-level names (its initialisers) are named after it
             auto mod = compile(main_text, nfiles, paths, texts, opts, *ctx, text, cancel, &deps,
                                "__arc_unit_" + std::to_string(n) + ".cpp");
-            if (!mod || !move_ctors(*mod, "__arc_unit_" + std::to_string(n) + "_ctors", {}, text)) {
+            if (!mod || !move_ctors(*mod, "__arc_unit_" + std::to_string(n) + "_ctors", {}, text) ||
+                !move_dtors(*mod, true, text)) {
                 log += strip_roots(text) + "error: the library source " + shown + " did not compile\n";
                 return false;
             }
@@ -471,7 +473,7 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
         *log = dup(text);
         return -1;
     }
-    if (!move_ctors(*mod, "__arc_host_ctors", used, text)) {
+    if (!move_ctors(*mod, "__arc_host_ctors", used, text) || !move_dtors(*mod, false, text)) {
         *log = dup(text);
         return -1;
     }
@@ -529,22 +531,40 @@ extern "C" int ascendrtc_host_op_init(arc_host_op *op, char **what)
     return 0;
 }
 
+extern "C" int ascendrtc_host_op_fini(arc_host_op *op, char **what)
+{
+    *what = nullptr;
+    if (!op->inited) {
+        op->dtors.clear(); // its initialisers failed: run none of its code again
+        return 0;
+    }
+    auto fini = reinterpret_cast<char *(*)(void)>(ascendrtc_host_op_symbol(op, "arc_host_fini", what));
+    if (!fini)
+        return -1;
+    // Whatever happens below, none of its destructors runs again.
+    op->inited = false;
+    std::vector<std::pair<void (*)(void *), void *>> dtors;
+    dtors.swap(op->dtors);
+    // No lock held from here (as in init): static objects' destructors in
+    // reverse order of registration, then the files' destructor functions.
+    for (auto it = dtors.rbegin(); it != dtors.rend(); ++it)
+        it->first(it->second);
+    if ((*what = fini()))
+        return 1;
+    return 0;
+}
+
 extern "C" void ascendrtc_host_op_free(arc_host_op *op)
 {
     if (!op)
         return;
-    if (!op->inited)
-        op->dtors.clear(); // its initialisers failed: run none of its code again
-    for (auto it = op->dtors.rbegin(); it != op->dtors.rend(); ++it)
-        it->first(it->second);
+    // Runs none of the op's code (ascendrtc_host_op_fini does, contained).
     {
         std::lock_guard<std::mutex> g(g_dso_mu);
         g_by_dso.erase(op->dso);
     }
     {
         std::lock_guard<std::mutex> g(g_mu);
-        if (op->inited)
-            llvm::consumeError(g_jit->deinitialize(*op->jd));
         llvm::consumeError(g_jit->getExecutionSession().removeJITDylib(*op->jd));
     }
     delete op;

@@ -389,6 +389,23 @@ extern "C" __attribute__((visibility("default"), used)) char *arc_host_init(void
     }
 }
 
+// The files' destructor functions (llvm.global_dtors, moved by the loader
+// like the constructors); arc_host_fini runs them once, called by
+// ascendrtc_host_op_fini after the static objects' destructors.
+extern "C" void __arc_host_dtors(void);
+
+extern "C" __attribute__((visibility("default"), used)) char *arc_host_fini(void)
+{
+    try {
+        __arc_host_dtors();
+        return nullptr;
+    } catch (const std::exception &e) {
+        return arc_host::reply(std::string("threw ") + arc_host::type_name(e) + ": " + e.what());
+    } catch (...) {
+        return arc_host::reply("threw an exception that is not a std::exception");
+    }
+}
+
 extern "C" __attribute__((visibility("default"), used)) char *arc_host_describe(void *factory)
 {
     std::string r;
