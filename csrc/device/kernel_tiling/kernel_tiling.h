@@ -59,8 +59,10 @@ END_TILING_DATA_DEF;
  * LayerNormTiling, RmsNormTiling), shared with the host tiling functions
  * (csrc/host_api/lib/adv_tiling.h). */
 #include "lib/tiling/adv_tiling_data.h"
-#ifdef ASCENDRTC_TILING_HOST
-#include "lib/tiling/adv_tiling_fields.h" /* their fields, for Python's decoding */
+#if defined(ASCENDRTC_TILING_HOST) && defined(ARC_TILING_DSL_H_)
+/* their fields, for Python's decoding (op_host code: register/tilingdata_base.h
+ * brings the DSL first; plain C++ users of these headers get the structs only) */
+#include "lib/tiling/adv_tiling_fields.h"
 #endif
 
 #endif /* ARC_KERNEL_TILING_H_ */
