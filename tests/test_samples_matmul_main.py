@@ -94,6 +94,7 @@ def host_tiling(d, tiling_file, tmp_path):
     subprocess.run([CXX, "-std=c++17", *flags, "-include", "register/tilingdata_base.h",
                     "-I", os.path.join(ROOT, "csrc/host_api"),
                     "-I", os.path.join(ROOT, "csrc/host_api/lib/matmul"), "-idirafter", os.path.join(ROOT, "csrc/device"),
+                    "-idirafter", os.path.join(ROOT, "csrc"),
                     os.path.join(d, tiling_file), str(drv), "-o", str(exe)], check=True)
     info = arc.device_info()
     short = "Ascend910B" if info["npu_arch"] == 2201 else "Ascend950"

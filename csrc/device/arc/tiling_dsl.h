@@ -166,15 +166,30 @@ struct field_sink {
 };
 template <unsigned long long K> struct idx {
 };
+/* Type traits for fmt_of: clang's builtins (device compiles have no
+ * standard library); other compilers building op_host code (g++ for a
+ * sample's tiling main) take <type_traits>. */
+#if defined(__clang__)
+#define ARC_TD_FLOAT_(T) __is_floating_point(T)
+#define ARC_TD_INTEGRAL_(T) __is_integral(T)
+#define ARC_TD_SIGNED_(T) __is_signed(T)
+#else
+} // namespace __arc_tiling
+#include <type_traits>
+namespace __arc_tiling {
+#define ARC_TD_FLOAT_(T) std::is_floating_point<T>::value
+#define ARC_TD_INTEGRAL_(T) std::is_integral<T>::value
+#define ARC_TD_SIGNED_(T) std::is_signed<T>::value
+#endif
 template <class T> constexpr char fmt_of()
 {
     return __is_same(T, bool)       ? '?'
-           : __is_floating_point(T) ? (sizeof(T) == 2 ? 'e' : sizeof(T) == 4 ? 'f' : sizeof(T) == 8 ? 'd' : 0)
-           : __is_integral(T)
-               ? (sizeof(T) == 1   ? (__is_signed(T) ? 'b' : 'B')
-                  : sizeof(T) == 2 ? (__is_signed(T) ? 'h' : 'H')
-                  : sizeof(T) == 4 ? (__is_signed(T) ? 'i' : 'I')
-                  : sizeof(T) == 8 ? (__is_signed(T) ? 'q' : 'Q')
+           : ARC_TD_FLOAT_(T) ? (sizeof(T) == 2 ? 'e' : sizeof(T) == 4 ? 'f' : sizeof(T) == 8 ? 'd' : 0)
+           : ARC_TD_INTEGRAL_(T)
+               ? (sizeof(T) == 1   ? (ARC_TD_SIGNED_(T) ? 'b' : 'B')
+                  : sizeof(T) == 2 ? (ARC_TD_SIGNED_(T) ? 'h' : 'H')
+                  : sizeof(T) == 4 ? (ARC_TD_SIGNED_(T) ? 'i' : 'I')
+                  : sizeof(T) == 8 ? (ARC_TD_SIGNED_(T) ? 'q' : 'Q')
                                    : 0)
            : __is_class(T) ? 'T'
                            : 0;
