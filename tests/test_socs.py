@@ -161,3 +161,16 @@ def test_python_ge_tables_derive_from_c():
     assert _op_host.ge_dtype_name(1) == "DT_FLOAT16 (float16)"
     assert _op_kernel.DTYPES["bfloat16"] == ("bfloat16_t", 27)
     assert {n for n, (c, v) in _op_kernel.DTYPES.items()} == {d for _, _, _, d, c in _C.GE_DTYPES if c}
+
+
+@pytest.mark.parametrize("arch, value", [("dav-2201", 220), ("dav-3510", 310)])
+def test_cce_aicore_is_defined_as_cann_defines_it(arch, value):
+    # Undefined on dav-3510, a body under `#if __CCE_AICORE__ >= 220` compiled
+    # to nothing and the kernel returned zeros without a word (ops-nn kernels).
+    src = ("#include \"kernel_operator.h\"\n"
+           "extern \"C\" __global__ __aicore__ void k(GM_ADDR out) {\n"
+           "#if __CCE_AICORE__ >= 220\n    ((__gm__ int32_t *)out)[0] = __CCE_AICORE__;\n#endif\n}\n")
+    k = arc.Program(src, "cce_aicore.cpp").compile(["--npu-arch=" + arch]).load().get_kernel("k")
+    out = np.zeros(8, np.int32)
+    k[1](arc.InOut(out))
+    assert out[0] == value

@@ -133,8 +133,15 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     }
     a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
     a.push_back("-D__ASCENDRTC__=1");
+    /* __CCE_AICORE__ as CANN's compiler sets it: 220 on dav-2201; 310 on
+     * dav-3510, which is what CANN's arch35 sources test for it (ops-nn's
+     * `#if __CCE_AICORE__ == 310` around the Reg API's VECTOR_REG_WIDTH,
+     * `__CCE_AICORE__ > 300` for arch35 conv).  Undefined, a kernel body
+     * under `#if __CCE_AICORE__ >= 220` compiled to nothing there. */
     if (o->arch_num == 2201)
         a.push_back("-D__CCE_AICORE__=220");
+    else if (o->arch_num == 3510)
+        a.push_back("-D__CCE_AICORE__=310");
     /* dav-3510 (SIMT): a float -> integer conversion saturates and takes NaN
      * to 0 (API SIMT-API/数学函数/数据类型转换/概述), which is LLVM's fpto[su]i.sat */
     if (o->arch_num == 3510)
