@@ -51,7 +51,8 @@ CMAKE_SRC  := $(shell find tools/cmake -type f)
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
       $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh \
       $(HOME_DIR)/lib64/clang/include/stddef.h \
-      $(patsubst tools/cmake/%,$(HOME_DIR)/lib/cmake/ASC/%,$(CMAKE_SRC)) $(HOME_DIR)/bin/ascendrtc-cc
+      $(patsubst tools/cmake/%,$(HOME_DIR)/lib/cmake/ASC/%,$(CMAKE_SRC)) $(HOME_DIR)/bin/ascendrtc-cc \
+      $(HOME_DIR)/bin/bisheng
 
 # clang's own headers (stddef.h, stdint.h...) beside libacl_rtc.so, which
 # prefers them to the build machine's: a wheel then compiles without LLVM installed.
@@ -107,6 +108,11 @@ $(HOME_DIR)/lib/cmake/ASC/%: tools/cmake/%
 	cp $< $@
 
 $(HOME_DIR)/bin/ascendrtc-cc: tools/ascendrtc-cc
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# bisheng's name for the same driver: the examples' READMEs call it directly
+$(HOME_DIR)/bin/bisheng: tools/ascendrtc-cc
 	@mkdir -p $(dir $@)
 	cp $< $@
 

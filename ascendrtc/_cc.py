@@ -69,12 +69,14 @@ class CcArgs:
     verbose: bool = False
     no_cache: bool = False
     shared: bool = False                                  # link a shared library
+    static_lib: bool = False                              # -lib: archive the objects
     forced_asc: List[str] = field(default_factory=list)   # inputs after -x asc
 
 
 def usage() -> str:
     return ("usage: ascendrtc cc [-c] [-o OUT] --npu-arch=dav-2201|dav-3510 [-I DIR] [-D NAME[=V]] [-O0..3] [-g]\n"
-            "                    [--enable-simt] [-std=...] [-L DIR] [-l LIB] [-Wl,...] [-x asc] FILE...\n"
+            "                    [--enable-simt] [-std=...] [-L DIR] [-l LIB] [-Wl,...] [-x asc] [-shared|-lib]\n"
+            "                    FILE...  (also installed as `bisheng` in the simulated CANN home's bin)\n"
             "Compiles single-source Ascend C programs (.asc) and host C++ (.cpp) into an executable (or, with -c,\n"
             "an object) that runs on the simulated NPU.  ascendrtc run FILE.asc -- ARGS builds (cached) and runs.")
 
@@ -147,6 +149,12 @@ def parse(argv: List[str]) -> CcArgs:
             a.host_opts.append(s)
         elif s == "-shared":
             a.shared = True
+        elif s == "-lib":
+            a.static_lib = True
+        elif s in ("-dc", "-rdc", "--relocatable-device-code"):
+            raise CcError(f"{s}: relocatable device code (device functions linked across files) is not simulated: "
+                          "ascendrtc cc builds each file's kernels and the device functions they call into that "
+                          "file's own device binary (compile a kernel file with -c, its device functions with it)")
         elif s in ("-L", "-l"):
             a.link_opts.append(s + value(i, s))
         elif s.startswith(("-L", "-l", "-Wl,", "-rdynamic", "-pthread", "-static-libstdc++", "-fuse-ld=")):
@@ -324,7 +332,7 @@ def build(a: CcArgs) -> str:
             out = a.output if a.output else os.path.splitext(os.path.basename(f))[0] + ".o"
             (compile_asc if _is_asc(a, f) else compile_cxx)(f, a, out)
         return a.output or ""
-    out = a.output or ("a.so" if a.shared else "a.out")
+    out = a.output or ("a.so" if a.shared else "a.a" if a.static_lib else "a.out")
     with tempfile.TemporaryDirectory(prefix="arc-cc-") as tmpd:
         objs = []
         for n, f in enumerate(a.inputs):
@@ -334,8 +342,29 @@ def build(a: CcArgs) -> str:
                 objs.append(o)
             else:
                 objs.append(f)
-        link(objs, a, out)
+        if a.static_lib:
+            archive(objs, a, out)
+        else:
+            link(objs, a, out)
     return out
+
+
+def archive(objs: List[str], a: CcArgs, out: str) -> None:
+    """-lib: a static library of the objects (each host object carries its
+    own device binary); ``out`` appears only when ar succeeded."""
+    ar = shutil.which("llvm-ar-19") or shutil.which("ar")
+    if not ar:
+        raise CcError("-lib needs ar (binutils) or llvm-ar-19 on PATH")
+    d = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(prefix=".arc-ar-", dir=d, suffix=".a")
+    os.close(fd)
+    os.unlink(tmp)  # ar creates it
+    try:
+        _run([ar, "qcs", tmp] + objs, f"archiving {out}", a.verbose)
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def main(argv: List[str], prog: str = "ascendrtc cc") -> int:

@@ -135,6 +135,26 @@ def test_bad_command_line(tmp_path):
     assert r.returncode == 2 and "AI CPU" in r.stderr
 
 
+def test_bisheng_static_library(tmp_path):
+    # the home's `bisheng` is the same driver, as the asc-devkit READMEs call it:
+    # -lib archives the objects (the .asc's host object carries its device
+    # binary), a later link pulls main from the archive
+    proj = os.path.join(PROGS, "cmake_project")
+    bisheng = [os.path.join(HOME, "bin", "bisheng")]
+    p = subprocess.run(bisheng + ["-lib", os.path.join(proj, "kernels.asc"), "-DSQUARE_OFFSET=3", "-o", "libk.a"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env(tmp_path))
+    assert p.returncode == 0 and (tmp_path / "libk.a").exists(), p.stderr
+    p = subprocess.run(bisheng + [os.path.join(proj, "report.cpp"), "-L.", "-lk", "-Wl,-u,main", "-o", "demo"],
+                       capture_output=True, text=True, cwd=tmp_path, env=env(tmp_path))
+    assert p.returncode == 0, p.stderr
+    assert "test pass: 0 of 256 wrong" in subprocess.run([str(tmp_path / "demo")], capture_output=True,
+                                                          text=True).stdout
+    # relocatable device code (-dc) is refused naming what is missing
+    p = subprocess.run(bisheng + ["-dc", os.path.join(proj, "kernels.asc"), "-o", "k.o"], capture_output=True,
+                       text=True, cwd=tmp_path, env=env(tmp_path))
+    assert p.returncode == 2 and "-dc: relocatable device code" in p.stderr and not (tmp_path / "k.o").exists()
+
+
 def cmake_bin():
     return shutil.which("cmake", path="/usr/bin") or shutil.which("cmake")
 
