@@ -81,6 +81,17 @@ $(GEN)/host_headers.c: tools/embed_headers.py $(HOST_HDRS)
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/embed_headers.py csrc/host_api $@ arc_host_headers $(ALSO_TABLES)
 
+# The compiler's own sources and the host headers, hashed into the compiler
+# fingerprint (rtc/fingerprint.c): a rebuilt compiler never serves a cached
+# binary or host object the old one made.
+RTC_OWN := $(sort $(wildcard csrc/rtc/*.c csrc/rtc/*.cpp csrc/rtc/*.h) $(HOST_HDRS))
+$(GEN)/rtc_sources_hash.h: $(RTC_OWN)
+	@mkdir -p $(dir $@)
+	@printf '#define ARC_RTC_SOURCES_HASH "%s"\n' "$$(cat $(RTC_OWN) | sha256sum | cut -c1-16)" > $@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+$(OBJ)/csrc/rtc/fingerprint.c.o: $(GEN)/rtc_sources_hash.h
+$(OBJ)/csrc/rtc/fingerprint.c.o: CFLAGS += -I$(GEN)
+
 $(GEN)/acl_headers.c: tools/embed_headers.py $(ACL_HDRS)
 	@mkdir -p $(dir $@)
 	$(PYTHON) tools/embed_headers.py csrc/include $@ arc_acl_headers

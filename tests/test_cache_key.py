@@ -122,4 +122,8 @@ def test_fingerprint_of_the_sim_compiler():
         pytest.skip("simulated NPU home not built")
     fp = ck.fingerprint("sim", home)
     assert fp.startswith("ascendrtc-rtc/") and "clang" in fp and "device-api=" in fp and "core-abi=" in fp
+    # ascendrtc's own compiler sources: a rebuilt compiler (new flags, passes)
+    # never serves what the old one cached (it did until this was added)
+    import re
+    assert re.search(r" rtc=[0-9a-f]{16} ", fp), fp
     assert ck.fingerprint("sim", home) == fp

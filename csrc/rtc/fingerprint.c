@@ -1,5 +1,7 @@
 /* fingerprint.c - what a compiled binary depends on besides its source and
- * options: the compiler, the target CPU and the device-API headers.  Caches
+ * options: the compiler (clang's version and a hash of ascendrtc's own
+ * compiler sources and host headers, made by the Makefile), the target CPU
+ * and the device-API headers.  Caches
  * put this string in their keys so a new header or compiler never serves a
  * stale binary (bump the version when the compiler's output changes
  * without a header changing, e.g. host objects of ascendrtc cc).  Exported under an ascendrtc_ name (not CANN API). */
@@ -13,6 +15,7 @@
 #include "common/fnv.h"
 #include "compile.h"
 #include "device_headers.h"
+#include "rtc_sources_hash.h" /* build/gen: the Makefile writes it */
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char fingerprint[256];
@@ -24,8 +27,8 @@ static void make(void)
         h = arc_fnv1a64(f->path, strlen(f->path), h);
         h = arc_fnv1a64(f->data, f->size, h);
     }
-    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/3 %s cpu=%s core-abi=%d device-api=%016llx",
-             rtc_compiler_version(), rtc_target_cpu(), ARC_CORE_ABI_VERSION, (unsigned long long)h);
+    snprintf(fingerprint, sizeof fingerprint, "ascendrtc-rtc/3 %s rtc=%s cpu=%s core-abi=%d device-api=%016llx",
+             rtc_compiler_version(), ARC_RTC_SOURCES_HASH, rtc_target_cpu(), ARC_CORE_ABI_VERSION, (unsigned long long)h);
 }
 
 const char *ascendrtc_rtc_fingerprint(void)
