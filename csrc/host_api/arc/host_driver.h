@@ -377,16 +377,22 @@ extern "C" __attribute__((visibility("default"), used)) void __arc_host_unit(con
     }
 }
 
-extern "C" __attribute__((visibility("default"), used)) char *arc_host_init(void)
+// NULL when fn returned, else what it threw (malloc'd).
+inline char *arc_host_caught(void (*fn)(void))
 {
     try {
-        __arc_host_ctors();
+        fn();
         return nullptr;
     } catch (const std::exception &e) {
         return arc_host::reply(std::string("threw ") + arc_host::type_name(e) + ": " + e.what());
     } catch (...) {
         return arc_host::reply("threw an exception that is not a std::exception");
     }
+}
+
+extern "C" __attribute__((visibility("default"), used)) char *arc_host_init(void)
+{
+    return arc_host_caught(__arc_host_ctors);
 }
 
 // The files' destructor functions (llvm.global_dtors, moved by the loader
@@ -396,14 +402,7 @@ extern "C" void __arc_host_dtors(void);
 
 extern "C" __attribute__((visibility("default"), used)) char *arc_host_fini(void)
 {
-    try {
-        __arc_host_dtors();
-        return nullptr;
-    } catch (const std::exception &e) {
-        return arc_host::reply(std::string("threw ") + arc_host::type_name(e) + ": " + e.what());
-    } catch (...) {
-        return arc_host::reply("threw an exception that is not a std::exception");
-    }
+    return arc_host_caught(__arc_host_dtors);
 }
 
 extern "C" __attribute__((visibility("default"), used)) char *arc_host_describe(void *factory)
