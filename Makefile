@@ -18,6 +18,8 @@ LLVM_PREFIX := $(shell $(LLVM_CONFIG) --prefix 2>/dev/null)
 LLVM_LIBDIR := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
 LLVM_CXXFLAGS := $(filter-out -O% -g% -fno-exceptions,$(shell $(LLVM_CONFIG) --cxxflags 2>/dev/null))
 CLANG_RESOURCE_DIR := $(shell $(LLVM_PREFIX)/bin/clang -print-resource-dir 2>/dev/null)
+# libc++'s headers (Debian's libc++-19-dev): the device side's C++ library.
+LIBCXX_DIR := $(LLVM_PREFIX)/include/c++/v1
 
 SAN ?=
 OPT ?= -O2
@@ -27,7 +29,8 @@ CFLAGS   := -std=c11 $(OPT) -g -fPIC -Wall -Wextra -fvisibility=hidden -D_GNU_SO
             -Icsrc/include -Icsrc -iquote csrc/device $(SAN)
 CXXFLAGS := $(LLVM_CXXFLAGS) $(OPT) -g -fPIC -Wall -Wextra -Wno-unused-parameter -fvisibility=hidden $(DEPFLAGS) \
             -fno-exceptions -Icsrc/include -Icsrc -iquote csrc/device $(SAN) \
-            -DARC_LLVM_PREFIX='"$(LLVM_PREFIX)"' -DARC_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"'
+            -DARC_LLVM_PREFIX='"$(LLVM_PREFIX)"' -DARC_CLANG_RESOURCE_DIR='"$(CLANG_RESOURCE_DIR)"' \
+            -DARC_LIBCXX_DIR='"$(LIBCXX_DIR)"'
 LDFLAGS  := -shared -Wl,--no-undefined -L$(LLVM_LIBDIR) -Wl,-rpath,$(LLVM_LIBDIR) $(SAN)
 
 COMMON_SRC := $(wildcard csrc/common/*.c)
@@ -50,7 +53,7 @@ all: home ext
 CMAKE_SRC  := $(shell find tools/cmake -type f)
 home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
       $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh \
-      $(HOME_DIR)/lib64/clang/include/stddef.h \
+      $(HOME_DIR)/lib64/clang/include/stddef.h $(HOME_DIR)/lib64/libcxx/v1/__config \
       $(patsubst tools/cmake/%,$(HOME_DIR)/lib/cmake/ASC/%,$(CMAKE_SRC)) $(HOME_DIR)/bin/ascendrtc-cc \
       $(HOME_DIR)/bin/bisheng
 
@@ -59,6 +62,11 @@ home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
 $(HOME_DIR)/lib64/clang/include/stddef.h: $(CLANG_RESOURCE_DIR)/include/stddef.h
 	@rm -rf $(HOME_DIR)/lib64/clang && mkdir -p $(HOME_DIR)/lib64/clang
 	cp -r $(CLANG_RESOURCE_DIR)/include $(HOME_DIR)/lib64/clang/include
+
+# ... and libc++'s, for device code's <tuple>, <type_traits>... (same reason).
+$(HOME_DIR)/lib64/libcxx/v1/__config: $(LIBCXX_DIR)/__config
+	@rm -rf $(HOME_DIR)/lib64/libcxx && mkdir -p $(HOME_DIR)/lib64/libcxx
+	cp -r $(LIBCXX_DIR) $(HOME_DIR)/lib64/libcxx/v1
 
 # Header dependencies come from the compiler (-MMD: $(OBJ)/<src>.d beside each
 # object); an object built before the .d files existed is rebuilt once, as the

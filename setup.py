@@ -29,15 +29,15 @@ except ImportError:  # setuptools < 59
     from distutils.errors import DistutilsPlatformError as PlatformError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEBIAN_PACKAGES = "llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19"
+DEBIAN_PACKAGES = "llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 libc++-19-dev"
 
 
 def llvm_problem(llvm_config=None):
     """Why the LLVM/clang 19 development files are unusable, or None.
 
     Checks what the Makefile uses: llvm-config, the clang C++ headers, the
-    libclang-cpp and libLLVM shared libraries and the clang driver (for its
-    resource directory).
+    libclang-cpp and libLLVM shared libraries, the clang driver (for its
+    resource directory) and libc++'s headers (device code's C++ library).
     """
     llvm_config = llvm_config or os.environ.get("LLVM_CONFIG", "llvm-config-19")
     exe = shutil.which(llvm_config)
@@ -56,6 +56,7 @@ def llvm_problem(llvm_config=None):
         os.path.join(libdir, "libclang-cpp.so"): "libclang-cpp",
         os.path.join(libdir, "libLLVM-19.so"): "libLLVM-19",
         os.path.join(prefix, "bin", "clang"): "the clang driver",
+        os.path.join(prefix, "include", "c++", "v1", "__config"): "libc++'s headers",
     }
     missing = [f"{what} ({path})" for path, what in need.items() if not os.path.exists(path)]
     if missing:

@@ -62,8 +62,10 @@ def In(a: Any) -> Intent:
 
 
 def Out(a: Any) -> Intent:
-    """Pass a NumPy array that the kernel only writes: zeroed on the device,
-    copied back after the kernel finishes."""
+    """Pass a NumPy array that the kernel only writes: zeroed on the device
+    (under ``ASCENDRTC_POISON=1`` filled with the poison pattern instead, so
+    :func:`check_written` on the array afterwards names what the kernel left
+    unwritten), copied back after the kernel finishes."""
     return Intent(a, "out")
 
 

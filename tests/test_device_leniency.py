@@ -231,3 +231,28 @@ def test_host_code_calls_the_host_tiling_api():
     # CANN's host pass does; the kernel sees the kernel's TCubeTiling
     b = arc.Program(HOST_TILING, "host_tiling.asc").compile(["--npu-arch=dav-2201"])
     assert b.kernel_names == ["mm"]
+
+
+def test_bisheng_target_attribute_and_cce_mark(tmp_path):
+    """bisheng's function target attribute ([host, aicore] after a function
+    specifier, as CATLASS's CATLASS_HOST_DEVICE writes it) compiles, in an
+    included header and in the source; an array subscript named like it
+    is left alone; __CCE__ is defined as bisheng defines it."""
+    (tmp_path / "hd.h").write_text(
+        "#pragma once\n#if defined(__CCE__)\n#include <kernel_operator.h>\n#endif\n"
+        "#define HD __forceinline__[host, aicore]\n"
+        "HD int twice(int x) { return 2 * x; }\n"
+        "inline [aicore] int thrice(int x) { return 3 * x; }\n")
+    src = ('#include "hd.h"\n'
+           'static __forceinline__ [host] int four(int x) { return 4 * x; }\n'
+           'extern "C" __global__ __aicore__ void k(GM_ADDR x)\n'
+           '{\n'
+           '    __gm__ int *p = (__gm__ int *)x;\n'
+           '    int host[2] = {5, 6}, aicore = 1;\n'
+           '    p[0] = twice(p[0]) + thrice(1) + four(1) + host[aicore];\n'
+           '}\n')
+    mod = arc.Program(src, "target_attr.asc").compile(["--npu-arch=dav-2201", "-I" + str(tmp_path)]).load()
+    x = np.array([10, 0], np.int32)
+    mod.get_kernel("k")[1](x)
+    arc.synchronize()
+    assert x[0] == 20 + 3 + 4 + 6

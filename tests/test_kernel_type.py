@@ -108,6 +108,38 @@ def test_inference_rules():
     assert kinds(CUBE_ONLY, "cube_only.cpp")["matmul_cube_only"] == (AIC_ONLY, CUBE)
 
 
+QUALIFIED = KINDS.split("extern \"C\"")[0] + r'''
+extern "C" __global__ __cube__ void q_cube(GM_ADDR x) { Vec(x); }
+extern "C" __global__ __vector__ void q_vector(GM_ADDR x) { Cube(x); Vec(x); }
+extern "C" __global__ __mix__(1, 1) void q_mix_1_1(GM_ADDR x) { Vec(x); }
+extern "C" __global__ __mix__(1, 2) void q_mix_1_2(GM_ADDR x) { Vec(x); }
+extern "C" __global__ __mix__(1, 0) void q_mix_aic(GM_ADDR x) { Cube(x); }
+extern "C" __global__ __mix__(0, 1) void q_mix_aiv(GM_ADDR x) { Vec(x); }
+extern "C" __global__ __vector__ void q_both(GM_ADDR x)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);   // the macro wins over the qualifier
+    Cube(x);
+}
+'''
+
+
+def test_qualifiers_set_the_kernel_type():
+    k = kinds(QUALIFIED, "qualified.cpp")
+    assert k["q_cube"] == (AIC_ONLY, VEC | WRITTEN)     # the qualifier, not what the code uses
+    assert k["q_vector"] == (AIV_ONLY, CUBE | VEC | WRITTEN)
+    assert k["q_mix_1_1"][0] == 4 and k["q_mix_1_2"][0] == MIX_1_2
+    assert k["q_mix_aic"][0] == 3 and k["q_mix_aiv"][0] == 2
+    assert k["q_both"][0] == AIC_ONLY
+
+
+def test_mix_ratio_outside_the_documented_set_is_a_compile_error():
+    src = '#include "kernel_operator.h"\nextern "C" __global__ __mix__(2, 1) void k(GM_ADDR x) {}\n'
+    with pytest.raises(arc.CompileError) as ei:
+        arc.Program(src, "bad_mix.cpp").compile(["--npu-arch=dav-2201"])
+    assert "__mix__(cube, vec): the ratio must be (1, 0), (0, 1), (1, 1) or (1, 2)" in ei.value.log
+    assert kinds(QUALIFIED, "qualified.cpp")["q_cube"][0] == AIC_ONLY   # the next compile is fine
+
+
 # A Matmul-API kernel written as the samples write it (no kernel type, tiles
 # by GetBlockIdx() over usedCoreNum), which also records each side's block
 # queries before REGIST_MATMUL_OBJ (where a MIX kernel's AIC stops to serve).

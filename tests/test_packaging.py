@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGES = "llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19"
+PACKAGES = "llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 libc++-19-dev"
 
 SMOKE = textwrap.dedent(r'''
     import importlib.metadata, os, numpy as np, ascendrtc as arc

@@ -58,6 +58,26 @@ def test_full_write_passes(copy_rows, monkeypatch):
     np.testing.assert_array_equal(z.get(), 2 * x)
 
 
+def test_out_arrays_are_poisoned_on_the_device(copy_rows, monkeypatch):
+    x = np.arange(ROWS * COLS, dtype=np.float32).reshape(ROWS, COLS)
+    z = np.full((ROWS, COLS), 7.0, np.float32)
+    copy_rows[8](x, arc.Out(z), np.uint32(ROWS), np.uint32(COLS), np.uint32(1))
+    arc.synchronize()
+    np.testing.assert_array_equal(z[512:], 0)             # without poisoning: zeroed on the device
+    monkeypatch.setenv("ASCENDRTC_POISON", "1")
+    z = np.full((ROWS, COLS), 7.0, np.float32)
+    copy_rows[8](x, arc.Out(z), np.uint32(ROWS), np.uint32(COLS), np.uint32(1))
+    arc.synchronize()
+    np.testing.assert_array_equal(z[:512], 2 * x[:512])
+    with pytest.raises(arc.UnwrittenOutputError, match=r"^rows 512\.\.1023 of z "):
+        arc.check_written(z, "z")
+    z = np.zeros((ROWS, COLS), np.float32)                # a full write passes the check
+    copy_rows[8](x, arc.Out(z), np.uint32(ROWS), np.uint32(COLS), np.uint32(0))
+    arc.synchronize()
+    arc.check_written(z, "z")
+    np.testing.assert_array_equal(z, 2 * x)
+
+
 def test_patterns_by_dtype():
     for dt, bits in [(np.float32, 0x7FA5A5A5), (np.float16, 0x7DA5), (np.float64, 0x7FF4A5A5A5A5A5A5)]:
         a = arc.empty(5, dt, poison=True).get()

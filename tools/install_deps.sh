@@ -11,7 +11,7 @@ set -e
 PY=${PYTHON:-python3}
 BENCH=""; [ "$1" = "--bench" ] && BENCH=1
 need=""
-debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 make cmake redis-server nlohmann-json3-dev"
+debs="llvm-19-dev libclang-cpp19-dev libclang-19-dev clang-19 libc++-19-dev make cmake redis-server nlohmann-json3-dev"
 [ -n "$BENCH" ] && debs="$debs pocl-opencl-icd"
 for p in $debs; do
     dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"

@@ -43,16 +43,18 @@
 #ifndef __inout_pipe__
 #define __inout_pipe__(p)
 #endif
+/* Kernel-type qualifiers: the kernel type they give (arc/entry.h) is
+ * recorded as KERNEL_TASK_TYPE_DEFAULT's is (after it, before inference). */
 #ifndef __vector__
-#define __vector__
+#define __vector__ __ARC_KTYPE(KERNEL_TYPE_AIV_ONLY)
 #endif
 #ifndef __cube__
-#define __cube__
+#define __cube__ __ARC_KTYPE(KERNEL_TYPE_AIC_ONLY)
 #endif
 /* dav-3510 qualifiers: vector-function tags, the MIX core split, more
  * address spaces.  They place nothing on the simulated core (a VF runs
- * where it is called, in order, as the vector pipe; `__mix__` kernels take
- * their type from the launch as KERNEL_TASK_TYPE kernels do). */
+ * where it is called, in order, as the vector pipe); `__mix__(c, v)` gives
+ * the MIX kernel type of its ratio. */
 #ifndef __simd_vf__
 #define __simd_vf__
 #endif
@@ -60,7 +62,7 @@
 #define __simd_callee__
 #endif
 #ifndef __mix__
-#define __mix__(cube, vec)
+#define __mix__(cube, vec) __ARC_KTYPE((::__arc::mix_type<(cube), (vec)>::value))
 #endif
 #ifndef __fbuf__
 #define __fbuf__
@@ -81,8 +83,8 @@
 #endif
 
 #include "arc/core_abi.h"
-#include "type_traits"   /* CANN kernels use std:: traits without including them */
-#include "cstdint"
+#include <type_traits>   /* CANN kernels use std:: traits without including them */
+#include <cstdint>
 #include "arc/types.h"
 #include "arc/lowp.h"   /* hifloat8_t, fp8, fp4 (shared with simt_api/) */
 #include "arc/state.h"
@@ -113,6 +115,7 @@
 #include "arc/list_tensor.h"
 #include "arc/dump.h"
 #include "arc/group_barrier.h"
+#include "arc/catlass_arch.h"
 #include "lib/adv_api.h" /* the advanced API (lib/): CANN's kernel_operator.h exposes it too */
 #include "arc/reg_api.h"  /* AscendC::Reg (dav-3510) */
 

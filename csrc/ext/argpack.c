@@ -423,6 +423,27 @@ static int make_temp(const KernelObject *k, temp_arg *t, PyObject *arg, int inte
     return rc;
 }
 
+/* An Out() array's device copy starts as zeros, or under ASCENDRTC_POISON=1
+ * as the poison pattern (ascendrtc._poison owns it): a new host array
+ * holding it, Py_None when not poisoning, NULL on error. */
+static PyObject *poisoned_like(PyArrayObject *host)
+{
+    PyObject *mod = PyImport_ImportModule("ascendrtc._poison");
+    if (!mod)
+        return NULL;
+    PyObject *r = NULL, *on = PyObject_CallMethod(mod, "poisoning", NULL);
+    if (on && !PyObject_IsTrue(on)) {
+        r = Py_NewRef(Py_None);
+    } else if (on) {
+        PyObject *copy = PyArray_NewLikeArray(host, NPY_CORDER, NULL, 0);
+        r = copy ? PyObject_CallMethod(mod, "poison", "O", copy) : NULL;
+        Py_XDECREF(copy);
+    }
+    Py_XDECREF(on);
+    Py_DECREF(mod);
+    return r;
+}
+
 static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p)
 {
     arc_state *st = k->st;
@@ -452,6 +473,14 @@ static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, in
     t->nbytes = (size_t)PyArray_NBYTES(t->host);
     size_t req = t->nbytes ? t->nbytes : 32;
     void *hostp = PyArray_DATA(t->host);
+    PyObject *poisoned = NULL;
+    if (intent == ARC_OUT && t->nbytes) {
+        poisoned = poisoned_like(t->host);
+        if (!poisoned)
+            return -1;
+        if (poisoned != Py_None)
+            hostp = PyArray_DATA((PyArrayObject *)poisoned), intent = ARC_INOUT; /* copied in */
+    }
     aclError err;
     Py_BEGIN_ALLOW_THREADS
     err = arc_acl.aclrtMalloc(&t->dev, req, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -462,6 +491,7 @@ static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, in
             err = arc_acl.aclrtMemset(t->dev, req, 0, t->nbytes);
     }
     Py_END_ALLOW_THREADS
+    Py_XDECREF(poisoned);
     if (err != ACL_SUCCESS) {
         arc_raise(st, err, "copying a host array to the device");
         return -1;

@@ -18,6 +18,7 @@
 // (bounded by those limits); the next compile starts afresh.
 
 #include "compile.h"
+#include "dialect.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
@@ -178,6 +179,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     std::string main_text(req->text, req->len);
     const bool host_obj = req->opts->host_object;
+    const bool rewrote = arc_rtc::blank_target_attributes(main_text) > 0;
     if (host_obj) { /* ascendrtc cc: launches lowered to ACL calls (launch_lower.h) */
         std::set<std::string> deduced = arc_rtc::add_deduction_twins(main_text);
         if (arc_rtc::lower_host_launches(req->file_name, main_text, &log, &deduced) < 0)
@@ -186,6 +188,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
     } else if (main_text.find("<<<") != std::string::npos &&
                arc_rtc::blank_host_launches(req->file_name, main_text, &log))
+        user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
+    else if (rewrote)
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
     else
         user_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(req->text, req->len),
@@ -208,7 +212,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
             host = false, sys = nullptr;
     }
     std::set<std::string> absent;
-    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(make_probe_fs(absent));
+    auto dialect = llvm::makeIntrusiveRefCnt<arc_rtc::DialectFS>(make_probe_fs(absent));
+    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(dialect);
     overlay->pushOverlay(host ? host_code_fs() : device_fs());
     overlay->pushOverlay(user_fs);
 

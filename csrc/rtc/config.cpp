@@ -33,20 +33,12 @@ std::string g_version;
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_device_fs;
 const char *kAclRoot = "/arc/acl/include";
 const char *kHostApiRoot = "/arc/host/include";
-// For kernel files with host code (host_code.h): the device headers less
-// the minimal C++ library stand-ins (the system's libstdc++ serves those,
-// as host code needs all of it), plus ascendrtc's ACL headers and the host
-// tiling API (tiling/tiling_api.h, platform_ascendc...), which the host
-// part of such a file calls as CANN's host pass sees it.
+// For kernel files with host code (host_code.h): the device headers (the
+// system's C and C++ libraries serve the standard headers, as host code
+// needs all of them), plus ascendrtc's ACL headers and the host tiling API
+// (tiling/tiling_api.h, platform_ascendc...), which the host part of such a
+// file calls as CANN's host pass sees it.
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_code_fs;
-
-// A device header that stands in for a C++ library header (<cstdint>,
-// <type_traits>, <cmath>...: top-level and without an extension).  The
-// kernel assert (assert.h, cassert) stays in host-code mode.
-bool std_stand_in(const char *path)
-{
-    return !std::strchr(path, '/') && !std::strchr(path, '.') && std::strcmp(path, "cassert") != 0;
-}
 
 // LLVM targets once per process; the device headers are mounted once into an
 // in-memory file system that later compiles only read.
@@ -70,12 +62,11 @@ void init_once()
     }
     g_device_fs->addFile(arc_rtc::kPchPrefixPath, 0, llvm::MemoryBuffer::getMemBuffer(arc_rtc::kPchPrefixText));
     g_host_code_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    for (const arc_vfile *f = arc_device_headers; f->path; f++)
-        if (!std_stand_in(f->path)) {
-            std::string path = std::string(kDeviceRoot) + "/" + f->path;
-            g_host_code_fs->addFile(path, 0,
-                                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
-        }
+    for (const arc_vfile *f = arc_device_headers; f->path; f++) {
+        std::string path = std::string(kDeviceRoot) + "/" + f->path;
+        g_host_code_fs->addFile(path, 0,
+                                llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
+    }
     for (const arc_vfile *f = arc_acl_headers; f->path; f++) {
         std::string path = std::string(kAclRoot) + "/" + f->path;
         g_host_code_fs->addFile(path, 0,
@@ -109,6 +100,18 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     if (sys) {
         a.insert(a.end(), sys->begin(), sys->end());
     } else {
+        /* The C++ standard library is libc++, over the device's few C
+         * headers (csrc/device/libc/README.md) and clang's; configured for a
+         * core with no threads, locale, wide characters, files or clock,
+         * and without the transitive includes that would reach for them. */
+        const char *cxx = arc_libcxx_dir();
+        if (*cxx) {
+            a.insert(a.end(), {"-internal-isystem", cxx, "-internal-isystem", std::string(kDeviceRoot) + "/libc",
+                               "-D_LIBCPP_HAS_NO_THREADS", "-D_LIBCPP_HAS_NO_LOCALIZATION",
+                               "-D_LIBCPP_HAS_NO_WIDE_CHARACTERS", "-D_LIBCPP_HAS_NO_FILESYSTEM",
+                               "-D_LIBCPP_HAS_NO_RANDOM_DEVICE", "-D_LIBCPP_HAS_NO_MONOTONIC_CLOCK",
+                               "-D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES"});
+        }
         a.push_back("-internal-isystem");
         a.push_back(std::string(arc_resource_dir()) + "/include");
     }
@@ -133,6 +136,9 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     }
     a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
     a.push_back("-D__ASCENDRTC__=1");
+    /* bisheng's mark of an Ascend C compile, which CANN's own headers and
+     * CATLASS test before including kernel_operator.h */
+    a.push_back("-D__CCE__=1");
     /* __CCE_AICORE__ as CANN's compiler sets it: 220 on dav-2201; 310 on
      * dav-3510, which is what CANN's arch35 sources test for it (ops-nn's
      * `#if __CCE_AICORE__ == 310` around the Reg API's VECTOR_REG_WIDTH,

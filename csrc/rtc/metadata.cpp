@@ -40,8 +40,34 @@ bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
     return false;
 }
 
+// The kernel type a qualifier on the kernel gave (__vector__, __cube__,
+// __mix__(c, v): arc/entry.h's __ARC_KTYPE annotation), or -1.
+int qualifier_type(llvm::Module &m, const std::string &fn)
+{
+    auto *ga = m.getGlobalVariable("llvm.global.annotations");
+    auto *arr = ga && ga->hasInitializer() ? llvm::dyn_cast<llvm::ConstantArray>(ga->getInitializer()) : nullptr;
+    for (unsigned i = 0; arr && i < arr->getNumOperands(); i++) {
+        auto *e = llvm::dyn_cast<llvm::ConstantStruct>(arr->getOperand(i));
+        if (!e || e->getNumOperands() < 5 || e->getOperand(0)->stripPointerCasts()->getName() != fn)
+            continue;
+        auto *str = llvm::dyn_cast<llvm::GlobalVariable>(e->getOperand(1)->stripPointerCasts());
+        auto *text = str && str->hasInitializer() ? llvm::dyn_cast<llvm::ConstantDataArray>(str->getInitializer())
+                                                  : nullptr;
+        if (!text || text->getAsCString() != "__arc_ktype")
+            continue;
+        auto *args = llvm::dyn_cast<llvm::GlobalVariable>(e->getOperand(4)->stripPointerCasts());
+        auto *val = args && args->hasInitializer() ? llvm::dyn_cast<llvm::ConstantStruct>(args->getInitializer())
+                                                   : nullptr;
+        if (val && val->getNumOperands() == 1)
+            if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(val->getOperand(0)))
+                return static_cast<int>(ci->getZExtValue());
+    }
+    return -1;
+}
+
 // The kernel type: the one KERNEL_TASK_TYPE_DEFAULT wrote (a used local
 // static _ZZ<enc>E11__arc_ktype), else the one CANN's compiler infers from
+// the qualifier's, else the one CANN's compiler infers from
 // the code (kernel_uses.h); *uses gets the ARC_USES_* bits, with
 // ARC_USES_WRITTEN when the source wrote the type.
 unsigned kernel_type(llvm::Module &m, const std::string &lowered, uint32_t *uses)
@@ -55,6 +81,11 @@ unsigned kernel_type(llvm::Module &m, const std::string &lowered, uint32_t *uses
             *uses |= ARC_USES_WRITTEN;
             return static_cast<unsigned>(ci->getZExtValue());
         }
+    int q = qualifier_type(m, lowered);
+    if (q >= 0) {
+        *uses |= ARC_USES_WRITTEN;
+        return static_cast<unsigned>(q);
+    }
     return inferred_kernel_type(*uses);
 }
 

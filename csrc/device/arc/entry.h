@@ -36,6 +36,20 @@ enum KernelMetaType : unsigned char {
     (void)__arc_ktype
 #define KERNEL_TASK_TYPE(key, type) KERNEL_TASK_TYPE_DEFAULT(type)
 
+/* The kernel type a qualifier gives (__vector__, __cube__, __mix__(c, v)):
+ * an annotation the rtc reads (metadata.cpp). */
+#define __ARC_KTYPE(type) __attribute__((annotate("__arc_ktype", (unsigned char)(type))))
+
+namespace __arc {
+/* __mix__(c, v): the ratios SIMD-BuiltIn关键字 allows. */
+template <int C, int V> struct mix_type {
+    static_assert((C == 1 && (V == 0 || V == 1 || V == 2)) || (C == 0 && V == 1),
+                  "__mix__(cube, vec): the ratio must be (1, 0), (0, 1), (1, 1) or (1, 2)");
+    static constexpr unsigned char value = C == 0 ? KERNEL_TYPE_MIX_AIV_1_0 : V == 0 ? KERNEL_TYPE_MIX_AIC_1_0
+                                           : V == 1 ? KERNEL_TYPE_MIX_AIC_1_1 : KERNEL_TYPE_MIX_AIC_1_2;
+};
+} // namespace __arc
+
 namespace __arc {
 
 /* Parameter kinds, as enum arc_param_kind in csrc/common/meta.h.  The

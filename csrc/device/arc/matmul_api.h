@@ -13,6 +13,7 @@
 
 #include "arc/cube_types.h"
 #include "arc/matmul_cost.h"
+#include "arc/cube_micro.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "arc/matmul_mix.h"
 
@@ -509,6 +510,25 @@ private:
         for (int r = 0; r < bm_; r++)
             for (int c = 0; c < bn_; c++)
                 acc[r * ld + c] = hasBias_ ? (ACC)__mm::wide(bias_[j0 + c]) : (ACC)0;
+        if (t_.baseN % 16 == 0) { /* the cube microkernel (arc/cube_micro.h), K in chunks */
+            constexpr bool fused = __arc::is_same<TA, half>::value && __arc::is_same<TB, half>::value &&
+                                   __arc::is_same<ACC, float>::value;
+            const int kc = bm_ * 64 <= 16384 ? 64 : 16; /* A chunk: bm x kc values on the stack */
+            ACC *aw = (ACC *)__builtin_alloca((size_t)bm_ * kc * sizeof(ACC));
+            ACC *bp = bbuf_; /* kc rows of 16 columns */
+            for (int k0 = 0; k0 < sk_; k0 += kc) {
+                int kn = sk_ - k0 < kc ? sk_ - k0 : kc;
+                for (int r = 0; r < bm_; r++)
+                    for (int k = 0; k < kn; k++) aw[r * kc + k] = (ACC)__mm::wide(a_at(i0 + r, k0 + k));
+                for (int c0 = 0; c0 < bn_; c0 += 16) {
+                    for (int k = 0; k < kn; k++)
+                        for (int c = 0; c < 16; c++)
+                            bp[k * 16 + c] = c0 + c < bn_ ? (ACC)__mm::wide(b_at(k0 + k, j0 + c0 + c)) : (ACC)0;
+                    __arc::micro::panel<fused>(acc + c0, ld, aw, kc, bp, bm_, kn, true, acc);
+                }
+            }
+            return;
+        }
         /* B rows of this block in the accumulator type, then a
          * broadcast multiply-add over contiguous columns. */
         ACC *brow = bbuf_;

@@ -4,13 +4,14 @@
  * uninitialised padding never reaches a used result.
  *
  * Speed: B's fractals are first turned into rows of 16 n-values in the
- * accumulator type, so the inner loop is a broadcast multiply-add over 16
- * contiguous lanes that clang vectorises. */
+ * accumulator type, then arc/cube_micro.h's microkernel runs each column
+ * block (its order of sums is documented there). */
 #ifndef ARC_MMAD_H_
 #define ARC_MMAD_H_
 
 #include "arc/cost.h"
 #include "arc/cube_load.h"
+#include "arc/cube_micro.h"
 
 namespace AscendC {
 namespace __cube {
@@ -24,16 +25,14 @@ inline float widen(bfloat16_t v) { return v.ToFloat(); }
 
 /* The product kernel.  a: ZZ (or a plain row when gemv), b: ZN, c: L0C NZ
  * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
- * 2 bias row.  A and B are first widened to the accumulator type (A in ZZ
- * order, B as rows of 16 n-values per k); then 4 output rows at a time take
- * a broadcast multiply-add over the 16 contiguous lanes of each B row, so
- * one B row load feeds 4 vector FMAs. */
+ * 2 bias row.  A and B are first widened to the accumulator type (A as
+ * rows of KP values, B as rows of 16 n-values per k). */
 template <typename TA, typename TC>
 inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_t m, uint32_t n, uint32_t k,
                         uint32_t kalign, int init)
 {
     typedef typename acc_of<TA>::type ACC;
-    static_assert(sizeof(ACC) == sizeof(TC), "accumulator and L0C element differ");
+    static_assert(__arc::is_same<ACC, TC>::value, "accumulator and L0C element differ");
     constexpr uint32_t C0 = 32 / sizeof(TA);
     const bool gemv = m == 1;
     const uint32_t M1 = (m + 15) / 16, N1 = (n + 15) / 16;
@@ -59,43 +58,9 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
         }
         ACC b0[16];
         for (uint32_t nn = 0; nn < 16; nn++) b0[nn] = init == 2 ? (ACC)bias[ni * 16 + nn] : (ACC)0;
-        TC *cblk = c + (uint64_t)ni * M1 * 256;
-        uint32_t r = 0;
-        for (; r + 4 <= rows; r += 4) {
-            ACC acc0[16], acc1[16], acc2[16], acc3[16];
-            TC *o = cblk + (uint64_t)r * 16;
-            for (uint32_t nn = 0; nn < 16; nn++) {
-                acc0[nn] = init == 1 ? (ACC)o[nn] : b0[nn];
-                acc1[nn] = init == 1 ? (ACC)o[16 + nn] : b0[nn];
-                acc2[nn] = init == 1 ? (ACC)o[32 + nn] : b0[nn];
-                acc3[nn] = init == 1 ? (ACC)o[48 + nn] : b0[nn];
-            }
-            const ACC *a0 = aw + (uint64_t)r * KP;
-            for (uint32_t kk = 0; kk < KP; kk++) {
-                const ACC *br = bt + (uint64_t)kk * 16;
-                ACC v0 = a0[kk], v1 = a0[KP + kk], v2 = a0[2 * KP + kk], v3 = a0[3 * KP + kk];
-                for (uint32_t nn = 0; nn < 16; nn++) {
-                    acc0[nn] += v0 * br[nn];
-                    acc1[nn] += v1 * br[nn];
-                    acc2[nn] += v2 * br[nn];
-                    acc3[nn] += v3 * br[nn];
-                }
-            }
-            for (uint32_t nn = 0; nn < 16; nn++) {
-                o[nn] = (TC)acc0[nn];
-                o[16 + nn] = (TC)acc1[nn];
-                o[32 + nn] = (TC)acc2[nn];
-                o[48 + nn] = (TC)acc3[nn];
-            }
-        }
-        for (; r < rows; r++) { /* gemv: one row */
-            ACC acc[16];
-            TC *o = cblk + (uint64_t)r * 16;
-            for (uint32_t nn = 0; nn < 16; nn++) acc[nn] = init == 1 ? (ACC)o[nn] : b0[nn];
-            for (uint32_t kk = 0; kk < KP; kk++)
-                for (uint32_t nn = 0; nn < 16; nn++) acc[nn] += aw[(uint64_t)r * KP + kk] * bt[kk * 16 + nn];
-            for (uint32_t nn = 0; nn < 16; nn++) o[nn] = (TC)acc[nn];
-        }
+        /* L0C's column block ni: rows of 16 values, one after the other */
+        __arc::micro::panel<__arc::is_same<TA, half>::value>(c + (uint64_t)ni * M1 * 256, 16, aw, KP, bt, rows, KP,
+                                                             init == 1, b0);
     }
 }
 

@@ -8,10 +8,10 @@
 
 #include "arc/state.h"
 #include "arc/mask.h"
-#include "type_traits"
-#include "cstring"
-#include "cmath"
-#include "cassert"   /* CANN kernels call assert() without including it */
+#include <type_traits>
+#include <cstring>
+#include <cmath>
+#include <cassert>   /* CANN kernels call assert() without including it */
 
 /* CANN's device build declares the C library's memory and math functions
  * at global scope; kernels call them unqualified or as ::name. */

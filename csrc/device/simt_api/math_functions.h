@@ -2,8 +2,9 @@
  * float类型数学库函数, 90 functions) and the integer abs/min/max family.
  * C library names (sinf, erfcf, j0f, ...) are the host C library's, which
  * the loader links kernels against (csrc/rt/loader/orc_builtins.c): declared here
- * in the device compile, taken from <math.h> when a kernel file compiles
- * with the system headers (host-code mode).  The CUDA-style names the C
+ * in the device compile (whose libc++ <cmath> gives the classification
+ * functions), taken from <math.h> when a kernel file compiles with the
+ * system headers (host-code mode).  The CUDA-style names the C
  * library lacks (sinpif, erfinvf, normcdff, cyl_bessel_i0f, rnorm3df, ...)
  * are computed in double and rounded once to float. */
 #ifndef ASC_SIMT_MATH_FUNCTIONS_H_
@@ -11,11 +12,13 @@
 
 #include <stdint.h>
 
-#if __has_include(<math.h>)
+#if defined(__ASCENDRTC_HOST_CODE__)
 #include <math.h>
 #include <stdlib.h>
 #define ASC_SIMT_HOST_LIBM 1
 #else
+#include <cmath>   /* libc++: isfinite/isinf/isnan/signbit at global scope, std:: math */
+#include <cstdlib> /* abs, labs, llabs */
 extern "C" {
 #define ASC_LIBM_F1(f) float f(float);
 #define ASC_LIBM_F2(f) float f(float, float);
@@ -63,12 +66,6 @@ inline float hypotf(float x, float y)
     if (__asc_ftz(x) == 0 && __asc_ftz(y) == 0 && x != 0 && y != 0) return __builtin_nanf("");
     return __builtin_hypotf(x, y);
 }
-inline bool isfinite(float x) { return __builtin_isfinite(x); }
-inline bool isinf(float x) { return __builtin_isinf(x); }
-inline bool isnan(float x) { return __builtin_isnan(x); }
-inline int signbit(float x) { return __builtin_signbit(x) ? 1 : 0; }
-inline long int labs(long int x) { return x < 0 ? -x : x; }
-inline long long int llabs(long long int x) { return x < 0 ? -x : x; }
 #endif
 
 #ifdef ASC_SIMT_HOST_LIBM

@@ -1,0 +1,41 @@
+/* opdev/fp16_t.h - op::fp16_t, the host's IEEE binary16 value type that
+ * CANN's op development headers give host code (CATLASS's examples fill
+ * and check their half data with it).  Conversions from any arithmetic
+ * type round to nearest even (with overflow to infinity); arithmetic and
+ * comparisons go through float, so an expression of fp16_t values is
+ * computed in float and rounded where it is stored back into an fp16_t. */
+#ifndef ARC_OPDEV_FP16_T_H_
+#define ARC_OPDEV_FP16_T_H_
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace op {
+
+struct fp16_t {
+    uint16_t val = 0;
+
+    fp16_t() = default;
+    template <class T, class = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+    fp16_t(T v)
+    {
+        _Float16 h = static_cast<_Float16>(v);
+        std::memcpy(&val, &h, sizeof val);
+    }
+    operator float() const
+    {
+        _Float16 h;
+        std::memcpy(&h, &val, sizeof h);
+        return static_cast<float>(h);
+    }
+    fp16_t &operator+=(fp16_t o) { return *this = fp16_t(float(*this) + float(o)); }
+    fp16_t &operator-=(fp16_t o) { return *this = fp16_t(float(*this) - float(o)); }
+    fp16_t &operator*=(fp16_t o) { return *this = fp16_t(float(*this) * float(o)); }
+    fp16_t &operator/=(fp16_t o) { return *this = fp16_t(float(*this) / float(o)); }
+};
+static_assert(sizeof(fp16_t) == 2, "fp16_t is the 16 bits of a half");
+
+} // namespace op
+
+#endif
