@@ -26,6 +26,14 @@ CLANG = shutil.which("clang++-19") or "/usr/lib/llvm-19/bin/clang++"
 CLANG_FLAGS = ["-c", "-std=c++17", "-fno-exceptions", "-fno-rtti", "-fno-threadsafe-statics", "-ffp-contract=off",
                "-nostdinc++", "-march=x86-64-v3", "-D__NPU_ARCH__=2201", "-D__ASCENDRTC__=1", "-D__CCE_AICORE__=220", "-iquote", os.path.join(ROOT, "csrc", "device"),
                "-I", os.path.join(ROOT, "csrc", "device"), "-I", os.path.join(ROOT, "csrc")]  # + common/socs.h
+# The device's C++ library for a clang++ subprocess: libc++ over
+# csrc/device/libc, configured as rtc/config.cpp configures it.
+DEVICE_STD = ["-nostdlibinc", "-isystem", os.path.join(ROOT, "ascendrtc", "_home", "lib64", "libcxx", "v1"),
+              "-isystem", os.path.join(ROOT, "csrc", "device", "libc"), "-D__CCE__=1",
+              "-D_LIBCPP_HAS_NO_THREADS", "-D_LIBCPP_HAS_NO_LOCALIZATION", "-D_LIBCPP_HAS_NO_WIDE_CHARACTERS",
+              "-D_LIBCPP_HAS_NO_FILESYSTEM", "-D_LIBCPP_HAS_NO_RANDOM_DEVICE", "-D_LIBCPP_HAS_NO_MONOTONIC_CLOCK",
+              "-D_LIBCPP_REMOVE_TRANSITIVE_INCLUDES"]
+CLANG_FLAGS += DEVICE_STD
 
 
 def seed_source():

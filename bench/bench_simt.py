@@ -35,6 +35,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 import ascendrtc as arc  # noqa: E402
 from _pocl import context as pocl_context, unavailable_row  # noqa: E402
+from bench_compile import DEVICE_STD  # noqa: E402  (the device C++ library flags)
 from _stream import stream_add  # noqa: E402
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt", "-O2"]
@@ -271,7 +272,8 @@ def compile_rows(reps):
     clang = "clang++-19"
     flags = ["-c", "-O2", "-std=c++17", "-fno-exceptions", "-fno-rtti", "-ffp-contract=off", "-nostdinc++",
              "-march=x86-64-v3", "-D__NPU_ARCH__=3510", "-D__ASCENDRTC__=1", "-D__ASCENDRTC_SIMT__=1",
-             "-Wno-ignored-attributes", "-I", os.path.join(ROOT, "csrc", "device"), "-I", os.path.join(ROOT, "csrc")]
+             "-Wno-ignored-attributes", "-I", os.path.join(ROOT, "csrc", "device"), "-I", os.path.join(ROOT, "csrc"),
+             *DEVICE_STD]
     tu = SRC + "\n#include \"arc/entry.h\"\n" + "".join(
         "__ARC_SIMT_ENTRY(%d, %s)\n" % (i, k) for i, k in enumerate(("vadd", "block_sum", "transpose", "empty")))
     inproc, sub = [], []

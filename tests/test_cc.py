@@ -190,3 +190,17 @@ def test_cmake_unknown_arch(tmp_path):
     said = " ".join(p.stderr.split())  # CMake wraps its messages
     assert "CMAKE_ASC_ARCHITECTURES=dav-1234: 'dav-1234' is not an NPU architecture the simulated NPU has " \
            "(known: dav-2201;dav-3510)" in said
+
+
+def test_program_over_a_library_header(tmp_path):
+    # launches written in an included header, a kernel overloaded by arity
+    # (picked by the launch's argument count), the per-side compile of a file
+    # naming g_coreType, bisheng's [host, aicore], the platform's core counts
+    # and aclrtGetHardwareSyncAddr in a program's host code
+    exe = tmp_path / "library"
+    r = cc(tmp_path, os.path.join(PROGS, "library.asc"), "-o", str(exe), "--npu-arch=dav-2201",
+           "-I" + os.path.join(PROGS, "library"))
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "PASS: aic 24 aiv 48, h = 42 1042" in p.stdout

@@ -74,7 +74,7 @@ def fails(call, pattern):
 
 
 BUFFERS = [("l0a_raw", "L0A buffer", 64 * 1024), ("l0b_raw", "L0B buffer", 64 * 1024),
-           ("l0c_raw", "L0C buffer", None), ("bt_raw", "BiasTable", 1024), ("fb_raw", "Fixpipe buffer", 2048)]
+           ("l0c_raw", "L0C buffer", None), ("bt_raw", "BiasTable", 1024), ("fb_raw", "Fixpipe buffer", 7168)]
 
 
 @pytest.mark.parametrize("kernel,name,size", BUFFERS, ids=[b[0] for b in BUFFERS])

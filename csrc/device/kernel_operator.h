@@ -125,5 +125,16 @@ typedef uint8_t *GM_ADDR;
  * unqualified). */
 template <typename T, typename U> inline auto min(T a, U b) -> decltype(true ? (T)0 : (U)0) { return b < a ? b : a; }
 template <typename T, typename U> inline auto max(T a, U b) -> decltype(true ? (T)0 : (U)0) { return a < b ? b : a; }
+/* ... and for two values of one type, as plain functions: those win over a
+ * library's own min/max templates found by the same call (CATLASS's tla). */
+#define __ARC_MINMAX(T)                                 \
+    inline T min(T a, T b) { return b < a ? b : a; }    \
+    inline T max(T a, T b) { return a < b ? b : a; }
+__ARC_MINMAX(int32_t)
+__ARC_MINMAX(uint32_t)
+__ARC_MINMAX(int64_t)
+__ARC_MINMAX(uint64_t)
+__ARC_MINMAX(float)
+#undef __ARC_MINMAX
 
 #endif /* ARC_KERNEL_OPERATOR_H_ */

@@ -11,4 +11,9 @@
 #endif
 #include <numpy/arrayobject.h>
 
+/* poison_out.c: an Out() array's first device contents, like host: a new
+ * array holding the poison pattern (ASCENDRTC_POISON=1), Py_None when not
+ * poisoning, NULL on error. */
+PyObject *arc_poisoned_like(PyArrayObject *host);
+
 #endif /* ARC_NUMPY_H_ */

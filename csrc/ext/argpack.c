@@ -423,27 +423,6 @@ static int make_temp(const KernelObject *k, temp_arg *t, PyObject *arg, int inte
     return rc;
 }
 
-/* An Out() array's device copy starts as zeros, or under ASCENDRTC_POISON=1
- * as the poison pattern (ascendrtc._poison owns it): a new host array
- * holding it, Py_None when not poisoning, NULL on error. */
-static PyObject *poisoned_like(PyArrayObject *host)
-{
-    PyObject *mod = PyImport_ImportModule("ascendrtc._poison");
-    if (!mod)
-        return NULL;
-    PyObject *r = NULL, *on = PyObject_CallMethod(mod, "poisoning", NULL);
-    if (on && !PyObject_IsTrue(on)) {
-        r = Py_NewRef(Py_None);
-    } else if (on) {
-        PyObject *copy = PyArray_NewLikeArray(host, NPY_CORDER, NULL, 0);
-        r = copy ? PyObject_CallMethod(mod, "poison", "O", copy) : NULL;
-        Py_XDECREF(copy);
-    }
-    Py_XDECREF(on);
-    Py_DECREF(mod);
-    return r;
-}
-
 static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, int intent, const arc_param_desc *p)
 {
     arc_state *st = k->st;
@@ -475,7 +454,7 @@ static int make_temp_array(const KernelObject *k, temp_arg *t, PyObject *arg, in
     void *hostp = PyArray_DATA(t->host);
     PyObject *poisoned = NULL;
     if (intent == ARC_OUT && t->nbytes) {
-        poisoned = poisoned_like(t->host);
+        poisoned = arc_poisoned_like(t->host);
         if (!poisoned)
             return -1;
         if (poisoned != Py_None)

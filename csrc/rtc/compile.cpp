@@ -18,6 +18,7 @@
 // (bounded by those limits); the next compile starts afresh.
 
 #include "compile.h"
+#include "core_pass.h"
 #include "dialect.h"
 
 #include <clang/Basic/DiagnosticOptions.h>
@@ -179,7 +180,18 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     std::string main_text(req->text, req->len);
     const bool host_obj = req->opts->host_object;
-    const bool rewrote = arc_rtc::blank_target_attributes(main_text) > 0;
+    // Host code (host_code.h): one translation unit with the system headers,
+    // as CANN's single-source flow compiles it; the host part is dropped
+    // after the frontend.  Without system headers the device-only compile
+    // names the host headers it cannot find.
+    bool host = host_obj || arc_rtc::has_host_code(req->text, req->len);
+    for (int i = 0; !host && i < req->nheaders; i++)
+        host = arc_rtc::has_host_code(req->header_texts[i], std::strlen(req->header_texts[i]));
+    bool rewrote = arc_rtc::blank_target_attributes(main_text) > 0;
+    if (!host) { /* the device's libc++ has no shared library: what it would define (arc/libcxx_inst.h) */
+        main_text += "\n#ifdef _LIBCPP___ALGORITHM_SORT_H\n#include \"arc/libcxx_inst.h\"\n#endif\n";
+        rewrote = true;
+    }
     if (host_obj) { /* ascendrtc cc: launches lowered to ACL calls (launch_lower.h) */
         std::set<std::string> deduced = arc_rtc::add_deduction_twins(main_text);
         if (arc_rtc::lower_host_launches(req->file_name, main_text, &log, &deduced) < 0)
@@ -198,13 +210,6 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         std::string p = std::string(kUserRoot) + "/" + req->header_names[i];
         user_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBuffer(req->header_texts[i], p, true));
     }
-    // Host code (host_code.h): one translation unit with the system headers,
-    // as CANN's single-source flow compiles it; the host part is dropped
-    // after the frontend.  Without system headers the device-only compile
-    // names the host headers it cannot find.
-    bool host = host_obj || arc_rtc::has_host_code(req->text, req->len);
-    for (int i = 0; !host && i < req->nheaders; i++)
-        host = arc_rtc::has_host_code(req->header_texts[i], std::strlen(req->header_texts[i]));
     const std::vector<std::string> *sys = nullptr;
     if (host) {
         sys = &arc_rtc::system_include_args(nullptr);
@@ -212,80 +217,114 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
             host = false, sys = nullptr;
     }
     std::set<std::string> absent;
-    auto dialect = llvm::makeIntrusiveRefCnt<arc_rtc::DialectFS>(make_probe_fs(absent));
+    auto dialect = llvm::makeIntrusiveRefCnt<arc_rtc::DialectFS>(make_probe_fs(absent), host_obj);
     auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(dialect);
     overlay->pushOverlay(host ? host_code_fs() : device_fs());
     overlay->pushOverlay(user_fs);
 
-    std::vector<std::string> args = cc1_config(req, sys);
-    if (!arc_rtc::lenient_assert(req->file_name, req->text, req->len, args, &log))
-        for (int i = 0; i < req->nheaders; i++)
-            if (arc_rtc::lenient_assert(req->header_names[i], req->header_texts[i],
-                                        std::strlen(req->header_texts[i]), args, &log))
-                break;
-    arc_rtc::PchBytes pch;
-    if (!host && pch_applies(req)) {
-        auto pch_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-        pch_fs->pushOverlay(device_fs());
-        std::string why;
-        t_escape = nullptr; /* the shared PCH build must finish (others wait for it) */
-        pch = arc_rtc::pch_get(args, pch_fs, &why);
-        t_escape = esc;
-        timer.lap("pch");
-        if (pch) {
-            const char *pch_path = "/arc/pch/device_api.pch";
-            user_fs->addFile(pch_path, 0,
-                             llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(pch->data(), pch->size()), pch_path,
-                                                              false));
-            args.push_back("-include-pch");
-            args.push_back(pch_path);
-        }
-    }
-    for (const char *a : {"-main-file-name", req->file_name, "-x", "c++"})
-        args.push_back(a);
-    args.push_back(main_path);
-    std::vector<const char *> argv;
-    for (auto &s : args)
-        argv.push_back(s.c_str());
-
-    clang::CompilerInstance ci;
-    auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    auto *printer = new clang::TextDiagnosticPrinter(los, diag_opts.get());
-    clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_opts, printer,
-                                       true);
-    auto inv = std::make_shared<clang::CompilerInvocation>();
-    if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags))
-        return fail(res, log, ACL_ERROR_RTC_INVALID_OPTION, "invalid compiler options");
-    inv->getFrontendOpts().DisableFree = false;
-    inv->getCodeGenOpts().DisableFree = false;
-    ci.setInvocation(inv);
-    ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
-    ci.setVerboseOutputStream(los);
-    ci.createFileManager(overlay);
-
     const char *strip[] = {kSrcRoot, kUserRoot};
     arc_rtc::SimtResult simt;
-    if (req->opts->simt)
-        inv->getCodeGenOpts().PassBuilderCallbacks.push_back(
-            [&](llvm::PassBuilder &pb) { arc_rtc::simt_register(pb, &simt, kDeviceRoot, strip, 2); });
     llvm::LLVMContext ctx;
     arc_rtc::InferredTypes inferred;
     DepMap deps;
-    CompileAction action(&ctx, compile_timeout_s(), inferred, deps);
-    bool ok = ci.ExecuteAction(action);
-    timer.lap("optimise");
-    if (timer.on) {
-        llvm::raw_string_ostream pos(timer.passes);
-        action.report_pass_times(pos);
+    // One frontend and optimiser run: pass 0 (the file once), 1 (AIC) or 2
+    // (AIV) of a file compiled per side (core_pass.h).  Null on failure,
+    // with *rc and the log set.
+    auto frontend = [&](int pass, int *rc) -> std::unique_ptr<llvm::Module> {
+        std::vector<std::string> args = cc1_config(req, sys);
+        if (pass)
+            arc_rtc::core_pass_args(pass, req->opts->arch_num, args);
+        if (!arc_rtc::lenient_assert(req->file_name, req->text, req->len, args, &log))
+            for (int i = 0; i < req->nheaders; i++)
+                if (arc_rtc::lenient_assert(req->header_names[i], req->header_texts[i],
+                                            std::strlen(req->header_texts[i]), args, &log))
+                    break;
+        arc_rtc::PchBytes pch;
+        if (!host && !pass && pch_applies(req)) { /* the PCH is one side's: none per side */
+            auto pch_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+            pch_fs->pushOverlay(device_fs());
+            std::string why;
+            t_escape = nullptr; /* the shared PCH build must finish (others wait for it) */
+            pch = arc_rtc::pch_get(args, pch_fs, &why);
+            t_escape = esc;
+            timer.lap("pch");
+            if (pch) {
+                const char *pch_path = "/arc/pch/device_api.pch";
+                user_fs->addFile(pch_path, 0,
+                                 llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(pch->data(), pch->size()),
+                                                                  pch_path, false));
+                args.push_back("-include-pch");
+                args.push_back(pch_path);
+            }
+        }
+        for (const char *a : {"-main-file-name", req->file_name, "-x", "c++"})
+            args.push_back(a);
+        args.push_back(main_path);
+        std::vector<const char *> argv;
+        for (auto &s : args)
+            argv.push_back(s.c_str());
+
+        clang::CompilerInstance ci;
+        auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+        auto *printer = new clang::TextDiagnosticPrinter(los, diag_opts.get());
+        clang::DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diag_opts, printer,
+                                           true);
+        auto inv = std::make_shared<clang::CompilerInvocation>();
+        if (!clang::CompilerInvocation::CreateFromArgs(*inv, argv, arg_diags)) {
+            *rc = fail(res, log, ACL_ERROR_RTC_INVALID_OPTION, "invalid compiler options");
+            return nullptr;
+        }
+        inv->getFrontendOpts().DisableFree = false;
+        inv->getCodeGenOpts().DisableFree = false;
+        ci.setInvocation(inv);
+        ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
+        ci.setVerboseOutputStream(los);
+        ci.createFileManager(overlay);
+        if (req->opts->simt)
+            inv->getCodeGenOpts().PassBuilderCallbacks.push_back(
+                [&](llvm::PassBuilder &pb) { arc_rtc::simt_register(pb, &simt, kDeviceRoot, strip, 2); });
+        CompileAction action(&ctx, compile_timeout_s(), inferred, deps);
+        bool ok = ci.ExecuteAction(action);
+        timer.lap("optimise");
+        if (timer.on) {
+            llvm::raw_string_ostream pos(timer.passes);
+            action.report_pass_times(pos);
+        }
+        std::unique_ptr<llvm::Module> m = ok ? action.takeModule() : nullptr;
+        if (!ok || !m || ci.getDiagnostics().hasErrorOccurred()) {
+            log = arc_rtc::explain_unknown_names(log, host);
+            *rc = fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+            return nullptr;
+        }
+        if (llvm::Function *f = m->getFunction("__arc_uses"); f && !f->use_empty()) { // no optimiser ran
+            llvm::ModuleAnalysisManager mam;
+            arc_rtc::KernelUsesPass().run(*m, mam);
+        }
+        return m;
+    };
+    // A file that can tell the sides apart is compiled per side; one that
+    // only shows it in a header on disk is found by the first compile.
+    bool per_side = !req->opts->simt && arc_rtc::names_core_pass(main_text);
+    for (int i = 0; !per_side && !req->opts->simt && i < req->nheaders; i++)
+        per_side = arc_rtc::names_core_pass(req->header_texts[i]);
+    int frc = ACL_SUCCESS;
+    std::unique_ptr<llvm::Module> mod = frontend(per_side ? 1 : 0, &frc);
+    if (!per_side && !req->opts->simt && dialect->names_core_pass()) {
+        per_side = true;
+        std::free(res->log); /* the first compile's errors (g_coreType unknown) */
+        res->log = nullptr;
+        los.flush();
+        log.clear();
+        mod = frontend(1, &frc);
     }
-    std::unique_ptr<llvm::Module> mod = ok ? action.takeModule() : nullptr;
-    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred()) {
-        log = arc_rtc::explain_unknown_names(log, host);
-        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
-    }
-    if (llvm::Function *f = mod->getFunction("__arc_uses"); f && !f->use_empty()) { // no optimiser ran
-        llvm::ModuleAnalysisManager mam;
-        arc_rtc::KernelUsesPass().run(*mod, mam);
+    if (!mod)
+        return frc;
+    if (per_side) {
+        std::unique_ptr<llvm::Module> aiv = frontend(2, &frc);
+        if (!aiv)
+            return frc;
+        if (!arc_rtc::merge_core_passes(*mod, std::move(aiv), &log))
+            return fail(res, log, ACL_ERROR_RTC_FAILURE, "");
     }
     std::unique_ptr<llvm::Module> host_mod;
     if (host_obj && !(host_mod = arc_rtc::split_host(*mod, req->file_name, &log)))

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "core_pass.h"
+#include "launch_lower.h"
 #include "lenient.h"
 
 namespace arc_rtc {
@@ -104,13 +106,17 @@ const std::string *DialectFS::rewritten(const std::string &path)
     auto buf = getUnderlyingFS().getBufferForFile(path, -1, false);
     if (buf) {
         llvm::StringRef s = (*buf)->getBuffer();
+        core_pass_ = core_pass_ || arc_rtc::names_core_pass(s);
         bool attr = s.contains("[host") || s.contains("[aicore");
         if (attr || s.contains("<<<")) {
             auto t = std::make_unique<std::string>(s.str());
             int changed = attr ? blank_target_attributes(*t) : 0;
-            if (s.contains("<<<")) { /* blanked as in the main text (lenient.h) */
+            if (s.contains("<<<")) { /* lowered for ascendrtc cc, else blanked as in the main text */
                 std::string log;
-                int m = blank_host_launches(path.c_str(), *t, &log);
+                int m = lower_ ? lower_host_launches(path.c_str(), *t, &log)
+                               : blank_host_launches(path.c_str(), *t, &log);
+                if (m > 0 && lower_) /* the launch helpers, then the header's own line numbers */
+                    *t = "#include \"arc/launch.h\"\n#line 1\n" + *t;
                 changed += m > 0 ? m : 0;
             }
             if (changed)

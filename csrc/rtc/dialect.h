@@ -25,16 +25,24 @@ namespace arc_rtc {
 int blank_target_attributes(std::string &text);
 
 // The real file system with the dialect rewritten in the files it serves.
+// `lower` (a single-source program's host object, ascendrtc cc): the
+// launches in headers become ACL launches (launch_lower.h) instead of
+// being blanked.
 class DialectFS : public llvm::vfs::ProxyFileSystem {
 public:
-    explicit DialectFS(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) : ProxyFileSystem(std::move(fs)) {}
+    DialectFS(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, bool lower)
+        : ProxyFileSystem(std::move(fs)), lower_(lower) {}
     llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine &path) override;
     llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine &path) override;
+    // Whether a file it served names g_coreType or a side macro (core_pass.h).
+    bool names_core_pass() const { return core_pass_; }
 
 private:
     // The rewritten text of path, or null when it needs none (cached).
     const std::string *rewritten(const std::string &path);
 
+    const bool lower_;
+    bool core_pass_ = false;
     std::mutex mu_;
     std::map<std::string, std::unique_ptr<std::string>> cache_;
 };

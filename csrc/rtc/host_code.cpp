@@ -26,18 +26,18 @@
 namespace arc_rtc {
 namespace {
 
-// C++ library headers the device API does not stand in for (it has its own
-// cstdint, type_traits, cmath, cstring, cstddef, climits, cfloat, cassert,
-// algorithm), and C/POSIX headers: a kernel file including one has host code.
+// C++ library headers of the host's kind (I/O, containers that allocate,
+// threads, time...) and C/POSIX headers: a kernel file including one has
+// host code.  The rest (<tuple>, <utility>, <array>, <limits>, <type_traits>,
+// <cmath>, <algorithm>...) are the device's own libc++ (csrc/device/libc).
 const char *const kHostStd[] = {
     "iostream", "ostream", "istream", "fstream", "sstream", "iomanip", "ios", "iosfwd", "streambuf", "vector",
     "string", "string_view", "map", "unordered_map", "set", "unordered_set", "list", "forward_list", "deque",
-    "queue", "stack", "array", "memory", "functional", "iterator", "numeric", "utility", "tuple", "chrono",
-    "thread", "mutex", "shared_mutex", "condition_variable", "future", "atomic", "random", "limits", "exception",
-    "stdexcept", "new", "bitset", "optional", "variant", "any", "regex", "filesystem", "complex", "valarray",
-    "initializer_list", "typeinfo", "ratio", "cstdio", "cstdlib", "cerrno", "ctime", "csignal", "cinttypes",
-    "cctype", "cwchar", "clocale", "stdio.h", "stdlib.h", "string.h", "errno.h", "time.h", "signal.h",
-    "unistd.h", "fcntl.h", "dlfcn.h", "pthread.h", "libgen.h", "dirent.h", "getopt.h", "inttypes.h",
+    "queue", "stack", "memory", "functional", "iterator", "chrono", "thread", "mutex", "shared_mutex",
+    "condition_variable", "future", "atomic", "random", "exception", "stdexcept", "new", "bitset", "any",
+    "regex", "filesystem", "complex", "valarray", "typeinfo", "cstdio", "cstdlib", "cerrno", "ctime", "csignal",
+    "cinttypes", "cctype", "cwchar", "clocale", "stdio.h", "stdlib.h", "string.h", "errno.h", "time.h",
+    "signal.h", "unistd.h", "fcntl.h", "dlfcn.h", "pthread.h", "libgen.h", "dirent.h", "getopt.h", "inttypes.h",
 };
 const char *const kHostPrefixes[] = {"acl/", "sys/", "pybind11/", "torch/", "torch_npu/", "ATen/", "c10/"};
 

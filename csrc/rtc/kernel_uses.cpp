@@ -6,6 +6,7 @@
 // tiling key) they sit in, as CANN's compiler sees both the AIC's and the
 // AIV's code.
 #include "kernel_uses.h"
+#include "host_code.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -67,14 +68,27 @@ llvm::PreservedAnalyses KernelUsesPass::run(llvm::Module &m, llvm::ModuleAnalysi
             taken.push_back(&f);
     llvm::NamedMDNode *out = m.getOrInsertNamedMetadata(kNamed);
     llvm::LLVMContext &ctx = m.getContext();
+    // the kernels: __arc_kfn_<i>'s and the <<<...>>> launch sites' (rec = {lowered, entry, &kfn, &desc})
+    std::vector<llvm::GlobalVariable *> kfns;
     for (unsigned i = 0;; i++) {
         auto *kfn = m.getGlobalVariable("__arc_kfn_" + std::to_string(i));
         if (!kfn)
             break;
+        kfns.push_back(kfn);
+    }
+    for (llvm::GlobalVariable &g : m.globals()) {
+        auto *init = is_site_rec(g) && g.hasInitializer() ? llvm::dyn_cast<llvm::ConstantStruct>(g.getInitializer())
+                                                          : nullptr;
+        if (init && init->getNumOperands() >= 4)
+            if (auto *kfn = llvm::dyn_cast<llvm::GlobalVariable>(init->getOperand(2)->stripPointerCasts()))
+                kfns.push_back(kfn);
+    }
+    std::unordered_set<llvm::Function *> done;
+    for (llvm::GlobalVariable *kfn : kfns) {
         llvm::Function *k = kfn->hasInitializer()
                                 ? llvm::dyn_cast<llvm::Function>(kfn->getInitializer()->stripPointerCasts())
                                 : nullptr;
-        if (!k || k->isDeclaration())
+        if (!k || k->isDeclaration() || !done.insert(k).second)
             continue;
         unsigned bits = 0;
         bool through_pointers = false;
@@ -115,16 +129,18 @@ llvm::PreservedAnalyses KernelUsesPass::run(llvm::Module &m, llvm::ModuleAnalysi
 
 unsigned kernel_uses(const llvm::Module &m, llvm::StringRef fn)
 {
+    // every record of fn: a file compiled per side has one from each (core_pass.h)
     const llvm::NamedMDNode *md = m.getNamedMetadata(kNamed);
+    unsigned bits = 0;
     for (unsigned i = 0; md && i < md->getNumOperands(); i++) {
         const llvm::MDNode *t = md->getOperand(i);
         auto *name = t->getNumOperands() == 2 ? llvm::dyn_cast<llvm::MDString>(t->getOperand(0)) : nullptr;
         if (!name || name->getString() != fn)
             continue;
         if (auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(t->getOperand(1)))
-            return static_cast<unsigned>(c->getZExtValue());
+            bits |= static_cast<unsigned>(c->getZExtValue());
     }
-    return 0;
+    return bits;
 }
 
 unsigned inferred_kernel_type(unsigned uses)

@@ -14,7 +14,8 @@ namespace arc_rtc {
 struct KernelUsesPass : llvm::PassInfoMixin<KernelUsesPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
-// The bits KernelUsesPass recorded for the kernel whose symbol is `fn`.
+// The bits KernelUsesPass recorded for the kernel whose symbol is `fn` (on
+// both sides of a file compiled per side).
 unsigned kernel_uses(const llvm::Module &m, llvm::StringRef fn);
 // The kernel type (KERNEL_TYPE_*) a kernel that writes none gets, as CANN's
 // compiler decides it from the instructions it uses: cube and vector work

@@ -59,6 +59,37 @@ size_t callee_start(const std::string &t, size_t end)
     }
 }
 
+// How many arguments the parenthesised list at `open` passes: its
+// top-level commas (outside (), [], {} and literals) plus one, 0 if empty.
+unsigned count_args(const std::string &t, size_t open)
+{
+    int depth = 0;
+    unsigned commas = 0;
+    bool any = false;
+    for (size_t i = open; i < t.size(); i++) {
+        char c = t[i];
+        if (c == '"' || c == '\'') { // a literal
+            for (i++; i < t.size() && t[i] != c; i++)
+                if (t[i] == '\\')
+                    i++;
+            any = true;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth++ > 0)
+                any = true;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0)
+                break;
+        } else if (c == ',' && depth == 1) {
+            commas++;
+        } else if (!std::isspace(static_cast<unsigned char>(c))) {
+            any = true;
+        }
+    }
+    return any ? commas + 1 : 0;
+}
+
 int line_of(const std::string &t, size_t pos)
 {
     int line = t.compare(0, 8, "#line 1 ") == 0 ? 0 : 1; // the rtc's own #line comes first
@@ -98,8 +129,10 @@ int lower_host_launches(const char *name, std::string &text, std::string *log, c
         std::string kfn = deduced && callee.find('<') == std::string::npos
                               ? deduced_kernel(text, after, callee, *deduced)
                               : std::string();
-        std::string repl = "::__arc::launch<" + (kfn.empty() ? "&" + callee : kfn) + " >(__FILE__, __LINE__, " +
-                           cfg + ")";
+        // else the kernel among its overloads by the launch's argument count
+        if (kfn.empty())
+            kfn = "::__arc::pick<" + std::to_string(count_args(text, after)) + ">::of(&" + callee + ")";
+        std::string repl = "::__arc::launch<" + kfn + " >(__FILE__, __LINE__, " + cfg + ")";
         text.replace(start, close + 3 - start, repl);
         pos = start + repl.size();
         n++;

@@ -10,7 +10,8 @@
 namespace arc_rtc {
 
 // Rewrites every `callee<<<cfg>>>(` in text into
-// `::__arc::launch<&callee >(__FILE__, __LINE__, cfg)(` (no line moves),
+// `::__arc::launch<::__arc::pick<N>::of(&callee)>(__FILE__, __LINE__, cfg)(`
+// (N: the launch's argument count, which picks among overloads; no line moves),
 // where callee is the (qualified, template-id) name before the `<<<`.
 // Returns how many it rewrote; a launch it cannot read (no callee name, no
 // closing >>>) gets an error naming its line in *log and -1.

@@ -56,19 +56,18 @@ int qualifier_type(llvm::Module &m, const std::string &fn)
         if (!text || text->getAsCString() != "__arc_ktype")
             continue;
         auto *args = llvm::dyn_cast<llvm::GlobalVariable>(e->getOperand(4)->stripPointerCasts());
-        auto *val = args && args->hasInitializer() ? llvm::dyn_cast<llvm::ConstantStruct>(args->getInitializer())
-                                                   : nullptr;
-        if (val && val->getNumOperands() == 1)
-            if (auto *ci = llvm::dyn_cast<llvm::ConstantInt>(val->getOperand(0)))
-                return static_cast<int>(ci->getZExtValue());
+        /* { i8 type }: zeroinitializer when the type is 0 (AIV_ONLY) */
+        llvm::Constant *val = args && args->hasInitializer() ? args->getInitializer()->getAggregateElement(0u)
+                                                             : nullptr;
+        if (auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(val))
+            return static_cast<int>(ci->getZExtValue());
     }
     return -1;
 }
 
 // The kernel type: the one KERNEL_TASK_TYPE_DEFAULT wrote (a used local
-// static _ZZ<enc>E11__arc_ktype), else the one CANN's compiler infers from
-// the qualifier's, else the one CANN's compiler infers from
-// the code (kernel_uses.h); *uses gets the ARC_USES_* bits, with
+// static _ZZ<enc>E11__arc_ktype), else the qualifier's, else the one CANN's
+// compiler infers from the code (kernel_uses.h); *uses gets the ARC_USES_* bits, with
 // ARC_USES_WRITTEN when the source wrote the type.
 unsigned kernel_type(llvm::Module &m, const std::string &lowered, uint32_t *uses)
 {

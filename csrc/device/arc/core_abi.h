@@ -102,8 +102,13 @@ enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
 #undef ARC_L0_FITS_
 #define ARC_BT_SIZE (1u << 10)
 #define ARC_BT_OFF (3u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_BT_SIZE)
-#define ARC_FB_SIZE (2u << 10)
-#define ARC_FB_OFF (4u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_FB_SIZE)
+/* The Fixpipe buffer: 7 KB, what CATLASS's Atlas A2 arch (FIXBUF_SIZE)
+ * takes with one TPipe::InitBuffer, which runs on the NPU; the dav-2201
+ * arch page lists 2 KB (docs/simulated_npu.md).  It ends at the end of its
+ * slot's first ARC_FB_SPAN bytes. */
+#define ARC_FB_SIZE (7u << 10)
+#define ARC_FB_SPAN (2u * ARC_L0_PAGE)
+#define ARC_FB_OFF (4u * ARC_L0_SLOT + ARC_FB_SPAN - ARC_FB_SIZE)
 #define ARC_L0_META_OFF (5u * ARC_L0_SLOT)
 #define ARC_L0_META_BYTES 256u
 

@@ -336,11 +336,60 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
  * k = ((c1 * Kh + kh) * Kw + kw) * C0 + c0; the window
  * [mStartPt, +mExtension) x [kStartPt, +kExtension) goes to L0A as ZZ
  * (transposed: ZN-like) or to L0B as ZN. ---- */
+namespace __cube {
+/* The Feature Map register: l1H, l1W (15 bits each, [1, 32767]) at bits 0
+ * and 16, padList at 32..63, bit 15 when set. */
+constexpr uint64_t FMATRIX_SET = 1ull << 15;
+inline uint64_t fmatrix_word(uint16_t l1H, uint16_t l1W, const uint8_t padList[4])
+{
+    ARC_CHECK(l1H <= 32767 && l1W <= 32767, "AscendC::SetFmatrix", "l1H %u / l1W %u: at most 32767", (unsigned)l1H,
+              (unsigned)l1W);
+    uint64_t r = FMATRIX_SET | l1H | (uint64_t)l1W << 16;
+    for (int i = 0; i < 4; i++) r |= (uint64_t)padList[i] << (32 + 8 * i);
+    return r;
+}
+/* The 3D load's Feature Map and Pad registers: a load with isSetFMatrix /
+ * isSetPadding writes its params' l1H, l1W, padList / padValue there, one
+ * without reads them (SetFmatrix / SetLoadDataPaddingValue set them too). */
 template <typename T>
-inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p)
+inline LoadData3DParamsV2<T> load3d_registers(const LoadData3DParamsV2<T> &in, bool set_fm, bool set_pad,
+                                              const char *api)
+{
+    __arc::CubeMeta *m = __arc::cube_meta();
+    LoadData3DParamsV2<T> p = in;
+    const uint64_t set = 1ull << 63;
+    if (set_fm) {
+        m->fmatrix = fmatrix_word(p.l1H, p.l1W, p.padList);
+    } else {
+        ARC_CHECK(m->fmatrix & FMATRIX_SET, api, "isSetFMatrix is false but no SetFmatrix (or earlier load) set the "
+                                                 "Feature Map register");
+        p.l1H = (uint16_t)(m->fmatrix & 0x7fff);
+        p.l1W = (uint16_t)((m->fmatrix >> 16) & 0x7fff);
+        for (int i = 0; i < 4; i++) p.padList[i] = (uint8_t)(m->fmatrix >> (32 + 8 * i));
+    }
+    static_assert(sizeof(T) <= 4, "padValue of at most 32 bits");
+    if (set_pad) {
+        uint32_t b = 0;
+        __builtin_memcpy(&b, &p.padValue, sizeof(T));
+        m->pad_value = set | b;
+    } else if (m->pad_value & set) {
+        uint32_t b = (uint32_t)m->pad_value;
+        __builtin_memcpy(&p.padValue, &b, sizeof(T));
+    } else {
+        ARC_CHECK(!(p.padList[0] | p.padList[1] | p.padList[2] | p.padList[3]), api,
+                  "isSetPadding is false but no SetLoadDataPaddingValue (or earlier load) set the Pad register, "
+                  "and the Feature Map is padded");
+    }
+    return p;
+}
+} // namespace __cube
+
+template <typename T, const IsResetLoad3dConfig &cfg = IS_RESER_LOAD3D_DEFAULT_CONFIG>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &params)
 {
     __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::LoadData(LoadData3DParamsV2)";
+    const LoadData3DParamsV2<T> p = __cube::load3d_registers(params, cfg.isSetFMatrix, cfg.isSetPadding, api);
     constexpr uint32_t C0 = __cube::c0_of<T>();
     if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0) return;
     TPosition sp = __cube::where(src), dp = __cube::where(dst);
@@ -385,16 +434,77 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     }
     __arc::frac_mark(__cube::l0_bits(dp), __cube::frac_of(dst.addr_, dp, 512), M1 * K1);
 }
-template <typename T>
-inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p,
-                     const IsResetLoad3dConfig &)
-{
-    LoadData(dst, src, p);
-}
+
 inline void SetLoadDataRepeat(...) {}
 inline void SetLoadDataBoundary(uint32_t) {}
-template <typename T> inline void SetLoadDataPaddingValue(T) {}
-inline void SetFmatrix(...) {}
+template <typename T> inline void SetLoadDataPaddingValue(T v)
+{
+    static_assert(sizeof(T) <= 4, "a padding value of at most 32 bits");
+    uint32_t b = 0;
+    __builtin_memcpy(&b, &v, sizeof(T));
+    __arc::cube_meta()->pad_value = (1ull << 63) | b;
+}
+/* The 3D load with its window packed in one word, as the Load3DBitModeParam
+ * page lays config0 out (kStep, mStep, kPos, mPos: 16 bits each from bit 0);
+ * the Feature Map and Pad registers give the rest (Load3DSetFMatrixCal,
+ * SetLoadDataPaddingValue).  Only the 1x1 filter at stride 1 is simulated. */
+struct LoadData3DParamsV2Pro {
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    /* strideW, strideH (6 bits each), Wk, Hk, dilationW, dilationH (8 bits each): all 1 */
+    uint64_t filterConfig = 1ull | 1ull << 6 | 1ull << 12 | 1ull << 20 | 1ull << 28 | 1ull << 36;
+};
+namespace __cube {
+constexpr IsResetLoad3dConfig LOAD3D_FROM_REGISTERS = {false, false};
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2Pro &q)
+{
+    ARC_CHECK(q.filterConfig == LoadData3DParamsV2Pro().filterConfig && !q.filterSizeW && !q.filterSizeH,
+              "AscendC::LoadData(LoadData3DParamsV2Pro)",
+              "only the 1x1 filter at stride 1 is simulated (filterConfig 0x%llx)", (unsigned long long)q.filterConfig);
+    LoadData3DParamsV2<T> p;
+    p.channelSize = q.channelSize;
+    p.kExtension = (uint16_t)q.extConfig;
+    p.mExtension = (uint16_t)(q.extConfig >> 16);
+    p.kStartPt = (uint16_t)(q.extConfig >> 32);
+    p.mStartPt = (uint16_t)(q.extConfig >> 48);
+    p.enTranspose = q.enTranspose;
+    p.enSmallK = q.enSmallK;
+    p.fMatrixCtrl = q.fMatrixCtrl;
+    LoadData<T, __cube::LOAD3D_FROM_REGISTERS>(dst, src, p);
+}
+
+/* APIs a header may name that the simulator does not run yet: a kernel
+ * that calls one fails to compile naming it (a template's body is checked
+ * only where it is used). */
+template <class... A> struct __not_simulated { static constexpr bool value = false; };
+struct LoadData2dParams {
+    uint16_t startIndex = 0, repeatTimes = 0, srcStride = 0, sid = 0, dstGap = 0;
+    bool ifTranspose = false;
+    uint8_t addrMode = 0;
+};
+template <class... A> inline void LoadDataWithSparse(A &&...)
+{
+    static_assert(__not_simulated<A...>::value, "AscendC::LoadDataWithSparse is not simulated yet by ascendrtc");
+}
+
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode &mode)
+{
+    ARC_CHECK(mode == FmatrixMode::FMATRIX_LEFT, "AscendC::SetFmatrix",
+              "only FMATRIX_LEFT is supported on this arch (both matrices use it)");
+    __arc::cube_meta()->fmatrix = __cube::fmatrix_word(l1H, l1W, padList);
+}
+/* The Feature Map register for the packed-window load (FMATRIX_LEFT). */
+inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4])
+{
+    SetFmatrix(l1H, l1W, padList, FmatrixMode::FMATRIX_LEFT);
+}
 
 } // namespace AscendC
 

@@ -105,6 +105,10 @@ struct IsResetLoad3dConfig {
     bool isSetFMatrix = true;
     bool isSetPadding = true;
 };
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+/* Which Feature Map register the 3D load reads (dav-2201: only LEFT, used
+ * for both matrices). */
+enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
 
 struct MmadParams {
     uint16_t m = 0;
@@ -130,10 +134,14 @@ struct MmadParams {
           cmatrixInitVal(cmatrixInitValIn) {}
 };
 
-/* Fixpipe quantisation modes in the documented order (NoQuant first). */
+/* Fixpipe quantisation modes in the documented order (NoQuant first); also
+ * a global name, as the compiler's built-in type is (CATLASS names it so). */
 enum QuantMode_t : uint8_t {
     NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8
 };
+} // namespace AscendC
+using AscendC::QuantMode_t;
+namespace AscendC {
 
 struct FixpipeParamsV220 {
     uint16_t nSize = 0;
@@ -199,6 +207,8 @@ struct CubeMeta {
     uint64_t nd2nd[3];    /* SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (+1 when set) */
     uint64_t prequant;    /* SetFixpipePreQuantFlag word */
     uint64_t hf32;        /* SetHF32Mode */
+    uint64_t fmatrix;     /* Feature Map register (arc/cube_load.h: fmatrix_word) */
+    uint64_t pad_value;   /* Pad register: the padValue's bits, bit 63 when set */
 };
 static_assert(sizeof(CubeMeta) <= ARC_L0_META_BYTES, "CubeMeta must fit the L0 meta area");
 static inline CubeMeta *cube_meta() { return (CubeMeta *)(void *)(__arc_core()->l0 + ARC_L0_META_OFF); }

@@ -9,7 +9,15 @@ namespace AscendC {
 
 enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
 
-constexpr uint32_t K_MAX_SHAPE_DIM = 8;
+} // namespace AscendC
+
+/* ShapeInfo's capacity: a macro a kernel may set first (CATLASS's examples
+ * set 0 to save stack), 8 by default as in CANN. */
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
+
+namespace AscendC {
 
 struct ShapeInfo {
     ShapeInfo() {}

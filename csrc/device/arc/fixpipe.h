@@ -96,7 +96,9 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
     uint64_t need = ((uint64_t)(p.ndNum - 1) * p.srcNdStride * 256 + (uint64_t)(cb - 1) * p.srcStride * 16 +
                      (uint64_t)(p.mSize - 1) * 16 + 16) * sizeof(S);
     check_operand(src, TPosition::CO1, need, api, "src (CO1)");
+    __arc::unit_flag_wait(p.unitFlag, ARC_PIPE_M, ARC_PIPE_FIX);
     __arc::race(__arc::RP_FIX, 0, src.addr_, need, api);
+    __arc::unit_flag_release(p.unitFlag, ARC_PIPE_FIX, ARC_PIPE_M);
     uint32_t f0 = frac_of(src.addr_, TPosition::CO1, 1024);
     uint64_t sub = ((const uint8_t *)src.addr_ - __detail::arena_of(TPosition::CO1).base) % 1024;
     const uint64_t *bits = __arc::cube_meta()->l0c;
@@ -213,7 +215,8 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     m->nd2nd[2] = dstNdStride;
 }
 inline void SetFixpipePreQuantFlag(uint64_t config) { __arc::cube_meta()->prequant = config; }
-template <typename T> inline void SetFixPipeConfig(const LocalTensor<T> &, bool = false) {}
+template <typename T, bool setRelu = false> inline void SetFixPipeConfig(const LocalTensor<T> &, bool = false) {}
+template <typename T> inline void SetFixPipeConfig(const LocalTensor<T> &, const LocalTensor<T> &, bool = false) {}
 inline void SetFixpipeClipRelu(uint64_t) {}
 
 template <typename D, typename S>

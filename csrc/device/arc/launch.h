@@ -170,6 +170,83 @@ simt_launcher<F> launch(const char *file, unsigned line, G grid, B block, U dyn_
     return l;
 }
 
+/* pick<N>::of(&k): the kernel named k that takes N parameters.  With one
+ * parameter list per N, deduction from an overload set succeeds for one
+ * member only ([temp.deduct.call]), so a launch resolves overloaded kernels
+ * (CATLASS's KernelAdapter(params) and (params, syncAddr)) by its argument
+ * count as a call would; past 12 parameters only a kernel without overloads. */
+template <unsigned N> struct pick {
+    template <class... A> static constexpr auto of(void (*f)(A...)) { return f; }
+};
+template <> struct pick<0> {
+    static constexpr auto of(void (*f)()) { return f; }
+};
+#define __ARC_PICK(N, TP, P)                                                   \
+    template <> struct pick<N> {                                               \
+        template <TP> static constexpr auto of(void (*f)(P)) { return f; }     \
+    };
+#define __ARC_PICK_T1 class A0
+#define __ARC_PICK_P1 A0
+__ARC_PICK(1, __ARC_PICK_T1, __ARC_PICK_P1)
+#define __ARC_PICK_T2 class A0, class A1
+#define __ARC_PICK_P2 A0, A1
+__ARC_PICK(2, __ARC_PICK_T2, __ARC_PICK_P2)
+#define __ARC_PICK_T3 class A0, class A1, class A2
+#define __ARC_PICK_P3 A0, A1, A2
+__ARC_PICK(3, __ARC_PICK_T3, __ARC_PICK_P3)
+#define __ARC_PICK_T4 class A0, class A1, class A2, class A3
+#define __ARC_PICK_P4 A0, A1, A2, A3
+__ARC_PICK(4, __ARC_PICK_T4, __ARC_PICK_P4)
+#define __ARC_PICK_T5 class A0, class A1, class A2, class A3, class A4
+#define __ARC_PICK_P5 A0, A1, A2, A3, A4
+__ARC_PICK(5, __ARC_PICK_T5, __ARC_PICK_P5)
+#define __ARC_PICK_T6 class A0, class A1, class A2, class A3, class A4, class A5
+#define __ARC_PICK_P6 A0, A1, A2, A3, A4, A5
+__ARC_PICK(6, __ARC_PICK_T6, __ARC_PICK_P6)
+#define __ARC_PICK_T7 class A0, class A1, class A2, class A3, class A4, class A5, class A6
+#define __ARC_PICK_P7 A0, A1, A2, A3, A4, A5, A6
+__ARC_PICK(7, __ARC_PICK_T7, __ARC_PICK_P7)
+#define __ARC_PICK_T8 class A0, class A1, class A2, class A3, class A4, class A5, class A6, class A7
+#define __ARC_PICK_P8 A0, A1, A2, A3, A4, A5, A6, A7
+__ARC_PICK(8, __ARC_PICK_T8, __ARC_PICK_P8)
+#define __ARC_PICK_T9 class A0, class A1, class A2, class A3, class A4, class A5, class A6, class A7, class A8
+#define __ARC_PICK_P9 A0, A1, A2, A3, A4, A5, A6, A7, A8
+__ARC_PICK(9, __ARC_PICK_T9, __ARC_PICK_P9)
+#define __ARC_PICK_T10 class A0, class A1, class A2, class A3, class A4, class A5, class A6, class A7, class A8, class A9
+#define __ARC_PICK_P10 A0, A1, A2, A3, A4, A5, A6, A7, A8, A9
+__ARC_PICK(10, __ARC_PICK_T10, __ARC_PICK_P10)
+#define __ARC_PICK_T11 class A0, class A1, class A2, class A3, class A4, class A5, class A6, class A7, class A8, class A9, class A10
+#define __ARC_PICK_P11 A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10
+__ARC_PICK(11, __ARC_PICK_T11, __ARC_PICK_P11)
+#define __ARC_PICK_T12 class A0, class A1, class A2, class A3, class A4, class A5, class A6, class A7, class A8, class A9, class A10, class A11
+#define __ARC_PICK_P12 A0, A1, A2, A3, A4, A5, A6, A7, A8, A9, A10, A11
+__ARC_PICK(12, __ARC_PICK_T12, __ARC_PICK_P12)
+#undef __ARC_PICK
+#undef __ARC_PICK_T1
+#undef __ARC_PICK_P1
+#undef __ARC_PICK_T2
+#undef __ARC_PICK_P2
+#undef __ARC_PICK_T3
+#undef __ARC_PICK_P3
+#undef __ARC_PICK_T4
+#undef __ARC_PICK_P4
+#undef __ARC_PICK_T5
+#undef __ARC_PICK_P5
+#undef __ARC_PICK_T6
+#undef __ARC_PICK_P6
+#undef __ARC_PICK_T7
+#undef __ARC_PICK_P7
+#undef __ARC_PICK_T8
+#undef __ARC_PICK_P8
+#undef __ARC_PICK_T9
+#undef __ARC_PICK_P9
+#undef __ARC_PICK_T10
+#undef __ARC_PICK_P10
+#undef __ARC_PICK_T11
+#undef __ARC_PICK_P11
+#undef __ARC_PICK_T12
+#undef __ARC_PICK_P12
+
 template <auto F, class... C> launcher<F> launch(const char *file, unsigned line, C... cfg)
 {
     static_assert(sizeof...(C) == 2 || sizeof...(C) == 3,

@@ -118,10 +118,12 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
                       i * 64 + 63);
     }
     __arc::cost_esize<TA>(); /* fp32 products run at half the rate of fp16 per fractal byte */
+    __arc::unit_flag_wait(p.unitFlag, ARC_PIPE_FIX, ARC_PIPE_M);
     __arc::race(__arc::RP_M, 0, fm.addr_, a_bytes, api);
     __arc::race(__arc::RP_M, 0, filter.addr_, b_bytes, api);
     if (init == 2) __arc::race(__arc::RP_M, 0, bias, (uint64_t)N1 * 16 * sizeof(TC), api);
     __arc::race(__arc::RP_M, init == 1 ? 2 : 1, dst.addr_, c_bytes, api);
+    __arc::unit_flag_release(p.unitFlag, ARC_PIPE_M, ARC_PIPE_FIX);
     mmad_kernel<TA, TC>(dst.addr_, fm.addr_, filter.addr_, bias, p.m, p.n, p.k, kalign, init);
     __arc::frac_mark(meta->l0c, fc, N1 * M1);
 }

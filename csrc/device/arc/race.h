@@ -23,6 +23,20 @@ static inline void race_sync(int kind, int src, int dst, unsigned long long key)
 {
     if (race_on()) __arc_race_sync(kind, src, dst, key);
 }
+
+/* UnitFlag 2/3 on Mmad and Fixpipe: the L0C's per-block flags order an Mmad
+ * writing a block and a Fixpipe reading it without SetFlag/WaitFlag (the
+ * UnitFlag page).  For the race check a queue between PIPE_M and PIPE_FIX
+ * keyed by this core's L0C: each side waits for what the other released,
+ * and releases with 3. */
+static inline void unit_flag_wait(uint8_t flag, int from, int to)
+{
+    if (flag >= 2) race_sync(ARC_RACE_QWAIT, from, to, (unsigned long long)(uintptr_t)(__arc_core()->l0 + ARC_L0C_OFF));
+}
+static inline void unit_flag_release(uint8_t flag, int from, int to)
+{
+    if (flag == 3) race_sync(ARC_RACE_QSET, from, to, (unsigned long long)(uintptr_t)(__arc_core()->l0 + ARC_L0C_OFF));
+}
 /* A vector operand as the check helpers name it: "dst..." is read and
  * written (masked-off lanes and in-place operands keep what was there), the
  * others are read. */

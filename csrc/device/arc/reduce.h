@@ -410,7 +410,7 @@ inline void blockred(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 } // namespace __detail
 #define ARC_BLOCK_RED(NAME, OP, PAIRS)                                                                              \
     template <typename T, bool isSetMask = true>                                                                    \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const uint64_t mask, \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const int32_t mask, \
                      const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride)            \
     {                                                                                                               \
         __detail::blockred(dst, src, __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME), \

@@ -84,6 +84,11 @@ template <typename T, auto... A> inline void DataCacheCleanAndInvalid(...)
 }
 
 /* Hardware all-core barrier; the software form takes GM/UB workspaces. */
+/* Where the NPU keeps SyncAll's hardware flags (the host passes it to a
+ * kernel): the simulated cores synchronise without memory, so it is noted
+ * nowhere and changes no result. */
+inline void SetSyncBaseAddr(uint64_t) {}
+
 template <bool isAIVOnly = true> inline void SyncAll()
 {
     __arc::race_sync(ARC_RACE_ALL, 0, 0, 1); /* key 1: SyncAll, for the cost model's phases */

@@ -109,6 +109,16 @@ template <typename... A>
 #define ASCEND_IS_NOT_AIV (__arc_core()->core_type != 0)
 #define ASCEND_IS_NOT_AIC (__arc_core()->core_type != 1)
 
+/* g_coreType: which side this code is compiled for, a constant as CANN's
+ * compiler makes it by compiling a kernel file twice (AIC pass: __DAV_CUBE__,
+ * AIV pass: __DAV_VEC__).  The rtc does the same for a file that names it
+ * (rtc/core_pass.h); the entry then runs each side's code on its own cores
+ * (__arc_pass_is_aic).  A one-pass compile does not declare it. */
+#ifdef __ARC_CORE_PASS__
+constexpr int32_t g_coreType = __ARC_CORE_PASS__; /* AscendC::AIC (1) or AscendC::AIV (2) */
+extern "C" __attribute__((used)) inline int __arc_pass_is_aic(void) { return ASCEND_IS_AIC; }
+#endif
+
 #include "arc/tiling.h"
 
 #endif /* ARC_SYS_H_ */

@@ -135,6 +135,13 @@ public:
         cap_ = (uint32_t)(size - addr);
     }
 
+    /* CANN's tensor address object (TBuffAddr) is not simulated: a kernel
+     * that calls SetAddr fails to compile naming it. */
+    template <class A> void SetAddr(const A &)
+    {
+        static_assert(sizeof(A) == 0, "AscendC::LocalTensor::SetAddr (a TBuffAddr) is not simulated yet by ascendrtc");
+    }
+
     /* Moves the address and shrinks the length. */
     LocalTensor operator[](uint32_t offset) const
     {

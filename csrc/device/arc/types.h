@@ -53,6 +53,7 @@ struct bfloat16_t {
 struct int4b_t { uint8_t bits; };
 struct uint2b_t { uint8_t bits; };
 struct int2b_t { uint8_t bits; };
+namespace AscendC { using ::int4b_t; } /* also AscendC::int4b_t, as CANN's headers name it */
 
 namespace __arc {
 /* Elements per byte of a packed type (1 for every other type). */

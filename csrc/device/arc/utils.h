@@ -134,7 +134,13 @@ constexpr uint32_t TOTAL_L0B_SIZE = __arc::arch_bytes(__arc::ARCH_L0B);
 constexpr uint32_t TOTAL_L0C_SIZE = __arc::arch_bytes(__arc::ARCH_L0C);
 constexpr uint32_t ONE_BLOCK_SIZE = 32;
 
-/* Core-type values compared with a kernel's own g_coreType. */
+/* A type's width in bits; a packed sub-byte type's is its element's (int4b_t: 4). */
+template <typename T> struct SizeOfBits {
+    static constexpr uint32_t value = sizeof(T) * 8 / __arc::packed_per_byte<T>::value;
+};
+
+/* Core-type values compared with g_coreType (arc/sys.h). */
+constexpr int32_t MIX = 0;
 constexpr int32_t AIC = 1;
 constexpr int32_t AIV = 2;
 

@@ -60,6 +60,22 @@ const char *aclrtGetSocName(void)
     return sim_arch_device()->soc;
 }
 
+/* The base of the inter-core sync flags the NPU keeps in GM, which a kernel
+ * passes to SetSyncBaseAddr (CATLASS) or reads a word of: a new zeroed
+ * 64-byte device allocation; the simulated cores synchronise without it. */
+aclError aclrtGetHardwareSyncAddr(void **addr)
+{
+    const char *api = "aclrtGetHardwareSyncAddr";
+    aclError rc = sim_rt_enter(api);
+    if (rc)
+        return rc;
+    if (!addr)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api, "addr is NULL");
+    if ((rc = aclrtMalloc(addr, 64, ACL_MEM_MALLOC_HUGE_FIRST)))
+        return rc;
+    return aclrtMemset(*addr, 64, 0, 64);
+}
+
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value)
 {
     const char *api = "aclrtGetDeviceInfo";

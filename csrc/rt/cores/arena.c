@@ -54,7 +54,7 @@ static unsigned char *l0_new(void)
         mprotect(l0 + ARC_L0B_OFF, SIM_ARCH_MAX(l0b_size), PROT_READ | PROT_WRITE) ||
         mprotect(l0 + ARC_L0C_OFF, SIM_ARCH_MAX(l0c_size), PROT_READ | PROT_WRITE) ||
         mprotect(l0 + 3u * ARC_L0_SLOT, ARC_L0_PAGE, PROT_READ | PROT_WRITE) ||
-        mprotect(l0 + 4u * ARC_L0_SLOT, ARC_L0_PAGE, PROT_READ | PROT_WRITE) ||
+        mprotect(l0 + 4u * ARC_L0_SLOT, ARC_FB_SPAN, PROT_READ | PROT_WRITE) ||
         mprotect(l0 + ARC_L0_META_OFF, ARC_L0_PAGE, PROT_READ | PROT_WRITE)) {
         munmap(m, L0_SPAN + 2 * ARENA_GUARD);
         return NULL;

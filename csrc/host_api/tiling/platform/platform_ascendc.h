@@ -10,6 +10,11 @@
 
 #include "platform/platform_infos_def.h"
 #include "platform/soc_spec.h"
+#if __has_include("common/socs.h")
+#include "common/socs.h"
+/* the simulated SoC's name (libascendcl), weak: op host code may run without it */
+extern "C" const char *aclrtGetSocName(void) __attribute__((weak));
+#endif
 
 
 namespace platform_ascendc {
@@ -125,7 +130,7 @@ public:
     static PlatformAscendC *GetInstance()
     {
         static PlatformAscendC inst(Current());
-        inst = PlatformAscendC(Current());
+        inst = PlatformAscendC(Current() ? Current() : Simulated());
         return &inst;
     }
     // The platform of a named SoC.  ascendrtc simulates one SoC per process
@@ -140,6 +145,34 @@ public:
     {
         static fe::PlatFormInfos *p = nullptr;
         return p;
+    }
+
+private:
+    // Outside an op's tiling (a program's host code, ascendrtc cc): the
+    // simulated NPU's SoC (aclrtGetSocName) from the one table, common/socs.h.
+    static fe::PlatFormInfos *Simulated()
+    {
+        static fe::PlatFormInfos p;
+#if __has_include("common/socs.h")
+        const char *soc = aclrtGetSocName ? aclrtGetSocName() : nullptr;
+        if (soc && p.soc_version != soc) {
+            p = fe::PlatFormInfos();
+#define ARC_PLATFORM_SOC(name, arch, shortv, aic, aiv, aicpu, mhz, l2_mib, hbm_gib, gm, l2bw)            \
+    if (std::string(soc) == name) {                                                                      \
+        p.soc_version = name, p.short_soc_version = shortv, p.aic_num = aic, p.aiv_num = aiv;              \
+        p.npu_arch = arch, p.l2_size = (uint64_t)l2_mib << 20, p.hbm_size = (uint64_t)hbm_gib << 30;        \
+    }
+            ARC_SOCS(ARC_PLATFORM_SOC)
+#undef ARC_PLATFORM_SOC
+#define ARC_PLATFORM_ARCH(a, arch, ub, l1, l0a, l0b, l0c, ...)                                           \
+    if (p.npu_arch == arch)                                                                              \
+        p.ub_size = ub * 1024ull, p.l1_size = l1 * 1024ull, p.l0a_size = l0a * 1024ull,                    \
+        p.l0b_size = l0b * 1024ull, p.l0c_size = l0c * 1024ull;
+            ARC_ARCHS(ARC_PLATFORM_ARCH)
+#undef ARC_PLATFORM_ARCH
+        }
+#endif
+        return &p;
     }
 };
 
