@@ -40,7 +40,7 @@ from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTP
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
 from ._op_library import (OP_ONLY, build_rules, host_sources, kernel_include_dirs, library_include_dirs,
                           library_units, opbase_include_dirs, opbase_root, read_dir)
-from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, host_array
+from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
 from ._op_tiling_plain import parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
 
@@ -377,6 +377,9 @@ class OpProject:
         k = self._kernels.get(ck)
         if k is None:
             k = self.kernel(dtypes, key)
+            stated = def_dtypes(self.op_type, self.kernel_file, k, self.input_names + self.output_names, dtypes)
+            if stated:
+                k.dtypes = stated           # the others keep their inferred check
             n_in, n_out = len(self.input_names), len(self.output_names)
             intents = {i: "in" for i in range(n_in)}
             intents.update({n_in + i: "out" for i in range(n_out)})

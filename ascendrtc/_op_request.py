@@ -5,13 +5,14 @@ a call, and why a host compile failed (naming a missing host API)."""
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional
+import warnings
+from typing import Any, Dict, List, Mapping, Optional
 
 import numpy as np
 
 from ._op_host import ATTR, ATTR_WORD
 
-__all__ = ["as_list", "host_array", "attr_default", "ATTR_ZERO", "attr_line", "compile_reason"]
+__all__ = ["as_list", "host_array", "attr_default", "ATTR_ZERO", "attr_line", "compile_reason", "def_dtypes"]
 
 
 def as_list(outputs: Any) -> Optional[List[Any]]:
@@ -93,3 +94,36 @@ def compile_reason(log: str) -> str:
             return fmt.format(*m.groups()) + "\n" + log.strip()
     first = next((ln for ln in log.splitlines() if "error" in ln), "")
     return "the op_host sources did not compile" + (f": {first}" if first else "") + "\n" + log.strip()
+
+
+def _same_bits(a: np.dtype, b: np.dtype) -> bool:
+    """Arrays of `a` pass for an inferred `b` as the launch check allows:
+    raw bytes, or integers of the same size."""
+    ints = a.kind in "iu" and b.kind in "iu"
+    return (a.kind in "iub" and a.itemsize == 1) or (ints and a.itemsize == b.itemsize)
+
+
+def def_dtypes(op_type: str, kernel_file: str, kernel: Any, names: List[str],
+               dtypes: Mapping[str, np.dtype]) -> Dict[str, np.dtype]:
+    """The dtypes to state on the op's kernel where the op definition and
+    the kernel's own use of a parameter disagree ({kernel parameter: the
+    definition's dtype}), with a RuntimeWarning each.
+
+    GE allocates an op's tensors as its definition says and the kernel sees
+    bare addresses, so CANN builds and runs a kernel that writes a float16
+    output through an ``int32_t *`` (the samples' GroupBarrier does); the
+    definition wins, and the simulator passes the bytes as the NPU does."""
+    stated = {}
+    have = kernel.dtypes
+    for (pname, kind, *_), name in zip(kernel.params, names):
+        want, inferred = dtypes.get(name), have.get(pname)
+        if kind != "pointer" or want is None or inferred is None:
+            continue
+        want = np.dtype(want)
+        if want == inferred or _same_bits(want, inferred):
+            continue
+        warnings.warn(f"op {op_type}: its definition declares {name!r} {want}, but {kernel_file} uses "
+                      f"parameter {pname!r} as {inferred} elements; the kernel gets the {want} tensor's bytes, "
+                      f"as on the NPU", RuntimeWarning, stacklevel=5)
+        stated[pname] = want
+    return stated

@@ -192,7 +192,7 @@ def test_matmul_api_in_mix_kernel(mod):
 
 
 @pytest.mark.parametrize("name,pattern", [
-    ("mix_syncall", r"mix_syncall block 0/2 \(AIV 0\): SyncAll: SyncAll in a MIX kernel is not modelled"),
+    ("mix_syncall", r"mix_syncall block 0/2 \(AIV 0: GetBlockIdx\(\) = 0\): SyncAll: SyncAll in a MIX kernel is not modelled"),
     ("mode0", r"mode0 block 0/2 \(AIC\): CrossCoreSetFlag: mode 0 \(flag 8\) is not modelled"),
     ("too_many_sets", r"too_many_sets block 0/2 \(AIC\): CrossCoreSetFlag: flag 1 was set 15 times"),
 ])

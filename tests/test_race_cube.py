@@ -144,7 +144,7 @@ def run_mix(kern):
 
 def test_mix_aiv_missing_mte2_to_v_wait():
     subs = dict(MIX_OK, SYNC_IN="")
-    expect_race(build(MIX, **subs), "(AIV 0)", "data race (read after write) on UB", "MTE2_V",
+    expect_race(build(MIX, **subs), "(AIV 0: GetBlockIdx() = 0)", "data race (read after write) on UB", "MTE2_V",
                 f"AscendC::DataCopy (PIPE_MTE2 at {at(MIX, 'DataCopy(a, xg[h]', **subs)}) wrote",
                 f"AscendC::Add (PIPE_V at {at(MIX, 'Add(c, a, b', **subs)}) reads", runner=run_mix)
     x, z, y = run_mix(build(MIX, **MIX_OK))     # synced twin: clean

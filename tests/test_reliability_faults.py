@@ -200,7 +200,7 @@ def test_stack_overflow_in_a_mix_sub_core_is_reported(mod):
     # MIX sub-cores run as fibers whose stacks sit above a guard page.
     x = arc.zeros(8, np.int32)
     fails(lambda: mod.get_kernel("mix_recurse")[1](x, 1 << 20), AICORE_EXCEPTION,
-          r"mix_recurse block 1/1 \(AIV 1\): kernel code: stack overflow at 0x[0-9a-f]+ \(SIGSEGV\): a core has a "
+          r"mix_recurse block 0/1 \(AIV 1: GetBlockIdx\(\) = 1\): kernel code: stack overflow at 0x[0-9a-f]+ \(SIGSEGV\): a core has a "
           r"16 MiB stack")
     for _ in range(2):  # the sub-cores' fibers start over for the next block
         x = arc.zeros(8, np.int32)

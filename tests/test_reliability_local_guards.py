@@ -111,6 +111,6 @@ def test_mix_sub_cores_ub_is_bounded_by_the_arch(mod):
     k[1](z, 0, ub * 1024, 64)
     arc.synchronize()
     fails(lambda: k[1](z, ub * 1024, ub * 1024 + 1, 1),
-          r"mix_raw block 0/1 \(AIV( 0| 1)?\): kernel code: invalid memory access at 0x[0-9a-f]+ \(SIGSEGV\): the "
+          r"mix_raw block 0/1 \(AIV( [01]: GetBlockIdx\(\) = [01])?\): kernel code: invalid memory access at 0x[0-9a-f]+ \(SIGSEGV\): the "
           r"address is 0 bytes past the end of this core's unified buffer \(UB\) of %d KiB" % ub)
     fails(lambda: k[1](z, -32, -31, 1), r"32 bytes before the start of this core's unified buffer")

@@ -9,13 +9,18 @@
 
 #include "rt/cores/core_internal.h"
 
-/* " (AIC)", " (AIV 1)" for a MIX sub-core, else "". */
-static const char *sub_label(const core_thread *ct)
+/* "block B/N (AIV s)": B is the AI core's block as the launch counts them
+ * (blockDim counts AI cores); an AIV of a 1:2 MIX block also names its own
+ * GetBlockIdx() (2B + s), which runs to 2N - 1. */
+static void block_label(const core_thread *ct, char *out, size_t n)
 {
     static const char *names[2][MAX_SUBS] = {{" (AIC)", " (AIV)", ""}, {" (AIC)", " (AIV 0)", " (AIV 1)"}};
-    if (!ct->nsub)
-        return "";
-    return names[ct->nsub == 3][ct->cur_sub];
+    const arc_core *k = ct->cur;
+    if (ct->nsub == 3 && ct->cur_sub > 0)
+        snprintf(out, n, "block %lld/%lld (AIV %d: GetBlockIdx() = %lld)", k->block_idx / 2, k->block_num,
+                 ct->cur_sub - 1, k->block_idx);
+    else
+        snprintf(out, n, "block %lld/%lld%s", k->block_idx, k->block_num, ct->nsub ? names[ct->nsub == 3][ct->cur_sub] : "");
 }
 
 int sim_core_signal_abort(const char *api, const char *body)
@@ -36,8 +41,9 @@ int sim_core_signal_abort(const char *api, const char *body)
     }
     if (body) {
         char m[SIM_MSG_MAX];
-        snprintf(m, sizeof m, "%s block %lld/%lld%s: %s: %s", ct->cur->kernel_name, ct->cur->block_idx,
-                 ct->cur->block_num, sub_label(ct), api, body);
+        char blk[96];
+        block_label(ct, blk, sizeof blk);
+        snprintf(m, sizeof m, "%s %s: %s: %s", ct->cur->kernel_name, blk, api, body);
         core_fail(ct->ctx, m);
     }
     longjmp(*ct->jbp, 1);
@@ -61,8 +67,9 @@ void __arc_trap(const char *api, const char *fmt, ...)
         fprintf(stderr, "ascendrtc: __arc_trap outside a simulated core: %s: %s\n", api ? api : "?", body);
         abort();
     }
-    snprintf(m, sizeof m, "%s block %lld/%lld%s: %s: %s", ct->cur->kernel_name, ct->cur->block_idx,
-             ct->cur->block_num, sub_label(ct), api ? api : "?", body);
+    char blk[96];
+    block_label(ct, blk, sizeof blk);
+    snprintf(m, sizeof m, "%s %s: %s: %s", ct->cur->kernel_name, blk, api ? api : "?", body);
     core_fail(ct->ctx, m);
     longjmp(*ct->jbp, 1);
 }
