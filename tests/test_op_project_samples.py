@@ -111,3 +111,17 @@ def test_plain_tiling_structs_are_read_only_when_their_layout_is_plain():
     assert p.size == 224
     data = p.encode({"n": 7, "arr": [1, -2, 3], "mm": {"M": 64}})
     assert p.decode(data)["arr"] == [1, -2, 3] and p.decode(data)["mm"]["M"] == 64
+
+
+def test_addtemplate_float32_leaves_most_of_z_unwritten_and_poisoning_says_where(monkeypatch):
+    # The sample's bug, not the simulator's: its float32 branch calls
+    # Process1() (tile 0 only) with the tiling's TILE_NUM 8, so each of the 8
+    # blocks writes 128 of its 2048 elements.  float16 takes Process2().
+    op = arc.op_project(sample_path("operator/ascendc/0_introduction/6_addtemplate_frameworklaunch/AddTemplateCustom"))
+    x, y = rn(16384), rn(16384)
+    monkeypatch.setenv("ASCENDRTC_POISON", "1")
+    with pytest.raises(arc.UnwrittenOutputError, match=r"15360 of 16384 elements of AddCustom output 'z' .* never "
+                                                        r"written by the kernel: flat elements 128\.\.2047, 2176\.\.4095"):
+        op(x, y)
+    h = rn(16384, np.float16)
+    np.testing.assert_array_equal(op(h, h), h + h)
