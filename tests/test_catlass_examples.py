@@ -11,42 +11,21 @@ tools/catlass_examples.py's KNOWN and docs/compatibility.md; such a test
 is an expected failure (strict: one that starts passing must leave the
 list).  Ascend 950 examples are refused with a clear error at build time
 (the last test; tests/test_catlass_arch.py checks that error's forms)."""
-import importlib.util
 import os
-import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_spec = importlib.util.spec_from_file_location("catlass_examples", os.path.join(ROOT, "tools", "catlass_examples.py"))
-ce = importlib.util.module_from_spec(_spec)
-sys.modules["catlass_examples"] = ce   # its dataclasses look their module up
-_spec.loader.exec_module(ce)
+from helpers.examples import example_params, load_tool
 
+ce = load_tool("catlass_examples")
 SRC = os.environ.get("CATLASS_SRC")
 EXAMPLES = ce.catalog(SRC) if SRC and os.path.isdir(os.path.join(SRC, "examples")) else []
-ALL = os.environ.get("ASCENDRTC_CATLASS_EXAMPLES") == "all"
-QUICK = {"00_basic_matmul", "20_matmul_bias"}
+A2 = [e for e in EXAMPLES if e.arch == 2201]
+PARAMS = example_params(A2, lambda e: e.name, ce.KNOWN, {"00_basic_matmul", "20_matmul_bias"},
+                        "ASCENDRTC_CATLASS_EXAMPLES", "two examples run", "set CATLASS_SRC to a CATLASS work tree")
 
 
-def params():
-    if not EXAMPLES:
-        return [pytest.param(None, marks=pytest.mark.skip(reason="set CATLASS_SRC to a CATLASS work tree"))]
-    out = []
-    for e in EXAMPLES:
-        if e.arch != 2201:
-            continue
-        marks = []
-        if not ALL and e.name not in QUICK:
-            marks.append(pytest.mark.skip(reason="two examples run by default; "
-                                                 "ASCENDRTC_CATLASS_EXAMPLES=all runs every example"))
-        elif e.name in ce.KNOWN:
-            marks.append(pytest.mark.xfail(reason=ce.KNOWN[e.name], strict=True))
-        out.append(pytest.param(e, id=e.name, marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("ex", params())
+@pytest.mark.parametrize("ex", PARAMS)
 def test_example(ex, tmp_path):
     r = ce.run(SRC, ex, str(tmp_path), timeout=900)
     assert r["ok"], f"{ex.name}: expected {ce.PASS_LINE!r}; {ce.reason(r)}\n{r['output'][-3000:]}"

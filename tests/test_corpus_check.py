@@ -3,19 +3,16 @@ samples mirror ($ASCEND_SAMPLES_SRC, see tests/helpers/samples.py) every
 framework kernel that does not need the cube unit compiles through the
 op-project path (ascendrtc.op_kernel); without it only the table and doc
 plumbing run."""
-import importlib.util
 import os
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers.examples import ROOT
+from helpers.examples import load_tool as _load
 
 
 def load_tool():
-    spec = importlib.util.spec_from_file_location("corpus_check", os.path.join(ROOT, "tools", "corpus_check.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return _load("corpus_check")
 
 
 def test_table_and_doc_update(tmp_path):

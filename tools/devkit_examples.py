@@ -21,7 +21,6 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,6 +28,8 @@ from dataclasses import dataclass
 from typing import List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import example_runner as er  # noqa: E402  (the pool, the first error, the table cells)
 
 #: What the simulated NPU does not model, found in an example's files:
 #: (pattern, the missing piece named in the failure).
@@ -225,28 +226,13 @@ def run(src: str, ex: Example, work: str, timeout: float = 600, home: Optional[s
     cmake = shutil.which("cmake", path="/usr/bin") or shutil.which("cmake") or "cmake"
     d = os.path.join(work, ex.rel.replace("/", "_"))
     shutil.copytree(os.path.join(src, "examples", ex.rel), d, symlinks=True)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     t0 = time.perf_counter()
-    try:
-        p = subprocess.run(["bash", "-c", script(ex, home, cmake)], cwd=d, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout, env=env)
-        out, rc = p.stdout, p.returncode
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        out += f"\n(timed out after {timeout:.0f} s)"
-        rc = -1
+    out, rc = er.run_command(["bash", "-c", script(ex, home, cmake)], timeout, cwd=d, env=er.env_with_checkout(ROOT))
     ok = rc == 0 and ex.pass_line in out
     return {"ok": ok, "rc": rc, "output": out, "seconds": time.perf_counter() - t0}
 
 
-def reason(output: str) -> str:
-    """One line saying why a run failed."""
-    for pat in (r"error: .*", r".*\berror\b.*", r".*failed.*", r".*Error.*"):
-        m = re.search(pat, output)
-        if m:
-            return m.group(0).strip()[:200]
-    return (output.strip().splitlines() or ["no output"])[-1][:200]
+reason = er.reason  # one line saying why a run failed
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -261,19 +247,20 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("set ASC_DEVKIT_SRC to an asc-devkit work tree", file=sys.stderr)
         return 2
     exs = [e for e in catalog(src) if (not a.arch or e.arch == a.arch) and a.filter in e.rel]
-    rows = []
     with tempfile.TemporaryDirectory(prefix="arc-devkit-") as work:
-        for ex in exs:
+        def one(ex):
             r = run(src, ex, work, a.timeout)
             why = "" if r["ok"] else reason(r["output"])
-            rows.append((ex, r["ok"], why, r["seconds"]))
-            print(f"{'PASS' if r['ok'] else 'FAIL'} {ex.rel} ({r['seconds']:.1f} s){'' if r['ok'] else ': ' + why}",
-                  file=sys.stderr, flush=True)
+            er.progress_line(ex.rel, r["ok"], r["seconds"], why)
+            return ex, r["ok"], why, r["seconds"]
+        rows = er.run_all(exs, one)
+    for line in er.known_drift([(ex.rel, ok) for ex, ok, _, _ in rows], KNOWN):
+        print(line, file=sys.stderr)
     npass = sum(1 for r in rows if r[1])
     if a.table:
         print(f"| example | arch | result |\n|---|---|---|")
         for ex, ok, why, _ in rows:
-            print(f"| {ex.rel} | {ex.arch} | {'pass' if ok else why.replace('|', chr(92) + '|')} |")
+            print(f"| {ex.rel} | {ex.arch} | {'pass' if ok else er.cell(why)} |")
     print(f"{npass} of {len(rows)} pass", file=sys.stderr)
     return 0
 
