@@ -92,6 +92,18 @@ template <class... P> struct kparams<void (*)(P...)> {
     }
 };
 
+/* F's launch arguments packed as its entry unpacks them (describe(F)'s
+ * layout): what both kinds of launch hand the runtime. */
+template <auto F> struct packed_args {
+    static constexpr auto d = ::__arc::describe(F);
+    static constexpr unsigned long size = d.v[1];
+    alignas(8) unsigned char buf[size ? size : 8];
+    template <class... A> explicit packed_args(A &&...a)
+    {
+        kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
+    }
+};
+
 template <auto F> struct launcher {
     const char *file;
     unsigned line;
@@ -100,11 +112,9 @@ template <auto F> struct launcher {
     void *stream;
     template <class... A> void operator()(A &&...a) const
     {
-        constexpr auto d = ::__arc::describe(F);
-        alignas(8) unsigned char buf[d.v[1] ? d.v[1] : 8];
-        kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
+        packed_args<F> p(static_cast<A &&>(a)...);
         ascendrtc_launch_site(__arc_embedded_bin, __arc_embedded_bin_size, &site<F>::rec, file, line, blocks,
-                              dyn_ubuf, stream, buf, d.v[1]);
+                              dyn_ubuf, stream, p.buf, p.size);
     }
 };
 
@@ -116,11 +126,9 @@ template <auto F> struct simt_launcher {
     void *stream;
     template <class... A> void operator()(A &&...a) const
     {
-        constexpr auto d = ::__arc::describe(F);
-        alignas(8) unsigned char buf[d.v[1] ? d.v[1] : 8];
-        kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
+        packed_args<F> p(static_cast<A &&>(a)...);
         ascendrtc_launch_site_simt(__arc_embedded_bin, __arc_embedded_bin_size, &simt_site<F>::rec, file, line,
-                                   grid, block, dyn_ubuf, stream, buf, d.v[1]);
+                                   grid, block, dyn_ubuf, stream, p.buf, p.size);
     }
 };
 
