@@ -31,9 +31,9 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, HERE)
+sys.path[:0] = [ROOT, HERE, os.path.join(ROOT, "tests")]
 import ascendrtc as arc  # noqa: E402
+from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE  # noqa: E402  (tests/test_simt_race.py runs them too)
 from _pocl import context as pocl_context, unavailable_row  # noqa: E402
 from bench_compile import DEVICE_STD  # noqa: E402  (the device C++ library flags)
 from _stream import stream_add  # noqa: E402
@@ -49,37 +49,8 @@ __global__ __launch_bounds__(1024) void vadd(const float* a, const float* b, flo
     if (i < n) c[i] = a[i] + b[i];
 }
 
-__global__ __launch_bounds__(1024) void block_sum(const float* x, float* out, uint32_t n)
-{
-    __ubuf__ float part[32];
-    uint32_t tid = threadIdx.x;
-    float s = 0.0f;
-    for (uint32_t i = blockIdx.x * blockDim.x + tid; i < n; i += gridDim.x * blockDim.x) s += x[i];
-    for (int off = 16; off > 0; off /= 2) s += asc_shfl_down(s, off);
-    if (tid % 32 == 0) part[tid / 32] = s;
-    asc_syncthreads();
-    if (tid < 32) {
-        float v = tid < blockDim.x / 32 ? part[tid] : 0.0f;
-        v = asc_reduce_add(v);
-        if (tid == 0) out[blockIdx.x] = v;
-    }
-}
-
-#define TILE 32
-#define ROWS 8
-__global__ void transpose(const float* in, float* out, uint32_t n)
-{
-    __ubuf__ float tile[TILE][TILE + 1];
-    uint32_t x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
-    for (uint32_t j = 0; j < TILE; j += ROWS) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
-    asc_syncthreads();
-    x = blockIdx.y * TILE + threadIdx.x;
-    y = blockIdx.x * TILE + threadIdx.y;
-    for (uint32_t j = 0; j < TILE; j += ROWS) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
-}
-
 __global__ void empty() {}
-'''
+''' + BLOCK_SUM + TRANSPOSE
 
 CL_SRC = r'''
 __kernel void vadd(__global const float* a, __global const float* b, __global float* c, uint n)

@@ -10,36 +10,16 @@ import pytest
 
 import ascendrtc as arc
 from helpers import dev
+from helpers.cube_kernels import CUBE_HELPERS
 
 SRC = r'''
 using namespace AscendC;
-constexpr IsResetLoad3dConfig FROM_REGS = {false, false};
 
-// img2col of NC1HWC0 half (C1 = 1, H x W), 3x3 filter, pad 1, padValue -1:
-// mode 0 all in the params, 1 from the registers, 2 no register set (an error)
+// the 3D load of helpers/cube_kernels.py's Img2col: mode 0 all in the params, 1 from the registers,
+// 2 no register set (an error)
 extern "C" __global__ __aicore__ void load3d(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W, uint32_t mode)
 {
-    GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);
-    TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a;
-    pipe.InitBuffer(l1, 8192); pipe.InitBuffer(l0a, 32 * 144 * 2);
-    LocalTensor<half> s = l1.Get<half>(), d = l0a.Get<half>();
-    DataCopy(s, gx, H * W * 16); PipeBarrier<PIPE_ALL>();
-    LoadData3DParamsV2<half> p;
-    p.channelSize = 16; p.kExtension = 144; p.mExtension = 32; p.filterW = 3; p.filterH = 3;
-    if (mode == 0) {
-        p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = 1;
-        p.l1H = H; p.l1W = W; p.padValue = (half)-1;
-        LoadData(d, s, p);
-    } else {
-        if (mode == 1) {
-            const uint8_t pad[4] = {1, 1, 1, 1};
-            SetFmatrix(H, W, pad, FmatrixMode::FMATRIX_LEFT);
-            SetLoadDataPaddingValue<half>((half)-1);
-        }
-        LoadData<half, FROM_REGS>(d, s, p);
-    }
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(gy, d, 32 * 144); PipeBarrier<PIPE_ALL>();
+    Img2col(x, y, H, W, mode);
 }
 
 // 1x1 filter, the window packed in extConfig (kStep, mStep, kPos, mPos) vs the same in V2's fields
@@ -70,29 +50,20 @@ extern "C" __global__ __aicore__ void load3d_pro(GM_ADDR x, GM_ADDR y, uint32_t 
 // 32x32x32 half matmul, B as (N, K); Mmad -> Fixpipe ordered only by unitFlag `uf`
 extern "C" __global__ __aicore__ void unit_flag(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t uf)
 {
-    GlobalTensor<half> ga, gb; GlobalTensor<float> gc;
-    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
-    TPipe pipe; TBuf<TPosition::A1> a1, b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
-    pipe.InitBuffer(a1, 2048); pipe.InitBuffer(b1, 2048); pipe.InitBuffer(a2, 2048); pipe.InitBuffer(b2, 2048);
-    pipe.InitBuffer(c1, 4096);
-    LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
-    LocalTensor<float> lc = c1.Get<float>();
-    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
-    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
-    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 256], LoadData2DParams(0, 2, 2, 0, 0, false, 0));
-    LoadData(lb2, lb1, LoadData2DParams(0, 4, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
+    GlobalTensor<float> gc; gc.SetGlobalBuffer((__gm__ float *)c);
+    TPipe pipe; Tile32 t; t.Load(pipe, a, b);
     MmadParams p; p.m = 32; p.n = 32; p.k = 32; p.unitFlag = (uint8_t)uf;
-    Mmad(lc, la2, lb2, p);
+    Mmad(t.lc, t.la2, t.lb2, p);
     FixpipeParamsV220 f(32, 32, 32, 32, false);
     f.unitFlag = (uint8_t)uf;
-    Fixpipe(gc, lc, f); PipeBarrier<PIPE_ALL>();
+    Fixpipe(gc, t.lc, f); PipeBarrier<PIPE_ALL>();
 }
 '''
 
 
 @pytest.fixture(scope="module")
 def mod():
-    return dev.program([SRC])
+    return dev.program([CUBE_HELPERS, SRC])
 
 
 rng = np.random.default_rng(11)

@@ -7,45 +7,27 @@ import pytest
 
 import ascendrtc as arc
 from helpers import dev
+from helpers.cube_kernels import CUBE_HELPERS
 
 SRC = r'''
 using namespace AscendC;
-// NC1HWC0 half input (C1 = 1, H x W), 3x3 filter, stride 1, pad 1 -> L0A raw.
+// helpers/cube_kernels.py's Img2col with every field in the params -> L0A raw.
 extern "C" __global__ __aicore__ void img2col(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W)
 {
-    GlobalTensor<half> gx, gy; gx.SetGlobalBuffer((__gm__ half *)x); gy.SetGlobalBuffer((__gm__ half *)y);
-    TPipe pipe; TBuf<TPosition::A1> l1; TBuf<TPosition::A2> l0a;
-    pipe.InitBuffer(l1, 8192); pipe.InitBuffer(l0a, 32 * 144 * 2);
-    LocalTensor<half> s = l1.Get<half>(), d = l0a.Get<half>();
-    DataCopy(s, gx, H * W * 16); PipeBarrier<PIPE_ALL>();
-    LoadData3DParamsV2<half> p;
-    p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = 1;
-    p.l1H = H; p.l1W = W; p.channelSize = 16; p.kExtension = 144; p.mExtension = 32;
-    p.filterW = 3; p.filterH = 3; p.padValue = (half)-1;
-    LoadData(d, s, p); PipeBarrier<PIPE_ALL>();
-    DataCopy(gy, d, 32 * 144); PipeBarrier<PIPE_ALL>();
+    Img2col(x, y, H, W, 0);
 }
-// 32x32x32 half tile; the L0C tile out as NZ (CFG_NZ) and by block-mode DataCopy.
+// 32x32x32 half tile (B as (N, K)); the L0C tile out as NZ (CFG_NZ) and by block-mode DataCopy.
 extern "C" __global__ __aicore__ void nz_out(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR d)
 {
-    GlobalTensor<half> ga, gb; GlobalTensor<float> gc, gd;
-    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b);
+    GlobalTensor<float> gc, gd;
     gc.SetGlobalBuffer((__gm__ float *)c); gd.SetGlobalBuffer((__gm__ float *)d);
-    TPipe pipe; TBuf<TPosition::A1> a1, b1; TBuf<TPosition::A2> a2; TBuf<TPosition::B2> b2; TBuf<TPosition::CO1> c1;
-    pipe.InitBuffer(a1, 2048); pipe.InitBuffer(b1, 2048); pipe.InitBuffer(a2, 2048); pipe.InitBuffer(b2, 2048);
-    pipe.InitBuffer(c1, 4096);
-    LocalTensor<half> la1 = a1.Get<half>(), lb1 = b1.Get<half>(), la2 = a2.Get<half>(), lb2 = b2.Get<half>();
-    LocalTensor<float> lc = c1.Get<float>();
-    DataCopy(la1, ga, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();
-    DataCopy(lb1, gb, Nd2NzParams(1, 32, 32, 0, 32, 32, 1, 0)); PipeBarrier<PIPE_ALL>();       // B as (N, K)
-    for (int i = 0; i < 2; i++) LoadData(la2[i * 512], la1[i * 256], LoadData2DParams(0, 2, 2, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
-    LoadData(lb2, lb1, LoadData2DParams(0, 4, 1, 0, 0, false, 0)); PipeBarrier<PIPE_ALL>();
+    TPipe pipe; Tile32 t; t.Load(pipe, a, b);
     MmadParams p; p.m = 32; p.n = 32; p.k = 32;
-    Mmad(lc, la2, lb2, p); PipeBarrier<PIPE_ALL>();
+    Mmad(t.lc, t.la2, t.lb2, p); PipeBarrier<PIPE_ALL>();
     FixpipeParamsV220 f(32, 32, 32, 64, false);   // NZ out: column blocks 64 x 32 B (32 rows of 16 floats) apart
-    Fixpipe<float, float, CFG_NZ>(gc, lc, f);
+    Fixpipe<float, float, CFG_NZ>(gc, t.lc, f);
     DataCopyEnhancedParams e; e.blockMode = BlockMode::BLOCK_MODE_MATRIX;
-    DataCopy(gd, lc, DataCopyParams(2, 1, 1, 1), e); PipeBarrier<PIPE_ALL>();   // fractals 0 and 2 -> slots 0 and 2
+    DataCopy(gd, t.lc, DataCopyParams(2, 1, 1, 1), e); PipeBarrier<PIPE_ALL>();   // fractals 0 and 2 -> slots 0 and 2
 }
 // GEMV: one row of K halves straight from GM into L0A (2D load), B (N, K).
 extern "C" __global__ __aicore__ void gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
@@ -69,7 +51,7 @@ extern "C" __global__ __aicore__ void gemv(GM_ADDR a, GM_ADDR b, GM_ADDR c)
 
 @pytest.fixture(scope="module")
 def mod():
-    return dev.program([SRC])
+    return dev.program([CUBE_HELPERS, SRC])
 
 
 rng = np.random.default_rng(9)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.simt_kernels import BLOCK_SUM
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt"]
 
@@ -19,28 +20,6 @@ __global__ void vadd(const float* a, const float* b, float* c, uint32_t n)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) c[i] = a[i] + b[i];
-}
-
-__aicore__ inline float warp_sum(float v)
-{
-    for (int off = 16; off > 0; off /= 2) v += asc_shfl_down(v, off);
-    return v;
-}
-
-__global__ __launch_bounds__(1024) void block_sum(const float* x, float* out, uint32_t n)
-{
-    __ubuf__ float part[32];
-    uint32_t tid = threadIdx.x;
-    float s = 0.0f;
-    for (uint32_t i = blockIdx.x * blockDim.x + tid; i < n; i += gridDim.x * blockDim.x) s += x[i];
-    s = warp_sum(s);
-    if (tid % 32 == 0) part[tid / 32] = s;
-    asc_syncthreads();
-    if (tid < 32) {
-        float v = tid < blockDim.x / 32 ? part[tid] : 0.0f;
-        v = asc_reduce_add(v);
-        if (tid == 0) out[blockIdx.x] = v;
-    }
 }
 
 #define TILE 32
@@ -94,7 +73,7 @@ __global__ void shuffles(const int* in, int* out)
     out[192 + t] = asc_reduce_max(v) + (int)laneid() * 1000;
     out[256 + t] = (int)t;
 }
-'''
+''' + BLOCK_SUM
 
 
 @functools.lru_cache(None)

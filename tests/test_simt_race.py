@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt"]
 
@@ -36,34 +37,7 @@ __global__ void columns(float* out, uint32_t n, uint32_t div)
 {
     out[threadIdx.x * n + blockIdx.x / div] = (float)threadIdx.x;
 }
-
-__global__ __launch_bounds__(1024) void block_sum(const float* x, float* out, uint32_t n)
-{
-    __ubuf__ float part[32];
-    uint32_t tid = threadIdx.x;
-    float s = 0.0f;
-    for (uint32_t i = blockIdx.x * blockDim.x + tid; i < n; i += gridDim.x * blockDim.x) s += x[i];
-    for (int off = 16; off > 0; off /= 2) s += asc_shfl_down(s, off);
-    if (tid % 32 == 0) part[tid / 32] = s;
-    asc_syncthreads();
-    if (tid < 32) {
-        float v = tid < blockDim.x / 32 ? part[tid] : 0.0f;
-        v = asc_reduce_add(v);
-        if (tid == 0) out[blockIdx.x] = v;
-    }
-}
-
-__global__ void transpose(const float* in, float* out, uint32_t n)
-{
-    __ubuf__ float tile[32][33];
-    uint32_t x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
-    for (uint32_t j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
-    asc_syncthreads();
-    x = blockIdx.y * 32 + threadIdx.x;
-    y = blockIdx.x * 32 + threadIdx.y;
-    for (uint32_t j = 0; j < 32; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
-}
-'''
+''' + BLOCK_SUM + TRANSPOSE
 
 
 @pytest.fixture(scope="module")
