@@ -60,29 +60,50 @@ def _ranges(runs: List[Tuple[int, int]], limit: int = 4) -> str:
     return s + (f" and {len(runs) - limit} more ranges" if len(runs) > limit else "")
 
 
+# Under ASCENDRTC_POISON=1 each block's UB also starts poisoned, as 0xFF
+# bytes (csrc/rt/cores/arena.c): all-ones is a NaN in every float type at
+# any alignment, and no arithmetic makes it (a computed NaN is the default
+# quiet NaN), so a float output holding it was copied out of UB the kernel
+# never wrote (or computed from such bytes).
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _where(left: np.ndarray, shape: Tuple[int, ...], what: str, verb: str) -> str:
+    """Where ``left`` is set: "rows a..b of what (shape) <verb>" when whole
+    rows are, else the flat elements."""
+    n, size = int(left.sum()), left.size
+    if left.ndim >= 2:
+        rows_all = left.reshape(left.shape[0], -1).all(axis=1)
+        rows_any = left.reshape(left.shape[0], -1).any(axis=1)
+        if (rows_all == rows_any).all():
+            runs = _runs(np.nonzero(rows_all)[0])
+            return f"rows {_ranges(runs)} of {what} (shape {shape}) {verb} ({n} of {size} elements)"
+    flat = np.nonzero(left.reshape(-1))[0]
+    first = np.unravel_index(int(flat[0]), shape)
+    return (f"{n} of {size} elements of {what} (shape {shape}) {verb}: flat elements {_ranges(_runs(flat))} "
+            f"(the first at index {tuple(map(int, first))})")
+
+
 def check_written(a: Any, name: Optional[str] = None) -> None:
     """Raise :class:`UnwrittenOutputError` when ``a`` (poisoned by
     :func:`poison`, ``ASCENDRTC_POISON=1`` or ``empty(..., poison=True)``)
     still holds the poison pattern anywhere, naming where: "rows
     512..1023 of c were never written by the kernel" when whole rows are,
     else the elements.  Elements the kernel wrote with the very pattern's
-    bits count as unwritten (no computation makes a signalling NaN)."""
+    bits count as unwritten (no computation makes a signalling NaN).  A
+    float output holding all-ones bits (the poisoned UB's, under
+    ``ASCENDRTC_POISON=1``) is named as copied from UB the kernel never
+    wrote."""
     host = a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
     dt = host.dtype
-    left = host.view(np.dtype(f"u{dt.itemsize}")) == _pattern(dt)
-    if not left.any():
-        return
+    bits = host.view(np.dtype(f"u{dt.itemsize}"))
     what = name or "the output"
-    n = int(left.sum())
-    if host.ndim >= 2:
-        rows_all = left.reshape(left.shape[0], -1).all(axis=1)
-        rows_any = left.reshape(left.shape[0], -1).any(axis=1)
-        if (rows_all == rows_any).all():
-            runs = _runs(np.nonzero(rows_all)[0])
-            raise UnwrittenOutputError(f"rows {_ranges(runs)} of {what} (shape {host.shape}) were never written by "
-                                       f"the kernel ({n} of {host.size} elements)")
-    flat = np.nonzero(left.reshape(-1))[0]
-    runs = _runs(flat)
-    first = np.unravel_index(int(flat[0]), host.shape)
-    raise UnwrittenOutputError(f"{n} of {host.size} elements of {what} (shape {host.shape}) were never written by "
-                               f"the kernel: flat elements {_ranges(runs)} (the first at index {tuple(map(int, first))})")
+    left = bits == _pattern(dt)
+    if left.any():
+        raise UnwrittenOutputError(_where(left, host.shape, what, "were never written by the kernel"))
+    if dt.name in _FLOATS and poisoning():
+        stale = bits == np.iinfo(bits.dtype).max
+        if stale.any():
+            raise UnwrittenOutputError(_where(stale, host.shape, what, "hold unwritten UB (the kernel copied out, "
+                                              "or computed from, UB bytes it never wrote: ASCENDRTC_POISON=1 "
+                                              "starts each block's UB as 0xFF bytes)"))

@@ -95,3 +95,15 @@ def test_ops_load(var, rel, op_type):
         assert "its op library builds it for" in str(e)
         return
     assert op.op_type == op_type
+
+
+def test_pows_with_an_exponent_its_kernel_does_not_compute_is_refused(monkeypatch):
+    """Pows' kernel computes only the exponents aclnnPow routes to it and
+    copies out an unwritten UB tile for any other: under ASCENDRTC_POISON=1
+    that is named (it read as zeros before), and a good call after passes."""
+    monkeypatch.setenv("ASCENDRTC_POISON", "1")
+    op = arc.op_project(os.path.join(mirror_root("OPS_MATH_SRC"), "math/pows"), opbase=mirror_root("OPBASE_SRC"))
+    x = np.linspace(0.5, 2.0, 8 * 64, dtype=np.float32).reshape(8, 64)
+    with pytest.raises(arc.UnwrittenOutputError, match=r"Pows output 'y' \(shape \(8, 64\)\) hold unwritten UB"):
+        op(x, np.array([2.5], np.float32), out_shapes=[x.shape])
+    np.testing.assert_allclose(op(x, np.array([2.0], np.float32), out_shapes=[x.shape]), x * x, rtol=1e-6)

@@ -106,3 +106,44 @@ def test_op_runner_checks_its_outputs(tmp_path, monkeypatch):
     with pytest.raises(arc.UnwrittenOutputError, match=r"AddSplit output 'z' .* were never written by the kernel"):
         arc.op_project(str(half))(x, x)
     np.testing.assert_array_equal(arc.op_project(src)(x, x), 2 * x)   # the whole op writes all of z
+
+
+UB_SRC = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+// Copies x through UB into z; with `skip` set, copies out a UB tile it never wrote.
+extern "C" __global__ __aicore__ void through_ub(GM_ADDR x, GM_ADDR z, uint32_t skip)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 256 * sizeof(float));
+    LocalTensor<float> a = buf.Get<float>(), b = a[256];
+    GlobalTensor<float> gx, gz;
+    gx.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * 256);
+    gz.SetGlobalBuffer((__gm__ float *)z + GetBlockIdx() * 256);
+    DataCopy(a, gx, 256);
+    PipeBarrier<PIPE_ALL>();
+    if (!skip) Muls(b, a, 2.0f, 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gz, b, 256);
+}
+'''
+
+
+def test_unwritten_ub_copied_out_is_named(monkeypatch):
+    """Under ASCENDRTC_POISON=1 each block's UB starts as 0xFF bytes: a tile
+    the kernel copies out without writing it is named (not zeros, as a
+    fresh arena reads); a good launch after passes."""
+    monkeypatch.setenv("ASCENDRTC_POISON", "1")
+    k = dev.load(UB_SRC, "through_ub.cpp").get_kernel("through_ub")
+    x = np.arange(4 * 256, dtype=np.float32).reshape(4, 256)
+    z = arc.empty((4, 256), np.float32)
+    k[4](x, z, np.uint32(1))
+    arc.synchronize()
+    assert (z.get().view(np.uint32) == 0xFFFFFFFF).all()
+    with pytest.raises(arc.UnwrittenOutputError, match=r"^rows 0\.\.3 of z \(shape \(4, 256\)\) hold unwritten UB"):
+        arc.check_written(z, "z")
+    k[4](x, z, np.uint32(0))
+    arc.synchronize()
+    arc.check_written(z, "z")
+    np.testing.assert_array_equal(z.get(), 2 * x)

@@ -94,6 +94,13 @@ void sim_arenas_free(sim_arenas *a);
 /* Fit the guards to arch's real sizes and point k's ub/l1/l0 (and their
  * sizes) at the windows. */
 void sim_arenas_enter(sim_arenas *a, arc_core *k, const sim_arch *arch);
+/* 1 under ASCENDRTC_POISON=1: each block's UB starts as 0xFF bytes (a NaN
+ * in every float type), so what a kernel copies out of UB it never wrote
+ * is seen by check_written instead of reading as the zeros of a fresh
+ * arena.  On the NPU UB holds whatever the last kernel left there. */
+int sim_poison_ub(void);
+/* Fill k's UB with the poison bytes (sim_poison_ub). */
+void sim_arenas_poison(arc_core *k);
 /* Describes address a when it lies in a guard of k's arenas ("N bytes past
  * the end of this core's L0A buffer of 64 KiB (Ascend910B1)"): 1, else 0.
  * No locks (fault.c calls it from a signal handler). */
@@ -151,6 +158,7 @@ typedef struct sim_kernel_run {
     uint32_t threads;        /* core threads to use, <= max_concurrent */
     uint32_t fibers;         /* 1: blocks may wait in SyncAll, run them as fibers (core_fibers.c) */
     int race_mode;           /* ARC_RACE_OFF/WARN/ERROR (race.c) */
+    int poison_ub;           /* sim_poison_ub() when queued: blocks start with a poisoned UB */
     struct sim_cost_launch *cost; /* the cost model's record when profiled (cost.c), else NULL */
     uint64_t seq;            /* the launch task's number on its stream (sim_corepool_cancel); 0: none */
     /* When the launching thread is stuck in kernel code and abandoned, a new

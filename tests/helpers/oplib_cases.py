@@ -47,6 +47,17 @@ def _ndtri(p):
     return np.vectorize(lambda v: inv(float(v)))(p)
 
 
+def pows(exponent, dt=np.float32, tol=(1e-5, 1e-6)):
+    """Pows: y = x1 ** x2 with x2 a one-element tensor (the README's
+    exponent).  Its kernel computes the exponents aclnnPow routes to it
+    (-2, -1, -0.5, 0.5, 2, 3); the output has x1's shape."""
+    def make(rng):
+        x = _x(rng, dt, 0.25, 4.0)
+        e = np.array([exponent], dt)
+        return [x, e], {"out_shapes": [x.shape]}, [np.power(x.astype(np.float64), exponent).astype(dt)], tol[0], tol[1]
+    return make
+
+
 FP16 = (2e-3, 2e-3)
 CASES = [
     ("OPS_NN_SRC", "activation/bnll", A950, "bnll", unary(lambda x: np.log1p(np.exp(x)))),
@@ -83,4 +94,6 @@ CASES = [
     ("OPS_NN_SRC", "activation/squared_relu", B910, "squared_relu", unary(lambda x: np.maximum(x, 0) ** 2)),
     ("OPS_NN_SRC", "activation/heaviside", B910, "heaviside",
      binary(lambda x, v: np.where(x > 0, 1.0, np.where(x == 0, v, 0.0)))),
+    ("OPS_MATH_SRC", "math/pows", B910, "pows cube", pows(3.0)),
+    ("OPS_MATH_SRC", "math/pows", B910, "pows rsqrt fp16", pows(-0.5, np.float16, FP16)),
 ]

@@ -17,6 +17,7 @@ typedef struct launch_opts {
     uint64_t tiling_key; /* ASCENDRTC_LAUNCH_KERNEL_ATTR_TILING_KEY */
     int race_mode;       /* ASCENDRTC_LAUNCH_KERNEL_ATTR_RACE_CHECK, else $ASCENDRTC_RACE_CHECK */
     int profile;         /* queued while a profiling session was on (cost.c) */
+    int poison_ub;       /* queued under ASCENDRTC_POISON=1 (sim_poison_ub) */
     int simt_block, simt_grid; /* the SIMT attributes were given */
     arc_simt_dims simt;  /* SIMT_BLOCK, SIMT_GRID, DYN_UBUF_SIZE */
 } launch_opts;
@@ -60,6 +61,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .kernel_name = f->km->name, .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
+        .poison_ub = l->opts.poison_ub,
         .seq = t->seq, .orphaned = launch_orphaned, .orphan_arg = &o, .bin = f->bin,
         .simt = f->km->simt_threads ? &l->opts.simt : NULL,
     };
@@ -99,6 +101,7 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
     memset(o, 0, sizeof *o);
     o->timeout_ns = TIMEOUT_UNSET;
     o->profile = sim_cost_session_on();
+    o->poison_ub = sim_poison_ub();
     if (sim_race_default_mode(&o->race_mode))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
                        "ASCENDRTC_RACE_CHECK=%s: expected error (the default), warn or off", getenv("ASCENDRTC_RACE_CHECK"));

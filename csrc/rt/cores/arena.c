@@ -6,6 +6,7 @@
  * faults, and fault.c names the buffer and the distance
  * (sim_arenas_describe), instead of writing over the heap or a neighbour. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -101,6 +102,17 @@ void sim_arenas_enter(sim_arenas *a, arc_core *k, const sim_arch *arch)
     k->ub = a->ub_end - arch->ub_size;
     k->l1 = a->l1_end - arch->l1_size;
     k->l0 = a->l0;
+}
+
+int sim_poison_ub(void)
+{
+    const char *e = getenv("ASCENDRTC_POISON"); /* read per launch: ascendrtc._poison.poisoning() does the same */
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+void sim_arenas_poison(arc_core *k)
+{
+    memset(k->ub, 0xFF, k->ub_size);
 }
 
 /* The cube buffers in slot order: name, offset in the slots, bytes. */

@@ -83,6 +83,8 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->sub_block_idx = i == 0 ? 0 : i - 1;
         k->sub_block_num = i == 0 ? 1 : naiv;
         sim_arenas_enter(&s->ar, k, r->arch);
+        if (r->poison_ub)
+            sim_arenas_poison(k);
         k->tiling_key = r->tiling_key;
         k->workspace = NULL;
         k->arch = r->arch->num;

@@ -118,6 +118,8 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->sub_block_idx = 0;
     k->sub_block_num = 1;
     sim_arenas_enter(&ct->ar, k, r->arch);
+    if (r->poison_ub)
+        sim_arenas_poison(k);
     k->tiling_key = r->tiling_key;
     k->workspace = NULL;
     k->arch = r->arch->num;
