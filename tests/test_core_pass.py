@@ -94,3 +94,60 @@ def test_a_header_on_disk_naming_g_coretype(tmp_path):
     mod.get_kernel("side")[5](out)
     arc.synchronize()
     assert (out == 2).all(), out             # AscendC::AIV on every AIV
+
+
+# CATLASS's padding kernels' shape: the AIV side only moves data (GM -> UB
+# -> GM, no vector instruction) and the AIC side waits for it, then uses
+# the cube.  CANN's compiler finds the copies in the vector binary, so the
+# kernel is MIX and both sides run (an AIC-only launch would read a
+# workspace nobody wrote).
+STAGED = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+template <int32_t CORE = g_coreType> __aicore__ inline void Stage(GM_ADDR x, GM_ADDR ws, GM_ADDR y);
+template <> __aicore__ inline void Stage<AIV>(GM_ADDR x, GM_ADDR ws, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64 * sizeof(int32_t));
+    LocalTensor<int32_t> t = b.Get<int32_t>();
+    GlobalTensor<int32_t> gx, gw;
+    gx.SetGlobalBuffer((__gm__ int32_t *)x + GetBlockIdx() * 64);
+    gw.SetGlobalBuffer((__gm__ int32_t *)ws + GetBlockIdx() * 64);
+    DataCopy(t, gx, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gw, t, 64);
+    CrossCoreSetFlag<2, PIPE_MTE3>(1);
+}
+template <> __aicore__ inline void Stage<AIC>(GM_ADDR x, GM_ADDR ws, GM_ADDR y)
+{
+    CrossCoreWaitFlag(1);
+    GlobalTensor<int32_t> gw, gy;
+    gw.SetGlobalBuffer((__gm__ int32_t *)ws);
+    gy.SetGlobalBuffer((__gm__ int32_t *)y);
+    const int32_t b = GetBlockIdx();
+    for (int32_t j = 0; j < 128; j++)
+        gy.SetValue(b * 128 + j, gw.GetValue(b * 128 + j) * 3);
+    if (b < 0) { /* cube work the compiler sees; never run */
+        TPipe pipe;
+        TBuf<TPosition::CO1> c;
+        pipe.InitBuffer(c, 1024);
+        LocalTensor<half> l0a, l0b;
+        Mmad(c.Get<float>(), l0a, l0b, MmadParams(16, 16, 16, 0, false, true));
+    }
+}
+extern "C" __global__ __aicore__ void staged(GM_ADDR x, GM_ADDR ws, GM_ADDR y) { Stage(x, ws, y); }
+'''
+
+
+def test_aiv_side_that_only_copies_makes_the_kernel_mix():
+    b = arc.Program(STAGED, "staged.cpp").compile(["--npu-arch=dav-2201"])
+    (k,) = b.meta.kernels
+    assert k.ktype == 5, (k.ktype, k.uses)   # KERNEL_TYPE_MIX_AIC_1_2 (cube on the AIC, UB copies on the AIV)
+    n = 3
+    x = np.arange(n * 128, dtype=np.int32) - 50
+    ws = np.zeros_like(x)
+    y = np.zeros_like(x)
+    b.load().get_kernel("staged")[n](x, ws, y)
+    arc.synchronize()
+    np.testing.assert_array_equal(y, 3 * x)

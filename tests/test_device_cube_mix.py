@@ -1,7 +1,7 @@
 """MIX kernels (KERNEL_TYPE_MIX_AIC_1_2 / 1_1): each block runs an AIC and
 its AIVs with the indices the facts give (GetBlockIdx, GetBlockNum,
 GetSubBlockIdx, GetTaskRatio), CrossCoreSetFlag/WaitFlag modes 1 and 2
-order them, waits nothing can satisfy fail with every core's position,
+order them (mode 0: tests/test_cross_core_mode0.py), waits nothing can satisfy fail with every core's position,
 and a MIX Matmul kernel's AIC only serves (its AIVs compute)."""
 import re
 
@@ -97,10 +97,10 @@ extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR ws, GM_ADDR out)
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
     if ASCEND_IS_AIV { SyncAll(); }
 }
-extern "C" __global__ __aicore__ void mode0(GM_ADDR ws, GM_ADDR out)
+extern "C" __global__ __aicore__ void mode4(GM_ADDR ws, GM_ADDR out)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
-    if ASCEND_IS_AIC { CrossCoreSetFlag<0, PIPE_FIX>(8); CrossCoreWaitFlag(8); }
+    if ASCEND_IS_AIC { CrossCoreSetFlag<4, PIPE_FIX>(8); CrossCoreWaitFlag(8); }
 }
 extern "C" __global__ __aicore__ void too_many_sets(GM_ADDR ws, GM_ADDR out)
 {
@@ -193,7 +193,7 @@ def test_matmul_api_in_mix_kernel(mod):
 
 @pytest.mark.parametrize("name,pattern", [
     ("mix_syncall", r"mix_syncall block 0/2 \(AIV 0: GetBlockIdx\(\) = 0\): SyncAll: SyncAll in a MIX kernel is not modelled"),
-    ("mode0", r"mode0 block 0/2 \(AIC\): CrossCoreSetFlag: mode 0 \(flag 8\) is not modelled"),
+    ("mode4", r"mode4 block 0/2 \(AIC\): CrossCoreSetFlag: mode 4 \(flag 8\) is not a mode of Atlas A2"),
     ("too_many_sets", r"too_many_sets block 0/2 \(AIC\): CrossCoreSetFlag: flag 1 was set 15 times"),
 ])
 def test_mix_misuse_reports_and_recovers(mod, name, pattern):

@@ -47,10 +47,8 @@ ARGS = {
 #: Examples that do not pass yet, with the reason (docs/compatibility.md
 #: shows the same); tests/test_catlass_examples.py expects them to fail.
 KNOWN = {
-    '04_padding_matmul': 'run: Compare failed. Error count: 131070',
     '06_optimized_matmul': "build: error: incompatible pointer to integer conversion assigning to 'uint64_t' (aka 'unsigned long') from '_Float16 *'",
     '07_grouped_matmul_slice_m_per_token_dequant_moe': 'run: Compare failed. Error count: 453058',
-    '09_splitk_matmul': 'run: Compare failed. Error count: 131070',
     '10_grouped_matmul_slice_m_per_token_dequant': "build: error: no member named 'ICachePreLoad' in namespace 'AscendC'; 'ICachePreLoad' is an Ascend C API that ascendrtc does not implement yet",
     '11_grouped_matmul_slice_k_per_token_dequant': 'run: Compare failed. Error count: 64568412',
     '14_optimized_matmul_tla': 'run: Compare failed. Error count: 131070',
@@ -60,7 +58,6 @@ KNOWN = {
     '18_gemv_aic': 'run: Compare failed. Error count: 256',
     '19_mla': "build: error: use of undeclared identifier 'icache_preload'",
     '21_basic_matmul_preload_zN': 'run: Compare failed. Error count: 131070',
-    '22_padding_splitk_matmul': 'run: Compare failed. Error count: 131070',
     '23_flash_attention_infer': 'run: Open file failed. path = ../../examples/23_flash_attention_infer/data/q_ntokens.bin.',
     '24_conv_bias': "build: error: 'event_t' (aka 'int') is not a class, namespace, or enumeration",
     '26_matmul_relu': 'run: Compare failed. Error count: 65736',
@@ -69,7 +66,6 @@ KNOWN = {
     '32_w4a8_matmul': "build: error: call to implicitly-deleted copy constructor of 'Catlass::Arch::Resource<Catlass::Arch::AtlasA2>'",
     '33_basic_conv2d': "build: error: 'event_t' (aka 'int') is not a class, namespace, or enumeration",
     '34_single_core_splitk_matmul': "build: error: incompatible pointer to integer conversion assigning to 'uint64_t' (aka 'unsigned long') from '_Float16 *'",
-    '37_streamk_matmul': 'run: Compare failed. Error count: 131071',
     '38_w4a4_matmul_per_token_per_channel_dequant': "build: error: static assertion failed due to requirement '(__arc::is_same<int4b_t, _Float16>::value && __arc::is_same<int, float>::value) || (__arc::i",
     '40_flash_attention_infer_tla': 'run: Open file failed. path = ../../examples/40_flash_attention_infer_tla/data/q_ntokens.bin.',
     '41_sparse_matmul_tla': "build: error: use of undeclared identifier 'MmadWithSparse'",

@@ -284,9 +284,15 @@ static inline void __arc_gm_access(unsigned long long *d, const void *p, unsigne
 }
 
 /* Cross-core flags of MIX kernels (CrossCoreSetFlag / CrossCoreWaitFlag):
- * op 0 sets `flag` with `mode`, op 1 waits for it, op 2 ends the calling
- * AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing done). */
+ * op 0 sets `flag` with `mode` (1 or 2), op 1 waits for it, op 2 ends the
+ * calling AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing
+ * done); a wait returns 2 when a mode-0 round released it, else 1. */
 int __arc_cross_core(int op, int mode, int flag);
+/* CrossCoreSetFlag mode 0: a barrier across every core of the caller's side
+ * (all AICs or all AIVs) of the launch; when the last one has set `flag`,
+ * each one's counter rises (core_mix.c).  Its own symbol, so the loader
+ * runs such kernels with every block live at once (acl/binary.c). */
+void __arc_cross_set_all(int flag);
 
 /* Pipe race detection (csrc/rt/analysis/race.c).  arc_core::dev[ARC_RACE_SLOT] is
  * the launch's mode, so the device API calls the runtime only when it is
@@ -407,6 +413,7 @@ void __arc_site(const char *where);
     X(__arc_printf_v)         \
     X(__arc_gm_check)         \
     X(__arc_cross_core)       \
+    X(__arc_cross_set_all)    \
     X(__arc_race_access)      \
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \

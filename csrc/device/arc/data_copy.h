@@ -79,11 +79,23 @@ template <typename T> inline uint32_t copy_count(uint32_t count, const char *api
     return count;
 #endif
 }
+/* A copy to or from local memory in a file's AIV pass (rtc/core_pass.h):
+ * the local side can only be UB, so the copy is vector-core work (the
+ * AIV's MTE2/MTE3) that CANN's compiler finds in the vector binary; with
+ * cube work in the AIC pass the kernel is MIX.  Elsewhere the local side
+ * may be L1: the copy alone decides nothing. */
+inline void uses_ub()
+{
+#if defined(__ARC_CORE_PASS__) && __ARC_CORE_PASS__ == 2
+    __arc_uses(ARC_USES_VEC);
+#endif
+}
 /* sparse: bytes is the hull of strided runs (the race check's within-pipe
  * analysis cannot tell which bytes of it the copy really touches). */
 template <typename T>
 inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what, bool sparse = false)
 {
+    uses_ub();
     ARC_CHECK_ALIGN32(t.addr_, api, what);
     ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
               "%s: %llu bytes (%llu elements of %s) exceed " ARC_LIMIT_WHAT " %llu elements", what,
@@ -158,6 +170,7 @@ static inline void check_params(const DataCopyParams &p, const char *api)
 #endif
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
 {
+    __detail::uses_ub();
 #ifdef ARC_DATACOPY_IN_RUNTIME
     __arc_dc_in((void *)dst.addr_, dst.bytes_, (const void *)src.addr_, count, (unsigned)sizeof(T), __arc::tname<T>());
 #else
@@ -171,6 +184,7 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
+    __detail::uses_ub();
 #ifdef ARC_DATACOPY_IN_RUNTIME
     if (int op = __arc_dc_out((void *)dst.addr_, (const void *)src.addr_, src.bytes_, count, (unsigned)sizeof(T),
                               __arc::tname<T>()))

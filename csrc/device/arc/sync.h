@@ -118,27 +118,34 @@ inline void IBWait(const G &, const L &, int32_t blockIdx, int32_t eventID)
 }
 /* AIC <-> AIV flags of MIX kernels ("Cube unit" in csrc/device/README.md): in a
  * KERNEL_TYPE_MIX_AIC_1_1/1_2 launch they order the block's cores (modes 1
- * and 2; ids truncated to 4 bits; the wait ignores its template
- * arguments, as on A2).  Other kernel types start no cross-core scheduler
- * and the calls order nothing. */
+ * and 2) or every core of one side across the blocks (mode 0); ids
+ * truncated to 4 bits; the wait ignores its template arguments, as on A2.
+ * Other kernel types start no cross-core scheduler and the calls order
+ * nothing. */
 namespace __detail {
 /* The GM race check's key of a cross-core flag: the AI core (the MIX
- * block) and the flag id. */
-static inline uint64_t cross_key(uint16_t flagId)
+ * block) and the flag id; for mode 0, the side (all its cores release and
+ * acquire it) and the flag id. */
+static inline uint64_t cross_key(uint16_t flagId, bool all)
 {
     arc_core *k = __arc_core();
+    if (all)
+        return (1ull << 40) | ((uint64_t)k->core_type << 8) | (flagId & 15u);
     return ((uint64_t)(k->block_idx / (k->sub_block_num > 0 ? k->sub_block_num : 1)) << 8) | (flagId & 15u);
 }
 } // namespace __detail
 template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreSetFlag(uint16_t flagId)
 {
-    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId));
-    __arc_cross_core(0, modeId, flagId);
+    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId, modeId == 0));
+    if constexpr (modeId == 0)
+        __arc_cross_set_all(flagId);
+    else
+        __arc_cross_core(0, modeId, flagId);
 }
 template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId)
 {
-    __arc_cross_core(1, modeId, flagId);
-    __arc::race_gm_sync(ARC_GM_ACQUIRE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId));
+    int how = __arc_cross_core(1, modeId, flagId);
+    __arc::race_gm_sync(ARC_GM_ACQUIRE, ARC_GM_SYNC_CROSS, __detail::cross_key(flagId, how == 2));
 }
 } // namespace AscendC
 

@@ -172,12 +172,14 @@ static int place(sim_func *f, uint32_t magic, int cross_core)
     return 0;
 }
 
-/* Whether the object can reach a cross-core wait: it names __arc_sync_all
- * (as an undefined symbol; any mention counts, to err on the safe side). */
+/* Whether the object can reach a wait across blocks: it names
+ * __arc_sync_all or __arc_cross_set_all (CrossCoreSetFlag mode 0) as an
+ * undefined symbol; any mention counts, to err on the safe side. */
 static int names_sync_all(const void *data, size_t length)
 {
-    static const char sym[] = "__arc_sync_all"; /* also as the tail of a merged string-table entry */
-    return memmem(data, length, sym, sizeof sym) != NULL; /* sizeof: with its NUL */
+    /* sizeof: with the NUL; also found as the tail of a merged string-table entry */
+    static const char sym[] = "__arc_sync_all", x0[] = "__arc_cross_set_all";
+    return memmem(data, length, sym, sizeof sym) != NULL || memmem(data, length, x0, sizeof x0) != NULL;
 }
 
 static aclError load(const char *api, const void *data, size_t length, uint32_t magic, sim_bin **out)

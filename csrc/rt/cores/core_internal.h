@@ -30,6 +30,7 @@ typedef struct sub_core {
     int wait_id;
     uint8_t cnt[16];   /* CrossCoreWaitFlag counters */
     uint8_t pend[16];  /* AIV sets of modes 1/2 not yet matched by the other AIV */
+    uint32_t x0_sets[16], x0_used[16]; /* its mode-0 sets, and the mode-0 rounds its waits took */
     void *race;        /* its pipe race check state (race.c): each AIC/AIV has its own pipes */
 } sub_core;
 #define MAX_SUBS 3
@@ -77,6 +78,13 @@ typedef struct launch_ctx {
     core_thread *parked[MAX_THREADS]; /* fibers waiting in SyncAll */
     unsigned nparked;
     sim_race_gm *gm;       /* the GM race check between its cores (NULL: off) */
+    /* CrossCoreSetFlag mode 0 (core_mix.c; c->mu), per side (0: the AIVs,
+     * 1: the AICs) and flag id: the sets of the round under way and the
+     * rounds done (read unlocked); x0_gen counts rounds, x0_blocked the
+     * blocks whose cores all wait for the next one to end (on cv). */
+    uint32_t x0_sets[2][16], x0_rounds[2][16];
+    uint64_t x0_gen;
+    uint32_t x0_blocked;
 } launch_ctx;
 
 struct core_thread {

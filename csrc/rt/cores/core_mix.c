@@ -6,7 +6,10 @@
  * the NPU's cores of one AI core do.  A sub-core runs until it returns or
  * waits in CrossCoreWaitFlag on a counter at 0; then the next runnable one
  * runs.  When every unfinished sub-core waits and none can be released,
- * the block fails with each one's position (the NPU would hang).  Each
+ * the block fails with each one's position (the NPU would hang), unless
+ * one waits for a mode-0 round (every AIC or every AIV of the launch sets
+ * the flag): then the block's thread waits for other blocks to finish the
+ * round, and the launch fails only when every block waits or returned.  Each
  * sub-core is a fiber (fiber.c: a guard page below its stack, the
  * sanitizers told of every switch) that never leaves its thread. */
 #include <stdio.h>
@@ -67,6 +70,59 @@ static void sub_run(core_thread *ct, int i)
     s->race = sim_race_swap(race);
 }
 
+/* The side of sub-core i for mode 0: 1 the AIC, 0 an AIV. */
+#define X0_SIDE(i) ((i) == 0)
+
+/* Mode-0 rounds of flag id done that sub-core s (number i) has not taken. */
+static int x0_left(launch_ctx *c, const sub_core *s, int i, int id)
+{
+    return __atomic_load_n(&c->x0_rounds[X0_SIDE(i)][id], __ATOMIC_ACQUIRE) != s->x0_used[id];
+}
+
+/* Whether waiting sub-core s (number i) can go on. */
+static int ready(launch_ctx *c, const sub_core *s, int i)
+{
+    return s->cnt[s->wait_id] || x0_left(c, s, i, s->wait_id);
+}
+
+/* Whether a waiting sub-core of the block waits for a mode-0 round it
+ * joined (set the flag more often than it waited): other blocks may end
+ * it. */
+static int x0_waits(core_thread *ct, int n)
+{
+    for (int i = 0; i < n; i++) {
+        sub_core *s = ct->subs[i];
+        if (s->state == SUB_WAIT && s->x0_sets[s->wait_id] > s->x0_used[s->wait_id])
+            return 1;
+    }
+    return 0;
+}
+
+/* Every core of the block waits, one for a mode-0 round: wait (the block's
+ * thread) until a round ends somewhere.  0 when it never can: every other
+ * block waits too, or has returned. */
+static int x0_block_wait(core_thread *ct, launch_ctx *c, int n)
+{
+    pthread_mutex_lock(&c->mu);
+    for (int i = 0; i < n; i++) /* a round may have ended since the scheduler looked */
+        if (ct->subs[i]->state == SUB_WAIT && ready(c, ct->subs[i], i)) {
+            pthread_mutex_unlock(&c->mu);
+            return 1;
+        }
+    if (c->x0_blocked + 1 + c->exited >= c->r->nblocks) {
+        pthread_mutex_unlock(&c->mu);
+        return 0;
+    }
+    c->x0_blocked++;
+    uint64_t g = c->x0_gen;
+    while (c->x0_gen == g && !atomic_load(&c->aborted))
+        pthread_cond_wait(&c->cv, &c->mu);
+    if (c->x0_gen == g)
+        c->x0_blocked--; /* else the round's end released (and uncounted) every blocked block */
+    pthread_mutex_unlock(&c->mu);
+    return 1;
+}
+
 void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
 {
     const sim_kernel_run *r = c->r;
@@ -101,6 +157,8 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         s->state = SUB_RUN; /* its fiber waits at the top of sub_main's loop */
         memset(s->cnt, 0, sizeof s->cnt);
         memset(s->pend, 0, sizeof s->pend);
+        memset(s->x0_sets, 0, sizeof s->x0_sets);
+        memset(s->x0_used, 0, sizeof s->x0_used);
     }
     sim_fiber_thread(&ct->sched);
     ct->nsub = n;
@@ -112,7 +170,7 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
                 done++;
                 continue;
             }
-            if (s->state == SUB_WAIT && s->cnt[s->wait_id] == 0)
+            if (s->state == SUB_WAIT && !ready(c, s, i))
                 continue;
             sub_run(ct, i);
             ran = 1;
@@ -120,10 +178,14 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         if (atomic_load(&c->aborted) || done == n)
             break;
         if (!ran) {
+            int x0 = x0_waits(ct, n);
+            if (x0 && x0_block_wait(ct, c, n))
+                continue;
             char m[SIM_MSG_MAX];
             size_t o = (size_t)snprintf(m, sizeof m, "%s block %u/%u: CrossCoreWaitFlag: the block's cores wait for "
-                                        "flags no core will set (the kernel would hang on the NPU):",
-                                        r->kernel_name, b, r->nblocks);
+                                        "flags no core will set%s (the kernel would hang on the NPU):",
+                                        r->kernel_name, b, r->nblocks,
+                                        x0 ? ", and every other block waits too or has returned" : "");
             for (int i = 0; i < n && o < sizeof m; i++) {
                 sub_core *s = ct->subs[i];
                 const char *who = i == 0 ? "AIC" : naiv == 1 ? "AIV" : i == 1 ? "AIV 0" : "AIV 1";
@@ -186,25 +248,32 @@ int __arc_cross_core(int op, int mode, int flag)
         } else if (mode == 1) {
             __arc_trap("CrossCoreSetFlag", "mode 1 synchronises the AIVs of one AI core; the AIC set flag %d", id);
         } else {
-            __arc_trap("CrossCoreSetFlag", "mode %d (flag %d) is not modelled by the simulator: modes 1 (AIV <-> AIV) "
-                       "and 2 (AIC <-> AIV) are; mode 0 synchronises every core of a type across blocks", mode, id);
+            __arc_trap("CrossCoreSetFlag", "mode %d (flag %d) is not a mode of Atlas A2's cross-core flags: mode 0 "
+                       "(every AIC or every AIV of the launch), 1 (the AIVs of one AI core) and 2 (an AIC and its "
+                       "AIVs) are", mode, id);
         }
         return 1;
     }
     if (op == 1) { /* CrossCoreWaitFlag */
         int k = sim_core_service_begin();
-        while (s->cnt[id] == 0) {
+        s->wait_id = id;
+        while (!ready(ct->ctx, s, me)) {
             s->state = SUB_WAIT;
-            s->wait_id = id;
             sim_fiber_switch(&s->fib, &ct->sched);
             if (atomic_load(&ct->ctx->aborted))
                 longjmp(s->jb, 1);
         }
         s->state = SUB_RUN;
-        s->cnt[id]--;
-        sim_cost_xwait(&s->core, id);
+        int how = 1;
+        if (s->cnt[id]) {
+            s->cnt[id]--;
+            sim_cost_xwait(&s->core, id);
+        } else { /* a mode-0 round (one counter per flag id, as on the NPU) */
+            s->x0_used[id]++;
+            how = 2;
+        }
         sim_core_service_end(k);
-        return 1;
+        return how;
     }
     /* op 2: this AIC only serves its AIVs' Matmul requests (REGIST_MATMUL_OBJ
      * in a MIX kernel without ASCENDC_CUBE_ONLY): it is done. */
@@ -213,4 +282,37 @@ int __arc_cross_core(int op, int mode, int flag)
         longjmp(s->jb, 1);
     }
     return 1;
+}
+
+void __arc_cross_set_all(int flag)
+{
+    core_thread *ct = core_self;
+    if (!ct || !ct->ctx || !ct->nsub)
+        return; /* not a MIX launch: no cross-core scheduler, the flags order nothing */
+    launch_ctx *c = ct->ctx;
+    const sim_kernel_run *r = c->r;
+    int id = flag & 15, me = ct->cur_sub, side = X0_SIDE(me), naiv = ct->nsub - 1;
+    const char *who = side ? "AIC" : "AIV";
+    /* every block is live at once: a MIX launch has at most the AI cores (acl/launch.c) */
+    sub_core *s = ct->subs[me];
+    uint32_t total = r->nblocks * (side ? 1u : (uint32_t)naiv);
+    int k = sim_core_service_begin(); /* no interrupt may leave with the lock held */
+    pthread_mutex_lock(&c->mu);
+    int again = s->x0_sets[id] > c->x0_rounds[side][id];
+    if (!again) {
+        s->x0_sets[id]++;
+        if (++c->x0_sets[side][id] == total) {
+            c->x0_sets[side][id] = 0;
+            __atomic_store_n(&c->x0_rounds[side][id], c->x0_rounds[side][id] + 1, __ATOMIC_RELEASE);
+            c->x0_gen++;
+            c->x0_blocked = 0; /* all released */
+            pthread_cond_broadcast(&c->cv);
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+    sim_core_service_end(k);
+    if (again)
+        __arc_trap("CrossCoreSetFlag", "mode 0 flag %d set again by this %s before every %s of the launch set it "
+                   "once: not modelled by the simulator (wait with CrossCoreWaitFlag(%d) between the sets)",
+                   id, who, who, id);
 }

@@ -89,10 +89,19 @@ static void block_exit(launch_ctx *c)
     pthread_mutex_lock(&c->mu);
     c->exited++;
     int stuck = c->waiting && c->waiting + c->exited == r->nblocks && !atomic_load(&c->aborted);
-    uint32_t waiting = c->waiting;
+    uint32_t waiting = c->waiting, x0 = c->x0_blocked;
+    int x0_stuck = x0 && x0 + c->exited == r->nblocks && !atomic_load(&c->aborted);
     pthread_mutex_unlock(&c->mu);
+    if (x0_stuck) {
+        char m[SIM_MSG_MAX]; /* CATLASS's kernel names run to kilobytes */
+        snprintf(m, sizeof m,
+                 "%s: CrossCoreWaitFlag: the cores of %u of %u blocks wait for a mode-0 CrossCoreSetFlag round that "
+                 "the other blocks returned without finishing (the kernel would hang on the NPU)",
+                 r->kernel_name, x0, r->nblocks);
+        core_fail(c, m);
+    }
     if (stuck) {
-        char m[512];
+        char m[SIM_MSG_MAX];
         snprintf(m, sizeof m,
                  "%s: SyncAll: %u of %u blocks wait in SyncAll but the other blocks returned without reaching "
                  "it (the kernel would hang on hardware)", r->kernel_name, waiting, r->nblocks);
