@@ -92,11 +92,6 @@ extern "C" __global__ __aicore__ void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM
     gm.SetValue(GetBlockIdx() * 2 + (ASCEND_IS_AIC ? 1 : 0), 1);   // only AIVs get here
     MatmulTile(mm, t, ga, gb, gc);
 }
-extern "C" __global__ __aicore__ void mix_syncall(GM_ADDR ws, GM_ADDR out)
-{
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
-    if ASCEND_IS_AIV { SyncAll(); }
-}
 extern "C" __global__ __aicore__ void mode4(GM_ADDR ws, GM_ADDR out)
 {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
@@ -192,7 +187,6 @@ def test_matmul_api_in_mix_kernel(mod):
 
 
 @pytest.mark.parametrize("name,pattern", [
-    ("mix_syncall", r"mix_syncall block 0/2 \(AIV 0: GetBlockIdx\(\) = 0\): SyncAll: SyncAll in a MIX kernel is not modelled"),
     ("mode4", r"mode4 block 0/2 \(AIC\): CrossCoreSetFlag: mode 4 \(flag 8\) is not a mode of Atlas A2"),
     ("too_many_sets", r"too_many_sets block 0/2 \(AIC\): CrossCoreSetFlag: flag 1 was set 15 times"),
 ])

@@ -132,7 +132,7 @@ def test_trap_releases_blocks_waiting_in_sync_all():
 def test_sync_all_skipped_by_some_blocks_is_reported():
     blob = build_binary(r'''
 void k_entry(const unsigned char *args) {
-    (void)args; if (__arc_core()->block_idx != 0) __arc_sync_all();
+    (void)args; if (__arc_core()->block_idx != 0) __arc_sync_all(1);
 }''', [dict(name="diverge", params=gm("unused"))])
     f = function(loaded(blob), "diverge")
     ok(launch(f, 6, [V(0)]))

@@ -33,12 +33,12 @@ void k_entry(const unsigned char *args) {
     int *out = *(int **)args;
     arc_core *c = __arc_core();
     int bad = ((volatile int *)out)[0];
-    __arc_sync_all();
+    __arc_sync_all(1);
     long long b = c->block_idx;
     ((volatile long long *)c->ub)[0] = b * 7;
     c->dev[3] = (unsigned long long)b + 100;
-    __arc_sync_all();
-    __arc_sync_all();
+    __arc_sync_all(1);
+    __arc_sync_all(1);
     if (__arc_core() != c) __arc_trap("Test", "__arc_core() moved");
     if (b == bad) __arc_trap("TestApi", "after the barriers in block %lld", __arc_core()->block_idx);
     out[1 + b] = (int)(((volatile long long *)c->ub)[0] + (long long)c->dev[3] * 1000);
@@ -74,7 +74,7 @@ def test_printf_around_a_barrier(capfd):
 void k_entry(const unsigned char *args) {
     (void)args; long long b = __arc_core()->block_idx;
     __arc_printf("before %lld\n", b);
-    __arc_sync_all();
+    __arc_sync_all(1);
     __arc_printf("after %lld\n", b);
 }''', "talk", 1)
     ok(launch(f, 16, [V(0)]))
@@ -95,7 +95,7 @@ void k_entry(const unsigned char *args) {
     volatile int *out = *(volatile int **)(args + 8);
     arc_core *c = __arc_core();
     long long b = c->block_idx, n = c->block_num;
-    __arc_sync_all();
+    __arc_sync_all(1);
     int after = 0;
     if (b + 1 < n) {
         while (!__atomic_load_n(&flag[b + 1], __ATOMIC_ACQUIRE)) {}
@@ -103,7 +103,7 @@ void k_entry(const unsigned char *args) {
     }
     out[b] = after + 1;
     __atomic_store_n(&flag[b], 1, __ATOMIC_RELEASE);
-    __arc_sync_all();
+    __arc_sync_all(1);
     out[n + b] = flag[0];
 }
 '''
@@ -160,9 +160,9 @@ def test_a_real_deadlock_times_out_naming_every_block(monkeypatch):
     f = kernel(r'''
 void k_entry(const unsigned char *args) {
     volatile int *flag = *(volatile int **)args;
-    __arc_sync_all();
+    __arc_sync_all(1);
     if (__arc_core()->block_idx == 0) while (!flag[0]) {}
-    __arc_sync_all();
+    __arc_sync_all(1);
 }''', "stuck", 1)
     ok(launch(f, 48, [V(to_dev(np.zeros(8, np.int32)))]))
     fails(lib().aclrtSynchronizeStream(None), 507014, "stuck (48 blocks) did not finish within its launch timeout",

@@ -62,9 +62,9 @@ void k_entry(const unsigned char *args) {
     arc_core *c = __arc_core();
     for (int r = 0; r < rounds; r++) {
         __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST);
-        __arc_sync_all();
+        __arc_sync_all(1);
         out[r * c->block_num + c->block_idx] = __atomic_load_n(counter, __ATOMIC_SEQ_CST);
-        __arc_sync_all();
+        __arc_sync_all(1);
     }
 }
 '''
@@ -92,9 +92,9 @@ void k_entry(const unsigned char *args) {
         if (mode == 5) while (!zero) {}                             /* spins until the timeout */
     }
     if (mode == 6 && c->block_idx == bad) { while (!*(volatile int *)out) {} }
-    if (mode == 6) __arc_sync_all();                                /* others wait: a hang */
+    if (mode == 6) __arc_sync_all(1);                                /* others wait: a hang */
     if (c->block_idx == bad) __arc_trap("TestApi", "bad value %d in block %lld", 42, c->block_idx);
-    if (mode == 1) __arc_sync_all();
+    if (mode == 1) __arc_sync_all(1);
     out[c->block_idx] = 1;
 }
 '''

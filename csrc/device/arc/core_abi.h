@@ -239,9 +239,10 @@ void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int 
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
 void __arc_store_bytes(void *dst, const void *src, unsigned long long n);
-/* Hardware all-core barrier of SyncAll(): every block of the launch must
- * arrive.  Traps if the launch has more blocks than can run at once. */
-void __arc_sync_all(void);
+/* Hardware all-core barrier of SyncAll<aiv_only>(): every block of the
+ * launch must arrive (in a MIX kernel every AIV, or with aiv_only 0 every
+ * AIC and AIV).  Traps if the launch has more blocks than can run at once. */
+void __arc_sync_all(int aiv_only);
 /* Stop this block with an error that names the API and the values
  * involved; the launch fails with ACL_ERROR_RT_AICORE_EXCEPTION and the
  * message reaches aclGetRecentErrMsg().  Never returns. */

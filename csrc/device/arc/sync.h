@@ -92,13 +92,13 @@ inline void SetSyncBaseAddr(uint64_t) {}
 template <bool isAIVOnly = true> inline void SyncAll()
 {
     __arc::race_sync(ARC_RACE_ALL, 0, 0, 1); /* key 1: SyncAll, for the cost model's phases */
-    __arc_sync_all();
+    __arc_sync_all(isAIVOnly);
     __arc::race_gm_sync(ARC_GM_SYNCALL, 0, 0);
 }
 template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(const G &, const L &, int32_t = 0)
 {
     __arc::race_sync(ARC_RACE_ALL, 0, 0, 1);
-    __arc_sync_all();
+    __arc_sync_all(isAIVOnly);
     __arc::race_gm_sync(ARC_GM_SYNCALL, 0, 0);
 }
 /* Not modelled (docs/simulated_npu.md): accepted so kernels compile; the

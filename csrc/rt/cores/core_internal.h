@@ -20,7 +20,7 @@ typedef struct core_thread core_thread;
 
 /* One AIC or AIV of a MIX block: its own arenas and flag counters, run as
  * a fiber of the block's thread (see core_run_mix, core_mix.c). */
-enum { SUB_RUN, SUB_WAIT, SUB_DONE };
+enum { SUB_RUN, SUB_WAIT, SUB_SYNC, SUB_DONE };
 typedef struct sub_core {
     arc_core core;
     sim_arenas ar;     /* its own UB/L1/L0, between guards like a core's */
@@ -28,6 +28,7 @@ typedef struct sub_core {
     jmp_buf jb;
     int state;
     int wait_id;
+    uint64_t sync_gen; /* SUB_SYNC: the SyncAll generation it waits to end */
     uint8_t cnt[16];   /* CrossCoreWaitFlag counters */
     uint8_t pend[16];  /* AIV sets of modes 1/2 not yet matched by the other AIV */
     uint32_t x0_sets[16], x0_used[16]; /* its mode-0 sets, and the mode-0 rounds its waits took */
@@ -45,6 +46,12 @@ typedef struct launch_ctx {
     uint32_t waiting;       /* blocks inside the current SyncAll */
     uint32_t exited;        /* blocks that have returned */
     uint64_t gen;           /* SyncAll generation */
+    /* SyncAll in a MIX kernel (core_syncall.c): the AIC and AIV sub-cores
+     * that have returned, and the sub-cores each barrier needs (0: none
+     * reached one yet) -- every AIV, or with isAIVOnly false every core. */
+    uint32_t mix_done[2];   /* [0] AICs, [1] AIVs */
+    uint32_t mix_parts;
+    int mix_aiv_only;
     uint32_t threads_done;
     int failed;
     aclError code;
@@ -162,6 +169,9 @@ void core_kick(sim_watch *w);
 void core_on_stall(sim_watch *w);
 /* core_mix.c */
 void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv);
+/* core_syncall.c */
+void core_mix_sub_done(core_thread *ct, int sub);
+void core_mix_sync_wait(core_thread *ct, launch_ctx *c);
 /* core_fibers.c */
 void core_fiber_sched(core_thread *t, launch_ctx *c);
 void core_fiber_park(core_thread *ct, launch_ctx *c, int k);

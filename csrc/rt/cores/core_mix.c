@@ -5,7 +5,9 @@
  * AIV 1; 1_1: AIC and one AIV), each with its own arc_core and arenas, as
  * the NPU's cores of one AI core do.  A sub-core runs until it returns or
  * waits in CrossCoreWaitFlag on a counter at 0; then the next runnable one
- * runs.  When every unfinished sub-core waits and none can be released,
+ * runs; one waiting in SyncAll (core_syncall.c) runs again once the
+ * barrier opens, the thread sleeping meanwhile if no other can run.  When
+ * every unfinished sub-core waits on a flag and none can be released,
  * the block fails with each one's position (the NPU would hang), unless
  * one waits for a mode-0 round (every AIC or every AIV of the launch sets
  * the flag): then the block's thread waits for other blocks to finish the
@@ -172,11 +174,22 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
             }
             if (s->state == SUB_WAIT && !ready(c, s, i))
                 continue;
+            if (s->state == SUB_SYNC && __atomic_load_n(&c->gen, __ATOMIC_ACQUIRE) == s->sync_gen)
+                continue;
             sub_run(ct, i);
+            if (s->state == SUB_DONE)
+                core_mix_sub_done(ct, i);
             ran = 1;
         }
         if (atomic_load(&c->aborted) || done == n)
             break;
+        int syncing = 0;
+        for (int i = 0; i < n; i++)
+            syncing |= ct->subs[i]->state == SUB_SYNC;
+        if (!ran && syncing) { /* the rest of the launch has to reach the barrier */
+            core_mix_sync_wait(ct, c);
+            continue;
+        }
         if (!ran) {
             int x0 = x0_waits(ct, n);
             if (x0 && x0_block_wait(ct, c, n))
@@ -193,6 +206,9 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
                 if (s->state == SUB_WAIT)
                     o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in CrossCoreWaitFlag(%d)%s%s;", who,
                                           s->wait_id, at ? " at " : "", at ? at : "");
+                else if (s->state == SUB_SYNC)
+                    o += (size_t)snprintf(m + o, sizeof m - o, " %s waits in SyncAll%s%s;", who, at ? " at " : "",
+                                          at ? at : "");
                 else
                     o += (size_t)snprintf(m + o, sizeof m - o, " %s returned;", who);
             }
