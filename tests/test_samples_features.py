@@ -47,8 +47,10 @@ def test_tiling_sink_registers_its_tiling_and_the_kernels_mix_overrun_is_named()
     assert op.tiling(x, y).block_dim == 8
     # The kernel forces MIX 1:2 on 8 AI cores: its 16 AIVs split the data by
     # GetBlockNum() (8), so AIVs 8..15 read past x -- unnoticed on an NPU.
-    with pytest.raises(arc.LaunchError, match=r"add_custom_tiling_sink block 4/8 \(AIV 0: GetBlockIdx\(\) = 8\): "
-                                              r"AscendC::DataCopy: .*\(kernel parameter 0 'x'\) are out of bounds"):
+    # (which of them reports first depends on the host threads' timing)
+    with pytest.raises(arc.LaunchError, match=r"add_custom_tiling_sink block [4-7]/8 \(AIV [01]: GetBlockIdx\(\) = "
+                                              r"(8|9|1[0-5])\): AscendC::DataCopy: .*\(kernel parameter [01] '[xy]'\) "
+                                              r"are out of bounds"):
         op(x, y)
     assert op.tiling(x, y).block_dim == 8                            # the process and the op live on
 
