@@ -58,11 +58,12 @@ __aicore__ inline void CubeMatmul(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
     } else if (BMODE == 1) {
         LoadData(b2, b1, LoadData2DParams(0, (uint8_t)(K1 * N1), 1, 0, 0, false, 0));
     } else {
-        // square (kb, nb) starts at L1 fractal nb * (Kc / 16) + kb * 2; its two
-        // transposed fractals are ZN fractals (kb, 2nb) and (kb, 2nb + 1).
+        // square (kb, nb) starts at L1 fractal nb * (Kc / 16) + kb * 2, square
+        // nb * (Kc / 32) + kb (srcStride counts squares); its two transposed
+        // fractals are ZN fractals (kb, 2nb) and (kb, 2nb + 1).
         for (uint32_t kb = 0; kb < Kc / 32; kb++)
             LoadDataWithTranspose(b2[kb * N1 * F], b1[kb * 2 * F],
-                                  LoadData2dTransposeParams(0, (uint8_t)(N16 / 32), (uint16_t)(Kc / 16), 1, 0, 0));
+                                  LoadData2dTransposeParams(0, (uint8_t)(N16 / 32), (uint16_t)(Kc / 32), 1, 0, 0));
     }
     qa1.FreeTensor(a1);
     qb1.FreeTensor(b1);

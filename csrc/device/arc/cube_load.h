@@ -284,7 +284,9 @@ inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
 }
 
 /* ---- LoadDataWithTranspose: one square per repeat (b8 32x32, b16 16x16,
- * b32 16x16 as two 16x8 fractals), its fractals dstFracGap apart. ---- */
+ * b32 16x16 as two 16x8 fractals), its fractals dstFracGap apart.
+ * startIndex and srcStride count squares (NF fractals: 2 for b8 and b32),
+ * as the docs' table and pseudo-code define them. ---- */
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                   const LoadData2dTransposeParams &p)
@@ -302,16 +304,17 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
               __cube::pos_str(src.pos_));
     ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2, api,
               "dst is a %s tensor; LoadDataWithTranspose writes L0A (A2) or L0B (B2)", __cube::pos_str(dst.pos_));
-    uint64_t src_need = ((uint64_t)p.startIndex + (uint64_t)p.srcStride * (p.repeatTimes - 1) + NF) * 512;
+    uint64_t src_need = ((uint64_t)p.startIndex + (uint64_t)p.srcStride * (p.repeatTimes - 1) + 1) * NF * 512;
     __cube::check_operand(src, sp, src_need, api, "src");
     uint64_t dst_need = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + (uint64_t)(NF - 1) * (p.dstFracGap + 1) + 1) * 512;
     __cube::check_operand(dst, dp, dst_need, api, "dst");
-    __arc::race(__arc::RP_MTE1, 0, src.addr_ + (uint64_t)p.startIndex * F, src_need - (uint64_t)p.startIndex * 512, api);
+    __arc::race(__arc::RP_MTE1, 0, src.addr_ + (uint64_t)p.startIndex * NF * F,
+                src_need - (uint64_t)p.startIndex * NF * 512, api);
     bool gaps = (p.repeatTimes > 1 && p.dstGap) || (NF > 1 && p.dstFracGap);
     __arc::race(__arc::RP_MTE1, gaps ? 1 | ARC_RACE_SPARSE : 1, dst.addr_, dst_need, api);
     uint32_t f0 = __cube::frac_of(dst.addr_, dp, 512);
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
-        const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * F;
+        const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * NF * F;
         T *d = dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F;
         /* Source square: b8/b16 rows of S elements contiguous (NZ, NF fractals
          * one after the other); b32 two 16x8 fractals side by side. */
@@ -319,12 +322,14 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
         for (uint32_t r = 0; r < S; r++)
             for (uint32_t c = 0; c < S; c++)
                 sq[r * S + c] = sizeof(T) == 4 ? s[(c / 8) * F + r * 8 + c % 8] : s[r * S + c];
-        /* Transposed square in output fractals of F elements (rows of 32 bytes). */
-        constexpr uint32_t RW = 32 / sizeof(T); /* elements per fractal row */
-        for (uint32_t r = 0; r < S; r++)        /* row of the transposed square */
+        /* The transposed square t[r][c] = sq[c][r] in output fractals: b8
+         * rows 0-15 and 16-31 (16 x 32 each), b16 the one fractal, b32
+         * columns 0-7 and 8-15 (16 x 8 each). */
+        for (uint32_t r = 0; r < S; r++)
             for (uint32_t c = 0; c < S; c++) {
-                uint32_t frac = c / RW, lane = c % RW;
-                d[(uint64_t)frac * (p.dstFracGap + 1) * F + r * RW + lane] = sq[c * S + r];
+                uint32_t frac = sizeof(T) == 4 ? c / 8 : r / 16;
+                uint32_t off = sizeof(T) == 4 ? r * 8 + c % 8 : (r % 16) * S + c;
+                d[(uint64_t)frac * (p.dstFracGap + 1) * F + off] = sq[c * S + r];
             }
         for (uint32_t j = 0; j < NF; j++)
             __arc::frac_mark(__cube::l0_bits(dp), f0 + i * (p.dstGap + 1) + j * (p.dstFracGap + 1), 1);

@@ -3,14 +3,37 @@
  * entry point records a message naming the argument, the value and the
  * limit involved; the text stays until the next error on the same thread
  * (reading it does not clear it); aclrtGetLastError clears the code. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rt/rt_internal.h"
 
 static __thread char recent[SIM_MSG_MAX];
 static __thread aclError last_code;
+
+/* ASCEND_SLOG_PRINT_TO_STDOUT=1, as CANN's log: every error is printed to
+ * stdout too, for host programs whose error checks print only the code
+ * (CATLASS's ACL_CHECK). */
+static pthread_once_t slog_once = PTHREAD_ONCE_INIT;
+static int slog_stdout;
+
+static void slog_init(void)
+{
+    const char *e = getenv("ASCEND_SLOG_PRINT_TO_STDOUT");
+    slog_stdout = e && !strcmp(e, "1");
+}
+
+static void slog(void)
+{
+    pthread_once(&slog_once, slog_init);
+    if (slog_stdout) {
+        printf("[ERROR] ascendrtc: %s\n", recent);
+        fflush(stdout);
+    }
+}
 
 aclError sim_err(aclError code, const char *api, const char *fmt, ...)
 {
@@ -21,6 +44,7 @@ aclError sim_err(aclError code, const char *api, const char *fmt, ...)
     va_end(ap);
     snprintf(recent, sizeof recent, "%s: %s", api, body);
     last_code = code;
+    slog();
     return code;
 }
 
@@ -28,6 +52,7 @@ aclError sim_err_raw(aclError code, const char *msg)
 {
     snprintf(recent, sizeof recent, "%s", msg ? msg : "");
     last_code = code;
+    slog();
     return code;
 }
 

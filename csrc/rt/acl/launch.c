@@ -50,15 +50,27 @@ static void launch_orphaned(void *arg, aclError code, const char *msg)
     sim_stream_takeover(o->s, o->t);
 }
 
+/* The kernel's name in messages: a template instance's (CATLASS's run to
+ * kilobytes) keeps its head and tail, so the message's reason still fits. */
+static const char *short_name(const char *name, char *buf, size_t n)
+{
+    size_t len = strlen(name), head = 160, tail = 64;
+    if (len <= head + tail + 5 || n < head + tail + 6)
+        return name;
+    snprintf(buf, n, "%.*s ... %s", (int)head, name, name + len - tail);
+    return buf;
+}
+
 static void launch_run(sim_task *t, sim_stream *s)
 {
+    char name[256];
     launch_task *l = (launch_task *)t;
     orphan o = {t, s}; /* on this thread's stack, which lives on if it is abandoned */
     sim_func *f = l->f;
     sim_kernel_run r = {
         .entry = f->entry, .args = l->args, .args_size = l->args_size, .km = f->km,
         .timeout_ns = l->opts.timeout_ns == TIMEOUT_UNSET ? sim_default_launch_timeout_ns() : l->opts.timeout_ns,
-        .kernel_name = f->km->name, .arch = f->arch,
+        .kernel_name = short_name(f->km->name, name, sizeof name), .arch = f->arch,
         .nblocks = l->nblocks, .max_concurrent = f->max_concurrent, .core_type = f->core_type,
         .tiling_key = l->opts.tiling_key, .threads = f->threads, .fibers = f->fibers, .race_mode = l->opts.race_mode,
         .poison_ub = l->opts.poison_ub,
