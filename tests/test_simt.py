@@ -194,3 +194,38 @@ def test_simt_launches_are_not_priced_and_left_out_of_the_profile():
     with arc.profile() as prof:
         k[1, 256](a, a, c, 256)
     assert [r.kernel for r in prof] == [] and (c == 2).all()
+
+
+def test_ub_pointer_local_live_across_barriers_histogram():
+    # `__ubuf__ T *p` is a pointer into UB (an ordinary local), here live
+    # across both barriers; the compiler crashed on it (asc-devkit's
+    # histogram example).  Per-warp sub-histograms, atomics on UB.
+    src = r'''
+#include "simt_api/asc_simt.h"
+__global__ void hist(unsigned int* out, const unsigned int* in, unsigned int n)
+{
+    __ubuf__ unsigned int bins[8 * 256];
+    __ubuf__ unsigned int* mine;
+    mine = bins + (threadIdx.x >> 5) * 256;
+    for (unsigned int i = threadIdx.x; i < 8 * 256; i += blockDim.x) bins[i] = 0;
+    asc_syncthreads();
+    for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+        unsigned int w = in[i];
+        asc_atomic_add(mine + (w & 0xFFU), 1U);
+        asc_atomic_add(mine + (w >> 24), 1U);
+    }
+    asc_syncthreads();
+    for (unsigned int b = threadIdx.x; b < 256; b += blockDim.x) {
+        unsigned int s = 0;
+        __ubuf__ unsigned int* all = mine - (threadIdx.x >> 5) * 256;
+        for (unsigned int k = 0; k < 8; k++) s += all[k * 256 + b];
+        out[blockIdx.x * 256 + b] = s;
+    }
+}
+'''
+    k = arc.Program(src).compile(OPTS).load().get_kernel("hist")
+    w = np.random.default_rng(5).integers(0, 2**32, 5000, dtype=np.uint32)
+    out = np.zeros((3, 256), np.uint32)
+    k[3, 256](out, w, len(w))
+    ref = np.bincount(w & 0xFF, minlength=256) + np.bincount(w >> 24, minlength=256)
+    np.testing.assert_array_equal(out.sum(axis=0), ref)

@@ -103,8 +103,6 @@ KNOWN = {
     '03_simt_api/00_introduction/01_gather/general_gather':
         'Floating point exception: PlatformAscendCManager::GetInstance() reports 0 AIV cores in a '
         'single-source program (csrc/host_api: the platform is set only during an op\'s tiling run)',
-    '03_simt_api/02_features/01_api_features/02_atomic_operation/histogram':
-        'error: the compiler crashed (Segmentation fault) compiling this source',
     '03_simt_api/03_best_practices/00_memory_optimizations/cache_hint':
         'aclrtSynchronizeStream: a task failed: sin_table_lookup_baseline block 0/1: kernel code: invalid ...',
     '03_simt_api/02_features/00_framework/00_pytorch/torch_library_roll':

@@ -347,7 +347,10 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             if (auto *ii = dyn_cast<IntrinsicInst>(u))
                 if (ii->isLifetimeStartOrEnd())
                     ii->eraseFromParent();
-        IRBuilder<> b(a);
+        // The slot's address in the entry: an alloca the inliner left in
+        // a later block may have uses past a point, which that block no
+        // longer dominates.
+        IRBuilder<> b(E->getTerminator());
         a->replaceAllUsesWith(b.CreateConstInBoundsGEP1_64(i8, frame, fsz));
         fsz += sz->getFixedValue();
         a->eraseFromParent();

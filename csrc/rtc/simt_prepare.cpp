@@ -74,16 +74,23 @@ PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
 {
     unsigned n = 0;
     std::vector<std::pair<CallInst *, AllocaInst *>> arrays;
+    std::vector<CallInst *> ptrs;
     for (Function &f : m)
         for (Instruction &I : instructions(f))
             if (auto *ii = dyn_cast<IntrinsicInst>(&I))
                 if (ii->getIntrinsicID() == Intrinsic::var_annotation) {
                     StringRef s;
                     auto *a = dyn_cast<AllocaInst>(ii->getArgOperand(0)->stripPointerCasts());
-                    if (a && !a->getAllocatedType()->isPointerTy() && getConstantStringInfo(ii->getArgOperand(1), s) &&
-                        s == "arc.ubuf")
+                    if (!a || !getConstantStringInfo(ii->getArgOperand(1), s) || s != "arc.ubuf")
+                        continue;
+                    if (a->getAllocatedType()->isPointerTy())
+                        ptrs.push_back(ii); /* `__ubuf__ T *p`: a pointer into UB, an ordinary local */
+                    else
                         arrays.push_back({ii, a});
                 }
+    // Without its annotation the pointer is promoted to a register.
+    for (CallInst *ii : ptrs)
+        ii->eraseFromParent();
     for (auto &[ann, a] : arrays) {
         auto *g = new GlobalVariable(m, a->getAllocatedType(), false, GlobalValue::ExternalLinkage, nullptr,
                                      "__arc_ubuf." + std::to_string(n++));
