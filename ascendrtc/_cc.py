@@ -321,7 +321,8 @@ def link(objs: List[str], a: CcArgs, out: str) -> None:
 
 def build(a: CcArgs) -> str:
     """Compiles (and links) what ``a`` asks for; returns the output path."""
-    if a.arch is None and any(_is_asc(a, f) for f in a.inputs):
+    soc_given = any(o.startswith("--npu-soc=") for o in a.device_opts)  # its arch, then
+    if a.arch is None and not soc_given and any(_is_asc(a, f) for f in a.inputs):
         a.arch = "dav-2201"
     sources = [f for f in a.inputs if _is_source(a, f)]
     for f in a.inputs:

@@ -204,3 +204,24 @@ def test_program_over_a_library_header(tmp_path):
     p = subprocess.run([str(exe)], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "PASS: aic 24 aiv 48, h = 42 1042" in p.stdout
+
+
+@pytest.mark.parametrize("flag", ["--npu-arch=dav-3510", "--npu-arch=dav-2201", "--npu-soc=Ascend910B3"])
+def test_host_platform_is_the_programs_soc(tmp_path, flag):
+    # PlatformAscendCManager::GetInstance() and aclrtGetSocName() in the host
+    # part answer for the SoC the program was built for (the one table,
+    # _C.SOCS), before any launch; $ASCENDRTC_SIM_SOC still overrides it
+    from ascendrtc import _C
+    exe = tmp_path / "platform"
+    r = cc(tmp_path, os.path.join(PROGS, "platform.asc"), "-o", str(exe), flag)
+    assert r.returncode == 0, r.stderr
+    val = flag.split("=")[1]
+    soc = _C.SOCS[val]["soc"] if val in _C.SOCS else _C.ARCHS[val]["soc"]
+    row, arch = _C.SOCS[soc], next(a for a in _C.ARCHS.values() if a["npu_arch"] == _C.SOCS[soc]["npu_arch"])
+    e = {k: v for k, v in os.environ.items() if k != "ASCENDRTC_SIM_SOC"}
+    p = subprocess.run([str(exe)], capture_output=True, text=True, env=e)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert f"soc={soc} aiv={row['aiv']} aic={row['aic']} ub={arch['ub']}\n" in p.stdout
+    assert f"PASS: {row['aiv']} blocks" in p.stdout
+    p = subprocess.run([str(exe)], capture_output=True, text=True, env=dict(e, ASCENDRTC_SIM_SOC="Ascend910B4"))
+    assert p.returncode == 0 and "soc=Ascend910B4 " in p.stdout, p.stdout + p.stderr

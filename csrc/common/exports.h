@@ -37,6 +37,12 @@ ARC_EXPORT void ascendrtc_host_trap(const char *api, const char *fmt, ...)
 ARC_EXPORT int ascendrtc_launch_site(const void *bin, unsigned long bin_size, const void *site, const char *file,
                                      unsigned line, unsigned blocks, unsigned dyn_ubuf, void *stream, void *args,
                                      unsigned long args_size);
+/* libascendcl: the SoC (or --npu-arch) a single-source program was built
+ * for, called by a constructor of its host part: the simulated device is
+ * that SoC unless $ASCENDRTC_SIM_SOC names another, so the program's host
+ * code (aclrtGetSocName, PlatformAscendCManager::GetInstance()) sees the
+ * NPU it targets. */
+ARC_EXPORT void ascendrtc_program_soc(const char *soc_or_arch);
 /* libascendcl: the same for a SIMT launch, <<<grid, block, dyn_ubuf,
  * stream>>>: grid and block are x, y, z (numBlocks is the grid's product). */
 ARC_EXPORT int ascendrtc_launch_site_simt(const void *bin, unsigned long bin_size, const void *site,

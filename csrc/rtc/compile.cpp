@@ -351,7 +351,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         return rc;
     timer.lap("codegen");
     if (host_obj) { /* the result is the host object, the device binary inside it */
-        arc_rtc::embed_device_binary(*host_mod, res->bin, res->bin_size);
+        arc_rtc::embed_device_binary(*host_mod, res->bin, res->bin_size,
+                                     req->opts->soc ? req->opts->soc : req->opts->arch);
         if (!req->opts->debug)
             llvm::StripDebugInfo(*host_mod);
         rc = arc_rtc::emit_object(*host_mod, req->opts->opt_level, target_cpu(), false, res, log, false);

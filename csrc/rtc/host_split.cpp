@@ -10,8 +10,10 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 #pragma GCC diagnostic pop
 
 #include "host_code.h"
@@ -130,7 +132,7 @@ std::unique_ptr<llvm::Module> split_host(const llvm::Module &m, const char *file
     return host;
 }
 
-void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size)
+void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc)
 {
     llvm::LLVMContext &ctx = host.getContext();
     auto *data = llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint8_t>(bin, size));
@@ -146,6 +148,26 @@ void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t si
             decl->replaceAllUsesWith(def);
             decl->eraseFromParent();
         }
+    // The program's SoC, before main runs: its host code asks the platform
+    // (PlatformAscendCManager::GetInstance()) before any launch.  Weak, so
+    // an object linked without libascendcl still links.
+    auto *ptr = llvm::PointerType::get(ctx, 0);
+    auto *setT = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+    llvm::Function *set = host.getFunction("ascendrtc_program_soc");
+    if (!set)
+        set = llvm::Function::Create(setT, llvm::GlobalValue::ExternalWeakLinkage, "ascendrtc_program_soc", host);
+    auto *ctor = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false),
+                                        llvm::GlobalValue::InternalLinkage, "__arc_program_soc", host);
+    auto *entry = llvm::BasicBlock::Create(ctx, "", ctor), *call = llvm::BasicBlock::Create(ctx, "", ctor),
+         *done = llvm::BasicBlock::Create(ctx, "", ctor);
+    llvm::IRBuilder<> b(entry);
+    b.CreateCondBr(b.CreateIsNull(set), done, call);
+    b.SetInsertPoint(call);
+    b.CreateCall(setT, set, {b.CreateGlobalStringPtr(soc, "__arc_program_soc_name", 0, &host)});
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    llvm::appendToGlobalCtors(host, ctor, 65535);
 }
 
 } // namespace arc_rtc

@@ -36,8 +36,9 @@ std::vector<SiteEntry> site_entries(llvm::Module &m);
 std::unique_ptr<llvm::Module> split_host(const llvm::Module &m, const char *file, std::string *log);
 
 // Defines the embedded device binary (__arc_embedded_bin, _size) in the
-// host module, private to it.
-void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size);
+// host module, private to it, and a constructor telling the runtime the
+// program's SoC (ascendrtc_program_soc: `soc` or an --npu-arch).
+void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc);
 
 } // namespace arc_rtc
 

@@ -205,6 +205,7 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
                 if (archs[i].num == socs[k].num) {
                     o->arch = archs[i].arch;
                     o->arch_num = archs[i].num;
+                    o->soc = socs[k].soc;
                 }
         } else {
             snprintf(err, errlen, "--npu-soc=%s: unknown SoC (known: Ascend910B1..B4, Ascend910_9391/9392, "

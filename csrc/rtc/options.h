@@ -8,6 +8,7 @@
 typedef struct rtc_opts {
     const char *arch;     /* "dav-2201" or "dav-3510" */
     unsigned arch_num;    /* 2201, 3510: __NPU_ARCH__ */
+    const char *soc;      /* --npu-soc's SoC (a static string), or NULL */
     int opt_level;        /* 0..3 */
     int debug;            /* -g */
     char std[16];         /* "c++17" */

@@ -1,10 +1,12 @@
 /* soc.c - the simulated SoCs: common/socs.h's rows, each SoC with its
  * architecture's per-core memories, as the runtime reads them. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/exports.h"
 #include "common/socs.h"
 #include "rt/rt_internal.h"
 
@@ -79,11 +81,23 @@ const sim_arch *sim_arch_find(const char *arch)
     return find_soc(arch);
 }
 
+/* A single-source program's own SoC (ascendrtc_program_soc), else NULL. */
+static _Atomic(const sim_arch *) program_soc;
+
+void ascendrtc_program_soc(const char *soc_or_arch)
+{
+    const sim_arch *a = sim_arch_find(soc_or_arch);
+    if (a)
+        atomic_store(&program_soc, a);
+}
+
 const sim_arch *sim_arch_device(void)
 {
     /* Read each time: cheap, and tests may switch it between processes. */
     const char *e = getenv("ASCENDRTC_SIM_SOC");
     const sim_arch *a = sim_arch_find(e);
+    if (!a && (!e || !*e) && (a = atomic_load(&program_soc)))
+        return a;
     if (!a && e && *e) {
         static _Atomic(const char *) warned;
         if (atomic_exchange(&warned, e) != e) /* once per value */
