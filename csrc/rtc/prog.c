@@ -329,6 +329,11 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         pthread_mutex_unlock(&p->lock);
         return err(rc, "aclrtcCompileProg: %s", msg);
     }
+    /* a SIMD+SIMT hybrid source (__simt_vf__ functions a __vector__ kernel
+     * calls with asc_vf_call) compiles as SIMT without --enable-simt, as the
+     * asc-devkit's hybrid examples are built */
+    if (!opts.simt && opts.arch_num == 3510 && strstr(p->src, "__simt_vf__"))
+        opts.simt = 1;
 
     kscan_result ks;
     if (kscan(p->src, &ks) != 0) {

@@ -75,7 +75,13 @@ PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
     unsigned n = 0;
     std::vector<std::pair<CallInst *, AllocaInst *>> arrays;
     std::vector<CallInst *> ptrs;
-    for (Function &f : m)
+    // Only SIMT code's: a hybrid kernel's SIMD side keeps its own arrays.
+    std::set<Function *> simt = simt_functions(m);
+    for (const SimtThread &t : simt_threads(m))
+        simt.insert(t.f); /* a kernel whose only SIMT trait is its UB array */
+    for (Function &f : m) {
+        if (!simt.count(&f)) /* module order: the UB layout must not depend on pointers */
+            continue;
         for (Instruction &I : instructions(f))
             if (auto *ii = dyn_cast<IntrinsicInst>(&I))
                 if (ii->getIntrinsicID() == Intrinsic::var_annotation) {
@@ -88,6 +94,7 @@ PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
                     else
                         arrays.push_back({ii, a});
                 }
+    }
     // Without its annotation the pointer is promoted to a register.
     for (CallInst *ii : ptrs)
         ii->eraseFromParent();

@@ -443,7 +443,8 @@ void __arc_site(const char *where);
     X(__arc_whole_f32)        \
     X(__arc_brcb)             \
     X(__arc_store_atomic32)   \
-    X(__arc_simt_block)
+    X(__arc_simt_block)       \
+    X(__arc_simt_vf)
 
 #ifdef __cplusplus
 }

@@ -107,14 +107,14 @@ template <bool isAIVOnly = true, typename G, typename L> inline void SyncAll(con
  * blockIdx, eventID) as an ordering, and checks nothing when a wait came
  * before its set. */
 template <bool isAIVOnly = true, typename G, typename L>
-inline void IBSet(const G &, const L &, int32_t blockIdx, int32_t eventID)
+inline void IBSet(const G &, const L &, int32_t blockIndex, int32_t eventID)
 {
-    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIdx << 32) | (uint32_t)eventID);
+    __arc::race_gm_sync(ARC_GM_RELEASE, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIndex << 32) | (uint32_t)eventID);
 }
 template <bool isAIVOnly = true, typename G, typename L>
-inline void IBWait(const G &, const L &, int32_t blockIdx, int32_t eventID)
+inline void IBWait(const G &, const L &, int32_t blockIndex, int32_t eventID)
 {
-    __arc::race_gm_sync(ARC_GM_ACQUIRE_NEED, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIdx << 32) | (uint32_t)eventID);
+    __arc::race_gm_sync(ARC_GM_ACQUIRE_NEED, ARC_GM_SYNC_IB, ((uint64_t)(uint32_t)blockIndex << 32) | (uint32_t)eventID);
 }
 /* AIC <-> AIV flags of MIX kernels ("Cube unit" in csrc/device/README.md): in a
  * KERNEL_TYPE_MIX_AIC_1_1/1_2 launch they order the block's cores (modes 1

@@ -10,6 +10,7 @@
  *   device_functions.h        float <-> integer conversions, integer intrinsics
  *   math_functions.h          the per-thread math library
  *   vector_functions.h        short vectors and make_*
+ *   vf_call.h                 asc_vf_call<f>(dim3, ...) of a __simt_vf__ from a SIMD kernel
  * The last three are the per-thread library (helper "simtlib" owns them and
  * the separate asc_fp16.h, asc_bf16.h, asc_fp8.h, math_constants.h). */
 #ifndef ASC_SIMT_H_
@@ -24,5 +25,6 @@
 #include "simt_api/math_functions.h"
 #include "simt_api/math_constants.h" /* ASCRT_PI_F etc.: the examples use them with this header alone */
 #include "simt_api/vector_functions.h"
+#include "simt_api/vf_call.h"
 
 #endif

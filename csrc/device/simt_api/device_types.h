@@ -16,7 +16,7 @@
 #include "arc/types.h"
 
 #ifndef __ASCENDRTC_SIMT__
-#error "SIMT kernels (simt_api/asc_simt.h) compile with --enable-simt and --npu-arch=dav-3510"
+#error "SIMT kernels (simt_api/asc_simt.h) compile with --enable-simt (or use __simt_vf__) and --npu-arch=dav-3510"
 #endif
 
 #ifndef __aicore__
@@ -32,6 +32,9 @@
 #define __ubuf__ __attribute__((annotate("arc.ubuf"), visibility("protected")))
 #ifndef __host__
 #define __host__
+#endif
+#ifndef __vector__ /* a hybrid kernel's SIMD side, __global__ __vector__ */
+#define __vector__
 #endif
 #ifndef __inline__
 #define __inline__ inline __attribute__((always_inline))

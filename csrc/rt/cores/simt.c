@@ -182,14 +182,37 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
     }
 }
 
+/* The shape of the SIMT VF a hybrid kernel's asc_vf_call runs on this
+ * core now (__arc_simt_vf), else NULL: the launch's shape applies. */
+static _Thread_local const arc_simt_dims *t_vf;
+
+void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args)
+{
+    struct rec {
+        const char *lowered;
+        void (*entry)(const unsigned char *);
+    };
+    const struct rec *r = site;
+    unsigned long long n = (unsigned long long)x * y * z;
+    if (!n || n > ARC_SIMT_MAX_THREADS)
+        __arc_trap("asc_vf_call", "dim3(%u, %u, %u) has %llu threads; a SIMT VF runs 1 to %u threads per AIV", x, y,
+                   z, n, ARC_SIMT_MAX_THREADS);
+    arc_core *c = __arc_core();
+    arc_simt_dims d = {{(unsigned)c->block_num, 1, 1}, {x, y, z}, 0};
+    const arc_simt_dims *prev = t_vf;
+    t_vf = &d;
+    r->entry(args);
+    t_vf = prev;
+}
+
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
 {
     arc_core *c = __arc_core();
     const sim_kernel_run *r = sim_core_launch();
-    if (!r || !r->simt)
+    if (!t_vf && (!r || !r->simt))
         __arc_trap("SIMT", "SIMT kernel launched without a thread block (launch it as k[grid, block](...), or with "
                    "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
-    const arc_simt_dims *dm = r->simt;
+    const arc_simt_dims *dm = t_vf ? t_vf : r->simt;
     arc_simt_block_ctx b;
     memset(&b, 0, sizeof b);
     unsigned long long bid = (unsigned long long)c->block_idx;
