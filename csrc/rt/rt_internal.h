@@ -458,6 +458,12 @@ typedef struct sim_args {
 
 aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
 
+/* ---- cores/simt.c ---- */
+/* Whether this core is running a hybrid kernel's SIMT VF (asc_vf_call);
+ * reset at each block start (a trap may leave a VF without returning). */
+int sim_simt_in_vf(void);
+void sim_simt_vf_reset(void);
+
 /* ---- simt_launch.c ---- */
 /* A SIMT kernel's launch shape (grid, block, dynamic UB) against its
  * metadata and the arch; fills d's grid when SIMT_GRID was not given. */

@@ -444,7 +444,8 @@ void __arc_site(const char *where);
     X(__arc_brcb)             \
     X(__arc_store_atomic32)   \
     X(__arc_simt_block)       \
-    X(__arc_simt_vf)
+    X(__arc_simt_vf)          \
+    X(__arc_dyn_ub)
 
 #ifdef __cplusplus
 }

@@ -5,21 +5,19 @@
  * y and z 1 and 0), then returns: VFs run one after another, so UB written
  * by one is there for the next.  The arguments are converted to f's
  * parameter types as in a call and packed as a launch packs them; f's site
- * (arc/launch.h) is what the rtc's SIMT pass turns into the block. */
+ * (arc/site.h) is what the rtc's SIMT pass turns into the block. */
 #ifndef ASC_SIMT_VF_CALL_H_
 #define ASC_SIMT_VF_CALL_H_
 
-#include "arc/launch.h" /* simt_site<F>, kparams: what a <<<...>>> launch uses */
+#include "arc/site.h"
 #include "simt_api/device_types.h"
 
 extern "C" void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args);
 
 template <auto F, class... A> __attribute__((always_inline)) inline void asc_vf_call(dim3 threads, A &&...a)
 {
-    constexpr auto d = ::__arc::describe(F);
-    alignas(8) unsigned char buf[d.v[1] ? d.v[1] : 8];
-    ::__arc::kparams<decltype(F)>::pack(buf, d.v, static_cast<A &&>(a)...);
-    __arc_simt_vf(&::__arc::simt_site<F>::rec, threads.x, threads.y, threads.z, buf);
+    ::__arc::packed_args<F> p(static_cast<A &&>(a)...);
+    __arc_simt_vf(&::__arc::simt_site<F>::rec, threads.x, threads.y, threads.z, p.buf);
 }
 
 #endif

@@ -6,7 +6,8 @@
  * __arc_race_raw_on() once, and while it is on each load or store that may
  * reach UB or GM calls __arc_race_raw.  On the NPU such an access runs on the
  * scalar unit (PIPE_S), which reaches UB and GM only (docs/simulated_npu.md,
- * "Pipe races"). */
+ * "Pipe races"), except in a hybrid kernel's SIMT VF, which runs on the
+ * vector pipe (PIPE_V) as the SIMD VFs do. */
 #include "rt/rt_internal.h"
 
 int __arc_race_raw_on(void)
@@ -29,7 +30,10 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
     const char *api = write ? "a store through a pointer" : "a load through a pointer";
     if (a >= k->ub && a < k->ub + k->ub_size) {
         if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
-        sim_race_scalar(p, bytes, write, api, site);
+        if (sim_simt_in_vf())
+            __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMT VF's store" : "a SIMT VF's load");
+        else
+            sim_race_scalar(p, bytes, write, api, site);
     } else if (k->dev[ARC_RACE_GM_SLOT] && !vol) {
         sim_race_gm_scalar(p, bytes, write, api, site);
     }

@@ -154,6 +154,7 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         void *race = sim_race_swap(s->race); /* the sub-core's pipes start unsynchronised, as a block's */
         sim_race_block_begin(k, r->race_mode, c->seq);
         s->race = sim_race_swap(race);
+        sim_simt_vf_reset();
         if (r->cost) sim_cost_sub_begin(k, r, b, i); /* before the GM agent: it routes GM accesses to the model */
         sim_race_gm_agent(c->gm, k, b * (uint32_t)n + (uint32_t)i, b, i == 0 ? 0 : naiv == 1 ? 3 : i);
         s->state = SUB_RUN; /* its fiber waits at the top of sub_main's loop */

@@ -138,6 +138,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     memset(k->dev, 0, sizeof k->dev);
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
     sim_race_block_begin(k, r->race_mode, c->seq);
+    sim_simt_vf_reset();
     if (r->cost) sim_cost_block_begin(k, r);
     int naiv = core_mix_aivs(r);
     if (naiv && r->cost) sim_cost_mark_mix(r->cost);

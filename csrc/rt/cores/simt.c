@@ -205,6 +205,15 @@ void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const u
     t_vf = prev;
 }
 
+int sim_simt_in_vf(void) { return t_vf != NULL; }
+
+void *__arc_dyn_ub(void) { return __arc_core()->ub; }
+
+/* UB a SIMT launch keeps from its threads (rt/acl/simt_launch.c's limit) */
+#define VF_UB_RESERVED ((8u + 32u) << 10)
+
+void sim_simt_vf_reset(void) { t_vf = NULL; }
+
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
 {
     arc_core *c = __arc_core();
@@ -226,8 +235,20 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     unsigned n = dm->block[0] * dm->block[1] * dm->block[2];
     b.nthreads = n;
     b.frame_size = d->frame_size;
-    b.ub = c->ub;
-    b.dyn_ub = c->ub + ((d->static_ub + 31u) & ~31u);
+    if (t_vf) {
+        /* A VF's static arrays at the top of the UB below what SIMT keeps,
+         * out of the way of the SIMD side's buffers (TPipe allocates from
+         * offset 0); its dynamic UB is the kernel's, from offset 0. */
+        unsigned long long top = c->ub_size - VF_UB_RESERVED, st = (d->static_ub + 31u) & ~31ull;
+        if (st > top)
+            __arc_trap("asc_vf_call", "the SIMT VF's static __ubuf__ arrays take %u bytes; a VF has at most %llu "
+                       "(the UB less %u KiB SIMT keeps)", d->static_ub, top, VF_UB_RESERVED >> 10);
+        b.ub = c->ub + ((top - st) & ~31ull);
+        b.dyn_ub = c->ub;
+    } else {
+        b.ub = c->ub;
+        b.dyn_ub = c->ub + ((d->static_ub + 31u) & ~31u);
+    }
     b.frames = frames_for((size_t)n * d->frame_size);
     b.pend = t_pend;
     memset(t_pend, 0, n * sizeof *t_pend);
