@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.op_projects import files_of
 
 PROJECTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_projects")
 rng = np.random.default_rng(7)
@@ -181,11 +182,6 @@ def test_as_torch_op_with_backward():
     want = np.where(x.detach().numpy() >= 0, 1.0, 0.25)
     np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-6)
 
-
-def files_of(name):
-    root = os.path.join(PROJECTS, name)
-    return {os.path.relpath(os.path.join(d, n), root): open(os.path.join(d, n)).read()
-            for d, _, ns in os.walk(root) for n in ns}
 
 
 @pytest.fixture(scope="module")

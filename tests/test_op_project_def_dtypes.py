@@ -4,21 +4,13 @@ CANN builds and runs a kernel that writes an output through a pointer of
 another element type (the samples' GroupBarrier writes its float16 output
 through int32_t *).  ascendrtc runs it too, with a warning naming both
 types, where a plain kernel launch would refuse the array."""
-import os
 import warnings
 
 import numpy as np
 import pytest
 
 import ascendrtc as arc
-
-PROJECTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_projects")
-
-
-def files_of(name):
-    root = os.path.join(PROJECTS, name)
-    return {os.path.relpath(os.path.join(d, n), root): open(os.path.join(d, n)).read()
-            for d, _, ns in os.walk(root) for n in ns}
+from helpers.op_projects import files_of
 
 
 @pytest.fixture(scope="module")

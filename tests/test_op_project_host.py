@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.op_projects import files_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECTS = os.path.join(HERE, "op_projects")
@@ -17,15 +18,6 @@ PROJECTS = os.path.join(HERE, "op_projects")
 def project(name):
     return arc.op_project(os.path.join(PROJECTS, name))
 
-
-def files_of(name):
-    root = os.path.join(PROJECTS, name)
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            p = os.path.join(d, n)
-            out[os.path.relpath(p, root)] = open(p).read()
-    return out
 
 
 def test_definition_read_back():
