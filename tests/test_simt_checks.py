@@ -145,3 +145,35 @@ __global__ void rec(int* out) { out[threadIdx.x] = depth(out[0]); }
     with pytest.raises(arc.CompileError, match="could not be inlined into its kernel"):
         arc.Program(src).compile(OPTS)
     good_launch()
+
+
+def test_printf_and_assert_from_simt_code(capfd):
+    # utils/debug/asc_printf.h and asc_assert.h, included as the asc-devkit's
+    # SIMT printf/assert examples do: a printf from one thread reaches stdout;
+    # a failed assert fails the launch naming the condition and the line, and
+    # a good launch runs after it
+    src = r'''
+#include "simt_api/asc_simt.h"
+#include "utils/debug/asc_printf.h"
+#include "utils/debug/asc_assert.h"
+__global__ void pr(int* out, int lim)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 35) printf("thread %u of block %u: %d %.2f\n", threadIdx.x, blockIdx.x, out[i], 2.5);
+    assert(threadIdx.x < lim);
+    out[i] = (int)i;
+}
+'''
+    k = arc.Program(src, "pa.asc").compile(OPTS).load().get_kernel("pr")
+    o = np.full(64, 7, np.int32)
+    k[2, 32](o, 32)
+    arc.synchronize()
+    np.testing.assert_array_equal(o, np.arange(64))
+    assert "thread 3 of block 1: 7 2.50\n" in capfd.readouterr().out
+    with pytest.raises(arc.LaunchError, match=r"assert: threadIdx.x < lim[\s\S]*pa.asc:9"):
+        k[2, 32](o, 16)
+    arc.synchronize()
+    o[:] = 0
+    k[1, 32](o, 32)
+    arc.synchronize()
+    np.testing.assert_array_equal(o[:32], np.arange(32))

@@ -111,3 +111,31 @@ def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):
     t = np.zeros_like(a)
     mod.get_kernel("transpose")[(4, 4), (32, 8)](a, t, 128)
     np.testing.assert_array_equal(t, a.T)
+
+
+def test_race_check_option_on_a_simt_launch(mod, capfd, monkeypatch):
+    """k[grid, block](*args, race_check=...) as k(*args, block_dim=..., race_check=...)
+    takes it for SIMD kernels: 'warn' reports and computes, 'off' is silent, and
+    'error' wins over ASCENDRTC_RACE_CHECK=off; a clean kernel passes under 'error'."""
+    k = mod.get_kernel("rows")
+    out = np.zeros(2048, np.float32)
+    k[2, 1024](out, 512, race_check="warn")
+    arc.synchronize()
+    want = np.zeros(2048, np.float32)
+    want[:1536] = np.tile(np.arange(1024, dtype=np.float32), 2)[:1536]
+    want[512:1536] = np.arange(1024, dtype=np.float32)  # block 1 runs after block 0
+    np.testing.assert_array_equal(out, want)
+    err = capfd.readouterr().err
+    assert "warning" in err and "data race (write/write between cores)" in err and "race.asc:6" in err
+    k[2, 1024](out, 512, race_check="off")
+    arc.synchronize()
+    assert "data race" not in capfd.readouterr().err
+    monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "off")
+    assert "write/write" in race(lambda: k[2, 1024](out, 512, race_check="error"))
+    k[2, 1024](out, 1024, race_check="error")
+    arc.synchronize()
+    np.testing.assert_array_equal(out, np.tile(np.arange(1024, dtype=np.float32), 2))
+    with pytest.raises(ValueError, match="race_check must be 'error', 'warn' or 'off'"):
+        k[2, 1024](out, 1024, race_check=True)
+    with pytest.raises(TypeError, match="the launch option here is race_check="):
+        k[2, 1024](out, 1024, block_dim=2)

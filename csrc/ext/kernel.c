@@ -334,15 +334,20 @@ static PyObject *kernel_launcher_vectorcall(PyObject *callable, PyObject *const 
                                             PyObject *kwnames)
 {
     LauncherObject *l = (LauncherObject *)callable;
-    if (kwnames && PyTuple_GET_SIZE(kwnames))
-        return PyErr_Format(PyExc_TypeError, "%U: kernel arguments are positional; got keyword '%U'",
-                            l->kernel->signature, PyTuple_GET_ITEM(kwnames, 0));
-    if (l->simt) {
-        aclrtLaunchKernelAttr attr[3];
-        aclrtLaunchKernelCfg cfg = {attr, (size_t)arc_simt_attrs(l, attr)};
-        return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0, &cfg);
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    PyObject *race = NULL;
+    for (Py_ssize_t i = 0; i < nkw; i++) { /* kernel[...](*args, race_check=...) */
+        PyObject *kw = PyTuple_GET_ITEM(kwnames, i);
+        if (PyUnicode_CompareWithASCIIString(kw, "race_check") != 0)
+            return PyErr_Format(PyExc_TypeError, "%U: kernel arguments are positional; got keyword '%U' (the "
+                                "launch option here is race_check=)", l->kernel->signature, kw);
+        race = args[nargs + i];
     }
-    return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, PyVectorcall_NARGS(nargsf), 0, NULL);
+    aclrtLaunchKernelAttr attr[4];
+    aclrtLaunchKernelCfg cfg = {attr, l->simt ? (size_t)arc_simt_attrs(l, attr) : 0};
+    if (race && race != Py_None && race_check_attr(l->kernel, race, &attr[cfg.numAttrs++]) < 0)
+        return NULL;
+    return arc_kernel_launch(l->kernel, l->block_dim, l->stream, args, nargs, 0, cfg.numAttrs ? &cfg : NULL);
 }
 
 static void launcher_dealloc(PyObject *op)
@@ -384,7 +389,8 @@ static PyMemberDef launcher_members[] = {
 };
 
 static PyType_Slot launcher_slots[] = {
-    {Py_tp_doc, "A kernel bound to a block count and a stream; call it with the kernel's arguments."},
+    {Py_tp_doc, "A kernel bound to a block count (or a SIMT grid and block) and a stream; call it with the "
+                "kernel's arguments, and optionally race_check='error'|'warn'|'off'."},
     {Py_tp_new, launcher_tp_new},
     {Py_tp_dealloc, launcher_dealloc},
     {Py_tp_traverse, launcher_traverse},
