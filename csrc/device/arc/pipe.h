@@ -170,8 +170,11 @@ public:
         unsigned long long &s = __arc_core()->dev[__arc::SLOT_PIPE];
         if (s == (unsigned long long)(uintptr_t)this) s = 0;
     }
-    TPipe(const TPipe &) = delete;
-    TPipe &operator=(const TPipe &) = delete;
+    /* A copy is the same data, not a second pipe (CATLASS passes its
+     * Resource, which holds the TPipe, by value to empty prologues): it
+     * does not take the kernel's one TPipe slot. */
+    TPipe(const TPipe &) = default;
+    TPipe &operator=(const TPipe &) = default;
 
     /* A queue's `num` buffers of `len` bytes (rounded up to 32). */
     bool InitBuffer(TQueBase &que, uint8_t num, uint32_t len)

@@ -8,8 +8,8 @@
 
 enum pipe_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
               PIPE_V2, PIPE_FIX, PIPE_NUM };
-typedef int32_t event_t;
-enum { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+/* An enum, as CANN's: kernels name its ids as event_t::EVENT_ID0 too. */
+enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
 namespace AscendC {
 typedef int8_t TEventID;
@@ -149,7 +149,21 @@ template <int modeId = 0, auto pipe = PIPE_S> inline void CrossCoreWaitFlag(uint
 }
 } // namespace AscendC
 
+/* Instruction-cache prefetch: a hint with no effect on results; the
+ * length (2 KiB units) must fit the core's ICache (AIC 32 KiB, AIV 16 KiB). */
+namespace AscendC {
+inline void ICachePreLoad(const int64_t preFetchLen)
+{
+    const bool aic = __arc_core()->core_type == 1;
+    const int64_t lim = aic ? 16 : 8;
+    ARC_CHECK(preFetchLen >= 0 && preFetchLen < lim, "AscendC::ICachePreLoad",
+              "preFetchLen %lld (2 KiB units) must be below %lld: the %s's ICache is %lld KiB", (long long)preFetchLen,
+              (long long)lim, aic ? "AIC" : "AIV", (long long)lim * 2);
+}
+} // namespace AscendC
+
 /* Raw intrinsics some kernels call directly. */
+inline void icache_preload(int64_t preFetchLen) { AscendC::ICachePreLoad(preFetchLen); }
 inline void pipe_barrier(pipe_t p)
 {
     __arc::race_sync(p == PIPE_ALL ? ARC_RACE_ALL : ARC_RACE_BARRIER, p == PIPE_ALL ? 0 : p, 0, 0);

@@ -1,9 +1,10 @@
 /* opdev/fp16_t.h - op::fp16_t, the host's IEEE binary16 value type that
  * CANN's op development headers give host code (CATLASS's examples fill
  * and check their half data with it).  Conversions from any arithmetic
- * type round to nearest even (with overflow to infinity); arithmetic and
- * comparisons go through float, so an expression of fp16_t values is
- * computed in float and rounded where it is stored back into an fp16_t. */
+ * type round to nearest even (with overflow to infinity).  As CANN's
+ * (opbase's opdev/fp16_t.h), + - * / of two fp16_t values give an fp16_t:
+ * each result is rounded to half (computed in double, exact for + - *, then
+ * rounded once); comparisons and mixed expressions go through float. */
 #ifndef ARC_OPDEV_FP16_T_H_
 #define ARC_OPDEV_FP16_T_H_
 
@@ -29,10 +30,14 @@ struct fp16_t {
         std::memcpy(&h, &val, sizeof h);
         return static_cast<float>(h);
     }
-    fp16_t &operator+=(fp16_t o) { return *this = fp16_t(float(*this) + float(o)); }
-    fp16_t &operator-=(fp16_t o) { return *this = fp16_t(float(*this) - float(o)); }
-    fp16_t &operator*=(fp16_t o) { return *this = fp16_t(float(*this) * float(o)); }
-    fp16_t &operator/=(fp16_t o) { return *this = fp16_t(float(*this) / float(o)); }
+    fp16_t operator+(fp16_t o) const { return fp16_t(double(float(*this)) + double(float(o))); }
+    fp16_t operator-(fp16_t o) const { return fp16_t(double(float(*this)) - double(float(o))); }
+    fp16_t operator*(fp16_t o) const { return fp16_t(double(float(*this)) * double(float(o))); }
+    fp16_t operator/(fp16_t o) const { return fp16_t(double(float(*this)) / double(float(o))); }
+    fp16_t &operator+=(fp16_t o) { return *this = *this + o; }
+    fp16_t &operator-=(fp16_t o) { return *this = *this - o; }
+    fp16_t &operator*=(fp16_t o) { return *this = *this * o; }
+    fp16_t &operator/=(fp16_t o) { return *this = *this / o; }
 };
 static_assert(sizeof(fp16_t) == 2, "fp16_t is the 16 bits of a half");
 
