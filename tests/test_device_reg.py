@@ -253,6 +253,40 @@ __vector__ __global__ void cmp(__gm__ float *x, __gm__ float *y, __gm__ float *o
     asc_copy_ub2gm_sync((__gm__ void *)o, (__ubuf__ void *)lo, 192 * 4);
 }
 
+__simd_vf__ inline void logic_vf(__ubuf__ int32_t *o, __ubuf__ int32_t *x, __ubuf__ int32_t *y)
+{
+    vector_int32_t vx, vy, vz;
+    uint32_t n = 40;
+    vector_bool all = asc_create_mask_b32(PAT_ALL), m = asc_update_mask_b32(n), gx, gy, both;
+    asc_loadalign(vx, x);
+    asc_loadalign(vy, y);
+    asc_and(vz, vx, vy, m);                // the first 40 lanes, the rest 0
+    asc_storealign(o, vz, all);
+    asc_or(vz, vx, vy, all);
+    asc_storealign(o + 64, vz, all);
+    asc_xor(vz, vx, vy, all);
+    asc_storealign(o + 128, vz, all);
+    asc_not(vz, vx, all);
+    asc_storealign(o + 192, vz, all);
+    asc_gt_scalar(gx, vx, 0, all);
+    asc_gt_scalar(gy, vy, 0, all);
+    asc_and(both, gx, gy, m);              // on mask registers, within m
+    asc_select(vz, vx, vy, both);
+    asc_storealign(o + 256, vz, all);
+}
+__vector__ __global__ void logic(__gm__ int32_t *x, __gm__ int32_t *y, __gm__ int32_t *o)
+{
+    asc_init();
+    __ubuf__ int32_t *lx = (__ubuf__ int32_t *)asc_get_phy_buf_addr(0);
+    __ubuf__ int32_t *ly = lx + 64, *lo = lx + 128;
+    asc_copy_gm2ub_sync((__ubuf__ void *)lx, (__gm__ void *)x, 256);
+    asc_copy_gm2ub_sync((__ubuf__ void *)ly, (__gm__ void *)y, 256);
+    asc_sync();
+    asc_vf_call<logic_vf>(lo, lx, ly);
+    asc_sync();
+    asc_copy_ub2gm_sync((__gm__ void *)o, (__ubuf__ void *)lo, 320 * 4);
+}
+
 __vector__ __global__ void wait_unpaired(__gm__ float *x)
 {
     asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID3);
@@ -284,6 +318,20 @@ def test_capi_axpy_on_ub_with_tail_mask(capi):
         s = slice(blk * 256, blk * 256 + n)
         np.testing.assert_array_equal(z[s], (x[s] * np.float32(1.5)) + y[s])
         np.testing.assert_array_equal(z[blk * 256 + n:(blk + 1) * 256], 5)  # masked-off lanes not stored
+
+
+def test_capi_logic_on_vector_and_mask_registers(capi):
+    r = np.random.default_rng(5)
+    x, y = r.integers(-2**31, 2**31, 64).astype(np.int32), r.integers(-2**31, 2**31, 64).astype(np.int32)
+    o = np.zeros(320, np.int32)
+    capi.get_kernel("logic")[1](x, y, o)
+    arc.synchronize()
+    i = np.arange(64)
+    np.testing.assert_array_equal(o[:64], np.where(i < 40, x & y, 0))
+    np.testing.assert_array_equal(o[64:128], x | y)
+    np.testing.assert_array_equal(o[128:192], x ^ y)
+    np.testing.assert_array_equal(o[192:256], ~x)
+    np.testing.assert_array_equal(o[256:], np.where((i < 40) & (x > 0) & (y > 0), x, y))
 
 
 def test_capi_compare_select_duplicate_reduce(capi):
