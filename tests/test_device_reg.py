@@ -283,8 +283,16 @@ __vector__ __global__ void logic(__gm__ int32_t *x, __gm__ int32_t *y, __gm__ in
     asc_copy_gm2ub_sync((__ubuf__ void *)ly, (__gm__ void *)y, 256);
     asc_sync();
     asc_vf_call<logic_vf>(lo, lx, ly);
-    asc_sync();
+    int32_t ev = 2;                        // an integer id, as CANN's examples pass
+    asc_sync_notify(PIPE_V, PIPE_MTE3, ev);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, ev);
+    asc_sync_data_barrier(mem_dsb_t::DSB_UB);
     asc_copy_ub2gm_sync((__gm__ void *)o, (__ubuf__ void *)lo, 320 * 4);
+}
+__vector__ __global__ void bad_event(__gm__ int32_t *x, int32_t ev)
+{
+    asc_sync_notify(PIPE_V, PIPE_MTE3, ev);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, ev);
 }
 
 __vector__ __global__ void wait_unpaired(__gm__ float *x)
@@ -332,6 +340,10 @@ def test_capi_logic_on_vector_and_mask_registers(capi):
     np.testing.assert_array_equal(o[128:192], x ^ y)
     np.testing.assert_array_equal(o[192:256], ~x)
     np.testing.assert_array_equal(o[256:], np.where((i < 40) & (x > 0) & (y > 0), x, y))
+    with pytest.raises(arc.LaunchError, match=r"asc_sync_notify.*event id 9 is out of range 0..7"):
+        capi.get_kernel("bad_event")[1](x, 9)
+    capi.get_kernel("bad_event")[1](x, 7)  # a good launch after
+    arc.synchronize()
 
 
 def test_capi_compare_select_duplicate_reduce(capi):

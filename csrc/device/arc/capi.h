@@ -110,14 +110,23 @@ inline uint64_t asc_get_phy_buf_addr(uint64_t offset)
 }
 
 /* ---- synchronisation ---- */
-inline void asc_sync_notify(pipe_t pipe, pipe_t tpipe, event_t id)
+/* The id as an integer: EVENT_ID0 converts, and so does the int32_t id
+ * CANN's own examples pass (event_t is an enum, which an int does not
+ * convert to); the flag checks name an id out of range. */
+inline void asc_sync_notify(pipe_t pipe, pipe_t tpipe, int32_t id)
 {
     __arc::capi::flag((int)pipe, (int)tpipe, (int)id, 1, "asc_sync_notify");
 }
-inline void asc_sync_wait(pipe_t pipe, pipe_t tpipe, event_t id)
+inline void asc_sync_wait(pipe_t pipe, pipe_t tpipe, int32_t id)
 {
     __arc::capi::flag((int)pipe, (int)tpipe, (int)id, -1, "asc_sync_wait");
 }
+/* asc_sync_data_barrier(mem_dsb_t): the scalar unit waits for its own
+ * memory accesses of that kind to finish.  The simulator performs each
+ * access when it is made, so there is nothing to wait for; it orders no
+ * pipe for the race check (asc_sync_notify/wait do). */
+enum class mem_dsb_t { DSB_ALL, DSB_DDR, DSB_UB, DSB_SEQ };
+inline void asc_sync_data_barrier(mem_dsb_t) {}
 inline void asc_sync_pipe(pipe_t pipe)
 {
     __arc::race_sync(pipe == PIPE_ALL ? ARC_RACE_ALL : ARC_RACE_BARRIER, pipe == PIPE_ALL ? 0 : (int)pipe, 0, 0);
