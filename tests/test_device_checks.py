@@ -159,3 +159,42 @@ def test_sanitizer_checks_gm_ranges():
 
 def mod_for_good():
     return dev.program([GOOD], prelude=PRE)
+
+
+@pytest.mark.parametrize("mode", [[], ["--sanitizer"], ["-DASCENDRTC_NO_GM_CHECKS"]])
+def test_datacopy_checks_speak_alike_in_every_mode(mode):
+    # DataCopy's checks live once (rt/services/data_copy.c): each compile mode reports the same misuse alike
+    body = "TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 64); GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x);" \
+           " LocalTensor<float> t = b.Get<float>(); DataCopy(t, g, n); PipeBarrier<PIPE_ALL>(); DataCopy(g[32], t, n);"
+    src = ['extern "C" __global__ __aicore__ void dc(GM_ADDR x, uint32_t n)\n{\n%s\n}\n' % body]
+    m = dev.program(src, options=["--npu-arch=dav-2201"] + mode, prelude=PRE)
+    x = np.arange(64, dtype=np.float32)
+    for n, msg in ((10, r"count 10 x 4 bytes = 40 bytes is not a multiple of 32 \(the NPU would round it down to "
+                        r"32 bytes; use DataCopyPad for unaligned lengths\)"),
+                   (24, r"dst \(local\): 96 bytes \(24 elements of float\) exceed the tensor's 16 elements")):
+        with pytest.raises(arc.LaunchError, match=r"dc block 0/1: AscendC::DataCopy: " + msg):
+            m.get_kernel("dc")[1](x, np.uint32(n))
+            arc.synchronize()
+    m.get_kernel("dc")[1](x, np.uint32(16))
+    arc.synchronize()
+    np.testing.assert_array_equal(x[32:48], np.arange(16))
+
+
+def test_sanitizer_view_of_scalar_access_and_local_copy():
+    # --sanitizer's GlobalTensor view (one runtime check) for GetValue; DataCopy local -> local's count rule
+    body = "GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 8); float v = g.GetValue(n);" \
+           " TPipe pipe; TBuf<> a, b; pipe.InitBuffer(a, 64); pipe.InitBuffer(b, 64);" \
+           " DataCopy(b.Get<float>(), a.Get<float>(), n); g.SetValue(0, v);"
+    src = ['extern "C" __global__ __aicore__ void sv(GM_ADDR x, uint32_t n)\n{\n%s\n}\n' % body]
+    m = dev.program(src, options=["--npu-arch=dav-2201", "--sanitizer"], prelude=PRE)
+    x = np.arange(64, dtype=np.float32)
+    with pytest.raises(arc.LaunchError, match=r"sv block 0/1: AscendC::GlobalTensor::GetValue: GM elements "
+                                              r"\[9, 10\) are outside the GlobalTensor's 8 elements \(sanitizer\)"):
+        m.get_kernel("sv")[1](x, np.uint32(9))
+        arc.synchronize()
+    with pytest.raises(arc.LaunchError, match=r"sv block 0/1: AscendC::DataCopy: count 7 x 4 bytes = 28 bytes"):
+        m.get_kernel("sv")[1](x, np.uint32(7))
+        arc.synchronize()
+    m.get_kernel("sv")[1](x, np.uint32(0))
+    arc.synchronize()
+    assert x[0] == 0 and x[9] == 9

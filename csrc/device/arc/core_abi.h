@@ -168,16 +168,38 @@ enum { ARC_ATOMIC_NONE = 0, ARC_ATOMIC_ADD = 1, ARC_ATOMIC_MAX = 2, ARC_ATOMIC_M
 #define ARC_GM_CACHE_SLOT 40
 #define ARC_GM_WAYS 4
 #define ARC_GM_NEXT_SLOT (ARC_GM_CACHE_SLOT + 2 * ARC_GM_WAYS)
-/* DataCopy's count form between GM and a local tensor (rt/services/data_copy.c),
- * type-independent: the 32-byte length rule, the local operand's alignment
- * and length (`local_bytes`, its tensor's), the GM range check, the pipe and
- * GM race checks, then the copy; esize and tname are the element type's
- * size and name for messages.  The copy out returns the atomic mode when
- * one is set: nothing was stored, the caller stores with it. */
-void __arc_dc_in(void *dst, unsigned local_bytes, const void *src, unsigned count, unsigned esize,
-                 const char *tname) ARC_NOMERGE;
-int __arc_dc_out(void *dst, const void *src, unsigned local_bytes, unsigned count, unsigned esize,
-                 const char *tname) ARC_NOMERGE;
+/* DataCopy's checks and messages (rt/services/data_copy.c), for every
+ * compile mode: arc/data_copy.h passes the mode, flags ARC_DC_NPU
+ * (-DASCENDRTC_NPU_SEMANTICS: a count-form length that is not a whole
+ * number of 32-byte blocks rounds down as on the NPU instead of stopping)
+ * and ARC_DC_NO_GM (-DASCENDRTC_NO_GM_CHECKS), and limit_what, the words
+ * naming a local operand's `limit` (arc/state.h ARC_LIMIT_WHAT).  esize and
+ * tname are the element type's size and name for messages. */
+enum { ARC_DC_NPU = 1, ARC_DC_NO_GM = 2 };
+typedef struct arc_dc_mode {
+    unsigned flags;
+    const char *limit_what;
+} arc_dc_mode;
+/* A local operand: 32-byte aligned, `bytes` within `limit`, then its access
+ * on `pipe` (access: 1 a write, | ARC_RACE_SPARSE) for the race check. */
+void __arc_dc_local_check(const void *p, unsigned long long limit, unsigned long long bytes, unsigned esize,
+                          const char *tname, const char *api, const char *what, int pipe, int access,
+                          const arc_dc_mode *m) ARC_NOMERGE;
+/* --sanitizer: GM elements [lo, lo + n) of a GlobalTensor given `size`
+ * elements (0: no size given, nothing to check). */
+void __arc_gm_view(long long lo, unsigned long long n, unsigned long long size, const char *api) ARC_NOMERGE;
+/* The count form: the length rule, the local operand, the GM range (and
+ * view_lo/view_size, the sanitizer's), the GM race checks, then the copy.
+ * The copy out returns the atomic mode when one is set: nothing was stored,
+ * the caller stores *count (the count after the rule) with it. */
+void __arc_dc_in(void *dst, unsigned long long limit, const void *src, long long view_lo,
+                 unsigned long long view_size, unsigned count, unsigned esize, const char *tname,
+                 const arc_dc_mode *m) ARC_NOMERGE;
+int __arc_dc_out(void *dst, long long view_lo, unsigned long long view_size, const void *src,
+                 unsigned long long limit, unsigned *count, unsigned esize, const char *tname,
+                 const arc_dc_mode *m) ARC_NOMERGE;
+void __arc_dc_local(void *dst, unsigned long long dst_limit, const void *src, unsigned long long src_limit,
+                    unsigned count, unsigned esize, const char *tname, const arc_dc_mode *m) ARC_NOMERGE;
 /* A level-0 call's plan and an operand's layout, laid out as the device
  * API's Plan and Opnd (arc/mask.h asserts it): L lanes per repeat, the
  * repeats, counter mode with its element count or the lane mask; elements
@@ -437,6 +459,9 @@ void __arc_site(const char *where);
     X(__arc_pipe_carve)       \
     X(__arc_dc_in)            \
     X(__arc_dc_out)           \
+    X(__arc_dc_local)         \
+    X(__arc_dc_local_check)   \
+    X(__arc_gm_view)          \
     X(__arc_check_cnt)        \
     X(__arc_check_l0)         \
     X(__arc_check_overlap)    \

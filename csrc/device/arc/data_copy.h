@@ -65,20 +65,16 @@ struct DataCopyEnhancedParams {
 };
 
 namespace __detail {
-/* Count-form length in elements after the 32-byte rule. */
-template <typename T> inline uint32_t copy_count(uint32_t count, const char *api)
-{
+/* How this kernel was compiled, for the runtime's DataCopy checks
+ * (core_abi.h arc_dc_mode; they live in rt/services/data_copy.c). */
+inline constexpr arc_dc_mode dc_mode = {
 #ifdef ASCENDRTC_NPU_SEMANTICS
-    return (uint32_t)(((uint64_t)count * sizeof(T)) & ~31ull) / (uint32_t)sizeof(T);
-#else
-    ARC_CHECK(((uint64_t)count * sizeof(T)) % 32 == 0, api,
-              "count %u x %u bytes = %llu bytes is not a multiple of 32 (the NPU would round it down "
-              "to %llu bytes; use DataCopyPad for unaligned lengths)",
-              count, (unsigned)sizeof(T), (unsigned long long)count * sizeof(T),
-              (unsigned long long)(((uint64_t)count * sizeof(T)) & ~31ull));
-    return count;
+    ARC_DC_NPU |
 #endif
-}
+#ifdef ASCENDRTC_NO_GM_CHECKS
+    ARC_DC_NO_GM |
+#endif
+    0, ARC_LIMIT_WHAT};
 /* A copy to or from local memory in a file's AIV pass (rtc/core_pass.h):
  * the local side can only be UB, so the copy is vector-core work (the
  * AIV's MTE2/MTE3) that CANN's compiler finds in the vector binary; with
@@ -90,24 +86,34 @@ inline void uses_ub()
     __arc_uses(ARC_USES_VEC);
 #endif
 }
-/* sparse: bytes is the hull of strided runs (the race check's within-pipe
- * analysis cannot tell which bytes of it the copy really touches). */
+/* A local operand of `bytes`.  sparse: bytes is the hull of strided runs
+ * (the race check's within-pipe analysis cannot tell which bytes of it the
+ * copy really touches).  "dst (local)...": GM -> local on MTE2; "src
+ * (local)...": local -> GM on MTE3; "dst"/"src" alone: local -> local on
+ * the vector pipe. */
 template <typename T>
 inline void check_local(const LocalTensor<T> &t, uint64_t bytes, const char *api, const char *what, bool sparse = false)
 {
     uses_ub();
-    ARC_CHECK_ALIGN32(t.addr_, api, what);
-    ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
-              "%s: %llu bytes (%llu elements of %s) exceed " ARC_LIMIT_WHAT " %llu elements", what,
-              (unsigned long long)bytes, (unsigned long long)(bytes / sizeof(T)), __arc::tname<T>(),
-              (unsigned long long)(__arc::span_limit(t.addr_, t.bytes_) / sizeof(T)));
-    /* "dst (local)...": GM -> local on MTE2; "src (local)...": local -> GM on
-     * MTE3; "dst"/"src" alone: local -> local on the vector pipe. */
-    if (__arc::race_on()) {
-        bool gm = what[3] == ' ' && what[4] == '(', dst = what[0] == 'd';
-        __arc_race_access(gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V,
-                          (int)dst | (sparse ? ARC_RACE_SPARSE : 0), t.addr_, bytes, api);
-    }
+    bool gm = what[3] == ' ' && what[4] == '(', dst = what[0] == 'd';
+    __arc_dc_local_check(t.addr_, __arc::span_limit(t.addr_, t.bytes_), bytes, (unsigned)sizeof(T), __arc::tname<T>(),
+                         api, what, gm ? (dst ? __arc::RP_MTE2 : __arc::RP_MTE3) : __arc::RP_V,
+                         (int)dst | (sparse ? ARC_RACE_SPARSE : 0), &dc_mode);
+}
+/* The sanitizer's view of a GlobalTensor for the count form: its offset
+ * from SetGlobalBuffer's address and its size (0: nothing to check). */
+template <typename T> inline long long view_lo(const GlobalTensor<T> &g)
+{
+    return (long long)(g.addr_ - g.base_);
+}
+template <typename T> inline unsigned long long view_size(const GlobalTensor<T> &g)
+{
+#ifdef ASCENDRTC_SANITIZER
+    return g.size_;
+#else
+    (void)g;
+    return 0;
+#endif
 }
 /* The GM side of a copy for the cross-core race check: n runs of len
  * bytes, len + gap apart; a copy out combines under the atomic mode. */
@@ -162,49 +168,28 @@ static inline void check_params(const DataCopyParams &p, const char *api)
 }
 } // namespace __detail
 
-/* ---- DataCopy, count form ---- */
-/* The runtime has the whole count form GM <-> local (rt/services/data_copy.c), the
- * same checks compiled once; the modes that change the checks keep them inline. */
-#if !defined(ASCENDRTC_NPU_SEMANTICS) && !defined(ASCENDRTC_SANITIZER) && !defined(ASCENDRTC_NO_GM_CHECKS)
-#define ARC_DATACOPY_IN_RUNTIME 1
-#endif
+/* ---- DataCopy, count form: all of it in the runtime (rt/services/data_copy.c) ---- */
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
 {
     __detail::uses_ub();
-#ifdef ARC_DATACOPY_IN_RUNTIME
-    __arc_dc_in((void *)dst.addr_, dst.bytes_, (const void *)src.addr_, count, (unsigned)sizeof(T), __arc::tname<T>());
-#else
-    const char *api = "AscendC::DataCopy";
-    count = __detail::copy_count<T>(count, api);
-    __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst (local)");
-    src.check_range(0, count, api);
-    __detail::gm_in(src.addr_, 1, (uint64_t)count * sizeof(T), 0, api);
-    __arc::copy_bytes((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
-#endif
+    __arc_dc_in((void *)dst.addr_, __arc::span_limit(dst.addr_, dst.bytes_), (const void *)src.addr_,
+                __detail::view_lo(src), __detail::view_size(src), count, (unsigned)sizeof(T), __arc::tname<T>(),
+                &__detail::dc_mode);
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
     __detail::uses_ub();
-#ifdef ARC_DATACOPY_IN_RUNTIME
-    if (int op = __arc_dc_out((void *)dst.addr_, (const void *)src.addr_, src.bytes_, count, (unsigned)sizeof(T),
-                              __arc::tname<T>()))
+    if (int op = __arc_dc_out((void *)dst.addr_, __detail::view_lo(dst), __detail::view_size(dst),
+                              (const void *)src.addr_, __arc::span_limit(src.addr_, src.bytes_), &count,
+                              (unsigned)sizeof(T), __arc::tname<T>(), &__detail::dc_mode))
         __arc::store_atomic(dst.addr_, src.addr_, count, op);
-#else
-    const char *api = "AscendC::DataCopy";
-    count = __detail::copy_count<T>(count, api);
-    __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src (local)");
-    dst.check_range(0, count, api);
-    __detail::gm_out<T>(dst.addr_, 1, (uint64_t)count * sizeof(T), 0, src.addr_, 0, api);
-    __arc::store_gm(dst.addr_, src.addr_, count);
-#endif
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
-    const char *api = "AscendC::DataCopy";
-    count = __detail::copy_count<T>(count, api);
-    __detail::check_local(dst, (uint64_t)count * sizeof(T), api, "dst");
-    __detail::check_local(src, (uint64_t)count * sizeof(T), api, "src");
-    __builtin_memmove((void *)dst.addr_, (const void *)src.addr_, (uint64_t)count * sizeof(T));
+    __detail::uses_ub();
+    __arc_dc_local((void *)dst.addr_, __arc::span_limit(dst.addr_, dst.bytes_), (const void *)src.addr_,
+                   __arc::span_limit(src.addr_, src.bytes_), count, (unsigned)sizeof(T), __arc::tname<T>(),
+                   &__detail::dc_mode);
 }
 
 /* ---- DataCopy, DataCopyParams form: lengths and strides in 32-byte blocks ---- */

@@ -83,11 +83,7 @@ public:
     {
         __arc::gm_access(addr_ + offset, n * sizeof(T), api);
 #ifdef ASCENDRTC_SANITIZER
-        if (size_ == 0) return;
-        int64_t lo = (addr_ - base_) + (int64_t)offset;
-        ARC_CHECK(lo >= 0 && (uint64_t)lo + n <= size_, api,
-                  "GM elements [%lld, %lld) are outside the GlobalTensor's %llu elements (sanitizer)",
-                  (long long)lo, (long long)(lo + (int64_t)n), (unsigned long long)size_);
+        if (size_ != 0) __arc_gm_view((long long)(addr_ - base_) + (long long)offset, n, size_, api);
 #else
         (void)offset; (void)n; (void)api;
 #endif
