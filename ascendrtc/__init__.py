@@ -75,7 +75,8 @@ from .cache import CacheDirError, CacheMissError  # noqa: E402
 from .jit import JitCompileError, JitKernel, JitOptions, RecompileBudgetError, RecompileWarning, jit  # noqa: E402
 
 # CANN custom-op projects (op_host + op_kernel), run unbuilt (ascendrtc/_op_project.py).
-from ._op_project import OpProject, Tiling, op_project  # noqa: E402
+from ._op_project import OpProject, Tiling  # noqa: E402
+from ._op_loader import op_project  # noqa: E402
 
 __all__ += [
     "jit", "JitKernel", "JitOptions", "exact", "runtime", "bucket", "spec", "ArraySpec", "Template", "TemplateError",

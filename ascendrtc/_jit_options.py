@@ -8,21 +8,12 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Mapping, Optional, Sequence, Union
 
+from ._env import env_number
 from ._jit_policy import Policy
 from ._jit_template import Template
 from ._program import _as_options
 
 __all__ = ["JitOptions"]
-
-
-def _env_int(name: str, default: int) -> int:
-    v = os.environ.get(name)
-    if not v:
-        return default
-    try:
-        return int(v)
-    except ValueError:
-        raise ValueError(f"{name}={v!r}: expected an int") from None
 
 
 @dataclass
@@ -90,7 +81,7 @@ class JitOptions:
         self.kernel_args = None if self.kernel_args is None else list(self.kernel_args)
         self.intents = dict(self.intents) if self.intents else None
         if self.max_variants is None:
-            self.max_variants = _env_int("ASCENDRTC_RECOMPILE_BUDGET", 16)
+            self.max_variants = env_number("ASCENDRTC_RECOMPILE_BUDGET", 16, int, "an int")
         self.on_budget = self.on_budget or os.environ.get("ASCENDRTC_RECOMPILE_ACTION", "warn")
         if self.on_budget not in ("warn", "raise"):
             raise ValueError(f"jit(on_budget={self.on_budget!r}): expected 'warn' or 'raise'")

@@ -13,10 +13,10 @@ kinds, stages, modes) come from csrc/host_api/arc/op_protocol.h through
 from __future__ import annotations
 
 import json
-import os
 from typing import Dict, Mapping, Optional, Sequence
 
 from . import _C
+from ._env import env_number
 from ._errors import HostCompileError
 
 __all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name", "PARAM", "ATTR", "STAGES",
@@ -39,16 +39,9 @@ def host_timeout(given: Optional[float] = None) -> float:
     ``$ASCENDRTC_HOST_TIMEOUT``, else 60 s (0: none)."""
     if given is not None:
         return float(given)
-    env = os.environ.get("ASCENDRTC_HOST_TIMEOUT")
-    if not env:
-        return DEFAULT_HOST_TIMEOUT
-    try:
-        v = float(env)
-    except ValueError:
-        raise ValueError(f"ASCENDRTC_HOST_TIMEOUT={env!r}: expected seconds (0: no limit)") from None
-    if v < 0:
-        raise ValueError(f"ASCENDRTC_HOST_TIMEOUT={env!r}: expected seconds >= 0")
-    return v
+    return env_number("ASCENDRTC_HOST_TIMEOUT", DEFAULT_HOST_TIMEOUT, float, "seconds (0: no limit)", 0.0,
+                      "seconds >= 0")
+
 
 # ge::DataType values of the NumPy dtypes, and the enumerators' names
 # (csrc/common/ge_dtypes.h, the one table).
@@ -92,6 +85,10 @@ class HostCode:
         paths = list(files)
         self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
         self.log = self._code.log
+
+    def close(self) -> None:
+        """Runs the code's destructors now (contained) and unloads it; see ``_C.HostCode.close``."""
+        self._code.close()
 
     def factory(self, op_type: str) -> Optional[int]:
         """The address of OP_ADD(op_type)'s factory, or None."""

@@ -25,7 +25,6 @@ The steps stay reachable: :meth:`OpProject.tiling` returns the host's choice
 """
 from __future__ import annotations
 
-import os
 import re
 import threading
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -38,13 +37,12 @@ from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
-from ._op_library import (OP_ONLY, build_rules, host_sources, kernel_include_dirs, library_include_dirs,
-                          library_units, opbase_include_dirs, opbase_root, read_dir)
+from ._op_library import host_sources
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
 from ._op_tiling_plain import parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
 
-__all__ = ["op_project", "OpProject", "Tiling"]
+__all__ = ["OpProject", "Tiling"]
 
 # Bytes of the tiling buffer a tiling function fills (gert::TilingData
 # capacity).  The simulator's choice; op_project(tiling_capacity=) changes it.
@@ -135,6 +133,7 @@ class OpProject:
         self._kernel_side = None  # the op's OpKernel, made on first launch
         self._kernels: Dict[tuple, Any] = {}  # (dtypes, tiling key) -> Kernel with its intents set
         self._lock = threading.Lock()
+        self._closed = False
 
     # ------------------------------------------------------------ setup
     def _timeout(self) -> float:
@@ -305,7 +304,7 @@ class OpProject:
         lines = self._attr_lines(attrs)
         known = self._known_shapes(inputs, out_shapes)
         request = self._request(soc, inputs, list(zip(known, out_ge)), lines)
-        r = self._host.plan(self._factory, mode, request, self._timeout())
+        r = self._open_host().plan(self._factory, mode, request, self._timeout())
         if not r[0]:
             stage, msg = r[1], r[2]
             if stage == STAGE_OUTPUTS:
@@ -353,6 +352,7 @@ class OpProject:
         :func:`ascendrtc.op_kernel`."""
         if self.kernel_file is None:
             raise _error(self.op_type, "op_kernel/", f"no kernel source: expected op_kernel/{self.kernel_name}.cpp")
+        self._open_host()
         with self._lock:
             if self._kernel_side is None:
                 arch = self._soc()["info"].get("npu_arch") or 2201
@@ -494,9 +494,46 @@ class OpProject:
         from ._op_torch import register
         return register(self, name or f"ascendrtc_ops::{self.kernel_name}", backward, setup_context)
 
+    # ------------------------------------------------------------ lifetime
+    def close(self) -> None:
+        """Unloads the op now: its host code's static objects are destroyed
+        and its destructor functions run (contained, as its initialisers
+        ran: one that crashes, throws or hangs is a RuntimeWarning and the
+        process goes on), the code is freed, its compiled kernels are
+        dropped and :func:`op_project` forgets it (a later ``op_project`` of
+        the same project loads it afresh).  Calls after ``close()`` raise
+        :class:`OpProjectError`.  Idempotent; ``with op_project(...) as op:``
+        closes at the end of the block."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._kernels.clear()
+            self._kernel_side = None
+        from ._op_loader import forget
+        forget(self)
+        self._host.close()
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has unloaded the op."""
+        return self._closed
+
+    def __enter__(self) -> "OpProject":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _open_host(self) -> HostCode:
+        if self._closed:
+            raise _error(self.op_type, self.host_file, "the op was closed (OpProject.close() unloaded its host "
+                         "code); op_project(...) loads it again")
+        return self._host
+
     def __repr__(self) -> str:
         return (f"OpProject({self.op_type}: inputs {self.input_names}, outputs {self.output_names}, "
-                f"attrs {self.attr_names})")
+                f"attrs {self.attr_names}{', closed' if self._closed else ''})")
 
 
 def _soc_facts(info: Mapping[str, Any]) -> Dict[str, int]:
@@ -526,63 +563,3 @@ def _soc_of_device() -> Dict[str, Any]:
         short = _C.SOCS[soc]["short"] if soc in _C.SOCS else soc
         _soc_memo.append({"soc": soc, "short": short, "config": short.lower(), "info": info})
     return _soc_memo[0]
-
-
-_project_cache: Dict[Any, OpProject] = {}
-_project_lock = threading.Lock()
-
-
-def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: Optional[str] = None,
-               tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
-               host_timeout: Optional[float] = None, opbase: Optional[str] = None) -> OpProject:
-    """Loads a CANN custom-op project: a directory holding ``op_host/`` and
-    ``op_kernel/``, or its files in memory (``{"op_host/add_custom.cpp":
-    text, ...}``, paths relative to the project root).  ``op_type`` picks
-    one op where the sources ``OP_ADD`` several; ``tiling_capacity`` is the
-    tiling buffer's size in bytes; ``options`` are extra host compiler
-    arguments (``-DNAME=VALUE``); ``host_timeout`` bounds each call of the
-    op's host functions in seconds (default ``$ASCENDRTC_HOST_TIMEOUT`` or
-    60; 0: none).  The host code is compiled once per project content
-    (cached in this process) and runs contained: a fault, an abort, a C++
-    exception or a timeout in it is an :class:`OpProjectError` naming the
-    function, Ctrl-C a KeyboardInterrupt, and the process goes on.
-
-    A directory inside an op library (CANN's ops-nn, ops-math: a root with
-    ``common/inc`` and a ``CMakeLists.txt``) gets the include directories
-    the library's tiling build adds (its root, ``common/inc``,
-    ``common/inc/op_host``).  ``opbase`` (a checkout of CANN's opbase,
-    default ``$ASCENDRTC_OPBASE``) adds its include directories, and its
-    host sources (``src/op_common``) are compiled in process where the op
-    includes their headers, each as a translation unit of its own, once per
-    process.  Op-API sources
-    (``op_host/op_api/``, ``aclnn_*``, ``*_l0*``) are not host tiling code:
-    the library's build puts them in its aclnn library."""
-    if isinstance(source, Mapping):
-        files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
-        name = "op project (in memory)"
-        rules = None
-    else:
-        path = os.fspath(source)
-        if not os.path.isdir(path):
-            raise _error(op_type or os.path.basename(path) or path, path,
-                                 "not a directory (an op project holds op_host/ and op_kernel/)")
-        files = read_dir(path)
-        name = os.path.basename(os.path.abspath(path))
-        rules = build_rules(path)
-        options = tuple(options) + tuple(o for d in library_include_dirs(path) for o in (OP_ONLY, "-I" + d))
-    base = opbase_root(opbase)
-    kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
-    units = {}
-    if base:
-        options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
-        units = library_units(base)
-    key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
-           tuple(sorted(units.items())), repr(rules), kernel_options)
-    with _project_lock:
-        cached = _project_cache.get(key)
-    if cached is not None:
-        return cached
-    proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options,
-                     host_timeout=host_timeout, units=units, rules=rules, kernel_options=kernel_options)
-    with _project_lock:
-        return _project_cache.setdefault(key, proj)

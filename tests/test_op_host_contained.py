@@ -247,24 +247,16 @@ BAD_FINI = {
 }
 
 
-def _unload(project):
-    """Drops the process's cache entry of an op project, so `del` unloads it."""
-    from ascendrtc import _op_project
-    for k in [k for k, v in _op_project._project_cache.items() if v is project]:
-        del _op_project._project_cache[k]
-
-
 @pytest.mark.parametrize("what", sorted(BAD_FINI))
 def test_a_failing_destructor_is_a_warning_and_the_process_goes_on(op, what):
-    import gc
     f = files()
     f["op_host/zz_fini.cpp"] = BAD_FINI[what][0]
     bad = arc.op_project(f, host_timeout=2)
     good_call(bad)                               # loads, initialises and runs
-    _unload(bad)
     with pytest.warns(RuntimeWarning, match=BAD_FINI[what][1]):
-        del bad
-        gc.collect()
+        bad.close()
+    with pytest.raises(arc.OpProjectError, match=r"op AddSplit \(op_host/add_split.cpp\): the op was closed"):
+        good_call(bad)
     good_call(op)
     good_call(arc.op_project(files(), options=["-DARC_AFTER_FINI_" + what.upper()]))
 
@@ -282,7 +274,35 @@ def test_destructors_run_once_in_order_when_the_code_is_unloaded(tmp_path):
     one = arc.op_project(f)
     good_call(one)
     assert not log.exists()                     # nothing runs while the op is alive
-    _unload(one)
-    del one
+    with one:
+        good_call(one)
+    assert one.closed and log.read_text() == "second first function"  # objects newest first, then functions
+    one.close()                                 # idempotent: nothing runs twice
+    assert log.read_text() == "second first function"
+    again = arc.op_project(f)                   # closed ones are forgotten: a fresh load
+    assert again is not one
+    good_call(again)
+    del again
     gc.collect()
-    assert log.read_text() == "second first function"   # objects newest first, then destructor functions
+    assert log.read_text() == "second first function"   # still cached: alive
+
+
+def test_the_project_cache_is_bounded_and_del_then_unloads(tmp_path, monkeypatch):
+    import gc
+    log = tmp_path / "fini.log"
+    monkeypatch.setenv("ASCENDRTC_OP_PROJECTS", "2")
+    f = files()
+    f["op_host/zz_fini.cpp"] = (
+        "#include <cstdio>\n"
+        f"struct ArcNote {{ ~ArcNote() {{ FILE *f = std::fopen(\"{log}\", \"a\"); std::fputs(\"gone \", f); "
+        "std::fclose(f); } };\nstatic ArcNote arc_note;\n")
+    first = arc.op_project(f)
+    assert arc.op_project(f) is first           # cached
+    del first
+    for i in range(2):                          # two other projects push it out of the cache
+        arc.op_project(files(), options=[f"-DARC_LRU_{i}"])
+    gc.collect()
+    assert log.read_text() == "gone "           # nothing held it: unloaded, its destructor ran
+    monkeypatch.setenv("ASCENDRTC_OP_PROJECTS", "0")
+    with pytest.raises(ValueError, match=r"ASCENDRTC_OP_PROJECTS='0': expected a number of op projects"):
+        arc.op_project(files())

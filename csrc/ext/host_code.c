@@ -31,6 +31,8 @@ typedef struct {
     plan_free_fn plan_free;
     free_fn free_reply;
     double timeout; /* seconds its initialisers and destructors may run (0: no limit) */
+    int closed;     /* close() unloaded it */
+    int stuck;      /* a call's thread did not stop and may still run its code: never unloaded */
 } HostCodeObject;
 
 /* str of a malloc'd backend string (freed here), "" for NULL. */
@@ -121,12 +123,20 @@ static int run_finalisers(HostCodeObject *h)
     return sig != -1;
 }
 
+/* Runs the destructors (contained) and frees the code, once; a code whose
+ * call was left running is leaked instead. */
+static void unload(HostCodeObject *h)
+{
+    if (h->op && !h->stuck && run_finalisers(h))
+        arc_acl.ascendrtc_host_op_free(h->op);
+    h->op = NULL;
+}
+
 static void hostcode_dealloc(PyObject *op)
 {
     HostCodeObject *h = (HostCodeObject *)op;
     PyTypeObject *tp = Py_TYPE(op);
-    if (h->op && run_finalisers(h))
-        arc_acl.ascendrtc_host_op_free(h->op);
+    unload(h);
     Py_XDECREF(h->log);
     tp->tp_free(op);
     Py_DECREF(tp);
@@ -336,10 +346,34 @@ done:
     return res;
 }
 
+/* 0, or -1 with ValueError set when close() has unloaded the code. */
+static int open_or_raise(PyObject *op)
+{
+    if (!((HostCodeObject *)op)->closed)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "the op host code was closed (HostCode.close() unloaded it)");
+    return -1;
+}
+
+/* close(): runs the code's destructors now (contained, as in dealloc) and
+ * unloads it; later calls raise ValueError.  Idempotent. */
+static PyObject *hostcode_close(PyObject *op, PyObject *unused)
+{
+    (void)unused;
+    HostCodeObject *h = (HostCodeObject *)op;
+    if (!h->closed) {
+        h->closed = 1;
+        unload(h);
+    }
+    Py_RETURN_NONE;
+}
+
 /* factory(op_type) -> the address of OP_ADD(op_type)'s factory, or None. */
 static PyObject *hostcode_factory(PyObject *op, PyObject *op_type)
 {
     HostCodeObject *h = (HostCodeObject *)op;
+    if (open_or_raise(op) < 0)
+        return NULL;
     if (!PyUnicode_Check(op_type))
         return PyErr_Format(PyExc_TypeError, "factory: op_type must be str, not %.100s", Py_TYPE(op_type)->tp_name);
     PyObject *name = PyUnicode_FromFormat("arc_op_new_%U", op_type);
@@ -389,6 +423,8 @@ static int contained(call_args *a, double timeout_s, PyObject **failure, int *le
 {
     int sig, how = arc_host_run(call_main, a, timeout_s, &sig, NULL);
     *left = sig == -1;
+    if (*left)
+        a->h->stuck = 1;
     if (how == ARC_HOST_ERROR || how == ARC_HOST_INTERRUPTED)
         return -1;
     if (how == ARC_HOST_DONE)
@@ -418,7 +454,7 @@ static PyObject *hostcode_describe(PyObject *op, PyObject *args)
 {
     PyObject *factory;
     double timeout_s;
-    if (!PyArg_ParseTuple(args, "Od:describe", &factory, &timeout_s))
+    if (open_or_raise(op) < 0 || !PyArg_ParseTuple(args, "Od:describe", &factory, &timeout_s))
         return NULL;
     call_args *a = calloc(1, sizeof *a);
     if (!a)
@@ -487,7 +523,7 @@ static PyObject *hostcode_plan(PyObject *op, PyObject *args)
     int mode;
     const char *request;
     double timeout_s;
-    if (!PyArg_ParseTuple(args, "Oisd:plan", &factory, &mode, &request, &timeout_s))
+    if (open_or_raise(op) < 0 || !PyArg_ParseTuple(args, "Oisd:plan", &factory, &mode, &request, &timeout_s))
         return NULL;
     void *f = PyLong_AsVoidPtr(factory);
     if (!f) {
@@ -523,6 +559,9 @@ static PyObject *hostcode_plan(PyObject *op, PyObject *args)
 }
 
 static PyMethodDef hostcode_methods[] = {
+    {"close", hostcode_close, METH_NOARGS,
+     "close() -> None\n--\n\nRuns the code's destructors now (contained: a crash, a throw or a timeout in them is a "
+     "RuntimeWarning) and unloads it; later calls raise ValueError.  Idempotent."},
     {"factory", hostcode_factory, METH_O,
      "factory(op_type) -> int or None\n--\n\nThe address of OP_ADD(op_type)'s factory in the loaded code."},
     {"describe", hostcode_describe, METH_VARARGS,
@@ -542,8 +581,8 @@ static PyMemberDef hostcode_members[] = {
 };
 
 static PyType_Slot hostcode_slots[] = {
-    {Py_tp_doc, "An op project's host code, compiled and loaded in this process; unloaded when the last reference "
-                "goes.  .log holds the compiler's diagnostics."},
+    {Py_tp_doc, "An op project's host code, compiled and loaded in this process; unloaded by close() or when the "
+                "last reference goes.  .log holds the compiler's diagnostics."},
     {Py_tp_new, hostcode_new},
     {Py_tp_dealloc, hostcode_dealloc},
     {Py_tp_methods, hostcode_methods},
@@ -557,38 +596,3 @@ PyType_Spec hostcode_spec = {
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = hostcode_slots,
 };
-
-/* name -> value dicts (OP_ATTR_KINDS: name -> (value, the definition's
- * word); OP_STAGES: value -> what runs there) of the protocol's tables. */
-int arc_op_protocol_init(PyObject *m)
-{
-    PyObject *d[4] = {PyDict_New(), PyDict_New(), PyDict_New(), PyDict_New()};
-    int ok = d[0] && d[1] && d[2] && d[3];
-#define ARC_ADD(dict, key, val)                                                   \
-    do {                                                                          \
-        PyObject *k_ = (key), *v_ = (val);                                        \
-        ok = ok && k_ && v_ && PyDict_SetItem(dict, k_, v_) == 0;                 \
-        Py_XDECREF(k_);                                                           \
-        Py_XDECREF(v_);                                                           \
-    } while (0)
-#define ARC_PT(id, v) ARC_ADD(d[0], PyUnicode_FromString(#id), PyLong_FromLong(v));
-    ARC_OP_PARAM_TYPES(ARC_PT)
-#define ARC_AK(id, v, what) ARC_ADD(d[1], PyUnicode_FromString(#id), Py_BuildValue("(is)", v, what));
-    ARC_OP_ATTR_KINDS(ARC_AK)
-#define ARC_ST(id, v, what) ARC_ADD(d[2], PyLong_FromLong(v), PyUnicode_FromString(what));
-    ARC_OP_STAGES(ARC_ST)
-#define ARC_MD(id, v) ARC_ADD(d[3], PyUnicode_FromString(#id), PyLong_FromLong(v));
-    ARC_OP_MODES(ARC_MD)
-#undef ARC_PT
-#undef ARC_AK
-#undef ARC_ST
-#undef ARC_MD
-#undef ARC_ADD
-    const char *names[4] = {"OP_PARAM_TYPES", "OP_ATTR_KINDS", "OP_STAGES", "OP_MODES"};
-    for (int i = 0; i < 4; i++) {
-        if (ok && PyModule_AddObjectRef(m, names[i], d[i]) < 0)
-            ok = 0;
-        Py_XDECREF(d[i]);
-    }
-    return ok && PyModule_AddIntConstant(m, "OP_SHAPE_UNKNOWN", ARC_OP_SHAPE_UNKNOWN) == 0 ? 0 : -1;
-}

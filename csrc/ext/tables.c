@@ -1,10 +1,13 @@
 /* tables.c - csrc/common's tables as Python constants: _C.ARCHS and
- * _C.SOCS (common/socs.h), _C.GE_DTYPES (common/ge_dtypes.h).  Python
- * reads these facts here and nowhere else. */
+ * _C.SOCS (common/socs.h), _C.GE_DTYPES (common/ge_dtypes.h), and the op
+ * host protocol's codes (host_api/arc/op_protocol.h: _C.OP_PARAM_TYPES,
+ * OP_ATTR_KINDS, OP_STAGES, OP_MODES).  Python reads these facts here and
+ * nowhere else. */
 #include "arc_ext.h"
 
 #include "common/ge_dtypes.h"
 #include "common/socs.h"
+#include "host_api/arc/op_protocol.h"
 
 /* d[key] = v, taking the reference; -1 (an error set) when v is NULL. */
 static int put(PyObject *d, const char *key, PyObject *v)
@@ -80,4 +83,39 @@ int arc_tables_init(PyObject *m)
     Py_XDECREF(s);
     Py_XDECREF(g);
     return rc ? -1 : 0;
+}
+
+/* name -> value dicts (OP_ATTR_KINDS: name -> (value, the definition's
+ * word); OP_STAGES: value -> what runs there) of the protocol's tables. */
+int arc_op_protocol_init(PyObject *m)
+{
+    PyObject *d[4] = {PyDict_New(), PyDict_New(), PyDict_New(), PyDict_New()};
+    int ok = d[0] && d[1] && d[2] && d[3];
+#define ARC_ADD(dict, key, val)                                                   \
+    do {                                                                          \
+        PyObject *k_ = (key), *v_ = (val);                                        \
+        ok = ok && k_ && v_ && PyDict_SetItem(dict, k_, v_) == 0;                 \
+        Py_XDECREF(k_);                                                           \
+        Py_XDECREF(v_);                                                           \
+    } while (0)
+#define ARC_PT(id, v) ARC_ADD(d[0], PyUnicode_FromString(#id), PyLong_FromLong(v));
+    ARC_OP_PARAM_TYPES(ARC_PT)
+#define ARC_AK(id, v, what) ARC_ADD(d[1], PyUnicode_FromString(#id), Py_BuildValue("(is)", v, what));
+    ARC_OP_ATTR_KINDS(ARC_AK)
+#define ARC_ST(id, v, what) ARC_ADD(d[2], PyLong_FromLong(v), PyUnicode_FromString(what));
+    ARC_OP_STAGES(ARC_ST)
+#define ARC_MD(id, v) ARC_ADD(d[3], PyUnicode_FromString(#id), PyLong_FromLong(v));
+    ARC_OP_MODES(ARC_MD)
+#undef ARC_PT
+#undef ARC_AK
+#undef ARC_ST
+#undef ARC_MD
+#undef ARC_ADD
+    const char *names[4] = {"OP_PARAM_TYPES", "OP_ATTR_KINDS", "OP_STAGES", "OP_MODES"};
+    for (int i = 0; i < 4; i++) {
+        if (ok && PyModule_AddObjectRef(m, names[i], d[i]) < 0)
+            ok = 0;
+        Py_XDECREF(d[i]);
+    }
+    return ok && PyModule_AddIntConstant(m, "OP_SHAPE_UNKNOWN", ARC_OP_SHAPE_UNKNOWN) == 0 ? 0 : -1;
 }
