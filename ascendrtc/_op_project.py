@@ -319,8 +319,13 @@ class OpProject:
             out_np.append((tuple(shape), dt))
         if mode != "TILING":
             return inputs, lines, Tiling(0, 0, b"", (), self._struct, False, out_np)
-        _, _, _, block_dim, key, key_set, ws, data, _ = r
-        return inputs, lines, Tiling(block_dim, key, data, ws, self._struct, key_set, out_np)
+        _, _, _, block_dim, key, key_set, ws, data, _, sizeof = r
+        struct, why = self._struct, ""
+        if struct is not None and struct.from_text and sizeof and sizeof != struct.size:
+            # the text's layout is not the compiler's: its bytes are shown raw, never decoded wrongly
+            struct, why = None, (f"{struct.name} read from the sources lays out {struct.size} bytes, but the "
+                                 f"tiling function's GetTilingData<{struct.name}>() has sizeof {sizeof}")
+        return inputs, lines, Tiling(block_dim, key, data, ws, struct, key_set, out_np, why)
 
     def _unknown_output(self, index: int, inputs: List[List[np.ndarray]]) -> str:
         name = self.output_names[index] if index < len(self.output_names) else f"#{index}"

@@ -8,7 +8,9 @@ declaration order at their natural alignment, the size a multiple of the
 largest alignment.  A struct with anything that could change that (methods,
 access specifiers, alignas, attributes, ``#pragma pack``, a type or array
 length this reader cannot name) is left out: its bytes are shown raw, never
-guessed.  Library structs a plain one nests (``TCubeTiling``) are known
+guessed; and the tiling function reports ``sizeof(T)`` of its
+``GetTilingData<T>()``, so a layout read here whose size disagrees (a
+``-fpack-struct``, a macro this reader cannot see) is refused too.  Library structs a plain one nests (``TCubeTiling``) are known
 without their headers.
 """
 from __future__ import annotations
@@ -123,5 +125,5 @@ def parse_plain_structs(texts: Mapping[str, str]) -> Tuple[Dict[str, TilingStruc
                 known[name] = _lay_out(out, known)
         if not progress:
             break
-    structs = {n: TilingStruct(n, v[0], v[2]) for n, v in known.items()}
+    structs = {n: TilingStruct(n, v[0], v[2], from_text=True) for n, v in known.items()}
     return {n: s for n, s in structs.items() if s.decodable()}, (got.pop() if len(got) == 1 else None)

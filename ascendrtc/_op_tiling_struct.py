@@ -24,9 +24,10 @@ class TilingStruct:
     type a scalar element's struct format character or the nested class's
     name; :meth:`layout` adds each field's offset."""
 
-    def __init__(self, name: str, size: int, fields: Sequence[Mapping[str, Any]]):
+    def __init__(self, name: str, size: int, fields: Sequence[Mapping[str, Any]], from_text: bool = False):
         self.name = name
         self.size = int(size)
+        self.from_text = from_text  # laid out from the sources (a plain struct), not reported by the compiler
         self._rows = []
         for f in fields:
             kind = _KINDS[f["kind"]]
@@ -94,14 +95,16 @@ class Tiling:
     ``block_dim``, ``tiling_key`` (``tiling_key_set``: whether the function
     set one), ``workspace_sizes`` (bytes, per GetWorkspaceSizes entry),
     ``data`` (the tiling bytes), ``struct`` (the :class:`TilingStruct` they
-    hold, where the project declares it with the tiling DSL) and ``fields``
-    (its values as a dict, or None).  ``replace(**fields)`` makes a copy with
+    hold, where it is known: declared with the tiling DSL, or a plain
+    ``GetTilingData<T>`` struct whose layout read from the sources matches
+    the compiler's ``sizeof(T)``) and ``fields`` (its values as a dict, or
+    None; ``unknown_struct`` then says why, when a struct was refused).  ``replace(**fields)`` makes a copy with
     some fields changed -- a hand-made tiling for :meth:`OpProject.launch`.
     """
 
     def __init__(self, block_dim: int, tiling_key: int, data: bytes, workspace_sizes: Sequence[int] = (),
                  struct: Optional[TilingStruct] = None, tiling_key_set: bool = True,
-                 outputs: Sequence[Tuple[Tuple[int, ...], np.dtype]] = ()):
+                 outputs: Sequence[Tuple[Tuple[int, ...], np.dtype]] = (), unknown_struct: str = ""):
         self.block_dim = int(block_dim)
         self.tiling_key = int(tiling_key)
         self.tiling_key_set = bool(tiling_key_set)
@@ -109,6 +112,7 @@ class Tiling:
         self.workspace_sizes = [int(w) for w in workspace_sizes]
         self.struct = struct
         self.outputs = list(outputs)
+        self.unknown_struct = unknown_struct  # why struct is None where a struct was expected
 
     @property
     def workspace_size(self) -> int:
@@ -124,7 +128,8 @@ class Tiling:
     def replace(self, **fields: Any) -> "Tiling":
         """A copy with the given tiling struct fields changed."""
         if self.struct is None:
-            raise ValueError("this tiling's struct is not declared with the tiling DSL; pass bytes to launch()")
+            raise ValueError((self.unknown_struct or "this tiling's struct is not known (neither the tiling DSL nor "
+                              "a plain struct read from the sources)") + "; pass bytes to launch()")
         values = self.fields or {}
         values.update(fields)
         data = self.struct.encode(values)

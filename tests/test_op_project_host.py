@@ -193,3 +193,33 @@ def test_tiling_bound_with_set_data_ptr_and_nested_first_field():
     op = project("NestedBind")
     z = op(np.zeros(5, np.float32))
     np.testing.assert_array_equal(z, np.array([5, 15, 0.5, 7, -5, 11, 48, 1], np.float32))
+
+
+def test_a_plain_struct_whose_text_layout_misleads_is_refused_not_misread():
+    """AxpyStruct with a #pragma pack(1) the struct's own text does not show
+    (it sits in included headers): read from the text, the struct would be
+    12 bytes (blockLength at offset 4); the compiler's sizeof is 9
+    (blockLength at 1), and the tiling data is 16 bytes (SetDataSize), long
+    enough to be misread.  The tiling function reports sizeof(T), so the
+    fields are refused, with the reason, and the op still computes."""
+    root = os.path.join(PROJECTS, "AxpyStruct")
+    files = {os.path.relpath(os.path.join(d, n), root): open(os.path.join(d, n)).read()
+             for d, _, names in os.walk(root) for n in names}
+    files["op_kernel/pack_begin.h"] = "#pragma pack(push, 1)\n"
+    files["op_kernel/pack_end.h"] = "#pragma pack(pop)\n"
+    files["op_kernel/axpy_struct_tiling.h"] = files["op_kernel/axpy_struct_tiling.h"].replace(
+        "struct AxpyStructTilingData {", '#include "pack_begin.h"\nstruct AxpyStructTilingData {\n    uint8_t tag;'
+    ).replace("#endif", '#include "pack_end.h"\n#endif')
+    files["op_host/axpy_struct.cpp"] = files["op_host/axpy_struct.cpp"].replace(
+        "context->SetBlockDim(cores);", "context->GetRawTilingData()->SetDataSize(16);\n    context->SetBlockDim(cores);")
+    op = arc.op_project(files)
+    x, y = np.arange(256, dtype=np.float32), np.ones(256, np.float32)
+    t = op.tiling(x, y, alpha=0.5)
+    assert len(t.data) == 16 and t.data[1:5] == np.uint32(128).tobytes()    # the compiler's layout
+    assert t.fields is None and t.struct is None
+    assert t.unknown_struct == ("AxpyStructTilingData read from the sources lays out 12 bytes, but the tiling "
+                                "function's GetTilingData<AxpyStructTilingData>() has sizeof 9")
+    with pytest.raises(ValueError, match=r"lays out 12 bytes, but .* has sizeof 9; pass bytes to launch\(\)"):
+        t.replace(alpha=2.0)
+    np.testing.assert_array_equal(op(x, y, alpha=0.5), 0.5 * x + y)
+    assert project("AxpyStruct").tiling(x, y, alpha=0.5).fields == {"blockLength": 128, "alpha": 0.5}

@@ -324,6 +324,7 @@ inline void run_tiling(ops::OpDef &d, OpState &s, size_t capacity, arc_op_plan *
         p->workspace[i] = s.workspace[i];
     std::memcpy(p->tiling, s.tiling->GetData(), n);
     p->tiling_size = n;
+    p->tiling_struct_size = s.tiling_struct_size;
     p->ok = 1;
 }
 

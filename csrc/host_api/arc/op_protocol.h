@@ -82,6 +82,9 @@ typedef struct arc_op_plan {
     uint64_t *workspace;
     uint64_t tiling_size;
     uint8_t *tiling;
+    /* sizeof(T) of the tiling function's last GetTilingData<T>() (0: none),
+     * against which a struct laid out from its text is checked. */
+    uint64_t tiling_struct_size;
 } arc_op_plan;
 
 #endif
