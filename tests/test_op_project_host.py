@@ -202,9 +202,7 @@ def test_a_plain_struct_whose_text_layout_misleads_is_refused_not_misread():
     (blockLength at 1), and the tiling data is 16 bytes (SetDataSize), long
     enough to be misread.  The tiling function reports sizeof(T), so the
     fields are refused, with the reason, and the op still computes."""
-    root = os.path.join(PROJECTS, "AxpyStruct")
-    files = {os.path.relpath(os.path.join(d, n), root): open(os.path.join(d, n)).read()
-             for d, _, names in os.walk(root) for n in names}
+    files = files_of("AxpyStruct")
     files["op_kernel/pack_begin.h"] = "#pragma pack(push, 1)\n"
     files["op_kernel/pack_end.h"] = "#pragma pack(pop)\n"
     files["op_kernel/axpy_struct_tiling.h"] = files["op_kernel/axpy_struct_tiling.h"].replace(
