@@ -23,7 +23,7 @@ extern "C" __global__ __aicore__ void tensors(GM_ADDR x, GM_ADDR out)
     o.SetValue(2, gx[10].GetSize());               // 64: GlobalTensor[] does not
     o.SetValue(3, t.ReinterpretCast<half>().GetSize());   // 128: same bytes
     o.SetValue(4, (int64_t)((uint8_t *)b2.Get<float>().GetPhyAddr() - (uint8_t *)b1.Get<float>().GetPhyAddr()));
-    o.SetValue(5, (int64_t)(s.GetPhyAddr() - t.GetPhyAddr()));
+    o.SetValue(5, (int64_t)(s.GetPhyAddr() - t.GetPhyAddr()));   // 40: a uint64_t byte address, as on the NPU
     DataCopy(t, gx, 64);
     s.SetValue(1, 42.0f);
     o.SetValue(6, (int64_t)t.GetValue(11));        // 42
@@ -51,7 +51,7 @@ extern "C" __global__ __aicore__ void queues(GM_ADDR out)
     auto a = q.AllocTensor<float>();
     auto b = q.AllocTensor<float>();
     o.SetValue(i++, q.HasIdleBuffer());                 // 0
-    o.SetValue(i++, (int64_t)(b.GetPhyAddr() - a.GetPhyAddr()));  // 16 floats apart
+    o.SetValue(i++, (int64_t)(b.GetPhyAddr() - a.GetPhyAddr()));  // 64 bytes (16 floats) apart
     a.SetValue(0, 1.0f); b.SetValue(0, 2.0f);
     q.EnQue(a); q.EnQue(b);
     o.SetValue(i++, q.GetTensorCountInQue());            // 2
@@ -159,7 +159,7 @@ def test_tensor_semantics(mod):
     out = np.zeros(32, np.int64)
     mod.get_kernel("tensors")[1](x, out)
     arc.synchronize()
-    assert list(out[:15]) == [64, 54, 64, 128, 32, 10, 42, 5, 8, 16, 64, 4, 15, 0, 1]
+    assert list(out[:15]) == [64, 54, 64, 128, 32, 40, 42, 5, 8, 16, 64, 4, 15, 0, 1]
     assert x[63] == -3
 
 
@@ -167,7 +167,7 @@ def test_queue_order_and_queries(mod):
     out = np.full(32, -1, np.int64)
     mod.get_kernel("queues")[1](out)
     arc.synchronize()
-    assert list(out[:9]) == [1, 0, 16, 2, 0, 1, 1, 2, 0]
+    assert list(out[:9]) == [1, 0, 64, 2, 0, 1, 1, 2, 0]
 
 
 def test_tquebind_copy_through(mod):

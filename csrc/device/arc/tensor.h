@@ -193,8 +193,11 @@ public:
         r.pos_ = pos_;
         return r;
     }
-    T *GetPhyAddr() const { return addr_; }
-    T *GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
+    /* The address as the NPU returns it (uint64_t; CANN's CPU twin returns
+     * T*): kernels add byte offsets to it (CATLASS's TransDataTo5HD address
+     * lists) and cast it to a pointer. */
+    uint64_t GetPhyAddr() const { return (uint64_t)(uintptr_t)addr_; }
+    uint64_t GetPhyAddr(uint32_t offset) const { return (uint64_t)(uintptr_t)(addr_ + offset); }
     TPosition GetPosition() const { return pos_; }
     /* The NPU keeps a ShapeInfo on the tensor for the advanced API; the
      * simulated APIs take their shape from their tiling/shape arguments. */
