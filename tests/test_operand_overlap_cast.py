@@ -1,10 +1,15 @@
-"""Undefined operand overlap in Cast (issue 30 item 4, mixed widths): Cast's
-page adds to the general overlap rule that converting to a wider type over
-overlapping operands may give wrong results (a repeat's wider results
-overwrite sources later repeats still read), so any overlap of a widening
-Cast's operands stops the kernel naming both UB ranges and the line; a
-same-width Cast follows the general rule (the same bytes are fine); a
-widening Cast into separate buffers computes what NumPy says."""
+"""Undefined operand overlap in Cast and GatherMask (issue 30 item 4, mixed
+widths and compaction): Cast's page adds to the general overlap rule that
+converting to a wider type over overlapping operands may give wrong results
+(a repeat's wider results overwrite sources later repeats still read), so
+any overlap of a widening Cast's operands stops the kernel naming both UB
+ranges and the line; a same-width Cast follows the general rule (the same
+bytes are fine).  A narrowing Cast and GatherMask's compaction write no
+faster than they read: in place (the destination at the source) every
+element is read before its bytes are written, which kernels rely on, while
+a destination inside the source overwrites what a later repeat reads (the
+general rule's "no later repeat reads what an earlier one wrote").  What
+the rules allow computes what NumPy says."""
 import re
 
 import numpy as np
@@ -38,6 +43,17 @@ extern "C" __global__ __aicore__ void cast_ovl(GM_ADDR x, GM_ADDR z, int32_t mod
     case 3: Cast(i, f, RoundMode::CAST_RINT, N); Cast(f[8], i, RoundMode::CAST_NONE, N); break; // SAME_WIDTH
     case 4: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); Cast(i, f, RoundMode::CAST_RINT, N);
             Cast(f, i, RoundMode::CAST_NONE, N); break;                                         // IN_PLACE
+    case 5: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); Cast(h, f, RoundMode::CAST_NONE, N);   // NARROW_IN_PLACE
+            Cast(f[512], h, RoundMode::CAST_NONE, N); PipeBarrier<PIPE_ALL>(); DataCopy(zg, f[512], N); return;
+    case 6: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); Cast(h[64], f, RoundMode::CAST_NONE, N); break; // NARROW
+    case 7: case 8: {
+        uint64_t kept = 0;
+        Cast(f, h[4 * N], RoundMode::CAST_NONE, N);
+        PipeBarrier<PIPE_V>();
+        if (mode == 7) GatherMask(f, f, 1, false, 0, {1, 4, 8, 0}, kept);                      // COMPACT_IN_PLACE
+        else GatherMask(f[8], f, 1, false, 0, {1, 4, 8, 0}, kept);                             // COMPACT
+        break;
+    }
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(zg, f, N);
@@ -67,6 +83,8 @@ BAD = {
     "WIDEN": (1, (448 * 4, 704 * 4), "src (narrower than dst", (2048, 2560), "its documentation"),
     "WIDEN_L0": (2, (512 * 4, 768 * 4), "src (narrower than dst", (2048, 2560), "its documentation"),
     "SAME_WIDTH": (3, (8 * 4, 264 * 4), "src", (0, 1024), "the documented rule"),
+    "NARROW": (6, (128, 640), "src (wider than dst)", (0, 1024), "the general overlap rule"),
+    "COMPACT": (8, (32, 4096), "src0", (0, 1024), "the general overlap rule"),
 }
 
 
@@ -76,7 +94,8 @@ def test_overlapping_cast_names_both_ranges_and_the_line(kern, tag):
     with pytest.raises(arc.LaunchError) as e:
         run(kern, mode)
     msg = str(e.value)
-    assert f"AscendC::Cast: dst (UB bytes {d0}..{d1}) overlaps {which}" in msg, msg
+    api = "GatherMask" if tag == "COMPACT" else "Cast"
+    assert f"AscendC::{api}: dst (UB bytes {d0}..{d1}) overlaps {which}" in msg, msg
     assert f"(UB bytes {s0}..{s1}), which {rule} does not allow" in msg, msg
     assert re.search(r"cast_ovl\.asc:%d\b" % line_of(tag), msg), msg
     x, z = run(kern, 0)                               # a good launch after
@@ -88,3 +107,12 @@ def test_what_the_rules_allow_computes_numpy(kern):
     np.testing.assert_array_equal(z, x.astype(np.float32))
     x, z = run(kern, 4)                               # same-width Casts in place
     np.testing.assert_array_equal(z, np.rint(x.astype(np.float32)))
+
+
+def test_narrowing_and_compacting_in_place_compute_numpy(kern):
+    x, z = run(kern, 5)                               # float -> half over its own bytes, then back
+    np.testing.assert_array_equal(z, x.astype(np.float32))
+    x, z = run(kern, 7)                               # keep the even lanes, over src0 itself
+    f = x.astype(np.float32)
+    np.testing.assert_array_equal(z[:N // 2], f[0::2])
+    np.testing.assert_array_equal(z[N // 2:], f[N // 2:])   # past the kept ones: src0 as it was

@@ -141,11 +141,18 @@ template <class TD, class TS> constexpr bool cast_ok()
  * over overlapping operands may give wrong results (a repeat's wider
  * results overwrite sources later repeats still read). */
 constexpr const char *WIDEN = "src (narrower than dst: Cast's page warns that overlap when widening gives wrong results)";
+/* Narrowing, a repeat's results take fewer bytes than its sources: in
+ * place (or the destination before the source) reads every source before
+ * its bytes are written; a destination inside the source overwrites what a
+ * later repeat still reads (the general rule). */
+constexpr const char *NARROW = "src (wider than dst)";
 template <class TD, class TS, int M>
 inline void cast_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, int32_t n)
 {
     if (sizeof(TD) > sizeof(TS) && n > 0) /* same widths: un_count applies the general rule */
         check_overlap(d, (uint64_t)n, s, (uint64_t)n, ARC_OVERLAP_NONE, "AscendC::Cast", WIDEN);
+    else if (sizeof(TD) < sizeof(TS) && n > 0)
+        check_overlap(d, (uint64_t)n, s, (uint64_t)n, ARC_OVERLAP_BEHIND, "AscendC::Cast", NARROW);
     un_count(d, s, n, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
 }
 template <class TD, class TS, int M>
@@ -156,6 +163,10 @@ inline void cast_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTenso
         Opnd od = opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
         if (flat(p, od) && flat(p, os))
             check_overlap(d, extent(p, od), s, extent(p, os), ARC_OVERLAP_NONE, "AscendC::Cast", WIDEN);
+    } else if (sizeof(TD) < sizeof(TS)) {
+        Opnd od = opnd<TD>(rp.dstBlkStride, rp.dstRepStride), os = opnd<TS>(rp.srcBlkStride, rp.srcRepStride);
+        if (flat(p, od) && flat(p, os))
+            check_overlap(d, extent(p, od), s, extent(p, os), ARC_OVERLAP_BEHIND, "AscendC::Cast", NARROW);
     }
     un_l0(d, s, p, rp, "AscendC::Cast", [](TS x) -> TD { return cvt<TD, TS, M>(x); });
 }

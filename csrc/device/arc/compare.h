@@ -312,10 +312,26 @@ inline void gather_mask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, b
     const bool per_repeat = reduceMode && gp.repeatTimes > 1;
     uint32_t reps = per_repeat ? gp.repeatTimes : reduceMode ? (mask + L - 1) / L : gp.repeatTimes;
     uint64_t total = per_repeat ? (uint64_t)reps * L : reduceMode ? mask : (uint64_t)reps * L;
-    uint64_t n = 0, cap = dst.bytes_ / sizeof(T), scap = src0.bytes_ / sizeof(T);
-    for (uint32_t r = 0; r < reps; r++) {
+    uint64_t n = 0, cap = dst.bytes_ / sizeof(T), scap = src0.bytes_ / sizeof(T), reach = 0;
+    auto lanes_of = [&](uint32_t r) {
         uint32_t lanes = (uint32_t)((total - (uint64_t)r * L) < L ? (total - (uint64_t)r * L) : L);
-        if (per_repeat && mask < lanes) lanes = mask;
+        return per_repeat && mask < lanes ? mask : lanes;
+    };
+    for (uint32_t r = 0; r < reps; r++) { /* reach: the src0 elements read, for the overlap check below */
+        uint32_t l = lanes_of(r);
+        uint64_t last = l ? ((uint64_t)r * gp.src0RepeatStride + (uint64_t)((l - 1) / epb) * gp.src0BlockStride) * epb +
+                                (l - 1) % epb + 1 : 0;
+        reach = last > reach ? last : reach;
+    }
+    /* The general overlap rule: compaction of contiguous repeats in place
+     * (or into bytes before src0) reads each element before its bytes are
+     * written; a dst inside src0, or repeats that re-read src0's bytes,
+     * would read what an earlier repeat wrote. */
+    const bool flat = gp.src0BlockStride == 1 && (reps <= 1 || gp.src0RepeatStride == 8);
+    __arc::check_overlap(dst, cap, src0, reach < scap ? reach : scap, flat ? ARC_OVERLAP_BEHIND : ARC_OVERLAP_NONE, api,
+                  "src0");
+    for (uint32_t r = 0; r < reps; r++) {
+        uint32_t lanes = lanes_of(r);
         for (uint32_t l = 0; l < lanes; l++) {
             if (!bit(r, l)) continue;
             uint64_t o = ((uint64_t)r * gp.src0RepeatStride + (uint64_t)(l / epb) * gp.src0BlockStride) * epb + l % epb;

@@ -230,9 +230,12 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
  * (within a repeat 100% or no overlap; no repeat reads what an earlier one
  * wrote); ARC_OVERLAP_NONE: the page says no overlap of source and
  * destination, tolerated only as the very same bytes (in place, as CANN's
- * own operators use Floor, Sign and Log).  Anything else is a trap naming
- * both ranges. */
-enum { ARC_OVERLAP_REPEAT = 0, ARC_OVERLAP_NONE = 1 };
+ * own operators use Floor, Sign and Log); ARC_OVERLAP_BEHIND, an API whose
+ * destination advances no faster than its source (narrowing Cast,
+ * GatherMask's compaction): the destination starting at or before the
+ * source, so nothing is written before it is read.  Anything else is a
+ * trap naming both ranges. */
+enum { ARC_OVERLAP_REPEAT = 0, ARC_OVERLAP_NONE = 1, ARC_OVERLAP_BEHIND = 2 };
 void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const void *src, unsigned long long src_bytes,
                          int rule, const char *api, const char *what) ARC_NOMERGE;
 /* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/services/reduce_whole.c),

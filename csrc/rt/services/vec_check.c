@@ -81,7 +81,7 @@ void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const vo
         return;
     if (d == s && dst_bytes == src_bytes)
         return; /* the same bytes: in place (CANN's own operators call even the no-overlap APIs so) */
-    if (rule == ARC_OVERLAP_REPEAT && d + 256 <= s)
+    if ((rule == ARC_OVERLAP_REPEAT && d + 256 <= s) || (rule == ARC_OVERLAP_BEHIND && d <= s))
         return;
     arc_core *c = __arc_core();
     unsigned long long db = (unsigned long long)(d - (uintptr_t)c->ub), sb = (unsigned long long)(s - (uintptr_t)c->ub);
@@ -92,6 +92,9 @@ void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const vo
                rule == ARC_OVERLAP_NONE
                    ? "its documentation does not allow (a source and the destination may not overlap; "
                      "the very same bytes, in place, are tolerated)"
+               : rule == ARC_OVERLAP_BEHIND
+                   ? "the general overlap rule does not allow (a later repeat would read what an earlier one "
+                     "wrote: the destination may start at the source or before it, never inside it)"
                    : "the documented rule does not allow (a source and the destination are the same bytes, or "
                      "do not overlap, or the destination ends a whole 256-byte repeat before the source)");
 }
