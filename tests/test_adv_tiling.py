@@ -126,3 +126,4 @@ def test_cann_named_host_api_compiles_and_matches_python(tmp_path):
     assert out.returncode == 0
     assert out.stdout == adv_tiling.pad_tiling((16, 16), (16, 7), 2, buffer_bytes=adv_tiling.tmp_size(
         "pad", (16, 16), 2)[0]).tobytes()
+

@@ -225,3 +225,16 @@ def test_host_platform_is_the_programs_soc(tmp_path, flag):
     assert f"PASS: {row['aiv']} blocks" in p.stdout
     p = subprocess.run([str(exe)], capture_output=True, text=True, env=dict(e, ASCENDRTC_SIM_SOC="Ascend910B4"))
     assert p.returncode == 0 and "soc=Ascend910B4 " in p.stdout, p.stdout + p.stderr
+
+
+def test_kernel_operator_before_the_host_tiling_api(tmp_path):
+    # kernel_operator.h brings the tiling DSL in kernel mode; the host tiling
+    # API after it then has the structs without the DSL's field descriptions
+    # (asc-devkit's advanced-API examples include them in this order)
+    src = tmp_path / "order.asc"
+    src.write_text('#include "kernel_operator.h"\n#include "tiling/tiling_api.h"\n'
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
+                   'int main() { return AscendC::GetSoftMaxMaxTmpSize(ge::Shape({8, 64}), 4, false) ? 0 : 1; }\n')
+    for arch in ("dav-2201", "dav-3510"):
+        r = cc(tmp_path, "-c", str(src), "-o", str(tmp_path / f"order_{arch}.o"), f"--npu-arch={arch}")
+        assert r.returncode == 0, r.stderr

@@ -64,6 +64,9 @@ template <unsigned N> struct rank_of {
 
 #else
 /* ------------------------------------------------------------- host mode */
+/* Whether the DSL came in host mode: a single-source file's host part may
+ * include kernel_operator.h (kernel mode) before a host tiling header. */
+#define ARC_TILING_DSL_HOST_ 1
 namespace __arc_tiling {
 typedef decltype(sizeof(0)) size_type;
 

@@ -59,9 +59,10 @@ END_TILING_DATA_DEF;
  * LayerNormTiling, RmsNormTiling), shared with the host tiling functions
  * (csrc/host_api/lib/adv_tiling.h). */
 #include "lib/tiling/adv_tiling_data.h"
-#if defined(ASCENDRTC_TILING_HOST) && defined(ARC_TILING_DSL_H_)
+#if defined(ASCENDRTC_TILING_HOST) && defined(ARC_TILING_DSL_HOST_)
 /* their fields, for Python's decoding (op_host code: register/tilingdata_base.h
- * brings the DSL first; plain C++ users of these headers get the structs only) */
+ * brings the DSL in host mode first; plain C++ users of these headers, and a
+ * single-source file that had kernel_operator.h first, get the structs only) */
 #include "lib/tiling/adv_tiling_fields.h"
 #endif
 
