@@ -74,6 +74,10 @@ KNOWN = {
     '34_single_core_splitk_matmul': 'run: Compare failed. Error count: 130760',
     '38_w4a4_matmul_per_token_per_channel_dequant': "build: error: static assertion failed due to requirement '(__arc::is_same<int4b_t, _Float16>::value && __arc::is_same<int, float>::value) || (__arc::i",
     '41_sparse_matmul_tla': "build: error: use of undeclared identifier 'MmadWithSparse'",
+    '42_quant_optimized_matmul_tla': 'run: block 0/24 (AIC): kernel code: integer division by zero (SIGFPE); last device-API call before the fault (at catlass/gemm/block/block_mmad_preload_tla.hpp:180)',
+    '45_strided_batched_matmul_tla': "build: error: no member named 'transform' in namespace 'std'",
+    '102_dynamic_optimized_matmul': "build: error: 'dynamic_optimized_matmul.h' file not found; host code in the kernel source: <dynamic_optimized_matmul.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kernel file's h",
+    '103_dynamic_optimized_quant_matmul_per_token_basic': "build: error: 'dynamic_optimized_matmul_w8a8.h' file not found; host code in the kernel source: <dynamic_optimized_matmul_w8a8.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kerne",
 }
 
 
