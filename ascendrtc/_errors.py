@@ -158,7 +158,7 @@ class OpProjectError(Error, ValueError):
 
 
 class HostCompileError(Error, RuntimeError):
-    """An op project's host code did not compile or load (``_C.HostCode``);
+    """An op project's host code did not compile or load (``_C.OpHostCode``);
     ``log`` holds clang's diagnostics.  The op path reports it as an
     :class:`OpProjectError` naming the op and the file.  ``stage`` is
     "init" when the code loaded but its static initialisers crashed, threw

@@ -2,7 +2,7 @@
 the simulated NPU's clang against the clean-room host tiling API
 (csrc/host_api), loaded by its host ORC loader (csrc/rtc/host_op.cpp), and driven
 through the C entry points of csrc/host_api/arc/host_driver.h, all of it
-through the extension (csrc/ext/host_code.c), contained: a fault, a timeout
+through the extension (csrc/ext/op_host_code.c), contained: a fault, a timeout
 or Ctrl-C in op host code is an answer (csrc/ext/host_run.c).
 
 The definition is read once (JSON); each call is one request (lines of
@@ -19,7 +19,7 @@ from . import _C
 from ._env import env_number
 from ._errors import HostCompileError
 
-__all__ = ["HostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name", "PARAM", "ATTR", "STAGES",
+__all__ = ["OpHostCode", "HostCompileError", "GE_DTYPES", "ge_dtype_of", "ge_dtype_name", "PARAM", "ATTR", "STAGES",
            "MODES", "host_timeout"]
 
 PARAM: Dict[str, int] = dict(_C.OP_PARAM_TYPES)        # "REQUIRED" -> ops::Option value
@@ -73,9 +73,9 @@ def ge_dtype_name(ge: int) -> str:
     return f"{base} ({np_name})" if np_name else base
 
 
-class HostCode:
+class OpHostCode:
     """An op project's host code, compiled and loaded in this process
-    (``_C.HostCode``: the backend's host ORC loader through the extension);
+    (``_C.OpHostCode``: the backend's host ORC loader through the extension);
     its static initialisers run contained too, bounded by ``timeout`` seconds
     (0: none).  Calls answer ``(False, stage, message)`` when op code failed, faulted or
     ran past ``timeout`` seconds; Ctrl-C raises KeyboardInterrupt."""
@@ -83,11 +83,11 @@ class HostCode:
     def __init__(self, files: Mapping[str, str], mains: Sequence[str], options: Sequence[str] = (),
                  timeout: float = 0.0):
         paths = list(files)
-        self._code = _C.HostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
+        self._code = _C.OpHostCode(paths, [files[p] for p in paths], list(mains), list(options), timeout)
         self.log = self._code.log
 
     def close(self) -> None:
-        """Runs the code's destructors now (contained) and unloads it; see ``_C.HostCode.close``."""
+        """Runs the code's destructors now (contained) and unloads it; see ``_C.OpHostCode.close``."""
         self._code.close()
 
     def factory(self, op_type: str) -> Optional[int]:
@@ -103,5 +103,17 @@ class HostCode:
         return json.loads(r)
 
     def plan(self, factory: int, mode: str, request: str, timeout: float) -> tuple:
-        """One call (``mode`` "INFER" or "TILING"); see ``_C.HostCode.plan``."""
+        """One call (``mode`` "INFER" or "TILING"); see ``_C.OpHostCode.plan``."""
         return self._code.plan(factory, MODES[mode], request, timeout)
+
+
+def __getattr__(name: str):
+    """``HostCode``, OpHostCode's old name (one word per concept: "op host
+    code" is an op project's, "program host code" a single-source
+    program's), kept for one release with a DeprecationWarning."""
+    if name == "HostCode":
+        import warnings
+        warnings.warn("ascendrtc._op_host.HostCode is renamed OpHostCode (op host code; a single-source program's "
+                      "is program host code); the old name goes in the next release", DeprecationWarning, stacklevel=2)
+        return OpHostCode
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

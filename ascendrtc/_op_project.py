@@ -35,7 +35,7 @@ from . import _C
 from ._poison import check_written, poison, poisoning
 from ._errors import Error
 from ._op_kernel import OpProjectError, op_kernel
-from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, HostCode,
+from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, OpHostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
 from ._op_library import host_sources
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
@@ -114,7 +114,7 @@ class OpProject:
         self.kernel_file = self._find_kernel()
         try:
             units = dict(units or {})
-            self._host = HostCode({**self.files, **units}, hosts, self._options, self._timeout())
+            self._host = OpHostCode({**self.files, **units}, hosts, self._options, self._timeout())
         except HostCompileError as e:  # the compile, or its static initialisers ("init": naming the file)
             raise (_error(op_type, e.file or self.host_file, str(e)) if e.stage == "init" else
                    _error(op_type, self.host_file, compile_reason(e.log), e.log)) from None
@@ -530,7 +530,7 @@ class OpProject:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _open_host(self) -> HostCode:
+    def _open_host(self) -> OpHostCode:
         if self._closed:
             raise _error(self.op_type, self.host_file, "the op was closed (OpProject.close() unloaded its host "
                          "code); op_project(...) loads it again")

@@ -97,9 +97,19 @@ def test_every_exception_class_of_the_package_is_an_ascendrtc_error():
 
 
 def test_host_code_that_does_not_compile_raises_host_compile_error():
-    from ascendrtc._op_host import HostCode
+    from ascendrtc._op_host import OpHostCode
     with pytest.raises(arc.Error) as ei:
-        HostCode({"op_host/bad.cpp": "int f() { return undeclared; }\n"}, ["op_host/bad.cpp"])
+        OpHostCode({"op_host/bad.cpp": "int f() { return undeclared; }\n"}, ["op_host/bad.cpp"])
     e = ei.value
     assert type(e).__name__ == "HostCompileError" and isinstance(e, RuntimeError)
     assert "undeclared" in e.log
+
+
+def test_old_op_host_code_name_is_a_deprecated_alias():
+    from ascendrtc import _op_host
+    with pytest.warns(DeprecationWarning, match=r"HostCode is renamed OpHostCode \(op host code; a single-source "
+                                                r"program's is program host code\)"):
+        old = _op_host.HostCode
+    assert old is _op_host.OpHostCode
+    with pytest.raises(AttributeError, match="no attribute 'HostCodes'"):
+        _op_host.HostCodes

@@ -120,4 +120,4 @@ def test_a_warm_call_crosses_into_c_twice_and_reads_no_json(monkeypatch):
     launches = sum(k.calls for k in op._kernels.values())
     assert launches == 1 and np.array_equal(lo, np.minimum(a, b)) and np.array_equal(hi, np.maximum(a, b))
     assert len(c_calls) + launches <= 3, c_calls
-    assert c_calls == ["HostCode.plan"], c_calls
+    assert c_calls == ["OpHostCode.plan"], c_calls

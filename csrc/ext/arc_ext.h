@@ -161,7 +161,7 @@ typedef struct arc_state {
     PyTypeObject *StreamType;
     PyTypeObject *EventType;
     PyTypeObject *ModuleType;
-    PyTypeObject *HostCodeType;
+    PyTypeObject *OpHostCodeType;
     PyTypeObject *KernelType;
     PyTypeObject *LauncherType;
     PyTypeObject *IntentType;
@@ -298,7 +298,7 @@ int arc_meta_types_init(PyObject *m, arc_state *st);
 /* The ARCHS, SOCS and GE_DTYPES constants on module m (tables.c).  Returns 0 or -1. */
 int arc_tables_init(PyObject *m);
 /* _C.OP_PARAM_TYPES, OP_ATTR_KINDS, OP_STAGES, OP_MODES and
- * OP_SHAPE_UNKNOWN from host_api/arc/op_protocol.h (host_code.c). */
+ * OP_SHAPE_UNKNOWN from host_api/arc/op_protocol.h (op_host_code.c). */
 int arc_op_protocol_init(PyObject *m);
 /* _C.read_meta(data) */
 PyObject *arc_read_meta(PyObject *module, PyObject *data);
@@ -315,8 +315,8 @@ typedef struct {
 } ModuleObject;
 
 extern PyType_Spec module_spec;
-/* _C.HostCode: an op project's host code (host_code.c). */
-extern PyType_Spec hostcode_spec;
+/* _C.OpHostCode: an op project's host code (op_host_code.c). */
+extern PyType_Spec op_host_code_spec;
 /* _C.load_module(data) -> Module (module_object.c). */
 PyObject *arc_module_load(PyObject *module, PyObject *data);
 

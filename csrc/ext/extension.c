@@ -248,7 +248,7 @@ static int mod_exec(PyObject *m)
         return -1;
     if (!(st->DeviceArrayType = add_type(m, &devicearray_spec)) || !(st->StreamType = add_type(m, &stream_spec)) ||
         !(st->EventType = add_type(m, &event_spec)) || !(st->ModuleType = add_type(m, &module_spec)) ||
-        !(st->HostCodeType = add_type(m, &hostcode_spec)) ||
+        !(st->OpHostCodeType = add_type(m, &op_host_code_spec)) ||
         !(st->KernelType = add_type(m, &kernel_spec)) || !(st->LauncherType = add_type(m, &launcher_spec)) ||
         !(st->IntentType = add_type(m, &intent_spec)) || !(st->BinaryMetaType = add_type(m, &binarymeta_spec)))
         return -1;
@@ -266,7 +266,7 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg)
     Py_VISIT(st->StreamType);
     Py_VISIT(st->EventType);
     Py_VISIT(st->ModuleType);
-    Py_VISIT(st->HostCodeType);
+    Py_VISIT(st->OpHostCodeType);
     Py_VISIT(st->KernelType);
     Py_VISIT(st->LauncherType);
     Py_VISIT(st->IntentType);
@@ -287,7 +287,7 @@ static int mod_clear(PyObject *m)
     Py_CLEAR(st->StreamType);
     Py_CLEAR(st->EventType);
     Py_CLEAR(st->ModuleType);
-    Py_CLEAR(st->HostCodeType);
+    Py_CLEAR(st->OpHostCodeType);
     Py_CLEAR(st->KernelType);
     Py_CLEAR(st->LauncherType);
     Py_CLEAR(st->IntentType);

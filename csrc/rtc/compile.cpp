@@ -51,7 +51,7 @@
 #include "config.h"
 #include "deps.h"
 #include "emit.h"
-#include "host_code.h"
+#include "program_host.h"
 #include "infer_types.h"
 #include "kernel_uses.h"
 #include "lenient.h"
@@ -180,7 +180,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     std::string main_text(req->text, req->len);
     const bool host_obj = req->opts->host_object;
-    // Host code (host_code.h): one translation unit with the system headers,
+    // Host code (program_host.h): one translation unit with the system headers,
     // as CANN's single-source flow compiles it; the host part is dropped
     // after the frontend.  Without system headers the device-only compile
     // names the host headers it cannot find.

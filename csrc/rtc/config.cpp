@@ -33,7 +33,7 @@ std::string g_version;
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_device_fs;
 const char *kAclRoot = "/arc/acl/include";
 const char *kHostApiRoot = "/arc/host/include";
-// For kernel files with host code (host_code.h): the device headers (the
+// For kernel files with host code (program_host.h): the device headers (the
 // system's C and C++ libraries serve the standard headers, as host code
 // needs all of them), plus ascendrtc's ACL headers and the host tiling API
 // (tiling/tiling_api.h, platform_ascendc...), which the host part of such a

@@ -20,7 +20,7 @@ void ensure_init();
 // The CPU kernels are built for, and "clang <version>" (after ensure_init).
 const std::string &target_cpu();
 const std::string &compiler_version();
-// The device headers; for kernel files with host code (host_code.h), the
+// The device headers; for kernel files with host code (program_host.h), the
 // device headers less the C++ library stand-ins, the ACL headers and the
 // host tiling API (after ensure_init).
 llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> device_fs();

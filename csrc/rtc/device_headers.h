@@ -14,7 +14,7 @@ typedef struct arc_vfile {
 /* Terminated by an entry with a NULL path. */
 extern const arc_vfile arc_device_headers[];
 /* ascendrtc's ACL headers (csrc/include: acl/acl.h ...), for kernel files
- * with host code (host_code.h). */
+ * with host code (program_host.h). */
 extern const arc_vfile arc_acl_headers[];
 /* The host tiling API (csrc/host_api), for op_host code and host code. */
 extern const arc_vfile arc_host_headers[];

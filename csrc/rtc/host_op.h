@@ -4,7 +4,7 @@
  * points of csrc/host_api/arc/host_driver.h (arc_host_describe,
  * arc_host_call, arc_host_free) and the op factories OP_ADD makes
  * (arc_op_new_<Type>).  Exported from libacl_rtc.so; the extension reaches
- * it through its function table (csrc/ext/host_code.c). */
+ * it through its function table (csrc/ext/op_host_code.c). */
 #ifndef ARC_RTC_HOST_OP_H_
 #define ARC_RTC_HOST_OP_H_
 

@@ -16,7 +16,7 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 #pragma GCC diagnostic pop
 
-#include "host_code.h"
+#include "program_host.h"
 
 namespace arc_rtc {
 namespace {

@@ -6,7 +6,7 @@
 // tiling key) they sit in, as CANN's compiler sees both the AIC's and the
 // AIV's code.
 #include "kernel_uses.h"
-#include "host_code.h"
+#include "program_host.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>

@@ -12,7 +12,7 @@ namespace arc_rtc {
 // Returns `log` with every error about a missing Ascend C API, a DTYPE_*
 // macro or host code extended, after clang's message, by what the name is
 // and what to do.  `host_code`: the source compiled in host-code mode
-// (host_code.h), so a missing host header is one this machine lacks.
+// (program_host.h), so a missing host header is one this machine lacks.
 std::string explain_unknown_names(const std::string &log, bool host_code = false);
 
 } // namespace arc_rtc

@@ -2,7 +2,7 @@
 // points through which ascendrtc reads the op definition and runs its
 // InferShape, InferDataType and tiling functions.  Requests are lines of
 // text; the definition is described once as JSON, calls answer in an
-// arc_op_plan (arc/op_protocol.h).  The caller (csrc/ext/host_code.c) runs
+// arc_op_plan (arc/op_protocol.h).  The caller (csrc/ext/op_host_code.c) runs
 // each entry point on a thread of its own under the fault handlers and
 // serialises them, so nothing here holds a lock while op code runs (a
 // call abandoned after a fault or a timeout must not leave one held).

@@ -1,7 +1,7 @@
 /* arc/op_protocol.h - the codes ascendrtc and an op's host code exchange,
  * one table each, for both sides: the host driver (arc/host_driver.h, C++
  * compiled with the op's op_host sources), ops::Option/ops::AttrKind
- * (register/op_def.h), the extension (csrc/ext/host_code.c, C) and, through
+ * (register/op_def.h), the extension (csrc/ext/op_host_code.c, C) and, through
  * _C.OP_PARAM_TYPES/OP_ATTR_KINDS/OP_STAGES, Python (ascendrtc/_op_*.py).
  * Also the plan a call returns: a C struct, no text to parse.  Internal to
  * ascendrtc; nothing here is for op code to use. */

@@ -363,7 +363,7 @@ void ascendrtc_fault_recovery(sigjmp_buf *jb)
     recovery = jb;
 }
 
-/* Exported for the extension (host_code.c): stop a thread running op host
+/* Exported for the extension (op_host_code.c): stop a thread running op host
  * code under a recovery point (it siglongjmps there with the signal). */
 int ascendrtc_fault_interrupt(unsigned long thread)
 {

@@ -1,5 +1,5 @@
-// host_code.cpp - see host_code.h.
-#include "host_code.h"
+// program_host.cpp - see program_host.h.
+#include "program_host.h"
 #include "resource_dir.h"
 
 #include <cstring>

@@ -1,4 +1,4 @@
-/* host_code.c - HostCode (_C.HostCode): an op project's host code
+/* op_host_code.c - OpHostCode (_C.OpHostCode): an op project's host code
  * compiled and loaded by the backend's host ORC loader (rtc/host_op.cpp, reached
  * through ARC_EXT_FUNCS like every other backend function), and the C
  * entry points it answers through (csrc/host_api/arc/host_driver.h:
@@ -245,7 +245,7 @@ static void compile_main(void *p)
                                               &a->op, &a->log, &a->cancel);
 }
 
-/* HostCode(paths, texts, mains, options, timeout=0) -> compiled, loaded
+/* OpHostCode(paths, texts, mains, options, timeout=0) -> compiled, loaded
  * and initialised (its static initialisers run contained, bounded by
  * timeout seconds); raises ascendrtc's HostCompileError with clang's
  * diagnostics as .log when it does not compile or load (stage "compile"),
@@ -257,13 +257,13 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
     const char **c[4] = {NULL, NULL, NULL, NULL};
     Py_ssize_t n[4];
     double timeout_s = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|d:HostCode", kwlist, &lists[0], &lists[1], &lists[2],
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|d:OpHostCode", kwlist, &lists[0], &lists[1], &lists[2],
                                      &lists[3], &timeout_s))
         return NULL;
     if (!have_host_jit())
         return NULL;
     for (int i = 0; i < 4; i++) {
-        if (!(seqs[i] = PySequence_Fast(lists[i], "HostCode: expected sequences of str")))
+        if (!(seqs[i] = PySequence_Fast(lists[i], "OpHostCode: expected sequences of str")))
             goto done;
         n[i] = PySequence_Fast_GET_SIZE(seqs[i]);
         if (n[i] > INT32_MAX || !(c[i] = PyMem_Calloc(n[i] ? (size_t)n[i] : 1, sizeof *c[i]))) {
@@ -275,7 +275,7 @@ static PyObject *hostcode_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
                 goto done;
     }
     if (n[0] != n[1]) {
-        PyErr_SetString(PyExc_ValueError, "HostCode: paths and texts differ in length");
+        PyErr_SetString(PyExc_ValueError, "OpHostCode: paths and texts differ in length");
         goto done;
     }
     compile_args ca = {(int)n[0], c[0], c[1], (int)n[2], c[2], (int)n[3], c[3], NULL, NULL, -1, 0};
@@ -351,7 +351,7 @@ static int open_or_raise(PyObject *op)
 {
     if (!((HostCodeObject *)op)->closed)
         return 0;
-    PyErr_SetString(PyExc_ValueError, "the op host code was closed (HostCode.close() unloaded it)");
+    PyErr_SetString(PyExc_ValueError, "the op host code was closed (OpHostCode.close() unloaded it)");
     return -1;
 }
 
@@ -590,8 +590,8 @@ static PyType_Slot hostcode_slots[] = {
     {0, NULL},
 };
 
-PyType_Spec hostcode_spec = {
-    .name = "ascendrtc._C.HostCode",
+PyType_Spec op_host_code_spec = {
+    .name = "ascendrtc._C.OpHostCode",
     .basicsize = sizeof(HostCodeObject),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     .slots = hostcode_slots,

@@ -1,4 +1,4 @@
-// host_code.h - CANN's single-source flow for kernel files with host code
+// program_host.h - CANN's single-source flow for kernel files with host code
 // (a main, ACL calls, the C++ library): such a file compiles as one
 // translation unit with this machine's system headers and ascendrtc's ACL
 // headers; the host functions are type-checked and then dropped from the
