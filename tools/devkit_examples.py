@@ -58,8 +58,6 @@ KNOWN = {
         "error: no template named 'Histograms' in namespace 'AscendC::Reg'; did you mean 'HistogramsVF'?",
     '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/squeeze':
         "error: no type named 'UnalignRegForStore' in namespace 'AscendC::Reg'",
-    '01_simd_cpp_api/03_basic_api/03_matrix_compute/fixpipe_l0c2l1':
-        "error: use of undeclared identifier 'QuantMode_t'; did you mean 'AscendC::QuantMode_t'?",
     '01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad_load3dv2':
         '[ERROR] result error',
     '01_simd_cpp_api/03_basic_api/05_sync_control/task_sync':
