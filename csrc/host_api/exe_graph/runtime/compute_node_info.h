@@ -1,9 +1,19 @@
 // exe_graph/runtime/compute_node_info.h - gert::ComputeNodeInfo: the node
-// an op's host functions run for (name, type, instance counts, IR inputs).
+// an op's host functions run for (name, type, instance counts, IR inputs),
+// and arc_host::NodeContext, what every context of those functions shares.
 #ifndef ARC_HOST_EXE_GRAPH_COMPUTE_NODE_INFO_H
 #define ARC_HOST_EXE_GRAPH_COMPUTE_NODE_INFO_H
 
 #include "arc/op_state.h"
+
+namespace arc_host {
+// An instance's views, null for an absent one (every context hands these out).
+inline const gert::StorageShape *shape_of(Io *io) { return io ? &io->shape : nullptr; }
+inline const gert::Shape *origin_of(Io *io) { return io ? &io->shape.GetOriginShape() : nullptr; }
+inline const gert::CompileTimeTensorDesc *desc_of(Io *io) { return io ? &io->desc : nullptr; }
+inline const gert::Tensor *tensor_of(Io *io) { return io ? &io->tensor : nullptr; }
+inline ge::DataType dtype_of(Io *io) { return io ? io->desc.GetDataType() : ge::DT_UNDEFINED; }
+} // namespace arc_host
 
 namespace gert {
 
@@ -27,31 +37,50 @@ public:
     size_t GetOutputsNum() const { return s_->outputs.io.size(); }
     size_t GetIrInputsNum() const { return s_->inputs.ir_start.size(); }
     size_t GetIrOutputsNum() const { return s_->outputs.ir_start.size(); }
-    const AnchorInstanceInfo *GetInputInstanceInfo(size_t ir) const
-    {
-        if (ir >= s_->inputs.ir_start.size())
-            return nullptr;
-        info_ = AnchorInstanceInfo(s_->inputs.ir_start[ir], s_->inputs.ir_count[ir]);
-        return &info_;
-    }
+    const AnchorInstanceInfo *GetInputInstanceInfo(size_t ir) const { return instance(s_->inputs, ir, in_); }
+    const AnchorInstanceInfo *GetOutputInstanceInfo(size_t ir) const { return instance(s_->outputs, ir, out_); }
     // The tensor description of input/output instance i (null past the last).
-    const CompileTimeTensorDesc *GetInputTdInfo(size_t i) const
-    {
-        arc_host::Io *io = s_->inputs.at(i);
-        return io ? &io->desc : nullptr;
-    }
-    const CompileTimeTensorDesc *GetOutputTdInfo(size_t i) const
-    {
-        arc_host::Io *io = s_->outputs.at(i);
-        return io ? &io->desc : nullptr;
-    }
+    const CompileTimeTensorDesc *GetInputTdInfo(size_t i) const { return arc_host::desc_of(s_->inputs.at(i)); }
+    const CompileTimeTensorDesc *GetOutputTdInfo(size_t i) const { return arc_host::desc_of(s_->outputs.at(i)); }
     const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
 
 private:
+    static const AnchorInstanceInfo *instance(const arc_host::IoList &l, size_t ir, AnchorInstanceInfo &info)
+    {
+        if (ir >= l.ir_start.size())
+            return nullptr;
+        info = AnchorInstanceInfo(l.ir_start[ir], l.ir_count[ir]);
+        return &info;
+    }
     arc_host::OpState *s_;
-    mutable AnchorInstanceInfo info_{0, 0};
+    mutable AnchorInstanceInfo in_{0, 0}, out_{0, 0};
 };
 
 } // namespace gert
+
+namespace arc_host {
+// What every context of a node's host functions (InferShape, InferDataType,
+// tiling, TilingParse) shares: the node, its instance counts and IR
+// instance info, its attributes.
+class NodeContext {
+public:
+    explicit NodeContext(OpState *s) : s_(s), node_(s) {}
+    const gert::ComputeNodeInfo *GetComputeNodeInfo() const { return &node_; }
+    const char *GetNodeName() const { return s_->node_name.c_str(); }
+    const char *GetNodeType() const { return s_->node_type.c_str(); }
+    size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
+    size_t GetComputeNodeOutputNum() const { return s_->outputs.io.size(); }
+    const gert::AnchorInstanceInfo *GetIrInputInstanceInfo(size_t ir) const { return node_.GetInputInstanceInfo(ir); }
+    const gert::AnchorInstanceInfo *GetIrOutputInstanceInfo(size_t ir) const
+    {
+        return node_.GetOutputInstanceInfo(ir);
+    }
+    const gert::RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
+
+protected:
+    OpState *s_;
+    gert::ComputeNodeInfo node_;
+};
+} // namespace arc_host
 
 #endif

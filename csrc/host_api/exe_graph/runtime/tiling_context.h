@@ -14,38 +14,38 @@
 
 namespace gert {
 
-class TilingContext {
+class TilingContext : public arc_host::NodeContext {
 public:
-    explicit TilingContext(arc_host::OpState *s) : s_(s), node_(s) {}
-    const ComputeNodeInfo *GetComputeNodeInfo() const { return &node_; }
+    explicit TilingContext(arc_host::OpState *s) : NodeContext(s) {}
 
-    const StorageShape *GetInputShape(size_t i) const { return shape(s_->inputs.at(i)); }
-    const StorageShape *GetOutputShape(size_t i) const { return shape(s_->outputs.at(i)); }
-    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return desc(s_->inputs.at(i)); }
-    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return desc(s_->outputs.at(i)); }
-    const Tensor *GetInputTensor(size_t i) const { return tensor(s_->inputs.at(i)); }
-    const StorageShape *GetOptionalInputShape(size_t ir) const { return shape(s_->inputs.ir(ir)); }
-    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
-    const Tensor *GetOptionalInputTensor(size_t ir) const { return tensor(s_->inputs.ir(ir)); }
-    const StorageShape *GetRequiredInputShape(size_t ir) const { return shape(s_->inputs.ir(ir)); }
-    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t ir) const { return desc(s_->inputs.ir(ir)); }
-    const Tensor *GetRequiredInputTensor(size_t ir) const { return tensor(s_->inputs.ir(ir)); }
-    const StorageShape *GetDynamicInputShape(size_t ir, size_t rel) const { return shape(s_->inputs.ir(ir, rel)); }
+    const StorageShape *GetInputShape(size_t i) const { return arc_host::shape_of(s_->inputs.at(i)); }
+    const StorageShape *GetOutputShape(size_t i) const { return arc_host::shape_of(s_->outputs.at(i)); }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return arc_host::desc_of(s_->inputs.at(i)); }
+    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return arc_host::desc_of(s_->outputs.at(i)); }
+    const Tensor *GetInputTensor(size_t i) const { return arc_host::tensor_of(s_->inputs.at(i)); }
+    const StorageShape *GetOptionalInputShape(size_t ir) const { return arc_host::shape_of(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return arc_host::desc_of(s_->inputs.ir(ir)); }
+    const Tensor *GetOptionalInputTensor(size_t ir) const { return arc_host::tensor_of(s_->inputs.ir(ir)); }
+    const StorageShape *GetRequiredInputShape(size_t ir) const { return arc_host::shape_of(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t ir) const { return arc_host::desc_of(s_->inputs.ir(ir)); }
+    const Tensor *GetRequiredInputTensor(size_t ir) const { return arc_host::tensor_of(s_->inputs.ir(ir)); }
+    const StorageShape *GetDynamicInputShape(size_t ir, size_t rel) const
+    {
+        return arc_host::shape_of(s_->inputs.ir(ir, rel));
+    }
     const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t rel) const
     {
-        return desc(s_->inputs.ir(ir, rel));
+        return arc_host::desc_of(s_->inputs.ir(ir, rel));
     }
-    const Tensor *GetDynamicInputTensor(size_t ir, size_t rel) const { return tensor(s_->inputs.ir(ir, rel)); }
-    size_t GetComputeNodeInputNum() const { return s_->inputs.io.size(); }
-    size_t GetComputeNodeOutputNum() const { return s_->outputs.io.size(); }
-    const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
+    const Tensor *GetDynamicInputTensor(size_t ir, size_t rel) const
+    {
+        return arc_host::tensor_of(s_->inputs.ir(ir, rel));
+    }
     // The compile info the op's TilingParse filled (IMPL_OP_OPTILING(op).TilingParse<T>(fn)); null without one.
     template <typename T = void> const T *GetCompileInfo() const
     {
         return static_cast<const T *>(s_->compile_info);
     }
-    const char *GetNodeName() const { return s_->node_name.c_str(); }
-    const char *GetNodeType() const { return s_->node_type.c_str(); }
 
     ge::graphStatus SetBlockDim(uint32_t n)
     {
@@ -118,9 +118,6 @@ public:
     const Stride *GetInputStride(size_t) const { return nullptr; }
 
 private:
-    static const StorageShape *shape(arc_host::Io *io) { return io ? &io->shape : nullptr; }
-    static const CompileTimeTensorDesc *desc(arc_host::Io *io) { return io ? &io->desc : nullptr; }
-    static const Tensor *tensor(arc_host::Io *io) { return io ? &io->tensor : nullptr; }
     // "T = Foo" out of __PRETTY_FUNCTION__.
     static std::string arc_type_name(const char *pretty)
     {
@@ -131,9 +128,6 @@ private:
         size_t end = s.find_first_of(";]");
         return end == std::string::npos ? s : s.substr(0, end);
     }
-
-    arc_host::OpState *s_;
-    ComputeNodeInfo node_;
 };
 
 } // namespace gert

@@ -7,20 +7,16 @@
 #define ARC_HOST_EXE_GRAPH_TILING_PARSE_CONTEXT_H
 
 #include "arc/op_state.h"
+#include "exe_graph/runtime/compute_node_info.h"
 
 namespace gert {
 
-class TilingParseContext {
+class TilingParseContext : public arc_host::NodeContext {
 public:
-    explicit TilingParseContext(arc_host::OpState *s) : s_(s) {}
+    explicit TilingParseContext(arc_host::OpState *s) : NodeContext(s) {}
     template <typename T> T *GetCompiledInfo() const { return static_cast<T *>(s_->compile_info); }
     const char *GetCompiledJson() const { return "{}"; }
     fe::PlatFormInfos *GetPlatformInfo() const { return &s_->platform; }
-    const char *GetNodeName() const { return s_->node_name.c_str(); }
-    const char *GetNodeType() const { return s_->node_type.c_str(); }
-
-private:
-    arc_host::OpState *s_;
 };
 
 using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
