@@ -11,7 +11,7 @@ from typing import Dict, List, Mapping, Optional
 from ._errors import OpProjectError
 
 __all__ = ["library_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
-           "library_units", "OP_ONLY", "build_rules", "host_sources",
+           "library_units", "OP_ONLY", "build_rules", "host_sources", "dependency_files", "dependency_include_dirs",
            "kernel_include_dirs"]
 
 # In host compile options, marks the next option as the op's alone: the
@@ -124,10 +124,12 @@ _KEYWORDS = {"OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR"
 
 def build_rules(path: str) -> Optional[Dict[str, List[str]]]:
     """What the op library's CMake says of an op directory: its
-    ``add_modules_sources(... COMPUTE_UNIT u... TILING_DIR d...)`` call
-    (in the op's or its op_host's CMakeLists.txt) as ``{"units": [...],
-    "dirs": [...]}`` (the n-th compute unit's tiling sources are in
-    ``op_host/<n-th dir>``); None where neither file makes that call (a
+    ``add_modules_sources(... COMPUTE_UNIT u... TILING_DIR d...
+    DEPENDENCIES o...)`` call (in the op's or its op_host's
+    CMakeLists.txt) as ``{"units": [...], "dirs": [...], "deps": [...]}``
+    (the n-th compute unit's tiling sources are in ``op_host/<n-th dir>``;
+    deps: the shared directories whose sources the build adds, see
+    :func:`dependency_files`); None where neither file makes that call (a
     custom op project: every op_host source is host code)."""
     for cm in (os.path.join(path, "CMakeLists.txt"), os.path.join(path, "op_host", "CMakeLists.txt")):
         try:
@@ -139,14 +141,14 @@ def build_rules(path: str) -> Optional[Dict[str, List[str]]]:
         if not call:
             continue
         sets = {m.group(1): m.group(2).replace('"', " ").split() for m in _SET.finditer(text)}
-        args, key = {"COMPUTE_UNIT": [], "TILING_DIR": []}, None
+        args, key = {"COMPUTE_UNIT": [], "TILING_DIR": [], "DEPENDENCIES": []}, None
         for tok in call.group(1).replace('"', " ").split():
             if tok in _KEYWORDS:
                 key = tok
             elif key in args:
                 m = re.fullmatch(r"\$\{SUPPORT_(COMPUTE_UNIT|TILING_DIR)\}", tok)
                 args[key] += sets.get(m.group(1), []) if m else [tok]
-        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"]}
+        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"]}
     return None
 
 
@@ -162,7 +164,9 @@ def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str
         return cpp
     units, dirs = rules["units"], rules["dirs"]
     tiling_dir = dirs[units.index(unit)] if unit in units and units.index(unit) < len(dirs) else None
-    out = []
+    deps = rules.get("deps") or []
+    out = sorted(p for p in files if p.split("/")[0] in deps and p.split("/")[1:2] == ["op_host"] and
+                 p.count("/") == 2 and p.endswith((".cpp", ".cc")))
     for p in cpp:
         parts = p.split("/")
         name = parts[-1]
@@ -173,3 +177,32 @@ def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str
         elif len(parts) >= 3 and parts[1] == "op_tiling":
             out.append(p)
     return out
+
+
+def dependency_files(path: str, deps: List[str]) -> Dict[str, str]:
+    """The sources of an op's ``DEPENDENCIES`` (a shared directory beside
+    the op, e.g. ops-nn's ``foreach/foreach_utils``) as the op library's
+    build lays them out beside the op: its ``op_kernel`` files at
+    ``<dep>/<file>`` (the kernels include ``"../foreach_utils/x.h"``), its
+    ``op_host`` files at ``<dep>/op_host/<file>`` (its op_host sources are
+    compiled with the op's: InferShape and tiling functions, :func:`host_sources`)."""
+    out: Dict[str, str] = {}
+    parent = os.path.dirname(os.path.abspath(path))
+    for dep in deps:
+        d = os.path.join(parent, dep)
+        if not os.path.isdir(d):
+            continue
+        for rel, text in read_dir(os.path.join(d, "op_kernel")).items():
+            out[f"{dep}/{rel}"] = text
+        for rel, text in read_dir(os.path.join(d, "op_host")).items():
+            out[f"{dep}/op_host/{rel}"] = text
+    return out
+
+
+def dependency_include_dirs(path: str, deps: Mapping[str, str]) -> List[str]:
+    """The op_host directories of the op's DEPENDENCIES (files from
+    :func:`dependency_files`): the library's build adds them to the host
+    include path (``#include "foreach_tiling_class.h"``)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    names = sorted({k.split("/")[0] for k in deps if k.split("/")[1:2] == ["op_host"]})
+    return [os.path.join(parent, n, "op_host") for n in names]

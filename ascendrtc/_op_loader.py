@@ -15,7 +15,8 @@ import threading
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._env import env_number
-from ._op_library import (OP_ONLY, build_rules, kernel_include_dirs, library_include_dirs, library_units,
+from ._op_library import (OP_ONLY, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
+                          library_include_dirs, library_units,
                           opbase_include_dirs, opbase_root, read_dir)
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
 
@@ -90,7 +91,10 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
         rules = build_rules(path)
-        options = tuple(options) + tuple(o for d in library_include_dirs(path) for o in (OP_ONLY, "-I" + d))
+        deps = dependency_files(path, rules["deps"]) if rules and rules.get("deps") else {}
+        files.update(deps)
+        options = tuple(options) + tuple(o for d in library_include_dirs(path) + dependency_include_dirs(path, deps)
+                                         for o in (OP_ONLY, "-I" + d))
     base = opbase_root(opbase)
     kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
     units = {}

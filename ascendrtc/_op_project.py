@@ -38,6 +38,7 @@ from ._op_kernel import OpProjectError, op_kernel
 from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTPUTS, OpHostCode,
                        HostCompileError, ge_dtype_name, ge_dtype_of, host_timeout, numpy_dtype_of)
 from ._op_library import host_sources
+from ._op_dynamic import generated_tiling_header, group, known_shapes, out_counts, run_lists
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
 from ._op_tiling_plain import parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
@@ -60,8 +61,6 @@ def _error(op: str, file: Optional[str], reason: str, log: str = "") -> OpProjec
     e = OpProjectError(f"op {op}{where}: {reason}")
     e.op, e.file, e.reason, e.log = op, file, reason, log
     return e
-
-
 
 
 def _camel_to_snake(name: str) -> str:
@@ -255,13 +254,14 @@ class OpProject:
         return lines
 
     def _request(self, soc: Dict[str, Any], inputs: List[List[np.ndarray]],
-                 outputs: Sequence[Tuple[Optional[Tuple[int, ...]], int]], attr_lines: List[str]) -> str:
+                 outputs: Sequence[Tuple[int, Optional[Tuple[int, ...]], int]], attr_lines: List[str]) -> str:
+        """The host call's request: one in/out line per instance (ir, shape,
+        ge dtype), then nin/nout, which add the absent trailing ones."""
         f = _soc_facts(soc["info"])
         lines = [f"capacity {self.tiling_capacity}",
                  "soc {} {} {} {} {} {} {} {} {} {} {} {} 1 {}".format(
                      soc["soc"], soc["short"], f["aic"], f["aiv"], f["ub"], f["l1"], f["l0a"], f["l0b"], f["l0c"],
-                     f["l2"], f["hbm"], 0, f["arch"]),
-                 f"nin {len(inputs)}", f"nout {len(outputs)}"]
+                     f["l2"], f["hbm"], 0, f["arch"])]
         ins = self.definition["inputs"]
         for ir, (p, arrs) in enumerate(zip(ins, inputs)):
             fmt = p["formats"][0] if p["formats"] else 2
@@ -269,29 +269,13 @@ class OpProject:
                 dims = " ".join(str(d) for d in a.shape)
                 lines.append(f"in {ir} {ge_dtype_of(a.dtype)} {fmt} {a.ndim} {dims} "
                              f"{a.ctypes.data:x} {a.nbytes}")
-        for ir, (shape, ge) in enumerate(outputs):
+        for ir, shape, ge in outputs:
             if shape is None:
                 lines.append(f"out {ir} {ge} 2 {SHAPE_UNKNOWN}")
             else:
                 lines.append(f"out {ir} {ge} 2 {len(shape)} " + " ".join(str(d) for d in shape))
+        lines += [f"nin {len(inputs)}", f"nout {len(self.output_names)}"]
         return "\n".join(lines + attr_lines) + "\n"
-
-    def _known_shapes(self, inputs: List[List[np.ndarray]], out_shapes) -> List[Optional[Tuple[int, ...]]]:
-        """The outputs' shapes as far as they are known before InferShape:
-        given (``out_shapes``), else -- for an op without InferShape -- the
-        inputs' common shape when every input has the same one; None for an
-        output the host code must infer (or that nobody can know)."""
-        n = len(self.output_names)
-        if out_shapes is not None:
-            shapes = [tuple(int(d) for d in s) for s in out_shapes]
-            if len(shapes) != n:
-                raise TypeError(f"{self.op_type}: out_shapes gives {len(shapes)} shape(s) for the op's {n} output(s) "
-                                f"({', '.join(self.output_names)})")
-            return shapes
-        if self.definition["infer_shape"]:
-            return [None] * n
-        seen = {a.shape for arrs in inputs for a in arrs}
-        return [next(iter(seen))] * n if len(seen) == 1 else [None] * n
 
     def _plan(self, args, kwargs, mode: str = "TILING", out_shapes=None
               ) -> Tuple[List[List[np.ndarray]], List[str], Tiling]:
@@ -302,8 +286,11 @@ class OpProject:
         ins, outs = self._params("inputs", soc["config"]), self._params("outputs", soc["config"])
         out_ge = self._column(ins, inputs, outs)
         lines = self._attr_lines(attrs)
-        known = self._known_shapes(inputs, out_shapes)
-        request = self._request(soc, inputs, list(zip(known, out_ge)), lines)
+        counts = out_counts(outs, inputs, ins, PARAM["DYNAMIC"], out_shapes)
+        known = known_shapes(self.op_type, self.output_names, self.definition["infer_shape"], inputs, out_shapes,
+                             counts)
+        irs = [ir for ir, n in enumerate(counts) for _ in range(n)]
+        request = self._request(soc, inputs, [(ir, k, out_ge[ir]) for ir, k in zip(irs, known)], lines)
         r = self._open_host().plan(self._factory, mode, request, self._timeout())
         if not r[0]:
             stage, msg = r[1], r[2]
@@ -311,12 +298,13 @@ class OpProject:
                 raise _error(self.op_type, self.host_file, self._unknown_output(int(msg), inputs))
             raise _error(self.op_type, self.host_file, msg)  # it names the function (STAGES)
         out_np = []
-        for shape, ge, name in zip(r[2], r[1], self.output_names):
+        for shape, ge, ir in zip(r[2], r[1], irs):
             dt = numpy_dtype_of(ge)
             if dt is None:
-                raise _error(self.op_type, self.host_file,
-                             f"output '{name}' has dtype {ge_dtype_name(ge)}, which NumPy cannot hold")
+                raise _error(self.op_type, self.host_file, f"output '{self.output_names[ir]}' has dtype "
+                             f"{ge_dtype_name(ge)}, which NumPy cannot hold")
             out_np.append((tuple(shape), dt))
+        out_np = group(out_np, counts, [p["param_type"] == PARAM["DYNAMIC"] for p in outs])
         if mode != "TILING":
             return inputs, lines, Tiling(0, 0, b"", (), self._struct, False, out_np)
         _, _, _, block_dim, key, key_set, ws, data, _, sizeof = r
@@ -361,9 +349,10 @@ class OpProject:
         with self._lock:
             if self._kernel_side is None:
                 arch = self._soc()["info"].get("npu_arch") or 2201
-                self._kernel_side = op_kernel(self.files, self.kernel_file, op_type=self.op_type,
+                files, headers = generated_tiling_header(self.files, self.op_type, self._struct)
+                self._kernel_side = op_kernel(files, self.kernel_file, op_type=self.op_type,
                                               params=self.input_names + self.output_names, arch=f"dav-{arch}",
-                                              options=self._kernel_options)
+                                              options=self._kernel_options, tiling_headers=headers)
             side = self._kernel_side
         try:
             return side.kernel(dict(dtypes), tiling_key=int(tiling_key))
@@ -458,13 +447,18 @@ class OpProject:
             raise _error(self.op_type, self.kernel_file,
                          f"optional input(s) {', '.join(missing)} absent: launching with a null GM_ADDR "
                          f"is not supported yet; pass the input")
-        if any(p["param_type"] == PARAM["DYNAMIC"] for p in ins):
-            raise _error(self.op_type, self.kernel_file, "dynamic (list) inputs are not supported by launch yet")
+        dyn = [p["param_type"] == PARAM["DYNAMIC"] for p in ins]
+        lists = any(dyn) or any(isinstance(o, list) for o in t.outputs)
+        if lists and (given is not None or any(not arrs for arrs in bound)):
+            raise _error(self.op_type, self.kernel_file, "an op with dynamic (list) inputs or outputs runs with "
+                         "each list non-empty and its outputs allocated here (no outputs=)")
         if given is not None:
             self._check_given(given, t)
         dtypes = {p["name"]: arrs[0].dtype for p, arrs in zip(ins, bound)}
-        dtypes.update({n: dt for n, (_, dt) in zip(self.output_names, t.outputs)})
+        dtypes.update({n: (o[0] if isinstance(o, list) else o)[1] for n, o in zip(self.output_names, t.outputs)})
         kern = self._launchable(dtypes, t.tiling_key)
+        if lists:
+            return run_lists(self, kern, bound, dyn, t, workspace_size)
         if given is None:
             outs = [np.empty(shape, dt) for shape, dt in t.outputs]
             args = outs

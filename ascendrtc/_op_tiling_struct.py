@@ -16,6 +16,9 @@ import numpy as np
 __all__ = ["Tiling", "TilingStruct"]
 
 _KINDS = {"s": "scalar", "a": "array", "t": "struct"}
+# A scalar field's struct format character (tiling_dsl.h's fmt_of) -> its C type.
+_C_TYPES = {"?": "bool", "f": "float", "d": "double", "b": "int8_t", "B": "uint8_t", "h": "int16_t",
+            "H": "uint16_t", "i": "int32_t", "I": "uint32_t", "q": "int64_t", "Q": "uint64_t"}
 
 
 class TilingStruct:
@@ -84,6 +87,34 @@ class TilingStruct:
                 else:
                     _struct.pack_into("<" + typ, buf, base + off + i * size, item)
         return bytes(buf)
+
+    def dsl_source(self, op_type: str) -> Optional[str]:
+        """The struct in the tiling DSL, registered for ``op_type``: what the
+        op build gives a kernel when the header that defines the struct is
+        host code (an op library's shared ``foreach_tiling_def.h``); None
+        when a field's type has no C name here."""
+        out: List[str] = []
+        if not self._dsl(out):
+            return None
+        return "\n".join(out + [f"REGISTER_TILING_DATA_CLASS({op_type}, {self.name})", ""])
+
+    def _dsl(self, out: List[str], seen: Optional[set] = None) -> bool:
+        seen = set() if seen is None else seen
+        body = [f"BEGIN_TILING_DATA_DEF({self.name})"]
+        for name, kind, typ, count, _, _, sub in self._rows:
+            if sub is not None:
+                if kind == "array" or (sub.name not in seen and not sub._dsl(out, seen)):
+                    return False
+                body.append(f"TILING_DATA_FIELD_DEF_STRUCT({sub.name}, {name});")
+            elif typ not in _C_TYPES:
+                return False
+            elif kind == "array":
+                body.append(f"TILING_DATA_FIELD_DEF_ARR({_C_TYPES[typ]}, {count}, {name});")
+            else:
+                body.append(f"TILING_DATA_FIELD_DEF({_C_TYPES[typ]}, {name});")
+        seen.add(self.name)
+        out += body + ["END_TILING_DATA_DEF;"]
+        return True
 
     def __repr__(self) -> str:
         return f"TilingStruct({self.name}, {self.size} bytes, fields={[f[0] for f in self.fields]})"

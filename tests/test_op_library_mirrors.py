@@ -3,7 +3,11 @@ against NumPy references written for these tests from each op's documented
 semantics (issue 28, item 6; cases in tests/helpers/oplib_cases.py).  Each
 SoC's cases run in one child process simulating that SoC (an op runs on
 the SoC its library builds it for), with ASCENDRTC_POISON=1 so an output
-the kernel never writes fails loudly.  Skipped without the mirrors."""
+the kernel never writes fails loudly.  Skipped without the mirrors.
+
+By default a fixed set runs (every case of oplib_cases.py, a few foreach
+ops: each foreach op compiles its library's shared foreach_utils sources,
+~25 s a load); ASCENDRTC_OPLIB_ALL=1 runs every case of both tables."""
 import json
 import os
 import subprocess
@@ -14,7 +18,12 @@ import pytest
 
 import ascendrtc as arc
 from helpers.mirrors import mirror_root
-from helpers.oplib_cases import A950, B910, CASES
+from helpers import oplib_cases, oplib_cases_foreach
+from helpers.oplib_cases import A950, B910
+
+FOREACH_DEFAULT = {"foreach_abs", "foreach_sub_list alpha", "foreach_maximum_scalar_list"}
+CASES = oplib_cases.CASES + [c for c in oplib_cases_foreach.CASES
+                             if os.environ.get("ASCENDRTC_OPLIB_ALL") or c[3] in FOREACH_DEFAULT]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHILD = r'''
@@ -22,7 +31,9 @@ import json, os, sys
 import numpy as np
 sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
 import ascendrtc as arc
-from helpers.oplib_cases import CASES
+from helpers import oplib_cases, oplib_cases_foreach
+names = set(json.loads(sys.argv[6]))
+CASES = [c for c in oplib_cases.CASES + oplib_cases_foreach.CASES if c[3] in names]
 soc, roots, opbase = sys.argv[3], json.loads(sys.argv[4]), sys.argv[5]
 out = {}
 for var, rel, want_soc, name, make in CASES:
@@ -32,9 +43,13 @@ for var, rel, want_soc, name, make in CASES:
         ins, attrs, want, rtol, atol = make(np.random.default_rng(7))
         op = arc.op_project(os.path.join(roots[var], rel), opbase=opbase)
         got = op(*ins, **attrs)
-        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        got = [got] if len(want) == 1 else list(got)   # one output (a list for a dynamic one), or a tuple
+        assert len(got) == len(want), (len(got), len(want))
         for g, w in zip(got, want):
-            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64), rtol=rtol, atol=atol)
+            g, w = (g, w) if isinstance(w, list) else ([g], [w])
+            assert len(g) == len(w), (len(g), len(w))
+            for gi, wi in zip(g, w):
+                np.testing.assert_allclose(np.asarray(gi, np.float64), np.asarray(wi, np.float64), rtol=rtol, atol=atol)
         out[name] = "ok"
     except BaseException as e:
         out[name] = "%s: %s" % (type(e).__name__, str(e)[:1500])
@@ -53,7 +68,8 @@ def run_soc(soc):
         pytest.skip("needs $OPS_NN_SRC or $OPS_MATH_SRC")
     opbase = mirror_root("OPBASE_SRC")
     env = dict(os.environ, ASCENDRTC_SIM_SOC=soc, ASCENDRTC_POISON="1")
-    r = subprocess.run([sys.executable, "-c", CHILD, os.path.dirname(HERE), HERE, soc, json.dumps(roots), opbase],
+    names = json.dumps([c[3] for c in CASES])
+    r = subprocess.run([sys.executable, "-c", CHILD, os.path.dirname(HERE), HERE, soc, json.dumps(roots), opbase, names],
                        env=env, capture_output=True, text=True, timeout=1800)
     line = [x for x in r.stdout.splitlines() if x.startswith("RESULTS ")]
     assert line, f"the {soc} child failed (exit {r.returncode}):\n{r.stderr[-3000:]}"
@@ -107,3 +123,18 @@ def test_pows_with_an_exponent_its_kernel_does_not_compute_is_refused(monkeypatc
     with pytest.raises(arc.UnwrittenOutputError, match=r"Pows output 'y' \(shape \(8, 64\)\) hold unwritten UB"):
         op(x, np.array([2.5], np.float32), out_shapes=[x.shape])
     np.testing.assert_allclose(op(x, np.array([2.0], np.float32), out_shapes=[x.shape]), x * x, rtol=1e-6)
+
+
+def test_list_inputs_are_checked_and_a_good_call_follows():
+    """A dynamic (list) input takes a non-empty list; a bad call loses
+    nothing and the good call after it runs (ForeachAbs, Ascend910B)."""
+    op = arc.op_project(os.path.join(mirror_root("OPS_NN_SRC"), "foreach/foreach_abs"), opbase=mirror_root("OPBASE_SRC"))
+    x = np.linspace(-2, 2, 48, dtype=np.float32)
+    with pytest.raises(TypeError, match=r"dynamic input 'x' takes a list of arrays"):
+        op(x)
+    with pytest.raises(arc.OpProjectError, match=r"each list non-empty"):
+        op([], out_shapes=[[]])
+    y = op([x, x[:7].reshape(7, 1)])
+    assert isinstance(y, list) and [a.shape for a in y] == [(48,), (7, 1)]
+    np.testing.assert_array_equal(y[0], np.abs(x))
+    np.testing.assert_array_equal(y[1], np.abs(x[:7]).reshape(7, 1))

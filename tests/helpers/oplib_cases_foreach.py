@@ -1,0 +1,67 @@
+"""ops-nn's foreach ops (lists of tensors in, a list out) with NumPy
+references written from each op's README formula (y_i = f(x_i, ...)), for
+tests/test_op_library_mirrors.py: the same CASES rows as oplib_cases.py.
+Every case runs three tensors of different shapes on Ascend910B (the
+ops' arch22 kernels), through dynamic (list) inputs and outputs."""
+import numpy as np
+
+B910 = "Ascend910B1"
+SHAPES = [(8, 64), (100,), (3, 5, 7)]
+
+
+def foreach(f, lists=1, scalar=None, scalars=None, lo=-2.0, hi=2.0, dt=np.float32, tol=(1e-5, 1e-6),
+            scalar_first=False):
+    """y_i = f(x1_i, ..., [scalar | scalars_i]) over three tensors; scalar:
+    a one-element tensor input, scalars: one value per tensor."""
+    def make(rng):
+        xs = [[rng.uniform(lo, hi, s).astype(dt) for s in SHAPES] for _ in range(lists)]
+        ins = list(xs)
+        extra = []
+        if scalar is not None:
+            extra = [np.array([scalar], dt)]
+            per = [scalar] * len(SHAPES)
+        elif scalars is not None:
+            extra = [np.array(scalars, dt)]
+            per = list(scalars)
+        ins = extra + ins if scalar_first else ins + extra
+        want = []
+        for i in range(len(SHAPES)):
+            args = [x[i].astype(np.float64) for x in xs]
+            if scalar is not None or scalars is not None:
+                args.append(np.float64(np.array(per[i], dt)))
+            want.append(f(*args).astype(dt))
+        return ins, {}, [want], tol[0], tol[1]
+    return make
+
+
+def _case(rel, name, make):
+    return ("OPS_NN_SRC", "foreach/" + rel, B910, name, make)
+
+
+CASES = [
+    _case("foreach_abs", "foreach_abs", foreach(np.abs)),
+    _case("foreach_exp", "foreach_exp", foreach(np.exp, tol=(1e-5, 1e-6))),
+    _case("foreach_expm1", "foreach_expm1", foreach(np.expm1, tol=(1e-4, 1e-5))),
+    _case("foreach_sqrt", "foreach_sqrt", foreach(np.sqrt, lo=0.0, hi=4.0)),
+    _case("foreach_sign", "foreach_sign", foreach(np.sign)),
+    _case("foreach_div_list", "foreach_div_list", foreach(lambda a, b: a / b, 2, lo=0.5, hi=2.0)),
+    _case("foreach_maximum_list", "foreach_maximum_list", foreach(np.maximum, 2)),
+    _case("foreach_minimum_list", "foreach_minimum_list", foreach(np.minimum, 2)),
+    _case("foreach_mul_list", "foreach_mul_list", foreach(lambda a, b: a * b, 2)),
+    _case("foreach_sub_list", "foreach_sub_list alpha", foreach(lambda a, b, al: a - b * al, 2, scalar=1.5)),
+    _case("foreach_mul_scalar", "foreach_mul_scalar", foreach(lambda a, s: a * s, scalar=-1.25)),
+    _case("foreach_maximum_scalar", "foreach_maximum_scalar", foreach(np.maximum, scalar=0.25)),
+    _case("foreach_minimum_scalar", "foreach_minimum_scalar", foreach(np.minimum, scalar=0.25)),
+    _case("foreach_mul_scalar_list", "foreach_mul_scalar_list",
+          foreach(lambda a, s: a * s, scalars=[2.0, -0.5, 4.0])),
+    _case("foreach_maximum_scalar_list", "foreach_maximum_scalar_list",
+          foreach(np.maximum, scalars=[0.5, -0.5, 1.0])),
+    _case("foreach_minimum_scalar_list", "foreach_minimum_scalar_list",
+          foreach(np.minimum, scalars=[0.5, -0.5, 1.0])),
+    _case("foreach_lerp_scalar", "foreach_lerp_scalar", foreach(lambda a, b, w: a + w * (b - a), 2, scalar=0.3)),
+    _case("foreach_addcdiv_scalar_list", "foreach_addcdiv_scalar_list",
+          foreach(lambda a, b, c, s: a + b / c * s, 3, scalars=[0.5, -1.0, 2.0], lo=0.5, hi=2.0)),
+    _case("foreach_exp", "foreach_exp fp16", foreach(np.exp, dt=np.float16, tol=(2e-3, 2e-3))),
+    _case("foreach_mul_list", "foreach_mul_list fp16", foreach(lambda a, b: a * b, 2, dt=np.float16,
+                                                               tol=(2e-3, 2e-3))),
+]
