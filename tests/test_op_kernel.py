@@ -10,6 +10,7 @@ import pytest
 
 import ascendrtc as arc
 from ascendrtc._op_kernel import OpProjectError, op_kernel
+from helpers.op_projects import files_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECTS = os.path.join(HERE, "op_projects")
@@ -17,16 +18,6 @@ PROJECTS = os.path.join(HERE, "op_projects")
 
 def project(name):
     return os.path.join(PROJECTS, name)
-
-
-def read_tree(root):
-    out = {}
-    for d, _, names in os.walk(root):
-        for n in names:
-            p = os.path.join(d, n)
-            with open(p) as f:
-                out[os.path.relpath(p, root)] = f.read()
-    return out
 
 
 # ---- AddEven: DTYPE_* per dtype, GET_TILING_DATA through the op's registration
@@ -49,7 +40,7 @@ def test_one_compile_per_dtype_combination():
 
 
 def test_files_in_memory():
-    ok = op_kernel(read_tree(project("AddEven")), params=["x", "y", "z"])
+    ok = op_kernel(files_of("AddEven"), params=["x", "y", "z"])
     x = np.arange(8 * 64, dtype=np.float32)
     z = np.zeros_like(x)
     ok(x, x, z, block_dim=8, tiling=np.array([x.size, 1], np.uint32))
@@ -207,7 +198,7 @@ def test_bad_projects_name_the_problem(tmp_path):
 
 
 def test_a_compile_error_points_into_the_kernel_file():
-    files = read_tree(project("AddEven"))
+    files = files_of("AddEven")
     files["op_kernel/add_even.cpp"] = files["op_kernel/add_even.cpp"].replace("t.tileNum", "t.tileCount")
     ok = op_kernel(files, params=["x", "y", "z"])
     with pytest.raises(arc.CompileError) as ei:
