@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 import numpy as np
 
+from . import _C
 from ._op_host import ATTR, ATTR_WORD
 
 __all__ = ["as_list", "host_array", "attr_default", "ATTR_ZERO", "attr_line", "compile_reason", "def_dtypes"]
@@ -96,13 +97,6 @@ def compile_reason(log: str) -> str:
     return "the op_host sources did not compile" + (f": {first}" if first else "") + "\n" + log.strip()
 
 
-def _same_bits(a: np.dtype, b: np.dtype) -> bool:
-    """Arrays of `a` pass for an inferred `b` as the launch check allows:
-    raw bytes, or integers of the same size."""
-    ints = a.kind in "iu" and b.kind in "iu"
-    return (a.kind in "iub" and a.itemsize == 1) or (ints and a.itemsize == b.itemsize)
-
-
 def def_dtypes(op_type: str, kernel_file: str, kernel: Any, names: List[str],
                dtypes: Mapping[str, np.dtype]) -> Dict[str, np.dtype]:
     """The dtypes to state on the op's kernel where the op definition and
@@ -120,7 +114,7 @@ def def_dtypes(op_type: str, kernel_file: str, kernel: Any, names: List[str],
         if kind != "pointer" or want is None or inferred is None:
             continue
         want = np.dtype(want)
-        if want == inferred or _same_bits(want, inferred):
+        if _C.takes_inferred(want, inferred):   # what a launch would accept anyway
             continue
         warnings.warn(f"op {op_type}: its definition declares {name!r} {want}, but {kernel_file} uses "
                       f"parameter {pname!r} as {inferred} elements; the kernel gets the {want} tensor's bytes, "

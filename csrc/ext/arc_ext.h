@@ -196,6 +196,7 @@ PyObject *arc_raise_host_error(PyObject *msg, PyObject *log, const char *stage, 
 /* The symbolic name of an ACL error code, or "ACL_ERROR_UNKNOWN". */
 const char *arc_err_name(aclError err);
 PyObject *arc_error_name_py(PyObject *module, PyObject *code);
+PyObject *arc_takes_inferred(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* _C.ERRORS: (code, name, exception class, message) per row of the error
  * table (include/acl/acl_error_table.h). */
 PyObject *arc_error_table(arc_state *st);

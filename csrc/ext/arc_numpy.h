@@ -16,4 +16,9 @@
  * poisoning, NULL on error. */
 PyObject *arc_poisoned_like(PyArrayObject *host);
 
+/* kernel_params.c: whether a GM_ADDR whose element type the kernel's casts
+ * infer as `want` also takes `got` (raw bytes, integers of its size), for
+ * launches (argpack.c) and the op path (_C.takes_inferred). */
+int arc_raw_enough(PyArray_Descr *got, PyArray_Descr *want);
+
 #endif /* ARC_NUMPY_H_ */

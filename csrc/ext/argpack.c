@@ -62,28 +62,16 @@ static int is_numpy_bool(PyObject *o)
     return PyArray_IsScalar(o, Bool);
 }
 
-/* Whether a byte pointer (GM_ADDR) whose element type was inferred from
- * the kernel's casts takes `got` besides that type: raw bytes (uint8/int8/
- * bool, GM_ADDR's own type: tiling blobs, and a DT_BOOL output that the
- * kernel writes through an int8_t * cast) and integers of the same size (a
- * tiling of int32 words read through a uint32_t * cast holds the same bits). */
-static int raw_enough(PyArray_Descr *got, PyArray_Descr *want)
-{
-    int gi = got->kind == 'i' || got->kind == 'u', wi = want->kind == 'i' || want->kind == 'u';
-    int gbytes = (gi || got->kind == 'b') && PyDataType_ELSIZE(got) == 1;
-    return gbytes || (gi && wi && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want));
-}
-
 /* A typed pointer (`__gm__ float *`, or a dtype stated with dtypes=) takes
  * arrays of that element type only; GM_ADDR and byte pointers take that of
- * their inferred element type or raw_enough ones, or any when none was
+ * their inferred element type or arc_raw_enough ones, or any when none was
  * inferred. */
 static int check_dtype(const KernelObject *k, const arc_param_desc *p, PyArray_Descr *got, const char *what)
 {
     PyArray_Descr *want = (PyArray_Descr *)p->want;
     if (!want || (got->kind == want->kind && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want)))
         return 0;
-    if (p->inferred && raw_enough(got, want))
+    if (p->inferred && arc_raw_enough(got, want))
         return 0;
     PyObject *g = PyObject_Str((PyObject *)got), *w = PyObject_Str((PyObject *)want);
     if (g && w)

@@ -178,6 +178,9 @@ static PyMethodDef mod_methods[] = {
      "ASCENDRTC_PREWARM=1, or when the backend is loaded already or a prewarm ran."},
     {"backend_info", arc_backend_info, METH_NOARGS, "The chosen backend, its home and whether it is loaded."},
     {"error_name", arc_error_name_py, METH_O, "The symbolic name of an ACL error code."},
+    {"takes_inferred", (PyCFunction)(void (*)(void))arc_takes_inferred, METH_FASTCALL,
+     "takes_inferred(got, want) -> bool\n--\n\nWhether a GM_ADDR parameter whose element type the kernel's "
+     "casts infer as `want` takes arrays of `got` at launch (that type, raw bytes, or integers of its size)."},
     {"compiler_fingerprint", arc_compiler_fingerprint, METH_NOARGS,
      "What a binary depends on besides source and options (the backend's compiler), or None when the "
      "backend does not say (a CANN home)."},

@@ -216,3 +216,36 @@ PyGetSetDef arc_kernel_getset[] = {
      "Default direction of NumPy arrays per pointer parameter: {name: 'in'|'out'|'inout'}.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
+
+/* Whether a byte pointer (GM_ADDR) whose element type was inferred from
+ * the kernel's casts takes `got` besides that type: raw bytes (uint8/int8/
+ * bool, GM_ADDR's own type: tiling blobs, and a DT_BOOL output that the
+ * kernel writes through an int8_t * cast) and integers of the same size (a
+ * tiling of int32 words read through a uint32_t * cast holds the same bits). */
+int arc_raw_enough(PyArray_Descr *got, PyArray_Descr *want)
+{
+    int gi = got->kind == 'i' || got->kind == 'u', wi = want->kind == 'i' || want->kind == 'u';
+    int gbytes = (gi || got->kind == 'b') && PyDataType_ELSIZE(got) == 1;
+    return gbytes || (gi && wi && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want));
+}
+
+/* _C.takes_inferred(got, want): whether a GM_ADDR parameter whose element
+ * type the kernel's casts make `want` takes arrays of `got` (the op path asks
+ * before stating an op definition's dtype on the kernel). */
+PyObject *arc_takes_inferred(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "takes_inferred(got, want) takes two dtypes");
+        return NULL;
+    }
+    PyArray_Descr *got = NULL, *want = NULL;
+    if (!PyArray_DescrConverter(args[0], &got) || !PyArray_DescrConverter(args[1], &want)) {
+        Py_XDECREF(got);
+        return NULL;
+    }
+    int ok = (got->kind == want->kind && PyDataType_ELSIZE(got) == PyDataType_ELSIZE(want)) || arc_raw_enough(got, want);
+    Py_DECREF(got);
+    Py_DECREF(want);
+    return PyBool_FromLong(ok);
+}
