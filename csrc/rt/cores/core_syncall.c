@@ -75,11 +75,7 @@ static void mix_sync_all(core_thread *ct, int aiv_only)
         __arc_trap("SyncAll", "the AIC of a MIX kernel called SyncAll<true>() (isAIVOnly, the default), which "
                    "synchronises the AIVs only; a barrier of every core is SyncAll<false>() on the AIC and its AIVs");
     int k = sim_core_service_begin();
-    unsigned conc = r->max_concurrent < MAX_THREADS ? r->max_concurrent : MAX_THREADS;
-    if (r->nblocks > conc)
-        __arc_trap("SyncAll",
-                   "the launch has %u blocks but only %u AI cores of %s can run at once, so SyncAll would wait "
-                   "forever (it hangs on the NPU); launch at most %u blocks", r->nblocks, conc, r->arch->soc, conc);
+    /* every block is live at once: a MIX launch has at most the AI cores (acl/launch.c) */
     uint32_t parts = r->nblocks * (uint32_t)(aiv_only ? naiv : 1 + naiv);
     pthread_mutex_lock(&c->mu);
     if (atomic_load(&c->aborted)) {
