@@ -405,16 +405,6 @@ static void call_main(void *p)
         a->described = a->h->describe(a->factory);
 }
 
-static const char *stage_text(int stage)
-{
-    switch (stage) {
-#define ARC_OP_STAGE_CASE(id, v, what) case v: return what;
-        ARC_OP_STAGES(ARC_OP_STAGE_CASE)
-#undef ARC_OP_STAGE_CASE
-    }
-    return "the host code";
-}
-
 /* Runs the call contained; 0 when it returned, else -1 with a Python
  * exception set, or 1 with *failure = (False, stage, message) naming the
  * function that was running and what stopped it.  *left is 1 when its
@@ -430,7 +420,7 @@ static int contained(call_args *a, double timeout_s, PyObject **failure, int *le
     if (how == ARC_HOST_DONE)
         return 0;
     int stage = a->plan.stage;
-    const char *fn = stage_text(stage);
+    const char *fn = arc_op_stage_what(stage);
     PyObject *msg;
     char secs[32];
     snprintf(secs, sizeof secs, "%g", timeout_s);

@@ -171,16 +171,6 @@ inline std::string status_name(ge::graphStatus st)
     return std::to_string(st);
 }
 
-// What runs at a stage, for messages (arc/op_protocol.h).
-inline const char *stage_what(int stage)
-{
-    switch (stage) {
-#define ARC_OP_STAGE_CASE(id, v, what) case v: return what;
-        ARC_OP_STAGES(ARC_OP_STAGE_CASE)
-#undef ARC_OP_STAGE_CASE
-    }
-    return "the host code";
-}
 
 // A failed call: the stage stays where it failed; what the op logged as
 // errors during the call (OP_LOGE, error reports) says why.
@@ -462,10 +452,10 @@ extern "C" __attribute__((visibility("default"), used)) void arc_host_plan(void 
         if (p->ok)
             p->stage = ARC_OP_STAGE_DONE;
     } catch (const std::exception &e) {
-        arc_host::fail(p, std::string(arc_host::stage_what(p->stage)) + " threw " + arc_host::type_name(e) + ": " +
+        arc_host::fail(p, std::string(arc_op_stage_what(p->stage)) + " threw " + arc_host::type_name(e) + ": " +
                               e.what());
     } catch (...) {
-        arc_host::fail(p, std::string(arc_host::stage_what(p->stage)) + " threw an exception that is not a "
+        arc_host::fail(p, std::string(arc_op_stage_what(p->stage)) + " threw an exception that is not a "
                                                                          "std::exception");
     }
 }

@@ -58,6 +58,18 @@ enum arc_op_mode {
 #undef ARC_OP_MODE_ENUM
 };
 
+/* What runs at a stage, for messages: the host driver's and the
+ * extension's (C and C++). */
+static inline const char *arc_op_stage_what(int stage)
+{
+    switch (stage) {
+#define ARC_OP_STAGE_CASE(id, v, what) case v: return what;
+        ARC_OP_STAGES(ARC_OP_STAGE_CASE)
+#undef ARC_OP_STAGE_CASE
+    }
+    return "the host code";
+}
+
 /* An output whose shape the caller does not know: `out` request lines
  * give this NDIM, and InferShape must give it. */
 #define ARC_OP_SHAPE_UNKNOWN (-1)
