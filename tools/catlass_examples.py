@@ -71,7 +71,6 @@ KNOWN = {
     '31_small_matmul': "build: error: no matching function for call to 'of'",
     '32_w4a8_matmul': "build: error: no matching constructor for initialization of 'AscendC::DataCopyPadExtParams<ElementSrc>' (aka 'DataCopyPadExtParams<int4b_t>')",
     '33_basic_conv2d': "build: error: no member named 'InitConstValueParams' in namespace 'AscendC'",
-    '34_single_core_splitk_matmul': 'run: Compare failed. Error count: 130760',
     '38_w4a4_matmul_per_token_per_channel_dequant': "build: error: static assertion failed due to requirement '(__arc::is_same<int4b_t, _Float16>::value && __arc::is_same<int, float>::value) || (__arc::i",
     '41_sparse_matmul_tla': "build: error: use of undeclared identifier 'MmadWithSparse'",
     '42_quant_optimized_matmul_tla': 'run: block 0/24 (AIC): kernel code: integer division by zero (SIGFPE); last device-API call before the fault (at catlass/gemm/block/block_mmad_preload_tla.hpp:180)',

@@ -71,9 +71,20 @@ inline D fix_value(S x, QuantMode_t mode, const QuantWord &q, bool relu)
     }
 }
 
+/* The atomic mode a copy to GM combines under (SetAtomicAdd/Max/Min: "every
+ * later copy whose destination is GM"), 0 for a local destination. */
+static inline int gm_atomic_op() { return (int)__arc_core()->dev[__arc::SLOT_ATOMIC]; }
+/* One element out: stored, or combined with what GM holds under op. */
+template <typename D> inline void put(D *d, D v, int op)
+{
+    if (op) __arc::atomic_apply(d, v, op);
+    else *d = v;
+}
+
+/* op: the atomic mode for a GM destination (gm_atomic_op()), 0 for L1. */
 template <typename D, typename S>
 inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, bool nd, const uint64_t *cols,
-                    const char *api)
+                    int op, const char *api)
 {
     __arc_uses(ARC_USES_CUBE);
     static_assert(__arc::is_same<S, float>::value || __arc::is_same<S, int32_t>::value,
@@ -129,7 +140,7 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
                 }
                 uint64_t o = nd ? (uint64_t)i * p.dstNdStride + (uint64_t)j * p.dstStride + c
                                 : (uint64_t)(c / c0o) * p.dstStride * 32 / sizeof(D) + (uint64_t)j * c0o + c % c0o;
-                dst[o] = v;
+                put(dst + o, v, op);
             }
 }
 template <typename D>
@@ -165,7 +176,7 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
     bool nd = config.format == CO2Layout::ROW_MAJOR;
     dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
     __cube::fix_gm_race<D>(dst.addr_, p, nd, api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, __cube::gm_atomic_op(), api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
@@ -178,7 +189,7 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
     __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
     dst.check_range(0, __cube::fix_extent<D>(p, nd), api);
     __cube::fix_gm_race<D>(dst.addr_, p, nd, api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, __cube::gm_atomic_op(), api);
 }
 /* L0C -> L1 (C1). */
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
@@ -191,7 +202,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
               __cube::pos_str(dst.pos_));
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
     __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, 0, api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
@@ -202,7 +213,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
     __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
     __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, 0, api);
 }
 
 /* Register-driven form: SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag set
@@ -240,14 +251,15 @@ inline void DataCopy(const GlobalTensor<D> &dst, const LocalTensor<S> &src, cons
     }
     dst.check_range(0, __cube::fix_extent<D>(p, q.nz2ndEn), api);
     __cube::fix_gm_race<D>(dst.addr_, p, q.nz2ndEn, api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, q.nz2ndEn, nullptr, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, q.nz2ndEn, nullptr, __cube::gm_atomic_op(), api);
 }
 
 /* Block-mode copies of L0C fractals (BLOCK_MODE_MATRIX: units of one
- * 16x16 fractal; strides in fractals), to GM or a local buffer. */
+ * 16x16 fractal; strides in fractals), to GM (combining under op, as
+ * fixpipe) or a local buffer. */
 namespace __cube {
 template <typename D, typename S>
-inline void matrix_blocks(D *dst, const LocalTensor<S> &src, const DataCopyParams &p, const char *api)
+inline void matrix_blocks(D *dst, const LocalTensor<S> &src, const DataCopyParams &p, int op, const char *api)
 {
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t need = ((uint64_t)(p.blockCount - 1) * (p.blockLen + p.srcStride) + p.blockLen) * 256 * sizeof(S);
@@ -260,7 +272,7 @@ inline void matrix_blocks(D *dst, const LocalTensor<S> &src, const DataCopyParam
                       "reads L0C fractal %u that no Mmad wrote", f);
             const S *s = src.addr_ + ((uint64_t)b * (p.blockLen + p.srcStride) + k) * 256;
             D *d = dst + ((uint64_t)b * (p.blockLen + p.dstStride) + k) * 256;
-            for (uint32_t e = 0; e < 256; e++) d[e] = (D)s[e];
+            for (uint32_t e = 0; e < 256; e++) put(d + e, (D)s[e], op);
         }
 }
 } // namespace __cube
@@ -275,7 +287,7 @@ inline void DataCopy(const LocalTensor<D> &dst, const LocalTensor<S> &src, const
             ARC_CHECK(need <= dst.bytes_, api, "dst: %llu bytes exceed the tensor's %u bytes", (unsigned long long)need,
                       dst.bytes_);
         }
-        __cube::matrix_blocks(dst.addr_, src, p, api);
+        __cube::matrix_blocks(dst.addr_, src, p, 0, api);
         return;
     }
     if constexpr (__arc::is_same<D, S>::value) DataCopy(dst, src, p);
@@ -289,7 +301,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     if (e.blockMode == BlockMode::BLOCK_MODE_MATRIX || __cube::where(src) == TPosition::CO1) {
         if (p.blockCount && p.blockLen)
             dst.check_range(0, ((uint64_t)(p.blockCount - 1) * (p.blockLen + p.dstStride) + p.blockLen) * 256, api);
-        __cube::matrix_blocks(dst.addr_, src, p, api);
+        __cube::matrix_blocks(dst.addr_, src, p, __cube::gm_atomic_op(), api);
         return;
     }
     DataCopy(dst, src, p);
