@@ -76,6 +76,15 @@ extern "C" __global__ __aicore__ void divide(GM_ADDR z, int32_t a, int32_t b)
     *(__gm__ int32_t *)z = q;
 }
 
+// A division the compiler cannot see (x86 idiv in inline asm): the fault
+// handler's SIGFPE path, for code whose divisions were not made safe.
+extern "C" __global__ __aicore__ void idiv_asm(GM_ADDR z, int32_t a, int32_t b)
+{
+    int32_t q = a, r = a < 0 ? -1 : 0;
+    __asm__ volatile("idivl %2" : "+a"(q), "+d"(r) : "r"(b));
+    *(__gm__ int32_t *)z = q;
+}
+
 extern "C" __global__ __aicore__ void asserts(GM_ADDR z, int32_t n)
 {
     if (GetBlockIdx() == 2) assert(n < 0 && "n must be negative");
@@ -176,12 +185,20 @@ def test_raw_store_past_the_end_hits_the_guard_page(mod):
           r"guard page")
 
 
-def test_null_store_and_integer_division_by_zero(mod):
+def test_null_store_and_integer_division_by_zero(mod, monkeypatch):
     z = arc.zeros(8, np.int32)
     fails(lambda: mod.get_kernel("null_store")[4](z, 16), AICORE_EXCEPTION,
           r"null_store block \d/4: kernel code: invalid memory access at 0x10 \(SIGSEGV\).*not inside any device")
+    fails(lambda: mod.get_kernel("idiv_asm")[2](z, 7, 0), AICORE_EXCEPTION,
+          r"idiv_asm block \d/2: kernel code: integer division by zero \(SIGFPE at 0x")
+    fails(lambda: mod.get_kernel("idiv_asm")[1](z, -2 ** 31, -1), AICORE_EXCEPTION,
+          r"idiv_asm block 0/1: kernel code: integer overflow in a division \(INT_MIN / -1")
+    monkeypatch.setenv("ASCENDRTC_INT_DIV", "trap")   # the compiled division's strict mode (tests/test_int_div.py)
     fails(lambda: mod.get_kernel("divide")[2](z, 7, 0), AICORE_EXCEPTION,
           r"divide block \d/2: kernel code: integer division by zero")
+    mod.get_kernel("idiv_asm")[1](z, 7, 2)
+    arc.synchronize()
+    assert z.get()[0] == 3
     mod.get_kernel("divide")[1](z, 7, 2)
     arc.synchronize()
     assert z.get()[0] == 3

@@ -62,6 +62,7 @@
 #include "pch.h"
 #include "raw_access.h"
 #include "simt_pass.h"
+#include "int_div.h"
 #include "sites.h"
 #include "timing.h"
 #include "unknown_names.h"
@@ -337,6 +338,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         arc_rtc::strip_host_code(*mod);
     if (!simt.errors.empty())
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, simt.errors);
+    arc_rtc::guard_int_divisions(*mod);
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
     arc_rtc::instrument_raw_accesses(*mod, kDeviceRoot, strip, 2);
     if (!req->opts->debug)

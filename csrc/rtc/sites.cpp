@@ -25,7 +25,7 @@ bool reports(llvm::StringRef name)
            name == "__arc_sync_all" || name == "__arc_cross_core" || name == "__arc_cross_set_all" || name.starts_with("__arc_que_") ||
            name == "__arc_pipe_carve" || name.starts_with("__arc_dc_") || name == "__arc_gm_view" ||
            name.starts_with("__arc_check_") || name.starts_with("__arc_whole_") ||
-           name == "__arc_brcb";
+           name == "__arc_brcb" || name == "__arc_int_div";
 }
 
 } // namespace

@@ -260,6 +260,11 @@ void __arc_brcb(void *dst, unsigned dst_bytes, const void *src, unsigned src_byt
  * compare-and-swap with op (arc/state.h AtomicOp ADD/MAX/MIN). */
 enum { ARC_ATOMIC32_F32 = 0, ARC_ATOMIC32_I32, ARC_ATOMIC32_U32 };
 void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int op, int kind);
+/* An integer division by zero (kind 1) or INT_MIN / -1 (kind 2) in kernel
+ * code (rt/services/int_div.c): the compiler (rtc/int_div.cpp) makes the
+ * division give a defined value and calls this, which warns once per line
+ * or, under ASCENDRTC_INT_DIV=trap, fails the launch. */
+void __arc_int_div(int kind);
 /* DataCopy's bulk copies (rt/services/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -471,6 +476,7 @@ void __arc_site(const char *where);
     X(__arc_whole_f32)        \
     X(__arc_brcb)             \
     X(__arc_store_atomic32)   \
+    X(__arc_int_div)          \
     X(__arc_simt_block)       \
     X(__arc_simt_vf)          \
     X(__arc_dyn_ub)
