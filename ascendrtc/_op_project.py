@@ -40,7 +40,7 @@ from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTP
 from ._op_library import host_sources
 from ._op_dynamic import generated_tiling_header, group, known_shapes, out_counts, run_lists
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
-from ._op_tiling_plain import parse_plain_structs
+from ._op_tiling_plain import _short, parse_plain_structs
 from ._op_tiling_struct import Tiling, TilingStruct
 
 __all__ = ["OpProject", "Tiling"]
@@ -307,8 +307,11 @@ class OpProject:
         out_np = group(out_np, counts, [p["param_type"] == PARAM["DYNAMIC"] for p in outs])
         if mode != "TILING":
             return inputs, lines, Tiling(0, 0, b"", (), self._struct, False, out_np)
-        _, _, _, block_dim, key, key_set, ws, data, _, sizeof = r
+        _, _, _, block_dim, key, key_set, ws, data, _, sizeof, sname = r
         struct, why = self._struct, ""
+        named = self._plain.get(_short(sname)) if sname else None
+        if named is not None and (struct is None or struct.from_text):
+            struct = named   # the struct this call's GetTilingData<T>() used (one of several per tiling key)
         if struct is not None and struct.from_text and sizeof and sizeof != struct.size:
             # the text's layout is not the compiler's: its bytes are shown raw, never decoded wrongly
             struct, why = None, (f"{struct.name} read from the sources lays out {struct.size} bytes, but the "

@@ -5,8 +5,9 @@ The op's host code reports the layout of every tiling-DSL class
 (_op_tiling_struct.py); a plain struct has no such hook, so its members are
 read from the sources and laid out as C does for plain data members: in
 declaration order at their natural alignment, the size a multiple of the
-largest alignment.  A struct with anything that could change that (methods,
-access specifiers, alignas, attributes, ``#pragma pack``, a type or array
+largest alignment (a ``class`` too, when every member is in one ``public:``
+section).  A struct with anything that could change that (methods,
+other access specifiers, alignas, attributes, ``#pragma pack``, a type or array
 length this reader cannot name) is left out: its bytes are shown raw, never
 guessed; and the tiling function reports ``sizeof(T)`` of its
 ``GetTilingData<T>()``, so a layout read here whose size disagrees (a
@@ -30,8 +31,9 @@ _SCALARS = {
 }
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _CONST = re.compile(r"(?:constexpr|const)\s+[\w:]+\s+(\w+)\s*=\s*(\d+)[uUlL]*\s*;|#define\s+(\w+)\s+\(?(\d+)[uUlL]*\)?")
-# A plain struct of data members only (no methods, access specifiers, nested braces).
-_PLAIN = re.compile(r"\bstruct\s+(\w+)\s*\{([^{}]*)\}\s*;")
+# A plain struct (or class) of data members only (no methods, nested braces; access specifiers checked in _members).
+_PLAIN = re.compile(r"\b(?:struct|class)\s+(\w+)\s*\{([^{}]*)\}\s*;")
+_ACCESS = re.compile(r"\b(public|private|protected)\s*:")
 _MEMBER = re.compile(r"^([\w:]+)\s+(\w+)\s*(?:\[\s*(\w+)\s*\])?\s*(?:=\s*[-+\w.]+)?$")
 _GET = re.compile(r"GetTilingData\s*<\s*([\w:]+)\s*>")
 
@@ -48,6 +50,9 @@ def _members(body: str) -> Optional[List[Tuple[str, str, str]]]:
     member is not a plain data member (or the layout may be changed)."""
     if "alignas" in body or "__attribute__" in body or "#" in body:
         return None
+    if {m.group(1) for m in _ACCESS.finditer(body)} - {"public"}:
+        return None   # a class's members in one public section only (CANN's samples: class T { public: ... })
+    body = _ACCESS.sub(";", body)
     out = []
     for decl in (d.strip() for d in body.split(";")):
         if not decl:

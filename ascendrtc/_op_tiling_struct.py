@@ -126,9 +126,10 @@ class Tiling:
     ``block_dim``, ``tiling_key`` (``tiling_key_set``: whether the function
     set one), ``workspace_sizes`` (bytes, per GetWorkspaceSizes entry),
     ``data`` (the tiling bytes), ``struct`` (the :class:`TilingStruct` they
-    hold, where it is known: declared with the tiling DSL, or a plain
-    ``GetTilingData<T>`` struct whose layout read from the sources matches
-    the compiler's ``sizeof(T)``) and ``fields`` (its values as a dict, or
+    hold, where it is known: declared with the tiling DSL, or the plain
+    struct this call's ``GetTilingData<T>()`` used (a tiling function may
+    pick one of several per tiling key) whose layout read from the sources
+    matches the compiler's ``sizeof(T)``) and ``fields`` (its values as a dict, or
     None; ``unknown_struct`` then says why, when a struct was refused).  ``replace(**fields)`` makes a copy with
     some fields changed -- a hand-made tiling for :meth:`OpProject.launch`.
     """

@@ -221,3 +221,32 @@ def test_a_plain_struct_whose_text_layout_misleads_is_refused_not_misread():
         t.replace(alpha=2.0)
     np.testing.assert_array_equal(op(x, y, alpha=0.5), 0.5 * x + y)
     assert project("AxpyStruct").tiling(x, y, alpha=0.5).fields == {"blockLength": 128, "alpha": 0.5}
+
+
+def test_fields_follow_the_struct_the_tiling_function_used():
+    # A tiling function that picks one of two plain structs (as CANN's
+    # AddTemplateCustom does per dtype, with REGISTER_TILING_FOR_TILINGKEY on
+    # the kernel side): fields decode the struct of this call's GetTilingData<T>().
+    files = files_of("AxpyStruct")
+    files["op_kernel/axpy_struct_tiling.h"] = files["op_kernel/axpy_struct_tiling.h"].replace(
+        "#endif", "struct AxpyWideTiling {\n    uint32_t blockLength;\n    float alpha;\n    float beta;\n};\n#endif")
+    files["op_host/axpy_struct.cpp"] = files["op_host/axpy_struct.cpp"].replace(
+        "    AxpyStructTilingData *t = context->GetTilingData<AxpyStructTilingData>();\n", """\
+    float a = *context->GetAttrs()->GetAttrPointer<float>(0);
+    if (a < 0) {
+        AxpyWideTiling *w = context->GetTilingData<AxpyWideTiling>();
+        w->blockLength = 7;
+        w->alpha = a;
+        w->beta = 2.5f;
+        context->SetTilingKey(1);
+        context->SetBlockDim(2);
+        return ge::GRAPH_SUCCESS;
+    }
+    AxpyStructTilingData *t = context->GetTilingData<AxpyStructTilingData>();
+""")
+    op = arc.op_project(files)
+    x = np.ones(256, np.float32)
+    assert op.tiling(x, x, alpha=0.5).fields == {"blockLength": 128, "alpha": 0.5}
+    t = op.tiling(x, x, alpha=-1.0)
+    assert t.tiling_key == 1 and t.fields == {"blockLength": 7, "alpha": -1.0, "beta": 2.5}
+    assert t.replace(beta=1.0).fields["beta"] == 1.0

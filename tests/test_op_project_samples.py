@@ -102,10 +102,13 @@ def test_plain_tiling_structs_are_read_only_when_their_layout_is_plain():
         "op_kernel/t.h": "struct Plain { uint32_t n; uint64_t big; int16_t arr[3]; AscendC::tiling::TCubeTiling mm; };\n"
                          "struct Method { uint32_t n; uint32_t get() const; };\n"
                          "struct Aligned { alignas(64) uint32_t n; };\n"
-                         "struct Twice { TCubeTiling mm[2]; };\n",
+                         "struct Twice { TCubeTiling mm[2]; };\n"
+                         "class Pub { public: uint32_t a; uint16_t b; };\n"
+                         "class Mixed { public: uint32_t a; private: uint32_t b; };\n",
         "op_host/t.cpp": "auto *t = context->GetTilingData<Plain>();",
     })
     assert got == "Plain" and "Method" not in structs and "Aligned" not in structs and "Twice" not in structs
+    assert structs["Pub"].size == 8 and "Mixed" not in structs   # one public section only
     p = structs["Plain"]
     assert [(n, off) for n, _, _, _, off in p.layout()] == [("n", 0), ("big", 8), ("arr", 16), ("mm", 24)]
     assert p.size == 224
@@ -125,3 +128,5 @@ def test_addtemplate_float32_leaves_most_of_z_unwritten_and_poisoning_says_where
         op(x, y)
     h = rn(16384, np.float16)
     np.testing.assert_array_equal(op(h, h), h + h)
+    # the tiling function picks TilingDataFp or TilingDataFp16 per dtype; fields decode the one it used
+    assert op.tiling(h, h).fields == {"totalLength": 16384} and op.tiling(x, y).fields == {"totalLength": 16384}

@@ -497,9 +497,10 @@ static PyObject *plan_tuple(const arc_op_plan *p, int mode)
         goto done;
     for (uint32_t i = 0; i < p->nworkspace; i++)
         PyTuple_SET_ITEM(ws, i, PyLong_FromUnsignedLongLong(p->workspace[i]));
-    res = Py_BuildValue("(OOOIKOOy#IK)", Py_True, dts, shapes, p->block_dim, (unsigned long long)p->tiling_key,
+    res = Py_BuildValue("(OOOIKOOy#IKs)", Py_True, dts, shapes, p->block_dim, (unsigned long long)p->tiling_key,
                         p->tiling_key_set ? Py_True : Py_False, ws, (const char *)p->tiling,
-                        (Py_ssize_t)p->tiling_size, p->schedule_mode, (unsigned long long)p->tiling_struct_size);
+                        (Py_ssize_t)p->tiling_size, p->schedule_mode, (unsigned long long)p->tiling_struct_size,
+                        p->tiling_struct_name);
 done:
     Py_XDECREF(dts);
     Py_XDECREF(shapes);
@@ -560,7 +561,7 @@ static PyMethodDef hostcode_methods[] = {
     {"plan", hostcode_plan, METH_VARARGS,
      "plan(factory, mode, request, timeout_s) -> tuple\n--\n\nOne contained call (mode: OP_MODES): "
      "(True, out_dtypes, out_shapes) for INFER, (True, out_dtypes, out_shapes, block_dim, tiling_key, "
-     "tiling_key_set, workspace, tiling, schedule_mode, tiling_struct_size) for TILING, or (False, stage, message) (stage: "
+     "tiling_key_set, workspace, tiling, schedule_mode, tiling_struct_size, tiling_struct_name) for TILING, or (False, stage, message) (stage: "
      "OP_STAGES)."},
     {NULL, NULL, 0, NULL},
 };

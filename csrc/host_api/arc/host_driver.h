@@ -315,6 +315,7 @@ inline void run_tiling(ops::OpDef &d, OpState &s, size_t capacity, arc_op_plan *
     std::memcpy(p->tiling, s.tiling->GetData(), n);
     p->tiling_size = n;
     p->tiling_struct_size = s.tiling_struct_size;
+    std::snprintf(p->tiling_struct_name, sizeof p->tiling_struct_name, "%s", s.tiling_struct_name.c_str());
     p->ok = 1;
 }
 

@@ -95,8 +95,11 @@ typedef struct arc_op_plan {
     uint64_t tiling_size;
     uint8_t *tiling;
     /* sizeof(T) of the tiling function's last GetTilingData<T>() (0: none),
-     * against which a struct laid out from its text is checked. */
+     * against which a struct laid out from its text is checked, and T's
+     * name ("" when none): a tiling function that picks one of several
+     * structs per tiling key names the one its bytes hold. */
     uint64_t tiling_struct_size;
+    char tiling_struct_name[128];
 } arc_op_plan;
 
 #endif

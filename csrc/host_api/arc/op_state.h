@@ -59,6 +59,7 @@ struct OpState {
     bool need_atomic = false;
     std::vector<uint64_t> scratch;  // where an oversized GetTilingData<T>() writes
     uint64_t tiling_struct_size = 0;  // sizeof(T) of the last GetTilingData<T>()
+    std::string tiling_struct_name;   // and its T, as the compiler spells it
     std::string error;  // a misuse the host API detected during the call
     void *compile_info = nullptr;  // what the op's TilingParse filled (IMPL_OP_OPTILING ... TilingParse<T>)
 

@@ -100,6 +100,7 @@ public:
     {
         TilingData *td = s_->tiling;
         s_->tiling_struct_size = sizeof(T);
+        s_->tiling_struct_name = arc_type_name(__PRETTY_FUNCTION__);
         if (sizeof(T) > td->GetCapacity()) {
             s_->error = std::string("GetTilingData<") + arc_type_name(__PRETTY_FUNCTION__) + ">(): the struct is " +
                         std::to_string(sizeof(T)) + " bytes, larger than the tiling buffer (" +
