@@ -25,8 +25,11 @@
 #ifndef __gm__
 #define __gm__
 #endif
+/* `__ubuf__ T a[N]` is static UB: the rtc's SimdStaticUb pass (SIMT's
+ * passes in SIMT code) places what carries this annotation; protected
+ * visibility marks `extern __ubuf__ T d[]`, the launch's dynamic UB. */
 #ifndef __ubuf__
-#define __ubuf__
+#define __ubuf__ ARC_UBUF
 #endif
 #ifndef __cbuf__
 #define __cbuf__
@@ -118,6 +121,8 @@
 #include "arc/catlass_arch.h"
 #include "lib/adv_api.h" /* the advanced API (lib/): CANN's kernel_operator.h exposes it too */
 #include "arc/reg_api.h"  /* AscendC::Reg (dav-3510) */
+#include "arc/reg_elem.h" /* Reg compare, truncate, arange (both spellings) */
+#include "arc/reg_reduce.h" /* Reg per-block and pairwise reductions (both spellings) */
 
 typedef uint8_t *GM_ADDR;
 

@@ -54,6 +54,7 @@
 #include "program_host.h"
 #include "infer_types.h"
 #include "kernel_uses.h"
+#include "simd_ub.h"
 #include "lenient.h"
 #include "host_split.h"
 #include "launch_lower.h"
@@ -97,6 +98,7 @@ protected:
         ci.getCodeGenOpts().PassBuilderCallbacks.push_back([this](llvm::PassBuilder &pb) {
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
                 mpm.addPass(arc_rtc::KernelUsesPass());
+                mpm.addPass(arc_rtc::SimdStaticUb());
             });
             if (auto *pic = pb.getPassInstrumentationCallbacks()) {
                 pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) {
@@ -300,6 +302,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         if (llvm::Function *f = m->getFunction("__arc_uses"); f && !f->use_empty()) { // no optimiser ran
             llvm::ModuleAnalysisManager mam;
             arc_rtc::KernelUsesPass().run(*m, mam);
+            arc_rtc::SimdStaticUb().run(*m, mam);
         }
         return m;
     };

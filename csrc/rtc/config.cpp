@@ -159,8 +159,9 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     /* __ubuf__ in casts is an annotation clang ignores there; the SIMT API
      * comes with --enable-simt as with bisheng, whose SIMT examples use
      * threadIdx, __global__ and dim3 without an #include */
+    a.push_back("-Wno-ignored-attributes");
     if (o->simt)
-        a.insert(a.end(), {"-D__ASCENDRTC_SIMT__=1", "-Wno-ignored-attributes", "-include", "simt_api/asc_simt.h"});
+        a.insert(a.end(), {"-D__ASCENDRTC_SIMT__=1", "-include", "simt_api/asc_simt.h"});
     for (int i = 0; i < o->nmacros; i++)
         a.push_back(o->macros[i]);
     for (int i = 0; i < o->nwarnings; i++)

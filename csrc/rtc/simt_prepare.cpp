@@ -4,9 +4,7 @@
 #include "simt_prepare.h"
 
 #include <llvm/Analysis/ValueTracking.h>
-#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/ReplaceConstant.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
@@ -72,64 +70,13 @@ std::set<Function *> simt_functions(Module &m)
     return s;
 }
 
-// A hybrid kernel's SIMD side: its `extern __ubuf__ T d[]` is the launch's
-// dynamic UB, which the runtime places (__arc_dyn_ub).
-static void simd_dynamic_ub(Module &m, const std::set<Function *> &simt)
-{
-    FunctionCallee get = m.getOrInsertFunction("__arc_dyn_ub", PointerType::get(m.getContext(), 0));
-    for (GlobalVariable &g : m.globals()) {
-        if (!is_ubuf_dynamic(&g))
-            continue;
-        std::set<Function *> users;
-        for (User *u : g.users())
-            if (auto *I = dyn_cast<Instruction>(u))
-                users.insert(I->getFunction());
-            else if (isa<ConstantExpr>(u))
-                for (Function &f : m)
-                    if (!f.isDeclaration() && !simt.count(&f))
-                        users.insert(&f); /* which ones: convert below, then look */
-        for (Function *f : users) {
-            if (simt.count(f) || f->isDeclaration())
-                continue;
-            convertUsersOfConstantsToInstructions({&g}, f);
-            bool here = false;
-            for (User *u : g.users())
-                here |= isa<Instruction>(u) && cast<Instruction>(u)->getFunction() == f;
-            if (!here)
-                continue;
-            IRBuilder<> b(&*f->getEntryBlock().getFirstInsertionPt());
-            Value *p = b.CreateCall(get);
-            g.replaceUsesWithIf(p, [&](Use &u) {
-                auto *I = dyn_cast<Instruction>(u.getUser());
-                return I && I->getFunction() == f;
-            });
-        }
-    }
-}
-
 PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
 {
     unsigned n = 0;
     std::vector<std::pair<CallInst *, AllocaInst *>> arrays;
     std::vector<CallInst *> ptrs;
-    // Only SIMT code's (what the thread functions call, or pass on, as
-    // __arc::call(F, args) does): a hybrid kernel's SIMD side keeps its own
-    // arrays.
-    std::set<Function *> simt;
-    std::vector<Function *> work;
-    for (const SimtThread &t : simt_threads(m))
-        if (simt.insert(t.f).second)
-            work.push_back(t.f);
-    while (!work.empty()) {
-        Function *f = work.back();
-        work.pop_back();
-        for (Instruction &I : instructions(*f))
-            for (Value *op : I.operands())
-                if (auto *g = dyn_cast<Function>(op->stripPointerCasts()))
-                    if (!g->isDeclaration() && simt.insert(g).second)
-                        work.push_back(g);
-    }
-    simd_dynamic_ub(m, simt);
+    // Only SIMT code's: a hybrid kernel's SIMD side's are SimdStaticUb's.
+    std::set<Function *> simt = simt_code(m);
     for (Function &f : m) {
         if (!simt.count(&f)) /* module order: the UB layout must not depend on pointers */
             continue;
@@ -181,6 +128,25 @@ PreservedAnalyses SimtPrepare::run(Module &m, ModuleAnalysisManager &)
         f->addFnAttr(Attribute::AlwaysInline);
     }
     return PreservedAnalyses::none();
+}
+
+std::set<Function *> simt_code(Module &m)
+{
+    std::set<Function *> simt;
+    std::vector<Function *> work;
+    for (const SimtThread &t : simt_threads(m))
+        if (simt.insert(t.f).second)
+            work.push_back(t.f);
+    while (!work.empty()) {
+        Function *f = work.back();
+        work.pop_back();
+        for (Instruction &I : instructions(*f))
+            for (Value *op : I.operands())
+                if (auto *g = dyn_cast<Function>(op->stripPointerCasts()))
+                    if (!g->isDeclaration() && simt.insert(g).second)
+                        work.push_back(g);
+    }
+    return simt;
 }
 
 std::vector<SimtThread> simt_threads(Module &m)

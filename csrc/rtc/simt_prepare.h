@@ -41,6 +41,9 @@ struct SimtThread {
     bool site;
 };
 std::vector<SimtThread> simt_threads(llvm::Module &m);
+// SIMT code: the thread functions and what they call or pass on (as
+// __arc::call(F, args) does).
+std::set<llvm::Function *> simt_code(llvm::Module &m);
 
 // Pipeline start: each static `__ubuf__` array becomes an external global
 // __arc_ubuf.<n>; every function reaching a SIMT builtin is always-inline.

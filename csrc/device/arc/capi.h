@@ -132,6 +132,13 @@ inline void asc_sync_pipe(pipe_t pipe)
     __arc::race_sync(pipe == PIPE_ALL ? ARC_RACE_ALL : ARC_RACE_BARRIER, pipe == PIPE_ALL ? 0 : (int)pipe, 0, 0);
 }
 inline void asc_sync() { asc_sync_pipe(PIPE_ALL); }
+namespace __arc {
+namespace capi {
+/* A _sync form's own wait: the scalar unit waits for pipe p to finish what
+ * it was given, so what it issues next on any pipe comes after. */
+inline void drain(pipe_t p) { race_sync(ARC_RACE_DRAIN, (int)p, 0, 0); }
+} // namespace capi
+} // namespace __arc
 inline void asc_sync_vec() { asc_sync_pipe(PIPE_V); }
 
 /* asc_init(): the kernel's first call, as InitSocState (arc/sys.h). */
@@ -181,21 +188,21 @@ inline void asc_copy_ub2ub(__ubuf__ void *dst, __ubuf__ void *src, uint16_t n_bu
     __arc::capi::runs(dst, src, n_burst, len, len + dst_gap * 32ull, len + src_gap * 32ull, 2, "asc_copy_ub2ub");
 }
 /* The _sync forms wait for their own move (on the simulated core a move is
- * complete when it returns; the race check sees the barrier). */
+ * complete when it returns; the race check sees the scalar wait). */
 inline void asc_copy_gm2ub_sync(__ubuf__ void *dst, __gm__ void *src, uint32_t size)
 {
     asc_copy_gm2ub(dst, src, size);
-    asc_sync_pipe(PIPE_MTE2);
+    __arc::capi::drain(PIPE_MTE2);
 }
 inline void asc_copy_ub2gm_sync(__gm__ void *dst, __ubuf__ void *src, uint32_t size)
 {
     asc_copy_ub2gm(dst, src, size);
-    asc_sync_pipe(PIPE_MTE3);
+    __arc::capi::drain(PIPE_MTE3);
 }
 inline void asc_copy_ub2ub_sync(__ubuf__ void *dst, __ubuf__ void *src, uint32_t size)
 {
     asc_copy_ub2ub(dst, src, size);
-    asc_sync_pipe(PIPE_V);
+    __arc::capi::drain(PIPE_V);
 }
 
 /* The _align forms: any byte count; a burst's UB side starts 32-byte
@@ -240,12 +247,12 @@ inline void asc_copy_ub2gm_align(__gm__ T *dst, __ubuf__ T *src, uint16_t n_burs
 template <class T> inline void asc_copy_gm2ub_align_sync(__ubuf__ T *dst, __gm__ T *src, uint32_t size)
 {
     asc_copy_gm2ub_align(dst, src, size);
-    asc_sync_pipe(PIPE_MTE2);
+    __arc::capi::drain(PIPE_MTE2);
 }
 template <class T> inline void asc_copy_ub2gm_align_sync(__gm__ T *dst, __ubuf__ T *src, uint32_t size)
 {
     asc_copy_ub2gm_align(dst, src, size);
-    asc_sync_pipe(PIPE_MTE3);
+    __arc::capi::drain(PIPE_MTE3);
 }
 
 #endif /* ARC_CAPI_H_ */

@@ -7,6 +7,7 @@
 #define ARC_CAPI_REG_H_
 
 #include "arc/reg.h"
+#include "arc/vec_unary.h" /* __arc::op: what the operations compute */
 
 #if __NPU_ARCH__ == 3510
 typedef __arc::reg::vreg<int8_t> vector_int8_t;
@@ -72,49 +73,49 @@ template <class T> using elem = typename reg::vreg<T>::elem;
 } // namespace capi
 } // namespace __arc
 
-#define ARC_CAPI_BINARY(NAME, OK, EXPR)                                                                        \
+#define ARC_CAPI_BINARY(NAME, OK, OP)                                                                        \
     template <class T>                                                                                         \
     inline void NAME(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src0, __arc::reg::vreg<T> src1,             \
                      vector_bool mask)                                                                         \
     {                                                                                                          \
         static_assert(OK, #NAME ": this vector type is not supported (see the API's page)");                   \
-        __arc::reg::map2(dst, src0, src1, mask, [](T x, T y) -> T { return EXPR; });                           \
+        __arc::reg::map2(dst, src0, src1, mask, __arc::op::OP{});                                              \
     }
-ARC_CAPI_BINARY(asc_add, __arc::capi::arith_v<T>, (T)(x + y))
-ARC_CAPI_BINARY(asc_sub, __arc::capi::arith_v<T>, (T)(x - y))
-ARC_CAPI_BINARY(asc_mul, __arc::capi::arith_v<T>, (T)(x * y))
-ARC_CAPI_BINARY(asc_div, __arc::capi::fp_v<T>, (T)(x / y))
-ARC_CAPI_BINARY(asc_max, __arc::capi::arith_v<T>, (x > y ? x : y))
-ARC_CAPI_BINARY(asc_min, __arc::capi::arith_v<T>, (x < y ? x : y))
+ARC_CAPI_BINARY(asc_add, __arc::capi::arith_v<T>, Add)
+ARC_CAPI_BINARY(asc_sub, __arc::capi::arith_v<T>, Sub)
+ARC_CAPI_BINARY(asc_mul, __arc::capi::arith_v<T>, Mul)
+ARC_CAPI_BINARY(asc_div, __arc::capi::fp_v<T>, Div)
+ARC_CAPI_BINARY(asc_max, __arc::capi::arith_v<T>, Max)
+ARC_CAPI_BINARY(asc_min, __arc::capi::arith_v<T>, Min)
 #undef ARC_CAPI_BINARY
 
-#define ARC_CAPI_SCALAR(NAME, EXPR)                                                                            \
+#define ARC_CAPI_SCALAR(NAME, OP)                                                                            \
     template <class T>                                                                                         \
     inline void NAME(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src, __arc::capi::elem<T> value,            \
                      vector_bool mask)                                                                         \
     {                                                                                                          \
         static_assert(__arc::capi::arith_v<T>, #NAME ": this vector type is not supported (see the API's page)"); \
         const T y = value;                                                                                     \
-        __arc::reg::map1(dst, src, mask, [y](T x) -> T { return EXPR; });                                      \
+        __arc::reg::map1(dst, src, mask, [y](T x) -> T { return __arc::op::OP{}(x, y); });                     \
     }
-ARC_CAPI_SCALAR(asc_add_scalar, (T)(x + y))
-ARC_CAPI_SCALAR(asc_mul_scalar, (T)(x * y))
-ARC_CAPI_SCALAR(asc_max_scalar, (x > y ? x : y))
-ARC_CAPI_SCALAR(asc_min_scalar, (x < y ? x : y))
+ARC_CAPI_SCALAR(asc_add_scalar, Adds)
+ARC_CAPI_SCALAR(asc_mul_scalar, Muls)
+ARC_CAPI_SCALAR(asc_max_scalar, Maxs)
+ARC_CAPI_SCALAR(asc_min_scalar, Mins)
 #undef ARC_CAPI_SCALAR
 
-#define ARC_CAPI_UNARY(NAME, OK, EXPR)                                                                         \
+#define ARC_CAPI_UNARY(NAME, OK, OP)                                                                         \
     template <class T> inline void NAME(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src, vector_bool mask)  \
     {                                                                                                          \
         static_assert(OK, #NAME ": this vector type is not supported (see the API's page)");                   \
-        __arc::reg::map1(dst, src, mask, [](T x) -> T { return EXPR; });                                       \
+        __arc::reg::map1(dst, src, mask, __arc::op::OP{});                                                     \
     }
-ARC_CAPI_UNARY(asc_abs, __arc::capi::arith_v<T>, __arc::fabs_(x))
-ARC_CAPI_UNARY(asc_neg, __arc::capi::arith_v<T>, (T)(-x))
-ARC_CAPI_UNARY(asc_relu, __arc::capi::arith_v<T>, (x > (T)0 ? x : (T)0))
-ARC_CAPI_UNARY(asc_exp, __arc::capi::fp_v<T>, __arc::fexp(x))
-ARC_CAPI_UNARY(asc_ln, __arc::capi::fp_v<T>, __arc::fln(x))
-ARC_CAPI_UNARY(asc_sqrt, __arc::capi::fp_v<T>, __arc::fsqrt(x))
+ARC_CAPI_UNARY(asc_abs, __arc::capi::arith_v<T>, Abs)
+ARC_CAPI_UNARY(asc_neg, __arc::capi::arith_v<T>, Neg)
+ARC_CAPI_UNARY(asc_relu, __arc::capi::arith_v<T>, Relu)
+ARC_CAPI_UNARY(asc_exp, __arc::capi::fp_v<T>, Exp)
+ARC_CAPI_UNARY(asc_ln, __arc::capi::fp_v<T>, Ln)
+ARC_CAPI_UNARY(asc_sqrt, __arc::capi::fp_v<T>, Sqrt)
 #undef ARC_CAPI_UNARY
 
 /* Compares: dst's bit of an element is set where the mask selects it and

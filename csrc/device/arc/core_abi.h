@@ -265,6 +265,11 @@ void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int 
  * division give a defined value and calls this, which warns once per line
  * or, under ASCENDRTC_INT_DIV=trap, fails the launch. */
 void __arc_int_div(int kind);
+/* SIMD code's static `__ubuf__` arrays (the rtc's SimdStaticUb pass calls
+ * this in each function that has some, rt/services/static_ub.c): this
+ * core's UB, which must hold the `bytes` its kernels' arrays take; fn names
+ * the function. */
+void *__arc_static_ub(unsigned long long bytes, const char *fn);
 /* DataCopy's bulk copies (rt/services/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -338,7 +343,8 @@ enum { ARC_PIPE_S = 0, ARC_PIPE_V = 1, ARC_PIPE_M = 2, ARC_PIPE_MTE1 = 3, ARC_PI
        ARC_PIPE_FIX = 10 };
 enum { ARC_RACE_OFF = 0, ARC_RACE_WARN = 1, ARC_RACE_ERROR = 2 };
 enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_ALL, ARC_RACE_SCALAR,
-       ARC_RACE_BARRIER /* PipeBarrier on pipe src */ };
+       ARC_RACE_BARRIER /* PipeBarrier on pipe src */,
+       ARC_RACE_DRAIN /* the scalar unit waits for pipe src to finish (the C API's _sync forms) */ };
 /* Or'ed into __arc_race_access's write: [p, p + bytes) is the hull of
  * strided runs, so the within-pipe analysis leaves it out. */
 #define ARC_RACE_SPARSE 4
@@ -479,7 +485,7 @@ void __arc_site(const char *where);
     X(__arc_int_div)          \
     X(__arc_simt_block)       \
     X(__arc_simt_vf)          \
-    X(__arc_dyn_ub)
+    X(__arc_static_ub)
 
 #ifdef __cplusplus
 }

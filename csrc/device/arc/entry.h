@@ -38,6 +38,10 @@ enum KernelMetaType : unsigned char {
 
 /* The kernel type a qualifier gives (__vector__, __cube__, __mix__(c, v)):
  * an annotation the rtc reads (metadata.cpp). */
+/* What `__ubuf__` means in kernel code (kernel_operator.h, simt_api): an
+ * annotation the rtc's UB passes find, and protected visibility, which
+ * clang keeps on an `extern` declaration (the dynamic UB). */
+#define ARC_UBUF __attribute__((annotate("arc.ubuf"), visibility("protected")))
 #define __ARC_KTYPE(type) __attribute__((annotate("__arc_ktype", (unsigned char)(type))))
 
 namespace __arc {

@@ -9,6 +9,7 @@
 #define ARC_REG_API_H_
 
 #include "arc/reg.h"
+#include "arc/vec_unary.h" /* __arc::op: what the operations compute */
 
 #if __NPU_ARCH__ == 3510
 namespace AscendC {
@@ -181,60 +182,52 @@ inline void apply(__arc::reg::vreg<E> &d, const MaskReg &m, F f)
 }
 } // namespace detail
 
-#define ARC_REG_BINARY(NAME, EXPR)                                                                              \
+/* The operations are the C++ API's (__arc::op, arc/vec_binary.h, vec_unary.h). */
+#define ARC_REG_BINARY(NAME)                                                                                    \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>                \
     inline void NAME(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask)                                         \
     {                                                                                                          \
         using E = typename detail::elem_of<U>::type;                                                           \
         const U a = srcReg0, b = srcReg1;                                                                      \
-        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E {                                               \
-            E x = a.v[i], y = b.v[i];                                                                          \
-            return EXPR;                                                                                       \
-        });                                                                                                    \
+        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E { return __arc::op::NAME{}(a.v[i], b.v[i]); }); \
     }
-ARC_REG_BINARY(Add, (E)(x + y))
-ARC_REG_BINARY(Sub, (E)(x - y))
-ARC_REG_BINARY(Mul, (E)(x * y))
-ARC_REG_BINARY(Div, (E)(x / y))
-ARC_REG_BINARY(Max, (x > y ? x : y))
-ARC_REG_BINARY(Min, (x < y ? x : y))
+ARC_REG_BINARY(Add)
+ARC_REG_BINARY(Sub)
+ARC_REG_BINARY(Mul)
+ARC_REG_BINARY(Div)
+ARC_REG_BINARY(Max)
+ARC_REG_BINARY(Min)
 #undef ARC_REG_BINARY
 
-#define ARC_REG_SCALAR(NAME, EXPR)                                                                              \
+#define ARC_REG_SCALAR(NAME)                                                                                    \
     template <typename T = DefaultType, typename S, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>    \
     inline void NAME(U &dstReg, U &srcReg, S scalarValue, MaskReg &mask)                                      \
     {                                                                                                          \
         using E = typename detail::elem_of<U>::type;                                                           \
         const U a = srcReg;                                                                                    \
         const E y = (E)scalarValue;                                                                            \
-        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E {                                               \
-            E x = a.v[i];                                                                                      \
-            return EXPR;                                                                                       \
-        });                                                                                                    \
+        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E { return __arc::op::NAME{}(a.v[i], y); });     \
     }
-ARC_REG_SCALAR(Adds, (E)(x + y))
-ARC_REG_SCALAR(Muls, (E)(x * y))
-ARC_REG_SCALAR(Maxs, (x > y ? x : y))
-ARC_REG_SCALAR(Mins, (x < y ? x : y))
+ARC_REG_SCALAR(Adds)
+ARC_REG_SCALAR(Muls)
+ARC_REG_SCALAR(Maxs)
+ARC_REG_SCALAR(Mins)
 #undef ARC_REG_SCALAR
 
-#define ARC_REG_UNARY(NAME, EXPR)                                                                               \
+#define ARC_REG_UNARY(NAME)                                                                                     \
     template <typename T = DefaultType, MaskMergeMode mode = MaskMergeMode::ZEROING, typename U>                \
     inline void NAME(U &dstReg, U &srcReg, MaskReg &mask)                                                      \
     {                                                                                                          \
         using E = typename detail::elem_of<U>::type;                                                           \
         const U a = srcReg;                                                                                    \
-        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E {                                               \
-            E x = a.v[i];                                                                                      \
-            return EXPR;                                                                                       \
-        });                                                                                                    \
+        detail::apply<mode>(dstReg, mask, [&](uint32_t i) -> E { return __arc::op::NAME{}(a.v[i]); });        \
     }
-ARC_REG_UNARY(Abs, __arc::fabs_(x))
-ARC_REG_UNARY(Neg, (E)(-x))
-ARC_REG_UNARY(Relu, (x > (E)0 ? x : (E)0))
-ARC_REG_UNARY(Exp, __arc::fexp(x))
-ARC_REG_UNARY(Ln, __arc::fln(x))
-ARC_REG_UNARY(Sqrt, __arc::fsqrt(x))
+ARC_REG_UNARY(Abs)
+ARC_REG_UNARY(Neg)
+ARC_REG_UNARY(Relu)
+ARC_REG_UNARY(Exp)
+ARC_REG_UNARY(Ln)
+ARC_REG_UNARY(Sqrt)
 #undef ARC_REG_UNARY
 
 /* Duplicate(dst, scalar[, mask]): every (active) element = scalar. */
@@ -254,19 +247,6 @@ inline void Duplicate(S &dstReg, U scalarValue, MaskReg &mask)
 template <typename T = DefaultType, typename U> inline void Select(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask)
 {
     __arc::reg::select(dstReg, srcReg0, srcReg1, mask);
-}
-
-/* Reduce<SUM>: the sum of the active elements in element 0, the rest 0. */
-template <ReduceType type = ReduceType::SUM, typename T = DefaultType, typename U = DefaultType,
-          MaskMergeMode mode = MaskMergeMode::ZEROING, typename S, typename V>
-inline void Reduce(S &dstReg, V srcReg, MaskReg mask)
-{
-    using E = typename detail::elem_of<V>::type;
-    static_assert(__arc::is_same<typename detail::elem_of<S>::type, E>::value,
-                  "AscendC::Reg::Reduce: a widening reduce (int16 -> int32) is not simulated");
-    static_assert(type == ReduceType::SUM, "AscendC::Reg::Reduce: MAX/MIN (value and index) are not simulated");
-    static_assert(mode == MaskMergeMode::ZEROING, "AscendC::Reg::Reduce: MERGING is not supported");
-    __arc::reg::reduce(dstReg, srcReg, mask, (E)0, [](E a, E b) -> E { return (E)(a + b); });
 }
 
 /* Orders the UB accesses of one VF; the simulated core runs them in

@@ -86,9 +86,6 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
 /* A hybrid kernel's asc_vf_call: runs the block entry in site (a site
  * record, arc/site.h) as one block of x*y*z threads on this core. */
 void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args);
-/* A hybrid kernel's dynamic UB (`extern __ubuf__ T d[]` on its SIMD side,
- * the rtc's SIMT Prepare pass calls this): UB from offset 0. */
-void *__arc_dyn_ub(void);
 
 #ifdef __cplusplus
 }

@@ -87,6 +87,8 @@ template <class T> constexpr bool is_float_v =
 template <class T> constexpr bool is_int_v = __is_integral(T);
 template <class T> constexpr bool is_signed_v = __is_signed(T) || is_float_v<T>;
 template <class T, class... U> constexpr bool one_of = (is_same<T, U>::value || ...);
+/* A parenthesised list of types as arguments: one_of<T, ARC_UNPAREN (a, b)>. */
+#define ARC_UNPAREN(...) __VA_ARGS__
 
 /* Unsigned integer of the same size, for bit-level ops. */
 template <int N> struct uint_of;

@@ -43,14 +43,15 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
 }
 } // namespace __arc
 
-/* The three forms of one binary API; CHECK is an ARC_DTYPE_REQUIRE on T. */
-#define ARC_BINARY_API(NAME, CHECK, EXPR)                                                                      \
+/* The three forms of one binary API over its operation __arc::op::NAME;
+ * CHECK is an ARC_DTYPE_REQUIRE on T. */
+#define ARC_BINARY_API(NAME, CHECK)                                                                      \
     template <typename T>                                                                                      \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
                      const int32_t &count)                                                                     \
     {                                                                                                          \
         CHECK;                                                                                                 \
-        __arc::bin_count(dst, src0, src1, count, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });     \
+        __arc::bin_count(dst, src0, src1, count, "AscendC::" #NAME, __arc::op::NAME{});                    \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
@@ -58,7 +59,7 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     {                                                                                                          \
         CHECK;                                                                                                 \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
-        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });        \
+        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                       \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
@@ -66,7 +67,7 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     {                                                                                                          \
         CHECK;                                                                                                 \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
-        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, [](T x, T y) -> T { return EXPR; });        \
+        __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                       \
     }
 
 #define ARC_A2_ARITH(NAME)                                                                                   \
@@ -80,17 +81,34 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, uint16_t>),                               \
                   "AscendC::" #NAME ": dav-2201 supports int16_t and uint16_t only (ReinterpretCast wider types)")
 
+/* The binary operations: what each computes (the C++ API below and the
+ * C API's memory forms, arc/capi_vec.h, both run these). */
+#define ARC_BINARY_OPS(X)                                                      \
+    X(Add, ARC_A2_ARITH(Add), (T)(x + y))                                      \
+    X(Sub, ARC_A2_ARITH(Sub), (T)(x - y))                                      \
+    X(Mul, ARC_A2_ARITH(Mul), (T)(x * y))                                      \
+    X(Div, ARC_A2_FLOAT(Div), (T)(x / y))                                      \
+    X(Max, ARC_A2_ARITH(Max), (x > y ? x : y))                                 \
+    X(Min, ARC_A2_ARITH(Min), (x < y ? x : y))                                 \
+    X(And, ARC_A2_BITS(And), (T)(x & y))                                       \
+    X(Or, ARC_A2_BITS(Or), (T)(x | y))                                         \
+    X(AddRelu, ARC_A2_ARITH(AddRelu), ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0)) \
+    X(SubRelu, ARC_A2_ARITH(SubRelu), ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
+/* Also the scalar forms' (Adds ... LeakyRelu: y is the scalar). */
+#define ARC_OP_FUNCTOR(NAME, CHECK, EXPR) \
+    struct NAME {                         \
+        template <class T> T operator()(T x, T y) const { return EXPR; } \
+    };
+namespace __arc {
+namespace op {
+ARC_BINARY_OPS(ARC_OP_FUNCTOR)
+} // namespace op
+} // namespace __arc
+
 namespace AscendC {
-ARC_BINARY_API(Add, ARC_A2_ARITH(Add), (T)(x + y))
-ARC_BINARY_API(Sub, ARC_A2_ARITH(Sub), (T)(x - y))
-ARC_BINARY_API(Mul, ARC_A2_ARITH(Mul), (T)(x * y))
-ARC_BINARY_API(Div, ARC_A2_FLOAT(Div), (T)(x / y))
-ARC_BINARY_API(Max, ARC_A2_ARITH(Max), (x > y ? x : y))
-ARC_BINARY_API(Min, ARC_A2_ARITH(Min), (x < y ? x : y))
-ARC_BINARY_API(And, ARC_A2_BITS(And), (T)(x & y))
-ARC_BINARY_API(Or, ARC_A2_BITS(Or), (T)(x | y))
-ARC_BINARY_API(AddRelu, ARC_A2_ARITH(AddRelu), ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0))
-ARC_BINARY_API(SubRelu, ARC_A2_ARITH(SubRelu), ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
+#define ARC_BINARY_API_ROW(NAME, CHECK, EXPR) ARC_BINARY_API(NAME, CHECK)
+ARC_BINARY_OPS(ARC_BINARY_API_ROW)
+#undef ARC_BINARY_API_ROW
 
 /* Three-operand forms: MulAddDst dst = src0 * src1 + dst; FusedMulAdd
  * dst = src0 * dst + src1.  Each product is rounded to T first. */

@@ -52,13 +52,13 @@ template <> inline float fabs_(float x) { return __builtin_fabsf(x); }
 template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); }
 } // namespace __arc
 
-/* Count and level-0 (two mask styles) forms of dst = EXPR(x). */
-#define ARC_UNARY_API(NAME, CHECK, EXPR)                                                                      \
+/* Count and level-0 (two mask styles) forms of dst = __arc::op::NAME(x). */
+#define ARC_UNARY_API(NAME, CHECK)                                                                      \
     template <typename T>                                                                                     \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)             \
     {                                                                                                         \
         CHECK;                                                                                                \
-        __arc::un_count(dst, src, count, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                  \
+        __arc::un_count(dst, src, count, "AscendC::" #NAME, __arc::op::NAME{});                              \
     }                                                                                                         \
     template <typename T, bool isSetMask = true>                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,                    \
@@ -66,7 +66,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     {                                                                                                         \
         CHECK;                                                                                                \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
-        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                     \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                                 \
     }                                                                                                         \
     template <typename T, bool isSetMask = true>                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],            \
@@ -74,18 +74,19 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     {                                                                                                         \
         CHECK;                                                                                                \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
-        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [](T x) -> T { return EXPR; });                     \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                                 \
     }
 
-/* Same with a scalar operand s (converted to T, as CANN requires T). */
-#define ARC_SCALAR_API(NAME, CHECK, EXPR)                                                                     \
+/* Same with a scalar operand s (converted to T, as CANN requires T):
+ * dst = __arc::op::NAME(x, s). */
+#define ARC_SCALAR_API(NAME, CHECK)                                                                     \
     template <typename T, typename U>                                                                         \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,                  \
                      const int32_t &count)                                                                    \
     {                                                                                                         \
         CHECK;                                                                                                \
         const T s = (T)scalar;                                                                                \
-        __arc::un_count(dst, src, count, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                 \
+        __arc::un_count(dst, src, count, "AscendC::" #NAME, [s](T x) -> T { return __arc::op::NAME{}(x, s); });                 \
     }                                                                                                         \
     template <typename T, bool isSetMask = true, typename U>                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar, uint64_t mask,   \
@@ -94,7 +95,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
         CHECK;                                                                                                \
         const T s = (T)scalar;                                                                                \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
-        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return __arc::op::NAME{}(x, s); });                    \
     }                                                                                                         \
     template <typename T, bool isSetMask = true, typename U>                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,                  \
@@ -103,7 +104,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
         CHECK;                                                                                                \
         const T s = (T)scalar;                                                                                \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
-        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return EXPR; });                    \
+        __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return __arc::op::NAME{}(x, s); });                    \
     }
 
 #define ARC_A2_HF(NAME)                                                                                   \
@@ -117,27 +118,46 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     ARC_DTYPE_REQUIRE((__arc::one_of<T, int16_t, uint16_t, int32_t, uint32_t> || __NPU_ARCH__ != 2201),          \
                   "AscendC::" #NAME ": supports int16_t, uint16_t, int32_t and uint32_t only")
 
-namespace AscendC {
-ARC_UNARY_API(Abs, ARC_A2_HF(Abs), __arc::fabs_(x))
-ARC_UNARY_API(Exp, ARC_A2_HF(Exp), __arc::fexp(x))
-ARC_UNARY_API(Ln, ARC_A2_HF(Ln), __arc::fln(x))
-ARC_UNARY_API(Sqrt, ARC_A2_HF(Sqrt), __arc::fsqrt(x))
-ARC_UNARY_API(Rsqrt, ARC_A2_HF(Rsqrt), (T)(1.0f / __builtin_sqrtf((float)x)))
-ARC_UNARY_API(Reciprocal, ARC_A2_HF(Reciprocal), (T)(1.0f / (float)x))
-ARC_UNARY_API(Relu, ARC_A2_RELU(Relu), (x > (T)0 ? x : (T)0))
-ARC_UNARY_API(Not, ARC_A2_BITS(Not), (T)(~x))
-ARC_UNARY_API(Neg, ARC_A2_ARITH(Neg), (T)(-x))
+#define ARC_UNARY_OPS(X)                                                           \
+    X(Abs, ARC_A2_HF(Abs), __arc::fabs_(x))                                        \
+    X(Exp, ARC_A2_HF(Exp), __arc::fexp(x))                                         \
+    X(Ln, ARC_A2_HF(Ln), __arc::fln(x))                                            \
+    X(Sqrt, ARC_A2_HF(Sqrt), __arc::fsqrt(x))                                      \
+    X(Rsqrt, ARC_A2_HF(Rsqrt), (T)(1.0f / __builtin_sqrtf((float)x)))              \
+    X(Reciprocal, ARC_A2_HF(Reciprocal), (T)(1.0f / (float)x))                     \
+    X(Relu, ARC_A2_RELU(Relu), (x > (T)0 ? x : (T)0))                              \
+    X(Not, ARC_A2_BITS(Not), (T)(~x))                                              \
+    X(Neg, ARC_A2_ARITH(Neg), (T)(-x))
+/* y is the scalar, converted to T. */
+#define ARC_SCALAR_OPS(X)                                                                                \
+    X(Adds, ARC_A2_ARITH(Adds), (T)(x + y))                                                              \
+    X(Subs, ARC_A2_ARITH(Subs), (T)(x - y))                                                              \
+    X(Muls, ARC_A2_ARITH(Muls), (T)(x * y))                                                              \
+    X(Divs, ARC_A2_FLOAT(Divs), (T)(x / y))                                                              \
+    X(Maxs, ARC_A2_ARITH(Maxs), (x > y ? x : y))                                                         \
+    X(Mins, ARC_A2_ARITH(Mins), (x < y ? x : y))                                                         \
+    X(LeakyRelu, ARC_A2_HF(LeakyRelu), (x >= (T)0 ? x : (T)(x * y)))                                     \
+    /* Logical shift for unsigned, arithmetic for signed types. */                                       \
+    X(ShiftLeft, ARC_A2_SHIFT(ShiftLeft), (T)((typename __arc::uint_of<sizeof(T)>::type)x << (int)y))    \
+    X(ShiftRight, ARC_A2_SHIFT(ShiftRight), (T)(x >> (int)y))
+#define ARC_UNARY_FUNCTOR(NAME, CHECK, EXPR) \
+    struct NAME {                            \
+        template <class T> T operator()(T x) const { return EXPR; } \
+    };
+namespace __arc {
+namespace op {
+ARC_UNARY_OPS(ARC_UNARY_FUNCTOR)
+ARC_SCALAR_OPS(ARC_OP_FUNCTOR)
+} // namespace op
+} // namespace __arc
 
-ARC_SCALAR_API(Adds, ARC_A2_ARITH(Adds), (T)(x + s))
-ARC_SCALAR_API(Subs, ARC_A2_ARITH(Subs), (T)(x - s))
-ARC_SCALAR_API(Muls, ARC_A2_ARITH(Muls), (T)(x * s))
-ARC_SCALAR_API(Divs, ARC_A2_FLOAT(Divs), (T)(x / s))
-ARC_SCALAR_API(Maxs, ARC_A2_ARITH(Maxs), (x > s ? x : s))
-ARC_SCALAR_API(Mins, ARC_A2_ARITH(Mins), (x < s ? x : s))
-ARC_SCALAR_API(LeakyRelu, ARC_A2_HF(LeakyRelu), (x >= (T)0 ? x : (T)(x * s)))
-/* Logical shift for unsigned, arithmetic for signed types. */
-ARC_SCALAR_API(ShiftLeft, ARC_A2_SHIFT(ShiftLeft), (T)((typename __arc::uint_of<sizeof(T)>::type)x << (int)s))
-ARC_SCALAR_API(ShiftRight, ARC_A2_SHIFT(ShiftRight), (T)(x >> (int)s))
+namespace AscendC {
+#define ARC_UNARY_API_ROW(NAME, CHECK, EXPR) ARC_UNARY_API(NAME, CHECK)
+#define ARC_SCALAR_API_ROW(NAME, CHECK, EXPR) ARC_SCALAR_API(NAME, CHECK)
+ARC_UNARY_OPS(ARC_UNARY_API_ROW)
+ARC_SCALAR_OPS(ARC_SCALAR_API_ROW)
+#undef ARC_UNARY_API_ROW
+#undef ARC_SCALAR_API_ROW
 
 /* Axpy: dst = scalar * src + dst (half->half, float->float, half->float). */
 template <typename TD, typename TS, typename U>

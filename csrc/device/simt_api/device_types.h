@@ -29,7 +29,7 @@
 #define __gm__
 #endif
 #undef __ubuf__
-#define __ubuf__ __attribute__((annotate("arc.ubuf"), visibility("protected")))
+#define __ubuf__ ARC_UBUF
 #ifndef __host__
 #define __host__
 #endif

@@ -299,6 +299,9 @@ void sim_cost_sync(int kind, int src, int dst, unsigned long long key)
         }
         return;
     }
+    case ARC_RACE_DRAIN: /* the scalar waits for pipe s */
+        if (s >= 0) b->s = maxd(b->s, b->free[s]);
+        return;
     case ARC_RACE_SCALAR: /* the compiler's auto-sync around a scalar UB access, then the access */
         b->s = maxd(b->s, maxd(b->free[1], maxd(b->free[4], b->free[5])));
         b->s += 1.0;

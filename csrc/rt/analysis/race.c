@@ -549,6 +549,12 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
         }
         return;
     }
+    case ARC_RACE_DRAIN: /* the scalar has seen pipe s finish: what it issues next is after */
+        if (s >= 0) {
+            join(st->vc[0], st->vc[s]);
+            st->done[s] = st->vc[s][s];
+        }
+        return;
     case ARC_RACE_BARRIER: /* PipeBarrier<pipe>: its later instructions wait for its earlier ones */
         if (s >= 0) st->done[s] = st->vc[s][s];
         return;

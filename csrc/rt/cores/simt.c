@@ -207,8 +207,6 @@ void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const u
 
 int sim_simt_in_vf(void) { return t_vf != NULL; }
 
-void *__arc_dyn_ub(void) { return __arc_core()->ub; }
-
 /* UB a SIMT launch keeps from its threads (rt/acl/simt_launch.c's limit) */
 #define VF_UB_RESERVED ((8u + 32u) << 10)
 
