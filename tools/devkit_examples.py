@@ -50,8 +50,6 @@ NEEDS = (
 KNOWN = {
     '01_simd_cpp_api/02_features/00_framework/00_pytorch/pybind':
         "ModuleNotFoundError: No module named 'torch'",
-    '01_simd_cpp_api/03_basic_api/00_data_movement/reg_load_gather':
-        "error: no member named 'Gather' in namespace 'AscendC::Reg'; did you mean 'AscendC::Gather'?",
     '01_simd_cpp_api/03_basic_api/01_memory_vector_compute/transpose':
         "error: no type named 'TransposeParamsExt' in namespace 'AscendC'",
     '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/histogram':
@@ -93,21 +91,14 @@ KNOWN = {
     '02_simd_c_api/03_c_api/00_data_movement/data_copy_gm2l1':
         "error: use of undeclared identifier 'asc_copy_gm2l1'",
     '02_simd_c_api/03_c_api/02_reg_vector_compute/gather':
-        "error: use of undeclared identifier 'asc_gather'",
-    '02_simd_c_api/03_c_api/02_reg_vector_compute/select':
-        "error: no matching function for call to 'asc_loadalign_postupdate'",
+        'the example reads 512 bytes of its 256-byte half input (asc_copy_gm2ub_align with block_length * 4 '
+        'bytes for 2-byte elements): the GM check reports the read past the allocation',
     '01_simd_cpp_api/03_basic_api/00_data_movement/copy_in_tensor_api':
         "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
     '01_simd_cpp_api/03_basic_api/00_data_movement/copy_out_tensor_api':
         "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
     '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/cast':
         "error: no type named 'CastTrait' in namespace 'AscendC::Reg'",
-    '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/data_relayout':
-        "error: no template named 'Interleave' in namespace 'AscendC::Reg'; did you mean 'InterleaveVF'?",
-    '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/gather':
-        "error: no template named 'Gather' in namespace 'AscendC::Reg'; did you mean 'AscendC::Gather'?",
-    '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/select':
-        "error: implicit instantiation of undefined template 'AscendC::Reg::detail::elem_of<__arc::reg::vmask>'",
     '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/subnormal':
         "error: no type named 'DivSpecificMode' in namespace 'AscendC::Reg'",
     '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/trait':
@@ -124,8 +115,6 @@ KNOWN = {
         "error: use of undeclared identifier 'asc_load'",
     '02_simd_c_api/03_c_api/02_reg_vector_compute/cast':
         "error: use of undeclared identifier 'asc_loadalign_unpack'",
-    '02_simd_c_api/03_c_api/02_reg_vector_compute/data_relayout':
-        "error: use of undeclared identifier 'asc_intlv'",
     '02_simd_c_api/03_c_api/02_reg_vector_compute/histogram':
         "error: use of undeclared identifier 'asc_frequency_histogram_bin0'",
     '02_simd_c_api/03_c_api/02_reg_vector_compute/mergemode':

@@ -123,6 +123,9 @@
 #include "arc/reg_api.h"  /* AscendC::Reg (dav-3510) */
 #include "arc/reg_elem.h" /* Reg compare, truncate, arange (both spellings) */
 #include "arc/reg_reduce.h" /* Reg per-block and pairwise reductions (both spellings) */
+#include "arc/reg_mask_load.h" /* a mask register loaded from UB (both spellings) */
+#include "arc/reg_relayout.h" /* Interleave, DeInterleave, Pack (both spellings) */
+#include "arc/reg_gather.h" /* Gather, GatherB (both spellings) */
 
 typedef uint8_t *GM_ADDR;
 

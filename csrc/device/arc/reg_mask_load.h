@@ -1,0 +1,72 @@
+/* reg_mask_load.h - a mask register loaded from UB (dav-3510), in both
+ * spellings: Reg::LoadAlign(MaskReg&, src) with MaskDist and the
+ * post-update form (the stride in bytes, as the page says), and
+ * asc_loadalign[_upsample|_downsample][_postupdate](vector_bool&, src).
+ * DIST_NORM reads VL/8 bytes as the register's bits (bit k: byte lane k);
+ * DIST_US reads VL/16 bytes and repeats each bit twice; DIST_DS reads VL/4
+ * bytes and keeps every other bit.  Each read is checked for its alignment
+ * (VL/8, VL/16, min(32, VL/4) bytes) and the UB's end, on PIPE_V. */
+#ifndef ARC_REG_MASK_LOAD_H_
+#define ARC_REG_MASK_LOAD_H_
+
+#include "arc/reg_api.h"
+
+#if __NPU_ARCH__ == 3510
+namespace __arc {
+namespace reg {
+enum { MASK_NORM = 0, MASK_US, MASK_DS };
+inline void load_mask(vmask &m, const void *src, int dist, const char *api)
+{
+    constexpr uint32_t B = sizeof(vmask::b); /* VL / 8 */
+    const uint32_t bytes = dist == MASK_NORM ? B : dist == MASK_US ? B / 2 : 2 * B;
+    const uint32_t align = dist == MASK_US ? B / 2 : 32;
+    ub_operand(src, bytes, align, 0, api, "src");
+    uint8_t in[2 * B];
+    ub_read(in, src, bytes);
+    vmask r{};
+    for (uint32_t k = 0; k < 8 * B; k++) {
+        uint32_t from = dist == MASK_NORM ? k : dist == MASK_US ? k / 2 : 2 * k;
+        if ((in[from >> 3] >> (from & 7)) & 1u) r.b[k >> 3] |= (uint8_t)(1u << (k & 7));
+    }
+    m = r;
+}
+} // namespace reg
+} // namespace __arc
+
+namespace AscendC {
+namespace Reg {
+enum class MaskDist { DIST_NORM, DIST_US, DIST_DS };
+
+template <typename T, MaskDist dist = MaskDist::DIST_NORM> inline void LoadAlign(MaskReg &mask, __ubuf__ T *srcAddr)
+{
+    __arc::reg::load_mask(mask, srcAddr, (int)dist, "AscendC::Reg::LoadAlign(MaskReg)");
+}
+/* The post-update form: srcAddr advances by `offset` bytes. */
+template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
+inline void LoadAlign(MaskReg &mask, __ubuf__ T *&srcAddr, int32_t offset)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE,
+                  "AscendC::Reg::LoadAlign(MaskReg): the post-update form takes POST_MODE_UPDATE");
+    __arc::reg::load_mask(mask, srcAddr, (int)dist, "AscendC::Reg::LoadAlign(MaskReg)");
+    srcAddr = (__ubuf__ T *)((__ubuf__ char *)srcAddr + offset);
+}
+} // namespace Reg
+} // namespace AscendC
+
+#define ARC_CAPI_MASK_LOAD(NAME, DIST)                                                                   \
+    inline void NAME(__arc::reg::vmask &dst, __ubuf__ uint32_t *src)                                     \
+    {                                                                                                    \
+        __arc::reg::load_mask(dst, src, __arc::reg::DIST, #NAME);                                        \
+    }                                                                                                    \
+    inline void NAME##_postupdate(__arc::reg::vmask &dst, __ubuf__ uint32_t *&src, int32_t offset)      \
+    {                                                                                                    \
+        __arc::reg::load_mask(dst, src, __arc::reg::DIST, #NAME "_postupdate");                          \
+        src = (__ubuf__ uint32_t *)((__ubuf__ char *)src + offset); /* bytes, as the C++ form's */        \
+    }
+ARC_CAPI_MASK_LOAD(asc_loadalign, MASK_NORM)
+ARC_CAPI_MASK_LOAD(asc_loadalign_upsample, MASK_US)
+ARC_CAPI_MASK_LOAD(asc_loadalign_downsample, MASK_DS)
+#undef ARC_CAPI_MASK_LOAD
+#endif /* __NPU_ARCH__ == 3510 */
+
+#endif /* ARC_REG_MASK_LOAD_H_ */
