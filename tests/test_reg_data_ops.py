@@ -3,7 +3,8 @@ spellings, against NumPy: a mask register loaded from UB (DIST_NORM, US,
 DS; the post-update stride in bytes) driving Select; Interleave,
 DeInterleave, Pack (low bits to the low or high half, the other half 0);
 Gather in a register (index % N), from UB (int8 widened to int16, masked
-lanes 0) and by 32-byte block (GatherB); a gather past the UB's end fails
+lanes 0) and by 32-byte block (GatherB); Squeeze with the AR register and
+StoreUnAlign at an unaligned address; a gather past the UB's end fails
 naming the API, with a good launch after."""
 import numpy as np
 import pytest
@@ -98,6 +99,31 @@ __simd_vf__ inline void gathers_vf(__ubuf__ uint8_t *in, __ubuf__ uint8_t *out)
 }
 __vector__ __global__ void gathers(GM_ADDR in, GM_ADDR out) { FRAME(asc_vf_call<gathers_vf>(ui, uo)) }
 
+// bytes 0..767: 3 registers of floats; out: their M3 lanes squeezed back to back (C++),
+// then the first register squeezed by the C form at out + 1024
+__simd_vf__ inline void squeeze_vf(__ubuf__ uint8_t *in, __ubuf__ uint8_t *out)
+{
+    Reg::RegTensor<float> x, y;
+    Reg::MaskReg m3 = Reg::CreateMask<float, Reg::MaskPattern::M3>(), all = Reg::CreateMask<float>();
+    Reg::UnalignRegForStore u;
+    Reg::Duplicate(y, -1.0f);                       // a sentinel the squeezed bytes must not pass
+    Reg::StoreAlign((__ubuf__ float *)out, y, all);
+    Reg::StoreAlign((__ubuf__ float *)(out + 256), y, all);
+    Reg::ClearSpr<SpecialPurposeReg::AR>();
+    __ubuf__ float *src = (__ubuf__ float *)in, *dst = (__ubuf__ float *)(out + 4);   // not 32-byte aligned
+    for (int i = 0; i < 3; i++) {
+        Reg::LoadAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(x, src, 64);
+        Reg::Squeeze<float, Reg::GatherMaskMode::STORE_REG>(y, x, m3);
+        Reg::StoreUnAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(dst, y, u);
+    }
+    Reg::StoreUnAlignPost(dst, u);
+    vector_float a, b;
+    asc_loadalign(a, (__ubuf__ float *)in);
+    asc_squeeze(b, a, m3);
+    asc_storealign((__ubuf__ float *)(out + 1024), b, all);
+}
+__vector__ __global__ void squeeze(GM_ADDR in, GM_ADDR out) { FRAME(asc_vf_call<squeeze_vf>(ui, uo)) }
+
 __simd_vf__ inline void gather_past_vf(__ubuf__ uint8_t *in)
 {
     Reg::RegTensor<float> d;
@@ -181,6 +207,16 @@ def test_gathers(mod):
     gb = np.zeros((8, 8), np.float32)
     gb[:4] = blocks[idx[32:36] // 32]
     np.testing.assert_array_equal(o[512:768].view(np.float32), gb.ravel())
+
+
+def test_squeeze_and_unaligned_store(mod):
+    x = np.random.default_rng(6).uniform(-9, 9, 256).astype(np.float32)
+    o = _run(mod, "squeeze", x.view(np.uint8))
+    m3 = np.arange(64) % 3 == 0                        # 22 lanes of each register
+    kept = np.concatenate([x[64 * i:64 * (i + 1)][m3] for i in range(3)])
+    np.testing.assert_array_equal(o[4:4 + 4 * kept.size].view(np.float32), kept)
+    assert np.all(o[:4].view(np.float32) == -1) and np.all(o[4 + 4 * kept.size:512].view(np.float32) == -1)
+    np.testing.assert_array_equal(o[1024:1280].view(np.float32), np.concatenate([x[:64][m3], np.zeros(42, np.float32)]))
 
 
 def test_gather_past_the_ub_fails_naming_it(mod):

@@ -3,7 +3,8 @@ and the C API), against NumPy and the API pages: Compare/Compares,
 Truncate in its five rounding modes (= asc_rint/round/floor/ceil/trunc),
 Arange increasing and decreasing (integers wrap), ReduceDataBlock
 SUM/MAX/MIN (a block's sum as an adjacent-pairs tree), PairReduceElem,
-Reduce MAX/MIN (value and first index; NaN, +-0, an empty mask)."""
+Reduce MAX/MIN (value and first index; NaN, +-0, an empty mask),
+Histograms (frequency and cumulative, added to dst)."""
 import numpy as np
 import pytest
 
@@ -84,6 +85,25 @@ __simd_vf__ inline void reduce_vf(__ubuf__ float *x, __ubuf__ float *o)
     asc_reduce_sum_datablock(d, a, m3);                      Reg::StoreAlign(o + 448, d, all);
 }
 __vector__ __global__ void reduce(GM_ADDR x, GM_ADDR out) { FRAME(asc_vf_call<reduce_vf>(ux, uo)) }
+
+// x's 256 bytes as uint8 values; histograms into rows 0..3 (uint16), starting from 5
+__simd_vf__ inline void hist_vf(__ubuf__ float *x, __ubuf__ float *o)
+{
+    Reg::RegTensor<uint8_t> s;
+    Reg::RegTensor<uint16_t> f0, f1, c0;
+    Reg::LoadAlign(s, (__ubuf__ uint8_t *)x);
+    Reg::Duplicate(f0, (uint16_t)5);
+    Reg::Duplicate(f1, (uint16_t)5);
+    Reg::Duplicate(c0, (uint16_t)5);
+    Reg::MaskReg h = Reg::CreateMask<uint8_t, Reg::MaskPattern::H>(), all = Reg::CreateMask<uint16_t>();
+    Reg::Histograms<uint8_t, uint16_t, Reg::HistogramsBinType::BIN0, Reg::HistogramsType::FREQUENCY>(f0, s, h);
+    asc_frequency_histogram_bin1(f1, s, h);
+    asc_cumulative_histogram_bin0(c0, s, h);
+    Reg::StoreAlign((__ubuf__ uint16_t *)o, f0, all);
+    Reg::StoreAlign((__ubuf__ uint16_t *)(o + 64), f1, all);
+    Reg::StoreAlign((__ubuf__ uint16_t *)(o + 128), c0, all);
+}
+__vector__ __global__ void hist(GM_ADDR x, GM_ADDR out) { FRAME(asc_vf_call<hist_vf>(ux, uo)) }
 """
 
 
@@ -159,3 +179,28 @@ def test_reduce_max_nan_and_signed_zero(mod):
     x[12] = np.nan
     o = _run(mod, "reduce", x)
     assert np.isnan(o[4][0]) and o[4][1:2].view(np.uint32)[0] == 9
+
+
+def test_histograms(mod):
+    v = np.random.default_rng(9).integers(0, 256, 256).astype(np.uint8)
+    v[:8] = [0, 0, 127, 128, 255, 255, 255, 3]
+    o = _run(mod, "hist", v.view(np.float32))
+    active = v[:128]                                   # MaskPattern::H: the first half of the lanes
+    freq = np.bincount(active, minlength=256).astype(np.uint16)
+    np.testing.assert_array_equal(o[0].view(np.uint16), freq[:128] + 5)
+    np.testing.assert_array_equal(o[1].view(np.uint16), freq[128:] + 5)
+    np.testing.assert_array_equal(o[2].view(np.uint16), np.cumsum(freq[:128]).astype(np.uint16) + 5)
+
+
+def test_cumulative_histogram_of_bin1_is_refused():
+    src = """#include "kernel_operator.h"
+__simd_vf__ inline void f(__ubuf__ uint8_t *x) {
+    AscendC::Reg::RegTensor<uint8_t> s; AscendC::Reg::RegTensor<uint16_t> d;
+    AscendC::Reg::MaskReg m = AscendC::Reg::CreateMask<uint8_t>();
+    AscendC::Reg::Histograms<uint8_t, uint16_t, AscendC::Reg::HistogramsBinType::BIN1,
+                             AscendC::Reg::HistogramsType::ACCUMULATE>(d, s, m);
+}
+__global__ __vector__ void k(GM_ADDR x) { asc_vf_call<f>((__ubuf__ uint8_t *)x); }
+"""
+    with pytest.raises(arc.CompileError, match="cumulative histogram of BIN1"):
+        arc.Program(src, "hist1.asc").compile(["--npu-arch=dav-3510"])

@@ -126,6 +126,8 @@
 #include "arc/reg_mask_load.h" /* a mask register loaded from UB (both spellings) */
 #include "arc/reg_relayout.h" /* Interleave, DeInterleave, Pack (both spellings) */
 #include "arc/reg_gather.h" /* Gather, GatherB (both spellings) */
+#include "arc/reg_histogram.h" /* Histograms (both spellings) */
+#include "arc/reg_squeeze.h" /* Squeeze, StoreUnAlign (AR form) (both spellings) */
 
 typedef uint8_t *GM_ADDR;
 

@@ -41,7 +41,8 @@ enum DevSlot {
     SLOT_GM = ARC_GM_CACHE_SLOT, /* 40: GM_WAYS [lo, hi) ranges of allocations already checked (__arc_gm_check) */
     SLOT_GM_NEXT = ARC_GM_NEXT_SLOT, /* 48: the GM range __arc_gm_check fills next (round robin) */
     SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
-    SLOT_END = 50
+    SLOT_AR = 50,         /* dav-3510's AR register: the bytes Reg::Squeeze<STORE_REG> kept */
+    SLOT_END = 51
 };
 /* The top slots belong to the runtime (race log, cost, source site: core_abi.h);
  * every device-API slot is named above so none can land on theirs. */
