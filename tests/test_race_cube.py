@@ -97,6 +97,27 @@ def test_same_pipe_mmads_accumulating_into_a_small_l0c_tile():
     assert np.array_equal(y, np.full_like(y, 64.0))   # synced: clean, two k = 32 products summed
 
 
+# Two blocks Fixpipe one 32 x 32 product to the same y: alike (both read x's
+# first half) they are no race, whichever lands last; from different halves
+# of x they are.
+def test_fixpipe_blocks_writing_the_same_bytes_alike_or_not():
+    src = CUBE.replace("(__gm__ half *)x)", "(__gm__ half *)x + GetBlockIdx() * SHIFT)")
+    x = np.concatenate([np.ones(32 * 32), np.full(32 * 32, 2.0)]).astype(np.float16)
+    sync = "SetFlag<HardEvent::MTE1_M>(0); WaitFlag<HardEvent::MTE1_M>(0);"
+    y = np.zeros(32 * 32, np.float32)
+    build(src, CUBE_SYNC=sync, SHIFT="0")(x, y, block_dim=2)
+    arc.synchronize()
+    assert np.array_equal(y, np.full_like(y, 32.0))
+    with pytest.raises(arc.LaunchError) as e:
+        build(src, CUBE_SYNC=sync, SHIFT="1024")(x, y, block_dim=2)
+        arc.synchronize()
+    msg = str(e.value)
+    for w in ("data race (write/write between cores) on GM", "kernel parameter 1 'y'",
+              f"AscendC::Fixpipe (PIPE_FIX at {at(src, 'Fixpipe(o', CUBE_SYNC=sync, SHIFT='1024')}) in block 0 writes",
+              "in block 1 writes"):
+        assert w in msg, (w, msg)
+
+
 # ---- MIX kernels: each AIC and AIV has its own pipes; cross-core flags order GM ----
 
 # The AIC puts 1..256 into z with scalar stores and tells both AIVs (mode 2);
@@ -178,7 +199,7 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
                    matmul::MatmulType<TPosition::GM, CubeFormat::ND, half>,
                    matmul::MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
-    mm.SetTensorA(ga);
+    mm.SetTensorA(ga[GetBlockIdx() * A_SHIFT]);   /* A_SHIFT 0: both blocks compute the same product */
     mm.SetTensorB(gb);
     if (GetBlockIdx() == 0) mm.IterateAll(gc);   /* every block writes the same C */
     ORDER
@@ -191,23 +212,27 @@ extern "C" __global__ __aicore__ void k(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
 def test_matmul_api_blocks_writing_the_same_c_tile():
     import ascendrtc.matmul_tiling as mt
     M = N = K = 32
-    a = np.arange(M * K, dtype=np.float32).reshape(M, K).__mod__(7).astype(np.float16)
+    a = np.arange(2 * M * K, dtype=np.float32).reshape(2 * M, K).__mod__(7).astype(np.float16)
     b = np.arange(K * N, dtype=np.float32).reshape(K, N).__mod__(5).astype(np.float16)
     t = mt.tiling(M, N, K, cores=1)
 
-    def go(order):
+    def go(order, shift=M * K):
         c = np.zeros((M, N), np.float32)
-        build(MATMUL, ORDER=order)(a, b, c, t.array(), block_dim=2)
+        build(MATMUL, ORDER=order, A_SHIFT=str(shift))(a, b, c, t.array(), block_dim=2)
         arc.synchronize()
         return c
-    with pytest.raises(arc.LaunchError) as e:
+    want = [a[i * M:(i + 1) * M].astype(np.float32) @ b.astype(np.float32) for i in range(2)]
+    # The same C written alike by both blocks (the samples' IBShare): whichever
+    # lands last, C ends the same, so no race.
+    np.testing.assert_array_equal(go("", shift=0), want[0])
+    with pytest.raises(arc.LaunchError) as e:    # different products: a race
         go("")
     msg = str(e.value)
     for w in ("data race (write/write between cores) on GM", "kernel parameter 2 'c'", "Matmul::IterateAll (PIPE_FIX at",
               "in block 0 writes", "in block 1 writes"):
         assert w in msg, (w, msg)
-    c = go("SyncAll();")                          # ordered: clean, and the product
-    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    c = go("SyncAll();")                          # ordered: clean, and block 1's product
+    np.testing.assert_array_equal(c, want[1])
 
 
 # An 80 x 32 L0C tile is 10 fractals: the cube orders back-to-back

@@ -40,13 +40,6 @@ REFUSED = {
         "conversion %d expects a signed integer but argument 3 is a string",
 }
 
-# A false positive of the GM race check, left (issue 30 item 3): with IBShare
-# both AIVs of the one block compute all of C from the same A and B (the
-# sample's CalcOffset is 0 everywhere) and write the same bytes to the same
-# C, but the check exempts only same-value fills; in warn mode C matches.
-# (Its other kernel, noABshare, meets in SyncAll inside the MIX kernel.)
-RACE_FALSE_POSITIVE = {"2_features/13_matmul_api_ibshare/MatmulABshareInvocation": "matmul_ABshare_custom"}
-
 # Runs the sample's GenerateTiling on the simulated SoC's platform (what
 # ascendrtc sets for op host code) and writes the tiling buffer to stdout.
 DRIVER = r'''
@@ -141,7 +134,7 @@ def leaky_alpha(kernel_src):
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.split("/", 1)[1].replace("/", "-") for s in SAMPLES])
-def test_matmul_sample_as_its_main_launches_it(sample, tmp_path, monkeypatch):
+def test_matmul_sample_as_its_main_launches_it(sample, tmp_path):
     d = os.path.join(samples_root(), OPS, sample)
     if not os.path.isdir(d):
         pytest.skip(f"{sample} is not in this samples revision")
@@ -172,14 +165,11 @@ def test_matmul_sample_as_its_main_launches_it(sample, tmp_path, monkeypatch):
                 kernel[blocks](*args)
                 arc.synchronize()
             return
-        if RACE_FALSE_POSITIVE.get(sample) == name:
-            with pytest.raises(arc.LaunchError, match=r"data race \(write/write between cores\) on GM"):
-                kernel[blocks](*args)
-                arc.synchronize()
-            monkeypatch.setenv("ASCENDRTC_RACE_CHECK", "warn")
+        # With IBShare (13_matmul_api_ibshare) both AIVs of the one block
+        # compute all of C from the same A and B (CalcOffset is 0) and write
+        # it alike: no race, as the GM check between cores knows.
         kernel[blocks](*args)
         arc.synchronize()
-        monkeypatch.delenv("ASCENDRTC_RACE_CHECK", raising=False)
         want = a.astype(np.float64) @ b.astype(np.float64)
         if any(p[0].startswith("bias") for p in kernel.params):
             want = want + bias

@@ -369,6 +369,20 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
  * whichever lands last (ARC_GM_FILL records). */
 void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long long value, unsigned esize,
                         const char *api);
+/* The content of a GM write, for the check between cores: the sum over the
+ * elements written of __arc_gm_mix(element address, its bits).  A write
+ * logged by __arc_race_gm (ARC_GM_WRITE, [p, p + bytes)) and then given its
+ * sum by __arc_race_gm_sum is no race with another core's unordered write
+ * of the same bytes with the same sum: GM ends the same whichever lands
+ * last (two AIVs of a Matmul with IBShare both writing all of C). */
+static inline unsigned long long __arc_gm_mix(const void *at, unsigned long long bits)
+{
+    unsigned long long x = (unsigned long long)(__UINTPTR_TYPE__)at * 0x9e3779b97f4a7c15ull ^ bits;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+void __arc_race_gm_sum(const void *p, unsigned long long bytes, unsigned long long sum);
 
 /* Loads and stores of the kernel's own code through pointers (not the
  * device API's: it reports its own), instrumented by the compiler
@@ -455,6 +469,7 @@ void __arc_site(const char *where);
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \
     X(__arc_race_gm_fill)     \
+    X(__arc_race_gm_sum)      \
     X(__arc_race_raw_on)      \
     X(__arc_race_raw)         \
     X(__arc_race_stream)      \

@@ -72,16 +72,19 @@ inline D fix_value(S x, QuantMode_t mode, const QuantWord &q, bool relu)
 }
 
 /* The atomic mode a copy to GM combines under (SetAtomicAdd/Max/Min: "every
- * later copy whose destination is GM"), 0 for a local destination. */
+ * later copy whose destination is GM"); a local destination passes -1. */
 static inline int gm_atomic_op() { return (int)__arc_core()->dev[__arc::SLOT_ATOMIC]; }
-/* One element out: stored, or combined with what GM holds under op. */
+/* One element out: stored, or combined with what GM holds under op > 0. */
 template <typename D> inline void put(D *d, D v, int op)
 {
-    if (op) __arc::atomic_apply(d, v, op);
+    if (op > 0) __arc::atomic_apply(d, v, op);
     else *d = v;
 }
+/* A plain NZ -> ND write to GM logs its rows for the race check between
+ * cores with their content (fixpipe), not beforehand (fix_gm_race). */
+static inline bool rows_with_sums(bool nd, int op) { return nd && op == 0 && __arc::race_gm_log(); }
 
-/* op: the atomic mode for a GM destination (gm_atomic_op()), 0 for L1. */
+/* op: the atomic mode for a GM destination (gm_atomic_op()), -1 for L1. */
 template <typename D, typename S>
 inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, bool nd, const uint64_t *cols,
                     int op, const char *api)
@@ -126,8 +129,10 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
     /* NZ output lanes per 32-byte row group: 16, 32 for 8-bit (channel merge), 8 with channel split. */
     constexpr uint32_t C0o = sizeof(D) == 1 ? 32 : 16;
     uint32_t c0o = p.isChannelSplit && sizeof(D) == 4 ? 8 : C0o;
+    bool sums = rows_with_sums(nd, op);
     for (uint32_t i = 0; i < p.ndNum; i++)
-        for (uint32_t j = 0; j < p.mSize; j++)
+        for (uint32_t j = 0; j < p.mSize; j++) {
+            unsigned long long sum = 0;
             for (uint32_t c = 0; c < p.nSize; c++) {
                 S x = s[(uint64_t)i * p.srcNdStride * 256 + (uint64_t)(c / 16) * p.srcStride * 16 + (uint64_t)j * 16 +
                         c % 16];
@@ -141,7 +146,12 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
                 uint64_t o = nd ? (uint64_t)i * p.dstNdStride + (uint64_t)j * p.dstStride + c
                                 : (uint64_t)(c / c0o) * p.dstStride * 32 / sizeof(D) + (uint64_t)j * c0o + c % c0o;
                 put(dst + o, v, op);
+                if (sums) sum += __arc::gm_mix(dst + o, v);
             }
+            if (sums)
+                __arc::race_gm_written(__arc::RP_FIX, dst + (uint64_t)i * p.dstNdStride + (uint64_t)j * p.dstStride,
+                                       (uint64_t)p.nSize * sizeof(D), sum, api);
+        }
 }
 template <typename D>
 inline uint64_t fix_extent(const FixpipeParamsV220 &p, bool nd)
@@ -154,8 +164,9 @@ inline uint64_t fix_extent(const FixpipeParamsV220 &p, bool nd)
 /* The GM rows a Fixpipe writes, for the race check between cores. */
 template <typename D> inline void fix_gm_race(const D *dst, const FixpipeParamsV220 &p, bool nd, const char *api)
 {
-    if (!__arc::race_gm_on() || p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
-    int op = __arc_core()->dev[__arc::SLOT_ATOMIC] ? ARC_GM_ATOMIC : ARC_GM_WRITE;
+    int mode = gm_atomic_op();
+    if (!__arc::race_gm_on() || p.nSize == 0 || p.mSize == 0 || p.ndNum == 0 || rows_with_sums(nd, mode)) return;
+    int op = mode ? ARC_GM_ATOMIC : ARC_GM_WRITE;
     if (nd) {
         for (uint32_t i = 0; i < p.ndNum; i++)
             __arc::race_gm(op, __arc::RP_FIX, dst + (uint64_t)i * p.dstNdStride, p.mSize, (uint64_t)p.nSize * sizeof(D),
@@ -202,7 +213,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
               __cube::pos_str(dst.pos_));
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
     __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, 0, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, nullptr, -1, api);
 }
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
@@ -213,7 +224,7 @@ inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const 
     __cube::check_operand(dst, __cube::where(dst), __cube::fix_extent<D>(p, nd) * sizeof(D), api, "dst (L1)");
     __arc::race(__arc::RP_FIX, 0, cbufWorkspace.addr_, (uint64_t)p.nSize * 8, api);
     __arc::race(__arc::RP_FIX, 1 | ARC_RACE_SPARSE, dst.addr_, __cube::fix_extent<D>(p, nd) * sizeof(D), api);
-    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, 0, api);
+    __cube::fixpipe<D, S>(dst.addr_, src, p, nd, cbufWorkspace.addr_, -1, api);
 }
 
 /* Register-driven form: SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag set
@@ -287,7 +298,7 @@ inline void DataCopy(const LocalTensor<D> &dst, const LocalTensor<S> &src, const
             ARC_CHECK(need <= dst.bytes_, api, "dst: %llu bytes exceed the tensor's %u bytes", (unsigned long long)need,
                       dst.bytes_);
         }
-        __cube::matrix_blocks(dst.addr_, src, p, 0, api);
+        __cube::matrix_blocks(dst.addr_, src, p, -1, api);
         return;
     }
     if constexpr (__arc::is_same<D, S>::value) DataCopy(dst, src, p);

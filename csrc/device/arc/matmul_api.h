@@ -464,7 +464,21 @@ private:
         gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
         TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
         if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
-        /* the GM race check between cores: the cube's Fixpipe writes the block */
+        /* the GM race check between cores: the cube's Fixpipe writes the block,
+         * row by row with each row's content (IBShare: two AIVs write C alike) */
+        if (!atomic && __arc::race_gm_log()) {
+            for (int r = 0; r < bm_; r++) {
+                TC *row = d + (int64_t)r * pitch;
+                unsigned long long sum = 0;
+                for (int c = 0; c < bn_; c++) {
+                    TC x = __mm::narrow<TC, ACC>(acc_[r * t_.baseN + c]);
+                    row[c] = x;
+                    sum += __arc::gm_mix(row + c, x);
+                }
+                __arc::race_gm_written(__arc::RP_FIX, row, (uint64_t)bn_ * sizeof(TC), sum, api);
+            }
+            return;
+        }
         __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d, (uint64_t)bm_,
                        (uint64_t)bn_ * sizeof(TC), (uint64_t)pitch * sizeof(TC), api);
         for (int r = 0; r < bm_; r++)

@@ -6,6 +6,7 @@
 #define ARC_RACE_H_
 
 #include "arc/core_abi.h"
+#include "arc/types.h"
 
 namespace __arc {
 /* pipe_t values (arc/sync.h), usable before it. */
@@ -62,6 +63,21 @@ static inline void race_gm(int op, int pipe, const void *p, unsigned long long n
         return;
     }
     for (unsigned long long i = 0; i < n; i++) __arc_race_gm(op, pipe, (const char *)p + i * stride, len, api);
+}
+/* A GM write's content sum (core_abi.h __arc_gm_mix): v written at `at`. */
+template <class T> inline unsigned long long gm_mix(const T *at, T v)
+{
+    typename uint_of<sizeof(T)>::type u;
+    __builtin_memcpy(&u, &v, sizeof(T));
+    return __arc_gm_mix(at, u);
+}
+/* One run [p, p + bytes) written on `pipe` whose elements' gm_mix sum to
+ * `sum` (only when race_gm_log()): two cores writing it alike are no race. */
+static inline void race_gm_written(int pipe, const void *p, unsigned long long bytes, unsigned long long sum,
+                                   const char *api)
+{
+    __arc_race_gm(ARC_GM_WRITE, pipe, p, bytes, api);
+    __arc_race_gm_sum(p, bytes, sum);
 }
 /* A cross-core ordering: op ARC_GM_SYNCALL/RELEASE/ACQUIRE(_NEED). */
 static inline void race_gm_sync(int op, int kind, unsigned long long key)

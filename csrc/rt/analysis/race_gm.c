@@ -24,67 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/rt_internal.h"
-
-#define REC_LIMIT (1u << 22) /* records per launch; beyond, accesses go unchecked */
-#define REC_CHUNK 256u       /* records an agent takes from the launch's budget at once */
-#define REC_KEEP 4096u       /* records per agent a reused log keeps room for */
-#define NBUCKET 256
-
-typedef struct gm_rec {
-    uintptr_t lo, hi;
-    const char *api, *site;
-    const uint32_t *snap; /* the agent's clock when it made the access (NULL: knows nobody) */
-    uint32_t phase, seg, agent;
-    /* where other agents can see it from: phase/seg, except for a scalar
-     * write, which sits in the core's data cache until a DCCI (NOT_YET) */
-    uint32_t vphase, vseg;
-    uint8_t kind, pipe;
-    uint8_t fill_size;   /* ARC_GM_FILL: the element size of the value */
-    uint64_t fill;       /* ARC_GM_FILL: the value's bytes */
-} gm_rec;
-#define NOT_YET UINT32_MAX
-
-typedef struct snap_blk {
-    struct snap_blk *next;
-    uint32_t vc[];
-} snap_blk;
-
-typedef struct gm_agent {
-    sim_race_gm *g;
-    uint32_t id;
-    long long block;
-    int sub; /* -1 plain block, 0 AIC, 1/2 AIV of a MIX block */
-    uint32_t phase, seg;
-    uint32_t *vc; /* what it knows of other agents' segments (NULL: nothing) */
-    int dirty;    /* vc changed since snap was taken */
-    const uint32_t *snap;
-    snap_blk *snaps;
-    gm_rec *r;
-    size_t n, cap;
-    uintptr_t gm_lo, gm_hi; /* the device allocation a raw pointer last hit (sim_race_gm_scalar) */
-    uintptr_t not_gm_page;  /* the last page it found outside every device allocation */
-    uint32_t quota; /* records left of what it took from the launch's budget */
-    size_t dcci_from;       /* records before it hold no scalar write still in the data cache */
-} gm_agent;
-
-typedef struct sync_obj {
-    struct sync_obj *next;
-    int kind;
-    uint64_t key;
-    uint32_t vc[];
-} sync_obj;
-
-struct sim_race_gm {
-    int mode;
-    uint32_t n, na; /* agents in this launch, agents allocated */
-    gm_agent *a;
-    pthread_mutex_t mu;
-    sync_obj *bucket[NBUCKET];
-    _Atomic uint32_t nrec;
-    unsigned nobj; /* sync objects in bucket (most launches have none) */
-    int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
-};
+#include "rt/analysis/race_gm.h"
 
 /* The last finished launch's log, kept for the next: a launch then costs
  * no allocation (the agents' record arrays are reused). */
@@ -232,6 +172,7 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
                         uint64_t fill, unsigned fill_size)
 {
     const char *site = sim_site();
+    a->last = 0;
     if (a->dirty) {
         snap_blk *s = malloc(sizeof *s + a->g->n * sizeof(uint32_t));
         if (!s) return;
@@ -253,6 +194,13 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
         if (p->kind == kind && p->pipe == pipe && p->phase == a->phase && p->seg == a->seg && p->snap == a->snap &&
             p->vphase == vphase && p->fill == fill && p->fill_size == fill_size &&
             p->api == api && p->site == site && lo <= p->hi && hi >= p->lo) {
+            if (kind == ARC_GM_WRITE) { /* its sum, if one comes, adds only to a sum of disjoint bytes */
+                a->last = i;
+                a->last_ok = p->summed && (hi == p->lo || lo == p->hi);
+                a->last_lo = lo;
+                a->last_hi = hi;
+                p->summed = 0;
+            }
             if (lo < p->lo) p->lo = lo;
             if (hi > p->hi) p->hi = hi;
             return;
@@ -273,7 +221,13 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
         a->cap = cap;
     }
     a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
-                            (uint8_t)pipe, (uint8_t)fill_size, fill};
+                            (uint8_t)pipe, (uint8_t)fill_size, 0, fill, 0};
+    if (kind == ARC_GM_WRITE) {
+        a->last = a->n;
+        a->last_ok = 1;
+        a->last_lo = lo;
+        a->last_hi = hi;
+    }
 }
 
 static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api)
@@ -289,6 +243,20 @@ void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long l
     gm_agent *a = agent_of(__arc_core(), p, bytes, ARC_GM_WRITE, 5 /* PIPE_MTE3 */);
     if (!a || !bytes) return;
     record_fill(a, ARC_GM_FILL, 5, (uintptr_t)p, (uintptr_t)p + bytes, api, value, esize);
+}
+
+void __arc_race_gm_sum(const void *p, unsigned long long bytes, unsigned long long sum)
+{
+    arc_core *k = __arc_core();
+    unsigned long long v = k ? k->dev[ARC_RACE_GM_SLOT] : 0;
+    if (v <= ARC_GM_COST_ONLY) return;
+    gm_agent *a = (gm_agent *)(uintptr_t)v;
+    if (a->last && a->last_ok && a->last_lo == (uintptr_t)p && a->last_hi == (uintptr_t)p + bytes) {
+        gm_rec *r = &a->r[a->last - 1];
+        r->sum += sum;
+        r->summed = 1;
+    }
+    a->last = 0;
 }
 
 /* The core's log (NULL: none; a profiled core without one calls the cost
@@ -385,170 +353,6 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
     record(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api);
 }
 
-/* ---- the sweep at the end of the launch ---- */
-
-/* Sort by start address, stably (equal starts keep agent order, so the
- * race reported first does not depend on the sort): a bottom-up merge sort
- * comparing inline; tmp has room for n. */
-static void sort_by_lo(gm_rec **v, gm_rec **tmp, size_t n)
-{
-    gm_rec **src = v, **dst = tmp;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
-            if (mid == hi || src[mid - 1]->lo <= src[mid]->lo) { /* already in order: a run stays a run */
-                memcpy(&dst[lo], &src[lo], (hi - lo) * sizeof *src);
-                continue;
-            }
-            while (i < mid && j < hi) dst[k++] = src[j]->lo < src[i]->lo ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        gm_rec **t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v) memcpy(v, src, n * sizeof *v);
-}
-
-static int before(const gm_rec *x, const gm_rec *y)
-{
-    return x->vphase < y->phase || (x->vphase == y->phase && y->snap && y->snap[x->agent] >= x->vseg);
-}
-
-/* x is a scalar write still in its core's data cache that a sync would
- * otherwise have ordered before y. */
-static int cached_only(const gm_rec *x, const gm_rec *y)
-{
-    return x->vphase == NOT_YET &&
-           (x->phase < y->phase || (x->phase == y->phase && y->snap && y->snap[x->agent] >= x->seg));
-}
-
-/* Two fills of one value whose elements line up: the bytes end the same
- * whichever lands last, as with InitOutput's zero-fill on every core. */
-static int same_fill(const gm_rec *x, const gm_rec *y)
-{
-    return x->kind == ARC_GM_FILL && y->kind == ARC_GM_FILL && x->fill == y->fill &&
-           x->fill_size == y->fill_size && x->fill_size && (x->lo - y->lo) % x->fill_size == 0;
-}
-
-static int races(const gm_rec *x, const gm_rec *y)
-{
-    if (x->agent == y->agent || (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC) || same_fill(x, y)) return 0;
-    if (x->kind == ARC_GM_READ && y->kind == ARC_GM_READ) return 0;
-    return !before(x, y) && !before(y, x);
-}
-
-static const char *const pipe_name[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
-                                        "PIPE_ALL", "PIPE_MTE4", "PIPE_MTE5", "PIPE_V2", "PIPE_FIX"};
-
-static const char *sub_label(int sub)
-{
-    static const char *const name[] = {" (AIC)", " (AIV 0)", " (AIV 1)", " (AIV)"};
-    return sub >= 0 && sub < 4 ? name[sub] : "";
-}
-
-static void who(const sim_race_gm *g, const gm_rec *x, char *buf, size_t n)
-{
-    const gm_agent *a = &g->a[x->agent];
-    snprintf(buf, n, "block %lld%s", a->block, sub_label(a->sub));
-}
-
-/* "AscendC::DataCopy (PIPE_MTE3 at k.asc:12) in block 1 writes GM bytes [0, 64)". */
-static void op_text(const sim_race_gm *g, const gm_rec *x, uintptr_t base, char *buf, size_t n)
-{
-    char w[48];
-    who(g, x, w, sizeof w);
-    snprintf(buf, n, "%s (%s%s%s) in %s %s bytes [%llu, %llu)", x->api ? x->api : "?",
-             x->pipe < sizeof pipe_name / sizeof *pipe_name ? pipe_name[x->pipe] : "?", x->site ? " at " : "",
-             x->site ? x->site : "", w,
-             x->kind == ARC_GM_READ ? "reads" : x->kind == ARC_GM_ATOMIC ? "atomically updates" : "writes",
-             (unsigned long long)(x->lo - base), (unsigned long long)(x->hi - base));
-}
-
-static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, const gm_rec *y, char *msg, size_t n)
-{
-    if (x->site && !y->site) { /* the one with a line is the one the error points at */
-        const gm_rec *t = x;
-        x = y;
-        y = t;
-    }
-    sim_alloc al;
-    uintptr_t base = 0;
-    char par[160] = "", a[400], b[400], body[1600], w[48];
-    if (sim_mem_find((const void *)y->lo, &al)) {
-        base = al.base;
-        sim_gm_param(r, al.base, par, sizeof par);
-    }
-    op_text(g, x, base, a, sizeof a);
-    op_text(g, y, base, b, sizeof b);
-    who(g, y, w, sizeof w);
-    const char *kind = x->kind != ARC_GM_READ && y->kind != ARC_GM_READ ? "write/write" : "read/write";
-    snprintf(body, sizeof body,
-             "data race (%s between cores) on GM%s%s: %s, and %s, with no SyncAll or cross-core flag ordering them; "
-             "on the NPU the blocks run at once, in any order (add SyncAll() between them, give each block its own "
-             "range, or accumulate with SetAtomicAdd). The simulator runs blocks to the in-order result and checks "
-             "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it%s%s",
-             kind, base ? " in the allocation" : "", par, a, b, y->site ? " (at " : "", y->site ? y->site : "");
-    if (cached_only(x, y) || cached_only(y, x))
-        snprintf(body + strlen(body), sizeof body - strlen(body),
-                 "; the sync is there, but a scalar write stays in its core's data cache until "
-                 "DataCacheCleanAndInvalid: call it after the scalar writes, before the sync");
-    const gm_agent *xa = &g->a[x->agent], *ya = &g->a[y->agent];
-    if ((xa->sub == 0) != (ya->sub == 0) && xa->sub >= 0 && ya->sub >= 0) /* an AIC and an AIV */
-        snprintf(body + strlen(body), sizeof body - strlen(body),
-                 "; between the AIC and an AIV the usual cure is a cross-core flag: CrossCoreSetFlag<mode, pipe>(id) "
-                 "after the writer's access, CrossCoreWaitFlag(id) before the other's");
-    if (y->site) strncat(body, ")", sizeof body - strlen(body) - 1);
-    if (g->mode == ARC_RACE_ERROR) {
-        snprintf(msg, n, "%s block %lld/%u%s: race check: %s", r->kernel_name, ya->block, r->nblocks,
-                 sub_label(ya->sub), body);
-    } else {
-        fprintf(stderr, "ascendrtc: warning: %s %s: %s\n", r->kernel_name, w, body);
-        msg[0] = 0;
-    }
-}
-
-/* The first race in address order: 1 and *x, *y set, else 0; all sorted
- * by start, scratch room for 2n. */
-static int sweep(gm_rec **all, size_t n, gm_rec **scratch, const gm_rec **rx, const gm_rec **ry)
-{
-    gm_rec **wr = scratch, **rd = scratch + n;
-    size_t nw = 0, nr = 0;
-    int found = 0;
-    for (size_t i = 0; i < n && !found; i++) {
-        gm_rec *c = all[i];
-        size_t k = 0;
-        for (size_t j = 0; j < nw; j++) { /* compacting: writes that end before c starts are done */
-            if (wr[j]->hi <= c->lo) continue;
-            wr[k++] = wr[j];
-            if (!found && races(wr[j], c)) {
-                *rx = wr[j];
-                *ry = c;
-                found = 1;
-            }
-        }
-        nw = k;
-        if (c->kind != ARC_GM_READ) {
-            k = 0;
-            for (size_t j = 0; j < nr; j++) {
-                if (rd[j]->hi <= c->lo) continue;
-                rd[k++] = rd[j];
-                if (!found && races(rd[j], c)) {
-                    *rx = rd[j];
-                    *ry = c;
-                    found = 1;
-                }
-            }
-            nr = k;
-            wr[nw++] = c;
-        } else {
-            rd[nr++] = c;
-        }
-    }
-    return found;
-}
-
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n)
 {
     int raced = 0;
@@ -559,19 +363,7 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
         total += g->a[i].n;
         logged += g->a[i].n != 0;
     }
-    gm_rec **all = !failed && !g->inexact && logged > 1 ? malloc(3 * total * sizeof *all) : NULL;
-    if (all) {
-        size_t k = 0;
-        for (uint32_t i = 0; i < g->n; i++)
-            for (size_t j = 0; j < g->a[i].n; j++) all[k++] = &g->a[i].r[j];
-        sort_by_lo(all, all + total, total);
-        const gm_rec *x, *y;
-        if (sweep(all, total, all + total, &x, &y)) {
-            report(g, r, x, y, msg, n);
-            raced = g->mode == ARC_RACE_ERROR;
-        }
-        free(all);
-    }
+    if (!failed && !g->inexact && logged > 1) raced = sim_race_gm_sweep(g, r, total, msg, n);
     for (uint32_t i = 0; i < g->n; i++)
         agent_reset(&g->a[i]);
     for (int b = 0; g->nobj && b < NBUCKET; b++) {
