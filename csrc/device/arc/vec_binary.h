@@ -7,6 +7,8 @@
 #include "arc/mask.h"
 
 namespace __arc {
+/* Lanes per repeat of a call mixing dst and src types: the wider decides. */
+template <class TD, class TS> constexpr uint32_t lanes_of() { return 256u / (sizeof(TD) > sizeof(TS) ? sizeof(TD) : sizeof(TS)); }
 template <class T, class F>
 inline void bin_count(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<T> &a,
                       const AscendC::LocalTensor<T> &b, int32_t n, const char *api, F f)
@@ -40,6 +42,38 @@ inline void bin_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
         return;
     }
     lanes(p, [&](uint32_t r, uint32_t l) { dp[off(od, r, l)] = f(ap[off(oa, r, l)], bp[off(ob, r, l)]); });
+}
+/* MulAddDst's element: the product rounded to T (exact for half sources
+ * into float), then the sum. */
+template <class T, class U> inline T mul_add_dst(T d, U a, U b)
+{
+    if constexpr (is_same<T, U>::value) return (T)((T)(a * b) + d);
+    else return (T)((T)a * (T)b + d);
+}
+/* MulAddDst's level-0 form: dst and the sources each laid out by their own
+ * type (a half source's repeat is 4 blocks when dst is float). */
+template <class T, class U>
+inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<U> &a, const AscendC::LocalTensor<U> &b,
+                   const Plan &p, const AscendC::BinaryRepeatParams &rp, const char *api)
+{
+    Opnd od = opnd<T>(rp.dstBlkStride, rp.dstRepStride), oa = opnd<U>(rp.src0BlkStride, rp.src0RepStride),
+         ob = opnd<U>(rp.src1BlkStride, rp.src1RepStride);
+    check_l0(d, p, od, api, "dst");
+    check_l0(a, p, oa, api, "src0");
+    check_l0(b, p, ob, api, "src1");
+    if (sizeof(T) == sizeof(U)) {
+        check_overlap_l0(d, p, od, a, oa, api, "src0");
+        check_overlap_l0(d, p, od, b, ob, api, "src1");
+    } else if (p.repeat) {
+        check_overlap(d, extent(p, od), a, extent(p, oa), ARC_OVERLAP_NONE, api, "src0");
+        check_overlap(d, extent(p, od), b, extent(p, ob), ARC_OVERLAP_NONE, api, "src1");
+    }
+    T *dp = d.addr_;
+    const U *ap = a.addr_, *bp = b.addr_;
+    lanes(p, [&](uint32_t r, uint32_t l) {
+        T &x = dp[off(od, r, l)];
+        x = mul_add_dst(x, ap[off(oa, r, l)], bp[off(ob, r, l)]);
+    });
 }
 } // namespace __arc
 
@@ -110,18 +144,46 @@ namespace AscendC {
 ARC_BINARY_OPS(ARC_BINARY_API_ROW)
 #undef ARC_BINARY_API_ROW
 
-/* Three-operand forms: MulAddDst dst = src0 * src1 + dst; FusedMulAdd
- * dst = src0 * dst + src1.  Each product is rounded to T first. */
-template <typename T>
-inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+/* Three-operand forms: MulAddDst dst = src0 * src1 + dst (dst may be
+ * float over half sources: the product is exact in float, one rounding);
+ * FusedMulAdd dst = src0 * dst + src1.  Each product is rounded to the
+ * type of dst first. */
+#define ARC_MULADDDST_TYPES                                                                                    \
+    static_assert(__arc::is_float_v<T> && __arc::is_float_v<U>, "AscendC::MulAddDst: supports half and float only"); \
+    ARC_DTYPE_REQUIRE((__arc::is_same<T, U>::value && __arc::one_of<T, half, float>) ||                              \
+                          (__arc::is_same<T, float>::value && __arc::is_same<U, half>::value),                     \
+                      "AscendC::MulAddDst: dst/src types are half/half, float/float or float/half")
+template <typename T, typename U>
+inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
                       const int32_t &count)
 {
-    ARC_A2_FLOAT(MulAddDst);
+    ARC_MULADDDST_TYPES;
     __arc::check_cnt(dst, count, "AscendC::MulAddDst", "dst");
     __arc::check_cnt(src0, count, "AscendC::MulAddDst", "src0");
     __arc::check_cnt(src1, count, "AscendC::MulAddDst", "src1");
-    for (int32_t i = 0; i < count; i++) dst.addr_[i] = (T)((T)(src0.addr_[i] * src1.addr_[i]) + dst.addr_[i]);
+    if (sizeof(T) != sizeof(U) && count > 0) { /* "half sources, float dst: no overlap" */
+        __arc::check_overlap(dst, (uint64_t)count, src0, (uint64_t)count, ARC_OVERLAP_NONE, "AscendC::MulAddDst", "src0");
+        __arc::check_overlap(dst, (uint64_t)count, src1, (uint64_t)count, ARC_OVERLAP_NONE, "AscendC::MulAddDst", "src1");
+    }
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = __arc::mul_add_dst(dst.addr_[i], src0.addr_[i], src1.addr_[i]);
 }
+template <typename T, typename U, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1, uint64_t mask,
+                      const int32_t repeatTime, const BinaryRepeatParams &rp)
+{
+    ARC_MULADDDST_TYPES;
+    __arc::Plan p = __arc::plan_len(__arc::lanes_of<T, U>(), repeatTime, mask, isSetMask, "AscendC::MulAddDst");
+    __arc::mad_l0(dst, src0, src1, p, rp, "AscendC::MulAddDst");
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
+                      const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams &rp)
+{
+    ARC_MULADDDST_TYPES;
+    __arc::Plan p = __arc::plan_arr(__arc::lanes_of<T, U>(), repeatTime, mask, isSetMask, "AscendC::MulAddDst");
+    __arc::mad_l0(dst, src0, src1, p, rp, "AscendC::MulAddDst");
+}
+#undef ARC_MULADDDST_TYPES
 template <typename T>
 inline void FusedMulAdd(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
                         const int32_t &count)

@@ -12,8 +12,6 @@ namespace __arc {
 template <class T> struct ident { typedef T type; };
 template <class T> using ident_t = typename ident<T>::type;
 
-/* Lanes per repeat of a call mixing dst and src types: the wider decides. */
-template <class TD, class TS> constexpr uint32_t lanes_of() { return 256u / (sizeof(TD) > sizeof(TS) ? sizeof(TD) : sizeof(TS)); }
 
 template <class TD, class TS, class F>
 inline void un_count(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, int32_t n, const char *api, F f)
