@@ -8,6 +8,8 @@
 #ifndef ARC_OPDEV_FP16_T_H_
 #define ARC_OPDEV_FP16_T_H_
 
+#include <algorithm> /* as CANN's opdev/fp16_t.h: programs that include it get <algorithm> and <cmath> */
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
