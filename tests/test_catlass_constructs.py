@@ -2,7 +2,8 @@
 ids named through the type, ICachePreLoad / icache_preload (a hint, its
 length checked against the ICache), a TPipe copied with the struct that
 holds it, and op::fp16_t arithmetic rounded to half after each operation
-as CANN's fp16_t does (its header bringing <algorithm> and <cmath>, as CANN's) (tests/cc_programs/catlass_constructs.asc, checked
+as CANN's fp16_t does (its header bringing <algorithm> and <cmath>, as CANN's),
+a template kernel marked by a macro launched bare (its argument deduced) (tests/cc_programs/catlass_constructs.asc, checked
 against NumPy's float16)."""
 import os
 import re
@@ -29,7 +30,7 @@ def test_catlass_constructs_program(tmp_path):
                         "--npu-arch=dav-2201"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-3000:]
     out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300).stdout
-    assert "kernel rc 0 mismatches 0" in out and "roots 1 2 3" in out, out
+    assert "kernel rc 0 mismatches 0" in out and "roots 1 2 3" in out and "fill rc 0 7.5 8.5" in out, out
     h = np.float16
     for b in range(-8, 8):
         v = h(h(h(b) + h(0.1)) * h(1.5))               # two roundings, not one

@@ -317,7 +317,40 @@ static int add_kernel(kscan_result *r, int *cap, const char *ns, tok name, int i
     return parse_params(params, plen, k);
 }
 
-int kscan(const char *src, kscan_result *out)
+/* The parameter list after a kernel's name (lx just past its '('): the
+ * kernel added to out. */
+static int take_kernel(lexer *lx, kscan_result *out, int *cap, const char *ns, tok name, int is_tmpl, int simd)
+{
+    const char *pstart = lx->s;
+    int pd = 1;
+    tok v;
+    const char *pend = pstart;
+    while (pd > 0 && (v = next(lx)).kind != T_EOF) {
+        if (is(v, "("))
+            pd++;
+        else if (is(v, ")"))
+            pd--;
+        pend = v.p;
+    }
+    int before = out->nkernels;
+    if (add_kernel(out, cap, ns, name, is_tmpl, pstart, (size_t)(pend - pstart)) != 0)
+        return -1;
+    if (out->nkernels > before)
+        out->kernels[out->nkernels - 1].simd = simd;
+    return 0;
+}
+
+static int named(tok t, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (is(t, names[i]))
+            return 1;
+    return 0;
+}
+
+int kscan(const char *src, kscan_result *out) { return kscan_launched(src, NULL, 0, out); }
+
+int kscan_launched(const char *src, const char *const *names, int nnames, kscan_result *out)
 {
     lexer lx = {src, 1, 1, 0};
     int cap = 0;
@@ -331,8 +364,10 @@ int kscan(const char *src, kscan_result *out)
     char pending_name[256] = "";
     int stmt_template = 0;       /* `template` seen in the current declaration */
     int stmt_simd = 0;           /* a SIMD qualifier seen in it (before __global__) */
+    tok prev = {T_EOF, 0, 0, 0};
     for (;;) {
-        tok t = next(&lx);
+        tok t = next(&lx), last = prev;
+        prev = t;
         if (t.kind == T_EOF)
             break;
         if (t.kind == T_IDENT && is(t, "namespace")) {
@@ -415,24 +450,22 @@ int kscan(const char *src, kscan_result *out)
             /* attribute macros such as __attribute__((x)) are followed by '(' too */
             if (is(name, "__attribute__") || is(name, "__declspec"))
                 continue;
-            const char *pstart = lx.s;
-            int pd = 1;
-            tok v;
-            const char *pend = pstart;
-            while (pd > 0 && (v = next(&lx)).kind != T_EOF) {
-                if (is(v, "("))
-                    pd++;
-                else if (is(v, ")"))
-                    pd--;
-                pend = v.p;
-            }
-            int before = out->nkernels;
-            if (add_kernel(out, &cap, ns, name, stmt_template, pstart, (size_t)(pend - pstart)) != 0) {
+            if (take_kernel(&lx, out, &cap, ns, name, stmt_template, simd) != 0) {
                 kscan_free(out);
                 return -1;
             }
-            if (out->nkernels > before)
-                out->kernels[out->nkernels - 1].simd = simd;
+        } else if (t.kind == T_IDENT && nnames && last.kind == T_IDENT && is(last, "void") &&
+                   named(t, names, nnames)) {
+            /* `void k(` of a kernel launched with <<<>>>, marked by a macro
+             * (CATLASS_GLOBAL) the scan does not expand */
+            lexer at = lx;
+            if (!is(next(&at), "("))
+                continue;
+            lx = at;
+            if (take_kernel(&lx, out, &cap, ns, t, stmt_template, 1) != 0) {
+                kscan_free(out);
+                return -1;
+            }
         }
     }
     return 0;

@@ -28,6 +28,10 @@ typedef struct kscan_result {
 
 /* Scan src; returns 0, or -1 on out-of-memory. */
 int kscan(const char *src, kscan_result *out);
+/* The same, also taking as a kernel the declaration `void name(` of each of
+ * `names` (kernels a <<<>>> launch names, whose __global__ may hide in a
+ * macro such as CATLASS's CATLASS_GLOBAL). */
+int kscan_launched(const char *src, const char *const *names, int nnames, kscan_result *out);
 void kscan_free(kscan_result *r);
 
 #endif

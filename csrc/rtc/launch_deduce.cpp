@@ -116,13 +116,34 @@ bool add_twin(std::string &t, const kscan_kernel &k, std::vector<std::pair<size_
     return true;
 }
 
+// The names launched bare, as `k<<<` (no template arguments of their own).
+std::vector<std::string> bare_launches(const std::string &text)
+{
+    std::vector<std::string> names;
+    for (size_t p = 0; (p = text.find("<<<", p)) != std::string::npos; p += 3) {
+        size_t e = p;
+        while (e > 0 && std::isspace(static_cast<unsigned char>(text[e - 1])))
+            e--;
+        size_t b = e;
+        while (b > 0 && ident_char(text[b - 1]))
+            b--;
+        if (b < e && std::find(names.begin(), names.end(), text.substr(b, e - b)) == names.end())
+            names.push_back(text.substr(b, e - b));
+    }
+    return names;
+}
+
 } // namespace
 
 std::set<std::string> add_deduction_twins(std::string &text)
 {
     std::set<std::string> out;
     kscan_result ks;
-    if (kscan(text.c_str(), &ks) != 0)
+    std::vector<std::string> launched = bare_launches(text);
+    std::vector<const char *> names;
+    for (const std::string &n : launched)
+        names.push_back(n.c_str());
+    if (kscan_launched(text.c_str(), names.data(), (int)names.size(), &ks) != 0)
         return out;
     std::vector<std::pair<size_t, std::string>> twins;
     for (int i = 0; i < ks.nkernels; i++) {
