@@ -108,6 +108,7 @@
 /* cube unit (helper cube) */
 #include "arc/cube_types.h"
 #include "arc/cube_load.h"
+#include "arc/cube_fill.h"
 #include "arc/mmad.h"
 #include "arc/fixpipe.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */

@@ -49,6 +49,19 @@ struct Nd2NzParams {
 
 /* L1/GM -> L0A/L0B, one 512-byte fractal per repeat.  Constructor order
  * differs from member order, as in CANN. */
+/* Fill / InitConstValue of L1, L0A or L0B: repeatTimes runs of blockNum
+ * blocks (32 B in L1, 512 B in L0A/L0B), dstGap blocks apart, set to
+ * initValue (uint16 fields, 0..32767). */
+template <typename U> struct InitConstValueParams {
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    U initValue = 0;
+    InitConstValueParams() = default;
+    InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn, U initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+};
+
 struct LoadData2DParams {
     uint16_t startIndex = 0;
     uint16_t dstGap = 0;
