@@ -12,9 +12,9 @@ from helpers.cube_kernels import CUBE_HELPERS
 SRC = r'''
 using namespace AscendC;
 // helpers/cube_kernels.py's Img2col with every field in the params -> L0A raw.
-extern "C" __global__ __aicore__ void img2col(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W)
+extern "C" __global__ __aicore__ void img2col(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W, uint32_t mode)
 {
-    Img2col(x, y, H, W, 0);
+    Img2col(x, y, H, W, mode);   // 0: fields set one by one, 3: LoadData3DParamsV2's constructor
 }
 // 32x32x32 half tile (B as (N, K)); the L0C tile out as NZ (CFG_NZ) and by block-mode DataCopy.
 extern "C" __global__ __aicore__ void nz_out(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR d)
@@ -57,11 +57,12 @@ def mod():
 rng = np.random.default_rng(9)
 
 
-def test_img2col_to_l0a(mod):
+@pytest.mark.parametrize("mode", [0, 3], ids=["fields", "constructor"])
+def test_img2col_to_l0a(mod, mode):
     H, W = 5, 6
     x = rng.integers(-9, 9, (H, W, 16)).astype(np.float16)
     y = np.zeros(32 * 144, np.float16)
-    mod.get_kernel("img2col")[1](x, y, np.uint32(H), np.uint32(W))
+    mod.get_kernel("img2col")[1](x, y, np.uint32(H), np.uint32(W), np.uint32(mode))
     arc.synchronize()
     xp = np.full((H + 2, W + 2, 16), -1, np.float16)
     xp[1:-1, 1:-1] = x

@@ -24,6 +24,9 @@ __aicore__ inline void Img2col(GM_ADDR x, GM_ADDR y, uint32_t H, uint32_t W, uin
         p.padList[0] = p.padList[1] = p.padList[2] = p.padList[3] = 1;
         p.l1H = H; p.l1W = W; p.padValue = (half)-1;
         LoadData(d, s, p);
+    } else if (mode == 3) {   // the same fields as a braced list, pad list first (CATLASS's conv)
+        uint8_t pad[4] = {1, 1, 1, 1};
+        LoadData(d, s, {pad, (uint16_t)H, (uint16_t)W, 16, 144, 32, 0, 0, 1, 1, 3, 3, 1, 1, false, false, (half)-1});
     } else {
         if (mode == 1) {
             const uint8_t pad[4] = {1, 1, 1, 1};
