@@ -312,3 +312,11 @@ def test_fixpipe_per_column_deq(fix, relu):
     want = np.stack([scale_model(acc[:, j], scales[j], relu) for j in range(32)], 1)
     np.testing.assert_array_equal(c, np.clip(want, -65504, 65504).astype(np.float16))
 
+
+
+def test_cube_microkernel_compiles_without_psabi_warnings():
+    # at -O0 (CATLASS's examples build so) nothing is inlined: a 64-byte
+    # vector passed by value would draw clang's -Wpsabi at every call
+    src = '#include "kernel_operator.h"\n' + cube_mm_source({"mm_o0": ("half", "float", 0, "false")})
+    b = arc.Program(src, "psabi.asc").compile(["--npu-arch=dav-2201", "-O0"])
+    assert "psabi" not in b.log and "changes the ABI" not in b.log, b.log[-2000:]

@@ -22,7 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -50,6 +50,7 @@ ARGS = {
 #: as ../../examples/<name>/data from output/bin.  The script is run from a
 #: copy in the work directory (the checkout stays as it is).
 GEN = {
+    "19_mla": "4 1,2,3,4 128,256,512,1024 16 64 128 half",
     "23_flash_attention_infer": "1 177 512 1 1 128 0 1 bf16 1",
     "40_flash_attention_infer_tla": "1 177 512 1 1 128 0 1 bf16 1",
 }
@@ -58,7 +59,6 @@ GEN = {
 #: shows the same); tests/test_catlass_examples.py expects them to fail.
 KNOWN = {
     '17_gemv_aiv': "build: error: no matching function for call to 'MulAddDst'",
-    '19_mla': 'build: error: linker command failed with exit code 1 (use -v to see invocation)',
     '24_conv_bias': "build: error: no member named 'InitConstValueParams' in namespace 'AscendC'",
     '31_small_matmul': "build: error: no matching function for call to 'of'",
     '32_w4a8_matmul': "build: error: no matching constructor for initialization of 'AscendC::DataCopyPadExtParams<ElementSrc>' (aka 'DataCopyPadExtParams<int4b_t>')",
@@ -77,6 +77,23 @@ class Example:
     source: str      # the .cpp, relative to the example's directory
     args: List[str]  # the run's arguments
     arch: int        # CATLASS_ARCH: 2201 (Atlas A2) or 3510 (Ascend 950)
+    extra: List[str] = field(default_factory=list)  # its CMakeLists' other sources (host C++)
+
+
+def cmake_sources(d: str) -> List[str]:
+    """The sources the example's CMakeLists gives catlass_example_add_executable
+    (a ${VAR} of set(VAR ...) expanded): 19_mla adds its host tiling code."""
+    path = os.path.join(d, "CMakeLists.txt")
+    if not os.path.exists(path):
+        return []
+    text = re.sub(r"#.*", "", open(path, encoding="utf-8", errors="replace").read())
+    sets = {m.group(1): m.group(2).split() for m in re.finditer(r"\bset\(\s*(\w+)\s+([^)]*)\)", text)}
+    m = re.search(r"catlass_example_add_executable\(\s*\S+\s+\S+\s+([^)]*)\)", text)
+    out = []
+    for tok in (m.group(1).split() if m else []):
+        v = re.fullmatch(r"\$\{(\w+)\}", tok)
+        out += sets.get(v.group(1), []) if v else [tok]
+    return [f for f in out if f.endswith(".cpp")]
 
 
 def catalog(src: str) -> List[Example]:
@@ -101,8 +118,9 @@ def catalog(src: str) -> List[Example]:
             text = open(readme, encoding="utf-8", errors="replace").read() if os.path.exists(readme) else ""
             m = re.search(r"^\s*\./" + re.escape(name) + r"((?:[ \t]+[^\s$]+)*)[ \t]*$", text, re.M)
             args = m.group(1) if m else "256 512 1024 0"
+        extra = [f for f in cmake_sources(d) if f != mains[0]]
         out.append(Example(name, mains[0], [a.strip('"') for a in args.split()],
-                           3510 if "ascend950" in name else 2201))
+                           3510 if "ascend950" in name else 2201, extra))
     return out
 
 
@@ -110,9 +128,12 @@ def build(src: str, ex: Example, work: str, timeout: float = 900) -> dict:
     """ascendrtc cc the example into work/<name>; ok, output, exe, seconds."""
     exe = os.path.join(work, ex.name)
     arch = "dav-%d" % ex.arch
-    cmd = [sys.executable, "-m", "ascendrtc", "cc", "-x", "asc", os.path.join(src, "examples", ex.name, ex.source),
-           "-o", exe, "--npu-arch=" + arch, "-DCATLASS_ARCH=%d" % ex.arch, "-DCATLASS_EXAMPLE_NAME=" + ex.name,
-           "-I" + os.path.join(src, "include"), "-I" + os.path.join(src, "examples", "common"),
+    d = os.path.join(src, "examples", ex.name)
+    cmd = [sys.executable, "-m", "ascendrtc", "cc", "-x", "asc", os.path.join(d, ex.source)]
+    if ex.extra:  # host C++, compiled as CMake compiles a .cpp
+        cmd += ["-x", "none"] + [os.path.join(d, f) for f in ex.extra]
+    cmd += ["-o", exe, "--npu-arch=" + arch, "-DCATLASS_ARCH=%d" % ex.arch, "-DCATLASS_EXAMPLE_NAME=" + ex.name,
+           "-I" + os.path.join(src, "include"), "-I" + os.path.join(src, "examples", "common"), "-I" + d,
            "-Wno-macro-redefined", "-Wno-ignored-attributes", "-Wno-unused-value"]
     t0 = time.perf_counter()
     out, rc = er.run_command(cmd, timeout, "build", env=er.env_with_checkout(ROOT))

@@ -21,21 +21,22 @@ namespace micro {
 
 template <class T> using v16 = T __attribute__((ext_vector_type(16)));
 
-template <class T> inline v16<T> load16(const T *p)
-{
-    v16<T> v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-template <class T> inline void store16(T *p, v16<T> v) { __builtin_memcpy(p, &v, sizeof v); }
+/* The vectors go by reference: a 64-byte vector passed or returned by value
+ * changes the x86-64 ABI without AVX-512 (clang's -Wpsabi at each call the
+ * optimiser has not inlined yet, e.g. at -O0). */
+template <class T> inline void load16(v16<T> &v, const T *p) { __builtin_memcpy(&v, p, sizeof v); }
+template <class T> inline void store16(T *p, const v16<T> &v) { __builtin_memcpy(p, &v, sizeof v); }
 
-template <bool FUSED, class T> inline v16<T> madd(v16<T> acc, T a, v16<T> b)
+/* acc += a * b, lane by lane. */
+template <bool FUSED, class T> inline void madd(v16<T> &acc, T a, const v16<T> &b)
 {
 #if defined(__FMA__)
-    if constexpr (FUSED && __is_floating_point(T))
-        return __builtin_elementwise_fma((v16<T>)a, b, acc);
+    if constexpr (FUSED && __is_floating_point(T)) {
+        acc = __builtin_elementwise_fma((v16<T>)a, b, acc);
+        return;
+    }
 #endif
-    return acc + (v16<T>)a * b;
+    acc = acc + (v16<T>)a * b;
 }
 
 /* R rows: c[r * ldc + 0..15] = start + sum over k of a[r * lda + k] * b[k * 16 + 0..15]. */
@@ -45,11 +46,12 @@ inline void rows(T *c, size_t ldc, const T *a, size_t lda, const T *b, uint32_t 
 {
     v16<T> acc[R];
     for (int r = 0; r < R; r++)
-        acc[r] = load16(accumulate ? c + r * ldc : start);
+        load16(acc[r], accumulate ? c + r * ldc : start);
     for (uint32_t k = 0; k < K; k++) {
-        v16<T> bk = load16(b + (size_t)k * 16);
+        v16<T> bk;
+        load16(bk, b + (size_t)k * 16);
         for (int r = 0; r < R; r++)
-            acc[r] = madd<FUSED>(acc[r], a[r * lda + k], bk);
+            madd<FUSED>(acc[r], a[r * lda + k], bk);
     }
     for (int r = 0; r < R; r++)
         store16(c + r * ldc, acc[r]);
