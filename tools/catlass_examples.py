@@ -58,14 +58,9 @@ GEN = {
 #: Examples that do not pass yet, with the reason (docs/compatibility.md
 #: shows the same); tests/test_catlass_examples.py expects them to fail.
 KNOWN = {
-    '17_gemv_aiv': "build: error: no matching function for call to 'MulAddDst'",
-    '24_conv_bias': "build: error: no member named 'InitConstValueParams' in namespace 'AscendC'",
-    '31_small_matmul': "build: error: no matching function for call to 'of'",
     '32_w4a8_matmul': "build: error: no matching constructor for initialization of 'AscendC::DataCopyPadExtParams<ElementSrc>' (aka 'DataCopyPadExtParams<int4b_t>')",
-    '33_basic_conv2d': "build: error: no member named 'InitConstValueParams' in namespace 'AscendC'",
     '38_w4a4_matmul_per_token_per_channel_dequant': "build: error: static assertion failed due to requirement '(__arc::is_same<int4b_t, _Float16>::value && __arc::is_same<int, float>::value) || (__arc::i",
     '41_sparse_matmul_tla': "build: error: use of undeclared identifier 'MmadWithSparse'",
-    '45_strided_batched_matmul_tla': "build: error: no member named 'transform' in namespace 'std'",
     '102_dynamic_optimized_matmul': "build: error: 'dynamic_optimized_matmul.h' file not found; host code in the kernel source: <dynamic_optimized_matmul.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kernel file's h",
     '103_dynamic_optimized_quant_matmul_per_token_basic': "build: error: 'dynamic_optimized_matmul_w8a8.h' file not found; host code in the kernel source: <dynamic_optimized_matmul_w8a8.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kerne",
 }
