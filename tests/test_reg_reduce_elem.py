@@ -4,7 +4,8 @@ Truncate in its five rounding modes (= asc_rint/round/floor/ceil/trunc),
 Arange increasing and decreasing (integers wrap), ReduceDataBlock
 SUM/MAX/MIN (a block's sum as an adjacent-pairs tree), PairReduceElem,
 Reduce MAX/MIN (value and first index; NaN, +-0, an empty mask),
-Histograms (frequency and cumulative, added to dst)."""
+Histograms (frequency and cumulative, added to dst), Div's subnormal
+modes (the FTZ table of CANN's subnormal example), asc_copy."""
 import numpy as np
 import pytest
 
@@ -104,6 +105,23 @@ __simd_vf__ inline void hist_vf(__ubuf__ float *x, __ubuf__ float *o)
     Reg::StoreAlign((__ubuf__ uint16_t *)(o + 128), c0, all);
 }
 __vector__ __global__ void hist(GM_ADDR x, GM_ADDR out) { FRAME(asc_vf_call<hist_vf>(ux, uo)) }
+
+// x: 8 dividends, at 32 8 divisors; rows: FTZ_FALSE, FTZ_TRUE, the default; row 3: asc_copy
+__simd_vf__ inline void divs_vf(__ubuf__ float *x, __ubuf__ float *o)
+{
+    static constexpr Reg::DivSpecificMode keep = {Reg::MaskMergeMode::ZEROING, false, DivAlgo::PRECISION_1ULP_FTZ_FALSE};
+    static constexpr Reg::DivSpecificMode ftz = {Reg::MaskMergeMode::ZEROING, false, DivAlgo::PRECISION_1ULP_FTZ_TRUE};
+    Reg::RegTensor<float> a, b, d;
+    Reg::MaskReg all = Reg::CreateMask<float>();
+    Reg::LoadAlign(a, x);
+    Reg::LoadAlign(b, x + 32);
+    Reg::Div<float, &keep>(d, a, b, all); Reg::StoreAlign(o, d, all);
+    Reg::Div<float, &ftz>(d, a, b, all);  Reg::StoreAlign(o + 64, d, all);
+    Reg::Div(d, a, b, all);                Reg::StoreAlign(o + 128, d, all);
+    vector_bool m4 = asc_create_mask_b32(PAT_M4);
+    asc_copy(d, a, m4);                    Reg::StoreAlign(o + 192, d, all);
+}
+__vector__ __global__ void divs(GM_ADDR x, GM_ADDR out) { FRAME(asc_vf_call<divs_vf>(ux, uo)) }
 """
 
 
@@ -204,3 +222,21 @@ __global__ __vector__ void k(GM_ADDR x) { asc_vf_call<f>((__ubuf__ uint8_t *)x);
 """
     with pytest.raises(arc.CompileError, match="cumulative histogram of BIN1"):
         arc.Program(src, "hist1.asc").compile(["--npu-arch=dav-3510"])
+
+
+def test_div_subnormal_modes_and_copy(mod):
+    # the cases of CANN's subnormal example (its README's table), then ordinary ones
+    n = np.array([2.0 ** -126, 2.0 ** -125, 2.0 ** -130, 2.0 ** -130, 2.0 ** -140, 7.0, -1.0, 0.0])
+    d = np.array([4.0, 2.0 ** -127, 2.0, 2.0 ** -20, 2.0 ** -145, 2.0, 3.0, -5.0])
+    x = np.zeros(64, np.float32)
+    x[:8], x[32:40] = n, d
+    o = _run(mod, "divs", x)
+    exact = (n / d).astype(np.float32)
+    np.testing.assert_array_equal(o[0][:8].view(np.uint32), exact.view(np.uint32))
+    ftz = o[1][:8].view(np.uint32)
+    assert list(ftz[:5]) == [0x00000000, 0x7F800000, 0x00000000, 0x00000000, 0x7FFFFFFF]
+    np.testing.assert_array_equal(o[1][5:8], exact[5:8])
+    np.testing.assert_array_equal(o[2][:8].view(np.uint32), o[1][:8].view(np.uint32))  # INTRINSIC flushes too
+    # asc_copy merges: the M4 lanes from a, the rest keep d (the default Div's result)
+    lanes = np.arange(64) % 4 == 0
+    np.testing.assert_array_equal(o[3].view(np.uint32), np.where(lanes, x[:64], o[2]).astype(np.float32).view(np.uint32))

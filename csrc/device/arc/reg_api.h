@@ -194,7 +194,6 @@ inline void apply(__arc::reg::vreg<E> &d, const MaskReg &m, F f)
 ARC_REG_BINARY(Add)
 ARC_REG_BINARY(Sub)
 ARC_REG_BINARY(Mul)
-ARC_REG_BINARY(Div)
 ARC_REG_BINARY(Max)
 ARC_REG_BINARY(Min)
 #undef ARC_REG_BINARY

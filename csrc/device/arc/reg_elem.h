@@ -6,7 +6,13 @@
  *   rounded to an integral value of its own type (exact: half and bf16
  *   values are floats, and an integral float is representable in them),
  *   Arange<T, IndexOrder> = asc_arange[_descend]: start + i, or the
- *   descending run that ends at start; integers wrap as the page says.
+ *   descending run that ends at start; integers wrap as the page says;
+ *   Div<T, mode>: mode a MaskMergeMode (DivAlgo::INTRINSIC) or a
+ *   DivSpecificMode.  Every algorithm but the two FTZ_FALSE ones flushes
+ *   subnormals, inputs and result, to zero of their sign (the page: "其他
+ *   模式下Subnormal均被FTZ"; its example's table: S / N = 0, N / S = inf,
+ *   S / S = 0 / 0 = NaN 0x7fffffff); results are correctly rounded, within
+ *   the 0 or 1 ulp each algorithm promises.
  * Inactive destination lanes are 0 (ZEROING; MERGING is refused). */
 #ifndef ARC_REG_ELEM_H_
 #define ARC_REG_ELEM_H_
@@ -23,6 +29,28 @@ template <int M, class T> inline void truncate(vreg<T> &d, const vreg<T> &a, con
     static_assert(is_float_v<T>, "Truncate (asc_floor ...): supports half, bfloat16_t and float");
     map1(d, a, m, [](T x) -> T { return (T)rndf<M>((float)x); });
 }
+/* Subnormals (below the smallest normal of T) to zero of their sign. */
+template <class T> inline T ftz(T x)
+{
+    float a = __builtin_fabsf((float)x);
+    float tiny = sizeof(T) == 2 ? 6.103515625e-05f : 1.17549435e-38f; /* 2^-14, 2^-126 */
+    return (a != 0 && a < tiny) ? (T)(__builtin_signbit((float)x) ? -0.0f : 0.0f) : x;
+}
+template <class T> inline T div_ftz(T x, T y)
+{
+    if constexpr (is_float_v<T>) {
+        T a = ftz(x), b = ftz(y);
+        T r = (T)(a / b);
+        if (r != r && a == a && b == b) { /* an invalid operation: the NPU's NaN */
+            uint32_t bits = sizeof(T) == 2 ? 0x7fffu : 0x7fffffffu;
+            __builtin_memcpy(&r, &bits, sizeof(T));
+            return r;
+        }
+        return ftz(r);
+    } else {
+        return (T)(x / y);
+    }
+}
 template <class T> inline void arange(vreg<T> &d, T start, bool down)
 {
     constexpr uint32_t N = vreg<T>::N;
@@ -38,6 +66,10 @@ template <class T> inline void arange(vreg<T> &d, T start, bool down)
 } // namespace __arc
 
 namespace AscendC {
+enum class DivAlgo {
+    INTRINSIC = 0, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
+    PRECISION_1ULP_FTZ_FALSE
+};
 namespace Reg {
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 
@@ -66,6 +98,27 @@ inline void Truncate(S &dstReg, S &srcReg, MaskReg &mask)
                   "AscendC::Reg::Truncate: roundMode is CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL or CAST_TRUNC");
     static_assert(mode == MaskMergeMode::ZEROING, "AscendC::Reg::Truncate: MERGING is not supported");
     __arc::reg::truncate<(int)roundMode>(dstReg, srcReg, mask);
+}
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
+template <typename T = DefaultType, auto mode = MaskMergeMode::ZEROING, typename U>
+inline void Div(U &dstReg, U &srcReg0, U &srcReg1, MaskReg &mask)
+{
+    using E = typename detail::elem_of<U>::type;
+    constexpr bool plain = __arc::is_same<decltype(mode), const MaskMergeMode>::value ||
+                           __arc::is_same<decltype(mode), MaskMergeMode>::value;
+    constexpr DivSpecificMode m = [] {
+        if constexpr (plain) return DivSpecificMode{mode, false, DivAlgo::INTRINSIC};
+        else return *mode;
+    }();
+    constexpr bool keep = m.algo == DivAlgo::PRECISION_0ULP_FTZ_FALSE || m.algo == DivAlgo::PRECISION_1ULP_FTZ_FALSE;
+    const U a = srcReg0, b = srcReg1;
+    detail::apply<m.mrgMode>(dstReg, mask, [&](uint32_t i) -> E {
+        return keep ? __arc::op::Div{}(a.v[i], b.v[i]) : __arc::reg::div_ftz(a.v[i], b.v[i]);
+    });
 }
 template <typename T = DefaultType, IndexOrder order = IndexOrder::INCREASE_ORDER, typename U, typename S>
 inline void Arange(S &dstReg, U scalarValue)

@@ -7,7 +7,9 @@
  *   Pack<T, U, LOWEST|HIGHEST> = asc_pack_to_low/high: the low half of each
  *   element's bits (b16 -> b8, b32 -> b16, b64 -> b32) into dst's low
  *   (high) half; the page leaves the other half open, the simulator zeroes
- *   it. */
+ *   it;
+ *   asc_copy: register to register, the masked elements (the others keep
+ *   dst's), or a whole mask register. */
 #ifndef ARC_REG_RELAYOUT_H_
 #define ARC_REG_RELAYOUT_H_
 
@@ -96,6 +98,11 @@ template <class TD, class TS> inline void asc_pack_to_high(__arc::reg::vreg<TD> 
 {
     __arc::reg::pack<true>(dst, src);
 }
+template <class T> inline void asc_copy(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src, __arc::reg::vmask mask)
+{
+    __arc::reg::select(dst, src, __arc::reg::vreg<T>(dst), mask);
+}
+inline void asc_copy(__arc::reg::vmask &dst, __arc::reg::vmask src) { dst = src; }
 #endif /* __NPU_ARCH__ == 3510 */
 
 #endif /* ARC_REG_RELAYOUT_H_ */
