@@ -238,6 +238,15 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
 enum { ARC_OVERLAP_REPEAT = 0, ARC_OVERLAP_NONE = 1, ARC_OVERLAP_BEHIND = 2 };
 void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const void *src, unsigned long long src_bytes,
                          int rule, const char *api, const char *what) ARC_NOMERGE;
+/* The same rule, repeat by repeat, for a level-0 call with strided operands
+ * of one element size (rt/services/overlap_l0.c), called when their byte
+ * ranges meet: a source and dst overlap 100% or not at all within a
+ * repeat, and no repeat reads what an earlier one wrote (but src1 of
+ * Add/Sub/Mul/Max/Min/AddRelu/SubRelu on half/int32_t/float may, when
+ * src1's or dst's repeat stride is 0, as the docs allow). */
+void __arc_check_overlap_l0(const void *dst, const void *src, const arc_plan *p, const arc_opnd *od,
+                            const arc_opnd *os, unsigned esize, const char *tname, const char *api,
+                            const char *what) ARC_NOMERGE;
 /* WholeReduceSum/Max/Min and RepeatReduceSum on float (rt/services/reduce_whole.c),
  * the device API's whole<float> compiled once: the src operand check
  * (__arc_check_l0), dst's length for dstRepStride, then per repeat the
@@ -494,6 +503,7 @@ void __arc_site(const char *where);
     X(__arc_check_cnt)        \
     X(__arc_check_l0)         \
     X(__arc_check_overlap)    \
+    X(__arc_check_overlap_l0) \
     X(__arc_whole_f32)        \
     X(__arc_brcb)             \
     X(__arc_store_atomic32)   \
