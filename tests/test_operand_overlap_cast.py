@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.source_tags import tagged_line
 
 N = 256
 SRC = r'''
@@ -62,7 +63,7 @@ extern "C" __global__ __aicore__ void cast_ovl(GM_ADDR x, GM_ADDR z, int32_t mod
 
 
 def line_of(tag):
-    return next(i + 1 for i, ln in enumerate(SRC.splitlines()) if ln.rstrip().endswith("// " + tag))
+    return tagged_line(SRC, tag)
 
 
 @pytest.fixture(scope="module")

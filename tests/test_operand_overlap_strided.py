@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.source_tags import tagged_line
 
 N = 256
 SRC = r'''
@@ -53,7 +54,7 @@ extern "C" __global__ __aicore__ void ovs(GM_ADDR x, GM_ADDR y, GM_ADDR z, int32
 
 
 def line_of(tag):
-    return next(i + 1 for i, ln in enumerate(SRC.splitlines()) if ln.rstrip().endswith("// " + tag))
+    return tagged_line(SRC, tag)
 
 
 @pytest.fixture(scope="module")
