@@ -171,6 +171,10 @@ void core_on_stall(sim_watch *w);
 void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv);
 /* core_syncall.c */
 void core_mix_sub_done(core_thread *ct, int sub);
+/* Whether `waiting` participants of a barrier of `parts` (SyncAll's
+ * blocks or sub-cores, a mode-0 round's blocks) can never be joined now
+ * that `gone` have returned; c->mu held (core_syncall.c). */
+int core_barrier_stuck(const launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts);
 void core_mix_sync_wait(core_thread *ct, launch_ctx *c);
 /* core_fibers.c */
 void core_fiber_sched(core_thread *t, launch_ctx *c);

@@ -88,9 +88,9 @@ static void block_exit(launch_ctx *c)
     atomic_store(&c->last_exit_ns, sim_now_ns());
     pthread_mutex_lock(&c->mu);
     c->exited++;
-    int stuck = c->waiting && c->waiting + c->exited == r->nblocks && !atomic_load(&c->aborted);
     uint32_t waiting = c->waiting, x0 = c->x0_blocked;
-    int x0_stuck = x0 && x0 + c->exited == r->nblocks && !atomic_load(&c->aborted);
+    int stuck = core_barrier_stuck(c, waiting, c->exited, r->nblocks);
+    int x0_stuck = core_barrier_stuck(c, x0, c->exited, r->nblocks);
     pthread_mutex_unlock(&c->mu);
     if (x0_stuck) {
         char m[SIM_MSG_MAX]; /* CATLASS's kernel names run to kilobytes */

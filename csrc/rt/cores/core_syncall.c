@@ -21,6 +21,30 @@ static int barrier_moved(const void *arg)
     return __atomic_load_n(&w->c->gen, __ATOMIC_ACQUIRE) != w->gen || atomic_load(&w->c->aborted);
 }
 
+int core_barrier_stuck(const launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts)
+{
+    return waiting && waiting + gone == parts && !atomic_load(&c->aborted);
+}
+
+/* One arrival at the SyncAll barrier of `parts` participants, `gone` of
+ * which have returned (c->mu held): 1 when it opens the barrier (the
+ * generation moves, every waiter is woken), 0 when the caller waits, -1
+ * when it never can open (the caller traps; *waiting says how many came). */
+static int barrier_arrive(launch_ctx *c, uint32_t parts, uint32_t gone, uint32_t *waiting)
+{
+    *waiting = ++c->waiting;
+    if (c->waiting + gone < parts)
+        return 0;
+    if (gone)
+        return -1;
+    c->waiting = 0;
+    __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked (barrier_moved, MIX schedulers) */
+    if (c->fibers)
+        core_unpark_all(c);
+    pthread_cond_broadcast(&c->cv);
+    return 1;
+}
+
 /* Cores of the kind a MIX SyncAll counts that have returned. */
 static uint32_t mix_exited(const launch_ctx *c)
 {
@@ -35,7 +59,7 @@ void core_mix_sub_done(core_thread *ct, int sub)
     pthread_mutex_lock(&c->mu);
     c->mix_done[sub > 0]++;
     uint32_t waiting = c->waiting, parts = c->mix_parts;
-    int stuck = waiting && waiting + mix_exited(c) == parts && !atomic_load(&c->aborted);
+    int stuck = core_barrier_stuck(c, waiting, mix_exited(c), parts);
     pthread_mutex_unlock(&c->mu);
     if (stuck) {
         char m[512];
@@ -90,18 +114,13 @@ static void mix_sync_all(core_thread *ct, int aiv_only)
     }
     c->mix_parts = parts;
     c->mix_aiv_only = aiv_only;
-    c->waiting++;
-    if (c->waiting + mix_exited(c) == parts) {
-        uint32_t w = c->waiting, gone = mix_exited(c);
-        if (gone) {
-            pthread_mutex_unlock(&c->mu);
+    uint32_t w, gone = mix_exited(c);
+    int open = barrier_arrive(c, parts, gone, &w);
+    if (open) {
+        pthread_mutex_unlock(&c->mu);
+        if (open < 0)
             __arc_trap("SyncAll", "%u of the %u %s reached SyncAll but %u returned without reaching it (the "
                        "kernel would hang on the NPU)", w, parts, aiv_only ? "AIVs" : "AICs and AIVs", gone);
-        }
-        c->waiting = 0;
-        __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked by the MIX schedulers */
-        pthread_cond_broadcast(&c->cv);
-        pthread_mutex_unlock(&c->mu);
         sim_core_service_end(k);
         return;
     }
@@ -138,21 +157,14 @@ void __arc_sync_all(int aiv_only)
         pthread_mutex_unlock(&c->mu);
         longjmp(*ct->jbp, 1);
     }
-    c->waiting++;
-    if (c->waiting + c->exited == r->nblocks) {
-        if (c->exited) {
-            uint32_t w = c->waiting;
-            pthread_mutex_unlock(&c->mu);
+    uint32_t w;
+    int open = barrier_arrive(c, r->nblocks, c->exited, &w);
+    if (open) {
+        pthread_mutex_unlock(&c->mu);
+        if (open < 0)
             __arc_trap("SyncAll",
                        "%u of %u blocks reached SyncAll but %u returned without reaching it (the kernel would "
                        "hang on hardware)", w, r->nblocks, r->nblocks - w);
-        }
-        c->waiting = 0;
-        __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked by barrier_moved */
-        if (c->fibers)
-            core_unpark_all(c);
-        pthread_cond_broadcast(&c->cv);
-        pthread_mutex_unlock(&c->mu);
         sim_core_service_end(k);
         return;
     }
@@ -162,8 +174,8 @@ void __arc_sync_all(int aiv_only)
     }
     uint64_t g = c->gen;
     atomic_store(&ct->where, WHERE_SYNCALL);
-    barrier_wait w = {c, g}; /* the last blocks are often moments away */
-    sim_spin_until(&c->mu, barrier_moved, &w);
+    barrier_wait bw = {c, g}; /* the last blocks are often moments away */
+    sim_spin_until(&c->mu, barrier_moved, &bw);
     while (c->gen == g && !atomic_load(&c->aborted))
         pthread_cond_wait(&c->cv, &c->mu);
     int released = c->gen != g;
