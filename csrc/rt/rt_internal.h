@@ -458,11 +458,24 @@ typedef struct sim_args {
 
 aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
 
-/* ---- cores/simt.c ---- */
-/* Whether this core is running a hybrid kernel's SIMT VF (asc_vf_call);
- * reset at each block start (a trap may leave a VF without returning). */
+/* ---- cores/simt.c, cores/simt_vf.c ---- */
+/* Runs block b's threads from their stop points until all returned (1),
+ * or, may_wait, until every live one spins (0: a VF waiting). */
+int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait);
+/* The thread's frame buffer, now the caller's (a VF going in flight). */
+unsigned char *sim_simt_take_frames(void);
+/* Whether this core is running a hybrid kernel's SIMT VF (asc_vf_call),
+ * and its shape (NULL: none); reset at each block start (a trap may
+ * leave a VF without returning). */
 int sim_simt_in_vf(void);
+const arc_simt_dims *sim_simt_vf_dims(void);
 void sim_simt_vf_reset(void);
+/* A VF whose threads all wait on the SIMD side stays in flight
+ * (simt_vf.c): suspend keeps it; finish runs this core's to its end (the
+ * kernel's end, the next VF); sync does so for a wait on PIPE_V. */
+void sim_simt_vf_suspend(const arc_simt_desc *d, const arc_simt_block_ctx *b, const unsigned char *args);
+void sim_simt_vf_finish(void);
+void sim_simt_vf_sync(int kind, int src_pipe);
 
 /* ---- simt_launch.c ---- */
 /* A SIMT kernel's launch shape (grid, block, dynamic UB) against its

@@ -54,6 +54,7 @@
 #include "../device/arc/simt_abi.h"
 
 #include "simt_prepare.h"
+#include "simt_spin.h"
 
 using namespace llvm;
 
@@ -94,6 +95,14 @@ struct Fission : PassInfoMixin<Fission> {
         std::set<Function *> mine;
         for (const SimtThread &t : threads)
             fission(m, t, mine);
+        // A hybrid kernel's VF may wait for its SIMD side: that side's
+        // spin loops let a VF that is waiting run (rt/cores/simt.c).
+        if (Function *vf = m.getFunction("__arc_simt_vf"); vf && !vf->use_empty()) {
+            FunctionCallee poll = m.getOrInsertFunction(kPoll, FunctionType::get(Type::getVoidTy(m.getContext()), false));
+            for (Function &f : m)
+                if (!mine.count(&f))
+                    mark_spin_loops(f, poll);
+        }
         // What still reaches a builtin was not inlined into a kernel: a
         // SIMT kernel or helper called from elsewhere, or a recursive one.
         for (Function *f : simt_functions(m)) {
@@ -193,6 +202,8 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             ReturnInst::Create(C, ConstantInt::get(i32, -1), ret->getIterator());
             ret->eraseFromParent();
         }
+    // Spin loops yield: the threads they wait for run meanwhile.
+    mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)));
     BasicBlock *orig = &nf->front();
     BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
     IRBuilder<> eb(E);
@@ -204,7 +215,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             if (Function *cf = ci->getCalledFunction()) {
                 if (cf->getName() == kGet)
                     gets.push_back(ci);
-                else if (cf->getName() == kSync || cf->getName() == kWarp)
+                else if (cf->getName() == kSync || cf->getName() == kWarp || cf->getName() == kYield)
                     points.push_back(ci);
             }
     for (CallInst *ci : gets) {
@@ -286,6 +297,9 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     for (CallInst *c : points) {
         unsigned s = (unsigned)resume.size();
         bool warp = c->getCalledFunction()->getName() == kWarp;
+        int kind = warp                                          ? ARC_SIMT_WARP
+                   : c->getCalledFunction()->getName() == kYield ? ARC_SIMT_YIELD
+                                                                 : ARC_SIMT_BARRIER;
         std::string line = user_line(c->getDebugLoc().get(), root, strip, nstrip);
         if (line.empty())
             line = "?";
@@ -304,7 +318,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         b.CreateRet(ConstantInt::get(i32, s));
         c->eraseFromParent();
         resume.push_back(res);
-        kinds.push_back(ConstantInt::get(i8, warp ? ARC_SIMT_WARP : ARC_SIMT_BARRIER));
+        kinds.push_back(ConstantInt::get(i8, kind));
         where.push_back(eb.CreateGlobalStringPtr(line, "", 0, &m));
     }
     K.points = (unsigned)points.size();

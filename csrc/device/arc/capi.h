@@ -92,6 +92,9 @@ inline void whole(void *dst, const void *src, uint32_t size, int kind, const cha
 } // namespace __arc
 
 /* ---- system variables ---- */
+/* The C API's names of the core-type tests (`if ASC_IS_AIV { ... }`). */
+#define ASC_IS_AIV ASCEND_IS_AIV
+#define ASC_IS_AIC ASCEND_IS_AIC
 inline int64_t asc_get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t asc_get_block_num() { return AscendC::GetBlockNum(); }
 inline int64_t asc_get_sub_block_id() { return AscendC::GetSubBlockIdx(); }
@@ -224,8 +227,10 @@ inline void asc_copy_gm2ub_align(__ubuf__ T *dst, __gm__ T *src, uint16_t n_burs
                                  M l2_cache_mode, uint64_t src_stride, uint32_t dst_stride)
 {
     const char *api = "asc_copy_gm2ub_align";
-    ARC_CHECK(left_padding_num == 0 && right_padding_num == 0 && !enable_constant_pad, api,
+    /* enable_constant_pad picks the padding's value: nothing without padding */
+    ARC_CHECK(left_padding_num == 0 && right_padding_num == 0, api,
               "padding (left %u, right %u elements) is not simulated", left_padding_num, right_padding_num);
+    (void)enable_constant_pad;
     (void)l2_cache_mode;
     uint64_t dp = n_burst == 1 ? len_burst : dst_stride;
     ARC_CHECK(dp == len_burst || dp % 32 == 0, api, "dst_stride %llu bytes is not a multiple of 32",

@@ -431,6 +431,10 @@ void __arc_race_flush(arc_raw_stream *s, const arc_raw_site *d, int n);
  * record (runtime-owned) and the device API stores the element size of the
  * vector operation it is about to report in dev[ARC_COST_ESIZE_SLOT]. */
 #define ARC_COST_ON 4ull
+/* dev[ARC_RACE_SLOT] also has ARC_VF_PENDING set while a hybrid kernel's
+ * SIMT VF of this core is in flight (rt/cores/simt_vf.c), so the sync
+ * hooks run: a wait for PIPE_V lets it finish. */
+#define ARC_VF_PENDING 8ull
 /* dev[ARC_RACE_GM_SLOT] of a profiled core without a GM race log: the GM
  * hooks run for the cost model alone. */
 #define ARC_GM_COST_ONLY 1ull
@@ -510,6 +514,7 @@ void __arc_site(const char *where);
     X(__arc_int_div)          \
     X(__arc_simt_block)       \
     X(__arc_simt_vf)          \
+    X(__arc_vf_poll)          \
     X(__arc_static_ub)
 
 #ifdef __cplusplus

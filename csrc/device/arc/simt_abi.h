@@ -47,8 +47,10 @@ typedef struct arc_simt_xch {
 /* The most blocks a grid may have. */
 #define ARC_SIMT_MAX_BLOCKS 65535
 
-/* Point kinds. */
-enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1 };
+/* Point kinds.  A yield is the back edge of a spin loop (a loop whose
+ * exit depends on a volatile or atomic read): the thread lets the others
+ * (and a hybrid kernel's SIMD side) run before it tries again. */
+enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1, ARC_SIMT_YIELD = 2 };
 
 /* One kernel's description, emitted by the pass as __arc_simt_desc_<i>. */
 typedef struct arc_simt_block_ctx arc_simt_block_ctx;
@@ -86,6 +88,9 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
 /* A hybrid kernel's asc_vf_call: runs the block entry in site (a site
  * record, arc/site.h) as one block of x*y*z threads on this core. */
 void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args);
+/* A hybrid kernel's SIMD code calls this on each back edge of a spin loop:
+ * a VF of this core that waits (its threads all spin) runs on a while. */
+void __arc_vf_poll(void);
 
 #ifdef __cplusplus
 }

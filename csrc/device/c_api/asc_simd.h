@@ -8,4 +8,5 @@
 #include "arc/capi.h"
 #include "arc/capi_vec.h"
 #include "arc/capi_reg.h"
+#include "arc/capi_scalar.h"
 #endif

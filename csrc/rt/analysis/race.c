@@ -505,6 +505,7 @@ static qclock *qfind(const void *key, int dst, int create)
 
 void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long key)
 {
+    if (__builtin_expect(__arc_core()->dev[ARC_RACE_SLOT] & ARC_VF_PENDING, 0)) sim_simt_vf_sync(kind, src_pipe);
     if (__builtin_expect(__arc_core()->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_sync(kind, src_pipe, dst_pipe, key);
     if (!st || st->mode == ARC_RACE_OFF) return;
     int s = pipe_index(src_pipe), d = pipe_index(dst_pipe);

@@ -19,7 +19,9 @@ int __arc_race_raw_on(void)
 /* write: bit 0 a store, bit 1 a volatile access.  A volatile GM access is
  * a flag between blocks (a spin-wait, the signal it waits for): like an
  * atomic it synchronises rather than races, so it is not logged between
- * cores; in UB it is an ordinary scalar access. */
+ * cores; in UB it is an ordinary scalar access, except in a SIMT VF: there
+ * it is how the VF and its SIMD side, running at once, hand each other
+ * work (asc-devkit's hash_table_mte_queue), not a PIPE_V access. */
 void __arc_race_raw(const void *p, unsigned long long bytes, int write, const char *site)
 {
     arc_core *k = __arc_core();
@@ -30,10 +32,12 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
     const char *api = write ? "a store through a pointer" : "a load through a pointer";
     if (a >= k->ub && a < k->ub + k->ub_size) {
         if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
-        if (sim_simt_in_vf())
-            __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMT VF's store" : "a SIMT VF's load");
-        else
+        if (sim_simt_in_vf()) {
+            if (!vol)
+                __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMT VF's store" : "a SIMT VF's load");
+        } else {
             sim_race_scalar(p, bytes, write, api, site);
+        }
     } else if (k->dev[ARC_RACE_GM_SLOT] && !vol) {
         sim_race_gm_scalar(p, bytes, write, api, site);
     }

@@ -53,6 +53,7 @@ static void sub_main(void *arg)
         if (setjmp(s->jb) == 0 && !atomic_load(&ct->ctx->aborted)) {
             atomic_store(&ct->in_kernel, IN_KERNEL);
             ct->ctx->r->entry(ct->ctx->r->args);
+            sim_simt_vf_finish();
         }
         core_leave_kernel(core_self);
         s->state = SUB_DONE;

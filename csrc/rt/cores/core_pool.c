@@ -152,6 +152,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     } else if (setjmp(ct->jb) == 0) {
         atomic_store(&ct->in_kernel, IN_KERNEL);
         r->entry(r->args);
+        sim_simt_vf_finish();
     }
     core_leave_kernel(ct);
     atomic_store(&ct->where, WHERE_IDLE);

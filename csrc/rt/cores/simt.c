@@ -8,6 +8,11 @@
  *   - Threads at warp functions: pick one such point; in each warp the lanes
  *     stopped there are its active lanes (COX's collapsed warp): compute
  *     the function over them into each lane's exchange slot, resume them.
+ *     A warp with a lane still spinning (at a yield) waits for it: the
+ *     lanes would reconverge there on the NPU.
+ *   - Else threads at yields (the back edges of spin loops, rtc/simt_spin.cpp)
+ *     go on, so the threads they wait for get to run between their tries;
+ *     a VF whose live threads all spin waits for its SIMD side (simt_vf.c).
  *   - Otherwise every live thread is at a barrier: all of them must be at
  *     the same one, and none may have returned (a barrier in divergent code
  *     is undefined on the NPU): then resume them all.
@@ -182,40 +187,119 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
     }
 }
 
-/* The shape of the SIMT VF a hybrid kernel's asc_vf_call runs on this
- * core now (__arc_simt_vf), else NULL: the launch's shape applies. */
-static _Thread_local const arc_simt_dims *t_vf;
-
-void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args)
-{
-    struct rec {
-        const char *lowered;
-        void (*entry)(const unsigned char *);
-    };
-    const struct rec *r = site;
-    unsigned long long n = (unsigned long long)x * y * z;
-    if (!n || n > ARC_SIMT_MAX_THREADS)
-        __arc_trap("asc_vf_call", "dim3(%u, %u, %u) has %llu threads; a SIMT VF runs 1 to %u threads per AIV", x, y,
-                   z, n, ARC_SIMT_MAX_THREADS);
-    arc_core *c = __arc_core();
-    arc_simt_dims d = {{(unsigned)c->block_num, 1, 1}, {x, y, z}, 0};
-    const arc_simt_dims *prev = t_vf;
-    t_vf = &d;
-    r->entry(args);
-    t_vf = prev;
-}
-
-int sim_simt_in_vf(void) { return t_vf != NULL; }
-
 /* UB a SIMT launch keeps from its threads (rt/acl/simt_launch.c's limit) */
 #define VF_UB_RESERVED ((8u + 32u) << 10)
 
-void sim_simt_vf_reset(void) { t_vf = NULL; }
+unsigned char *sim_simt_take_frames(void)
+{
+    unsigned char *f = t_frames;
+    t_frames = NULL;
+    t_frames_cap = 0;
+    return f;
+}
+
+/* A thread stopped at a warp function while other lanes of its warp run on
+ * (spin) is held back from run[s] until they arrive: a bit of its pend. */
+#define HELD (1 << 30)
+
+int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait)
+{
+    unsigned n = b->nthreads, spins = 0;
+    int *pend = b->pend;
+    for (;;) {
+        unsigned alive = 0, nyield = 0, warp_t = n;
+        uint64_t yw = 0; /* warps with a lane at a yield (2048 threads: 64 warps) */
+        for (unsigned t = 0; t < n; t++) {
+            int p = pend[t];
+            if (p < 0)
+                continue;
+            alive++;
+            if (d->kind[p] == ARC_SIMT_YIELD) {
+                nyield++;
+                yw |= 1ull << (t / 32);
+            }
+        }
+        if (!alive)
+            return 1;
+        for (unsigned t = 0; t < n && warp_t == n; t++)
+            if (pend[t] >= 0 && d->kind[pend[t]] == ARC_SIMT_WARP && !(yw >> (t / 32) & 1))
+                warp_t = t;
+        unsigned s;
+        if (warp_t < n) {
+            /* one warp function at a time, over every warp with lanes
+             * stopped there and none still spinning on the way */
+            s = (unsigned)pend[warp_t];
+            int held = 0;
+            for (unsigned t0 = 0; t0 < n; t0 += 32) {
+                uint32_t active = 0;
+                for (unsigned l = 0; l < 32 && t0 + l < n; l++)
+                    active |= (uint32_t)(pend[t0 + l] == (int)s) << l;
+                if (!active)
+                    continue;
+                if (yw >> (t0 / 32) & 1) {
+                    for (unsigned l = 0; l < 32 && t0 + l < n; l++)
+                        if (active >> l & 1)
+                            pend[t0 + l] |= HELD;
+                    held = 1;
+                } else {
+                    resolve(d, b, s, t0, active);
+                }
+            }
+            d->run[s](b, args);
+            if (held)
+                for (unsigned t = 0; t < n; t++)
+                    if (pend[t] >= 0)
+                        pend[t] &= ~HELD;
+            spins = 0;
+            continue;
+        }
+        if (nyield) {
+            /* Every live thread spinning twice over: in a VF, what they
+             * wait for is the SIMD side's (simt_vf.c). */
+            if (nyield == alive && may_wait && ++spins >= 2)
+                return 0;
+            unsigned ys[16], ny = 0;
+            for (unsigned t = 0; t < n && ny < 16; t++) {
+                int p = pend[t];
+                if (p < 0 || d->kind[p] != ARC_SIMT_YIELD)
+                    continue;
+                unsigned k = 0;
+                while (k < ny && ys[k] != (unsigned)p)
+                    k++;
+                if (k == ny)
+                    ys[ny++] = (unsigned)p;
+            }
+            for (unsigned k = 0; k < ny; k++)
+                d->run[ys[k]](b, args);
+            continue;
+        }
+        unsigned t = 0;
+        while (pend[t] < 0)
+            t++;
+        s = (unsigned)pend[t];
+        for (unsigned u = 0; u < n; u++)
+            if (pend[u] != (int)s) {
+                char a[96], o[96];
+                thread_name(b, t, a, sizeof a);
+                thread_name(b, u, o, sizeof o);
+                __arc_site(d->where[s]);
+                if (pend[u] < 0)
+                    __arc_trap("asc_syncthreads", "%s waits at the barrier but %s returned without reaching it: "
+                               "every thread of the block must reach each barrier (a barrier in divergent code "
+                               "is undefined on the NPU)", a, o);
+                __arc_trap("asc_syncthreads", "%s waits at the barrier at %s but %s at the one at %s: every "
+                           "thread of the block must reach the same barrier", a, d->where[s], o, d->where[pend[u]]);
+            }
+        spins = 0;
+        d->run[s](b, args);
+    }
+}
 
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
 {
     arc_core *c = __arc_core();
     const sim_kernel_run *r = sim_core_launch();
+    const arc_simt_dims *t_vf = sim_simt_vf_dims();
     if (!t_vf && (!r || !r->simt))
         __arc_trap("SIMT", "SIMT kernel launched without a thread block (launch it as k[grid, block](...), or with "
                    "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
@@ -254,49 +338,6 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     d->run[0](&b, args);
     if (!d->npoints)
         return;
-    for (;;) {
-        unsigned alive = 0, warp_t = n;
-        for (unsigned t = 0; t < n; t++) {
-            int p = t_pend[t];
-            if (p < 0)
-                continue;
-            alive++;
-            if (warp_t == n && d->kind[p] == ARC_SIMT_WARP)
-                warp_t = t;
-        }
-        if (!alive)
-            return;
-        unsigned s;
-        if (warp_t < n) {
-            /* one warp function at a time, over every warp with lanes stopped there */
-            s = (unsigned)t_pend[warp_t];
-            for (unsigned t0 = warp_t & ~31u; t0 < n; t0 += 32) {
-                uint32_t active = 0;
-                for (unsigned l = 0; l < 32 && t0 + l < n; l++)
-                    active |= (uint32_t)(t_pend[t0 + l] == (int)s) << l;
-                if (active)
-                    resolve(d, &b, s, t0, active);
-            }
-        } else {
-            unsigned t = 0;
-            while (t_pend[t] < 0)
-                t++;
-            s = (unsigned)t_pend[t];
-            for (unsigned u = 0; u < n; u++)
-                if (t_pend[u] != (int)s) {
-                    char a[96], o[96];
-                    thread_name(&b, t, a, sizeof a);
-                    thread_name(&b, u, o, sizeof o);
-                    __arc_site(d->where[s]);
-                    if (t_pend[u] < 0)
-                        __arc_trap("asc_syncthreads", "%s waits at the barrier but %s returned without reaching it: "
-                                   "every thread of the block must reach each barrier (a barrier in divergent code "
-                                   "is undefined on the NPU)", a, o);
-                    __arc_trap("asc_syncthreads", "%s waits at the barrier at %s but %s at the one at %s: every "
-                               "thread of the block must reach the same barrier", a, d->where[s], o,
-                               d->where[t_pend[u]]);
-                }
-        }
-        d->run[s](&b, args);
-    }
+    if (!sim_simt_drive(d, &b, args, t_vf != NULL))
+        sim_simt_vf_suspend(d, &b, args);
 }
