@@ -100,6 +100,7 @@ class LaunchReport:
     peak_flops: float = 0.0
     dropped_from: List[tuple] = field(default_factory=list, repr=False)
     mix_unpriced: bool = False  # a MIX launch: its AIC and AIV sub-blocks are not priced (estimate 0)
+    simt_unpriced: bool = False  # a SIMT launch: not priced (estimate 0)
 
     @property
     def roofline_us(self) -> float:
@@ -174,7 +175,7 @@ class LaunchReport:
                    schedule_cycles=d.get("schedule_cycles", d["cycles"]), roofline_cycles=d.get("roofline", {}),
                    hbm_bytes=d.get("hbm_bytes", 0), flops=d.get("flops", 0.0), peak_flops=d.get("peak_flops", 0.0),
                    dropped_from=[tuple(x) for x in d.get("dropped_from", [])],
-                   mix_unpriced=bool(d.get("mix_unpriced", 0)))
+                   mix_unpriced=bool(d.get("mix_unpriced", 0)), simt_unpriced=bool(d.get("simt_unpriced", 0)))
 
 
 class Profile:
@@ -262,7 +263,10 @@ class Profile:
                          + ("" if r.limited_by == "schedule" else f", the estimate is the roofline's {r.limited_by} term"))
             if r.dropped_events:
                 lines.append(f"{i:>3} timeline: {r.dropped_text}")
-            if r.mix_unpriced:
+            if r.simt_unpriced:
+                lines.append(f"{i:>3} warning: {r.kernel} is a SIMT kernel: SIMT is not priced (the cost model has "
+                             "no model of warps, their scheduling or memory coalescing yet): its estimate is 0")
+            elif r.mix_unpriced:
                 lines.append(f"{i:>3} warning: {r.kernel} runs MIX blocks (an AIC and its AIVs each), which the cost "
                              "model does not price yet: its estimate is not a measurement of anything")
             elif not r.ops:

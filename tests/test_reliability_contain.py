@@ -198,6 +198,22 @@ def test_invalid_inline_asm_is_a_compile_error():
     still_works()
 
 
+def test_compiler_crash_is_a_compile_error_naming_where_clang_was():
+    # clang's own crash pragma: the crash is contained and the message names
+    # the source lines clang's crash report gives (the parser's token here)
+    src = ('#include "kernel_operator.h"\n'
+           'extern "C" __global__ __aicore__ void k(GM_ADDR z)\n{\n}\n'
+           '#pragma clang __debug crash\n')
+    with pytest.raises(arc.CompileError, match=r"the compiler crashed \(.*\) compiling this source, at: .*"
+                       r"crash\.asc:5:\d+: current parser token 'pragma'.*; this is a bug"):
+        arc.Program(src, "crash.asc").compile()
+    still_works()
+    # a second crash reports its own place, not the first one's
+    with pytest.raises(arc.CompileError, match=r"crash2\.asc:2:\d+: current parser token"):
+        arc.Program("int a;\n#pragma clang __debug crash\n", "crash2.asc").compile()
+    still_works()
+
+
 def test_macro_expansion_bomb_is_a_compile_error_in_bounded_memory():
     bomb = "\n".join(["#define A0 x x x x x x x x x x"] +
                      ["#define A%d %s" % (i, " ".join(["A%d" % (i - 1)] * 10)) for i in range(1, 12)])

@@ -187,13 +187,16 @@ __global__ void red(const float* in, float* out)
     assert (out[:20] == r[0]).all() and (out[20:] == 0).all()
 
 
-def test_simt_launches_are_not_priced_and_left_out_of_the_profile():
+def test_simt_launches_are_in_the_profile_marked_not_priced():
     k = mod().get_kernel("vadd")
     a = np.ones(256, np.float32)
     c = np.zeros(256, np.float32)
     with arc.profile() as prof:
-        k[1, 256](a, a, c, 256)
-    assert [r.kernel for r in prof] == [] and (c == 2).all()
+        k[2, 128](a, a, c, 256)
+    assert [r.kernel for r in prof] == ["vadd"] and (c == 2).all()
+    r = prof[0]
+    assert r.simt_unpriced and r.time_us == 0 and r.blocks == 2 and r.ops == 0
+    assert "vadd is a SIMT kernel: SIMT is not priced" in str(prof)
 
 
 def test_ub_pointer_local_live_across_barriers_histogram():

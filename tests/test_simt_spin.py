@@ -158,3 +158,73 @@ def test_vf_in_flight_finishes_at_the_kernel_end(hybrid):
     hybrid.get_kernel("flag_after_vf")[2](y)
     arc.synchronize()
     np.testing.assert_array_equal(y, np.tile(7 + np.arange(64, dtype=np.uint32), 2))
+
+
+WARP_SYNC = r'''
+#include "simt_api/asc_simt.h"
+
+// Every lane of a warp reads a shared counter, lane 0 then advances it with
+// a compare-and-swap: lanes executing together all read before lane 0's
+// swap, so each lane sees what lane 0 saw (asc-devkit's hash_table_mte_queue
+// publishes its ring this way).
+__global__ void claim(uint32_t* mismatches, uint32_t* rounds, uint32_t limit)
+{
+    __ubuf__ uint32_t ctr[32];
+    if (threadIdx.x % 32 == 0) ctr[threadIdx.x / 32] = 0;
+    asc_syncthreads();
+    __ubuf__ uint32_t* mine = &ctr[threadIdx.x / 32];
+    uint32_t bad = 0, n = 0;
+    while (true) {
+        uint32_t v = *(volatile __ubuf__ uint32_t*)mine;
+        if (v >= limit) break;
+        if (laneid() == 0) asc_atomic_cas(mine, v, v + 1);
+        uint32_t w = asc_shfl(v, 0);
+        bad += w != v;
+        n++;
+    }
+    mismatches[blockIdx.x * blockDim.x + threadIdx.x] = bad;
+    rounds[blockIdx.x * blockDim.x + threadIdx.x] = n;
+}
+'''
+
+
+def test_lanes_read_a_counter_together_before_one_advances_it():
+    m = arc.Program(WARP_SYNC, "claim.asc").compile(["--npu-arch=dav-3510", "--enable-simt"]).load()
+    blocks, threads, limit = 2, 96, 10
+    bad = np.full(blocks * threads, 99, np.uint32)
+    rounds = np.zeros(blocks * threads, np.uint32)
+    m.get_kernel("claim")[blocks, threads](bad, rounds, limit)
+    arc.synchronize()
+    np.testing.assert_array_equal(bad, 0)
+    np.testing.assert_array_equal(rounds, limit)
+
+
+def test_lane_waiting_for_its_own_warp_at_a_shuffle_fails_after_10_s(simt):
+    # lane 1 spins until lane 0 sets a flag after the shuffle, where lane 0
+    # waits for lane 1: the simulator runs a warp function once every lane
+    # still running reaches it, so this wait never ends; it fails, naming
+    # both lanes and lines, instead of hanging (about 10 s)
+    src = r'''
+#include "simt_api/asc_simt.h"
+__global__ void self_wait(uint32_t* out)
+{
+    __ubuf__ uint32_t flag[1];
+    if (threadIdx.x == 0) flag[0] = 0;
+    asc_syncthreads();
+    if (laneid() == 1) { while (*(volatile __ubuf__ uint32_t*)flag == 0) {} }
+    uint32_t v = asc_shfl((uint32_t)threadIdx.x, 0);
+    if (laneid() == 0) *(volatile __ubuf__ uint32_t*)flag = 1;
+    out[threadIdx.x] = v;
+}
+'''
+    m = arc.Program(src, "self_wait.asc").compile(["--npu-arch=dav-3510", "--enable-simt"]).load()
+    out = np.zeros(32, np.uint32)
+    with pytest.raises(arc.LaunchError, match=r"asc_shfl: thread \(0,0,0\) of block \(0,0,0\) waits here "
+                       r"\(self_wait\.asc:9\) for thread \(1,0,0\) of block \(0,0,0\), which has spun at "
+                       r"self_wait\.asc:8 for 10 s"):
+        m.get_kernel("self_wait")[1, 32](out)
+        arc.synchronize()
+    order = np.zeros(64, np.uint32)
+    simt.get_kernel("reverse_turns")[1, 64](order)  # a good launch after
+    arc.synchronize()
+    np.testing.assert_array_equal(order, np.arange(64, dtype=np.uint32)[::-1])

@@ -159,6 +159,10 @@ ARC_EXPORT void ascendrtc_host_free_string(char *s);
  * with the signal number (a crashing compiler, op host code that faults
  * or runs too long).  NULL clears it. */
 ARC_EXPORT void ascendrtc_fault_recovery(sigjmp_buf *jb);
+/* libascendcl: until the next call, a fault that leaves to the calling
+ * thread's recovery point first calls note (once; a fault inside it
+ * leaves at once): libacl_rtc records where clang was. */
+ARC_EXPORT void ascendrtc_fault_recovery_note(void (*note)(void));
 /* libascendcl: send `thread` (a pthread_t) the runtime's interrupt signal:
  * a thread with a recovery point leaves to it. */
 ARC_EXPORT int ascendrtc_fault_interrupt(unsigned long thread);

@@ -288,6 +288,10 @@ void sim_cost_block_begin(arc_core *k, const sim_kernel_run *r);
 /* The launch runs MIX blocks (an AIC and its AIVs each), which the model
  * does not price: the report says so (core_pool.c). */
 void sim_cost_mark_mix(sim_cost_launch *c);
+/* A SIMT launch: the model has no SIMT costs, so its blocks are not priced
+ * and the report says so (acl/launch.c; core_pool.c leaves its blocks
+ * out). */
+void sim_cost_mark_simt(sim_cost_launch *c);
 /* Sub-core i (0 the AIC, 1.. the AIVs) of MIX block b starts on core k
  * (core_mix.c); a cross-core flag id set by core `from` for core `to`, and
  * waited for by core k (cost_mix.c). */

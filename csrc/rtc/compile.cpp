@@ -48,6 +48,7 @@
 
 #include "acl/acl_rt_compile.h"
 #include "compile_result.h"
+#include "crash_where.h"
 #include "config.h"
 #include "deps.h"
 #include "emit.h"
@@ -71,6 +72,7 @@
 // libascendcl (fault.c): while jb is set, a fault on this thread
 // siglongjmps to it with the signal number instead of ending the process.
 extern "C" void ascendrtc_fault_recovery(sigjmp_buf *jb);
+extern "C" void ascendrtc_fault_recovery_note(void (*note)(void));
 
 using namespace arc_rtc;
 
@@ -389,10 +391,12 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
         t_escape = outer;
         t_cancel = outer_cancel;
         ascendrtc_fault_recovery(nullptr);
+        ascendrtc_fault_recovery_note(nullptr);
         std::string msg = *log;
         if (sig > 1)
-            std::snprintf(esc->why, sizeof esc->why, "the compiler crashed (%s) compiling this source; this is a bug "
-                          "in clang or in ascendrtc", strsignal(sig));
+            std::snprintf(esc->why, sizeof esc->why, "the compiler crashed (%s) compiling this source%s%s; this is a "
+                          "bug in clang or in ascendrtc", strsignal(sig), *crash_where() ? ", at: " : "",
+                          crash_where());
         msg += std::string(msg.empty() || msg.back() == '\n' ? "" : "\n") + "error: " + esc->why + "\n";
         std::free(res->log);
         res->log = dup(msg);
@@ -405,8 +409,10 @@ extern "C" int rtc_compile(const rtc_request *req, rtc_result *res)
     t_escape = esc;
     t_cancel = req->cancel;
     ascendrtc_fault_recovery(&esc->jb);
+    crash_where_arm();
     int rc = compile_impl(req, res, *log, esc);
     ascendrtc_fault_recovery(nullptr);
+    ascendrtc_fault_recovery_note(nullptr);
     t_escape = outer;
     t_cancel = outer_cancel;
     delete esc;

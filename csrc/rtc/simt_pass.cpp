@@ -203,7 +203,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             ret->eraseFromParent();
         }
     // Spin loops yield: the threads they wait for run meanwhile.
-    mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)));
+    mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)), true);
     BasicBlock *orig = &nf->front();
     BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
     IRBuilder<> eb(E);

@@ -60,17 +60,32 @@ bool is_spin(const Loop &L)
     return false;
 }
 
+bool shared_access(const Instruction &I)
+{
+    if (auto *l = dyn_cast<LoadInst>(&I))
+        return l->isVolatile() || l->isAtomic();
+    if (auto *s = dyn_cast<StoreInst>(&I))
+        return s->isVolatile() || s->isAtomic();
+    return isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+}
+
 } // namespace
 
-unsigned mark_spin_loops(Function &f, FunctionCallee marker)
+unsigned mark_spin_loops(Function &f, FunctionCallee marker, bool lockstep)
 {
     if (f.isDeclaration())
         return 0;
     DominatorTree DT(f);
     LoopInfo LI(DT);
     std::vector<std::pair<BasicBlock *, BasicBlock *>> edges;
+    std::set<Instruction *> steps;
     for (Loop *L : LI.getLoopsInPreorder())
         if (is_spin(*L)) {
+            if (lockstep)
+                for (BasicBlock *bb : L->blocks())
+                    for (Instruction &I : *bb)
+                        if (shared_access(I))
+                            steps.insert(&I);
             SmallVector<BasicBlock *, 4> latches;
             L->getLoopLatches(latches);
             for (BasicBlock *l : latches)
@@ -84,7 +99,11 @@ unsigned mark_spin_loops(Function &f, FunctionCallee marker)
         if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
             c->setDebugLoc(dl);
     }
-    return (unsigned)edges.size();
+    for (Instruction *I : steps) {
+        IRBuilder<> b(I);
+        b.CreateCall(marker)->setDebugLoc(I->getDebugLoc());
+    }
+    return (unsigned)(edges.size() + steps.size());
 }
 
 } // namespace simt_detail

@@ -19,7 +19,11 @@ inline const char *const kYield = "__arc_simt_yield", *const kPoll = "__arc_vf_p
 // Puts a call of `marker` (no arguments, void) on every back edge of every
 // spin loop of f; returns how many.  In a SIMT thread the marker becomes a
 // yield point; in a hybrid kernel's SIMD code it is __arc_vf_poll.
-unsigned mark_spin_loops(llvm::Function &f, llvm::FunctionCallee marker);
+// lockstep: also before each volatile or atomic access in a spin loop, so
+// the lanes of a warp make each such access in turn before any makes the
+// next, as lanes executing together do (a lane's compare-and-swap after
+// the others' reads of the same counter: asc-devkit's hash_table_mte_queue).
+unsigned mark_spin_loops(llvm::Function &f, llvm::FunctionCallee marker, bool lockstep = false);
 
 } // namespace simt_detail
 } // namespace arc_rtc

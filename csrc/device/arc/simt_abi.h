@@ -81,6 +81,10 @@ struct arc_simt_block_ctx {
     unsigned char *frames;      /* nthreads * frame_size */
     int *pend;                  /* per thread: the point it stopped at, -1 when it returned */
     int s;                      /* the point run[s] resumes */
+    /* the driver's own (rt/cores/simt.c): rounds, and since when (ns), that
+     * lanes at a warp function waited for lanes of their warp spinning */
+    unsigned stall;
+    unsigned long long stall_ns;
 };
 
 /* The driver: runs one block of a SIMT kernel (rt/cores/simt.c). */

@@ -77,8 +77,11 @@ static void launch_run(sim_task *t, sim_stream *s)
         .seq = t->seq, .orphaned = launch_orphaned, .orphan_arg = &o, .bin = f->bin,
         .simt = f->km->simt_threads ? &l->opts.simt : NULL,
     };
-    if (l->opts.profile && !f->km->simt_threads) /* SIMT code is not priced: left out of the profile */
+    if (l->opts.profile) {
         r.cost = sim_cost_launch_new(f->arch, f->km->name, l->nblocks, f->max_concurrent, f->core_type);
+        if (f->km->simt_threads) /* in the profile, as not priced */
+            sim_cost_mark_simt(r.cost);
+    }
     char msg[SIM_MSG_MAX];
     aclError code = sim_cores_run(sim_stream_pool(s), &r, msg, sizeof msg);
     sim_cost_launch_end(r.cost, code);

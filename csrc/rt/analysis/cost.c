@@ -343,6 +343,11 @@ void sim_cost_mark_mix(sim_cost_launch *c)
     if (c) atomic_store(&c->mix, 1);
 }
 
+void sim_cost_mark_simt(sim_cost_launch *c)
+{
+    if (c) c->simt = 1;
+}
+
 cost_block *sim_cost_block_new(sim_cost_launch *c, arc_core *k)
 {
     cost_block *b = calloc(1, sizeof *b);

@@ -105,6 +105,7 @@ struct sim_cost_launch {
     char kernel[128];
     uint32_t nblocks, cores, core_type;
     _Atomic int mix; /* a MIX launch (cost_mix.c) */
+    int simt;        /* a SIMT launch: no block is priced */
     cost_block **blocks;
     cost_block **subs; /* a MIX launch's AIC and AIVs, MIX_SUBS per block (cost_mix.c) */
     pthread_mutex_t l2mu;

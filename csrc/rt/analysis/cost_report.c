@@ -270,9 +270,10 @@ void sim_cost_launch_end(sim_cost_launch *c, aclError code)
         (double)c->soc->aic * 8192.0 * hz);
     for (int p = 0; p < CP; p++) put(&s, "%s%.3f", p ? "," : "", busy[p]);
     put(&s, "],\"block_cycles\":%.3f,\"gm_read_bytes\":%llu,\"gm_write_bytes\":%llu,\"ops\":%llu,"
-            "\"dropped_events\":%llu,\"unpriced_blocks\":%u,\"sync_all_phases\":%u,\"mix_unpriced\":%d}",
+            "\"dropped_events\":%llu,\"unpriced_blocks\":%u,\"sync_all_phases\":%u,\"mix_unpriced\":%d,"
+            "\"simt_unpriced\":%d}",
         block_sum, (unsigned long long)rd, (unsigned long long)wr, (unsigned long long)nops,
-        (unsigned long long)dropped, unpriced, nphase, atomic_load(&c->mix) && nops == 0);
+        (unsigned long long)dropped, unpriced, nphase, atomic_load(&c->mix) && nops == 0, c->simt);
     free(strs);
     if (!s.oom) {
         pthread_mutex_lock(&sess_mu);

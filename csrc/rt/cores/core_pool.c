@@ -139,7 +139,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
     sim_race_block_begin(k, r->race_mode, c->seq);
     sim_simt_vf_reset();
-    if (r->cost) sim_cost_block_begin(k, r);
+    if (r->cost && !r->simt) sim_cost_block_begin(k, r); /* SIMT blocks are not priced */
     int naiv = core_mix_aivs(r);
     if (naiv && r->cost) sim_cost_mark_mix(r->cost);
     if (!naiv) /* a MIX block's AIC and AIVs are agents of their own (core_run_mix): agent b is another block's */

@@ -144,6 +144,7 @@ void __arc_gm_check(const void *p, unsigned long long bytes, const char *api, un
 
 static struct sigaction old_segv, old_bus, old_fpe, old_ill, old_trap, old_abrt;
 static __thread sigjmp_buf *recovery; /* a compile on this thread (ascendrtc_fault_recovery) */
+static __thread void (*recovery_note)(void); /* ascendrtc_fault_recovery_note */
 static pthread_mutex_t install_mu = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint launches;
 
@@ -261,6 +262,10 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     sigjmp_buf *jb = recovery;
     if (jb) { /* the compiler crashed: libacl_rtc reports it */
+        void (*note)(void) = recovery_note;
+        recovery_note = NULL; /* a fault in it comes back here and leaves */
+        if (note)
+            note();
         recovery = NULL;
         siglongjmp(*jb, sig);
     }
@@ -362,6 +367,8 @@ void ascendrtc_fault_recovery(sigjmp_buf *jb)
         install_all();
     recovery = jb;
 }
+
+void ascendrtc_fault_recovery_note(void (*note)(void)) { recovery_note = note; }
 
 /* Exported for the extension (op_host_code.c): stop a thread running op host
  * code under a recovery point (it siglongjmps there with the signal). */

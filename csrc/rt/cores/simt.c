@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rt/rt_internal.h"
 
@@ -202,18 +203,63 @@ unsigned char *sim_simt_take_frames(void)
  * (spin) is held back from run[s] until they arrive: a bit of its pend. */
 #define HELD (1 << 30)
 
+/* Lanes waiting at a warp function for lanes of their warp that spin: on
+ * the NPU the lanes that diverged go on separately (a warp function acts
+ * on the lanes that reach it), here the function waits for every lane of
+ * the warp still running.  Fine while the spinning lanes wait for someone
+ * else; when they wait for the waiting lanes themselves, nothing ends it:
+ * after STALL_S seconds of such rounds without a warp function or a
+ * barrier completing in the block, the launch fails saying so. */
+#define STALL_S 10
+static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+    if (b->stall == 1024 || !b->stall_ns) {
+        b->stall_ns = now;
+        return;
+    }
+    if (now - b->stall_ns < STALL_S * 1000000000ull)
+        return;
+    unsigned n = b->nthreads, tw = n, ty = n;
+    for (unsigned t = 0; t < n && ty == n; t++) {
+        int p = b->pend[t];
+        if (p < 0 || d->kind[p] != ARC_SIMT_WARP)
+            continue;
+        for (unsigned u = t & ~31u; u < n && u < (t & ~31u) + 32; u++)
+            if (b->pend[u] >= 0 && d->kind[b->pend[u]] == ARC_SIMT_YIELD) {
+                tw = t;
+                ty = u;
+                break;
+            }
+    }
+    if (ty == n)
+        return;
+    char a[96], o[96];
+    thread_name(b, tw, a, sizeof a);
+    thread_name(b, ty, o, sizeof o);
+    __arc_site(d->where[b->pend[tw]]);
+    __arc_trap(warp_api(((const arc_simt_xch *)(b->frames + (size_t)tw * b->frame_size))->op & 0xff),
+               "%s waits here (%s) for %s, which has spun at %s for %d s: lanes of a warp that diverge go on "
+               "separately on the NPU, but the simulator runs a warp function once every lane of the warp still "
+               "running reaches it, so a lane that waits for its own warp's waiting lanes waits forever here "
+               "(not simulated)", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
+}
+
 int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait)
 {
     unsigned n = b->nthreads, spins = 0;
     int *pend = b->pend;
     for (;;) {
-        unsigned alive = 0, nyield = 0, warp_t = n;
+        unsigned alive = 0, nyield = 0, nwarp = 0, warp_t = n;
         uint64_t yw = 0; /* warps with a lane at a yield (2048 threads: 64 warps) */
         for (unsigned t = 0; t < n; t++) {
             int p = pend[t];
             if (p < 0)
                 continue;
             alive++;
+            nwarp += d->kind[p] == ARC_SIMT_WARP;
             if (d->kind[p] == ARC_SIMT_YIELD) {
                 nyield++;
                 yw |= 1ull << (t / 32);
@@ -251,13 +297,19 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                     if (pend[t] >= 0)
                         pend[t] &= ~HELD;
             spins = 0;
+            b->stall = 0;
             continue;
         }
         if (nyield) {
-            /* Every live thread spinning twice over: in a VF, what they
-             * wait for is the SIMD side's (simt_vf.c). */
-            if (nyield == alive && may_wait && ++spins >= 2)
+            /* Every live thread spinning (or waiting at a barrier or a warp
+             * function for those) twice over: in a VF, what they wait for
+             * is the SIMD side's (simt_vf.c). */
+            if (may_wait && ++spins >= 2)
                 return 0;
+            if (!nwarp)
+                b->stall = 0;
+            else if (++b->stall % 1024 == 0)
+                check_stall(d, b);
             unsigned ys[16], ny = 0;
             for (unsigned t = 0; t < n && ny < 16; t++) {
                 int p = pend[t];
@@ -291,6 +343,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                            "thread of the block must reach the same barrier", a, d->where[s], o, d->where[pend[u]]);
             }
         spins = 0;
+        b->stall = 0;
         d->run[s](b, args);
     }
 }
