@@ -318,14 +318,25 @@ class OpKernel:
                       f"static_assert(__arc_tpl_selected(0, {kexpr}), \"tiling key {key} is not one of the op's "
                       f"ASCENDC_TPL_SEL combinations\");\n")
         var = f"{tag}__tiling_key_{key}"
-        text = (f'\n#line 1 "<ascendrtc: {name} for {label}>"\n{checks}'
-                f"namespace __arc_tpl_inst {{\n"
-                f"constexpr unsigned long long {var}_k = {kexpr};\n"
-                f"template <unsigned... I> constexpr auto {tag}_at(::__arc::seq<I...>)\n"
-                f"{{ return &::{name}<::__arc_tpl::tval{{::__arc_tpl::decode(__arc_tpl_decl, {var}_k, I)}}...>; }}\n"
-                f"constexpr auto {var} = {tag}_at(__make_integer_seq<::__arc::make_seq_helper, unsigned, "
-                f"::__arc_tpl::count(__arc_tpl_decl)>{{}});\n"
-                f"}}\n")
+        kinds = _template_kinds(self.source, name.split("::")[-1])
+        text = f'\n#line 1 "<ascendrtc: {name} for {label}>"\n{checks}namespace __arc_tpl_inst {{\n' \
+               f"constexpr unsigned long long {var}_k = {kexpr};\n"
+        if kinds is not None and "type" in kinds:
+            # a native-DataType parameter (ASCENDC_TPL_DATATYPE_DECL) is a
+            # typename: the kernel C type of the ge::DataType number decoded
+            text += _CTYPE_OF + (f'static_assert(::__arc_tpl::count(__arc_tpl_decl) == {len(kinds)}, "{name} has '
+                                 f'{len(kinds)} template parameters; ASCENDC_TPL_ARGS_DECL declares a different '
+                                 f'number");\n')
+            args = ", ".join(f"typename __arc_ctype_of<::__arc_tpl::decode(__arc_tpl_decl, {var}_k, {i})>::type"
+                             if k == "type" else f"::__arc_tpl::tval{{::__arc_tpl::decode(__arc_tpl_decl, {var}_k, {i})}}"
+                             for i, k in enumerate(kinds))
+            text += f"constexpr auto {var} = &::{name}<{args}>;\n}}\n"
+        else:
+            text += (f"template <unsigned... I> constexpr auto {tag}_at(::__arc::seq<I...>)\n"
+                     f"{{ return &::{name}<::__arc_tpl::tval{{::__arc_tpl::decode(__arc_tpl_decl, {var}_k, I)}}...>; }}\n"
+                     f"constexpr auto {var} = {tag}_at(__make_integer_seq<::__arc::make_seq_helper, unsigned, "
+                     f"::__arc_tpl::count(__arc_tpl_decl)>{{}});\n"
+                     f"}}\n")
         return text, f"__arc_tpl_inst::{var}"
 
     def _compile(self, prelude: str, key: Optional[int], template: Optional[str], options: List[str]):
@@ -437,6 +448,33 @@ class OpKernel:
 
     def __repr__(self) -> str:
         return f"<ascendrtc.OpKernel {self.op_type} ({self.kernel_file} in {self.files.where()})>"
+
+
+# ge::DataType number -> the kernel's C type (DTYPES, from the one table),
+# for a typename template parameter decoded from a tiling key.
+_CTYPE_OF = ("template <unsigned long long V> struct __arc_ctype_of { static_assert(V != V, \"a tiling key's "
+             "DataType template argument is a ge::DataType number kernels have no C type for\"); };\n" +
+             "".join(f"template <> struct __arc_ctype_of<{v}> {{ typedef {c} type; }};\n"
+                     for c, v in sorted(set(DTYPES.values()), key=lambda cv: cv[1])))
+_TEMPLATE_HEAD = r"template\s*<((?:[^<>]|<[^<>]*>)*)>\s*(?:__global__|__aicore__|extern\s+\"C\"|\s)*\s*void\s+{}\s*\("
+
+
+def _template_kinds(source: str, name: str) -> Optional[List[str]]:
+    """The kinds ("type" or "value") of the template parameters of kernel
+    ``name``'s definition in ``source``, or None when no head is found."""
+    m = re.search(_TEMPLATE_HEAD.format(re.escape(name)), source)
+    if m is None:
+        return None
+    parts, depth, cur = [], 0, ""
+    for ch in m.group(1):
+        depth += 1 if ch in "<(" else -1 if ch in ">)" else 0
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return ["type" if re.match(r"\s*(typename|class)\b", p) else "value" for p in parts if p.strip()]
 
 
 def _tiling_bytes(tiling: Any) -> np.ndarray:

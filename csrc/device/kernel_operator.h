@@ -12,9 +12,6 @@
 #if !defined(ASCENDC_CPU_DEBUG) && !defined(__ASCENDRTC_HOST_OBJECT__)
 #define ASCENDC_CPU_DEBUG 1
 #endif
-#if !defined(__CCE_KT_TEST__) && !defined(__ASCENDRTC_HOST_OBJECT__)
-#define __CCE_KT_TEST__ 1
-#endif
 
 #ifndef __aicore__
 #define __aicore__
@@ -64,6 +61,15 @@
 #ifndef __simd_callee__
 #define __simd_callee__
 #endif
+/* The legacy block form of a vector function (`__VEC_SCOPE__ { ... }`,
+ * CANN's op libraries): the block runs where it stands, as a VF does. */
+#ifndef __VEC_SCOPE__
+#define __VEC_SCOPE__
+#endif
+/* A kernel's pointer to its tiling data (opbase's atvoss schedules): GM. */
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__
+#endif
 #ifndef __mix__
 #define __mix__(cube, vec) __ARC_KTYPE((::__arc::mix_type<(cube), (vec)>::value))
 #endif
@@ -105,6 +111,9 @@
 #include "arc/reduce.h"
 #include "arc/misc.h"
 #include "arc/adv_math.h"
+#include "arc/adv_config.h" /* the Ascend 950 math configs, Fmod, Truncate, Ands/Ors */
+#include "arc/nddma.h"
+#include "arc/mutex.h"
 /* cube unit (helper cube) */
 #include "arc/cube_types.h"
 #include "arc/cube_load.h"

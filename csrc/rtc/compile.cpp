@@ -198,7 +198,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         rewrote = true;
     }
     if (host_obj) { /* ascendrtc cc: launches lowered to ACL calls (launch_lower.h) */
-        std::set<std::string> deduced = arc_rtc::add_deduction_twins(main_text);
+        std::set<std::string> deduced = arc_rtc::add_deduction_twins(main_text, req->opts);
         if (arc_rtc::lower_host_launches(req->file_name, main_text, &log, &deduced) < 0)
             return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
         main_text = "#include \"arc/launch.h\"\n" + main_text;

@@ -14,12 +14,24 @@ typedef struct tok {
     int line;
 } tok;
 
+/* What the scan knows of a conditional opened in live text. */
+enum { C_UNKNOWN, C_TAKEN, C_NOT_TAKEN };
+
 typedef struct lexer {
     const char *s;
     int line;
     int bol;       /* at beginning of a line (only whitespace so far) */
-    int skip_if;   /* depth inside #if 0 */
+    int skip_if;   /* depth inside a group the device compile leaves out */
+    int depth;     /* conditionals open in live text */
+    unsigned char cond[64]; /* C_*, for the innermost 64 of them */
+    const kscan_macros *macros;
 } lexer;
+
+/* Macros the device compile defines only when an option does, so their
+ * groups are known: __CCE_KT_TEST__ marks CANN's CPU-debug (tikicpulib)
+ * build, which the NPU compile (and this simulator's) is not; kernels keep
+ * a non-template twin of their entry under it (ops-nn's bnll.cpp). */
+static const char *const never_defined[] = {"__CCE_KT_TEST__", NULL};
 
 static int is_id(int c) { return isalnum(c) || c == '_' || c == '$'; }
 
@@ -36,7 +48,63 @@ static const char *skip_block_comment(const char *s, int *line)
     return *s ? s + 2 : s;
 }
 
-/* Skip a preprocessor line (with continuations); track #if 0 nesting. */
+/* Whether the compile defines `name` (n chars), where the scan knows:
+ * 0 or 1 for a macro never_defined lists (1 when the last -D/-U option
+ * naming it is a -D), -1 for any other. */
+static int defined_state(const lexer *lx, const char *name, size_t n)
+{
+    int listed = 0;
+    for (int i = 0; never_defined[i]; i++)
+        listed |= strlen(never_defined[i]) == n && !strncmp(never_defined[i], name, n);
+    if (!listed)
+        return -1;
+    int state = 0;
+    for (int i = 0; lx->macros && i < lx->macros->n; i++) {
+        const char *m = lx->macros->items[i];
+        if (m[0] == '-' && (m[1] == 'D' || m[1] == 'U') && !strncmp(m + 2, name, n) &&
+            (m[2 + n] == '\0' || m[2 + n] == '='))
+            state = m[1] == 'D';
+    }
+    return state;
+}
+
+/* The value of the condition at q (after `#if`, `#ifdef`, `#ifndef`),
+ * where the scan knows it: `0`, and `defined(X)`, `defined X`, `!defined(X)`
+ * of an X defined_state knows; else C_UNKNOWN. */
+static int cond_value(const lexer *lx, size_t dl, const char *q)
+{
+    int neg = dl == 6; /* ifndef */
+    if (dl == 2) {
+        if (q[0] == '0' && !is_id((unsigned char)q[1]))
+            return C_NOT_TAKEN;
+        if (*q == '!')
+            neg = 1, q++;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "defined", 7) || is_id((unsigned char)q[7]))
+            return C_UNKNOWN;
+        q += 7;
+        while (*q == ' ' || *q == '\t' || *q == '(')
+            q++;
+    }
+    const char *id = q;
+    while (is_id((unsigned char)*q))
+        q++;
+    size_t n = (size_t)(q - id);
+    while (*q == ' ' || *q == '\t' || *q == '\r' || (dl == 2 && *q == ')'))
+        q++;
+    /* anything after the name (`|| defined Y`) leaves it unknown */
+    if (!n || !(*q == '\0' || *q == '\n' || (q[0] == '/' && (q[1] == '/' || q[1] == '*'))))
+        return C_UNKNOWN;
+    int def = defined_state(lx, id, n);
+    if (def < 0)
+        return C_UNKNOWN;
+    return def != neg ? C_TAKEN : C_NOT_TAKEN;
+}
+
+/* Skip a preprocessor line (with continuations); track the groups the
+ * device compile leaves out (#if 0, #ifdef of a macro it does not define,
+ * the #else of its #ifndef, and the converse) and skip their text. */
 static void pp_line(lexer *lx)
 {
     const char *q = lx->s + 1;
@@ -48,16 +116,30 @@ static void pp_line(lexer *lx)
     size_t dl = (size_t)(q - d);
     while (*q == ' ' || *q == '\t')
         q++;
+    int opens = (dl == 2 && !strncmp(d, "if", 2)) || (dl == 5 && !strncmp(d, "ifdef", 5)) ||
+                (dl == 6 && !strncmp(d, "ifndef", 6));
+    int branch = dl == 4 && (!strncmp(d, "else", 4) || !strncmp(d, "elif", 4));
+    int closes = dl == 5 && !strncmp(d, "endif", 5);
+    unsigned char *top = lx->depth > 0 && lx->depth <= 64 ? &lx->cond[lx->depth - 1] : NULL;
     if (lx->skip_if) {
-        if ((dl == 2 && !strncmp(d, "if", 2)) || (dl == 5 && !strncmp(d, "ifdef", 5)) ||
-            (dl == 6 && !strncmp(d, "ifndef", 6)))
+        if (opens) {
             lx->skip_if++;
-        else if (dl == 5 && !strncmp(d, "endif", 5))
-            lx->skip_if--;
-        else if (lx->skip_if == 1 && ((dl == 4 && !strncmp(d, "else", 4)) || (dl == 4 && !strncmp(d, "elif", 4))))
-            lx->skip_if = 0;
-    } else if (dl == 2 && !strncmp(d, "if", 2) && q[0] == '0' && !is_id((unsigned char)q[1])) {
-        lx->skip_if = 1;
+        } else if (closes && --lx->skip_if == 0) {
+            lx->depth--;                           /* the group's own #endif */
+        } else if (lx->skip_if == 1 && branch && top && *top == C_NOT_TAKEN) {
+            lx->skip_if = 0;                       /* the #else (#elif) after a group left out */
+            *top = C_UNKNOWN;
+        }
+    } else if (opens) {
+        int v = lx->depth < 64 ? cond_value(lx, dl, q) : C_UNKNOWN;
+        if (lx->depth < 64)
+            lx->cond[lx->depth] = (unsigned char)v;
+        lx->depth++;
+        lx->skip_if = v == C_NOT_TAKEN;
+    } else if (branch && top && *top == C_TAKEN) {
+        lx->skip_if = 1;                           /* the rest after a group the compile takes */
+    } else if (closes && lx->depth > 0) {
+        lx->depth--;
     }
     const char *s = lx->s;
     while (*s && *s != '\n') {
@@ -348,11 +430,15 @@ static int named(tok t, const char *const *names, int n)
     return 0;
 }
 
-int kscan(const char *src, kscan_result *out) { return kscan_launched(src, NULL, 0, out); }
-
-int kscan_launched(const char *src, const char *const *names, int nnames, kscan_result *out)
+int kscan(const char *src, const kscan_macros *macros, kscan_result *out)
 {
-    lexer lx = {src, 1, 1, 0};
+    return kscan_launched(src, macros, NULL, 0, out);
+}
+
+int kscan_launched(const char *src, const kscan_macros *macros, const char *const *names, int nnames,
+                   kscan_result *out)
+{
+    lexer lx = {src, 1, 1, 0, 0, {0}, macros};
     int cap = 0;
     memset(out, 0, sizeof *out);
     /* brace stack: for each open brace, the length of ns it added (-1: not a namespace) */

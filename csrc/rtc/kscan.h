@@ -1,7 +1,8 @@
 /* kscan.h - find the __global__ kernels of a source text without a full
  * parse, so the rtc can append an entry trampoline for each before the one
  * real compile.  A lexical scan: comments, strings, raw strings,
- * preprocessor lines and `#if 0` blocks are skipped; namespaces qualify
+ * preprocessor lines and the groups the device compile leaves out (`#if 0`,
+ * `#ifdef` of a macro it never defines) are skipped; namespaces qualify
  * names; templates are reported but need a name expression. */
 #ifndef ARC_KSCAN_H_
 #define ARC_KSCAN_H_
@@ -26,12 +27,20 @@ typedef struct kscan_result {
     kscan_kernel *kernels;
 } kscan_result;
 
-/* Scan src; returns 0, or -1 on out-of-memory. */
-int kscan(const char *src, kscan_result *out);
+/* The compile's -D/-U options ("-DX=1", "-UX"), which can define a macro
+ * the scan otherwise knows to be undefined. */
+typedef struct kscan_macros {
+    int n;
+    char *const *items;
+} kscan_macros;
+
+/* Scan src (macros may be NULL); returns 0, or -1 on out-of-memory. */
+int kscan(const char *src, const kscan_macros *macros, kscan_result *out);
 /* The same, also taking as a kernel the declaration `void name(` of each of
  * `names` (kernels a <<<>>> launch names, whose __global__ may hide in a
  * macro such as CATLASS's CATLASS_GLOBAL). */
-int kscan_launched(const char *src, const char *const *names, int nnames, kscan_result *out);
+int kscan_launched(const char *src, const kscan_macros *macros, const char *const *names, int nnames,
+                   kscan_result *out);
 void kscan_free(kscan_result *r);
 
 #endif

@@ -135,7 +135,7 @@ std::vector<std::string> bare_launches(const std::string &text)
 
 } // namespace
 
-std::set<std::string> add_deduction_twins(std::string &text)
+std::set<std::string> add_deduction_twins(std::string &text, const rtc_opts *opts)
 {
     std::set<std::string> out;
     kscan_result ks;
@@ -143,7 +143,8 @@ std::set<std::string> add_deduction_twins(std::string &text)
     std::vector<const char *> names;
     for (const std::string &n : launched)
         names.push_back(n.c_str());
-    if (kscan_launched(text.c_str(), names.data(), (int)names.size(), &ks) != 0)
+    const kscan_macros km = {opts->nmacros, opts->macros};
+    if (kscan_launched(text.c_str(), &km, names.data(), (int)names.size(), &ks) != 0)
         return out;
     std::vector<std::pair<size_t, std::string>> twins;
     for (int i = 0; i < ks.nkernels; i++) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "options.h"
+
 namespace arc_rtc {
 
 // Rewrites every `callee<<<cfg>>>(` in text into
@@ -24,8 +26,9 @@ int lower_host_launches(const char *name, std::string &text, std::string *log,
                         const std::set<std::string> *deduced = nullptr);
 
 // Adds the twins (launch_deduce.cpp), each after its kernel's declaration
-// on the same line; returns the names of the kernels that have one.
-std::set<std::string> add_deduction_twins(std::string &text);
+// on the same line; returns the names of the kernels that have one
+// (opts: the compile's -D/-U, for the groups the scan knows).
+std::set<std::string> add_deduction_twins(std::string &text, const rtc_opts *opts);
 
 // The template argument standing for `callee` in a launch whose arguments
 // start at args_open (a '('): the deduced instance, or "" when callee is not

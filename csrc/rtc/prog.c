@@ -336,7 +336,8 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         opts.simt = 1;
 
     kscan_result ks;
-    if (kscan(p->src, &ks) != 0) {
+    const kscan_macros km = {opts.nmacros, opts.macros};
+    if (kscan(p->src, &km, &ks) != 0) {
         rtc_opts_free(&opts);
         pthread_mutex_unlock(&p->lock);
         return err(ACL_ERROR_RTC_OUT_OF_MEMORY, "aclrtcCompileProg: out of memory");

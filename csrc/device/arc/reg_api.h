@@ -15,6 +15,8 @@
 namespace AscendC {
 /* Bytes of one vector register (VL), the same as asc_get_vf_len(). */
 __attribute__((always_inline)) constexpr uint32_t GetVecLen() { return __arc::reg::VL; }
+/* The same, as CANN's op libraries spell it. */
+constexpr uint32_t VECTOR_REG_WIDTH = __arc::reg::VL;
 
 namespace Reg {
 struct DefaultType {};

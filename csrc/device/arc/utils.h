@@ -12,6 +12,8 @@
 #include <cstring>
 #include <cmath>
 #include <cassert>   /* CANN kernels call assert() without including it */
+#include <tuple>     /* AscendC::Std::tuple, make_tuple, get, tuple_size */
+#include <utility>   /* AscendC::Std::index_sequence, forward */
 
 /* CANN's device build declares the C library's memory and math functions
  * at global scope; kernels call them unqualified or as ::name. */
@@ -123,6 +125,34 @@ using std::conditional_t;
 using std::remove_cv;
 using std::remove_cv_t;
 using std::remove_reference;
+using std::remove_reference_t;
+using std::is_base_of;
+using std::is_base_of_v;
+using std::is_convertible;
+using std::is_convertible_v;
+using std::is_integral;
+using std::is_integral_v;
+using std::is_floating_point;
+using std::is_floating_point_v;
+using std::forward;
+using std::integer_sequence;
+using std::make_integer_sequence;
+using std::index_sequence;
+using std::make_index_sequence;
+using std::tuple;
+using std::tuple_element;
+using std::tuple_size;
+using std::tuple_size_v;
+using std::make_tuple;
+using std::get;
+/* remove_cvref (C++20's, which CANN's library offers in C++17 code) */
+template <typename T> struct remove_cvref { using type = std::remove_cv_t<std::remove_reference_t<T>>; };
+template <typename T> using remove_cvref_t = typename remove_cvref<T>::type;
+/* false for every T: a static_assert in a discarded if-constexpr branch */
+template <typename...> constexpr bool always_false_v = false;
+template <typename T> struct is_tuple : std::false_type {};
+template <typename... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
+template <typename T> constexpr bool is_tuple_v = is_tuple<remove_cvref_t<T>>::value;
 } // namespace Std
 
 /* Memory sizes of the compile's arch (common/socs.h). */

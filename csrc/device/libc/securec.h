@@ -1,6 +1,6 @@
 /* securec.h - the bounds-checked memory functions on the device (opbase's
- * atvoss headers include it in the CPU-twin build, __CCE_KT_TEST__, that
- * the simulated core is).  The memory ones check the destination size as
+ * atvoss headers include it in CANN's CPU-debug build, __CCE_KT_TEST__;
+ * kernels may include it too).  The memory ones check the destination size as
  * the host's (csrc/host_api/securec.h) do; the string-formatting ones need
  * the C library the device lacks, so a call is a compile error naming it. */
 #ifndef ARC_LIBC_SECUREC_H_

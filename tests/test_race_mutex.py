@@ -1,0 +1,34 @@
+"""The pipe race check with Mutex::Lock / Mutex::Unlock (dav-3510, opbase's
+atvoss orders its buffers so): an Unlock on one pipe and the Lock on the
+next order them; the same kernel without the Lock is reported."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+from helpers import dev
+from helpers.race import TBUF, error_mode, expect_race, render, run  # noqa: F401 (error_mode: the autouse fixture)
+
+IN = "Mutex::Unlock<PIPE_MTE2>(0); Mutex::Lock<PIPE_V>(0);"
+OUT = "Mutex::Unlock<PIPE_V>(1); Mutex::Lock<PIPE_MTE3>(1);"
+
+
+def build(**subs):
+    return dev.load(render(TBUF, **subs), "race.asc", arch="dav-3510").get_kernel("k")
+
+
+def test_unlock_then_lock_orders_the_pipes():
+    x, z = run(build(SYNC_IN=IN, SYNC_OUT=OUT))
+    np.testing.assert_array_equal(z, x + x)
+
+
+@pytest.mark.parametrize("sync_in, sync_out, pipes", [
+    ("Mutex::Unlock<PIPE_MTE2>(0);", OUT, "MTE2_V"),            # V never locks
+    (IN, "Mutex::Unlock<PIPE_V>(1); Mutex::Lock<PIPE_MTE3>(2);", "V_MTE3"),  # another mutex
+])
+def test_a_missing_lock_is_a_race(sync_in, sync_out, pipes):
+    expect_race(build(SYNC_IN=sync_in, SYNC_OUT=sync_out), "read after write", pipes)
+
+
+def test_a_mutex_id_past_31_is_refused():
+    with pytest.raises(arc.LaunchError, match=r"AscendC::Mutex::Lock.*MutexID 40 is outside \[0, 32\)"):
+        run(build(SYNC_IN="Mutex::Unlock<PIPE_MTE2>(0); Mutex::Lock<PIPE_V>(40);", SYNC_OUT=OUT))
