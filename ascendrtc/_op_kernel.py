@@ -393,10 +393,12 @@ class OpKernel:
                                tiling_key=tiling_key if tiling_key != "first" else None)
         binary, exprs = self._compile(prelude, tiling_key, self._template, extra)
         if not binary.kernel_names:
-            m = _NOT_INSTANTIATED.search(binary.log or "")
-            if m is None:
+            found = _NOT_INSTANTIATED.findall(binary.log or "")
+            if not found:
                 raise OpProjectError(f"op {self.op_type}: {self.kernel_file} has no __global__ kernel")
-            self._template = m.group(1)
+            # the entry named for the op, not a templated __global__ helper it calls (ExpKernel in exp_apt.cpp)
+            named = [t for t in found if _norm(t.split("::")[-1]) in (_norm(self.op_type), _norm(self.stem))]
+            self._template = (named or found)[0]
             binary, exprs = self._compile(prelude, tiling_key, self._template, extra)
         name = exprs[0] if exprs else self._pick(binary.kernel_names)
         k = binary.load().get_kernel(name)

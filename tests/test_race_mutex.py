@@ -30,5 +30,5 @@ def test_a_missing_lock_is_a_race(sync_in, sync_out, pipes):
 
 
 def test_a_mutex_id_past_31_is_refused():
-    with pytest.raises(arc.LaunchError, match=r"AscendC::Mutex::Lock.*MutexID 40 is outside \[0, 32\)"):
+    with pytest.raises(arc.LaunchError, match=r"AscendC::Mutex::Lock.*mutex_id 40 is out of range \[0, 31\]"):
         run(build(SYNC_IN="Mutex::Unlock<PIPE_MTE2>(0); Mutex::Lock<PIPE_V>(40);", SYNC_OUT=OUT))

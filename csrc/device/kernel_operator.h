@@ -28,6 +28,10 @@
 #ifndef __ubuf__
 #define __ubuf__ ARC_UBUF
 #endif
+/* the Unified Buffer's other spelling (CANN's op libraries, Reg code) */
+#ifndef __local_mem__
+#define __local_mem__ __ubuf__
+#endif
 #ifndef __cbuf__
 #define __cbuf__
 #endif
@@ -114,6 +118,7 @@
 #include "arc/adv_config.h" /* the Ascend 950 math configs, Fmod, Truncate, Ands/Ors */
 #include "arc/nddma.h"
 #include "arc/mutex.h"
+#include "arc/broadcast_nd.h"
 /* cube unit (helper cube) */
 #include "arc/cube_types.h"
 #include "arc/cube_load.h"
@@ -138,6 +143,7 @@
 #include "arc/reg_gather.h" /* Gather, GatherB (both spellings) */
 #include "arc/reg_histogram.h" /* Histograms (both spellings) */
 #include "arc/reg_squeeze.h" /* Squeeze, StoreUnAlign (AR form) (both spellings) */
+#include "arc/reg_cast.h" /* Reg::Cast, CastTrait */
 
 typedef uint8_t *GM_ADDR;
 

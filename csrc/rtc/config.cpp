@@ -139,6 +139,9 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
     /* bisheng's mark of an Ascend C compile, which CANN's own headers and
      * CATLASS test before including kernel_operator.h */
     a.push_back("-D__CCE__=1");
+    /* clang 19 made `x.template f` without an argument list an error; CANN's
+     * compiler accepts it (opbase's atvoss broadcast schedules): a warning */
+    a.push_back("-Wno-error=missing-template-arg-list-after-template-kw");
     /* a bisheng keyword, as CUDA's (CATLASS_DEVICE is __forceinline__ __aicore__) */
     a.push_back("-D__forceinline__=__inline__ __attribute__((always_inline))");
     /* __CCE_AICORE__ as CANN's compiler sets it: 220 on dav-2201; 310 on

@@ -326,6 +326,25 @@ std::string stem(const std::string &path)
     return dot == std::string::npos ? b : b.substr(0, dot);
 }
 
+// Whether a library source implements the header of stem `st`: x.cpp for
+// x.h, or a source whose first quoted #include is that header and whose
+// name has the header name's first and last words (opbase's tiling_util.cpp
+// implements op_host/tiling_base_util.h; shape_util.cpp, which includes
+// log.h first, does not implement it).
+bool implements(const char *path, const char *text, const std::string &st)
+{
+    std::string own = stem(path);
+    if (own == st)
+        return true;
+    const char *p = std::strstr(text, "#include \"");
+    const char *e = p ? std::strchr(p + 10, '"') : nullptr;
+    if (!e || stem(std::string(p + 10, e)) != st)
+        return false;
+    auto first = [](const std::string &s) { return s.substr(0, s.find('_')); };
+    auto last = [](const std::string &s) { return s.substr(s.rfind('_') + 1); };
+    return first(own) == first(st) && last(own) == last(st);
+}
+
 // Compiles the units the dependencies need (and theirs) that the library
 // lacks, adds them to it and lists in `used` every unit the op links;
 // false with the log on an error.  Under g_mu.
@@ -343,7 +362,7 @@ bool add_units(const std::vector<std::string> &deps0, int nfiles, const char **p
         std::string st = stem(todo.back());
         todo.pop_back();
         for (int i : unit_idx) {
-            if (done.count(i) || stem(paths[i]) != st)
+            if (done.count(i) || !implements(paths[i], texts[i], st))
                 continue;
             done.insert(i);
             std::string id = std::string(paths[i]) + '\0' + texts[i], shown = paths[i] + std::strlen(kLibPrefix);

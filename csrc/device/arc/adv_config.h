@@ -94,10 +94,7 @@ inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const Lo
                  const uint32_t calCount)
 {
     ARC_A2_HF(Fmod);
-    __arc::check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, "AscendC::Fmod", "src0");
-    __arc::check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, "AscendC::Fmod", "src1");
-    __arc::bin_count(dst, src0, src1, (int32_t)calCount, "AscendC::Fmod",
-                     [](T a, T b) -> T { return (T)__builtin_fmodf((float)a, (float)b); });
+    __arc::adv_binary(dst, src0, src1, calCount, "AscendC::Fmod", [](float a, float b) { return __builtin_fmodf(a, b); });
 }
 template <typename T, bool isReuseSource = false, const FmodConfig &config = DEFAULT_FMOD_CONFIG>
 inline void Fmod(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,

@@ -63,16 +63,29 @@ ARC_ADV_UNARY_OVERLAP(Trunc, __builtin_truncf(x), ARC_OVERLAP_REPEAT)
 ARC_ADV_UNARY(Frac, x - __builtin_truncf(x))
 ARC_ADV_UNARY(Sign, __arc::fsign(x))
 
+} // namespace AscendC
+
+namespace __arc {
+/* A two-tensor advanced math function f(a, b) in float (Power, Fmod): no
+ * overlap of dst with either source (their pages). */
+template <typename T, typename F>
+inline void adv_binary(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src0,
+                       const AscendC::LocalTensor<T> &src1, uint32_t calCount, const char *api, F f)
+{
+    check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, api, "src0");
+    check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, api, "src1");
+    bin_count(dst, src0, src1, (int32_t)calCount, api, [f](T a, T b) -> T { return (T)f((float)a, (float)b); });
+}
+} // namespace __arc
+
+namespace AscendC {
 /* Power: tensor ^ tensor, tensor ^ scalar and scalar ^ tensor. */
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
                   const uint32_t calCount)
 {
     ARC_A2_HF(Power);
-    __arc::check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src0");
-    __arc::check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src1");
-    __arc::bin_count(dst, src0, src1, (int32_t)calCount, "AscendC::Power",
-                     [](T a, T b) -> T { return (T)__builtin_powf((float)a, (float)b); });
+    __arc::adv_binary(dst, src0, src1, calCount, "AscendC::Power", [](float a, float b) { return __builtin_powf(a, b); });
 }
 template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &src1Scalar, const uint32_t calCount)

@@ -54,19 +54,27 @@ inline unsigned long long mutex_key(uint8_t id, const char *api)
     ARC_CHECK(id <= 31, api, "mutex_id %u is out of range [0, 31]", (unsigned)id);
     return 0x6d757400ull | id; /* not an address: queue keys are buffer addresses */
 }
+/* The lock and the unlock, for asc_lock/asc_unlock and AscendC::Mutex. */
+inline void mutex_lock(int pipe, uint8_t id, const char *api)
+{
+    race_sync(ARC_RACE_QWAIT, ARC_PIPE_V, pipe, mutex_key(id, api));
+}
+inline void mutex_unlock(int pipe, uint8_t id, const char *api)
+{
+    unsigned long long k = mutex_key(id, api);
+    static const pipe_t to[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3};
+    for (pipe_t d : to)
+        race_sync(ARC_RACE_QSET, pipe, (int)d, k);
+}
 } // namespace capi
 } // namespace __arc
 inline void asc_lock(pipe_t pipe, uint8_t mutex_id, const ascMutexExecuteMode = ASC_LOCK_BLOCK)
 {
-    unsigned long long k = __arc::capi::mutex_key(mutex_id, "asc_lock");
-    __arc::race_sync(ARC_RACE_QWAIT, ARC_PIPE_V, (int)pipe, k);
+    __arc::capi::mutex_lock((int)pipe, mutex_id, "asc_lock");
 }
 inline void asc_unlock(pipe_t pipe, uint8_t mutex_id, const ascMutexExecuteMode = ASC_LOCK_BLOCK)
 {
-    unsigned long long k = __arc::capi::mutex_key(mutex_id, "asc_unlock");
-    static const pipe_t to[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3};
-    for (pipe_t d : to)
-        __arc::race_sync(ARC_RACE_QSET, (int)pipe, (int)d, k);
+    __arc::capi::mutex_unlock((int)pipe, mutex_id, "asc_unlock");
 }
 
 #endif /* ARC_CAPI_SCALAR_H_ */

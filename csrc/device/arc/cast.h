@@ -8,7 +8,10 @@
 #include "arc/vec_unary.h"
 
 namespace AscendC {
-enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID };
+/* UNKNOWN (dav-3510's Reg::CastTrait): a conversion that takes no round
+ * mode; Reg::Cast treats it as CAST_NONE. */
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD, CAST_HYBRID,
+                                 UNKNOWN = 0xff };
 } // namespace AscendC
 
 namespace __arc {

@@ -17,6 +17,7 @@
 #ifndef ARC_REG_ELEM_H_
 #define ARC_REG_ELEM_H_
 
+#include "arc/adv_config.h" /* DivAlgo (one owner, with DivConfig) */
 #include "arc/cast.h"
 #include "arc/compare.h"
 #include "arc/reg_api.h"
@@ -66,10 +67,6 @@ template <class T> inline void arange(vreg<T> &d, T start, bool down)
 } // namespace __arc
 
 namespace AscendC {
-enum class DivAlgo {
-    INTRINSIC = 0, DIFF_COMPENSATION, PRECISION_1ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_TRUE, PRECISION_0ULP_FTZ_FALSE,
-    PRECISION_1ULP_FTZ_FALSE
-};
 namespace Reg {
 enum class IndexOrder { INCREASE_ORDER, DECREASE_ORDER };
 

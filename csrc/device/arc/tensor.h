@@ -177,11 +177,14 @@ public:
     }
     uint32_t GetSize() const { return bytes_ * __arc::packed_per_byte<T>::value / (uint32_t)sizeof(T); }
     uint32_t GetLength() const { return bytes_; }
-    void SetSize(uint32_t n)
+    void SetSize(uint32_t n) { set_len(n, "AscendC::LocalTensor::SetSize"); }
+    /* The buffer's element count (a tensor made with operator[]): as SetSize. */
+    void SetBufferLen(uint32_t dataLen) { set_len(dataLen, "AscendC::LocalTensor::SetBufferLen"); }
+    void set_len(uint32_t n, const char *api)
     {
         constexpr uint32_t per = __arc::packed_per_byte<T>::value;
-        ARC_CHECK((uint64_t)n * sizeof(T) <= (uint64_t)cap_ * per, "AscendC::LocalTensor::SetSize",
-                  "size %u exceeds the %u elements left in the buffer", n, (unsigned)(cap_ * per / sizeof(T)));
+        ARC_CHECK((uint64_t)n * sizeof(T) <= (uint64_t)cap_ * per, api, "size %u exceeds the %u elements left in the buffer",
+                  n, (unsigned)(cap_ * per / sizeof(T)));
         bytes_ = (n + per - 1) / per * (uint32_t)sizeof(T);
     }
     template <typename U> LocalTensor<U> ReinterpretCast() const

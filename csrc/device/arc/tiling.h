@@ -69,6 +69,9 @@ template <unsigned long long H>
  * here always reads the default, so kernels name per-key structs with
  * GET_TILING_DATA_WITH_STRUCT (as the samples do).  Checked: the condition
  * is a string and the type is complete. */
+/* The kernel reads a tiling struct no REGISTER_TILING_* names, with
+ * GET_TILING_DATA_WITH_STRUCT / _MEMBER / _PTR_WITH_STRUCT: nothing to record. */
+#define REGISTER_NONE_TILING static_assert(true, "REGISTER_NONE_TILING")
 #define REGISTER_TILING_FOR_TILINGKEY(cond, type) static_assert(sizeof(type) > 0, "" cond)
 
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
