@@ -120,10 +120,6 @@ KNOWN = {
         "hash_table_mte_queue.asc:358): its drain loop needs a warp's lanes to read the ring counters together "
         "(on the NPU they execute together); the simulator runs them one after another between points, lane 0 "
         "leaves the loop first (the VF's wait for its SIMD side itself is simulated)",
-    '05_simd_simt_hybrid/02_best_practices/simd_simt_high_performance':
-        "error: static assertion failed due to requirement '__arc::capi::fp_v<int>': asc_div: this vector "
-        "type is not supported (see the API's page) (int32 division, which the example does by zero: the docs' "
-        "boundary table gives no integer result for a zero divisor)",
     '05_simd_simt_hybrid/02_best_practices/simd_simt_matrix_transpose':
         "error: use of undeclared identifier 'transpose_naive_kernel'; did you mean 'transpose_ub_pad_db_kernel'? "
         "(a __vector__ kernel that #if leaves out is still named in the single-source program's entries)",

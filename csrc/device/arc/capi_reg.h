@@ -69,6 +69,11 @@ namespace __arc {
 namespace capi {
 template <class T> constexpr bool fp_v = is_same<T, float>::value || is_same<T, half>::value;
 template <class T> constexpr bool arith_v = !is_same<T, int64_t>::value && !is_same<T, uint64_t>::value;
+/* asc_div's page: half, float, int16/uint16, int32/uint32 (an integer zero
+ * divisor follows the compiler's integer-division rule: rtc/int_div.cpp). */
+template <class T>
+constexpr bool div_v = fp_v<T> || is_same<T, int16_t>::value || is_same<T, uint16_t>::value ||
+                       is_same<T, int32_t>::value || is_same<T, uint32_t>::value;
 template <class T> using elem = typename reg::vreg<T>::elem;
 } // namespace capi
 } // namespace __arc
@@ -84,7 +89,7 @@ template <class T> using elem = typename reg::vreg<T>::elem;
 ARC_CAPI_BINARY(asc_add, __arc::capi::arith_v<T>, Add)
 ARC_CAPI_BINARY(asc_sub, __arc::capi::arith_v<T>, Sub)
 ARC_CAPI_BINARY(asc_mul, __arc::capi::arith_v<T>, Mul)
-ARC_CAPI_BINARY(asc_div, __arc::capi::fp_v<T>, Div)
+ARC_CAPI_BINARY(asc_div, __arc::capi::div_v<T>, Div)
 ARC_CAPI_BINARY(asc_max, __arc::capi::arith_v<T>, Max)
 ARC_CAPI_BINARY(asc_min, __arc::capi::arith_v<T>, Min)
 #undef ARC_CAPI_BINARY
