@@ -4,6 +4,7 @@ the integer intrinsics) and simt_api/math_functions.h (float math), run
 element-wise in a one-core kernel, against Python's exact arithmetic
 (helpers/lowp_ref.py), NumPy, SciPy and mpmath."""
 import math
+import zlib
 
 import numpy as np
 import pytest
@@ -242,7 +243,8 @@ def _refs():
         "truncf": np.trunc, "roundf": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5), "rintf": np.rint,
         "nearbyintf": np.rint, "fabsf": np.abs, "logbf": lambda x: np.floor(np.log2(np.abs(x))),
         "__saturatef": lambda x: np.where(np.isnan(x), 0, np.clip(x, 0, 1)),
-        "atan2f": np.arctan2, "powf": np.power, "fmodf": np.fmod, "remainderf": np.vectorize(math.remainder),
+        "atan2f": np.arctan2, "powf": lambda a, b: ftz(np.power(a, b)), "fmodf": np.fmod,
+        "remainderf": np.vectorize(math.remainder),
         "nextafterf": lambda a, b: np.nextafter(a.astype(np.float32), b.astype(np.float32)),
         "hypotf": np.hypot, "rhypotf": lambda a, b: 1 / np.hypot(a, b), "fdimf": lambda a, b: np.maximum(a - b, 0),
         "fmaxf": np.fmax, "fminf": np.fmin, "copysignf": np.copysign, "fdividef": lambda a, b: a / b,
@@ -250,6 +252,11 @@ def _refs():
         "norm3df": lambda a, b, c: np.sqrt(a * a + b * b + c * c),
         "rnorm3df": lambda a, b, c: 1 / np.sqrt(a * a + b * b + c * c), "f64": f64,
     }
+
+
+def ftz(v):
+    """Ascend 950's documented flush of subnormal float results to (signed) zero (powf's page)."""
+    return np.where(np.abs(v) < 2.0 ** -126, np.copysign(0.0, v), v)
 
 
 DOMAIN = {"asinf": (-1, 1), "acosf": (-1, 1), "atanhf": (-1, 1), "erfinvf": (-1, 1), "erfcinvf": (0, 2),
@@ -269,7 +276,7 @@ EXACT = ("rintf", "floorf", "ceilf", "truncf", "roundf", "nearbyintf", "fabsf", 
 def test_float_math(mod, f):
     r = _refs()
     lo, hi = DOMAIN.get(f, (-50, 50))
-    rng = np.random.default_rng(abs(hash(f)) % 2 ** 32)
+    rng = np.random.default_rng(zlib.crc32(f.encode()))   # the same inputs every run (hash() is salted)
     arity = K[f][1]
     cols = [rng.uniform(lo, hi, 1500).astype(np.float32) for _ in range(arity)]
     if arity == 1:
