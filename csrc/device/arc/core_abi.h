@@ -239,7 +239,7 @@ enum { ARC_OVERLAP_REPEAT = 0, ARC_OVERLAP_NONE = 1, ARC_OVERLAP_BEHIND = 2 };
 void __arc_check_overlap(const void *dst, unsigned long long dst_bytes, const void *src, unsigned long long src_bytes,
                          int rule, const char *api, const char *what) ARC_NOMERGE;
 /* The same rule, repeat by repeat, for a level-0 call with strided operands
- * of one element size (rt/services/overlap_l0.c), called when their byte
+ * of one element size (rt/services/vec_check.c), called when their byte
  * ranges meet: a source and dst overlap 100% or not at all within a
  * repeat, and no repeat reads what an earlier one wrote (but src1 of
  * Add/Sub/Mul/Max/Min/AddRelu/SubRelu on half/int32_t/float may, when
