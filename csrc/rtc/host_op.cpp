@@ -30,7 +30,6 @@
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Frontend/Utils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -46,6 +45,7 @@
 #pragma GCC diagnostic pop
 
 #include "device_headers.h"
+#include "driver.h"
 #include "host_ctors.h"
 #include "resource_dir.h"
 
@@ -203,14 +203,7 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
     for (auto &s : args)
         argv.push_back(s.c_str());
 
-    auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-    auto diags = clang::CompilerInstance::createDiagnostics(diag_opts.get(),
-                                                            new clang::TextDiagnosticPrinter(los, diag_opts.get()));
-    clang::CreateInvocationOptions cio;
-    cio.Diags = diags;
-    cio.VFS = overlay;
-    cio.ProbePrecompiled = false;
-    std::shared_ptr<clang::CompilerInvocation> inv = clang::createInvocation(argv, cio);
+    std::shared_ptr<clang::CompilerInvocation> inv = arc_rtc::driver_invocation(argv, overlay, los);
     if (!inv) {
         log += "error: the clang driver rejected the host compile's options\n";
         return nullptr;

@@ -1,5 +1,6 @@
 // program_host.cpp - see program_host.h.
 #include "program_host.h"
+#include "driver.h"
 #include "resource_dir.h"
 
 #include <cstring>
@@ -9,11 +10,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wredundant-move"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <clang/Basic/DiagnosticOptions.h>
-#include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
-#include <clang/Frontend/Utils.h>
 #include <clang/Lex/HeaderSearchOptions.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -127,16 +124,9 @@ const std::vector<std::string> &system_include_args(std::string *why)
         fs->pushOverlay(mem);
         std::string log;
         llvm::raw_string_ostream los(log);
-        auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
-        auto diags = clang::CompilerInstance::createDiagnostics(
-            diag_opts.get(), new clang::TextDiagnosticPrinter(los, diag_opts.get()));
         const char *argv[] = {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-fsyntax-only",
                               "-resource-dir", arc_resource_dir(), "-x", "c++", "/arc/probe/probe.cpp"};
-        clang::CreateInvocationOptions cio;
-        cio.Diags = diags;
-        cio.VFS = fs;
-        cio.ProbePrecompiled = false;
-        std::shared_ptr<clang::CompilerInvocation> inv = clang::createInvocation(argv, cio);
+        std::shared_ptr<clang::CompilerInvocation> inv = driver_invocation(argv, fs, los);
         if (!inv) {
             err = "the clang driver found no system headers: " + log;
             return;
