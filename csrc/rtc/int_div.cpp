@@ -90,10 +90,10 @@ unsigned guard_int_divisions(llvm::Module &m)
             bad = b.CreateOr(zero, ov);
         }
         llvm::Value *safe_d = b.CreateSelect(bad, llvm::ConstantInt::get(t, 1), d);
-        llvm::Value *any_bad = any(b, bad);
-        llvm::Value *kind = b.CreateSelect(any(b, zero), llvm::ConstantInt::get(i32, 1), llvm::ConstantInt::get(i32, 2));
-        llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(any_bad, div, false, cold);
-        llvm::IRBuilder<>(then).CreateCall(report, {kind})->setDebugLoc(div->getDebugLoc());
+        llvm::Instruction *then = llvm::SplitBlockAndInsertIfThen(any(b, bad), div, false, cold);
+        llvm::IRBuilder<> cb(then); // which kind, worked out only on the cold path
+        llvm::Value *kind = cb.CreateSelect(any(cb, zero), cb.getInt32(1), cb.getInt32(2));
+        cb.CreateCall(report, {kind})->setDebugLoc(div->getDebugLoc());
         div->setOperand(1, safe_d);
         // x / 0 = all ones, x % 0 = x (the divide by 1 gave x and 0)
         b.SetInsertPoint(div->getNextNode());
