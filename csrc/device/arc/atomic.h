@@ -75,6 +75,9 @@ template <class T> inline void store_atomic(T *dst, const T *src, uint64_t n, in
                              is_same<T, float>::value     ? ARC_ATOMIC32_F32
                              : is_same<T, int32_t>::value ? ARC_ATOMIC32_I32
                                                           : ARC_ATOMIC32_U32);
+    else if constexpr (packed_per_byte<T>::value > 1) /* sub-byte elements: no documented combine */
+        __arc_trap("AscendC::DataCopy", "an atomic (SetAtomicAdd/Max/Min) copy of %s to GM is not simulated yet by "
+                   "ascendrtc", tname<T>());
     else
         store_atomic_each(dst, src, n, op);
 }

@@ -191,6 +191,31 @@ inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &s
     uint32_t first = (uint32_t)(((uint8_t *)dst.addr_ - __detail::arena_of(TPosition::C2).base) / 64);
     for (uint32_t i = first; i < first + (dst_bytes + 63) / 64 && i < 64; i++) __arc::cube_meta()->bt |= 1ull << i;
 }
+/* ---- L1 -> Fixpipe buffer (uint64_t quantisation words, pipe FIX):
+ * blockLen counts 128-byte units; the gaps are head-to-head distances, the
+ * source's in 32-byte and the destination's in 128-byte units. ---- */
+template <typename T>
+inline void __cube_copy_to_fb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
+{
+    __arc_uses(ARC_USES_CUBE);
+    const char *api = "AscendC::DataCopy(L1 -> C2PIPE2GM)";
+    static_assert(__arc::is_same<T, uint64_t>::value, "AscendC::DataCopy to the Fixpipe buffer: uint64_t words");
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    ARC_CHECK(__cube::is_l1(__cube::where(src)), api, "src is a %s tensor; the Fixpipe buffer is filled from L1 (C1)",
+              __cube::pos_str(src.pos_));
+    ARC_CHECK(p.blockCount == 1 || p.dstStride > 0, api, "dstGap 0 with %u blocks: each block overwrites the first",
+              (unsigned)p.blockCount);
+    uint64_t len = (uint64_t)p.blockLen * 128;
+    uint64_t src_bytes = (uint64_t)(p.blockCount - 1) * p.srcStride * 32 + len;
+    uint64_t dst_bytes = (uint64_t)(p.blockCount - 1) * p.dstStride * 128 + len;
+    __cube::check_operand(src, __cube::where(src), src_bytes, api, "src (L1)");
+    __cube::check_operand(dst, TPosition::C2PIPE2GM, dst_bytes, api, "dst (Fixpipe buffer)");
+    __arc::race(__arc::RP_FIX, 0, src.addr_, src_bytes, api);
+    __arc::race(__arc::RP_FIX, 1, dst.addr_, dst_bytes, api);
+    for (uint32_t b = 0; b < p.blockCount; b++)
+        __builtin_memcpy((uint8_t *)dst.addr_ + (uint64_t)b * p.dstStride * 128,
+                         (const uint8_t *)src.addr_ + (uint64_t)b * p.srcStride * 32, len);
+}
 template <typename T, typename U, typename = typename __arc::enable_if<!__arc::is_same<T, U>::value>::type>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &p)
 {
@@ -283,10 +308,28 @@ inline void LoadData(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     __cube::load2d(dst, src.addr_, (uint64_t)(hi + 1) * 512, p, true, api);
 }
 
-/* ---- LoadDataWithTranspose: one square per repeat (b8 32x32, b16 16x16,
- * b32 16x16 as two 16x8 fractals), its fractals dstFracGap apart.
- * startIndex and srcStride count squares (NF fractals: 2 for b8 and b32),
- * as the docs' table and pseudo-code define them. ---- */
+/* ---- LoadDataWithTranspose: one square per repeat (b4 64x64 as four
+ * 16x64 fractals, b8 32x32, b16 16x16, b32 16x16 as two 16x8 fractals), its
+ * fractals dstFracGap apart.  startIndex and srcStride count squares (NF
+ * fractals), as the docs' table and pseudo-code define them; b4 (int4b_t,
+ * two per byte, the first in the low nibble) only into L0B. ---- */
+namespace __cube {
+/* Raw element i of a buffer: a packed type's bits (a nibble), else T. */
+template <typename T, typename E> inline E elem_raw(const void *base, uint64_t i)
+{
+    if constexpr (__arc::packed_per_byte<T>::value > 1) return (E)(((const uint8_t *)base)[i / 2] >> (i % 2 * 4) & 0xF);
+    else return ((const T *)base)[i];
+}
+template <typename T, typename E> inline void elem_put(void *base, uint64_t i, E v)
+{
+    if constexpr (__arc::packed_per_byte<T>::value > 1) {
+        uint8_t &b = ((uint8_t *)base)[i / 2];
+        b = (uint8_t)(i % 2 ? (b & 0x0F) | (v << 4) : (b & 0xF0) | v);
+    } else {
+        ((T *)base)[i] = v;
+    }
+}
+} // namespace __cube
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src,
                                   const LoadData2dTransposeParams &p)
@@ -294,42 +337,47 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
     __arc_uses(ARC_USES_CUBE);
     const char *api = "AscendC::LoadDataWithTranspose";
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
-                  "AscendC::LoadDataWithTranspose: 8-, 16- or 32-bit elements");
+                  "AscendC::LoadDataWithTranspose: 4-, 8-, 16- or 32-bit elements");
     if (p.repeatTimes == 0) return;
-    constexpr uint32_t F = 512 / sizeof(T);           /* elements per fractal */
-    constexpr uint32_t S = sizeof(T) == 1 ? 32 : 16;  /* side of the square */
-    constexpr uint32_t NF = S * S / F;                /* fractals per square: 2, 1, 2 */
+    constexpr bool b4 = __arc::packed_per_byte<T>::value == 2;
+    static_assert(__arc::packed_per_byte<T>::value <= 2, "AscendC::LoadDataWithTranspose: no 2-bit elements");
+    typedef typename __arc::conditional<b4, uint8_t, T>::type E; /* one element's bits */
+    constexpr uint32_t F = b4 ? 1024 : 512 / sizeof(T);                    /* elements per fractal */
+    constexpr uint32_t S = b4 ? 64 : sizeof(T) == 1 ? 32 : 16;             /* side of the square */
+    constexpr uint32_t NF = S * S / F;                                     /* fractals per square: 4, 2, 1, 2 */
     TPosition sp = __cube::where(src), dp = __cube::where(dst);
     ARC_CHECK(__cube::is_l1(sp), api, "src is a %s tensor; LoadDataWithTranspose reads L1",
               __cube::pos_str(src.pos_));
     ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2, api,
               "dst is a %s tensor; LoadDataWithTranspose writes L0A (A2) or L0B (B2)", __cube::pos_str(dst.pos_));
+    ARC_CHECK(!b4 || dp == TPosition::B2, api, "int4b_t is transposed into L0B (B2) only, not L0A");
     uint64_t src_need = ((uint64_t)p.startIndex + (uint64_t)p.srcStride * (p.repeatTimes - 1) + 1) * NF * 512;
     __cube::check_operand(src, sp, src_need, api, "src");
     uint64_t dst_need = ((uint64_t)(p.repeatTimes - 1) * (p.dstGap + 1) + (uint64_t)(NF - 1) * (p.dstFracGap + 1) + 1) * 512;
     __cube::check_operand(dst, dp, dst_need, api, "dst");
-    __arc::race(__arc::RP_MTE1, 0, src.addr_ + (uint64_t)p.startIndex * NF * F,
-                src_need - (uint64_t)p.startIndex * NF * 512, api);
+    const uint8_t *s0 = (const uint8_t *)src.addr_;
+    __arc::race(__arc::RP_MTE1, 0, s0 + (uint64_t)p.startIndex * NF * 512, src_need - (uint64_t)p.startIndex * NF * 512,
+                api);
     bool gaps = (p.repeatTimes > 1 && p.dstGap) || (NF > 1 && p.dstFracGap);
     __arc::race(__arc::RP_MTE1, gaps ? 1 | ARC_RACE_SPARSE : 1, dst.addr_, dst_need, api);
     uint32_t f0 = __cube::frac_of(dst.addr_, dp, 512);
     for (uint32_t i = 0; i < p.repeatTimes; i++) {
-        const T *s = src.addr_ + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * NF * F;
-        T *d = dst.addr_ + (uint64_t)i * (p.dstGap + 1) * F;
-        /* Source square: b8/b16 rows of S elements contiguous (NZ, NF fractals
-         * one after the other); b32 two 16x8 fractals side by side. */
-        T sq[32 * 32];
+        const uint8_t *s = s0 + ((uint64_t)p.startIndex + (uint64_t)p.srcStride * i) * NF * 512;
+        uint8_t *d = (uint8_t *)dst.addr_ + (uint64_t)i * (p.dstGap + 1) * 512;
+        /* Source square: b4/b8/b16 rows of S elements contiguous (NZ, NF
+         * fractals one after the other); b32 two 16x8 fractals side by side. */
+        E sq[64 * 64];
         for (uint32_t r = 0; r < S; r++)
             for (uint32_t c = 0; c < S; c++)
-                sq[r * S + c] = sizeof(T) == 4 ? s[(c / 8) * F + r * 8 + c % 8] : s[r * S + c];
-        /* The transposed square t[r][c] = sq[c][r] in output fractals: b8
-         * rows 0-15 and 16-31 (16 x 32 each), b16 the one fractal, b32
-         * columns 0-7 and 8-15 (16 x 8 each). */
+                sq[r * S + c] = __cube::elem_raw<T, E>(s, sizeof(T) == 4 ? (c / 8) * F + r * 8 + c % 8 : r * S + c);
+        /* The transposed square t[r][c] = sq[c][r] in output fractals: b4/b8
+         * rows of 16 (16 x S each), b16 the one fractal, b32 columns 0-7 and
+         * 8-15 (16 x 8 each). */
         for (uint32_t r = 0; r < S; r++)
             for (uint32_t c = 0; c < S; c++) {
                 uint32_t frac = sizeof(T) == 4 ? c / 8 : r / 16;
                 uint32_t off = sizeof(T) == 4 ? r * 8 + c % 8 : (r % 16) * S + c;
-                d[(uint64_t)frac * (p.dstFracGap + 1) * F + off] = sq[c * S + r];
+                __cube::elem_put<T, E>(d, (uint64_t)frac * (p.dstFracGap + 1) * F + off, sq[c * S + r]);
             }
         for (uint32_t j = 0; j < NF; j++)
             __arc::frac_mark(__cube::l0_bits(dp), f0 + i * (p.dstGap + 1) + j * (p.dstFracGap + 1), 1);

@@ -222,7 +222,14 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Loca
 {
     const char *api = "AscendC::DataCopy";
     if (dst.pos_ == TPosition::C2) { /* L1 -> BiasTable: 64-byte units (arc/cube_load.h) */
-        __cube_copy_to_bt(dst, src, p);
+        if constexpr (sizeof(T) == 4) __cube_copy_to_bt(dst, src, p);
+        else __arc_trap(api, "the BiasTable (C2) holds float or int32_t, not %s", __arc::tname<T>());
+        return;
+    }
+    if (dst.pos_ == TPosition::C2PIPE2GM) { /* L1 -> Fixpipe buffer: 128-byte units (arc/cube_load.h) */
+        if constexpr (__arc::is_same<T, uint64_t>::value) __cube_copy_to_fb(dst, src, p);
+        else __arc_trap(api, "the Fixpipe buffer (C2PIPE2GM) takes uint64_t quantisation words, not %s",
+                        __arc::tname<T>());
         return;
     }
     __detail::check_params(p, api);
@@ -267,6 +274,11 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
               __arc::tname<T>(), (unsigned)sizeof(T));
     ARC_CHECK(lpad * sizeof(T) <= 32 && rpad * sizeof(T) <= 32, api,
               "padding of %u left / %u right elements exceeds 32 bytes per side", lpad, rpad);
+    /* A packed type (int4b_t) moves whole bytes; its element padding is not
+     * described for sub-byte elements. */
+    ARC_CHECK(__arc::packed_per_byte<T>::value == 1 || (lpad == 0 && rpad == 0), api,
+              "leftPadding %u / rightPadding %u of %s: padding of packed sub-byte elements is not simulated", lpad,
+              rpad, __arc::tname<T>());
     if (n == 0 || len == 0) return;
     uint64_t ublk = ((uint64_t)lpad * sizeof(T) + len + rpad * sizeof(T) + 31) & ~31ull;
     uint64_t ustride = ublk + dgap_blk * 32;

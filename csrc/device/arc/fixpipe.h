@@ -84,6 +84,21 @@ template <typename D> inline void put(D *d, D v, int op)
  * cores with their content (fixpipe), not beforehand (fix_gm_race). */
 static inline bool rows_with_sums(bool nd, int op) { return nd && op == 0 && __arc::race_gm_log(); }
 
+/* The per-column quantisation words SetFixPipeConfig put in the Fixpipe
+ * buffer (n of them), or nullptr when it was not called. */
+static inline const uint64_t *fb_quant_words(uint32_t n, const char *api)
+{
+    uint64_t at = __arc::cube_meta()->fb_quant;
+    if (!at) return nullptr;
+    __detail::Arena fb = __detail::arena_of(TPosition::C2PIPE2GM);
+    ARC_CHECK(at - 1 + (uint64_t)n * 8 <= fb.size, api,
+              "%u per-column quantisation words at Fixpipe buffer byte %llu (SetFixPipeConfig) exceed its %llu bytes",
+              n, (unsigned long long)(at - 1), (unsigned long long)fb.size);
+    const uint64_t *w = (const uint64_t *)(const void *)(fb.base + at - 1);
+    __arc::race(__arc::RP_FIX, 0, w, (uint64_t)n * 8, api);
+    return w;
+}
+
 /* op: the atomic mode for a GM destination (gm_atomic_op()), -1 for L1. */
 template <typename D, typename S>
 inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &p, bool nd, const uint64_t *cols,
@@ -102,8 +117,9 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
               (unsigned)p.srcStride, (unsigned)p.mSize);
     QuantMode_t mode = p.quantPre;
     bool vec = mode == QuantMode_t::VDEQF16 || mode == QuantMode_t::VQF322B8_PRE || mode == QuantMode_t::VREQ8;
-    ARC_CHECK(!vec || cols, api, "per-column quantisation mode %d needs the cbufWorkspace (LocalTensor<uint64_t> in C1) "
-              "overload", (int)mode);
+    if (vec && !cols) cols = fb_quant_words(p.nSize, api);
+    ARC_CHECK(!vec || cols, api, "per-column quantisation mode %d needs its words: the cbufWorkspace (LocalTensor<uint64_t> "
+              "in C1) overload, or SetFixPipeConfig with them in the Fixpipe buffer", (int)mode);
     bool is_quant = mode != QuantMode_t::NoQuant && mode != QuantMode_t::F322F16 && mode != QuantMode_t::F322BF16;
     QuantWord q = is_quant ? decode_quant(p.deqScalar) : QuantWord{1.0f, 0, false, 0};
     uint32_t cb = (p.nSize + 15) / 16;
@@ -237,8 +253,26 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     m->nd2nd[2] = dstNdStride;
 }
 inline void SetFixpipePreQuantFlag(uint64_t config) { __arc::cube_meta()->prequant = config; }
-template <typename T, bool setRelu = false> inline void SetFixPipeConfig(const LocalTensor<T> &, bool = false) {}
-template <typename T> inline void SetFixPipeConfig(const LocalTensor<T> &, const LocalTensor<T> &, bool = false) {}
+/* The Fixpipe buffer tensor of per-column quantisation words (uint64_t)
+ * the V* quant modes use when Fixpipe is given no cbufWorkspace. */
+template <typename T, bool setRelu = false> inline void SetFixPipeConfig(const LocalTensor<T> &preData, bool isUnitFlag = false)
+{
+    const char *api = "AscendC::SetFixPipeConfig";
+    static_assert(__arc::is_same<T, uint64_t>::value, "AscendC::SetFixPipeConfig: the quant tensor is uint64_t");
+    static_assert(!setRelu, "AscendC::SetFixPipeConfig: setRelu must be false (only the quant tensor is supported)");
+    ARC_CHECK(!isUnitFlag, api, "isUnitFlag true (clearing L0C's unit flags) is not simulated yet by ascendrtc");
+    ARC_CHECK(__cube::in_arena(preData.addr_, TPosition::C2PIPE2GM), api,
+              "preData is a %s tensor; the quant words must be in the Fixpipe buffer (C2PIPE2GM)",
+              __cube::pos_str(preData.pos_));
+    __arc::cube_meta()->fb_quant =
+        (uint64_t)((const uint8_t *)preData.addr_ - __detail::arena_of(TPosition::C2PIPE2GM).base) + 1;
+}
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T> &reluPre, const LocalTensor<T> &quantPre, bool isUnitFlag = false)
+{
+    (void)reluPre; /* reserved for later use, the docs say: pass an empty tensor */
+    SetFixPipeConfig<T, false>(quantPre, isUnitFlag);
+}
 inline void SetFixpipeClipRelu(uint64_t) {}
 
 template <typename D, typename S>

@@ -19,9 +19,18 @@ namespace __cube {
 template <typename A> struct acc_of { typedef float type; };
 template <> struct acc_of<int8_t> { typedef int32_t type; };
 template <> struct acc_of<uint8_t> { typedef int32_t type; };
+template <> struct acc_of<int4b_t> { typedef int32_t type; };
 
-template <typename A> inline typename acc_of<A>::type widen(A v) { return (typename acc_of<A>::type)v; }
-inline float widen(bfloat16_t v) { return v.ToFloat(); }
+/* Element i of an L0A/L0B buffer in the accumulator type; int4b_t packs
+ * two per byte, the first in the low nibble (arc/types.h). */
+template <typename A> inline typename acc_of<A>::type widen_at(const A *p, uint64_t i)
+{
+    if constexpr (__arc::packed_per_byte<A>::value > 1) return __arc::packed_get(p, i);
+    else if constexpr (__arc::is_same<A, bfloat16_t>::value) return p[i].ToFloat();
+    else return (typename acc_of<A>::type)p[i];
+}
+/* Elements in 32 bytes: a fractal row (C0). */
+template <typename A> constexpr uint32_t c0_elems() { return 32u * __arc::packed_per_byte<A>::value / (uint32_t)sizeof(A); }
 
 /* The product kernel.  a: ZZ (or a plain row when gemv), b: ZN, c: L0C NZ
  * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
@@ -33,7 +42,7 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
 {
     typedef typename acc_of<TA>::type ACC;
     static_assert(__arc::is_same<ACC, TC>::value, "accumulator and L0C element differ");
-    constexpr uint32_t C0 = 32 / sizeof(TA);
+    constexpr uint32_t C0 = c0_elems<TA>();
     const bool gemv = m == 1;
     const uint32_t M1 = (m + 15) / 16, N1 = (n + 15) / 16;
     const uint32_t K1 = (kalign + C0 - 1) / C0; /* fractals along K in L0A/L0B */
@@ -44,17 +53,17 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
     ACC *aw = (ACC *)__builtin_alloca((size_t)rows * KP * sizeof(ACC));
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t kk = 0; kk < KP; kk++) {
-            const TA *src = gemv ? a + kk : a + ((uint64_t)(r / 16) * K1 + kk / C0) * 16 * C0 + (r % 16) * C0 + kk % C0;
-            aw[(uint64_t)r * KP + kk] = kk < k ? widen(*src) : (ACC)0;
+            uint64_t at = gemv ? kk : ((uint64_t)(r / 16) * K1 + kk / C0) * 16 * C0 + (r % 16) * C0 + kk % C0;
+            aw[(uint64_t)r * KP + kk] = kk < k ? widen_at(a, at) : (ACC)0;
         }
     /* B panel of one n-fractal column: KP rows of 16 accumulator lanes. */
     ACC *bt = (ACC *)__builtin_alloca((size_t)KP * 16 * sizeof(ACC));
     for (uint32_t ni = 0; ni < N1; ni++) {
         for (uint32_t ki = 0; ki < KF; ki++) {
-            const TA *f = b + ((uint64_t)ki * N1 + ni) * 16 * C0;
+            const uint64_t f = ((uint64_t)ki * N1 + ni) * 16 * C0; /* the fractal's first element */
             for (uint32_t kk = 0; kk < C0; kk++)
                 for (uint32_t nn = 0; nn < 16; nn++) /* rows past k may hold anything (NaN): zero them */
-                    bt[(ki * C0 + kk) * 16 + nn] = ki * C0 + kk < k ? widen(f[nn * C0 + kk]) : (ACC)0;
+                    bt[(ki * C0 + kk) * 16 + nn] = ki * C0 + kk < k ? widen_at(b, f + nn * C0 + kk) : (ACC)0;
         }
         ACC b0[16];
         for (uint32_t nn = 0; nn < 16; nn++) b0[nn] = init == 2 ? (ACC)bias[ni * 16 + nn] : (ACC)0;
@@ -72,18 +81,19 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
     static_assert((__arc::is_same<TA, half>::value && __arc::is_same<TC, float>::value) ||
                       (__arc::is_same<TA, bfloat16_t>::value && __arc::is_same<TC, float>::value) ||
                       (__arc::is_same<TA, float>::value && __arc::is_same<TC, float>::value) ||
-                      (__arc::is_same<TA, int8_t>::value && __arc::is_same<TC, int32_t>::value),
+                      (__arc::is_same<TA, int8_t>::value && __arc::is_same<TC, int32_t>::value) ||
+                      (__arc::is_same<TA, int4b_t>::value && __arc::is_same<TC, int32_t>::value),
                   "AscendC::Mmad on dav-2201: half x half -> float, bfloat16_t x bfloat16_t -> float, "
-                  "float x float -> float or int8_t x int8_t -> int32_t");
+                  "float x float -> float, int8_t x int8_t -> int32_t or int4b_t x int4b_t -> int32_t");
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
     ARC_CHECK(p.m <= 4095 && p.n <= 4095 && p.k <= 4095, api, "m %u, n %u, k %u: each must be at most 4095",
               (unsigned)p.m, (unsigned)p.n, (unsigned)p.k);
-    constexpr uint32_t C0 = 32 / sizeof(TA);
+    constexpr uint32_t C0 = c0_elems<TA>();
     uint32_t kalign = p.k;
     if (sizeof(TA) == 4) kalign = p.kDirectionAlign ? (p.k + 15) / 16 * 16 : (p.k + 7) / 8 * 8;
     uint32_t M1 = (p.m + 15) / 16, N1 = (p.n + 15) / 16, K1 = (kalign + C0 - 1) / C0;
     bool gemv = p.m == 1;
-    uint64_t a_bytes = gemv ? (uint64_t)K1 * C0 * sizeof(TA) : (uint64_t)M1 * K1 * 512;
+    uint64_t a_bytes = gemv ? (uint64_t)K1 * 32 : (uint64_t)M1 * K1 * 512;
     uint64_t b_bytes = (uint64_t)K1 * N1 * 512, c_bytes = (uint64_t)N1 * M1 * 1024;
     check_operand(fm, TPosition::A2, a_bytes, api, "fm (A2)");
     check_operand(filter, TPosition::B2, b_bytes, api, "filter (B2)");

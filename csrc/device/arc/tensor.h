@@ -57,11 +57,17 @@ public:
     GlobalTensor() = default;
     void SetGlobalBuffer(T *buffer, uint64_t size) { addr_ = base_ = buffer; size_ = size; }
     void SetGlobalBuffer(T *buffer) { addr_ = base_ = buffer; size_ = 0; }
-    /* Moves the address; the size is not reduced (CANN semantics). */
+    /* Moves the address; the size is not reduced (CANN semantics).  A
+     * packed type's offset counts elements and must land on a byte. */
     GlobalTensor operator[](uint64_t offset) const
     {
+        constexpr uint32_t per = __arc::packed_per_byte<T>::value;
+        if constexpr (per > 1)
+            ARC_CHECK(offset % per == 0, "AscendC::GlobalTensor::operator[]",
+                      "offset %llu of %s is not a multiple of %u (a whole byte)", (unsigned long long)offset,
+                      __arc::tname<T>(), per);
         GlobalTensor r = *this;
-        r.addr_ += offset;
+        r.addr_ += offset / per;
         return r;
     }
     T GetValue(uint64_t offset) const
@@ -94,7 +100,7 @@ public:
         return addr_[offset];
     }
     T *GetPhyAddr() const { return addr_; }
-    T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    T *GetPhyAddr(uint64_t offset) const { return addr_ + offset / __arc::packed_per_byte<T>::value; }
     uint64_t GetSize() const { return size_; }
     void SetL2CacheHint(CacheMode) {}
     void SetL2CacheHint(int) {}

@@ -50,7 +50,13 @@ struct bfloat16_t {
  * the experimental quantised matmul): one object is the byte that holds 2
  * (4) elements, the first element in the low bits.  LocalTensor counts
  * their sizes and offsets in elements (arc/tensor.h). */
-struct int4b_t { uint8_t bits; };
+struct int4b_t {
+    uint8_t bits;
+    int4b_t() = default;
+    /* A value v in [-8, 7] as a byte: both elements v (as a padding or fill
+     * value, which covers whole bytes). */
+    constexpr int4b_t(int v) : bits((uint8_t)((v & 0xF) | (v & 0xF) << 4)) {}
+};
 struct uint2b_t { uint8_t bits; };
 struct int2b_t { uint8_t bits; };
 namespace AscendC { using ::int4b_t; } /* also AscendC::int4b_t, as CANN's headers name it */
