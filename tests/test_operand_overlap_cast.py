@@ -8,8 +8,11 @@ bytes are fine).  A narrowing Cast and GatherMask's compaction write no
 faster than they read: in place (the destination at the source) every
 element is read before its bytes are written, which kernels rely on, while
 a destination inside the source overwrites what a later repeat reads (the
-general rule's "no later repeat reads what an earlier one wrote").  What
-the rules allow computes what NumPy says."""
+general rule's "no later repeat reads what an earlier one wrote").  With
+strided level-0 operands the runtime applies the same rules repeat by
+repeat: widening, no block of a repeat's source may be one its
+destination writes; narrowing, no repeat may read what an earlier one
+wrote.  What the rules allow computes what NumPy says."""
 import re
 
 import numpy as np
@@ -55,6 +58,13 @@ extern "C" __global__ __aicore__ void cast_ovl(GM_ADDR x, GM_ADDR z, int32_t mod
         else GatherMask(f[8], f, 1, false, 0, {1, 4, 8, 0}, kept);                             // COMPACT
         break;
     }
+    case 9: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); PipeBarrier<PIPE_V>();
+            Cast(h, f, RoundMode::CAST_NONE, 64, 2, {1, 2, 4, 16}); PipeBarrier<PIPE_V>();  // NARROW_STRIDED_IN_PLACE
+            Cast(f[512], h, RoundMode::CAST_NONE, 128); PipeBarrier<PIPE_ALL>(); DataCopy(zg, f[512], N); return;
+    case 10: Cast(f, h[4 * N], RoundMode::CAST_NONE, N); PipeBarrier<PIPE_V>();
+             Cast(h[128], f, RoundMode::CAST_NONE, 64, 2, {2, 1, 8, 8}); break;             // NARROW_STRIDED
+    case 11: Cast(f[512], h[4 * N], RoundMode::CAST_NONE, 64, 2, {2, 1, 16, 4}); break;      // WIDEN_STRIDED
+    case 12: Cast(f, h[4 * N], RoundMode::CAST_NONE, 64, 2, {2, 1, 16, 4}); break;           // WIDEN_STRIDED_APART
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(zg, f, N);
@@ -117,3 +127,38 @@ def test_narrowing_and_compacting_in_place_compute_numpy(kern):
     f = x.astype(np.float32)
     np.testing.assert_array_equal(z[:N // 2], f[0::2])
     np.testing.assert_array_equal(z[N // 2:], f[N // 2:])   # past the kept ones: src0 as it was
+
+
+STRIDED = {
+    # tag: (mode, message)
+    "NARROW_STRIDED": (10, r"src repeat 1 reads UB bytes 256\.\.288, which dst's repeat 0 wrote: a later repeat "
+                           r"would read what an earlier one wrote"),
+    "WIDEN_STRIDED": (11, r"in repeat 0, dst and src overlap \(dst block stride 2, repeat stride 16; src block "
+                          r"stride 1, repeat stride 4\): dst's elements are wider than the source's"),
+}
+
+
+@pytest.mark.parametrize("tag", list(STRIDED))
+def test_strided_cast_overlap_stops_at_the_line(kern, tag):
+    mode, pat = STRIDED[tag]
+    with pytest.raises(arc.LaunchError) as e:
+        run(kern, mode)
+    msg = str(e.value)
+    assert "AscendC::Cast: " in msg and re.search(pat, msg), msg
+    assert "the result would be undefined on the NPU" in msg, msg
+    assert re.search(r"cast_ovl\.asc:%d\b" % line_of(tag), msg), msg
+
+
+def strided(r, l, blk, rep, epb=8):
+    """Element of lane l of repeat r in an operand of epb elements a block."""
+    return (r * rep + (l // epb) * blk) * epb + l % epb
+
+
+def test_strided_casts_the_rules_allow_compute_numpy(kern):
+    x, z = run(kern, 9)                               # narrowing in place, the float source block-strided
+    f = x.astype(np.float32)
+    want = [f[strided(r, l, 2, 16)] for r in range(2) for l in range(64)]
+    np.testing.assert_array_equal(z[:128], want)
+    x, z = run(kern, 12)                              # widening into other bytes, the float dst block-strided
+    got = [z[strided(r, l, 2, 16)] for r in range(2) for l in range(64)]
+    np.testing.assert_array_equal(got, x[:128].astype(np.float32))

@@ -256,21 +256,21 @@ inline void check_overlap(const AscendC::LocalTensor<TD> &d, uint64_t nd, const 
         return;
     __arc_check_overlap(d.addr_, da, s.addr_, sb, rule, api, what);
 }
-/* The same for a level-0 call: operands that are contiguous runs of
- * repeats (block stride 1, repeat stride one repeat) here; strided ones of
- * one element size, when their ranges meet, repeat by repeat in the
- * runtime.  Mixed element sizes with strides are not checked. */
+/* The same for a level-0 call: operands of one element size that are
+ * contiguous runs of repeats (block stride 1, repeat stride one repeat)
+ * here; the rest (strided, or of different element sizes), when their
+ * ranges meet, repeat by repeat in the runtime. */
 template <class TD, class TS>
 inline void check_overlap_l0(const AscendC::LocalTensor<TD> &d, const Plan &p, const Opnd &od,
                              const AscendC::LocalTensor<TS> &s, const Opnd &os, const char *api, const char *what)
 {
-    if (flat(p, od) && flat(p, os)) {
+    if (sizeof(TD) == sizeof(TS) && flat(p, od) && flat(p, os)) {
         check_overlap(d, extent(p, od), s, extent(p, os), ARC_OVERLAP_REPEAT, api, what);
         return;
     }
     uintptr_t a = (uintptr_t)d.addr_, b = (uintptr_t)s.addr_;
     uint64_t da = extent(p, od) * sizeof(TD), sb = extent(p, os) * sizeof(TS);
-    if (sizeof(TD) != sizeof(TS) || a + da <= b || b + sb <= a)
+    if (a + da <= b || b + sb <= a)
         return;
     __arc_check_overlap_l0(d.addr_, s.addr_, reinterpret_cast<const arc_plan *>(&p),
                            reinterpret_cast<const arc_opnd *>(&od), reinterpret_cast<const arc_opnd *>(&os),

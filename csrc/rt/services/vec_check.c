@@ -125,7 +125,11 @@ void __arc_check_l0(const void *p, unsigned tensor_bytes, const arc_plan *plan, 
  * AddRelu, SubRelu on half, int32_t or float may read, as src1, what an
  * earlier repeat wrote when src1's or dst's repeat stride is 0 (an
  * accumulation).  UB operands are 32-byte aligned and strides count
- * 32-byte blocks, so blocks either coincide or are disjoint. */
+ * 32-byte blocks, so blocks either coincide or are disjoint.  Operands of
+ * different widths (Cast) cannot overlap 100% within a repeat: widening,
+ * any overlap within a repeat is refused (Cast's page: wider results
+ * overwrite sources still to be read); narrowing, a repeat reads its
+ * sources before it writes, so only the rule across repeats applies. */
 
 /* Block b (its epb lanes) of repeat r: whether a lane is active, and its
  * 32-byte block in the operand (off's element offset of its first lane). */
@@ -167,7 +171,7 @@ void __arc_check_overlap_l0(const void *dst, const void *src, const arc_plan *p,
     arc_core *c = __arc_core();
     size_t nub = c->ub_size / 32;
     uintptr_t ub = (uintptr_t)c->ub;
-    if ((uintptr_t)dst < ub || (uintptr_t)src < ub || p->repeat == 0 || od->epb != os->epb)
+    if ((uintptr_t)dst < ub || (uintptr_t)src < ub || p->repeat == 0)
         return;
     if (nfirst < nub) {
         uint32_t *f = realloc(first, nub * sizeof *f);
@@ -178,12 +182,13 @@ void __arc_check_overlap_l0(const void *dst, const void *src, const arc_plan *p,
         nfirst = nub;
     }
     uint64_t d0 = ((uintptr_t)dst - ub) / 32, s0 = ((uintptr_t)src - ub) / 32;
-    unsigned epb = od->epb, nb = p->L / epb;
+    unsigned de = od->epb, se = os->epb, nd = (p->L + de - 1) / de, ns = (p->L + se - 1) / se;
+    int widen = de < se; /* fewer dst elements per block: dst's are the wider */
     uint64_t lo = UINT64_MAX, hi = 0; /* the blocks marked, to clear after */
     for (uint32_t r = 0; r < p->repeat; r++)
-        for (unsigned b = 0; b < nb; b++) {
+        for (unsigned b = 0; b < nd; b++) {
             uint64_t k = d0 + block_of(od, r, b);
-            if (!block_active(p, epb, r, b) || k >= nub)
+            if (!block_active(p, de, r, b) || k >= nub)
                 continue;
             if (k < lo) lo = k;
             if (k > hi) hi = k;
@@ -192,18 +197,18 @@ void __arc_check_overlap_l0(const void *dst, const void *src, const arc_plan *p,
         }
     if (lo > hi)
         return;
-    int accum = (od->rep == 0 || os->rep == 0) && accumulation(api, tname, what);
+    int accum = de == se && (od->rep == 0 || os->rep == 0) && accumulation(api, tname, what);
     char msg[512];
     msg[0] = 0;
     for (uint32_t r = 0; r < p->repeat && !msg[0]; r++) {
-        int meets = 0, same = 1;
-        for (unsigned b = 0; b < nb && !msg[0]; b++) {
-            if (!block_active(p, epb, r, b))
+        int meets = 0, same = de == se;
+        for (unsigned b = 0; b < ns && !msg[0]; b++) {
+            if (!block_active(p, se, r, b))
                 continue;
             uint64_t sk = s0 + block_of(os, r, b);
             same &= sk == d0 + block_of(od, r, b);
-            for (unsigned b2 = 0; b2 < nb; b2++) /* does repeat r write this source block? */
-                if (block_active(p, epb, r, b2) && d0 + block_of(od, r, b2) == sk)
+            for (unsigned b2 = 0; b2 < nd; b2++) /* does repeat r write this source block? */
+                if (block_active(p, de, r, b2) && d0 + block_of(od, r, b2) == sk)
                     meets = 1;
             uint32_t w = sk >= lo && sk <= hi ? first[sk] : NONE;
             if (w != NONE && w < r && !accum)
@@ -212,11 +217,14 @@ void __arc_check_overlap_l0(const void *dst, const void *src, const arc_plan *p,
                          "would read what an earlier one wrote, which the general overlap rule does not allow",
                          what, r, (unsigned long long)sk * 32, (unsigned long long)sk * 32 + 32, w);
         }
-        if (!msg[0] && meets && !same)
+        if (!msg[0] && meets && !same && (de == se || widen))
             snprintf(msg, sizeof msg,
-                     "in repeat %u, dst and %s overlap in part (dst block stride %u, repeat stride %u; %s block "
-                     "stride %u, repeat stride %u): within a repeat the general overlap rule allows the same blocks "
-                     "or none",
+                     de == se ? "in repeat %u, dst and %s overlap in part (dst block stride %u, repeat stride %u; %s "
+                                "block stride %u, repeat stride %u): within a repeat the general overlap rule allows "
+                                "the same blocks or none"
+                              : "in repeat %u, dst and %s overlap (dst block stride %u, repeat stride %u; %s block "
+                                "stride %u, repeat stride %u): dst's elements are wider than the source's, so a "
+                                "repeat's results would overwrite sources it still reads",
                      r, what, od->blk, od->rep, what, os->blk, os->rep);
     }
     for (uint64_t j = lo; j <= hi; j++) first[j] = NONE;
