@@ -78,6 +78,19 @@ def _split(args: list, arrays: List[np.ndarray]) -> list:
     return out
 
 
+def _digest(out: np.ndarray, given: np.ndarray) -> str:
+    """What a worker reports of an output array: "unchanged" when the launch
+    left it as given (the inputs, mostly: a comparison costs a fiftieth of
+    hashing), else the SHA-256 of its bytes."""
+    a = np.ascontiguousarray(out).reshape(-1).view(np.uint8)
+    b = np.ascontiguousarray(given).reshape(-1).view(np.uint8)
+    if a.size == b.size:
+        w = np.uint64 if a.size % 8 == 0 else np.uint8  # compare 8 bytes at a time where they divide
+        if np.array_equal(a.view(w), b.view(w)):
+            return "unchanged"
+    return hashlib.sha256(a).hexdigest()
+
+
 def _evaluate(binary: bytes, name: str, blocks: int, args: list, soc: Optional[str], arrays=None,
               digest: bool = False) -> dict:
     """Run one launch under the cost model (in this process): its estimate
@@ -86,8 +99,8 @@ def _evaluate(binary: bytes, name: str, blocks: int, args: list, soc: Optional[s
     from ._profile import profile
     try:
         k = _kernel_of(binary, name)
-        args = [arrays[a.i] if isinstance(a, _Ref) else a for a in args]
-        args = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+        given = [arrays[a.i] if isinstance(a, _Ref) else a for a in args]
+        args = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in given]
         with profile(soc) as prof:
             k[blocks](*args)
         if len(prof) != 1:
@@ -96,7 +109,7 @@ def _evaluate(binary: bytes, name: str, blocks: int, args: list, soc: Optional[s
         outs = [a for a in args if isinstance(a, np.ndarray)]
         res = {"time_us": r.time_us, "roofline_us": r.roofline_us, "bound": r.bound}
         if digest:
-            res["digests"] = [hashlib.sha256(np.ascontiguousarray(a).view(np.uint8)).hexdigest() for a in outs]
+            res["digests"] = [_digest(a, g) for a, g in zip(args, given) if isinstance(a, np.ndarray)]
         else:
             res["outputs"] = outs
         return res
