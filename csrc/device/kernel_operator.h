@@ -4,6 +4,7 @@
 #define ARC_KERNEL_OPERATOR_H_
 
 #include "arc/entry.h"
+#include "arc/qualifiers.h"
 
 /* The simulated core is a CPU twin: kernels' CPU-debug branches apply (and
  * their `#ifndef ASCENDC_CPU_DEBUG` <<<>>> launch wrappers drop out).  Not
@@ -13,15 +14,6 @@
 #define ASCENDC_CPU_DEBUG 1
 #endif
 
-#ifndef __aicore__
-#define __aicore__
-#endif
-#ifndef __global__
-#define __global__ __attribute__((used))
-#endif
-#ifndef __gm__
-#define __gm__
-#endif
 /* `__ubuf__ T a[N]` is static UB: the rtc's SimdStaticUb pass (SIMT's
  * passes in SIMT code) places what carries this annotation; protected
  * visibility marks `extern __ubuf__ T d[]`, the launch's dynamic UB. */

@@ -12,6 +12,7 @@
 #define ASC_SIMT_DEVICE_TYPES_H_
 
 #include "arc/entry.h"
+#include "arc/qualifiers.h"
 #include "arc/simt_abi.h"
 #include "arc/types.h"
 
@@ -19,15 +20,6 @@
 #error "SIMT kernels (simt_api/asc_simt.h) compile with --enable-simt (or use __simt_vf__) and --npu-arch=dav-3510"
 #endif
 
-#ifndef __aicore__
-#define __aicore__
-#endif
-#ifndef __global__
-#define __global__ __attribute__((used))
-#endif
-#ifndef __gm__
-#define __gm__
-#endif
 #undef __ubuf__
 #define __ubuf__ ARC_UBUF
 #ifndef __host__
