@@ -166,7 +166,7 @@ typedef struct sim_kernel_run {
      * sim_cores_run returning (core_hang.c, "Abandoned cores"). */
     void (*orphaned)(void *arg, aclError code, const char *msg);
     void *orphan_arg;
-    struct sim_bin *bin;     /* kept loaded when a core is abandoned in its code */
+    struct sim_module *bin;     /* kept loaded when a core is abandoned in its code */
     const arc_simt_dims *simt; /* a SIMT kernel's grid and block (simt.c), else NULL */
 } sim_kernel_run;
 
@@ -404,11 +404,11 @@ int sim_stream_alive(const sim_stream *s);
 /* ---- event.c ---- */
 typedef struct sim_event sim_event;
 
-/* ---- binary.c ---- */
-typedef struct sim_bin sim_bin;
+/* ---- module.c ---- */
+typedef struct sim_module sim_module;
 typedef struct sim_func {
     uint32_t magic;
-    sim_bin *bin;
+    sim_module *bin;
     const arc_kernel_meta *km;
     sim_entry_fn entry;
     const sim_arch *arch;
@@ -425,17 +425,17 @@ static inline int sim_ktype_aivs(uint32_t ktype)
     return ktype == 5 ? 2 : ktype == 4 ? 1 : 0;
 }
 /* "KERNEL_TYPE_MIX_AIC_1_2, inferred from its use of the Matmul API": a
- * kernel's type and where it came from, for messages (binary.c). */
+ * kernel's type and where it came from, for messages (module.c). */
 const char *sim_ktype_describe(const arc_kernel_meta *km, char *buf, size_t n);
 /* sim_rt_enter(api) then sim_func_resolve: the prologue of every entry
  * point that takes a function handle. */
 aclError sim_func_enter(aclrtFuncHandle f, const char *api, sim_func **out);
 /* Keep the binary's code alive while a launch is queued or running. */
-void sim_bin_hold(sim_bin *b);
-void sim_bin_release(sim_bin *b);
+void sim_module_hold(sim_module *b);
+void sim_module_release(sim_module *b);
 /* Abandoned cores (core_hang.c) may run b's code for ever: never free it
  * (aclrtBinaryUnLoad then returns without waiting for its launches). */
-void sim_bin_keep(sim_bin *b);
+void sim_module_keep(sim_module *b);
 
 /* ---- args.c ---- */
 #define SIM_MAX_PARAMS 128

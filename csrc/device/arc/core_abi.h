@@ -336,7 +336,7 @@ int __arc_cross_core(int op, int mode, int flag);
 /* CrossCoreSetFlag mode 0: a barrier across every core of the caller's side
  * (all AICs or all AIVs) of the launch; when the last one has set `flag`,
  * each one's counter rises (core_mix.c).  Its own symbol, so the loader
- * runs such kernels with every block live at once (acl/binary.c). */
+ * runs such kernels with every block live at once (acl/module.c). */
 void __arc_cross_set_all(int flag);
 
 /* Pipe race detection (csrc/rt/analysis/race.c).  arc_core::dev[ARC_RACE_SLOT] is

@@ -105,7 +105,7 @@ static void launch_run(sim_task *t, sim_stream *s)
 static void launch_release(sim_task *t)
 {
     launch_task *l = (launch_task *)t;
-    sim_bin_release(l->f->bin);
+    sim_module_release(l->f->bin);
     free(l->args);
     free(l);
 }
@@ -246,7 +246,7 @@ static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_st
     l->opts = *o;
     l->args = block;
     l->args_size = block_size;
-    sim_bin_hold(f->bin);
+    sim_module_hold(f->bin);
     return sim_stream_push(s, &l->t, api);
 }
 

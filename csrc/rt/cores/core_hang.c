@@ -9,7 +9,7 @@
  * still in kernel code get the interrupt signal until they leave it.
  *
  * Stalls: a kernel without SyncAll runs on fewer threads than blocks (see
- * binary.c), but its blocks may still wait for each other through GM
+ * module.c), but its blocks may still wait for each other through GM
  * flags or atomics, which needs them to run at once (as on the NPU).  When
  * no block of such a launch has finished for STALL_NS and blocks are still
  * waiting to start, the watchdog doubles the launch's threads (extra

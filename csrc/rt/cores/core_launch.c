@@ -41,7 +41,7 @@ aclError core_launch_finish(launch_ctx *c, char *msg, size_t msglen)
     for (unsigned i = 0; i < c->ncores; i++)
         nab += c->cores[i]->abandoned;
     if (nab && r->bin)
-        sim_bin_keep(r->bin);
+        sim_module_keep(r->bin);
     for (uint32_t i = 0; nab && r->km && i < r->km->nparams; i++) { /* and the memory it was given */
         const arc_param *pa = &r->km->params[i];
         uintptr_t v;

@@ -2,7 +2,7 @@
 // object into this process with LLVM 19's LLJIT.  One LLJIT per process,
 // created on first use; one JITDylib per loaded binary.  Kernels may call
 // only what is defined for them explicitly: the runtime services passed
-// by binary.c (ARC_KERNEL_SYMBOLS) and an allow-list of libc/libm/compiler
+// by module.c (ARC_KERNEL_SYMBOLS) and an allow-list of libc/libm/compiler
 // builtins defined here by address.  Nothing is found with dlsym, which
 // would miss a library loaded RTLD_LOCAL (how Python loads extensions).
 // Every llvm::Error becomes a message; none reaches stderr.

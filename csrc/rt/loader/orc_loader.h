@@ -1,4 +1,4 @@
-/* orc_loader.h - the C face of the ORC loader (orc_loader.cpp), used by binary.c.
+/* orc_loader.h - the C face of the ORC loader (orc_loader.cpp), used by module.c.
  * One JITDylib per loaded binary; kernels resolve runtime entry points
  * (__arc_core, __arc_trap, ...) from an explicit table, never by dlsym,
  * because Python loads extension modules RTLD_LOCAL. */

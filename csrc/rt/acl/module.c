@@ -1,4 +1,4 @@
-/* binary.c - aclrtBinaryLoad*, aclrtBinaryGetFunction and function
+/* module.c - modules (loaded binaries): aclrtBinaryLoad*, aclrtBinaryGetFunction and function
  * queries.  A binary is an x86-64 ELF object with an ".arc_meta" section
  * (common/meta.h); loading checks the metadata (arch, host CPU, kernel
  * types), links the object with the ORC loader (orc_loader.cpp) and resolves
@@ -16,7 +16,7 @@
 #include "common/checksum.h"
 #include "rt/rt_internal.h"
 
-struct sim_bin {
+struct sim_module {
     uint32_t magic;
     sim_orc_image *img;
     arc_meta meta;
@@ -102,7 +102,7 @@ static aclError check_options(const char *api, const aclrtBinaryLoadOptions *o, 
     return ACL_SUCCESS;
 }
 
-static void bin_free(sim_bin *b)
+static void bin_free(sim_module *b)
 {
     for (uint32_t i = 0; b->funcs && i < b->meta.nkernels; i++) {
         sim_handle_del(&b->funcs[i]);
@@ -182,7 +182,7 @@ static int names_sync_all(const void *data, size_t length)
     return memmem(data, length, sym, sizeof sym) != NULL || memmem(data, length, x0, sizeof x0) != NULL;
 }
 
-static aclError load(const char *api, const void *data, size_t length, uint32_t magic, sim_bin **out)
+static aclError load(const char *api, const void *data, size_t length, uint32_t magic, sim_module **out)
 {
     char err[1024];
     size_t off, size;
@@ -194,7 +194,7 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "not a kernel binary: %s", err);
     if (sim_elf_check(data, length, err, sizeof err))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "corrupt kernel binary: %s", err);
-    sim_bin *b = calloc(1, sizeof *b);
+    sim_module *b = calloc(1, sizeof *b);
     if (!b)
         return sim_err(ACL_ERROR_BAD_ALLOC, api, "out of host memory");
     b->magic = SIM_MAGIC_BIN;
@@ -261,7 +261,7 @@ aclError aclrtBinaryLoadFromData(const void *data, size_t length, const aclrtBin
 {
     const char *api = "aclrtBinaryLoadFromData";
     uint32_t magic;
-    sim_bin *b;
+    sim_module *b;
     aclError rc = sim_rt_enter(api);
     if (rc)
         return rc;
@@ -326,7 +326,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
         free(buf);
         return sim_err(ACL_ERROR_INVALID_FILE, api, "cannot read '%s': got %zu of its %zu bytes", binPath, got, len);
     }
-    sim_bin *b;
+    sim_module *b;
     rc = load(api, buf, len, magic, &b);
     free(buf); /* the ORC loader keeps its own copy */
     if (rc)
@@ -335,7 +335,7 @@ aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *op
     return ACL_SUCCESS;
 }
 
-static aclError bin_resolve(aclrtBinHandle h, const char *api, sim_bin **out)
+static aclError bin_resolve(aclrtBinHandle h, const char *api, sim_module **out)
 {
     if (!h)
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "binHandle is NULL");
@@ -346,14 +346,14 @@ static aclError bin_resolve(aclrtBinHandle h, const char *api, sim_bin **out)
     return ACL_SUCCESS;
 }
 
-void sim_bin_hold(sim_bin *b)
+void sim_module_hold(sim_module *b)
 {
     pthread_mutex_lock(&b->mu);
     b->inflight++;
     pthread_mutex_unlock(&b->mu);
 }
 
-void sim_bin_release(sim_bin *b)
+void sim_module_release(sim_module *b)
 {
     pthread_mutex_lock(&b->mu);
     if (--b->inflight == 0)
@@ -361,7 +361,7 @@ void sim_bin_release(sim_bin *b)
     pthread_mutex_unlock(&b->mu);
 }
 
-void sim_bin_keep(sim_bin *b)
+void sim_module_keep(sim_module *b)
 {
     pthread_mutex_lock(&b->mu);
     b->kept = 1;
@@ -374,7 +374,7 @@ void sim_bin_keep(sim_bin *b)
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 {
     const char *api = "aclrtBinaryUnLoad";
-    sim_bin *b;
+    sim_module *b;
     aclError rc = sim_rt_enter(api);
     if (!rc)
         rc = bin_resolve(binHandle, api, &b);
@@ -396,7 +396,7 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle)
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName, aclrtFuncHandle *funcHandle)
 {
     const char *api = "aclrtBinaryGetFunction";
-    sim_bin *b;
+    sim_module *b;
     aclError rc = sim_rt_enter(api);
     if (!rc)
         rc = bin_resolve(binHandle, api, &b);
