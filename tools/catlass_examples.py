@@ -56,7 +56,11 @@ GEN = {
     "32_w4a8_matmul": "256 512 1024",
     "38_w4a4_matmul_per_token_per_channel_dequant": "256 512 1024",
     "40_flash_attention_infer_tla": "1 177 512 1 1 128 0 1 bf16 1",
+    "41_sparse_matmul_tla": "256 512 1024",
 }
+#: GEN scripts not named gen_data.py.  Their input/ and output/ (written
+#: beside the script) are copied to the run directory, as the README does.
+GEN_SCRIPT = {"41_sparse_matmul_tla": "sparse_gen_data.py"}
 
 #: gen_data.py scripts that import torch and never use it: without torch
 #: installed they run with an empty stand-in module.
@@ -77,7 +81,6 @@ FREE_NOTE = ("the example frees its workspace (aclrtFree) before aclrtSynchroniz
 KNOWN = {
     '32_w4a8_matmul': "run: " + FREE_NOTE,
     '38_w4a4_matmul_per_token_per_channel_dequant': "run: " + FREE_NOTE,
-    '41_sparse_matmul_tla': "build: error: use of undeclared identifier 'MmadWithSparse'",
     '102_dynamic_optimized_matmul': "build: error: 'dynamic_optimized_matmul.h' file not found; host code in the kernel source: <dynamic_optimized_matmul.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kernel file's h",
     '103_dynamic_optimized_quant_matmul_per_token_basic': "build: error: 'dynamic_optimized_matmul_w8a8.h' file not found; host code in the kernel source: <dynamic_optimized_matmul_w8a8.h> is a host-side header that this machine does not have (not installed); ascendrtc compiles a kerne",
 }
@@ -192,13 +195,17 @@ def run(src: str, ex: Example, work: str, timeout: float = 900, synced: bool = F
     if ex.name in GEN:
         d = os.path.join(work, "examples", ex.name)
         os.makedirs(d, exist_ok=True)
-        shutil.copy(os.path.join(src, "examples", ex.name, "gen_data.py"), d)
-        out, rc = er.run_command([sys.executable, "gen_data.py"] + GEN[ex.name].split(), timeout, "gen_data.py", cwd=d,
+        script = GEN_SCRIPT.get(ex.name, "gen_data.py")
+        shutil.copy(os.path.join(src, "examples", ex.name, script), d)
+        out, rc = er.run_command([sys.executable, script] + GEN[ex.name].split(), timeout, script, cwd=d,
                                  env=gen_env(ex, work))
         if rc != 0:
-            return {"ok": False, "stage": "gen_data.py", "output": out, "seconds": b["seconds"] + time.perf_counter() - t0}
+            return {"ok": False, "stage": script, "output": out, "seconds": b["seconds"] + time.perf_counter() - t0}
         cwd = os.path.join(work, "output", "bin")
         os.makedirs(cwd, exist_ok=True)
+        for sub in ("input", "output"):
+            if ex.name in GEN_SCRIPT and os.path.isdir(os.path.join(d, sub)):
+                shutil.copytree(os.path.join(d, sub), os.path.join(cwd, sub))
     env = dict(os.environ, ASCEND_SLOG_PRINT_TO_STDOUT="1")  # the runtime's errors: ACL_CHECK prints only the code
     out, rc = er.run_command([b["exe"]] + ex.args, timeout, "run", cwd=cwd, env=env)
     return {"ok": rc == 0 and PASS_LINE in out, "stage": "run", "output": out,

@@ -117,6 +117,7 @@
 #include "arc/cube_fill.h"
 #include "arc/mmad.h"
 #include "arc/fixpipe.h"
+#include "arc/mmad_sparse.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
 #include "arc/utils.h"
 #include "arc/tensor_ops.h"

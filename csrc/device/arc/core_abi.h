@@ -111,6 +111,11 @@ enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
 #define ARC_FB_OFF (4u * ARC_L0_SLOT + ARC_FB_SPAN - ARC_FB_SIZE)
 #define ARC_L0_META_OFF (5u * ARC_L0_SLOT)
 #define ARC_L0_META_BYTES 256u
+/* The 4:2 sparse index buffer LoadDataWithSparse fills and MmadWithSparse
+ * reads: a quarter of dav-2201's 64 KB L0B (the docs), 128 bytes of index
+ * per 512-byte L0B fractal, after the bookkeeping page of the last slot. */
+#define ARC_SPARSE_IDX_OFF (ARC_L0_META_OFF + ARC_L0_PAGE)
+#define ARC_SPARSE_IDX_SIZE (16u << 10)
 
 /* The calling core's state; valid for the whole block.  In kernel code it
  * is `const` (its value never changes while a kernel function runs), so the

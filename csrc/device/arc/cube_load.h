@@ -533,20 +533,6 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     LoadData<T, __cube::LOAD3D_FROM_REGISTERS>(dst, src, p);
 }
 
-/* APIs a header may name that the simulator does not run yet: a kernel
- * that calls one fails to compile naming it (a template's body is checked
- * only where it is used). */
-template <class... A> struct __not_simulated { static constexpr bool value = false; };
-struct LoadData2dParams {
-    uint16_t startIndex = 0, repeatTimes = 0, srcStride = 0, sid = 0, dstGap = 0;
-    bool ifTranspose = false;
-    uint8_t addrMode = 0;
-};
-template <class... A> inline void LoadDataWithSparse(A &&...)
-{
-    static_assert(__not_simulated<A...>::value, "AscendC::LoadDataWithSparse is not simulated yet by ascendrtc");
-}
-
 inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode &mode)
 {
     ARC_CHECK(mode == FmatrixMode::FMATRIX_LEFT, "AscendC::SetFmatrix",

@@ -115,15 +115,24 @@ public:
     uint64_t size_ = 0;
 };
 
+/* CANN's TBuffAddr: a local tensor's address as LocalTensor::address_
+ * holds it and SetAddr copies it (CATLASS moves tensors this way): here the
+ * tensor's own address, length, room left and position seen as one struct. */
+struct TBuffAddr {
+    void *bufferAddr;
+    uint32_t dataLen;
+    uint32_t bufferCap;
+    TPosition logicPos;
+};
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
-    LocalTensor() = default;
-    LocalTensor(T *addr, uint32_t bytes, TPosition pos)
-        : addr_(addr), bytes_(bytes), cap_(bytes), pos_(pos) {}
+    LocalTensor() : address_{nullptr, 0, 0, TPosition::VECCALC} {}
+    LocalTensor(T *addr, uint32_t bytes, TPosition pos) : address_{(void *)addr, bytes, bytes, pos} {}
     /* Static tensor without a TPipe: `tileSize` elements at byte offset
      * `addr` of the position's memory (UB, or L1 for A1/B1/C1). */
-    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : pos_(pos)
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : address_{nullptr, 0, 0, pos}
     {
         __detail::Arena a = __detail::arena_of(pos);
         uint64_t size = a.size;
@@ -137,12 +146,8 @@ public:
         cap_ = (uint32_t)(size - addr);
     }
 
-    /* CANN's tensor address object (TBuffAddr) is not simulated: a kernel
-     * that calls SetAddr fails to compile naming it. */
-    template <class A> void SetAddr(const A &)
-    {
-        static_assert(sizeof(A) == 0, "AscendC::LocalTensor::SetAddr (a TBuffAddr) is not simulated yet by ascendrtc");
-    }
+    /* Takes another tensor's address_ (its address, length and position). */
+    void SetAddr(const TBuffAddr &a) { address_ = a; }
 
     /* Moves the address and shrinks the length. */
     LocalTensor operator[](uint32_t offset) const
@@ -231,10 +236,15 @@ public:
     void Print() const {}
     void Print(uint32_t) const {}
 
-    T *addr_ = nullptr;
-    uint32_t bytes_ = 0;  /* this tensor's length */
-    uint32_t cap_ = 0;    /* bytes from addr_ to the end of its buffer */
-    TPosition pos_ = TPosition::VECCALC;
+    union { /* the fields, or the same as CANN's TBuffAddr address_ */
+        struct {
+            T *addr_;
+            uint32_t bytes_;  /* this tensor's length */
+            uint32_t cap_;    /* bytes from addr_ to the end of its buffer */
+            TPosition pos_;
+        };
+        TBuffAddr address_;
+    };
     int32_t tag_ = 0;
 };
 
