@@ -18,6 +18,7 @@ $ASC_DEVKIT_SRC (a work tree).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -43,121 +44,33 @@ NEEDS = (
 
 
 #: Examples that do not pass yet, with the first error of their run
-#: (docs/compatibility.md shows the same); tests/test_devkit_examples.py
-#: expects them to fail (strictly: one that starts passing must leave).
-#: Measured at asc-devkit 82b89a15f: every example of the test's default
-#: sample, and the ones the full runs reached.
-KNOWN = {
-    '01_simd_cpp_api/02_features/00_framework/00_pytorch/pybind':
-        "ModuleNotFoundError: No module named 'torch'",
-    '01_simd_cpp_api/03_basic_api/01_memory_vector_compute/transpose':
-        "error: no type named 'TransposeParamsExt' in namespace 'AscendC'",
-    '01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad_load3dv2':
-        '[ERROR] result error',
-    '01_simd_cpp_api/03_basic_api/05_sync_control/task_sync':
-        "error: no member named 'WaitPreTaskEnd' in namespace 'AscendC'",
-    '01_simd_cpp_api/03_basic_api/09_utils/gm_by_dcache':
-        "error: no member named 'ReduceRepeat' in namespace 'AscendC'",
-    '01_simd_cpp_api/04_advanced_api/00_matmul/matmul_async_iterate_all':
-        "error: no type named 'TCubeTiling' in namespace 'optiling'; did you mean simply 'TCubeTiling'?",
-    '01_simd_cpp_api/04_advanced_api/00_matmul/matmul_fp8':
-        "error: no member named 'op_key' in namespace '__arc_tiling'",
-    '01_simd_cpp_api/04_advanced_api/00_matmul/matmul_l2cache':
-        "error: no template named 'forward' in namespace 'AscendC::Std'; did you mean 'std::forward'?",
-    '01_simd_cpp_api/04_advanced_api/00_matmul/matmul_partial_output':
-        "error: no member named 'isPartialOutput' in 'MatmulConfig'",
-    '01_simd_cpp_api/04_advanced_api/00_matmul/matmul_tscm_src_vecout':
-        "error: no member named 'TSCM' in namespace 'AscendC'",
-    '01_simd_cpp_api/04_advanced_api/01_activation/softmaxflashv2':
-        "error: expected ';' after expression",
-    '01_simd_cpp_api/04_advanced_api/02_normalization/rmsnorm':
-        "error: unexpected type name 'uint8_t': expected expression",
-    '01_simd_cpp_api/04_advanced_api/05_sort/topk':
-        "error: unknown type name 'TopkTiling'",
-    '01_simd_cpp_api/04_advanced_api/08_transpose/transdata':
-        "error: no type named 'TransDataConfig' in namespace 'AscendC'",
-    '01_simd_cpp_api/04_advanced_api/10_math/clamp':
-        "error: no member named 'Clamp' in namespace 'AscendC'",
-    '01_simd_cpp_api/04_advanced_api/10_math/isfinite':
-        "error: use of undeclared identifier 'KERNEL_ERROR'",
-    '01_simd_cpp_api/05_best_practices/03_fusion_compute/matmul_gelu_high_performance':
-        'error: excess elements in struct initializer',
-    '01_simd_cpp_api/06_compatibility_guide/set_loaddata_boundary':
-        "error: redefinition of 'CubeFormat'",
-    '02_simd_c_api/03_c_api/00_data_movement/data_copy_gm2l1':
-        "error: use of undeclared identifier 'asc_copy_gm2l1'",
-    '02_simd_c_api/03_c_api/02_reg_vector_compute/gather':
-        'the example reads 512 bytes of its 256-byte half input (asc_copy_gm2ub_align with block_length * 4 '
-        'bytes for 2-byte elements): the GM check reports the read past the allocation',
-    '01_simd_cpp_api/03_basic_api/00_data_movement/copy_in_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '01_simd_cpp_api/03_basic_api/00_data_movement/copy_out_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/cast':
-        "error: no type named 'CastTrait' in namespace 'AscendC::Reg'",
-    '01_simd_cpp_api/03_basic_api/02_reg_vector_compute/trait':
-        "error: static assertion failed due to requirement 'RegTraitNumTwo.num == 1': AscendC::Reg::RegTensor: RegTraitNumTwo (two VL) is not simulated",
-    '01_simd_cpp_api/03_basic_api/03_matrix_compute/batch_matmul_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '01_simd_cpp_api/03_basic_api/03_matrix_compute/conv2d_forward_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '01_simd_cpp_api/03_basic_api/03_matrix_compute/mmad_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '01_simd_cpp_api/05_best_practices/01_matrix_compute/matmul_mxfp4_tensor_api_high_performance':
-        "error: 'tensor_api/tensor.h' file not found; host code in the kernel source: <tensor_api/tensor.h> is a host-side header that this machine does not have (not in",
-    '02_simd_c_api/00_introduction/04_reg_base_add_compute/c_api_simd_add':
-        "error: use of undeclared identifier 'asc_load'",
-    '02_simd_c_api/03_c_api/02_reg_vector_compute/cast':
-        "error: use of undeclared identifier 'asc_loadalign_unpack'",
-    '01_simd_cpp_api/05_best_practices/02_reg_compute/gelu_eltwise_high_performance':
-        'race check (a false positive): the last Reg::LoadAlign of a tile reads a whole 256-byte register, '
-        '128 bytes past its masked lanes into the other ping-pong buffer MTE2 is filling; the launch fails, the '
-        'example ignores the error and checks zeros (ASCENDRTC_RACE_CHECK=warn computes the golden result)',
-    '03_simt_api/02_features/06_compile/01_separate_compile':
-        '-dc: relocatable device code (device functions linked across files) is not simulated',
-    '05_simd_simt_hybrid/02_best_practices/simd_simt_hash_table_mte_queue':
-        "asc_shfl: thread (33,0,0) of block (2,0,0) reads lane 0, which is not active (at "
-        "hash_table_mte_queue.asc:358): its drain loop needs a warp's lanes to read the ring counters together "
-        "(on the NPU they execute together); the simulator runs them one after another between points, lane 0 "
-        "leaves the loop first (the VF's wait for its SIMD side itself is simulated)",
-    '05_simd_simt_hybrid/02_best_practices/simd_simt_matrix_transpose':
-        "error: use of undeclared identifier 'transpose_naive_kernel'; did you mean 'transpose_ub_pad_db_kernel'? "
-        "(a __vector__ kernel that #if leaves out is still named in the single-source program's entries)",
-    '03_simt_api/03_best_practices/00_memory_optimizations/cache_hint':
-        'the example reads sin_table[TABLE_SIZE], one float past its 32 KiB aclrtMalloc allocation (x*L/pi '
-        'rounds up to L just under pi; on Ascend 950 aclrtMalloc adds no 32-byte tail): the read faults, '
-        '0 bytes past the end of the allocation',
-    '03_simt_api/02_features/00_framework/00_pytorch/torch_library_roll':
-        "error: 'torch/extension.h' file not found",
-    '01_simd_cpp_api/00_introduction/02_matrix/matmul_advanced_api':
-        "error: no member named 'cout' in namespace 'std'",
-    '01_simd_cpp_api/00_introduction/02_matrix/matmul_basic_api':
-        "error: no matching member function for call to 'Alloc'",
-    '01_simd_cpp_api/00_introduction/02_matrix/matmul_tensor_api':
-        "error: 'tensor_api/tensor.h' file not found",
-    '01_simd_cpp_api/00_introduction/03_fusion_operation/matmul_leakyrelu_advanced_api':
-        "error: no member named 'cout' in namespace 'std'",
-    '01_simd_cpp_api/00_introduction/03_fusion_operation/matmul_leakyrelu_basic_api':
-        "error: use of undeclared identifier 'QuantMode_t'; did you mean 'AscendC::QuantMode_t'?",
-    '01_simd_cpp_api/01_utilities/00_printf/simple_printf':
-        "error: no matching member function for call to 'Alloc'",
-    '01_simd_cpp_api/01_utilities/01_assert':
-        "error: no matching member function for call to 'Alloc'",
-    '01_simd_cpp_api/01_utilities/02_dump/simd_vf_dump':
-        "error: use of undeclared identifier 'asc_dump_reg'; did you mean 'asc_dump_gm'?",
-    '01_simd_cpp_api/01_utilities/02_dump/simple_dump':
-        "error: no matching member function for call to 'Alloc'",
-    '01_simd_cpp_api/01_utilities/03_clock':
-        'error: "SIMT kernels (simt_api/asc_simt.h) compile with --enable-simt and --npu-arch=dav-3510"',
-    '01_simd_cpp_api/02_features/00_framework/00_pytorch/ge_torchair':
-        "ModuleNotFoundError: No module named 'torch'",
-    '01_simd_cpp_api/02_features/00_framework/00_pytorch/torch_library':
-        "ModuleNotFoundError: No module named 'torch'",
-    '01_simd_cpp_api/02_features/00_framework/01_tensorflow/tensorflow_custom':
-        "ModuleNotFoundError: No module named 'tensorflow'",
-    '01_simd_cpp_api/02_features/00_framework/02_onnx/onnx_plugin':
-        "ModuleNotFoundError: No module named 'onnx'",
-}
+#: (docs/compatibility.md shows the same), in devkit_known.json;
+#: tests/test_devkit_examples.py expects them to fail (strictly: one that
+#: starts passing must leave).  Measured at asc-devkit 82b89a15f;
+#: ``--update-known`` rewrites the entries of the examples a run covered.
+KNOWN_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "devkit_known.json")
+with open(KNOWN_PATH, encoding="utf-8") as _f:
+    KNOWN = json.load(_f)
+
+
+def update_known(results, path=KNOWN_PATH):
+    """Rewrites the KNOWN entries of the examples in `results` ((rel, ok,
+    why) rows): a pass leaves, a failure gets its first error, except that
+    a hand-written explanation (not a compiler's or tool's first line) stays
+    while the example still fails."""
+    known = dict(KNOWN)
+    for rel, ok, why in results:
+        if ok:
+            known.pop(rel, None)
+        elif rel not in known or _machine_reason(known[rel]):
+            known[rel] = why
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(dict(sorted(known.items())), f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
+def _machine_reason(text):
+    return bool(re.match(r"(?:error|fatal error|make|bash|CMake|ModuleNotFoundError|ascendrtc)\b|\[ERROR\]", text))
 
 
 #: Examples whose README quotes another scenario's pass line than the one
@@ -261,6 +174,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--filter", default="", help="only examples whose path contains this")
     ap.add_argument("--table", action="store_true", help="print a markdown table")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--update-known", action="store_true", help="rewrite devkit_known.json's entries for this run")
+    ap.add_argument("--json", metavar="PATH", help="write [rel, arch, ok, reason] rows to PATH")
     a = ap.parse_args(argv)
     src = os.environ.get("ASC_DEVKIT_SRC")
     if not src or not os.path.isdir(os.path.join(src, "examples")):
@@ -276,6 +191,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         rows = er.run_all(exs, one)
     for line in er.known_drift([(ex.rel, ok) for ex, ok, _, _ in rows], KNOWN):
         print(line, file=sys.stderr)
+    if a.update_known:
+        update_known([(ex.rel, ok, why) for ex, ok, why, _ in rows])
+    if a.json:
+        with open(a.json, "w", encoding="utf-8") as f:
+            json.dump([[ex.rel, ex.arch, ok, why] for ex, ok, why, _ in rows], f, indent=0, ensure_ascii=False)
     npass = sum(1 for r in rows if r[1])
     if a.table:
         print(f"| example | arch | result |\n|---|---|---|")

@@ -38,17 +38,23 @@ aclError sim_err(aclError code, const char *api, const char *fmt, ...) __attribu
 aclError sim_err_raw(aclError code, const char *msg);
 
 /* ---- handle.c: registry of live handles ---- */
-enum sim_kind { SIM_K_STREAM = 1, SIM_K_EVENT, SIM_K_BIN, SIM_K_FUNC, SIM_K_ARGS };
+enum sim_kind { SIM_K_STREAM = 1, SIM_K_EVENT, SIM_K_BIN, SIM_K_FUNC, SIM_K_ARGS, SIM_K_CONTEXT };
 #define SIM_MAGIC_STREAM 0x5354524du /* "STRM" */
 #define SIM_MAGIC_EVENT 0x45564e54u  /* "EVNT" */
 #define SIM_MAGIC_BIN 0x42494e41u    /* "BINA" */
 #define SIM_MAGIC_FUNC 0x46554e43u   /* "FUNC" */
 #define SIM_MAGIC_ARGS 0x41524753u   /* "ARGS" */
+#define SIM_MAGIC_CONTEXT 0x43545854u /* "CTXT" */
 
 void sim_handle_add(const void *p, int kind);
 void sim_handle_del(const void *p);
 /* 1 when p is a live handle of `kind` whose first word is `magic`. */
 int sim_handle_ok(const void *p, int kind, uint32_t magic);
+
+/* ---- device.c ---- */
+/* ACL_SUCCESS for the one simulated device (id 0), else
+ * ACL_ERROR_RT_INVALID_DEVICEID with a message naming api. */
+aclError sim_check_device(int64_t id, const char *api);
 
 /* ---- init.c ---- */
 /* Implicit initialisation for every runtime entry point; fails (with a

@@ -48,6 +48,14 @@ template <unsigned N> struct rank_of {
 };
 } // namespace __arc_tiling
 
+/* A single-source program (a kernel file with host code, program_host.h):
+ * its tiling classes are the host part's (CANN's tiling DSL is host-side
+ * only; such a file's kernels read their own plain structs), whether
+ * kernel_operator.h or tiling/tiling_api.h comes first. */
+#if defined(__ASCENDRTC_HOST_CODE__) && !defined(ASCENDRTC_TILING_HOST)
+#define ASCENDRTC_TILING_HOST 1
+#endif
+
 #ifndef ASCENDRTC_TILING_HOST
 /* ------------------------------------------------------------ kernel mode */
 

@@ -20,7 +20,9 @@
     X(dbL0C) X(ALayoutInfoB) X(ALayoutInfoS) X(ALayoutInfoN) X(ALayoutInfoG) X(ALayoutInfoD)         \
     X(BLayoutInfoB) X(BLayoutInfoS) X(BLayoutInfoN) X(BLayoutInfoG) X(BLayoutInfoD) X(CLayoutInfoB)  \
     X(CLayoutInfoS1) X(CLayoutInfoN) X(CLayoutInfoG) X(CLayoutInfoS2) X(BatchNum) X(mxTypePara)
-#ifndef ASCENDRTC_TILING_HOST
+/* The plain struct in the global namespace for kernels, and in a
+ * single-source program (whose kernels name it so) next to the host class. */
+#if !defined(ASCENDRTC_TILING_HOST) || defined(__ASCENDRTC_HOST_CODE__)
 #define ARC_TCUBE_FIELD_(f) int32_t f;
 struct TCubeTiling {
     ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
@@ -44,15 +46,6 @@ struct TCubeTiling {
 } // namespace tiling
 } // namespace AscendC
 #undef ARC_TCUBE_FIELD_
-#ifdef BEGIN_TILING_DATA_DEF
-#define ARC_TCUBE_FIELD_(f) TILING_DATA_FIELD_DEF(int32_t, f)
-namespace optiling {
-BEGIN_TILING_DATA_DEF(TCubeTiling)
-ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
-END_TILING_DATA_DEF;
-} // namespace optiling
-#undef ARC_TCUBE_FIELD_
-#endif
 #endif
 
 /* ---- Advanced API tiling structs (PadTiling, UnPadTiling, SoftMaxTiling,
@@ -67,3 +60,19 @@ END_TILING_DATA_DEF;
 #endif
 
 #endif /* ARC_KERNEL_TILING_H_ */
+
+/* optiling::TCubeTiling, the host tiling class (set_/get_ per field, the
+ * same bytes), wherever the tiling DSL is in host mode.  Outside the guard:
+ * a single-source program may include this header (kernel mode, the plain
+ * struct) before tiling/tiling_api.h brings the DSL in host mode, which
+ * includes it again for this part. */
+#if defined(ARC_TILING_DSL_HOST_) && !defined(ARC_KERNEL_TILING_TCUBE_HOST_)
+#define ARC_KERNEL_TILING_TCUBE_HOST_
+#define ARC_TCUBE_FIELD_(f) TILING_DATA_FIELD_DEF(int32_t, f)
+namespace optiling {
+BEGIN_TILING_DATA_DEF(TCubeTiling)
+ARC_TCUBE_TILING_FIELDS(ARC_TCUBE_FIELD_)
+END_TILING_DATA_DEF;
+} // namespace optiling
+#undef ARC_TCUBE_FIELD_
+#endif

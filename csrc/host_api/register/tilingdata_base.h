@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits> /* CANN's host headers bring it in; op_host code relies on that */
+/* and <iostream>: the examples' host code (std::cout after tiling/tiling_api.h) relies on that */
+#include <iostream>
 
 #define ASCENDRTC_TILING_HOST 1
 #include "arc/tiling_dsl.h"

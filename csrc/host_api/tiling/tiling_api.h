@@ -10,8 +10,15 @@
 #if __has_include("lib/matmul/matmul_tiling_api.h")
 #include "lib/matmul/matmul_tiling_api.h"
 #endif
+#include "exe_graph/runtime/shape.h"
+namespace AscendC {
+/* The shape the advanced API's host tiling functions take (built from a
+ * std::vector<int64_t> of dims): ge::Shape's interface. */
+using TensorShape = ge::Shape;
+} // namespace AscendC
 #if __has_include("lib/adv_tiling_api.h")
 #include "lib/adv_tiling_api.h"
 #endif
+#include "lib/adv_elem_tiling_api.h"
 
 #endif

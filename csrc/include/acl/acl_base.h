@@ -34,6 +34,13 @@ ARC_ACL_ERRORS(ARC_ACL_ERROR_CONST)
 /* Text of the most recent error on this thread (never NULL). */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
 
+/* IEEE binary16 bits, as host code holds half data. */
+typedef uint16_t aclFloat16;
+/* Exact widening. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+/* Rounded to nearest, ties to even; overflow gives infinity, NaN stays NaN. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
 #ifdef __cplusplus
 }
 #endif

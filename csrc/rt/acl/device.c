@@ -2,7 +2,7 @@
  * aclrtSetDevice is optional: runtime calls work on device 0 without it. */
 #include "rt/rt_internal.h"
 
-static aclError check_id(int64_t id, const char *api)
+aclError sim_check_device(int64_t id, const char *api)
 {
     if (id != 0)
         return sim_err(ACL_ERROR_RT_INVALID_DEVICEID, api,
@@ -14,7 +14,7 @@ static aclError check_id(int64_t id, const char *api)
 aclError aclrtSetDevice(int32_t deviceId)
 {
     aclError rc = sim_rt_enter("aclrtSetDevice");
-    return rc ? rc : check_id(deviceId, "aclrtSetDevice");
+    return rc ? rc : sim_check_device(deviceId, "aclrtSetDevice");
 }
 
 /* Waits for the device's queued work; streams and memory stay valid. */
@@ -22,7 +22,7 @@ aclError aclrtResetDevice(int32_t deviceId)
 {
     aclError rc = sim_rt_enter("aclrtResetDevice");
     if (!rc)
-        rc = check_id(deviceId, "aclrtResetDevice");
+        rc = sim_check_device(deviceId, "aclrtResetDevice");
     return rc ? rc : sim_stream_sync_all("aclrtResetDevice");
 }
 
@@ -81,7 +81,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value
     const char *api = "aclrtGetDeviceInfo";
     aclError rc = sim_rt_enter(api);
     if (!rc)
-        rc = check_id(deviceId, api);
+        rc = sim_check_device(deviceId, api);
     if (rc)
         return rc;
     if (!value)

@@ -102,6 +102,13 @@ aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
     return create("aclrtCreateEventWithFlag", event, flag);
 }
 
+/* The "Ex" form: on the NPU its events do not count against the stream's
+ * hardware event slots; the simulator has one limit for both. */
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+    return create("aclrtCreateEventExWithFlag", event, flag);
+}
+
 /* Safe while records or waits are queued: the event is freed after them. */
 aclError aclrtDestroyEvent(aclrtEvent event)
 {

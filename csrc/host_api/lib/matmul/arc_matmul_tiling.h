@@ -72,7 +72,10 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
         return -1;
     }
     /* Multi-core split: the (mc, nc) grid with the smallest per-core block
-     * (then the fewest cores); blocks rounded to 16 rows/columns. */
+     * (then the fewest cores, then the most M blocks: CANN's tiling splits
+     * M first, which kernels that offset only A and C by the block index
+     * rely on, e.g. asc-devkit's matmul_advanced_api); blocks rounded to 16
+     * rows/columns. */
     int64_t sM = in->singleM, sN = in->singleN, sK = in->singleK > 0 ? in->singleK : Ka;
     if (sM <= 0 || sN <= 0) {
         int64_t best = -1, bm = M, bn = N;
@@ -87,7 +90,7 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
             if (used > cores) continue;
             /* cost: the block's MACs plus its A and B loads */
             int64_t cost = cm * cn + (cm + cn) * 8;
-            if (best < 0 || cost < best || (cost == best && cm * cn * used < bm * bn * arc_mm_ceil(M, bm) * arc_mm_ceil(N, bn))) {
+            if (best < 0 || cost < best || (cost == best && cm * cn * used <= bm * bn * arc_mm_ceil(M, bm) * arc_mm_ceil(N, bn))) {
                 best = cost;
                 bm = cm;
                 bn = cn;

@@ -1,0 +1,146 @@
+/* adv_elem_tiling_api.h - the scratch sizes of the advanced API's
+ * element-wise functions (Exp, Sigmoid, Gelu, Quantize, ...), for the host
+ * code of op projects and single-source programs:
+ * AscendC::Get<Name>MaxMinTmpSize and its older spellings.
+ *
+ * The sizes are ascendrtc's, as for the row-wise APIs (adv_tiling.h): the
+ * simulated kernels need no scratch, so min is one 256-byte repeat of float
+ * intermediates and max the float intermediates of every element (32-byte
+ * aligned, at least min); the figures the NPU uses are not public.  A bad
+ * shape or type size leaves both zero and says why on stderr. */
+#ifndef ARC_HOST_ADV_ELEM_TILING_API_H_
+#define ARC_HOST_ADV_ELEM_TILING_API_H_
+
+#include <stdint.h>
+#include <stdio.h>
+
+namespace AscendC {
+namespace arc_detail {
+/* The sizes for `count` elements of `type_size` bytes (1, 2, 4 or 8). */
+inline void elem_scratch(uint64_t count, uint32_t type_size, const char *api, uint32_t &maxValue,
+                         uint32_t &minValue)
+{
+    maxValue = minValue = 0;
+    if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
+        fprintf(stderr, "ascendrtc: %s: typeSize %u is not 1, 2, 4 or 8 bytes\n", api, type_size);
+        return;
+    }
+    if (count == 0) {
+        fprintf(stderr, "ascendrtc: %s: the shape has no elements\n", api);
+        return;
+    }
+    const uint64_t repeat = 256, all = (count + 7) / 8 * 32;
+    minValue = (uint32_t)repeat;
+    maxValue = (uint32_t)(all < repeat ? repeat : all > 0xffffffffu ? 0xffffffffu : all);
+}
+template <class Shape> inline uint64_t elem_count(const Shape &s)
+{
+    uint64_t n = s.GetDimNum() ? 1 : 0;
+    for (size_t i = 0; i < (size_t)s.GetDimNum(); i++)
+        n = s.GetDim(i) > 0 ? n * (uint64_t)s.GetDim(i) : 0;
+    return n;
+}
+} // namespace arc_detail
+
+/* (shape, typeSize, isReuseSource, max, min) */
+#define ARC_ELEM_TMP_REUSE(X)                                                                                     \
+    X(Acos) X(Acosh) X(Asin) X(Asinh) X(Atan) X(Atanh) X(Axpy) X(Ceil) X(Clamp) X(Cos) X(Cosh) X(Digamma) X(Erf)   \
+    X(Erfc) X(Exp) X(Floor) X(Fmod) X(Frac) X(GeGLU) X(Lgamma) X(Log) X(Round) X(Sigmoid) X(Sign) X(Sin) X(Sinh)   \
+    X(Tan) X(Tanh) X(Trunc) X(Xor) X(DropOut)
+#define ARC_ELEM_TMP_REUSE_DEF(N)                                                                                 \
+    template <class Shape>                                                                                        \
+    inline void Get##N##MaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,   \
+                                      uint32_t &maxValue, uint32_t &minValue)                                     \
+    {                                                                                                             \
+        (void)isReuseSource;                                                                                      \
+        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "MaxMinTmpSize", maxValue,  \
+                                 minValue);                                                                       \
+    }
+ARC_ELEM_TMP_REUSE(ARC_ELEM_TMP_REUSE_DEF)
+#undef ARC_ELEM_TMP_REUSE_DEF
+#undef ARC_ELEM_TMP_REUSE
+
+/* Silu and Swish keep their older name, Get<Name>TmpSize. */
+#define ARC_ELEM_TMP_OLD(N)                                                                                       \
+    template <class Shape>                                                                                        \
+    inline void Get##N##TmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,         \
+                                uint32_t &maxValue, uint32_t &minValue)                                           \
+    {                                                                                                             \
+        (void)isReuseSource;                                                                                      \
+        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "TmpSize", maxValue,        \
+                                 minValue);                                                                       \
+    }
+ARC_ELEM_TMP_OLD(Silu)
+ARC_ELEM_TMP_OLD(Swish)
+#undef ARC_ELEM_TMP_OLD
+
+/* (shape, typeSize, max, min) */
+#define ARC_ELEM_TMP_PLAIN(N)                                                                                     \
+    template <class Shape>                                                                                        \
+    inline void Get##N##MaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,         \
+                                      uint32_t &minValue)                                                         \
+    {                                                                                                             \
+        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "MaxMinTmpSize", maxValue,  \
+                                 minValue);                                                                       \
+    }
+ARC_ELEM_TMP_PLAIN(AscendQuant)
+ARC_ELEM_TMP_PLAIN(AscendDequant)
+ARC_ELEM_TMP_PLAIN(Quantize)
+ARC_ELEM_TMP_PLAIN(Dequantize)
+#undef ARC_ELEM_TMP_PLAIN
+
+/* Rint takes the platform first. */
+template <class Platform, class Shape>
+inline void GetRintMaxMinTmpSize(const Platform &, const Shape &srcShape, const uint32_t typeSize,
+                                 const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)isReuseSource;
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetRintMaxMinTmpSize", maxValue, minValue);
+}
+
+/* SwiGLU puts isReuseSource last. */
+template <class Shape>
+inline void GetSwiGLUMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,
+                                   uint32_t &minValue, const bool isReuseSource = false)
+{
+    (void)isReuseSource;
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetSwiGLUMaxMinTmpSize", maxValue,
+                             minValue);
+}
+
+/* Gelu (and FasterGelu) give the two sizes by separate calls. */
+template <class Shape> inline uint32_t GetGeluMaxTmpSize(const Shape &srcShape, const uint32_t typeSize)
+{
+    uint32_t mx = 0, mn = 0;
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetGeluMaxTmpSize", mx, mn);
+    return mx;
+}
+template <class Shape> inline uint32_t GetGeluMinTmpSize(const Shape &srcShape, const uint32_t typeSize)
+{
+    uint32_t mx = 0, mn = 0;
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetGeluMinTmpSize", mx, mn);
+    return mn;
+}
+
+/* Sum takes the element count of a row. */
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)isReuseSource;
+    arc_detail::elem_scratch(n, typeSize, "GetSumMaxMinTmpSize", maxValue, minValue);
+}
+
+/* Power: base and exponent shapes (one may be the scalar {1}); the larger counts. */
+template <class Shape>
+inline void GetPowerMaxMinTmpSize(const Shape &baseShape, const Shape &expShape, const bool typeIsInt,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t &maxValue,
+                                  uint32_t &minValue)
+{
+    (void)typeIsInt;
+    (void)isReuseSource;
+    uint64_t a = arc_detail::elem_count(baseShape), b = arc_detail::elem_count(expShape);
+    arc_detail::elem_scratch(a > b ? a : b, typeSize, "GetPowerMaxMinTmpSize", maxValue, minValue);
+}
+} // namespace AscendC
+
+#endif

@@ -1,0 +1,23 @@
+"""The host API single-source programs use next to their kernels, as
+CANN's asc-devkit examples do (tests/cc_programs/host_tiling.asc): the
+tiling DSL in host mode whatever the include order, optiling::TCubeTiling,
+<iostream> through the host tiling headers, contexts, aclFloat16, and the
+advanced API's element-wise scratch sizes (csrc/host_api/lib/adv_elem_tiling_api.h)."""
+import os
+import subprocess
+
+from test_cc import PROGS, cc, pytestmark  # noqa: F401  (the same skip)
+
+
+def test_host_tiling_program(tmp_path):
+    exe = tmp_path / "host_tiling"
+    r = cc(tmp_path, os.path.join(PROGS, "host_tiling.asc"), "-o", str(exe), "--npu-arch=dav-2201")
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
+    # 400 floats: one 256-byte repeat at least, all of them (1600 bytes) at most
+    assert "exp scratch 256..1600" in p.stdout
+    assert "gelu min 256" in p.stdout
+    assert "half 0x4100 -> 2.5" in p.stdout  # 2.5 = 1.25 * 2^1: exponent 16, mantissa 0x100
+    assert "GetSigmoidMaxMinTmpSize: the shape has no elements" in p.stderr
+    assert "PASS: 0 wrong" in p.stdout
