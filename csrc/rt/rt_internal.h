@@ -472,6 +472,13 @@ aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
 /* Runs block b's threads from their stop points until all returned (1),
  * or, may_wait, until every live one spins (0: a VF waiting). */
 int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait);
+/* "thread (x,y,z) of block (x,y,z)" for thread t of block b */
+void sim_simt_thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, size_t n);
+/* The shared-UB race check of a pure SIMT block (analysis/race_simt.c):
+ * its shadow and first epoch (ub_bytes: the core's UB), a barrier's new
+ * epoch. */
+void sim_simt_ub_begin(arc_simt_block_ctx *b, const arc_simt_desc *d, unsigned long long ub_bytes);
+void sim_simt_ub_barrier(arc_simt_block_ctx *b);
 /* The thread's frame buffer, now the caller's (a VF going in flight). */
 unsigned char *sim_simt_take_frames(void);
 /* Whether this core is running a hybrid kernel's SIMT VF (asc_vf_call),

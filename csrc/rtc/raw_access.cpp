@@ -56,7 +56,7 @@ bool users_code(const llvm::Instruction &in, llvm::StringRef device_root)
 
 // Whether p may point into UB or GM: not a local variable, a global or the
 // core's own state (__arc_core(): the device API's macros expand in user
-// code).
+// code), nor a SIMT block's shared UB where simt_ubcheck.cpp checks it.
 bool may_be_device_memory(const llvm::Value *p)
 {
     const llvm::Value *o = llvm::getUnderlyingObject(p, 0);
@@ -67,7 +67,7 @@ bool may_be_device_memory(const llvm::Value *p)
     if (auto *c = llvm::dyn_cast<llvm::CallBase>(o))
         if (const llvm::Function *f = c->getCalledFunction(); f && f->getName() == "__arc_core")
             return false;
-    return !simt_thread_state(o);
+    return !simt_thread_state(o) && !simt_checked_ub(o);
 }
 
 // The accesses one instruction makes that are to be reported.

@@ -55,6 +55,7 @@
 
 #include "simt_prepare.h"
 #include "simt_spin.h"
+#include "simt_ubcheck.h"
 
 using namespace llvm;
 
@@ -66,6 +67,9 @@ namespace {
 // bounds known, LLVM proves blockIdx.x * blockDim.x + threadIdx.x does not
 // wrap, so a thread's index is affine in the thread loop and the loop
 // vectorises with consecutive loads and stores.
+// The suffix of the checked run functions' names.
+const char *const kChecked = "_checked";
+
 void dim_range(LoadInst *l, unsigned which, unsigned max_threads)
 {
     uint64_t lo = 1, hi = which >= ARC_SIMT_GDIM ? ARC_SIMT_MAX_BLOCKS + 1ull : max_threads + 1ull;
@@ -181,8 +185,9 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         error("__launch_bounds__ of SIMT kernel " + id + " must be a constant in [1, 2048]");
     K.max_threads = lb > 0 ? (unsigned)lb : 1024;
 
-    // thr(ctx, args, frame, x, y, z, s) -> next point, or -1 when the thread returned
-    auto *thrT = FunctionType::get(i32, {ptr, ptr, ptr, i32, i32, i32, i32}, false);
+    // thr(ctx, args, frame, x, y, z, s, chk) -> next point, or -1 when the
+    // thread returned; chk: check the shared UB for races (simt_ubcheck.cpp)
+    auto *thrT = FunctionType::get(i32, {ptr, ptr, ptr, i32, i32, i32, i32, Type::getInt1Ty(C)}, false);
     Function *nf = Function::Create(thrT, GlobalValue::InternalLinkage, "__arc_simt_thr_" + id, m);
     AttributeSet fa = F->getAttributes().getFnAttrs();
     nf->setAttributes(AttributeList::get(C, AttributeList::FunctionIndex, AttrBuilder(C, fa)));
@@ -290,6 +295,31 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         });
     }
 
+    // Shared-UB accesses, checked for races between the block's threads in
+    // the checked run functions -- not in a kernel that spins: it orders
+    // its threads through memory, which the check cannot see.
+    std::vector<std::string> ub_sites;
+    bool spins = false;
+    for (CallInst *c : points)
+        spins |= c->getCalledFunction()->getName() == kYield;
+    unsigned nchecked = 0;
+    if (!spins) {
+        std::vector<Value *> bases;
+        if (ub)
+            bases.push_back(ub);
+        if (dub)
+            bases.push_back(dub);
+        auto dim = [&](unsigned k) {
+            LoadInst *l = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
+                                                                               eb.getInt32(ARC_SIMT_BDIM + k)}));
+            dim_range(l, ARC_SIMT_BDIM + k, K.max_threads);
+            return l;
+        };
+        Value *tid = eb.CreateAdd(eb.CreateMul(eb.CreateAdd(eb.CreateMul(nf->getArg(5), dim(1)), nf->getArg(4)), dim(0)),
+                                  nf->getArg(3));
+        nchecked = simt_ub_instrument(*nf, eb, ctxp, nf->getArg(7), tid, bases, ub_sites, root, strip, nstrip);
+    }
+
     // Points: each returns its number; the code after it is reached from
     // the entry's switch.
     std::vector<BasicBlock *> resume(1, orig);
@@ -374,12 +404,17 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         error("SIMT kernel " + id + ": " + std::to_string(K.frame) + " bytes of per-thread locals, more than 1 MiB");
 
     // run_s: every thread stopped at point s (all threads for s = 0 when
-    // the kernel has no points) to its next point.
+    // the kernel has no points) to its next point; the checked ones check
+    // the shared UB too.
     auto *runT = FunctionType::get(i32, {ptr, ptr}, false);
-    std::vector<Constant *> runs;
-    for (unsigned s = 0; s < resume.size(); s++) {
+    std::vector<Constant *> runs, runcs;
+    for (unsigned s2 = 0; s2 < 2 * resume.size(); s2++) {
+        unsigned s = s2 % (unsigned)resume.size();
+        bool checked = s2 >= resume.size();
+        if (checked && !nchecked)
+            break;
         Function *run = Function::Create(runT, GlobalValue::InternalLinkage,
-                                         "__arc_simt_run_" + id + "_" + std::to_string(s), m);
+                                         "__arc_simt_run_" + id + "_" + std::to_string(s) + (checked ? kChecked : ""), m);
         run->setAttributes(AttributeList::get(C, AttributeList::FunctionIndex, AttrBuilder(C, fa)));
         run->removeFnAttr(Attribute::OptimizeNone);
         run->removeFnAttr(Attribute::NoInline);
@@ -429,7 +464,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, pt), b.getInt32(s)), call, xl);
             b.SetInsertPoint(call);
         }
-        CallInst *ci = b.CreateCall(nf, {cx, args, fr, x, y, z, b.getInt32(s)});
+        CallInst *ci = b.CreateCall(nf, {cx, args, fr, x, y, z, b.getInt32(s), b.getInt1(checked)});
         if (K.points)
             b.CreateStore(ci, pt);
         b.CreateBr(xl);
@@ -453,13 +488,17 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         InlineFunctionInfo ifi;
         if (!InlineFunction(*ci, ifi).isSuccess())
             error("internal: SIMT kernel " + id + " could not be inlined into its thread loop");
-        // The inlined entry switch on the constant s picks one region.
-        for (BasicBlock &bb : *run)
-            if (auto *sw2 = dyn_cast<SwitchInst>(bb.getTerminator()))
-                if (isa<ConstantInt>(sw2->getCondition()))
-                    ConstantFoldTerminator(&bb, true);
+        // The inlined entry switch on the constant s picks one region; the
+        // constant chk keeps or drops the UB checks.
+        for (BasicBlock &bb : *run) {
+            Instruction *term = bb.getTerminator();
+            if (auto *sw2 = dyn_cast<SwitchInst>(term); sw2 && isa<ConstantInt>(sw2->getCondition()))
+                ConstantFoldTerminator(&bb, true);
+            else if (auto *br = dyn_cast<BranchInst>(term); br && br->isConditional() && isa<ConstantInt>(br->getCondition()))
+                ConstantFoldTerminator(&bb, true);
+        }
         removeUnreachableBlocks(*run);
-        runs.push_back(run);
+        (checked ? runcs : runs).push_back(run);
         mine.insert(run);
     }
     nf->eraseFromParent();
@@ -471,11 +510,17 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
                                      "__arc_simt_" + std::string(what) + "_" + id);
         return g;
     };
-    StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr});
+    IRBuilder<> gb(C);
+    std::vector<Constant *> site_strs(1, gb.CreateGlobalStringPtr("?", "", 0, &m));
+    for (const std::string &l : ub_sites)
+        site_strs.push_back(gb.CreateGlobalStringPtr(l, "", 0, &m));
+    Constant *null = ConstantPointerNull::get(ptr);
+    StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr});
     Constant *desc = ConstantStruct::get(
         descT, {ConstantInt::get(i32, K.frame), ConstantInt::get(i32, K.points), ConstantInt::get(i32, K.static_ub),
                 ConstantInt::get(i32, kdesc_args_size(t.kdesc)), table(ptr, runs, "run"), table(i8, kinds, "kind"),
-                table(ptr, where, "where")});
+                table(ptr, where, "where"), runcs.empty() ? null : table(ptr, runcs, "runc"),
+                runcs.empty() ? null : table(ptr, site_strs, "ub_sites")});
     auto *dg = new GlobalVariable(m, descT, true, GlobalValue::PrivateLinkage, desc, "__arc_simt_desc_" + id);
     FunctionCallee drv = m.getOrInsertFunction("__arc_simt_block", FunctionType::get(Type::getVoidTy(C), {ptr, ptr}, false));
     Function *entry = t.site ? F
@@ -488,6 +533,19 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
 
 } // namespace
 
+bool simt_checked_ub(const Value *obj)
+{
+    auto *l = dyn_cast<LoadInst>(obj);
+    if (!l || !l->getFunction()->getName().ends_with(kChecked))
+        return false;
+    const DataLayout &DL = l->getModule()->getDataLayout();
+    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
+    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
+    uint64_t o = off.getZExtValue();
+    return base == l->getFunction()->getArg(0) &&
+           (o == offsetof(arc_simt_block_ctx, ub) || o == offsetof(arc_simt_block_ctx, dyn_ub));
+}
+
 bool simt_thread_state(const Value *obj)
 {
     auto *l = dyn_cast<LoadInst>(obj);
@@ -498,7 +556,8 @@ bool simt_thread_state(const Value *obj)
     const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
     uint64_t o = off.getZExtValue();
     return base == l->getFunction()->getArg(0) &&
-           (o == offsetof(arc_simt_block_ctx, frames) || o == offsetof(arc_simt_block_ctx, pend));
+           (o == offsetof(arc_simt_block_ctx, frames) || o == offsetof(arc_simt_block_ctx, pend) ||
+            o == offsetof(arc_simt_block_ctx, shadow));
 }
 
 void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip, int nstrip)

@@ -34,10 +34,15 @@ struct SimtResult {
 void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
                    int nstrip);
 
-// Whether obj (an underlying object) is a SIMT block's thread frames or
-// stop points, which the driver keeps in host memory: per-thread locals,
-// not UB or GM.
+// Whether obj (an underlying object) is a SIMT block's thread frames, stop
+// points or UB race shadow, which the driver keeps in host memory: not UB
+// or GM.
 bool simt_thread_state(const llvm::Value *obj);
+
+// Whether obj is the block's shared UB in a checked run function: its
+// accesses are the shared-UB race check's (simt_ubcheck.cpp), not the
+// pipe race check's.
+bool simt_checked_ub(const llvm::Value *obj);
 
 } // namespace arc_rtc
 

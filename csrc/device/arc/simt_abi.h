@@ -9,7 +9,8 @@
  * runs the block's threads as loops between points (loop fission) and
  * computes warp functions over the lanes that reached them (hierarchical
  * collapsing, as COX does).  Nothing here is called at run time by name
- * except the driver entry __arc_simt_block. */
+ * except the driver entry __arc_simt_block and the shared-UB race check's
+ * __arc_simt_ub_race. */
 #ifndef ARC_SIMT_ABI_H_
 #define ARC_SIMT_ABI_H_
 
@@ -63,7 +64,24 @@ typedef struct arc_simt_desc {
     const arc_simt_run_fn *run; /* run[s]: every thread stopped at s to its next point */
     const unsigned char *kind;  /* kind[s] of point s (ARC_SIMT_BARRIER/WARP), s >= 1 */
     const char *const *where;   /* where[s]: "file:line" of point s */
+    /* run[s] with each access to the block's shared UB checked for races
+     * between its threads (rt/analysis/race_simt.c), NULL when the kernel
+     * has no such access or spins (a spin loop orders through memory) */
+    const arc_simt_run_fn *runc;
+    const char *const *ub_sites; /* ub_sites[k]: "file:line" of checked UB access k (0: unknown) */
 } arc_simt_desc;
+
+/* The shared-UB race check's shadow (race_simt.c): per 4-byte UB word,
+ * relative to the block's static UB, three entries -- the last writer, the
+ * first reader and the last reader that is another thread -- each
+ * epoch << 36 | warp syncs << 28 | site << 16 | byte mask << 12 | thread + 1.
+ * The epoch grows at each block start and asc_syncthreads(); the warp
+ * syncs count the warp functions of the thread's warp. */
+#define ARC_UBSH_EPOCH_SHIFT 36
+#define ARC_UBSH_WSYNC_SHIFT 28
+#define ARC_UBSH_SITE_SHIFT 16
+#define ARC_UBSH_MASK_SHIFT 12
+#define ARC_UBSH_MAX_SITE 4095u
 
 /* A SIMT launch's shape (rt/acl/launch.c keeps it with the launch). */
 typedef struct arc_simt_dims {
@@ -85,10 +103,24 @@ struct arc_simt_block_ctx {
      * lanes at a warp function waited for lanes of their warp spinning */
     unsigned stall;
     unsigned long long stall_ns;
+    /* the shared-UB race check's (race_simt.c; shadow NULL when off):
+     * 3 entries per UB word, the words it covers, the epoch (shifted),
+     * each warp's count of warp functions, the checked accesses' lines */
+    unsigned long long *shadow;
+    unsigned long long shadow_words;
+    unsigned long long epoch;
+    unsigned char wsync[ARC_SIMT_MAX_THREADS / 32];
+    const char *const *ub_sites;
+    unsigned warned;
 };
 
 /* The driver: runs one block of a SIMT kernel (rt/cores/simt.c). */
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
+/* The checked run functions' shared-UB access that their inline check
+ * does not settle (rt/analysis/race_simt.c): tid is the thread's linear
+ * index, site its line's index in the kernel's ub_sites. */
+void __arc_simt_ub_race(arc_simt_block_ctx *b, const void *p, unsigned long long bytes, int write, unsigned tid,
+                        unsigned site);
 /* A hybrid kernel's asc_vf_call: runs the block entry in site (a site
  * record, arc/site.h) as one block of x*y*z threads on this core. */
 void __arc_simt_vf(const void *site, unsigned x, unsigned y, unsigned z, const unsigned char *args);

@@ -10,24 +10,33 @@
 
 #include "rt/analysis/race_gm.h"
 
+/* A record and its start, sorted without touching the record. */
+typedef struct keyed {
+    uintptr_t lo;
+    gm_rec *r;
+} keyed;
+
 /* Sort by start address, stably (equal starts keep agent order, so the
- * race reported first does not depend on the sort): a bottom-up merge sort
- * comparing inline; tmp has room for n. */
-static void sort_by_lo(gm_rec **v, gm_rec **tmp, size_t n)
+ * race reported first does not depend on the sort): least significant
+ * digit first, 11 bits a pass, skipping a digit every start shares (the
+ * high ones of addresses in one process); tmp has room for n. */
+static void sort_by_lo(keyed *v, keyed *tmp, size_t n)
 {
-    gm_rec **src = v, **dst = tmp;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
-            if (mid == hi || src[mid - 1]->lo <= src[mid]->lo) { /* already in order: a run stays a run */
-                memcpy(&dst[lo], &src[lo], (hi - lo) * sizeof *src);
-                continue;
-            }
-            while (i < mid && j < hi) dst[k++] = src[j]->lo < src[i]->lo ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
+    enum { BITS = 11, NB = 1 << BITS };
+    static _Thread_local size_t cnt[NB];
+    keyed *src = v, *dst = tmp;
+    for (unsigned shift = 0; shift < 8 * sizeof(uintptr_t); shift += BITS) {
+        memset(cnt, 0, sizeof cnt);
+        for (size_t i = 0; i < n; i++) cnt[src[i].lo >> shift & (NB - 1)]++;
+        if (cnt[src[0].lo >> shift & (NB - 1)] == n) continue; /* one digit: nothing moves */
+        size_t sum = 0;
+        for (size_t d = 0; d < NB; d++) {
+            size_t c = cnt[d];
+            cnt[d] = sum;
+            sum += c;
         }
-        gm_rec **t = src;
+        for (size_t i = 0; i < n; i++) dst[cnt[src[i].lo >> shift & (NB - 1)]++] = src[i];
+        keyed *t = src;
         src = dst;
         dst = t;
     }
@@ -184,11 +193,18 @@ int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, size_t total, cha
 {
     int raced = 0;
     gm_rec **all = malloc(3 * total * sizeof *all);
-    if (!all) return 0; /* no memory: unchecked */
+    keyed *key = malloc(2 * total * sizeof *key);
+    if (!all || !key) { /* no memory: unchecked */
+        free(all);
+        free(key);
+        return 0;
+    }
     size_t k = 0;
     for (uint32_t i = 0; i < g->n; i++)
-        for (size_t j = 0; j < g->a[i].n; j++) all[k++] = &g->a[i].r[j];
-    sort_by_lo(all, all + total, total);
+        for (size_t j = 0; j < g->a[i].n; j++) key[k++] = (keyed){g->a[i].r[j].lo, &g->a[i].r[j]};
+    sort_by_lo(key, key + total, total);
+    for (k = 0; k < total; k++) all[k] = key[k].r;
+    free(key);
     const gm_rec *x, *y;
     if (sweep(all, total, all + total, &x, &y)) {
         report(g, r, x, y, msg, n);

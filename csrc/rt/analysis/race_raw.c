@@ -32,10 +32,12 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
     const char *api = write ? "a store through a pointer" : "a load through a pointer";
     if (a >= k->ub && a < k->ub + k->ub_size) {
         if ((k->dev[ARC_RACE_SLOT] & 3) == ARC_RACE_OFF) return;
+        const sim_kernel_run *r;
         if (sim_simt_in_vf()) {
             if (!vol)
                 __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMT VF's store" : "a SIMT VF's load");
-        } else {
+        } else if (!(r = sim_core_launch()) || !r->simt) {
+            /* a pure SIMT kernel has no pipe but its threads': race_simt.c's */
             sim_race_scalar(p, bytes, write, api, site);
         }
     } else if (k->dev[ARC_RACE_GM_SLOT] && !vol) {

@@ -44,7 +44,7 @@ static unsigned char *frames_for(size_t bytes)
     return t_frames;
 }
 
-static void thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, size_t n)
+void sim_simt_thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, size_t n)
 {
     unsigned bx = b->get[ARC_SIMT_BDIM], by = b->get[ARC_SIMT_BDIM + 1];
     snprintf(buf, n, "thread (%u,%u,%u) of block (%u,%u,%u)", t % bx, t / bx % by, t / bx / by,
@@ -156,7 +156,7 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
         case ARC_WARP_SHFL: case ARC_WARP_SHFL_UP: case ARC_WARP_SHFL_DOWN: case ARC_WARP_SHFL_XOR: {
             if (w < 1 || w > 32 || (w & (w - 1))) {
                 char tn[96];
-                thread_name(b, t0 + l, tn, sizeof tn);
+                sim_simt_thread_name(b, t0 + l, tn, sizeof tn);
                 __arc_site(d->where[p]);
                 __arc_trap(warp_api(op), "width %d must be a power of two in [1, 32] (%s)", w, tn);
             }
@@ -171,7 +171,7 @@ static void resolve(const arc_simt_desc *d, const arc_simt_block_ctx *b, unsigne
                 src = (l ^ (unsigned)arg) >= seg + (unsigned)w || (l ^ (unsigned)arg) < seg ? l : l ^ (unsigned)arg;
             if (!(active >> src & 1)) {
                 char tn[96];
-                thread_name(b, t0 + l, tn, sizeof tn);
+                sim_simt_thread_name(b, t0 + l, tn, sizeof tn);
                 __arc_site(d->where[p]);
                 __arc_trap(warp_api(op), "%s reads lane %u, which is not active (active lanes 0x%08x of warp %u): "
                            "the NPU returns an undefined value", tn, src, active, t0 / 32);
@@ -237,8 +237,8 @@ static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
     if (ty == n)
         return;
     char a[96], o[96];
-    thread_name(b, tw, a, sizeof a);
-    thread_name(b, ty, o, sizeof o);
+    sim_simt_thread_name(b, tw, a, sizeof a);
+    sim_simt_thread_name(b, ty, o, sizeof o);
     __arc_site(d->where[b->pend[tw]]);
     __arc_trap(warp_api(((const arc_simt_xch *)(b->frames + (size_t)tw * b->frame_size))->op & 0xff),
                "%s waits here (%s) for %s, which has spun at %s for %d s: lanes of a warp that diverge go on "
@@ -251,6 +251,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
 {
     unsigned n = b->nthreads, spins = 0;
     int *pend = b->pend;
+    const arc_simt_run_fn *run = b->shadow ? d->runc : d->run;
     for (;;) {
         unsigned alive = 0, nyield = 0, nwarp = 0, warp_t = n;
         uint64_t yw = 0; /* warps with a lane at a yield (2048 threads: 64 warps) */
@@ -289,9 +290,10 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                     held = 1;
                 } else {
                     resolve(d, b, s, t0, active);
+                    b->wsync[t0 / 32]++; /* orders the warp's lanes for the UB race check */
                 }
             }
-            d->run[s](b, args);
+            run[s](b, args);
             if (held)
                 for (unsigned t = 0; t < n; t++)
                     if (pend[t] >= 0)
@@ -322,7 +324,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                     ys[ny++] = (unsigned)p;
             }
             for (unsigned k = 0; k < ny; k++)
-                d->run[ys[k]](b, args);
+                run[ys[k]](b, args);
             continue;
         }
         unsigned t = 0;
@@ -332,8 +334,8 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
         for (unsigned u = 0; u < n; u++)
             if (pend[u] != (int)s) {
                 char a[96], o[96];
-                thread_name(b, t, a, sizeof a);
-                thread_name(b, u, o, sizeof o);
+                sim_simt_thread_name(b, t, a, sizeof a);
+                sim_simt_thread_name(b, u, o, sizeof o);
                 __arc_site(d->where[s]);
                 if (pend[u] < 0)
                     __arc_trap("asc_syncthreads", "%s waits at the barrier but %s returned without reaching it: "
@@ -344,7 +346,9 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
             }
         spins = 0;
         b->stall = 0;
-        d->run[s](b, args);
+        if (b->shadow)
+            sim_simt_ub_barrier(b);
+        run[s](b, args);
     }
 }
 
@@ -388,7 +392,9 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     b.pend = t_pend;
     memset(t_pend, 0, n * sizeof *t_pend);
     __arc_site(NULL); /* no earlier launch's line in this block's reports */
-    d->run[0](&b, args);
+    if (!t_vf && d->runc && (c->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF)
+        sim_simt_ub_begin(&b, d, c->ub_size);
+    (b.shadow ? d->runc : d->run)[0](&b, args);
     if (!d->npoints)
         return;
     if (!sim_simt_drive(d, &b, args, t_vf != NULL))
