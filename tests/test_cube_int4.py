@@ -93,6 +93,7 @@ __aicore__ inline void Mm4(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR c, uint32_t 
         PipeBarrier<PIPE_ALL>();
         DataCopy(lf, lw, DataCopyParams(1, (uint16_t)((N * 8 + 127) / 128), 0, 0));
         SetFixPipeConfig(lf);
+        SetFixPipeConfig(lc, true);   // clearing L0C's unit flags leaves the words in place
         PipeBarrier<PIPE_ALL>();
         fp.quantPre = QuantMode_t::VDEQF16;
         Fixpipe(gh, lc, fp);
@@ -131,6 +132,8 @@ BAD = {
                       "g.SetGlobalBuffer((__gm__ half *)x); FixpipeParamsV220 f(16, 16, 16, 16, false); "
                       "f.quantPre = QuantMode_t::VDEQF16; Fixpipe(g, c1.Get<int32_t>(), f);",
                       r"Fixpipe: per-column quantisation mode \d+ needs its words: .*SetFixPipeConfig"),
+    "fpc_l0c_without_flag": ("TBuf<TPosition::CO1> c1; pipe.InitBuffer(c1, 1024); SetFixPipeConfig(c1.Get<float>(), false);",
+                             r"SetFixPipeConfig: an L0C \(CO1\) tensor only clears the unit flags: pass isUnitFlag true"),
     "fb_from_ub": ("TBuf<TPosition::C2PIPE2GM> fb; pipe.InitBuffer(fb, 256); LocalTensor<uint64_t> u = "
                    "b.GetWithOffset<uint64_t>(32, 0); DataCopy(fb.Get<uint64_t>(), u, DataCopyParams(1, 1, 0, 0));",
                    r"DataCopy\(L1 -> C2PIPE2GM\): src is a VECCALC tensor; the Fixpipe buffer is filled from L1"),

@@ -254,16 +254,24 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
 }
 inline void SetFixpipePreQuantFlag(uint64_t config) { __arc::cube_meta()->prequant = config; }
 /* The Fixpipe buffer tensor of per-column quantisation words (uint64_t)
- * the V* quant modes use when Fixpipe is given no cbufWorkspace. */
+ * the V* quant modes use when Fixpipe is given no cbufWorkspace.
+ * isUnitFlag clears L0C's unit flags, which the simulator keeps only as the
+ * race check's Mmad/Fixpipe ordering (arc/race.h), so it changes nothing
+ * here; with it alone the tensor may be the L0C one (CO1), as the page says. */
 template <typename T, bool setRelu = false> inline void SetFixPipeConfig(const LocalTensor<T> &preData, bool isUnitFlag = false)
 {
     const char *api = "AscendC::SetFixPipeConfig";
-    static_assert(__arc::is_same<T, uint64_t>::value, "AscendC::SetFixPipeConfig: the quant tensor is uint64_t");
     static_assert(!setRelu, "AscendC::SetFixPipeConfig: setRelu must be false (only the quant tensor is supported)");
-    ARC_CHECK(!isUnitFlag, api, "isUnitFlag true (clearing L0C's unit flags) is not simulated yet by ascendrtc");
+    if (__cube::in_arena(preData.addr_, TPosition::CO1)) {
+        ARC_CHECK(isUnitFlag, api, "an L0C (CO1) tensor only clears the unit flags: pass isUnitFlag true, or the quant "
+                  "words in the Fixpipe buffer (C2PIPE2GM)");
+        return;
+    }
     ARC_CHECK(__cube::in_arena(preData.addr_, TPosition::C2PIPE2GM), api,
               "preData is a %s tensor; the quant words must be in the Fixpipe buffer (C2PIPE2GM)",
               __cube::pos_str(preData.pos_));
+    ARC_CHECK((__arc::is_same<T, uint64_t>::value), api, "the quant tensor holds %s; its words are uint64_t",
+              __arc::tname<T>());
     __arc::cube_meta()->fb_quant =
         (uint64_t)((const uint8_t *)preData.addr_ - __detail::arena_of(TPosition::C2PIPE2GM).base) + 1;
 }

@@ -86,6 +86,8 @@ class MatmulImpl {
     using TBias = typename BIAS_TYPE::T;
     using ACC = typename __mm::acc<TA>::type;
     static_assert(sizeof(TA) == sizeof(TB), "Matmul: A and B types differ in width");
+    static_assert(__arc::packed_per_byte<TA>::value == 1 && __arc::packed_per_byte<TB>::value == 1,
+                  "Matmul: int4b_t operands are not simulated yet by ascendrtc's Matmul API (Mmad takes them)");
 
 public:
     __aicore__ MatmulImpl() = default;
