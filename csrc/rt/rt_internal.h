@@ -256,6 +256,13 @@ void sim_race_gm_local(int op, int pipe, const void *p, unsigned long long bytes
 void sim_race_gm_data(const void *src);
 /* A fiber's own detector state (core_fibers.c, core_mix.c): new, swapped in for the calling
  * thread's (returns the one it replaces), freed. */
+/* race_report.c: a report now (an error traps; warnings are rate-limited
+ * per block and launch), or held for a whole-register load until its
+ * racing lanes, from byte `from`, are used (a predicate reaching `end`). */
+void sim_race_emit(const char *body, int mode, uint64_t launch, unsigned *warned);
+int sim_race_hold(uint32_t from, const char *body);
+void sim_race_held_use(uint32_t end, const char *api, int mode, uint64_t launch, unsigned *warned);
+void sim_race_held_drop(void);
 void *sim_race_state_new(void);
 void *sim_race_swap(void *state);
 void sim_race_state_free(void *state);

@@ -362,7 +362,15 @@ enum { ARC_RACE_SET = 1, ARC_RACE_WAIT, ARC_RACE_QSET, ARC_RACE_QWAIT, ARC_RACE_
 /* Or'ed into __arc_race_access's write: [p, p + bytes) is the hull of
  * strided runs, so the within-pipe analysis leaves it out. */
 #define ARC_RACE_SPARSE 4
+/* Or'ed in too: a whole-register load of the Reg API, whose races past its
+ * first bytes count only when those lanes are used: __arc_race_reg_use
+ * (a store's or reduction's predicate covers `end` bytes of the register)
+ * reports them, __arc_race_reg_drop (the VF's end) forgets them
+ * (rt/analysis/race_report.c). */
+#define ARC_RACE_REG 8
 void __arc_race_access(int pipe, int write, const void *p, unsigned long long bytes, const char *api) ARC_NOMERGE;
+void __arc_race_reg_use(unsigned long long end, const char *api) ARC_NOMERGE;
+void __arc_race_reg_drop(void);
 void __arc_race_sync(int kind, int src, int dst, unsigned long long key);
 /* GM races between the cores of a launch (csrc/rt/analysis/race_gm.c).
  * arc_core::dev[ARC_RACE_GM_SLOT] is the core's log (0: unchecked).
@@ -484,6 +492,8 @@ void __arc_site(const char *where);
     X(__arc_cross_core)       \
     X(__arc_cross_set_all)    \
     X(__arc_race_access)      \
+    X(__arc_race_reg_use)     \
+    X(__arc_race_reg_drop)    \
     X(__arc_race_sync)        \
     X(__arc_race_gm)          \
     X(__arc_race_gm_fill)     \

@@ -108,15 +108,33 @@ template <class T> __attribute__((noinline)) void ub_write_masked(T *dst, const 
 }
 __attribute__((noinline)) inline void ub_write(void *d, const void *src, uint64_t n) { __builtin_memcpy(d, src, n); }
 
+/* A whole register from UB: all VL bytes are read, whatever lanes the
+ * kernel uses, so a race past its first bytes is held until a predicate
+ * uses those lanes (lanes_used; rt/analysis/race_report.c). */
 template <class T> inline void load(vreg<T> &d, const T *src, const char *api)
 {
-    ub_operand(src, 256, 32, 0, api, "src");
+    ub_operand(src, 256, 32, ARC_RACE_REG, api, "src");
     ub_read(d.v, src, 256);
 }
-/* Store the active elements; the inactive ones keep what UB held. */
+/* The bytes of a register predicate m reaches: to its last active element's end. */
+template <class T> inline uint32_t reach(const vmask &m)
+{
+    for (int i = 31; i >= 0; i--)
+        if (m.b[i]) return (uint32_t)(i * 8 + 31 - __builtin_clz((unsigned)m.b[i])) + (uint32_t)sizeof(T);
+    return 0;
+}
+/* A store or reduction under predicate m uses the register's bytes as far
+ * as m reaches: a held race on them is reported now. */
+template <class T> inline void lanes_used(const vmask &m, const char *api)
+{
+    if (race_on()) __arc_race_reg_use(reach<T>(m), api);
+}
+/* Store the active elements; the inactive ones keep what UB held (the NPU
+ * touches no byte past the last active element: neither do the checks). */
 template <class T> inline void store(T *dst, const vreg<T> &s, const vmask &m, const char *api)
 {
-    ub_operand(dst, 256, 32, 2, api, "dst");
+    ub_operand(dst, reach<T>(m), 32, 2, api, "dst");
+    lanes_used<T>(m, api);
     ub_write_masked(dst, s, m);
 }
 
@@ -155,6 +173,7 @@ template <class T> inline void dup(vreg<T> &d, T v, const vmask &m)
 template <class T, class F> inline void reduce(vreg<T> &d, const vreg<T> &a, const vmask &m, T init, F f)
 {
     T acc = init;
+    lanes_used<T>(m, "a Reg reduction");
     for (uint32_t i = 0; i < vreg<T>::N; i++)
         if (on<T>(m, i)) acc = f(acc, a.v[i]);
     vreg<T> r{};
@@ -182,6 +201,7 @@ template <class T> inline T highest()
 template <auto funcPtr, typename... Args> inline void asc_vf_call(Args &&...args)
 {
     funcPtr(static_cast<Args &&>(args)...);
+    if (__arc::race_on()) __arc_race_reg_drop(); /* the VF's registers are gone: so are their held races */
 }
 
 #endif /* ARC_REG_H_ */

@@ -147,6 +147,7 @@ inline void store(E *dst, const __arc::reg::vreg<E> &r, const MaskReg &m, const 
     } else if constexpr (d == StoreDist::DIST_FIRST_ELEMENT_B8 || d == StoreDist::DIST_FIRST_ELEMENT_B16 ||
                          d == StoreDist::DIST_FIRST_ELEMENT_B32) {
         ub_operand(dst, sizeof(E), sizeof(E), 1, api, "dst");
+        if (__arc::race_on()) __arc_race_reg_use(sizeof(E), api);
         ub_write(dst, &r.v[0], sizeof(E)); /* the mask is ignored */
     } else {
         static_assert(d == StoreDist::DIST_NORM, "AscendC::Reg::StoreAlign: this StoreDist is not simulated");

@@ -24,6 +24,7 @@ namespace __arc {
 namespace reg {
 template <int K, class T> inline void reduce_block(vreg<T> &d, const vreg<T> &a, const vmask &m)
 {
+    lanes_used<T>(m, "a Reg reduction");
     constexpr uint32_t N = vreg<T>::N, per = 32 / sizeof(T);
     vreg<T> r{};
     for (uint32_t b = 0; b < N / per; b++) {
@@ -44,6 +45,7 @@ template <int K, class T> inline void reduce_block(vreg<T> &d, const vreg<T> &a,
 }
 template <int K, class T> inline void reduce_minmax(vreg<T> &d, const vreg<T> &a, const vmask &m)
 {
+    lanes_used<T>(m, "a Reg reduction");
     T best = K == 1 ? lowest<T>() : highest<T>();
     uint32_t at = 0;
     bool any = false;
@@ -67,6 +69,7 @@ template <int K, class T> inline void reduce_minmax(vreg<T> &d, const vreg<T> &a
 }
 template <class T> inline void pair_sum(vreg<T> &d, const vreg<T> &a, const vmask &m)
 {
+    lanes_used<T>(m, "a Reg reduction");
     constexpr uint32_t N = vreg<T>::N;
     vreg<T> r{};
     for (uint32_t i = 0; i < N / 2; i++)

@@ -57,6 +57,7 @@ inline void StoreUnAlign(__ubuf__ T *dstAddr, U &srcReg, UnalignRegForStore &ure
     }
     __ubuf__ char *at = (__ubuf__ char *)dstAddr + (postMode == PostLiteral::POST_MODE_UPDATE ? ureg.done : 0);
     __arc::reg::ub_operand(at, n, 1, 2, api, "dst");
+    if (__arc::race_on()) __arc_race_reg_use(n, api);
     __arc::reg::ub_write(at, srcReg.v, n);
     if (postMode == PostLiteral::POST_MODE_UPDATE) ureg.done += n;
 }

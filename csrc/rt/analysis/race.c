@@ -42,10 +42,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rt/analysis/race_shadow.h"
+#include "rt/analysis/race_state.h"
 #include "rt/rt_internal.h"
 
-#define EV_RING 4096u
 #define SAME_WINDOW 16u     /* msSanitizer: instructions further apart in one pipe have finished */
 #define SAME_PIPES 0x7cu    /* pipes checked within themselves: M MTE1 MTE2 MTE3 FIX (bit per index) */
 #define MMAD_ORDERED 10240u /* an L0C tile of 10 fractals (1 KiB each): the cube orders accumulation */
@@ -53,46 +52,7 @@
 static const char *const pipe_names[NP] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
                                            "PIPE_FIX"};
 
-typedef struct ev {
-    const char *api;
-    const char *site; /* kernel source line */
-    uint64_t lo, hi; /* offsets in the space */
-    int pipe, write;
-} ev;
-
-typedef struct qclock {
-    const void *key; /* buffer address */
-    int dst;
-    uint32_t vc[NP];
-} qclock;
-
-typedef struct race_state {
-    int mode; /* ARC_RACE_OFF/WARN/ERROR */
-    uint32_t nev;
-    unsigned warned, nq;
-    uint32_t gen;                  /* blocks begun on this thread: flags of older blocks are stale */
-    uint64_t launch;               /* the launch this block belongs to */
-    uint32_t vc[NP][NP];           /* vc[p][q]: what pipe p knows of pipe q's epochs (one per instruction) */
-    uint32_t done[NP];             /* done[q]: pipe q's own epochs it knows have finished their accesses */
-    int cur_pipe;                  /* the open instruction: pipe (-1 none), api, what it reported so far */
-    const char *cur_api;
-    uint8_t cur_w, cur_l0c;
-    uint8_t cur_local, cur_gm_first; /* it made a local access; its GM side came first */
-    const void *gm_data;           /* the bytes the next GM store writes (NULL: not known) */
-    uint32_t flag_gen[NP][NP][8];
-    uint32_t flag[NP][NP][8][NP];  /* the source clock a SetFlag(src, dst, id) published */
-    qclock q[128];
-    /* the last UB range a raw-pointer access found clean (sim_race_scalar) */
-    uint32_t raw_gen, raw_nev;
-    uint64_t raw_lo, raw_hi;
-    int raw_write;
-    space sp[4]; /* UB, L1, L0 (L0A, L0B, L0C, BiasTable, Fixpipe buffer at their ARC_*_OFF), GM */
-    ev ring[EV_RING];
-} race_state;
-
 static __thread race_state *st;
-static atomic_ullong warn_launch; /* the launch warn_count counts for */
-static atomic_uint warn_count;
 static pthread_key_t st_key;
 static pthread_once_t st_once = PTHREAD_ONCE_INIT;
 
@@ -115,6 +75,7 @@ void *sim_race_swap(void *s)
 {
     race_state *old = st;
     st = s;
+    sim_race_held_drop(); /* held reports belong to the block that made them */
     return old;
 }
 
@@ -166,7 +127,10 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     memset(st->vc, 0, sizeof st->vc);
     memset(st->done, 0, sizeof st->done);
     st->cur_pipe = -1;
+    st->hold = st->check_only = st->record_only = 0;
+    st->reuse_ev = st->nrd = st->rd_next = 0;
     st->sp[0].n = st->sp[1].n = st->sp[2].n = st->sp[3].n = 0;
+    sim_race_held_drop();
 }
 
 static const ev *ev_get(uint32_t id)
@@ -227,18 +191,10 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
                  "concurrently (add %s, or PipeBarrier<PIPE_ALL>()). The simulator runs pipes in order and checks "
                  "this; ASCENDRTC_RACE_CHECK=warn or off relaxes it",
                  kind, where, a, b, sim_race_cure(prev_pipe, pipe));
-    if (st->mode == ARC_RACE_ERROR)
-        __arc_trap("race check", "%s", body);
-    /* warn: at most 2 reports per block and 8 per launch, so a racy kernel
-     * on 48 blocks does not bury the output */
-    if (atomic_exchange(&warn_launch, st->launch) != st->launch) atomic_store(&warn_count, 0);
-    if (st->warned++ < 2 && atomic_fetch_add(&warn_count, 1) < 8) {
-        arc_core *k = __arc_core();
-        int s = sim_core_service_begin();
-        fprintf(stderr, "ascendrtc: warning: %s block %lld: %s\n", k->kernel_name ? k->kernel_name : "kernel",
-                k->block_idx, body);
-        sim_core_service_end(s);
-    }
+    uint64_t from = lo > st->acc_lo ? lo - st->acc_lo : 0; /* the racing bytes' first, in the access */
+    if (st->hold && from && sim_race_hold((uint32_t)from, body))
+        return;
+    sim_race_emit(body, st->mode, st->launch, &st->warned);
 }
 
 /* Whether this access is another operand of the open instruction (one
@@ -292,14 +248,17 @@ static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uin
     /* pipe q's own earlier instructions this one may overlap with */
     uint32_t fin = st->done[q];
     if (epoch > SAME_WINDOW && epoch - SAME_WINDOW > fin) fin = epoch - SAME_WINDOW;
-    uint32_t id = ++st->nev;
-    ev *e = &st->ring[id % EV_RING];
-    e->api = api;
-    e->site = sim_site();
-    e->lo = lo;
-    e->hi = hi;
-    e->pipe = q;
-    e->write = write;
+    uint32_t id = st->reuse_ev;
+    if (!id) {
+        id = ++st->nev;
+        ev *e = &st->ring[id % EV_RING];
+        e->api = api;
+        e->site = sim_site();
+        e->lo = lo;
+        e->hi = hi;
+        e->pipe = q;
+        e->write = write;
+    }
     space *sp = &st->sp[si];
     int gm = si == 3;
     /* The common case, a tile accessed as a whole again, is exactly one
@@ -310,8 +269,8 @@ static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uin
     if (!exact && cover(sp, lo, hi, &i0)) return; /* out of memory: stop tracking this access */
     for (i = i0; i < sp->n && sp->s[i].lo < hi; i++) {
         seg *s = &sp->s[i];
-        int raced = 0;
-        if (write) { /* reads since the last write are later than it: name the latest first */
+        int raced = st->record_only;
+        if (!raced && write) { /* reads since the last write are later than it: name the latest first */
             int rr = -1;
             for (int r = 0; r < NP; r++)
                 if (r != q && s->r_epoch[r] && me[r] < s->r_epoch[r] && (rr < 0 || s->r_ev[r] > s->r_ev[rr]))
@@ -338,7 +297,8 @@ static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uin
                      !(s->r_sparse >> q & 1))
                 report("write after read", si, q, s->r_ev[q], q, write, s->lo, s->hi, api);
         }
-        if (write) {
+        if (st->check_only) {
+        } else if (write) {
             s->w_pipe = (uint8_t)q;
             s->w_epoch = epoch;
             s->w_ev = id;
@@ -367,7 +327,7 @@ static uint32_t open_instruction(int q)
 
 void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long long bytes, const char *api)
 {
-    int sparse = write & ARC_RACE_SPARSE;
+    int sparse = write & ARC_RACE_SPARSE, hold = write & ARC_RACE_REG;
     write &= 3;
     arc_core *k = __arc_core();
     if (__builtin_expect(k->dev[ARC_COST_SLOT] != 0, 0)) sim_cost_access(pipe_t_value, write, p, bytes, api);
@@ -395,7 +355,57 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     int cont = same_instruction(q, write, si == 2 && lo >= ARC_L0C_OFF && lo < ARC_BT_OFF, api);
     uint32_t epoch = cont ? st->vc[q][q] : open_instruction(q);
     int same = (SAME_PIPES >> q & 1) && !sparse && !(q == 2 && write && bytes >= MMAD_ORDERED);
-    shadow_access(si, q, write, sparse, lo, hi, epoch, same, api);
+    if (!hold || write || hi - lo <= 32) {
+        shadow_access(si, q, write, sparse, lo, hi, epoch, same, api);
+        return;
+    }
+    /* a whole-register load: checked in full (races past its first block
+     * held), recorded as a read of its first block only */
+    st->hold = st->check_only = 1;
+    st->acc_lo = lo;
+    shadow_access(si, q, 0, sparse, lo, hi, epoch, same, api);
+    st->hold = st->check_only = 0;
+    st->record_only = 1;
+    st->reuse_ev = st->nev;
+    shadow_access(si, q, 0, sparse, lo, lo + 32, epoch, same, api);
+    /* the last 8 loads: an older one's register has been used by now, as
+     * far as its predicates reached (registers are reloaded in loops) */
+    unsigned n = sizeof st->rd / sizeof st->rd[0], j = st->nrd < n ? st->nrd++ : (st->rd_next++ % n);
+    st->rd[j].si = (uint8_t)si;
+    st->rd[j].q = (uint8_t)q;
+    st->rd[j].epoch = epoch;
+    st->rd[j].ev = st->reuse_ev;
+    st->rd[j].lo = lo;
+    st->rd[j].hi = hi;
+    st->rd[j].done = lo + 32;
+    st->record_only = 0;
+    st->reuse_ev = 0;
+}
+
+/* A predicate reaching `end` bytes of a register: the VF's whole-register
+ * loads read that far (recorded now, under their own events), and their
+ * held races there are reported. */
+void __arc_race_reg_use(unsigned long long end, const char *api)
+{
+    if (!st || st->mode == ARC_RACE_OFF) return;
+    st->record_only = 1;
+    for (unsigned i = 0; i < st->nrd; i++) {
+        uint64_t e = (st->rd[i].lo + end + 31) & ~31ull;
+        if (e > st->rd[i].hi) e = st->rd[i].hi;
+        if (e <= st->rd[i].done) continue;
+        st->reuse_ev = st->rd[i].ev;
+        shadow_access(st->rd[i].si, st->rd[i].q, 0, 0, st->rd[i].done, e, st->rd[i].epoch, 0, api);
+        st->rd[i].done = e;
+    }
+    st->record_only = 0;
+    st->reuse_ev = 0;
+    sim_race_held_use((uint32_t)end, api, st->mode, st->launch, &st->warned);
+}
+
+void __arc_race_reg_drop(void)
+{
+    if (st) st->nrd = st->rd_next = 0;
+    sim_race_held_drop();
 }
 
 void sim_race_gm_data(const void *src)
@@ -567,22 +577,4 @@ void __arc_race_sync(int kind, int src_pipe, int dst_pipe, unsigned long long ke
     default:
         return;
     }
-}
-
-int sim_race_default_mode(int *mode)
-{
-    const char *e = getenv("ASCENDRTC_RACE_CHECK");
-    if (!e || !*e || !strcmp(e, "error") || !strcmp(e, "1") || !strcmp(e, "on")) {
-        *mode = ARC_RACE_ERROR;
-        return 0;
-    }
-    if (!strcmp(e, "warn")) {
-        *mode = ARC_RACE_WARN;
-        return 0;
-    }
-    if (!strcmp(e, "off") || !strcmp(e, "0")) {
-        *mode = ARC_RACE_OFF;
-        return 0;
-    }
-    return -1;
 }
