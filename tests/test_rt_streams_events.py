@@ -102,7 +102,9 @@ def test_event_elapsed_time_measures_the_work_between_records():
     ok(L.aclrtRecordEvent(a, s))
     ok(launch(f, 1, [V(flag), V(out)], s))
     ok(L.aclrtRecordEvent(b, s))
-    while time.perf_counter() - t0 < 0.03:   # keep the kernel busy for 30 ms
+    ok(L.aclrtSynchronizeEvent(a))           # a has its time (the stream may start late on a busy machine)
+    t1 = time.perf_counter()
+    while time.perf_counter() - t1 < 0.03:   # then keep the kernel busy for 30 ms: b is 30 ms later at least
         pass
     release(flag)
     ok(L.aclrtSynchronizeStream(s))
