@@ -235,3 +235,15 @@ def test_int4_misuse_is_reported(mod, name):
     assert re.search(BAD[name][1], str(ei.value)), str(ei.value)
     a, b = rng.integers(-8, 8, (16, 64)), rng.integers(-8, 8, (64, 64))
     np.testing.assert_array_equal(run_mm(mod, "mm4_tr", pack(a), pack(b), 16, 64, 64), a @ b)
+
+
+def test_int4_mmad_is_priced_as_16x64x16_per_fractal_triple(mod):
+    # The Cube instruction performance page: int4b_t Mmad runs k0 = 64 per
+    # 512-byte fractal, so the cost model counts 2 M N K operations (int8's
+    # 32 per fractal would count half).
+    M, N, K = 32, 64, 128
+    a, b = rng.integers(-8, 8, (M, K)), rng.integers(-8, 8, (N, K))
+    with arc.profile() as p:
+        c = run_mm(mod, "mm4_bt", pack(a), pack(b), M, N, K)
+    np.testing.assert_array_equal(c, a @ b.T)
+    assert p.launches[0].flops == 2 * M * N * K

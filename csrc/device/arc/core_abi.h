@@ -468,6 +468,9 @@ void __arc_cost_mm(const arc_cost_mm *c);
 void __arc_cost_mm_out(unsigned long long bytes);
 #define ARC_COST_SLOT (ARC_CORE_DEV_SLOTS - 3)
 #define ARC_COST_ESIZE_SLOT (ARC_CORE_DEV_SLOTS - 2)
+/* The element size the cube reports for int4b_t (half a byte): a 512-byte
+ * fractal then holds K = 64 (the Cube instruction performance page's k0). */
+#define ARC_COST_ESIZE_S4 0x40u
 
 /* The kernel source line ("file:line", or NULL when unknown) of the next
  * runtime service call; the compiler inserts it before each (rtc/sites.cpp)

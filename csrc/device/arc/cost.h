@@ -11,7 +11,7 @@
 namespace __arc {
 template <class T> static inline void cost_esize()
 {
-    if (race_on()) __arc_core()->dev[ARC_COST_ESIZE_SLOT] = sizeof(T);
+    if (race_on()) __arc_core()->dev[ARC_COST_ESIZE_SLOT] = packed_per_byte<T>::value == 2 ? ARC_COST_ESIZE_S4 : sizeof(T);
 }
 } // namespace __arc
 

@@ -114,14 +114,16 @@ static double op_cycles(cost_block *b, unsigned esize)
         d = 1.0 + (double)(b->cur_w ? b->cur_c : e->bytes) / (b->cur_dst_sp == SP_L0B ? 128.0 : 256.0);
         break;
     case 2: /* Mmad: one 16x16x16 fp16 (16x32x16 int8) fractal product per cycle [meas]: 512-byte L0A/L0B
-               fractals, 1024-byte L0C ones; about 3 cycles more per instruction.  fp32 runs at a quarter
+               fractals (16x64x16 int4, the same cycles), 1024-byte L0C ones; about 3 cycles more per
+               instruction.  fp32 runs at a quarter
                of fp16's rate [doc]; its 512-byte fractals hold half of fp16's K, so twice the cycles
                per fractal triple. */
         if (b->cur_a && b->cur_b && b->cur_c) {
             double triples = sqrt((double)b->cur_a / 512.0 * ((double)b->cur_b / 512.0) * ((double)b->cur_c / 1024.0));
             d = 3.0 + (esize == 4 ? 2.0 : 1.0) * triples;
             /* 2 operations per multiply-add of a 16 x (512 B of K) x 16 triple */
-            b->cur_flops = triples * 2.0 * 16 * 16 * (esize == 1 ? 32 : esize == 4 ? 8 : 16);
+            b->cur_flops = triples * 2.0 * 16 * 16 *
+                           (esize == ARC_COST_ESIZE_S4 ? 64 : esize == 1 ? 32 : esize == 4 ? 8 : 16);
         } else {
             assumed = 1;
             d = 1.0 + (double)e->bytes / 256.0;
