@@ -40,6 +40,17 @@ extern "C" __global__ __aicore__ void cast4(GM_ADDR x, GM_ADDR h, GM_ADDR y, uin
     DataCopyPad(gy, out, DataCopyExtParams(1, n / 2, 0, 0, 0));
 }
 
+// The count form moves n int4 elements: n / 2 bytes.
+extern "C" __global__ __aicore__ void copy4(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    GlobalTensor<int4b_t> gx, gy; gx.SetGlobalBuffer((__gm__ int4b_t *)x); gy.SetGlobalBuffer((__gm__ int4b_t *)y);
+    TPipe pipe; TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 4096);
+    LocalTensor<int4b_t> t = b.Get<int4b_t>();
+    DataCopy(t, gx[64], n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, n);
+}
+
 // One tile: A (M, K) int4 ND; B (N, K) (BMODE 1, LoadData 2D) or (K, N)
 // (BMODE 2, LoadDataWithTranspose 64x64 squares); C int32, or half through
 // per-column words in the Fixpipe buffer (VDEQ).
@@ -134,6 +145,8 @@ BAD = {
                       r"Fixpipe: per-column quantisation mode \d+ needs its words: .*SetFixPipeConfig"),
     "fpc_l0c_without_flag": ("TBuf<TPosition::CO1> c1; pipe.InitBuffer(c1, 1024); SetFixPipeConfig(c1.Get<float>(), false);",
                              r"SetFixPipeConfig: an L0C \(CO1\) tensor only clears the unit flags: pass isUnitFlag true"),
+    "copy_half_byte": ("GlobalTensor<int4b_t> g; g.SetGlobalBuffer((__gm__ int4b_t *)x); DataCopy(b.Get<int4b_t>(), g, 63);",
+                       r"DataCopy: count 63 of int4b_t is not a whole number of bytes \(2 per byte\)"),
     "fb_from_ub": ("TBuf<TPosition::C2PIPE2GM> fb; pipe.InitBuffer(fb, 256); LocalTensor<uint64_t> u = "
                    "b.GetWithOffset<uint64_t>(32, 0); DataCopy(fb.Get<uint64_t>(), u, DataCopyParams(1, 1, 0, 0));",
                    r"DataCopy\(L1 -> C2PIPE2GM\): src is a VECCALC tensor; the Fixpipe buffer is filled from L1"),
@@ -180,6 +193,15 @@ def test_cast_int4_half_and_back(mod, n, skip):
     mid = v[skip:].astype(np.float16) * np.float16(1.5)
     np.testing.assert_array_equal(h[:n], mid)
     np.testing.assert_array_equal(unpack(y[:n // 2]), np.clip(np.floor(mid.astype(np.float64)), -8, 7))
+
+
+def test_datacopy_count_form_moves_int4_elements(mod):
+    x = rng.integers(0, 256, 512).astype(np.uint8)
+    y = np.zeros(512, np.uint8)
+    mod.get_kernel("copy4")[1](x, y, np.uint32(256))              # 256 elements from element 64 (byte 32)
+    arc.synchronize()
+    np.testing.assert_array_equal(y[:128], x[32:160])
+    assert not y[128:].any()
 
 
 def run_mm(mod, name, a, b, M, N, K, words=None, out=np.int32):

@@ -109,7 +109,8 @@ template <typename T> inline long long view_lo(const GlobalTensor<T> &g)
 template <typename T> inline unsigned long long view_size(const GlobalTensor<T> &g)
 {
 #ifdef ASCENDRTC_SANITIZER
-    return g.size_;
+    constexpr uint32_t per = __arc::packed_per_byte<T>::value; /* a packed type's view in bytes, as view_lo */
+    return (g.size_ + per - 1) / per;
 #else
     (void)g;
     return 0;
@@ -169,27 +170,44 @@ static inline void check_params(const DataCopyParams &p, const char *api)
 } // namespace __detail
 
 /* ---- DataCopy, count form: all of it in the runtime (rt/services/data_copy.c) ---- */
+namespace __detail {
+/* The count the runtime moves: a packed type's elements as whole bytes
+ * (named as such in its messages); others unchanged. */
+template <typename T> inline uint32_t dc_count(uint32_t count)
+{
+    constexpr uint32_t per = __arc::packed_per_byte<T>::value;
+    if constexpr (per > 1)
+        ARC_CHECK(count % per == 0, "AscendC::DataCopy", "count %u of %s is not a whole number of bytes (%u per byte)",
+                  count, __arc::tname<T>(), per);
+    return count / per;
+}
+template <typename T> constexpr const char *dc_name()
+{
+    return __arc::packed_per_byte<T>::value > 1 ? "bytes of packed int4b_t/int2b_t" : __arc::tname<T>();
+}
+} // namespace __detail
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
 {
     __detail::uses_ub();
     __arc_dc_in((void *)dst.addr_, __arc::span_limit(dst.addr_, dst.bytes_), (const void *)src.addr_,
-                __detail::view_lo(src), __detail::view_size(src), count, (unsigned)sizeof(T), __arc::tname<T>(),
-                &__detail::dc_mode);
+                __detail::view_lo(src), __detail::view_size(src), __detail::dc_count<T>(count), (unsigned)sizeof(T),
+                __detail::dc_name<T>(), &__detail::dc_mode);
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
     __detail::uses_ub();
+    count = __detail::dc_count<T>(count);
     if (int op = __arc_dc_out((void *)dst.addr_, __detail::view_lo(dst), __detail::view_size(dst),
                               (const void *)src.addr_, __arc::span_limit(src.addr_, src.bytes_), &count,
-                              (unsigned)sizeof(T), __arc::tname<T>(), &__detail::dc_mode))
+                              (unsigned)sizeof(T), __detail::dc_name<T>(), &__detail::dc_mode))
         __arc::store_atomic(dst.addr_, src.addr_, count, op);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
     __detail::uses_ub();
     __arc_dc_local((void *)dst.addr_, __arc::span_limit(dst.addr_, dst.bytes_), (const void *)src.addr_,
-                   __arc::span_limit(src.addr_, src.bytes_), count, (unsigned)sizeof(T), __arc::tname<T>(),
-                   &__detail::dc_mode);
+                   __arc::span_limit(src.addr_, src.bytes_), __detail::dc_count<T>(count), (unsigned)sizeof(T),
+                   __detail::dc_name<T>(), &__detail::dc_mode);
 }
 
 /* ---- DataCopy, DataCopyParams form: lengths and strides in 32-byte blocks ---- */
