@@ -269,3 +269,49 @@ def test_int4_mmad_is_priced_as_16x64x16_per_fractal_triple(mod):
         c = run_mm(mod, "mm4_bt", pack(a), pack(b), M, N, K)
     np.testing.assert_array_equal(c, a @ b.T)
     assert p.launches[0].flops == 2 * M * N * K
+
+
+MM_API = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace matmul;
+// C (M, N) int32 = A (M, K) int4 x B given as (N, K) int4, through the Matmul
+// API's IterateAll, each block its singleCoreM x singleCoreN tile.
+extern "C" __global__ __aicore__ void mm4_api(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR ws, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<int4b_t> ga, gb; AscendC::GlobalTensor<int32_t> gc;
+    ga.SetGlobalBuffer((__gm__ int4b_t *)a); gb.SetGlobalBuffer((__gm__ int4b_t *)b);
+    gc.SetGlobalBuffer((__gm__ int32_t *)c);
+    Matmul<MatmulType<AscendC::TPosition::GM, CubeFormat::ND, int4b_t>,
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, int4b_t, true>,
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (GetBlockIdx() >= t.usedCoreNum) return;
+    int mBlocks = (t.M + t.singleCoreM - 1) / t.singleCoreM;
+    int mi = GetBlockIdx() % mBlocks, ni = GetBlockIdx() / mBlocks;
+    int tm = t.M - mi * t.singleCoreM < t.singleCoreM ? t.M - mi * t.singleCoreM : t.singleCoreM;
+    int tn = t.N - ni * t.singleCoreN < t.singleCoreN ? t.N - ni * t.singleCoreN : t.singleCoreN;
+    mm.SetOrgShape(t.M, t.N, t.Ka, t.Kb);
+    mm.SetTensorA(ga[mi * t.singleCoreM * t.Ka]);
+    mm.SetTensorB(gb[ni * t.singleCoreN * t.Kb], true);
+    mm.SetTail(tm, tn);
+    mm.IterateAll(gc[mi * t.singleCoreM * t.N + ni * t.singleCoreN]);
+    mm.End();
+}
+'''
+
+
+@pytest.mark.parametrize("M,N,K,cores", [(64, 96, 128, 4), (100, 70, 66, 3)])
+def test_matmul_api_int4(M, N, K, cores):
+    # The host tiling sizes int4 as a byte (as CANN's DT_INT4 in its byte
+    # table): a valid, conservative tiling.
+    import ascendrtc.matmul_tiling as mt
+    m = dev.load(MM_API, "mm4_api.cpp")
+    a, b = rng.integers(-8, 8, (M, K)), rng.integers(-8, 8, (N, K))
+    t = mt.tiling(M, N, K, "int8", "int32", cores=cores)
+    c = np.zeros((M, N), np.int32)
+    m.get_kernel("mm4_api")[t.usedCoreNum](pack(a), pack(b), c, np.zeros(64, np.uint8), t.array())
+    arc.synchronize()
+    np.testing.assert_array_equal(c, a @ b.T)

@@ -63,6 +63,7 @@ template <auto A = nullptr, auto B = nullptr, auto C = nullptr> struct MatmulCal
 namespace __mm {
 template <typename T> struct acc { typedef float type; };
 template <> struct acc<int8_t> { typedef int32_t type; };
+template <> struct acc<int4b_t> { typedef int32_t type; };
 template <typename T> inline typename acc<T>::type wide(T v) { return (typename acc<T>::type)v; }
 inline float wide(bfloat16_t v) { return v.ToFloat(); }
 template <typename D, typename S> inline D narrow(S v) { return (D)v; }
@@ -70,6 +71,7 @@ template <> inline bfloat16_t narrow<bfloat16_t, float>(float v) { return bfloat
 
 /* An operand: GM or local data, its format, its leading dimension. */
 template <typename T> struct Operand {
+    typedef T elem;
     const T *p = nullptr;
     GlobalTensor<T> g;
     bool gm = false, trans = false, scalar = false, set = false;
@@ -86,8 +88,8 @@ class MatmulImpl {
     using TBias = typename BIAS_TYPE::T;
     using ACC = typename __mm::acc<TA>::type;
     static_assert(sizeof(TA) == sizeof(TB), "Matmul: A and B types differ in width");
-    static_assert(__arc::packed_per_byte<TA>::value == 1 && __arc::packed_per_byte<TB>::value == 1,
-                  "Matmul: int4b_t operands are not simulated yet by ascendrtc's Matmul API (Mmad takes them)");
+    static_assert(__arc::packed_per_byte<TA>::value <= 2 && __arc::packed_per_byte<TB>::value <= 2,
+                  "Matmul: 2-bit operands are not simulated yet by ascendrtc's Matmul API");
 
 public:
     __aicore__ MatmulImpl() = default;
@@ -341,10 +343,13 @@ private:
                   api, "A format %d is not supported (ND, NZ, VECTOR, SCALAR)", (int)A_TYPE::format);
         (void)lda; (void)ldb;
         /* GM extents of this core's A and B. */
-        if (a_.gm && A_TYPE::format == CubeFormat::ND && sm_ && sk_)
-            a_.g.check_range(0, a_.trans ? (uint64_t)(sk_ - 1) * M_ + sm_ : (uint64_t)(sm_ - 1) * Ka_ + sk_, api);
+        constexpr uint64_t pa = __arc::packed_per_byte<TA>::value, pb = __arc::packed_per_byte<TB>::value;
+        if (a_.gm && A_TYPE::format == CubeFormat::ND && sm_ && sk_) /* in bytes for a packed type */
+            a_.g.check_range(0, ((a_.trans ? (uint64_t)(sk_ - 1) * M_ + sm_ : (uint64_t)(sm_ - 1) * Ka_ + sk_) + pa - 1) / pa,
+                             api);
         if (b_.gm && B_TYPE::format == CubeFormat::ND && sn_ && sk_)
-            b_.g.check_range(0, b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_, api);
+            b_.g.check_range(0, ((b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_) + pb - 1) / pb,
+                             api);
         if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
         if (__arc::race_gm_log()) log_reads(api); /* the cost model counts the loads per block (cost_block) */
     }
@@ -355,13 +360,13 @@ private:
     static void log_operand(const __mm::Operand<T> &o, int rows, int cols, int ld, int padRows, const char *api)
     {
         if (!o.gm || o.scalar || rows <= 0 || cols <= 0) return;
-        constexpr int C0 = 32 / sizeof(T);
+        constexpr int per = __arc::packed_per_byte<T>::value, C0 = 32 * per / sizeof(T); /* bytes = elements / per */
         if (TYPE::format == CubeFormat::NZ)
-            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, 1, (uint64_t)(cols + C0 - 1) / C0 * padRows * C0 * sizeof(T),
-                           (uint64_t)(cols + C0 - 1) / C0 * padRows * C0 * sizeof(T), api);
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, 1, (uint64_t)(cols + C0 - 1) / C0 * padRows * 32,
+                           (uint64_t)(cols + C0 - 1) / C0 * padRows * 32, api);
         else
-            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, (uint64_t)rows, (uint64_t)cols * sizeof(T),
-                           (uint64_t)ld * sizeof(T), api);
+            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, (uint64_t)rows, ((uint64_t)cols + per - 1) / per * sizeof(T),
+                           (uint64_t)ld / per * sizeof(T), api);
     }
     void log_reads(const char *api)
     {
@@ -373,28 +378,37 @@ private:
             __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, bias_, 1, (uint64_t)sn_ * sizeof(TBias),
                            (uint64_t)sn_ * sizeof(TBias), api);
     }
-    /* Element (i, k) of A and (k, j) of B in this core's block. */
-    TA a_at(int i, int k) const
+    /* Element i of an operand in the accumulator type (int4b_t: two per
+     * byte, the first in the low nibble). */
+    template <typename T> static ACC elem(const T *p, int64_t i)
     {
-        if (a_.scalar) return a_.value;
-        if (A_TYPE::format == CubeFormat::NZ) {
-            constexpr int C0 = 32 / sizeof(TA);
-            int r = a_.trans ? k : i, c = a_.trans ? i : k, rows = a_.trans ? (Ka_ + 15) / 16 * 16 : (M_ + 15) / 16 * 16;
-            return a_.p[(int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0];
-        }
-        return a_.trans ? a_.p[(int64_t)k * M_ + i] : a_.p[(int64_t)i * Ka_ + k];
+        if constexpr (__arc::packed_per_byte<T>::value > 1) return (ACC)__arc::packed_get(p, (uint64_t)i);
+        else return (ACC)__mm::wide(p[i]);
     }
-    TB b_at(int k, int j) const
+    /* Element (i, k) of A and (k, j) of B in this core's block. */
+    ACC a_at(int i, int k) const
     {
-        if (b_.scalar) return b_.value;
-        if (B_TYPE::format == CubeFormat::NZ) {
-            constexpr int C0 = 32 / sizeof(TB);
-            int r = b_.trans ? j : k, c = b_.trans ? k : j, rows = b_.trans ? (N_ + 15) / 16 * 16 : (Kb_ + 15) / 16 * 16;
-            return b_.p[(int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0];
+        if (a_.scalar) return elem(&a_.value, 0);
+        if (A_TYPE::format == CubeFormat::NZ) {
+            constexpr int C0 = 32 * __arc::packed_per_byte<TA>::value / sizeof(TA);
+            int r = a_.trans ? k : i, c = a_.trans ? i : k, rows = a_.trans ? (Ka_ + 15) / 16 * 16 : (M_ + 15) / 16 * 16;
+            return elem(a_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
         }
-        return b_.trans ? b_.p[(int64_t)j * Kb_ + k] : b_.p[(int64_t)k * N_ + j];
+        return elem(a_.p, a_.trans ? (int64_t)k * M_ + i : (int64_t)i * Ka_ + k);
+    }
+    ACC b_at(int k, int j) const
+    {
+        if (b_.scalar) return elem(&b_.value, 0);
+        if (B_TYPE::format == CubeFormat::NZ) {
+            constexpr int C0 = 32 * __arc::packed_per_byte<TB>::value / sizeof(TB);
+            int r = b_.trans ? j : k, c = b_.trans ? k : j, rows = b_.trans ? (N_ + 15) / 16 * 16 : (Kb_ + 15) / 16 * 16;
+            return elem(b_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
+        }
+        return elem(b_.p, b_.trans ? (int64_t)j * Kb_ + k : (int64_t)k * N_ + j);
     }
     /* Block (i0, j0)'s cube work for the cost model (arc/matmul_cost.h). */
+    /* (int4b_t is priced as int8_t here: twice its bytes and Mmad cycles, an
+     * over-estimate; its flops are counted exactly.) */
     void cost_block(int i0, int j0) const
     {
         arc_cost_mm c{nullptr, nullptr, 0, 0, 0, 0, (unsigned)bm_, (unsigned)bn_, (unsigned)sk_,
@@ -428,11 +442,11 @@ private:
             for (int k0 = 0; k0 < sk_; k0 += kc) {
                 int kn = sk_ - k0 < kc ? sk_ - k0 : kc;
                 for (int r = 0; r < bm_; r++)
-                    for (int k = 0; k < kn; k++) aw[r * kc + k] = (ACC)__mm::wide(a_at(i0 + r, k0 + k));
+                    for (int k = 0; k < kn; k++) aw[r * kc + k] = a_at(i0 + r, k0 + k);
                 for (int c0 = 0; c0 < bn_; c0 += 16) {
                     for (int k = 0; k < kn; k++)
                         for (int c = 0; c < 16; c++)
-                            bp[k * 16 + c] = c0 + c < bn_ ? (ACC)__mm::wide(b_at(k0 + k, j0 + c0 + c)) : (ACC)0;
+                            bp[k * 16 + c] = c0 + c < bn_ ? b_at(k0 + k, j0 + c0 + c) : (ACC)0;
                     __arc::micro::panel<fused>(acc + c0, ld, aw, kc, bp, bm_, kn, true, acc);
                 }
             }
@@ -442,9 +456,9 @@ private:
          * broadcast multiply-add over contiguous columns. */
         ACC *brow = bbuf_;
         for (int k = 0; k < sk_; k++) {
-            for (int c = 0; c < bn_; c++) brow[c] = (ACC)__mm::wide(b_at(k, j0 + c));
+            for (int c = 0; c < bn_; c++) brow[c] = b_at(k, j0 + c);
             for (int r = 0; r < bm_; r++) {
-                ACC av = (ACC)__mm::wide(a_at(i0 + r, k));
+                ACC av = a_at(i0 + r, k);
                 ACC *out = acc + r * ld;
                 for (int c = 0; c < bn_; c++) out[c] += av * brow[c];
             }

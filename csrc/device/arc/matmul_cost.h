@@ -15,9 +15,10 @@ inline void cost_operand(const O &o, bool nz, long long off, long long ld, bool 
                          unsigned long long &ld_bytes, int &k_rows)
 {
     if (!o.gm || o.scalar) return;
-    p = nz ? (const void *)o.p : (const void *)(o.p + off);
+    constexpr long long per = __arc::packed_per_byte<typename O::elem>::value;
+    p = nz ? (const void *)o.p : (const void *)(o.p + off / per); /* a packed type's offsets count elements */
     if (nz) return;
-    ld_bytes = (unsigned long long)ld * sizeof(*o.p);
+    ld_bytes = (unsigned long long)(ld / per) * sizeof(*o.p);
     k_rows = krows;
 }
 } // namespace __mm
