@@ -37,6 +37,12 @@ __global__ void columns(float* out, uint32_t n, uint32_t div)
 {
     out[threadIdx.x * n + blockIdx.x / div] = (float)threadIdx.x;
 }
+
+__global__ void every(float* out, uint32_t s0, uint32_t o0, uint32_t s1, uint32_t o1)
+{
+    uint32_t s = blockIdx.x ? s1 : s0, o = blockIdx.x ? o1 : o0;
+    out[o + s * threadIdx.x] = (float)blockIdx.x + 1.0f;
+}
 ''' + BLOCK_SUM + TRANSPOSE
 
 
@@ -99,6 +105,23 @@ def test_interleaved_columns_are_not_a_race_but_shared_ones_are(mod):
     np.testing.assert_array_equal(out.reshape(n, n), np.repeat(np.arange(n, dtype=np.float32)[:, None], n, 1))
     msg = race(lambda: k[n, n](out, n, 2))
     assert "data race (write/write between cores)" in msg and "race.asc:24" in msg
+
+
+def test_patterns_of_different_steps(mod):
+    """Each block's stores are one pattern (a piece every s elements): blocks
+    stepping by 4 and by 2 from an odd start never meet; by 3 and by 2 they
+    meet first at element 3, which the report names."""
+    k = mod.get_kernel("every")
+    out = np.zeros(256, np.float32)
+    k[2, 64](out, 4, 0, 2, 1)
+    arc.synchronize()
+    want = np.zeros(256, np.float32)
+    want[0:256:4] = 1
+    want[1:128:2] = 2
+    np.testing.assert_array_equal(out, want)
+    msg = race(lambda: k[2, 64](out, 3, 3, 2, 1))
+    assert "data race (write/write between cores)" in msg and "race.asc:30" in msg
+    assert "in block 0 writes bytes [12, 16)" in msg and "in block 1 writes bytes [12, 16)" in msg
 
 
 def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):

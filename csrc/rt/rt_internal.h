@@ -337,6 +337,14 @@ void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long bl
 /* A kernel's own load or store through a pointer, logged as a PIPE_S GM
  * access when p is in a device allocation (race_raw.c). */
 void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
+/* cnt pieces of pw bytes, step apart, from p: one record when they lie in
+ * one device allocation, else piece by piece as sim_race_gm_scalar's. */
+void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,
+                         int write, const char *site);
+/* A loop's raw accesses from one line, cnt pieces of pw bytes step apart
+ * (race_stream.c), as __arc_race_raw would take them piece by piece. */
+void sim_race_raw_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,
+                          int write, const char *site);
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n);
 
 /* ---- spin.c ---- */

@@ -168,20 +168,47 @@ static void acquire(gm_agent *a, int kind, uint64_t key, int need)
     pthread_mutex_unlock(&g->mu);
 }
 
-static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api,
-                        uint64_t fill, unsigned fill_size)
+/* The agent's clock as its records' snapshot: 0 when out of memory. */
+static int snap_now(gm_agent *a)
 {
-    const char *site = sim_site();
-    a->last = 0;
     if (a->dirty) {
         snap_blk *s = malloc(sizeof *s + a->g->n * sizeof(uint32_t));
-        if (!s) return;
+        if (!s) return 0;
         memcpy(s->vc, a->vc, a->g->n * sizeof(uint32_t));
         s->next = a->snaps;
         a->snaps = s;
         a->snap = s->vc;
         a->dirty = 0;
     }
+    return 1;
+}
+
+/* Room for one more record: NULL past the launch's budget or memory. */
+static gm_rec *push(gm_agent *a)
+{
+    if (!a->quota) { /* the budget is shared: take it in chunks, not one atomic per record */
+        if (atomic_load_explicit(&a->g->nrec, memory_order_relaxed) >= REC_LIMIT ||
+            atomic_fetch_add(&a->g->nrec, REC_CHUNK) >= REC_LIMIT)
+            return NULL;
+        a->quota = REC_CHUNK;
+    }
+    a->quota--;
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 32;
+        gm_rec *nr = realloc(a->r, cap * sizeof *nr);
+        if (!nr) return NULL;
+        a->r = nr;
+        a->cap = cap;
+    }
+    return &a->r[a->n++];
+}
+
+static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api,
+                        uint64_t fill, unsigned fill_size)
+{
+    const char *site = sim_site();
+    a->last = 0;
+    if (!snap_now(a)) return;
     /* Scalar GM writes go through the core's write-back data cache: other
      * cores (and the DMA) see them after DataCacheCleanAndInvalid
      * (docs/simulated_npu.md, "GM races between cores"). */
@@ -193,7 +220,7 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
         gm_rec *p = &a->r[i - 1];
         if (p->kind == kind && p->pipe == pipe && p->phase == a->phase && p->seg == a->seg && p->snap == a->snap &&
             p->vphase == vphase && p->fill == fill && p->fill_size == fill_size &&
-            p->api == api && p->site == site && lo <= p->hi && hi >= p->lo) {
+            p->api == api && p->site == site && !p->step && lo <= p->hi && hi >= p->lo) {
             if (kind == ARC_GM_WRITE) { /* its sum, if one comes, adds only to a sum of disjoint bytes */
                 a->last = i;
                 a->last_ok = p->summed && (hi == p->lo || lo == p->hi);
@@ -206,22 +233,10 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
             return;
         }
     }
-    if (!a->quota) { /* the budget is shared: take it in chunks, not one atomic per record */
-        if (atomic_load_explicit(&a->g->nrec, memory_order_relaxed) >= REC_LIMIT ||
-            atomic_fetch_add(&a->g->nrec, REC_CHUNK) >= REC_LIMIT)
-            return;
-        a->quota = REC_CHUNK;
-    }
-    a->quota--;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 32;
-        gm_rec *nr = realloc(a->r, cap * sizeof *nr);
-        if (!nr) return;
-        a->r = nr;
-        a->cap = cap;
-    }
-    a->r[a->n++] = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
-                            (uint8_t)pipe, (uint8_t)fill_size, 0, fill, 0};
+    gm_rec *r = push(a);
+    if (!r) return;
+    *r = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
+                  (uint8_t)pipe, (uint8_t)fill_size, 0, fill, 0, 0, 0};
     if (kind == ARC_GM_WRITE) {
         a->last = a->n;
         a->last_ok = 1;
@@ -331,7 +346,7 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
     if (u >= a->gm_lo && u + bytes <= a->gm_hi && !a->dirty)
         for (size_t i = a->n, k2 = 0; i > 0 && k2 < 4; i--, k2++) { /* streams interleave: the last few */
             gm_rec *last = &a->r[i - 1];
-            if (last->site == site && last->api == api && last->lo <= u && u <= last->hi &&
+            if (last->site == site && last->api == api && !last->step && last->lo <= u && u <= last->hi &&
                 last->snap == a->snap && last->phase == a->phase && last->seg == a->seg && last->pipe == 0 &&
                 last->kind == (write ? ARC_GM_WRITE : ARC_GM_READ) && last->vphase == (write ? NOT_YET : a->phase)) {
                 if (u + bytes > last->hi) last->hi = u + bytes;
@@ -353,17 +368,46 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
     record(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api);
 }
 
+/* cnt pieces of pw bytes, step apart, from p, of one line's loop
+ * (race_stream.c): one record when they lie in one device allocation. */
+void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,
+                         int write, const char *site)
+{
+    uintptr_t u = (uintptr_t)p, hi = u + (cnt - 1) * step + pw;
+    const char *api = write ? "a store through a pointer" : "a load through a pointer";
+    arc_core *k = __arc_core();
+    unsigned long long v = k ? k->dev[ARC_RACE_GM_SLOT] : 0;
+    gm_agent *a = v > ARC_GM_COST_ONLY ? (gm_agent *)(uintptr_t)v : NULL;
+    int whole = a && cnt > 1 && step > pw && !k->dev[ARC_COST_SLOT]; /* the cost model takes pieces */
+    if (whole && (u < a->gm_lo || hi > a->gm_hi)) {
+        sim_alloc al;
+        whole = sim_mem_find(p, &al) && al.device && hi <= al.base + al.size;
+        if (whole) {
+            a->gm_lo = al.base;
+            a->gm_hi = al.base + al.size;
+        }
+    }
+    if (!whole) { /* piece by piece (not one allocation's, or not GM at all) */
+        for (unsigned long long i = 0; i < cnt; i++)
+            sim_race_gm_scalar((const void *)(u + i * step), pw, write, api, site);
+        return;
+    }
+    a->last = 0;
+    gm_rec *r;
+    if (!snap_now(a) || !(r = push(a))) return;
+    /* a scalar write: in the core's data cache until a DCCI (record_fill) */
+    *r = (gm_rec){u, hi, api, site, a->snap, a->phase, a->seg, a->id, write ? NOT_YET : a->phase,
+                  write ? NOT_YET : a->seg, (uint8_t)(write ? ARC_GM_WRITE : ARC_GM_READ), 0, 0, 0, 0, 0, pw, step};
+}
+
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n)
 {
     int raced = 0;
     if (!g) return 0;
-    size_t total = 0;
     uint32_t logged = 0; /* agents that logged anything: one alone cannot race */
-    for (uint32_t i = 0; i < g->n; i++) {
-        total += g->a[i].n;
+    for (uint32_t i = 0; i < g->n; i++)
         logged += g->a[i].n != 0;
-    }
-    if (!failed && !g->inexact && logged > 1) raced = sim_race_gm_sweep(g, r, total, msg, n);
+    if (!failed && !g->inexact && logged > 1) raced = sim_race_gm_sweep(g, r, msg, n);
     for (uint32_t i = 0; i < g->n; i++)
         agent_reset(&g->a[i]);
     for (int b = 0; g->nobj && b < NBUCKET; b++) {

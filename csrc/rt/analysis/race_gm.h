@@ -25,6 +25,9 @@ typedef struct gm_rec {
     uint8_t summed;      /* ARC_GM_WRITE: sum is the content sum of all of [lo, hi) */
     uint64_t fill;       /* ARC_GM_FILL: the value's bytes */
     uint64_t sum;        /* summed: __arc_gm_mix over the elements written */
+    /* step != 0: the bytes are pieces of pw bytes, step apart, from lo to hi
+     * (a loop's accesses, rt/analysis/race_stream.c); else all of [lo, hi) */
+    uintptr_t pw, step;
 } gm_rec;
 #define NOT_YET UINT32_MAX
 
@@ -75,9 +78,8 @@ struct sim_race_gm {
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
 };
 
-/* The sweep (race_gm_sweep.c): the first race among the agents' `total`
- * records, reported into msg (error mode) or on stderr; 1 when it fails
- * the launch. */
-int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, size_t total, char *msg, size_t n);
+/* The sweep (race_gm_sweep.c): the first race among the agents' records,
+ * reported into msg (error mode) or on stderr; 1 when it fails the launch. */
+int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t n);
 
 #endif /* ARC_RT_RACE_GM_H_ */

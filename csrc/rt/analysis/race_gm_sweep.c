@@ -10,11 +10,25 @@
 
 #include "rt/analysis/race_gm.h"
 
-/* A record and its start, sorted without touching the record. */
+/* What the sweep sorts: a record, or one piece of a record of pieces
+ * (piece < WHOLE), with its bytes' span. */
+#define WHOLE UINT32_MAX
+#define EXPAND_MAX 4u /* a record of more pieces stays whole */
 typedef struct keyed {
-    uintptr_t lo;
+    uintptr_t lo, hi;
     gm_rec *r;
+    uint32_t piece, agent;
+    uintptr_t step, res, pw; /* a whole record of pieces: its step, lo % step, pw; else 0 */
 } keyed;
+
+/* Whether two whole records of pieces of one step cannot meet: their pieces'
+ * offsets modulo the step do not (a tiled kernel's blocks, side by side). */
+static int apart(const keyed *a, const keyed *b)
+{
+    if (!a->step || a->step != b->step) return 0;
+    uintptr_t d = b->res >= a->res ? b->res - a->res : b->res + a->step - a->res;
+    return d >= a->pw && a->step - d >= b->pw;
+}
 
 /* Sort by start address, stably (equal starts keep agent order, so the
  * race reported first does not depend on the sort): least significant
@@ -70,13 +84,79 @@ static int same_content(const gm_rec *x, const gm_rec *y)
     return x->summed && y->summed && x->lo == y->lo && x->hi == y->hi && x->sum == y->sum;
 }
 
-static int races(const gm_rec *x, const gm_rec *y)
+/* A record's pieces: pieces(x) of x->pw bytes, x->step apart (1 when whole). */
+static uint64_t pieces(const gm_rec *x) { return x->step ? (x->hi - x->lo - x->pw) / x->step + 1 : 1; }
+static uint64_t piece_w(const gm_rec *x) { return x->step ? x->pw : x->hi - x->lo; }
+
+/* The first piece of x ending after a that starts before b: its index, or
+ * pieces(x) when none. */
+static uint64_t piece_in(const gm_rec *x, uintptr_t a, uintptr_t b)
 {
-    if (x->agent == y->agent || (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC) || same_fill(x, y) ||
+    uint64_t w = piece_w(x), n = pieces(x), k = a >= x->lo + w ? (a - x->lo - w) / (x->step ? x->step : 1) + 1 : 0;
+    return k < n && x->lo + k * x->step < b ? k : n;
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+/* Whether bytes of x and y meet (their spans do: the sweep's order); *xi
+ * and *yi: a piece of each that does. */
+static int meets(const gm_rec *x, const gm_rec *y, uint64_t *xi, uint64_t *yi)
+{
+    *xi = *yi = 0;
+    if (!x->step && !y->step) return 1;
+    if (!x->step || !y->step) {
+        const gm_rec *p = x->step ? x : y, *r = x->step ? y : x;
+        uint64_t k = piece_in(p, r->lo, r->hi);
+        *(p == x ? xi : yi) = k;
+        return k < pieces(p);
+    }
+    if (x->step == y->step) { /* y's piece j meets x's piece i when m = j - i lies in (lo, hi) */
+        int64_t s = (int64_t)x->step, d = (int64_t)(y->lo - x->lo), wx = (int64_t)x->pw, wy = (int64_t)y->pw;
+        int64_t lo = floor_div(-wy - d, s) + 1, hi = -floor_div(-(wx - d), s) - 1;
+        int64_t mlo = -(int64_t)(pieces(x) - 1), mhi = (int64_t)pieces(y) - 1;
+        if (lo < mlo) lo = mlo;
+        if (hi > mhi) hi = mhi;
+        if (lo > hi) return 0;
+        *xi = lo < 0 ? (uint64_t)-lo : 0;
+        *yi = *xi + (uint64_t)lo;
+        return 1;
+    }
+    const gm_rec *p = pieces(x) <= pieces(y) ? x : y, *o = p == x ? y : x; /* the fewer pieces, one by one */
+    for (uint64_t i = 0, n = pieces(p); i < n; i++) {
+        uintptr_t a = p->lo + i * p->step;
+        uint64_t k = piece_in(o, a, a + p->pw);
+        if (k < pieces(o)) {
+            *(p == x ? xi : yi) = i;
+            *(p == x ? yi : xi) = k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether entries kx and ky (their spans meet) race; *xi, *yi: the pieces. */
+static int races(const keyed *kx, const keyed *ky, uint64_t *xi, uint64_t *yi)
+{
+    if (kx->agent == ky->agent || apart(kx, ky)) return 0;
+    const gm_rec *x = kx->r, *y = ky->r;
+    if ( (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC) || same_fill(x, y) ||
         same_content(x, y))
         return 0;
     if (x->kind == ARC_GM_READ && y->kind == ARC_GM_READ) return 0;
-    return !before(x, y) && !before(y, x);
+    if (before(x, y) || before(y, x)) return 0;
+    *xi = kx->piece;
+    *yi = ky->piece;
+    if ((kx->piece == WHOLE && x->step) || (ky->piece == WHOLE && y->step)) {
+        gm_rec px = *x, py = *y; /* an expanded piece as a record of its own */
+        if (kx->piece != WHOLE) px = (gm_rec){.lo = kx->lo, .hi = kx->hi};
+        if (ky->piece != WHOLE) py = (gm_rec){.lo = ky->lo, .hi = ky->hi};
+        if (!meets(&px, &py, xi, yi)) return 0;
+        if (kx->piece != WHOLE) *xi = kx->piece;
+        if (ky->piece != WHOLE) *yi = ky->piece;
+    }
+    if (*xi == WHOLE) *xi = 0;
+    if (*yi == WHOLE) *yi = 0;
+    return 1;
 }
 
 static const char *const pipe_name[] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
@@ -94,34 +174,40 @@ static void who(const sim_race_gm *g, const gm_rec *x, char *buf, size_t n)
     snprintf(buf, n, "block %lld%s", a->block, sub_label(a->sub));
 }
 
-/* "AscendC::DataCopy (PIPE_MTE3 at k.asc:12) in block 1 writes GM bytes [0, 64)". */
-static void op_text(const sim_race_gm *g, const gm_rec *x, uintptr_t base, char *buf, size_t n)
+/* "AscendC::DataCopy (PIPE_MTE3 at k.asc:12) in block 1 writes GM bytes [0, 64)"; of a
+ * record of pieces, piece i. */
+static void op_text(const sim_race_gm *g, const gm_rec *x, uint64_t i, uintptr_t base, char *buf, size_t n)
 {
+    uintptr_t lo = x->lo + i * x->step, hi = x->step ? lo + x->pw : x->hi;
     char w[48];
     who(g, x, w, sizeof w);
     snprintf(buf, n, "%s (%s%s%s) in %s %s bytes [%llu, %llu)", x->api ? x->api : "?",
              x->pipe < sizeof pipe_name / sizeof *pipe_name ? pipe_name[x->pipe] : "?", x->site ? " at " : "",
              x->site ? x->site : "", w,
              x->kind == ARC_GM_READ ? "reads" : x->kind == ARC_GM_ATOMIC ? "atomically updates" : "writes",
-             (unsigned long long)(x->lo - base), (unsigned long long)(x->hi - base));
+             (unsigned long long)(lo - base), (unsigned long long)(hi - base));
 }
 
-static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, const gm_rec *y, char *msg, size_t n)
+static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, const gm_rec *y, uint64_t xi,
+                   uint64_t yi, char *msg, size_t n)
 {
     if (x->site && !y->site) { /* the one with a line is the one the error points at */
         const gm_rec *t = x;
+        uint64_t ti = xi;
         x = y;
         y = t;
+        xi = yi;
+        yi = ti;
     }
     sim_alloc al;
     uintptr_t base = 0;
     char par[160] = "", a[400], b[400], body[1600], w[48];
-    if (sim_mem_find((const void *)y->lo, &al)) {
+    if (sim_mem_find((const void *)(y->lo + yi * y->step), &al)) {
         base = al.base;
         sim_gm_param(r, al.base, par, sizeof par);
     }
-    op_text(g, x, base, a, sizeof a);
-    op_text(g, y, base, b, sizeof b);
+    op_text(g, x, xi, base, a, sizeof a);
+    op_text(g, y, yi, base, b, sizeof b);
     who(g, y, w, sizeof w);
     const char *kind = x->kind != ARC_GM_READ && y->kind != ARC_GM_READ ? "write/write" : "read/write";
     snprintf(body, sizeof body,
@@ -151,30 +237,31 @@ static void report(sim_race_gm *g, const sim_kernel_run *r, const gm_rec *x, con
 
 /* The first race in address order: 1 and *x, *y set, else 0; all sorted
  * by start, scratch room for 2n. */
-static int sweep(gm_rec **all, size_t n, gm_rec **scratch, const gm_rec **rx, const gm_rec **ry)
+static int sweep(keyed *all, size_t n, keyed **scratch, const keyed **rx, const keyed **ry, uint64_t *xi,
+                 uint64_t *yi)
 {
-    gm_rec **wr = scratch, **rd = scratch + n;
+    keyed **wr = scratch, **rd = scratch + n;
     size_t nw = 0, nr = 0;
     int found = 0;
     for (size_t i = 0; i < n && !found; i++) {
-        gm_rec *c = all[i];
+        keyed *c = &all[i];
         size_t k = 0;
         for (size_t j = 0; j < nw; j++) { /* compacting: writes that end before c starts are done */
             if (wr[j]->hi <= c->lo) continue;
             wr[k++] = wr[j];
-            if (!found && races(wr[j], c)) {
+            if (!found && races(wr[j], c, xi, yi)) {
                 *rx = wr[j];
                 *ry = c;
                 found = 1;
             }
         }
         nw = k;
-        if (c->kind != ARC_GM_READ) {
+        if (c->r->kind != ARC_GM_READ) {
             k = 0;
             for (size_t j = 0; j < nr; j++) {
                 if (rd[j]->hi <= c->lo) continue;
                 rd[k++] = rd[j];
-                if (!found && races(rd[j], c)) {
+                if (!found && races(rd[j], c, xi, yi)) {
                     *rx = rd[j];
                     *ry = c;
                     found = 1;
@@ -189,27 +276,45 @@ static int sweep(gm_rec **all, size_t n, gm_rec **scratch, const gm_rec **rx, co
     return found;
 }
 
-int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, size_t total, char *msg, size_t n)
+int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t n)
 {
+    /* a record of a few pieces is swept piece by piece: exact spans, so
+     * few of them are open at a time */
+    size_t m = 0;
+    for (uint32_t i = 0; i < g->n; i++)
+        for (size_t j = 0; j < g->a[i].n; j++) {
+            uint64_t p = pieces(&g->a[i].r[j]);
+            m += p <= EXPAND_MAX ? p : 1;
+        }
     int raced = 0;
-    gm_rec **all = malloc(3 * total * sizeof *all);
-    keyed *key = malloc(2 * total * sizeof *key);
-    if (!all || !key) { /* no memory: unchecked */
-        free(all);
+    keyed *key = malloc(2 * m * sizeof *key);
+    keyed **scratch = malloc(2 * m * sizeof *scratch);
+    if (!key || !scratch) { /* no memory: unchecked */
         free(key);
+        free(scratch);
         return 0;
     }
     size_t k = 0;
     for (uint32_t i = 0; i < g->n; i++)
-        for (size_t j = 0; j < g->a[i].n; j++) key[k++] = (keyed){g->a[i].r[j].lo, &g->a[i].r[j]};
-    sort_by_lo(key, key + total, total);
-    for (k = 0; k < total; k++) all[k] = key[k].r;
-    free(key);
-    const gm_rec *x, *y;
-    if (sweep(all, total, all + total, &x, &y)) {
-        report(g, r, x, y, msg, n);
+        for (size_t j = 0; j < g->a[i].n; j++) {
+            gm_rec *x = &g->a[i].r[j];
+            uint64_t p = pieces(x);
+            if (!x->step)
+                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, 0, 0, 0};
+            else if (p > EXPAND_MAX)
+                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, x->step, x->lo % x->step, x->pw};
+            else
+                for (uint32_t q = 0; q < p; q++)
+                    key[k++] = (keyed){x->lo + q * x->step, x->lo + q * x->step + x->pw, x, q, x->agent, 0, 0, 0};
+        }
+    sort_by_lo(key, key + m, m);
+    const keyed *x, *y;
+    uint64_t xi, yi;
+    if (sweep(key, m, scratch, &x, &y, &xi, &yi)) {
+        report(g, r, x->r, y->r, xi, yi, msg, n);
         raced = g->mode == ARC_RACE_ERROR;
     }
-    free(all);
+    free(key);
+    free(scratch);
     return raced;
 }

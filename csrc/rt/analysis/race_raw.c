@@ -44,3 +44,16 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
         sim_race_gm_scalar(p, bytes, write, api, site);
     }
 }
+
+void sim_race_raw_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,
+                          int write, const char *site)
+{
+    arc_core *k = __arc_core();
+    const unsigned char *a = (const unsigned char *)p;
+    if (k && k->dev[ARC_RACE_GM_SLOT] && cnt > 1 && !(a >= k->ub && a < k->ub + k->ub_size)) {
+        sim_race_gm_pattern(p, pw, step, cnt, write & 1, site);
+        return;
+    }
+    for (unsigned long long i = 0; i < cnt; i++)
+        __arc_race_raw(a + i * step, pw, write, site);
+}

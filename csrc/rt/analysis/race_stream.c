@@ -8,8 +8,8 @@
  * breaks it.  Level 2: an ended run is merged into the instruction's
  * pattern -- pcnt pieces of pw bytes, pstep apart -- when it continues it:
  * the next thread's run beside the last (pieces widen), or the next row
- * (one more piece).  The pattern is reported, piece by piece, through
- * __arc_race_raw when a run does not fit it and at every flush (before
+ * (one more piece).  The pattern is reported (one record for the GM check
+ * between blocks, piece by piece to the others) when a run does not fit it and at every flush (before
  * the function's next call, and at its return): nothing that orders
  * accesses (a sync, a barrier, the end of a block) runs in between, so
  * the checks see the same bytes in the same order position as they would
@@ -20,8 +20,7 @@
 
 static void emit(arc_raw_stream *s, const arc_raw_site *d)
 {
-    for (unsigned long long k = 0; k < s->pcnt; k++)
-        __arc_race_raw((const void *)(uintptr_t)(s->plo + k * s->pstep), s->pw, d->write, d->site);
+    sim_race_raw_pattern((const void *)(uintptr_t)s->plo, s->pw, s->pstep, s->pcnt, d->write, d->site);
     s->pcnt = 0;
 }
 
