@@ -50,6 +50,14 @@ __global__ void inactive_lane(int* out)
         v = asc_shfl(v, 20);
     out[threadIdx.x] = v;
 }
+
+__global__ void ub_off_end(int* out, uint32_t k)
+{
+    __ubuf__ int tile[64];
+    tile[threadIdx.x * k] = (int)threadIdx.x;
+    asc_syncthreads();
+    out[threadIdx.x] = tile[threadIdx.x];
+}
 '''
 
 SIMD_SRC = r'''
@@ -122,6 +130,19 @@ def test_threads_at_different_barriers():
     k = mod().get_kernel("two_barriers")
     launch_fails(r"waits at the barrier at simt_checks.asc:\d+ but thread \(1,0,0\).* at the one at "
                  r"simt_checks.asc:\d+", k, (1, 32), np.zeros(32, np.int32))
+
+
+def test_ub_access_off_the_end_names_the_thread_and_line():
+    """With the race check on (the default), an access through a __ubuf__
+    pointer outside the UB fails before it is made, naming the thread, the
+    bytes and the line; the kernel works with an index in bounds."""
+    k = mod().get_kernel("ub_off_end")
+    out = np.zeros(64, np.int32)
+    launch_fails(r"SIMT: thread \(1,0,0\) of block \(0,0,0\) writes UB bytes \[400000, 400004\) at "
+                 r"simt_checks.asc:45, outside the block's shared UB \[0, 262144\)", k, (2, 64), out, 100000)
+    k[1, 64](out, 1)
+    arc.synchronize()
+    np.testing.assert_array_equal(out, np.arange(64))
 
 
 def test_shuffle_from_an_inactive_lane():

@@ -7,7 +7,8 @@
 // (the part between two barriers) only stamps its shadow entry.  Any other
 // case -- another thread's entry of this epoch, another size, an address
 // outside the UB -- calls the runtime (__arc_simt_ub_race), which decides
-// with the byte masks and warp syncs and reports.  The unchecked run
+// with the byte masks and warp syncs and reports (an access outside the UB
+// as out of bounds, naming the thread and the line).  The unchecked run
 // functions pass chk = false and keep none of it.
 #include "simt_ubcheck.h"
 
@@ -37,16 +38,16 @@ struct UbAccess {
     bool write;
 };
 
-// Whether p may point into the block's shared UB: one of its underlying
-// objects is a UB base.
+// Whether p points into the block's shared UB: each of its underlying
+// objects is a UB base (so an address outside the UB is out of bounds).
 bool from_ub(const Value *p, const std::set<const Value *> &bases)
 {
     SmallVector<const Value *, 4> objs;
     getUnderlyingObjects(p, objs, nullptr, 0);
     for (const Value *o : objs)
-        if (bases.count(o))
-            return true;
-    return false;
+        if (!bases.count(o))
+            return false;
+    return !objs.empty();
 }
 
 Value *ctx_field(IRBuilder<> &b, Value *ctx, size_t off, Type *t)

@@ -1,7 +1,8 @@
 /* race_simt.c - data races on a SIMT block's shared UB between its threads
  * (issue 25 item 4), found as compute-sanitizer's racecheck finds them in
  * CUDA shared memory: two threads of one block access the same bytes, one
- * of them writes, and no asc_syncthreads() lies between the accesses.
+ * of them writes, and no asc_syncthreads() lies between the accesses; and,
+ * as its memcheck would, an access through a UB pointer outside the UB.
  *
  * The checked run functions (rtc/simt_ubcheck.cpp) stamp each access into
  * a shadow of the UB, three entries per 4-byte word (arc/simt_abi.h): the
@@ -142,10 +143,16 @@ void __arc_simt_ub_race(arc_simt_block_ctx *b, const void *p, unsigned long long
                         unsigned site)
 {
     unsigned long long off = (unsigned long long)((uintptr_t)p - (uintptr_t)b->ub), size = b->shadow_words * 4;
-    if (!b->shadow || off >= size) /* not the UB: not this check's */
+    if (!b->shadow)
         return;
-    if (bytes > size - off)
-        bytes = size - off;
+    if (off >= size || bytes > size - off) { /* the compiler saw a pointer into the UB: it left it */
+        char a[96];
+        sim_simt_thread_name(b, tid, a, sizeof a);
+        __arc_site(NULL);
+        __arc_trap("SIMT", "%s %s UB bytes [%lld, %lld) at %s, outside the block's shared UB [0, %llu) (a pointer into "
+                   "a __ubuf__ array ran off the UB; on the NPU the access faults or reaches other memory)",
+                   a, write ? "writes" : "reads", (long long)off, (long long)(off + bytes), site_of(b, site), size);
+    }
     unsigned long long mine = b->epoch | (unsigned long long)b->wsync[tid / 32] << ARC_UBSH_WSYNC_SHIFT |
                               (unsigned long long)site << ARC_UBSH_SITE_SHIFT | (tid + 1);
     for (unsigned long long w = off / 4; w * 4 < off + bytes; w++) {
