@@ -107,3 +107,18 @@ def test_integer_types_are_refused_at_compile_time():
     with pytest.raises(arc.CompileError) as ei:
         dev.program([k])
     assert "AscendC::Sigmoid: supports half and float only" in ei.value.log
+
+
+@pytest.mark.parametrize("tmp", [False, True], ids=["plain", "tmp_buffer"])
+def test_whole_tensor_forms(tmp):
+    # without calCount "the whole source tensor takes part": every element
+    # of x's 256-element LocalTensor, where z is larger (its tail stays)
+    n, big = 256, 320
+    x = data(np.float32, 1, 10, 3)[:1].repeat(n) + np.linspace(0, 5, n, dtype=np.float32)
+    t = [("x", np.float32, n), ("z", np.float32, big)] + ([("tmp", np.uint8, 1024)] if tmp else [])
+    body = "Acosh<float, false>(z, x%s);" % (", tmp" if tmp else "")
+    m = dev.program([dev.ub_kernel("whole", t, body)])
+    arrays = [x, np.full(big, -7, np.float32)] + ([np.zeros(1024, np.uint8)] if tmp else [])
+    z = dev.run(m, "whole", t, arrays)[1]
+    check(z[:n], np.arccosh(x.astype(np.float64)), np.float32)
+    assert (z[n:] == -7).all()

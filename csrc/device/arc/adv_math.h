@@ -2,7 +2,8 @@
  * (CANN lib/math headers): Sigmoid, Silu, Tanh, Sin, Cos, Tan, Asin, Acos,
  * Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Log, Log2, Log10,
  * Floor, Ceil, Trunc, Frac, Sign and Power.  Each has the (dst, src,
- * calCount) form and the (dst, src, sharedTmpBuffer, calCount) form; the
+ * calCount) form and the (dst, src, sharedTmpBuffer, calCount) form, and
+ * both without calCount (the whole source tensor); the
  * CPU twin needs no scratch, so the tmp buffer is accepted and unused.  half and bfloat16_t
  * compute in float and round once, as the hardware's float paths do. */
 #ifndef ARC_ADV_MATH_H_
@@ -35,6 +36,17 @@ static inline float fsigmoid(float x) { return 1.0f / (1.0f + __builtin_expf(-x)
                      const uint32_t calCount)                                                               \
     {                                                                                                       \
         NAME<T, isReuseSource>(dst, src, calCount);                                                         \
+    }                                                                                                       \
+    /* "the whole source tensor takes part": calCount is src's size */                                      \
+    template <typename T, bool isReuseSource = false>                                                       \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &)   \
+    {                                                                                                       \
+        NAME<T, isReuseSource>(dst, src, (uint32_t)src.GetSize());                                          \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src)                                  \
+    {                                                                                                       \
+        NAME<T, isReuseSource>(dst, src, (uint32_t)src.GetSize());                                          \
     }
 
 namespace AscendC {

@@ -104,6 +104,18 @@ template <typename... A>
 #define ascendc_assert(expr, ...) \
     (__builtin_expect(!!(expr), 1) ? (void)0 : ::__arc::assert_fail(#expr, __FILE__, __LINE__, ##__VA_ARGS__))
 
+/* ASCENDC_ASSERT(cond, { statements; }): CANN's kernel-side check, whose
+ * statements (usually KERNEL_LOG(level, fmt, ...)) say why; on failure
+ * they run, then the launch stops naming the condition, file and line. */
+#define KERNEL_LOG(level, fmt, ...) ::printf("[" #level "] " fmt "\n", ##__VA_ARGS__)
+#define ASCENDC_ASSERT(cond, behavior)                                                    \
+    do {                                                                                   \
+        if (__builtin_expect(!(cond), 0)) {                                                \
+            behavior;                                                                      \
+            __arc_trap("ASCENDC_ASSERT", "Assertion `%s' failed (%s:%d)", #cond, __FILE__, __LINE__); \
+        }                                                                                  \
+    } while (0)
+
 #define ASCEND_IS_AIV (__arc_core()->core_type == 0)
 #define ASCEND_IS_AIC (__arc_core()->core_type == 1)
 #define ASCEND_IS_NOT_AIV (__arc_core()->core_type != 0)
