@@ -165,7 +165,7 @@ needs_cmake = pytest.mark.skipif(cmake_bin() is None, reason="needs cmake (tools
 @needs_cmake
 @pytest.mark.parametrize("how", ["ASC_DIR", "set_env.sh"])
 def test_cmake_project(tmp_path, how):
-    # an .asc and a .cpp in one target, a compile definition, CANN's host libraries linked by name
+    # an .asc and a .cpp in one target, an ASC-only compile definition, CANN's host libraries linked by name
     proj = tmp_path / "proj"
     shutil.copytree(os.path.join(PROGS, "cmake_project"), proj)
     cm = cmake_bin()

@@ -21,3 +21,13 @@ endif()
 unset(_asc_at)
 set(ASC_FOUND TRUE)
 set(ASC_VERSION "${PACKAGE_VERSION}")
+
+# ascendc_compile_definitions(<target> <PRIVATE|PUBLIC|INTERFACE> -DNAME[=VALUE]...):
+# CANN's ASC package's way to give definitions to a target's ASC compiles
+# only (the host C++ sources of the target do not see them).
+function(ascendc_compile_definitions target scope)
+  foreach(_asc_def IN LISTS ARGN)
+    string(REGEX REPLACE "^-D" "" _asc_def "${_asc_def}")
+    target_compile_definitions(${target} ${scope} "$<$<COMPILE_LANGUAGE:ASC>:${_asc_def}>")
+  endforeach()
+endfunction()

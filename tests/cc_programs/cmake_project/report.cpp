@@ -1,5 +1,8 @@
 // Plain host C++ in the same target: compiled by CMake's C++ compiler.
 #include <cstdio>
+#ifdef SQUARE_OFFSET
+#error "an ASC-only definition (ascendc_compile_definitions) reached a C++ source"
+#endif
 
 int report(const int *v, int n)
 {
