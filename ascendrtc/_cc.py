@@ -37,6 +37,7 @@ PROVIDED_LIBS = {
     "register": "op registration (header-only in ascendrtc)",
     "graph_base": "graph types (header-only in ascendrtc)",
     "unified_dlog": "CANN logging (unused by ascendrtc's headers)",
+    "ascendalog": "CANN logging (unused by ascendrtc's headers)",
     "ascendc_runtime": "the kernel launch runtime (libascendcl)",
     "acl_rt": "ACL runtime (libascendcl)",
     "runtime": "ACL runtime (libascendcl)",

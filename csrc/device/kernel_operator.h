@@ -128,6 +128,7 @@
 #include "arc/group_barrier.h"
 #include "arc/catlass_arch.h"
 #include "lib/adv_api.h" /* the advanced API (lib/): CANN's kernel_operator.h exposes it too */
+#include "arc/reduce_names.h" /* ReduceRepeat, ReduceDataBlock, ReducePairElem (CANN 9.1 names) */
 #include "arc/reg_api.h"  /* AscendC::Reg (dav-3510) */
 #include "arc/reg_elem.h" /* Reg compare, truncate, arange (both spellings) */
 #include "arc/reg_reduce.h" /* Reg per-block and pairwise reductions (both spellings) */

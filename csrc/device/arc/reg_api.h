@@ -34,7 +34,7 @@ using MaskReg = __arc::reg::vmask;
 enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF = 15 };
 enum class MaskMergeMode { UNKNOWN, MERGING, ZEROING };
 enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
-enum class ReduceType { SUM = 0, MAX, MIN };
+using ::AscendC::ReduceType; /* arc/reduce_names.h */
 enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
 enum class LoadDist {
     DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32, DIST_US_B8, DIST_US_B16, DIST_DS_B8, DIST_DS_B16,
