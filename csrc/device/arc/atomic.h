@@ -118,6 +118,30 @@ template <typename T> inline T AtomicCas(T *p, T expected, T desired)
     __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return expected;
 }
+
+/* A scalar GM access that bypasses the data cache (asc-devkit docs,
+ * 标量计算/Write|ReadGmByPassDCache): the simulated scalar unit has no
+ * DCache, so these are GM's own ordered accesses; a core polling a flag
+ * another core writes this way sees it (the GM race check takes them as
+ * ordering accesses, as the documented DataSyncBarrier<DDR> pattern makes them). */
+template <typename T> inline void WriteGmByPassDCache(__gm__ T *addr, T value)
+{
+    static_assert(__arc::one_of<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>,
+                  "AscendC::WriteGmByPassDCache: T is an 8- to 64-bit integer type");
+    __arc::gm_access(addr, sizeof(T), "AscendC::WriteGmByPassDCache");
+    if (__arc::race_gm_on())
+        __arc_race_gm(ARC_GM_ATOMIC_RMW, __arc::RP_S, addr, sizeof(T), "AscendC::WriteGmByPassDCache");
+    __atomic_store_n((T *)addr, value, __ATOMIC_SEQ_CST);
+}
+template <typename T> inline T ReadGmByPassDCache(__gm__ T *addr)
+{
+    static_assert(__arc::one_of<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>,
+                  "AscendC::ReadGmByPassDCache: T is an 8- to 64-bit integer type");
+    __arc::gm_access(addr, sizeof(T), "AscendC::ReadGmByPassDCache");
+    if (__arc::race_gm_on())
+        __arc_race_gm(ARC_GM_ATOMIC_RMW, __arc::RP_S, addr, sizeof(T), "AscendC::ReadGmByPassDCache");
+    return __atomic_load_n((const T *)addr, __ATOMIC_SEQ_CST);
+}
 } // namespace AscendC
 
 #endif /* ARC_ATOMIC_H_ */

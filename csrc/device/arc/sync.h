@@ -75,6 +75,10 @@ public:
 /* DataCacheCleanAndInvalid's arguments. */
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+/* DataSyncBarrier<MemDsbT::...>: waits for the core's outstanding memory
+ * accesses (ALL: GM and UB, DDR: GM, UB, SEQ); the simulated scalar unit's
+ * accesses complete in order, so nothing is left to wait for. */
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 template <auto... A> inline void DataSyncBarrier() {}
 /* GM is coherent on the simulated core; the GM race check takes any DCCI
  * as writing back the whole data cache (scalar GM writes become visible). */
