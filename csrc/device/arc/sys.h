@@ -60,6 +60,16 @@ inline int64_t GetTaskRatio() { return __arc_core()->sub_block_num > 1 ? __arc_c
 inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline constexpr uint32_t GetUBSizeInBytes() { return __arc::arch_bytes(__arc::ARCH_UB); }
 inline int64_t GetSystemCycle() { return 0; }
+/* The UB a kernel may use at run time (GetRuntimeUBSize's page): all of it
+ * on dav-2201; on Ascend 950 the fixed 248 KiB of a SIMD kernel (a SIMD+SIMT
+ * hybrid gets at most 216 KiB there, which this does not distinguish). */
+inline uint32_t GetRuntimeUBSize() { return __NPU_ARCH__ == 3510 ? 248u * 1024u : GetUBSizeInBytes(); }
+/* SuperKernel's Early-Start point: the previous kernel on the stream has
+ * ended before a simulated launch starts, so there is nothing to wait for. */
+template <bool FORCE = false> inline void WaitPreTaskEnd() {}
+/* Its pair: the next kernel may start once this core's AIV_PIPE/AIC_PIPE
+ * work is done; a simulated launch ends before the next starts anyway. */
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false> inline void SetNextTaskStart() {}
 
 /* The user workspace is the whole workspace (no system part here). */
 inline uint8_t *GetUserWorkspace(uint8_t *workspace) { return workspace; }
