@@ -138,6 +138,9 @@
 #include "arc/reg_histogram.h" /* Histograms (both spellings) */
 #include "arc/reg_squeeze.h" /* Squeeze, StoreUnAlign (AR form) (both spellings) */
 #include "arc/reg_cast.h" /* Reg::Cast, CastTrait */
+#include "arc/reg_logic.h" /* Reg And/Or/Xor/Not, shifts */
+#include "arc/reg_fused.h" /* Reg Log/Log2/Log10, Axpy, MulAddDst, MulDstAdd, AbsSub */
+#include "arc/reg_addr.h" /* Reg AddrReg, the older DataCopy name */
 
 typedef uint8_t *GM_ADDR;
 

@@ -147,42 +147,19 @@ ARC_CAPI_CMP(asc_eq, ==)
 ARC_CAPI_CMP(asc_ne, !=)
 #undef ARC_CAPI_CMP
 
-/* The logic family (reg/logic_compute): bitwise on each selected
- * element's bits (a float's too), the rest 0; on mask registers, on the
- * bits mask selects. */
-namespace __arc {
-namespace capi {
-template <class T, class F> inline T bitwise(T x, T y, F f)
-{
-    static_assert(sizeof(T) <= 8, "bitwise ops take elements of at most 8 bytes");
-    unsigned long long a = 0, b = 0;
-    __builtin_memcpy(&a, &x, sizeof(T));
-    __builtin_memcpy(&b, &y, sizeof(T));
-    a = f(a, b);
-    T r;
-    __builtin_memcpy(&r, &a, sizeof(T));
-    return r;
-}
-template <class F> inline vector_bool maskwise(vector_bool a, vector_bool b, vector_bool m, F f)
-{
-    vector_bool r;
-    for (unsigned i = 0; i < sizeof r.b; i++) r.b[i] = (uint8_t)(f(a.b[i], b.b[i]) & m.b[i]);
-    return r;
-}
-} // namespace capi
-} // namespace __arc
+/* The logic family (reg/logic_compute): __arc::reg::bitwise / maskwise (arc/reg.h). */
 #define ARC_CAPI_LOGIC(NAME, OP)                                                                               \
     template <class T>                                                                                         \
     inline void NAME(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src0, __arc::reg::vreg<T> src1,             \
                      vector_bool mask)                                                                         \
     {                                                                                                          \
         __arc::reg::map2(dst, src0, src1, mask, [](T x, T y) -> T {                                            \
-            return __arc::capi::bitwise(x, y, [](unsigned long long a, unsigned long long b) { return a OP b; }); \
+            return __arc::reg::bitwise(x, y, [](unsigned long long a, unsigned long long b) { return a OP b; }); \
         });                                                                                                    \
     }                                                                                                          \
     inline void NAME(vector_bool &dst, vector_bool src0, vector_bool src1, vector_bool mask)                  \
     {                                                                                                          \
-        dst = __arc::capi::maskwise(src0, src1, mask, [](unsigned a, unsigned b) { return a OP b; });          \
+        dst = __arc::reg::maskwise(src0, src1, mask, [](unsigned a, unsigned b) { return a OP b; });          \
     }
 ARC_CAPI_LOGIC(asc_and, &)
 ARC_CAPI_LOGIC(asc_or, |)
@@ -191,12 +168,12 @@ ARC_CAPI_LOGIC(asc_xor, ^)
 template <class T> inline void asc_not(__arc::reg::vreg<T> &dst, __arc::reg::vreg<T> src, vector_bool mask)
 {
     __arc::reg::map1(dst, src, mask, [](T x) -> T {
-        return __arc::capi::bitwise(x, x, [](unsigned long long a, unsigned long long) { return ~a; });
+        return __arc::reg::bitwise(x, x, [](unsigned long long a, unsigned long long) { return ~a; });
     });
 }
 inline void asc_not(vector_bool &dst, vector_bool src, vector_bool mask)
 {
-    dst = __arc::capi::maskwise(src, src, mask, [](unsigned a, unsigned) { return ~a; });
+    dst = __arc::reg::maskwise(src, src, mask, [](unsigned a, unsigned) { return ~a; });
 }
 
 /* asc_select: src0 where mask is set, else src1. */

@@ -4,12 +4,15 @@
  * padded to 32 bytes), SetPadValue and InitGlobalMemory.
  *
  * The count form's length must be a multiple of 32 bytes: the CPU twin
- * stops; with -DASCENDRTC_NPU_SEMANTICS it is rounded down like the NPU. */
+ * stops; with -DASCENDRTC_NPU_SEMANTICS it is rounded down like the NPU.
+ * GM <-> UB copies repeat over the loop mode SetLoopModePara sets (dav-3510,
+ * arc/loop_mode.h). */
 #ifndef ARC_DATA_COPY_H_
 #define ARC_DATA_COPY_H_
 
 #include "arc/tensor.h"
 #include "arc/atomic.h"
+#include "arc/loop_mode.h" /* SetLoopModePara, PaddingMode */
 
 namespace AscendC {
 
@@ -188,6 +191,10 @@ template <typename T> constexpr const char *dc_name()
 } // namespace __detail
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, uint32_t count)
 {
+    if (__detail::looped(DataCopyMVType::OUT_TO_UB, "AscendC::DataCopy", [&](uint64_t s, uint64_t d) {
+            DataCopy(__detail::ub_at(dst, d), __detail::gm_at(src, s), count);
+        }))
+        return;
     __detail::uses_ub();
     __arc_dc_in((void *)dst.addr_, __arc::span_limit(dst.addr_, dst.bytes_), (const void *)src.addr_,
                 __detail::view_lo(src), __detail::view_size(src), __detail::dc_count<T>(count), (unsigned)sizeof(T),
@@ -195,6 +202,10 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, uint32_t count)
 {
+    if (__detail::looped(DataCopyMVType::UB_TO_OUT, "AscendC::DataCopy", [&](uint64_t s, uint64_t d) {
+            DataCopy(__detail::gm_at(dst, d), __detail::ub_at(src, s), count);
+        }))
+        return;
     __detail::uses_ub();
     count = __detail::dc_count<T>(count);
     if (int op = __arc_dc_out((void *)dst.addr_, __detail::view_lo(dst), __detail::view_size(dst),
@@ -214,6 +225,10 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Loca
 template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p)
 {
     const char *api = "AscendC::DataCopy";
+    if (__detail::looped(DataCopyMVType::OUT_TO_UB, api, [&](uint64_t s, uint64_t d) {
+            DataCopy(__detail::ub_at(dst, d), __detail::gm_at(src, s), p);
+        }))
+        return;
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
@@ -227,6 +242,10 @@ template <typename T> inline void DataCopy(const LocalTensor<T> &dst, const Glob
 template <typename T> inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
 {
     const char *api = "AscendC::DataCopy";
+    if (__detail::looped(DataCopyMVType::UB_TO_OUT, api, [&](uint64_t s, uint64_t d) {
+            DataCopy(__detail::gm_at(dst, d), __detail::ub_at(src, s), p);
+        }))
+        return;
     __detail::check_params(p, api);
     if (p.blockCount == 0 || p.blockLen == 0) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
@@ -283,10 +302,12 @@ template <typename T> inline void SetPadValue(T v)
 namespace __detail {
 /* GM -> UB: each block is blockLen bytes in GM (gaps srcGap bytes), lands
  * in UB with leftPad elements before it and is padded to 32 bytes; UB
- * blocks are dstGap 32-byte blocks apart. */
+ * blocks are dstGap 32-byte blocks apart.  Compact: the blocks land back to
+ * back and only the last is padded to 32 bytes (dstGap and the paddings do
+ * not apply, as the page says). */
 template <typename T>
 inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t len, uint64_t sgap, uint64_t dgap_blk,
-                   bool isPad, uint32_t lpad, uint32_t rpad, T padv, const char *api)
+                   bool isPad, uint32_t lpad, uint32_t rpad, T padv, const char *api, bool compact = false)
 {
     ARC_CHECK(len % sizeof(T) == 0, api, "blockLen %u bytes is not a multiple of sizeof(%s) = %u", len,
               __arc::tname<T>(), (unsigned)sizeof(T));
@@ -298,9 +319,11 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
               "leftPadding %u / rightPadding %u of %s: padding of packed sub-byte elements is not simulated", lpad,
               rpad, __arc::tname<T>());
     if (n == 0 || len == 0) return;
+    if (compact) lpad = rpad = 0, dgap_blk = 0;
     uint64_t ublk = ((uint64_t)lpad * sizeof(T) + len + rpad * sizeof(T) + 31) & ~31ull;
     uint64_t ustride = ublk + dgap_blk * 32;
-    check_local(dst, (n - 1) * ustride + ublk, api, "dst (local) extent", n > 1 && dgap_blk);
+    check_local(dst, compact ? ((uint64_t)n * len + 31) & ~31ull : (n - 1) * ustride + ublk, api, "dst (local) extent",
+                n > 1 && dgap_blk);
     gm_in(src, n, len, sgap, api);
     uint32_t ne = len / (uint32_t)sizeof(T);
     uint32_t nb = (uint32_t)(ublk / sizeof(T));
@@ -309,6 +332,13 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
     if (!isPad && have) {
         uint64_t b = __arc_core()->dev[__arc::SLOT_PADVAL];
         __builtin_memcpy(&fill, &b, sizeof(T));
+    }
+    if (compact) {
+        for (uint32_t b = 0; b < n; b++)
+            __arc::copy_bytes((void *)(dst.addr_ + (uint64_t)b * ne), (const void *)((const uint8_t *)src + b * (len + sgap)), len);
+        T f = (isPad || have) ? fill : src[0];
+        for (uint64_t i = (uint64_t)n * ne; i < (((uint64_t)n * len + 31) & ~31ull) / sizeof(T); i++) dst.addr_[i] = f;
+        return;
     }
     for (uint32_t b = 0; b < n; b++) {
         T *u = (T *)((uint8_t *)dst.addr_ + b * ustride);
@@ -319,15 +349,18 @@ inline void pad_in(const LocalTensor<T> &dst, const T *src, uint32_t n, uint32_t
         for (uint32_t i = lpad + ne; i < nb; i++) u[i] = f;
     }
 }
-/* UB -> GM: writes exactly blockLen bytes per block. */
+/* UB -> GM: writes exactly blockLen bytes per block; the UB blocks are
+ * 32-byte aligned, or back to back in Compact mode. */
 template <typename T>
 inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len, uint64_t sgap_blk, uint64_t dgap,
-                    const char *api)
+                    const char *api, bool compact = false)
 {
     ARC_CHECK(len % sizeof(T) == 0, api, "blockLen %u bytes is not a multiple of sizeof(%s) = %u", len,
               __arc::tname<T>(), (unsigned)sizeof(T));
+    ARC_CHECK(!compact || sgap_blk == 0, api, "srcStride %llu in Compact mode: the page does not say how it applies",
+              (unsigned long long)sgap_blk);
     if (n == 0 || len == 0) return;
-    uint64_t ublk = ((uint64_t)len + 31) & ~31ull;
+    uint64_t ublk = compact ? len : ((uint64_t)len + 31) & ~31ull;
     uint64_t ustride = ublk + sgap_blk * 32;
     check_local(src, (n - 1) * ustride + len, api, "src (local) extent", n > 1 && sgap_blk);
     gm_out<T>(dst, n, len, dgap, src.addr_, ustride, api);
@@ -337,31 +370,46 @@ inline void pad_out(T *dst, const LocalTensor<T> &src, uint32_t n, uint32_t len,
 }
 } // namespace __detail
 
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                         const DataCopyPadExtParams<T> &pad)
 {
+    static_assert(mode == PaddingMode::Normal || __NPU_ARCH__ == 3510, "AscendC::DataCopyPad: Compact mode is dav-3510's");
+    if (__detail::looped(DataCopyMVType::OUT_TO_UB, "AscendC::DataCopyPad", [&](uint64_t s, uint64_t d) {
+            DataCopyPad<T, mode>(__detail::ub_at(dst, d), __detail::gm_at(src, s), p, pad);
+        }))
+        return;
     ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
     if (p.blockCount)
         src.check_range(0, ((p.blockCount - 1) * ((uint64_t)p.blockLen + p.srcStride) + p.blockLen + sizeof(T) - 1) / sizeof(T),
                         "AscendC::DataCopyPad");
     __detail::pad_in(dst, src.addr_, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
-                     pad.rightPadding, pad.paddingValue, "AscendC::DataCopyPad");
+                     pad.rightPadding, pad.paddingValue, "AscendC::DataCopyPad", mode == PaddingMode::Compact);
 }
-template <typename T>
+template <typename T, PaddingMode mode = PaddingMode::Normal>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p)
 {
+    static_assert(mode == PaddingMode::Normal || __NPU_ARCH__ == 3510, "AscendC::DataCopyPad: Compact mode is dav-3510's");
+    if (__detail::looped(DataCopyMVType::UB_TO_OUT, "AscendC::DataCopyPad", [&](uint64_t s, uint64_t d) {
+            DataCopyPad<T, mode>(__detail::gm_at(dst, d), __detail::ub_at(src, s), p);
+        }))
+        return;
     ARC_CHECK(p.blockLen <= 2097151u, "AscendC::DataCopyPad", "blockLen %u bytes exceeds 2097151", p.blockLen);
     if (p.blockCount)
         dst.check_range(0, ((p.blockCount - 1) * ((uint64_t)p.blockLen + p.dstStride) + p.blockLen + sizeof(T) - 1) / sizeof(T),
                         "AscendC::DataCopyPad");
-    __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad");
+    __detail::pad_out(dst.addr_, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, "AscendC::DataCopyPad",
+                      mode == PaddingMode::Compact);
 }
 /* Old form: the DataCopy struct, but blockLen and GM strides in bytes. */
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p,
                         const DataCopyPadParams &pad)
 {
+    if (__detail::looped(DataCopyMVType::OUT_TO_UB, "AscendC::DataCopyPad", [&](uint64_t s, uint64_t d) {
+            DataCopyPad(__detail::ub_at(dst, d), __detail::gm_at(src, s), p, pad);
+        }))
+        return;
     T v;
     uint64_t pv = pad.paddingValue;
     __builtin_memcpy(&v, &pv, sizeof(T));
@@ -374,6 +422,10 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
 {
+    if (__detail::looped(DataCopyMVType::UB_TO_OUT, "AscendC::DataCopyPad", [&](uint64_t s, uint64_t d) {
+            DataCopyPad(__detail::gm_at(dst, d), __detail::ub_at(src, s), p);
+        }))
+        return;
     if (p.blockCount && p.blockLen)
         __arc::gm_access(dst.addr_, (p.blockCount - 1) * ((uint64_t)p.blockLen + p.dstStride) + p.blockLen,
                          "AscendC::DataCopyPad");

@@ -168,6 +168,25 @@ template <class T> inline void dup(vreg<T> &d, T v, const vmask &m)
 {
     for (uint32_t i = 0; i < vreg<T>::N; i++) d.v[i] = on<T>(m, i) ? v : (T)0;
 }
+/* The logic family: bitwise on each selected element's bits (a float's
+ * too); on mask registers, on the bits the mask selects. */
+template <class T, class F> inline T bitwise(T x, T y, F f)
+{
+    static_assert(sizeof(T) <= 8, "bitwise ops take elements of at most 8 bytes");
+    unsigned long long a = 0, b = 0;
+    __builtin_memcpy(&a, &x, sizeof(T));
+    __builtin_memcpy(&b, &y, sizeof(T));
+    a = f(a, b);
+    T r;
+    __builtin_memcpy(&r, &a, sizeof(T));
+    return r;
+}
+template <class F> inline vmask maskwise(const vmask &a, const vmask &b, const vmask &m, F f)
+{
+    vmask r;
+    for (unsigned i = 0; i < sizeof r.b; i++) r.b[i] = (uint8_t)(f(a.b[i], b.b[i]) & m.b[i]);
+    return r;
+}
 /* Reductions over the active elements into element 0 (the rest 0); an
  * empty mask gives the operation's identity (0 for a sum). */
 template <class T, class F> inline void reduce(vreg<T> &d, const vreg<T> &a, const vmask &m, T init, F f)

@@ -96,6 +96,17 @@ template <LoadDist d, class E> inline void load(__arc::reg::vreg<E> &r, const E 
         E t[32 / sizeof(E)];
         ub_read(t, src, sizeof t);
         for (uint32_t i = 0; i < N; i++) r.v[i] = t[i % (32 / sizeof(E))];
+    } else if constexpr (d == LoadDist::DIST_UNPACK_B8 || d == LoadDist::DIST_UNPACK_B16 ||
+                         d == LoadDist::DIST_UNPACK_B32 || d == LoadDist::DIST_UNPACK4_B8) {
+        /* VL/2 (VL/4) bytes of b<n> units, each followed by 1 (3) zero units
+         * (the register's bits, whatever its element type) */
+        constexpr uint32_t b = d == LoadDist::DIST_UNPACK_B16 ? 2 : d == LoadDist::DIST_UNPACK_B32 ? 4 : 1;
+        constexpr uint32_t k = d == LoadDist::DIST_UNPACK4_B8 ? 4 : 2;
+        ub_operand(src, 256 / k, 32, 0, api, "src");
+        uint8_t t[256 / k], *o = (uint8_t *)r.v;
+        ub_read(t, src, sizeof t);
+        __builtin_memset(o, 0, 256);
+        for (uint32_t j = 0; j < 256 / k / b; j++) __builtin_memcpy(o + j * k * b, t + j * b, b);
     } else {
         static_assert(d == LoadDist::DIST_NORM, "AscendC::Reg::LoadAlign: this LoadDist is not simulated");
     }
@@ -149,6 +160,16 @@ inline void store(E *dst, const __arc::reg::vreg<E> &r, const MaskReg &m, const 
         ub_operand(dst, sizeof(E), sizeof(E), 1, api, "dst");
         if (__arc::race_on()) __arc_race_reg_use(sizeof(E), api);
         ub_write(dst, &r.v[0], sizeof(E)); /* the mask is ignored */
+    } else if constexpr (d == StoreDist::DIST_PACK_B16 || d == StoreDist::DIST_PACK_B32 ||
+                         d == StoreDist::DIST_PACK_B64 || d == StoreDist::DIST_PACK4_B32) {
+        /* the low half (quarter) of each active b<n> unit of the register's
+         * bits, at its place in a packed row (the mask read per unit) */
+        constexpr uint32_t b = d == StoreDist::DIST_PACK_B16 ? 2 : d == StoreDist::DIST_PACK_B64 ? 8 : 4;
+        constexpr uint32_t k = d == StoreDist::DIST_PACK4_B32 ? 4 : 2, w = b / k;
+        ub_operand(dst, 256 / k, 32, 2, api, "dst");
+        const uint8_t *in = (const uint8_t *)r.v;
+        for (uint32_t j = 0; j < 256 / b; j++)
+            if (on<uint8_t>(m, j * b)) ub_write((uint8_t *)dst + j * w, in + j * b, w); /* little-endian: the low bytes */
     } else {
         static_assert(d == StoreDist::DIST_NORM, "AscendC::Reg::StoreAlign: this StoreDist is not simulated");
     }

@@ -1,7 +1,8 @@
 /* reg_elem.h - more element-wise Reg operations of dav-3510, in both
  * spellings (AscendC::Reg and the C API on vector_<type>), each defined
  * once over the register model (arc/reg.h):
- *   Compare/Compares<T, CMPMODE> (asc_gt ... keep their own, arc/capi_reg.h),
+ *   Compare/Compares<T, CMPMODE> (asc_gt ... keep their own, arc/capi_reg.h;
+ *   CompareScalar is Compares' older name),
  *   Truncate<T, RoundMode> = asc_rint/round/floor/ceil/trunc: a float
  *   rounded to an integral value of its own type (exact: half and bf16
  *   values are floats, and an integral float is representable in them),
@@ -84,6 +85,12 @@ inline void Compares(MaskReg &dst, U &srcReg, S scalarValue, MaskReg &mask)
     U b;
     for (uint32_t i = 0; i < __arc::reg::vreg<E>::N; i++) b.v[i] = y;
     dst = __arc::reg::cmp(srcReg, b, mask, [](E x, E z) { return __arc::cmp(x, z, mode); });
+}
+/* The older name of Compares, which CANN's op libraries still call. */
+template <typename T = DefaultType, CMPMODE mode = CMPMODE::EQ, typename U, typename S>
+inline void CompareScalar(MaskReg &dst, U &srcReg, S scalarValue, MaskReg &mask)
+{
+    Compares<T, mode>(dst, srcReg, scalarValue, mask);
 }
 template <typename T = DefaultType, RoundMode roundMode = RoundMode::CAST_NONE,
           MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>

@@ -42,7 +42,8 @@ enum DevSlot {
     SLOT_GM_NEXT = ARC_GM_NEXT_SLOT, /* 48: the GM range __arc_gm_check fills next (round robin) */
     SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
     SLOT_AR = 50,         /* dav-3510's AR register: the bytes Reg::Squeeze<STORE_REG> kept */
-    SLOT_END = 51
+    SLOT_LOOP = 51,       /* 6 slots: SetLoopModePara's registers, 3 per DataCopyMVType (arc/loop_mode.h) */
+    SLOT_END = 57
 };
 /* The top slots belong to the runtime (race log, cost, source site: core_abi.h);
  * every device-API slot is named above so none can land on theirs. */
