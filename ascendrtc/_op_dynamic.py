@@ -127,15 +127,17 @@ def run_lists(op: Any, kern: Any, bound: List[List[np.ndarray]], dynamic_in: Lis
 
 def generated_tiling_header(files: Dict[str, str], op_type: str, struct: Any) -> Tuple[Dict[str, str], Any]:
     """(files, tiling_headers) for the op's kernel: as they are, unless the
-    op's tiling struct is registered only outside its op_host/ (an op
-    library's shared directory, whose header is host code: foreach's
-    foreach_tiling_def.h); then the struct the host code reports, in the
-    tiling DSL, as ``op_host/__arc_tiling_struct.h``."""
+    op's tiling struct is registered only outside op_host/*.h (an op
+    library's shared directory, or a per-arch op_host/arch35/, whose
+    headers are host code: foreach's foreach_tiling_def.h, Floor's
+    floor_tiling_arch35.h); then the struct the host code reports, in the
+    tiling DSL, as ``op_host/__arc_tiling_struct.h`` (CANN's build likewise
+    generates the kernel's tiling struct from the host registration)."""
     reg = f"REGISTER_TILING_DATA_CLASS({op_type},"
     own = [p for p, t in files.items() if p.startswith("op_host/") and p.count("/") == 1 and p.endswith(".h") and
            ("BEGIN_TILING_DATA_DEF" in t or "REGISTER_TILING_DATA_CLASS" in t)]
-    shared = [p for p, t in files.items() if p.split("/")[1:2] == ["op_host"] and p.count("/") == 2 and
-              p.endswith(".h") and reg in t.replace(" ", "")]
+    shared = [p for p, t in files.items() if (p.split("/")[1:2] == ["op_host"] or p.startswith("op_host/")) and
+              p.count("/") == 2 and p.endswith(".h") and reg in t.replace(" ", "")]
     src = struct.dsl_source(op_type) if struct is not None and shared and not own else None
     if src is None:
         return files, None

@@ -65,6 +65,19 @@ def test_the_librarys_common_include_dirs_are_found(tmp_path):
     assert library_include_dirs(ROOT) == []  # a project outside any library
 
 
+def test_a_tiling_struct_registered_in_a_per_arch_host_header():
+    """The struct registered in op_host/arch35/ (a host header: its C++ is
+    no kernel's) reaches the kernel as the host code reports it, as
+    CANN's build generates it (ops-math's Floor, TanhGrad)."""
+    f = files()
+    h = f.pop("op_host/add_split_tiling.h").replace("#include \"register/tilingdata_base.h\"",
+                                                  "#include \"register/tilingdata_base.h\"\n#include <string>")
+    f["op_host/arch35/add_split_tiling.h"] = h.replace("#endif", "inline std::string Describe() { return \"host\"; }\n#endif")
+    f["op_host/add_split.cpp"] = f["op_host/add_split.cpp"].replace('"add_split_tiling.h"', '"arch35/add_split_tiling.h"')
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(arc.op_project(f)(x, x), 2 * x)
+
+
 def test_an_opbase_that_is_not_one_is_named(tmp_path):
     lib, op_dir = library(tmp_path)
     with pytest.raises(arc.OpProjectError, match=r"opbase '.*nowhere': not a checkout of CANN's opbase "
