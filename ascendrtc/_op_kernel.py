@@ -319,7 +319,11 @@ class OpKernel:
                       f"ASCENDC_TPL_SEL combinations\");\n")
         var = f"{tag}__tiling_key_{key}"
         kinds = _template_kinds(self.source, name.split("::")[-1])
-        text = f'\n#line 1 "<ascendrtc: {name} for {label}>"\n{checks}namespace __arc_tpl_inst {{\n' \
+        # ASCENDC_TPL_ARGS_DECL inside a namespace (ops-math's AtanOp): seen
+        # through a using-directive (an empty declaration makes it exist)
+        spaces = "".join(f"namespace {ns} {{}}\n" for ns in self._tpl_namespaces())
+        uses = "".join(f"using namespace ::{ns};\n" for ns in self._tpl_namespaces())
+        text = f'\n#line 1 "<ascendrtc: {name} for {label}>"\n{spaces}namespace __arc_tpl_inst {{\n{uses}{checks}' \
                f"constexpr unsigned long long {var}_k = {kexpr};\n"
         if kinds is not None and "type" in kinds:
             # a native-DataType parameter (ASCENDC_TPL_DATATYPE_DECL) is a
@@ -338,6 +342,19 @@ class OpKernel:
                      f"::__arc_tpl::count(__arc_tpl_decl)>{{}});\n"
                      f"}}\n")
         return text, f"__arc_tpl_inst::{var}"
+
+    def _tpl_namespaces(self) -> List[str]:
+        """The namespaces (``A::B``) enclosing ASCENDC_TPL_ARGS_DECL in the
+        files under op_kernel/ (sorted, each once)."""
+        if not hasattr(self, "_tpl_ns"):
+            found = set()
+            for d, _, names in os.walk(os.path.join(self.files.root, "op_kernel")):
+                for n in names:
+                    if n.endswith((".h", ".hpp", ".cpp")):
+                        with open(os.path.join(d, n), encoding="utf-8", errors="replace") as f:
+                            found.update(_decl_namespaces(f.read()))
+            self._tpl_ns = sorted(found)
+        return self._tpl_ns
 
     def _compile(self, prelude: str, key: Optional[int], template: Optional[str], options: List[str]):
         from . import cache
@@ -477,6 +494,28 @@ def _template_kinds(source: str, name: str) -> Optional[List[str]]:
             cur += ch
     parts.append(cur)
     return ["type" if re.match(r"\s*(typename|class)\b", p) else "value" for p in parts if p.strip()]
+
+
+def _decl_namespaces(text: str) -> List[str]:
+    """The namespace paths enclosing each ASCENDC_TPL_ARGS_DECL in ``text``
+    (braces counted outside comments; at file scope none)."""
+    out = []
+    for m in re.finditer(r"\bASCENDC_TPL_ARGS_DECL\s*\(", text):
+        pre = re.sub(r"//[^\n]*|/\*.*?\*/", "", text[:m.start()], flags=re.S)
+        stack: List[Tuple[str, int]] = []
+        depth = 0
+        for b in re.finditer(r"namespace\s+([\w:]+)\s*\{|[{}]", pre):
+            if b.group(0) == "}":
+                if stack and stack[-1][1] == depth:
+                    stack.pop()
+                depth -= 1
+            else:
+                depth += 1
+                if b.group(1):
+                    stack.append((b.group(1), depth))
+        if stack:
+            out.append("::".join(n for n, _ in stack))
+    return out
 
 
 def _tiling_bytes(tiling: Any) -> np.ndarray:

@@ -163,6 +163,25 @@ def test_template_tiling_half_reads_the_default_struct():
     np.testing.assert_array_equal(z, x + x)
 
 
+def test_template_arguments_declared_in_a_namespace():
+    """ASCENDC_TPL_ARGS_DECL inside a namespace (ops-math's AtanOp): the
+    instantiation for a key still finds it; the scan skips comments."""
+    f = files_of("TplAdd")
+    h = f["op_kernel/tpl_add_key.h"]
+    f["op_kernel/tpl_add_key.h"] = h.replace("ASCENDC_TPL_ARGS_DECL(TplAdd,", "namespace TplAddOp {\n"
+                                             "// namespace NotThis {\nASCENDC_TPL_ARGS_DECL(TplAdd,", 1)
+    f["op_kernel/tpl_add_key.h"] = f["op_kernel/tpl_add_key.h"].replace("\n#endif", "\n} // namespace TplAddOp\n#endif")
+    from ascendrtc._op_kernel import _decl_namespaces
+    assert _decl_namespaces(f["op_kernel/tpl_add_key.h"]) == ["TplAddOp"]
+    ok = op_kernel(f, params=["x", "y", "z"])
+    x = (np.arange(8 * 256) % 9).astype(np.float32)
+    z = np.zeros_like(x)
+    t = np.array([(x.size, 0.25)], dtype=[("n", "<u4"), ("bias", "<f4")])
+    ok(x, x, z, block_dim=8, tiling=t, tiling_key=tpl_key("float", 4, True), key_at="compile")
+    arc.synchronize()
+    np.testing.assert_array_equal(z, x + x + np.float32(0.25))
+
+
 def test_template_keys_outside_the_declaration_or_selection_are_refused():
     ok = op_kernel(project("TplAdd"), params=["x", "y", "z"])
     dts = {"x": np.float16, "y": np.float16, "z": np.float16}
