@@ -307,6 +307,24 @@ static void sb_add(sbuf *b, const char *fmt, ...)
     }
 }
 
+/* A non-template kernel's function: its name, or, at file scope, the name
+ * cast to the kernel's type (spelled as declared), since a kernel named like
+ * a C library function (ops-math's floor, acosh) is otherwise an overload
+ * set that holds <cmath>'s templates, which deduces nothing. */
+static void entry_expr(sbuf *b, const kscan_kernel *k)
+{
+    int plain = strstr(k->name, "::") == NULL && k->nparams > 0;
+    for (int i = 0; plain && i < k->nparams; i++)
+        plain = k->params[i].type[0] && !strpbrk(k->params[i].type, "[(");
+    if (!plain) {
+        sb_add(b, "%s", k->name);
+        return;
+    }
+    sb_add(b, "static_cast<void (*)(");
+    for (int i = 0; i < k->nparams; i++) sb_add(b, "%s%s", i ? ", " : "", k->params[i].type);
+    sb_add(b, ")>(%s)", k->name);
+}
+
 aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options)
 {
     rtc_prog *p = lookup(prog);
@@ -369,7 +387,9 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options
         entries[n].hint = k;
         p->entry_names[n] = sdup(k->name);
         /* with --enable-simt a bare __global__ kernel is a SIMT kernel */
-        sb_add(&text, "%s(%d, %s)\n", opts.simt && !k->simd ? "__ARC_SIMT_ENTRY" : "__ARC_ENTRY", n, k->name);
+        sb_add(&text, "%s(%d, ", opts.simt && !k->simd ? "__ARC_SIMT_ENTRY" : "__ARC_ENTRY", n);
+        entry_expr(&text, k);
+        sb_add(&text, ")\n");
         n++;
     }
     for (int e = 0; entries && p->entry_names && e < p->nexprs; e++) {
