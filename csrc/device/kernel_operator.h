@@ -120,6 +120,7 @@
 #include "arc/mmad_sparse.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
 #include "arc/utils.h"
+#include "arc/scalar_bits.h" /* CountLeadingZero, GetBitCount, GetSFFValue (and their older names) */
 #include "arc/tensor_ops.h"
 #include "arc/sort.h"
 #include "arc/buf_pool.h"
