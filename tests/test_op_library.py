@@ -65,6 +65,26 @@ def test_the_librarys_common_include_dirs_are_found(tmp_path):
     assert library_include_dirs(ROOT) == []  # a project outside any library
 
 
+def test_infer_shape_sets_an_output_dtype_through_the_node_info():
+    """gert::ComputeNodeInfo's MutableOutputTdInfo (ops-nn's Threshold,
+    Elu): writable descriptions of the instances, null past the last."""
+    f = files()
+    f["op_host/add_split.cpp"] = f["op_host/add_split.cpp"].replace(
+        "    *context->GetOutputShape(0) = *context->GetInputShape(0);\n",
+        "    *context->GetOutputShape(0) = *context->GetInputShape(0);\n"
+        "    auto info = context->GetComputeNodeInfo();\n"
+        "    auto in = info->GetInputTdInfo(1);\n"
+        "    auto out = info->MutableOutputTdInfo(0);\n"
+        "    if (in == nullptr || out == nullptr || info->MutableOutputTdInfo(1) != nullptr ||\n"
+        "        info->MutableInputTdInfo(1)->GetDataType() != ge::DT_FLOAT16) return GRAPH_FAILED;\n"
+        "    out->SetDataType(in->GetDataType());\n")
+    op = arc.op_project(f)
+    x = np.ones(64, np.float16)
+    assert op.infer(x, x) == [((64,), np.dtype(np.float16))]
+    with pytest.raises(arc.OpProjectError, match="InferShape"):
+        op.infer(np.ones(64, np.float32), np.ones(64, np.float32))
+
+
 def test_a_tiling_struct_registered_in_a_per_arch_host_header():
     """The struct registered in op_host/arch35/ (a host header: its C++ is
     no kernel's) reaches the kernel as the host code reports it, as

@@ -42,9 +42,13 @@ public:
     // The tensor description of input/output instance i (null past the last).
     const CompileTimeTensorDesc *GetInputTdInfo(size_t i) const { return arc_host::desc_of(s_->inputs.at(i)); }
     const CompileTimeTensorDesc *GetOutputTdInfo(size_t i) const { return arc_host::desc_of(s_->outputs.at(i)); }
+    // The same, writable (InferShape functions set an output's dtype through it).
+    CompileTimeTensorDesc *MutableInputTdInfo(size_t i) const { return mut(s_->inputs.at(i)); }
+    CompileTimeTensorDesc *MutableOutputTdInfo(size_t i) const { return mut(s_->outputs.at(i)); }
     const RuntimeAttrs *GetAttrs() const { return &s_->attrs; }
 
 private:
+    static CompileTimeTensorDesc *mut(arc_host::Io *io) { return io ? &io->desc : nullptr; }
     static const AnchorInstanceInfo *instance(const arc_host::IoList &l, size_t ir, AnchorInstanceInfo &info)
     {
         if (ir >= l.ir_start.size())
