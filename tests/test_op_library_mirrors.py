@@ -1,14 +1,14 @@
 """Ops of CANN's own libraries (ops-nn, ops-math on opbase) run end to end
 against NumPy references written for these tests from each op's documented
-semantics (issue 28, item 6; cases in tests/helpers/oplib_cases.py).  Each
+semantics (issue 28, item 6; cases in tests/helpers/oplib_cases*.py).  Each
 SoC's cases run in one child process simulating that SoC (an op runs on
 the SoC its library builds it for), with ASCENDRTC_POISON=1 so an output
 the kernel never writes fails loudly.  Skipped without the mirrors.
 
-By default a fixed set runs (every case of oplib_cases.py, a few foreach
-and atvoss ops: each foreach op compiles its library's shared foreach_utils
-sources, each atvoss op opbase's templates, ~25 s a load);
-ASCENDRTC_OPLIB_ALL=1 runs every case of the three tables."""
+By default a fixed set runs (every case of oplib_cases.py, a few foreach,
+atvoss and other Ascend 950 ops: each foreach op compiles its library's
+shared foreach_utils sources, each atvoss op opbase's templates, ~25 s a
+load); ASCENDRTC_OPLIB_ALL=1 runs every case of the four tables."""
 import json
 import os
 import subprocess
@@ -19,13 +19,13 @@ import pytest
 
 import ascendrtc as arc
 from helpers.mirrors import mirror_root
-from helpers import oplib_cases, oplib_cases_atvoss, oplib_cases_foreach
+from helpers import oplib_cases, oplib_cases_950, oplib_cases_atvoss, oplib_cases_foreach
 from helpers.oplib_cases import A950, B910
 
 # the default set's few of the slow tables (each op compiles its library's
 # shared sources or opbase's atvoss templates, ~25 s a load)
-FEW = {"foreach_abs", "foreach_sub_list alpha", "foreach_maximum_scalar_list", "sqrt"}
-CASES = oplib_cases.CASES + [c for c in oplib_cases_foreach.CASES + oplib_cases_atvoss.CASES
+FEW = {"foreach_abs", "foreach_sub_list alpha", "foreach_maximum_scalar_list", "sqrt", "add", "leaky_relu attrs"}
+CASES = oplib_cases.CASES + [c for c in oplib_cases_foreach.CASES + oplib_cases_atvoss.CASES + oplib_cases_950.CASES
                              if os.environ.get("ASCENDRTC_OPLIB_ALL") or c[3] in FEW]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,9 +34,10 @@ import json, os, sys
 import numpy as np
 sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[2])
 import ascendrtc as arc
-from helpers import oplib_cases, oplib_cases_atvoss, oplib_cases_foreach
+from helpers import oplib_cases, oplib_cases_950, oplib_cases_atvoss, oplib_cases_foreach
 names = set(json.loads(sys.argv[6]))
-CASES = [c for c in oplib_cases.CASES + oplib_cases_foreach.CASES + oplib_cases_atvoss.CASES if c[3] in names]
+CASES = [c for c in oplib_cases.CASES + oplib_cases_foreach.CASES + oplib_cases_atvoss.CASES + oplib_cases_950.CASES
+         if c[3] in names]
 soc, roots, opbase = sys.argv[3], json.loads(sys.argv[4]), sys.argv[5]
 out = {}
 for var, rel, want_soc, name, make in CASES:

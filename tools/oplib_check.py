@@ -98,13 +98,19 @@ def cause(rec):
 
 def soc_for(path, checkout):
     """The SoC an op directory is loaded on: the default (Ascend910B1) unless
-    its library builds it for ascend950 and not ascend910b (its CMake's
-    COMPUTE_UNIT), then Ascend950PR_9599."""
+    its library builds it for ascend950 (its CMake's COMPUTE_UNIT) and either
+    not for ascend910b or with no kernel for it (only <op>_apt.cpp and
+    arch35/ sources: ops-math's unary ops name ascend910b too), then
+    Ascend950PR_9599."""
     sys.path.insert(0, checkout)
     from ascendrtc._op_library import build_rules
     sys.path.pop(0)
     units = (build_rules(path) or {}).get("units") or []
-    return "Ascend950PR_9599" if "ascend950" in units and "ascend910b" not in units else "Ascend910B1"
+    if "ascend950" not in units:
+        return "Ascend910B1"
+    earlier = [os.path.join(d, n) for d, _, names in os.walk(os.path.join(path, "op_kernel")) for n in names
+               if n.endswith((".cpp", ".cc", ".cce")) and not n.endswith("_apt.cpp") and "arch35" not in d]
+    return "Ascend950PR_9599" if "ascend910b" not in units or not earlier else "Ascend910B1"
 
 
 def run_all(jobs, checkout, timeout, nworkers):
