@@ -1,5 +1,6 @@
 /* kscan.c - lexical scan for __global__ kernels (see kscan.h). */
 #include "kscan.h"
+#include "kscan_cond.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ typedef struct lexer {
     int skip_if;   /* depth inside a group the device compile leaves out */
     int depth;     /* conditionals open in live text */
     unsigned char cond[64]; /* C_*, for the innermost 64 of them */
-    const kscan_macros *macros;
+    kcond *kc;              /* the macros it knows (kscan_cond.h) */
 } lexer;
 
 /* Macros the device compile defines only when an option does, so their
@@ -48,58 +49,52 @@ static const char *skip_block_comment(const char *s, int *line)
     return *s ? s + 2 : s;
 }
 
-/* Whether the compile defines `name` (n chars), where the scan knows:
- * 0 or 1 for a macro never_defined lists (1 when the last -D/-U option
- * naming it is a -D), -1 for any other. */
-static int defined_state(const lexer *lx, const char *name, size_t n)
-{
-    int listed = 0;
-    for (int i = 0; never_defined[i]; i++)
-        listed |= strlen(never_defined[i]) == n && !strncmp(never_defined[i], name, n);
-    if (!listed)
-        return -1;
-    int state = 0;
-    for (int i = 0; lx->macros && i < lx->macros->n; i++) {
-        const char *m = lx->macros->items[i];
-        if (m[0] == '-' && (m[1] == 'D' || m[1] == 'U') && !strncmp(m + 2, name, n) &&
-            (m[2 + n] == '\0' || m[2 + n] == '='))
-            state = m[1] == 'D';
-    }
-    return state;
-}
-
-/* The value of the condition at q (after `#if`, `#ifdef`, `#ifndef`),
- * where the scan knows it: `0`, and `defined(X)`, `defined X`, `!defined(X)`
- * of an X defined_state knows; else C_UNKNOWN. */
+/* The value of the condition at q (after `#if`, `#elif`, `#ifdef`,
+ * `#ifndef`; dl the directive's length) where the scan knows it. */
 static int cond_value(const lexer *lx, size_t dl, const char *q)
 {
-    int neg = dl == 6; /* ifndef */
-    if (dl == 2) {
-        if (q[0] == '0' && !is_id((unsigned char)q[1]))
-            return C_NOT_TAKEN;
-        if (*q == '!')
-            neg = 1, q++;
-        while (*q == ' ' || *q == '\t')
+    if (dl == 5 || dl == 6) { /* ifdef, ifndef */
+        const char *id = q;
+        while (is_id((unsigned char)*q))
             q++;
-        if (strncmp(q, "defined", 7) || is_id((unsigned char)q[7]))
-            return C_UNKNOWN;
-        q += 7;
-        while (*q == ' ' || *q == '\t' || *q == '(')
-            q++;
+        int def = kcond_defined(lx->kc, id, (size_t)(q - id));
+        return def == KC_UNKNOWN || !(q > id) ? C_UNKNOWN : (def == KC_DEFINED) != (dl == 6) ? C_TAKEN : C_NOT_TAKEN;
     }
+    const char *e = q;
+    while (*e && !(*e == '\n' && e[-1] != '\\'))
+        e++;
+    int v = kcond_eval(lx->kc, q, (size_t)(e - q));
+    return v == KC_UNKNOWN ? C_UNKNOWN : v ? C_TAKEN : C_NOT_TAKEN;
+}
+
+/* Whether every open group is one the compile is known to take: then a
+ * #define or #undef there is known too. */
+static int all_taken(const lexer *lx)
+{
+    for (int i = 0; i < lx->depth; i++)
+        if (i >= 64 || lx->cond[i] != C_TAKEN)
+            return 0;
+    return 1;
+}
+
+/* #define / #undef at q (after the directive): the macro's state from here on. */
+static void pp_define(lexer *lx, int undef, const char *q)
+{
     const char *id = q;
     while (is_id((unsigned char)*q))
         q++;
     size_t n = (size_t)(q - id);
-    while (*q == ' ' || *q == '\t' || *q == '\r' || (dl == 2 && *q == ')'))
-        q++;
-    /* anything after the name (`|| defined Y`) leaves it unknown */
-    if (!n || !(*q == '\0' || *q == '\n' || (q[0] == '/' && (q[1] == '/' || q[1] == '*'))))
-        return C_UNKNOWN;
-    int def = defined_state(lx, id, n);
-    if (def < 0)
-        return C_UNKNOWN;
-    return def != neg ? C_TAKEN : C_NOT_TAKEN;
+    if (!n || !lx->kc)
+        return;
+    const char *v = q, *e = q;
+    while (*e && !(*e == '\n' && e[-1] != '\\'))
+        e++;
+    int fn = *q == '('; /* function-like: defined, its value never read */
+    while (v < e && (*v == ' ' || *v == '\t'))
+        v++;
+    int state = !all_taken(lx) ? KC_UNKNOWN : undef ? KC_UNDEFINED : KC_DEFINED;
+    /* out of memory: a new name stays unknown, a known one is updated in place */
+    (void)kcond_set(lx->kc, id, n, state, fn ? "" : v, fn ? 0 : (size_t)(e - v));
 }
 
 /* Skip a preprocessor line (with continuations); track the groups the
@@ -119,6 +114,7 @@ static void pp_line(lexer *lx)
     int opens = (dl == 2 && !strncmp(d, "if", 2)) || (dl == 5 && !strncmp(d, "ifdef", 5)) ||
                 (dl == 6 && !strncmp(d, "ifndef", 6));
     int branch = dl == 4 && (!strncmp(d, "else", 4) || !strncmp(d, "elif", 4));
+    int elif = branch && d[2] == 'i';
     int closes = dl == 5 && !strncmp(d, "endif", 5);
     unsigned char *top = lx->depth > 0 && lx->depth <= 64 ? &lx->cond[lx->depth - 1] : NULL;
     if (lx->skip_if) {
@@ -127,11 +123,14 @@ static void pp_line(lexer *lx)
         } else if (closes && --lx->skip_if == 0) {
             lx->depth--;                           /* the group's own #endif */
         } else if (lx->skip_if == 1 && branch && top && *top == C_NOT_TAKEN) {
-            lx->skip_if = 0;                       /* the #else (#elif) after a group left out */
-            *top = C_UNKNOWN;
+            int v = elif && lx->kc ? cond_value(lx, 2, q) : elif ? C_UNKNOWN : C_TAKEN;
+            if (v != C_NOT_TAKEN) {                /* the #else (#elif) after the groups left out */
+                lx->skip_if = 0;
+                *top = (unsigned char)v;
+            }
         }
     } else if (opens) {
-        int v = lx->depth < 64 ? cond_value(lx, dl, q) : C_UNKNOWN;
+        int v = lx->depth < 64 && lx->kc ? cond_value(lx, dl, q) : C_UNKNOWN;
         if (lx->depth < 64)
             lx->cond[lx->depth] = (unsigned char)v;
         lx->depth++;
@@ -140,6 +139,8 @@ static void pp_line(lexer *lx)
         lx->skip_if = 1;                           /* the rest after a group the compile takes */
     } else if (closes && lx->depth > 0) {
         lx->depth--;
+    } else if ((dl == 6 && !strncmp(d, "define", 6)) || (dl == 5 && !strncmp(d, "undef", 5))) {
+        pp_define(lx, dl == 5, q);
     }
     const char *s = lx->s;
     while (*s && *s != '\n') {
@@ -438,7 +439,15 @@ int kscan(const char *src, const kscan_macros *macros, kscan_result *out)
 int kscan_launched(const char *src, const kscan_macros *macros, const char *const *names, int nnames,
                    kscan_result *out)
 {
-    lexer lx = {src, 1, 1, 0, 0, {0}, macros};
+    lexer lx = {src, 1, 1, 0, 0, {0}, kcond_new(macros ? macros->n : 0, macros ? macros->items : NULL)};
+    for (int i = 0; lx.kc && never_defined[i]; i++) {
+        size_t n = strlen(never_defined[i]);
+        if (kcond_defined(lx.kc, never_defined[i], n) == KC_UNKNOWN &&
+            kcond_set(lx.kc, never_defined[i], n, KC_UNDEFINED, NULL, 0) != 0) {
+            kcond_free(lx.kc);
+            lx.kc = NULL;
+        }
+    }
     int cap = 0;
     memset(out, 0, sizeof *out);
     /* brace stack: for each open brace, the length of ns it added (-1: not a namespace) */
@@ -538,6 +547,7 @@ int kscan_launched(const char *src, const kscan_macros *macros, const char *cons
                 continue;
             if (take_kernel(&lx, out, &cap, ns, name, stmt_template, simd) != 0) {
                 kscan_free(out);
+                kcond_free(lx.kc);
                 return -1;
             }
         } else if (t.kind == T_IDENT && nnames && last.kind == T_IDENT && is(last, "void") &&
@@ -550,10 +560,12 @@ int kscan_launched(const char *src, const kscan_macros *macros, const char *cons
             lx = at;
             if (take_kernel(&lx, out, &cap, ns, t, stmt_template, 1) != 0) {
                 kscan_free(out);
+                kcond_free(lx.kc);
                 return -1;
             }
         }
     }
+    kcond_free(lx.kc);
     return 0;
 }
 

@@ -1,9 +1,10 @@
 /* kscan.h - find the __global__ kernels of a source text without a full
  * parse, so the rtc can append an entry trampoline for each before the one
  * real compile.  A lexical scan: comments, strings, raw strings,
- * preprocessor lines and the groups the device compile leaves out (`#if 0`,
- * `#ifdef` of a macro it never defines) are skipped; namespaces qualify
- * names; templates are reported but need a name expression. */
+ * preprocessor lines and the groups the device compile leaves out, where
+ * the -D/-U options and the source's own #defines decide them
+ * (kscan_cond.h), are skipped; namespaces qualify names; templates are
+ * reported but need a name expression. */
 #ifndef ARC_KSCAN_H_
 #define ARC_KSCAN_H_
 
