@@ -44,6 +44,7 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
@@ -53,6 +54,7 @@
 
 #include "../device/arc/simt_abi.h"
 
+#include "simt_guard.h"
 #include "simt_prepare.h"
 #include "simt_spin.h"
 #include "simt_ubcheck.h"
@@ -581,6 +583,10 @@ void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, cons
         fpm.addPass(CorrelatedValuePropagationPass());
         fpm.addPass(createFunctionToLoopPassAdaptor(LICMPass(LICMOptions()), /*UseMemorySSA=*/true));
         fpm.addPass(InstCombinePass());
+        // Bounds checks that hold in the whole thread loop: a loop copy
+        // without them (simt_guard.h).
+        fpm.addPass(SimtGuard());
+        fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true), true));
         mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
     });
 }

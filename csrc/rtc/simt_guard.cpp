@@ -1,0 +1,96 @@
+// simt_guard.cpp - see simt_guard.h.
+#include "simt_guard.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+#include <vector>
+
+using namespace llvm;
+
+namespace arc_rtc {
+
+PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
+{
+    if (!F.getName().starts_with("__arc_simt_run_"))
+        return PreservedAnalyses::all();
+    auto &LI = AM.getResult<LoopAnalysis>(F);
+    auto &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    struct Cand {
+        BranchInst *br;
+        ICmpInst *cmp;
+        Loop *L;
+    };
+    std::vector<Cand> cands;
+    for (BasicBlock &bb : F) {
+        auto *br = dyn_cast<BranchInst>(bb.getTerminator());
+        Loop *L = LI.getLoopFor(&bb);
+        if (!br || !br->isConditional() || !L || !L->getLoopPreheader())
+            continue;
+        auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+        // a branch within the loop (not its exit), on a compare of an
+        // affine function of L's iteration against what L does not change
+        if (!cmp || !cmp->isRelational() || !L->contains(br->getSuccessor(0)) || !L->contains(br->getSuccessor(1)) ||
+            !cmp->getOperand(0)->getType()->isIntegerTy())
+            continue;
+        cands.push_back({br, cmp, L});
+    }
+    bool changed = false;
+    for (Cand &c : cands) {
+        Loop *L = c.L;
+        const SCEV *a = SE.getSCEV(c.cmp->getOperand(0)), *b = SE.getSCEV(c.cmp->getOperand(1));
+        ICmpInst::Predicate p = c.cmp->getPredicate();
+        if (!isa<SCEVAddRecExpr>(a)) {
+            std::swap(a, b);
+            p = ICmpInst::getSwappedPredicate(p);
+        }
+        auto *ar = dyn_cast<SCEVAddRecExpr>(a);
+        if (!ar || ar->getLoop() != L || !ar->isAffine() || !SE.isLoopInvariant(b, L))
+            continue;
+        const SCEV *btc = SE.getBackedgeTakenCount(L);
+        if (isa<SCEVCouldNotCompute>(btc))
+            continue;
+        // monotone over the iterations: no wrap in the predicate's sense
+        // (the flags, or the last value computed twice as wide in range)
+        bool sign = ICmpInst::isSigned(p);
+        unsigned bits = ar->getType()->getIntegerBitWidth();
+        bool nowrap = sign ? ar->hasNoSignedWrap() : ar->hasNoUnsignedWrap();
+        if (!nowrap && bits <= 32) {
+            Type *w = Type::getInt64Ty(F.getContext());
+            auto ext = [&](const SCEV *x) { return sign ? SE.getSignExtendExpr(x, w) : SE.getZeroExtendExpr(x, w); };
+            const SCEV *lw = SE.getAddExpr(ext(ar->getStart()),
+                                           SE.getMulExpr(SE.getZeroExtendExpr(btc, w), ext(ar->getStepRecurrence(SE))));
+            nowrap = sign ? SE.getSignedRange(lw).getSignedMin().sge(APInt::getSignedMinValue(bits).sext(64)) &&
+                                SE.getSignedRange(lw).getSignedMax().sle(APInt::getSignedMaxValue(bits).sext(64))
+                          : SE.getUnsignedRange(lw).getUnsignedMax().ule(APInt::getMaxValue(bits).zext(64));
+        }
+        if (!nowrap)
+            continue;
+        const SCEV *last = ar->evaluateAtIteration(btc, SE);
+        Instruction *at = L->getLoopPreheader()->getTerminator();
+        SCEVExpander ex(SE, DL, "arc.guard");
+        if (!ex.isSafeToExpandAt(ar->getStart(), at) || !ex.isSafeToExpandAt(last, at) || !ex.isSafeToExpandAt(b, at))
+            continue;
+        Type *t = c.cmp->getOperand(0)->getType();
+        Value *vf = ex.expandCodeFor(ar->getStart(), t, at), *vl = ex.expandCodeFor(last, t, at);
+        Value *vb = ex.expandCodeFor(b, t, at);
+        IRBuilder<> ib(at);
+        Value *all = ib.CreateAnd(ib.CreateICmp(p, vf, vb), ib.CreateICmp(p, vl, vb), "arc.all");
+        // true on every iteration when it holds at both ends; the unswitch
+        // pass then makes a copy of L without the branch (or with it always
+        // taken), which vectorises without masks
+        IRBuilder<> b2(c.br);
+        c.br->setCondition(b2.CreateOr(all, c.cmp));
+        changed = true;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace arc_rtc

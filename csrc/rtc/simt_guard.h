@@ -1,0 +1,27 @@
+// simt_guard.h - unmasked vector loops for a SIMT kernel's bounds checks.
+//
+// `if (i < n)` with i = blockIdx.x * blockDim.x + threadIdx.x is a branch
+// in the thread loop of every block; the loop vectoriser turns it into
+// masked loads and stores (slow stores on AMD's cores), though the check
+// fails only in the grid's last block.  For each branch within a run
+// function's loop on a compare of an affine function of the loop's
+// iteration (without wrap) against a value the loop does not change, this
+// pass computes before the loop whether the compare holds at the first and
+// the last iteration -- then on all of them -- and makes the branch's
+// condition `that || compare`; the loop unswitch pass after it gives the
+// loop a copy where the branch is always taken, and the vectoriser full
+// vectors there; the other copy, the last block's, keeps the masks.
+#ifndef ARC_RTC_SIMT_GUARD_H_
+#define ARC_RTC_SIMT_GUARD_H_
+
+#include <llvm/IR/PassManager.h>
+
+namespace arc_rtc {
+
+struct SimtGuard : llvm::PassInfoMixin<SimtGuard> {
+    llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);
+};
+
+} // namespace arc_rtc
+
+#endif
