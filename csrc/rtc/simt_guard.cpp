@@ -8,6 +8,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Scalar/LoopPassManager.h>
+#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <vector>
@@ -90,7 +92,14 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
         c.br->setCondition(b2.CreateOr(all, c.cmp));
         changed = true;
     }
-    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    if (!changed)
+        return PreservedAnalyses::all();
+    // the copies, here only: unswitching every loop of the module costs
+    // compile time for nothing
+    FunctionPassManager fpm;
+    fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true), true));
+    fpm.run(F, AM);
+    return PreservedAnalyses::none();
 }
 
 } // namespace arc_rtc

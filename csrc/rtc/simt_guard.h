@@ -8,9 +8,10 @@
 // iteration (without wrap) against a value the loop does not change, this
 // pass computes before the loop whether the compare holds at the first and
 // the last iteration -- then on all of them -- and makes the branch's
-// condition `that || compare`; the loop unswitch pass after it gives the
-// loop a copy where the branch is always taken, and the vectoriser full
-// vectors there; the other copy, the last block's, keeps the masks.
+// condition `that || compare`; the loop unswitch pass it then runs on the
+// function gives the loop a copy where the branch is always taken, and the
+// vectoriser full vectors there; the other copy, the last block's, keeps
+// the masks.
 #ifndef ARC_RTC_SIMT_GUARD_H_
 #define ARC_RTC_SIMT_GUARD_H_
 

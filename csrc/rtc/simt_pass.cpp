@@ -44,7 +44,6 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/LICM.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
-#include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
@@ -586,7 +585,6 @@ void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, cons
         // Bounds checks that hold in the whole thread loop: a loop copy
         // without them (simt_guard.h).
         fpm.addPass(SimtGuard());
-        fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true), true));
         mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
     });
 }
