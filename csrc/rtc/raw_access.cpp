@@ -24,6 +24,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <algorithm>
@@ -196,6 +197,8 @@ void hoist_loop_accesses(llvm::Function &f, std::vector<Cand> &cands)
         if (!size || !l || llvm::isa<llvm::MemIntrinsic>(c.in) || c.a.mask)
             continue;
         llvm::BasicBlock *ph = l->getLoopPreheader(), *latch = l->getLoopLatch();
+        if (!ph && latch && l->getExitingBlock() == latch && dt.dominates(c.in->getParent(), latch) && is_plain(l))
+            ph = llvm::InsertPreheaderForLoop(l, &dt, &li, nullptr, false); // a vector loop entered from its checks
         if (!ph || !latch || l->getExitingBlock() != latch || !dt.dominates(c.in->getParent(), latch) ||
             !is_plain(l) || llvm::isa<llvm::SCEVCouldNotCompute>(se.getBackedgeTakenCount(l)))
             continue;
