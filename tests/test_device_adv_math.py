@@ -122,3 +122,14 @@ def test_whole_tensor_forms(tmp):
     z = dev.run(m, "whole", t, arrays)[1]
     check(z[:n], np.arccosh(x.astype(np.float64)), np.float32)
     assert (z[n:] == -7).all()
+
+
+@pytest.mark.parametrize("dt,out", [(np.float32, np.float32), (np.float16, np.float16)], ids=["f32", "f16"])
+def test_isfinite(dt, out):
+    n = 64
+    x = np.linspace(-3, 3, n).astype(dt)
+    x[[1, 5, 9, 60]] = [np.nan, np.inf, -np.inf, np.finfo(dt).max]
+    t = [("x", dt, n), ("z", out, n)]
+    m = dev.program([dev.ub_kernel("isfin", t, "IsFinite(z, x, %d);" % n)])
+    z = dev.run(m, "isfin", t, [x, np.zeros(n, out)])[1]
+    np.testing.assert_array_equal(z, np.isfinite(x).astype(out))

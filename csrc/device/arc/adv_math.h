@@ -75,6 +75,21 @@ ARC_ADV_UNARY_OVERLAP(Trunc, __builtin_truncf(x), ARC_OVERLAP_REPEAT)
 ARC_ADV_UNARY(Frac, x - __builtin_truncf(x))
 ARC_ADV_UNARY(Sign, __arc::fsign(x))
 
+/* IsFinite: 1 (or true) where src is neither NaN nor +-inf, else 0; dst
+ * is src's type or bool, and may not overlap src (the API's page). */
+template <typename T, typename U>
+inline void IsFinite(const LocalTensor<U> &dst, const LocalTensor<T> &src, uint32_t calCount)
+{
+    static_assert(__arc::one_of<T, half, bfloat16_t, float>, "AscendC::IsFinite: src is half, bfloat16_t or float");
+    static_assert(__arc::is_same<U, T>::value || __arc::is_same<U, bool>::value,
+                  "AscendC::IsFinite: dst is src's type or bool");
+    __arc::check_overlap(dst, calCount, src, calCount, ARC_OVERLAP_NONE, "AscendC::IsFinite", "src");
+    __arc::un_count(dst, src, (int32_t)calCount, "AscendC::IsFinite", [](T v) -> U {
+        float x = (float)v;
+        return (U)(x == x && x - x == 0.0f ? 1 : 0);
+    });
+}
+
 } // namespace AscendC
 
 namespace __arc {

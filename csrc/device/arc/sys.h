@@ -60,6 +60,8 @@ inline int64_t GetTaskRatio() { return __arc_core()->sub_block_num > 1 ? __arc_c
 inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline constexpr uint32_t GetUBSizeInBytes() { return __arc::arch_bytes(__arc::ARCH_UB); }
 inline int64_t GetSystemCycle() { return 0; }
+/* One DataBlock: 32 bytes on both simulated architectures. */
+inline constexpr int16_t GetDataBlockSizeInBytes() { return 32; }
 /* The UB a kernel may use at run time (GetRuntimeUBSize's page): all of it
  * on dav-2201; on Ascend 950 the fixed 248 KiB of a SIMD kernel (a SIMD+SIMT
  * hybrid gets at most 216 KiB there, which this does not distinguish). */
