@@ -100,22 +100,50 @@ private:
 /* On-chip memories LocalMemAllocator can allocate from. */
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
-/* Bump allocator from byte 0 of one memory (static tensors, no TPipe). */
+/* Bump allocator from byte 0 of one memory (static tensors, no TPipe):
+ * each tensor starts at the memory's alignment (32 bytes in UB and L1, 512
+ * in L0A/L0B, 64 in L0C and the bias table, 128 in the Fixpipe buffer). */
 template <Hardware hw = Hardware::UB> class LocalMemAllocator {
 public:
     template <typename T, uint32_t n> LocalTensor<T> Alloc() { return Alloc<T>(n); }
-    template <typename T> LocalTensor<T> Alloc(uint32_t n)
+    template <typename T> LocalTensor<T> Alloc(uint32_t n) { return Alloc<default_pos(), T>(n); }
+    template <TPosition p, typename T, uint32_t n> LocalTensor<T> Alloc() { return Alloc<p, T>(n); }
+    template <TPosition p, typename T> LocalTensor<T> Alloc(uint32_t n)
     {
-        static_assert(hw == Hardware::UB || hw == Hardware::L1,
-                      "LocalMemAllocator: ascendrtc models Hardware::UB and Hardware::L1");
-        LocalTensor<T> t(hw == Hardware::UB ? TPosition::VECCALC : TPosition::A1, cur_, n);
-        cur_ += (n * (uint32_t)sizeof(T) + 31u) & ~31u;
+        static_assert(hw != Hardware::GM && hw != Hardware::MAX, "LocalMemAllocator: GM is not an on-chip memory");
+        static_assert(holds(p), "LocalMemAllocator::Alloc: this TPosition is not in the allocator's Hardware");
+        LocalTensor<T> t(p, cur_, n);
+        uint32_t a = __detail::arena_of(p).align;
+        cur_ += (n * (uint32_t)sizeof(T) + a - 1u) / a * a;
         return t;
     }
-    template <TPosition p, typename T, uint32_t n> LocalTensor<T> Alloc() { return Alloc<T>(n); }
     uint32_t GetCurAddr() const { return cur_; }
 
 private:
+    static constexpr TPosition default_pos()
+    {
+        return hw == Hardware::L1    ? TPosition::A1
+               : hw == Hardware::L0A ? TPosition::A2
+               : hw == Hardware::L0B ? TPosition::B2
+               : hw == Hardware::L0C ? TPosition::CO1
+               : hw == Hardware::BIAS ? TPosition::C2
+               : hw == Hardware::FIXBUF ? TPosition::C2PIPE2GM
+                                        : TPosition::VECCALC;
+    }
+    /* The positions each memory holds (TPosition's page). */
+    static constexpr bool holds(TPosition p)
+    {
+        switch (hw) {
+        case Hardware::L1: return p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1 || p == TPosition::TSCM;
+        case Hardware::L0A: return p == TPosition::A2;
+        case Hardware::L0B: return p == TPosition::B2;
+        case Hardware::L0C: return p == TPosition::CO1;
+        case Hardware::BIAS: return p == TPosition::C2;
+        case Hardware::FIXBUF: return p == TPosition::C2PIPE2GM;
+        default:
+            return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+        }
+    }
     uint32_t cur_ = 0;
 };
 
