@@ -85,6 +85,18 @@ def bcast(f, sa, sb, dt=np.float32, lo=-4.0, hi=4.0, tol=(1e-6, 1e-6), zeros=Fal
     return make
 
 
+def _shrink(x, lambd=0.5, bias=0.0):
+    return np.where(x > lambd, x - bias, np.where(x < -lambd, x + bias, 0))
+
+
+def cmp(f, sa, sb):
+    """A comparison with broadcasting on small integers (so ties occur): a bool result, exact."""
+    def make(rng):
+        a, b = rng.integers(-3, 4, sa).astype(np.float32), rng.integers(-3, 4, sb).astype(np.float32)
+        return [a, b], {}, [f(a, b)], 0, 0
+    return make
+
+
 def _round(x, decimals=0):
     return np.round(x, decimals)
 
@@ -95,6 +107,11 @@ CASES = [
     ("OPS_MATH_SRC", "math/log1p", A950, "log1p", unary(np.log1p, lo=-0.9, hi=8.0)),
     ("OPS_MATH_SRC", "math/ceil", A950, "ceil", exact(np.ceil)),
     ("OPS_MATH_SRC", "math/trunc", A950, "trunc", exact(np.trunc)),
+    ("OPS_MATH_SRC", "math/floor", A950, "floor", exact(np.floor)),
+    ("OPS_MATH_SRC", "math/neg", A950, "neg", exact(np.negative)),
+    ("OPS_MATH_SRC", "math/is_pos_inf", A950, "is_pos_inf", exact(np.isposinf, out=np.bool_)),
+    ("OPS_MATH_SRC", "math/is_neg_inf", A950, "is_neg_inf", exact(np.isneginf, out=np.bool_)),
+    ("OPS_MATH_SRC", "math/acosh", A950, "acosh", unary(np.arccosh, lo=1.0, hi=8.0, tol=(1e-5, 1e-6))),
     ("OPS_MATH_SRC", "math/rint", A950, "rint", exact(np.rint)),
     ("OPS_MATH_SRC", "math/round", A950, "round", exact(np.round)),
     ("OPS_MATH_SRC", "math/round", A950, "round attrs", unary(_round, attrs={"decimals": 2}, tol=(1e-6, 1e-6))),
@@ -115,6 +132,9 @@ CASES = [
     ("OPS_MATH_SRC", "math/add", A950, "add fp16", bcast(np.add, (8, 256), (8, 256), np.float16, tol=FP16)),
     ("OPS_MATH_SRC", "math/sub", A950, "sub", bcast(np.subtract, (8, 256), (8, 1))),
     ("OPS_MATH_SRC", "math/maximum", A950, "maximum", bcast(np.maximum, (4, 1, 64), (1, 8, 64))),
+    ("OPS_MATH_SRC", "math/greater", A950, "greater", cmp(np.greater, (8, 256), (1, 256))),
+    ("OPS_MATH_SRC", "math/less", A950, "less", cmp(np.less, (8, 256), (8, 1))),
+    ("OPS_MATH_SRC", "math/equal", A950, "equal", cmp(np.equal, (8, 256), (8, 256))),
     ("OPS_MATH_SRC", "math/xdivy", A950, "xdivy",
      bcast(lambda x, y: np.where(x == 0, 0, x / y), (8, 256), (8, 256), lo=0.5, tol=(1e-6, 0), zeros=True)),
     ("OPS_MATH_SRC", "math/xlogy", A950, "xlogy",
@@ -135,6 +155,10 @@ CASES = [
     ("OPS_NN_SRC", "activation/swish", A950, "swish attrs", unary(_swish, attrs={"scale": 1.5}, tol=(1e-5, 1e-6))),
     ("OPS_NN_SRC", "activation/log_sigmoid", A950, "log_sigmoid",
      unary(lambda x: -np.log1p(np.exp(-x)), tol=(1e-5, 1e-6))),
+    ("OPS_NN_SRC", "activation/shrink", A950, "shrink attrs",
+     unary(_shrink, attrs={"lambd": 1.0, "bias": 0.25})),
+    ("OPS_NN_SRC", "activation/leaky_relu_grad", A950, "leaky_relu_grad attrs",
+     binary(lambda g, x, negative_slope=0.0: np.where(x > 0, g, g * negative_slope), attrs={"negative_slope": 0.2})),
     ("OPS_NN_SRC", "activation/fast_gelu", A950, "fast_gelu", unary(_fast_gelu, tol=(1e-5, 1e-6))),
     ("OPS_NN_SRC", "activation/hard_shrink_grad", A950, "hard_shrink_grad", binary(_hardshrink_grad)),
     ("OPS_NN_SRC", "activation/hard_shrink_grad", A950, "hard_shrink_grad attrs",
