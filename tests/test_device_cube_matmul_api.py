@@ -1,6 +1,7 @@
 """Cube unit: the high-level Matmul API (lib/matmul_intf.h) on several
 blocks with tilings from ascendrtc.matmul_tiling: IterateAll, Iterate +
-GetTensorC (GM and UB), bias, transposes, tails, per dtype, against NumPy."""
+GetTensorC (GM and UB), bias, transposes, tails, per dtype, A from the UB
+(a VECOUT local: this block's rows, padded to 32 bytes), against NumPy."""
 import numpy as np
 import pytest
 
@@ -37,7 +38,7 @@ __aicore__ inline void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADD
     AscendC::GlobalTensor<TA> ga, gb; AscendC::GlobalTensor<TC> gc; AscendC::GlobalTensor<TBIAS> gbias;
     ga.SetGlobalBuffer((__gm__ TA *)a); gb.SetGlobalBuffer((__gm__ TA *)b); gc.SetGlobalBuffer((__gm__ TC *)c);
     gbias.SetGlobalBuffer((__gm__ TBIAS *)bias);
-    Matmul<MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TA, TA_>,
+    Matmul<MatmulType<MODE == 4 ? AscendC::TPosition::VECOUT : AscendC::TPosition::GM, CubeFormat::ND, TA, TA_>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TA, TB_>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TC>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TBIAS>, MODE == 2 ? CFG_MDL : CFG_NORM> mm;
@@ -46,7 +47,21 @@ __aicore__ inline void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADD
     int oa, ob, oc, obias, tm, tn;
     Offsets(t, TA_, TB_, oa, ob, oc, obias, tm, tn);
     mm.SetOrgShape(t.M, t.N, t.Ka, t.Kb);
-    mm.SetTensorA(ga[oa], TA_);
+    AscendC::TQue<AscendC::TPosition::VECOUT, 1> qa;
+    if constexpr (MODE == 4) {
+        // A from the UB: this block's tm x singleCoreK rows, padded to 32 bytes (DataCopyPad)
+        int ka = (t.singleCoreK * (int)sizeof(TA) + 31) / 32 * 32;
+        pipe.InitBuffer(qa, 1, t.singleCoreM * ka);
+        auto la = qa.template AllocTensor<TA>();
+        AscendC::DataCopyPad(la, ga[oa], AscendC::DataCopyExtParams((uint16_t)tm, t.singleCoreK * sizeof(TA),
+                                                                    (t.Ka - t.singleCoreK) * sizeof(TA), 0, 0),
+                             AscendC::DataCopyPadExtParams<TA>(false, 0, 0, (TA)0));
+        qa.EnQue(la);
+        la = qa.template DeQue<TA>();
+        mm.SetTensorA(la, TA_);
+    } else {
+        mm.SetTensorA(ga[oa], TA_);
+    }
     mm.SetTensorB(gb[ob], TB_);
     if (t.isBias) mm.SetBias(gbias[obias]);
     mm.SetTail(tm, tn);
@@ -83,6 +98,8 @@ extern "C" __global__ __aicore__ void mm_mdl(GM_ADDR a, GM_ADDR b, GM_ADDR bias,
 { Run<half, float, float, false, false, 2>(a, b, bias, c, tiling); }
 extern "C" __global__ __aicore__ void mm_ub(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
 { Run<half, float, float, false, false, 3>(a, b, bias, c, tiling); }
+extern "C" __global__ __aicore__ void mm_vecout(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
+{ Run<half, float, float, false, false, 4>(a, b, bias, c, tiling); }
 extern "C" __global__ __aicore__ void mm_tt(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
 { Run<half, float, float, true, true, 0>(a, b, bias, c, tiling); }
 extern "C" __global__ __aicore__ void mm_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
@@ -108,7 +125,7 @@ def launch(mod, name, a, b, bias, c, t):
     return c
 
 
-@pytest.mark.parametrize("name", ["mm_all", "mm_iter", "mm_mdl", "mm_ub"])
+@pytest.mark.parametrize("name", ["mm_all", "mm_iter", "mm_mdl", "mm_ub", "mm_vecout"])
 @pytest.mark.parametrize("M,N,K,cores,bias", [(256, 192, 64, 8, True), (100, 70, 33, 4, False),
                                               (300, 520, 130, 6, True)])
 def test_matmul_api_half(mod, name, M, N, K, cores, bias):

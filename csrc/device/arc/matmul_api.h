@@ -3,7 +3,7 @@
  * ("Cube unit" in csrc/device/README.md); the configs are arc/matmul_config.h.
  *
  * Model: the object computes on the core that calls it, straight from GM
- * (or a TSCM/VECOUT local A/B), one baseM x baseN block per Iterate with
+ * (or a TSCM/VECOUT local A/B: this core's block), one baseM x baseN block per Iterate with
  * the whole singleCoreK, accumulating in float (int32 for int8) like L0C.
  * On the NPU an AIV's calls are messages to its AIC (an undocumented
  * protocol); the results are the same.  The tiling's base/step/depth fields
@@ -385,6 +385,18 @@ private:
         if constexpr (__arc::packed_per_byte<T>::value > 1) return (ACC)__arc::packed_get(p, (uint64_t)i);
         else return (ACC)__mm::wide(p[i]);
     }
+    /* Leading dimensions.  A GM operand is the whole matrix from the core's
+     * offset; a local one (TSCM/VECOUT) holds just this core's singleM x
+     * singleK (singleK x singleN) block -- SetTensorA's page: at least
+     * singleM * singleK elements -- in ND rows padded to 32 bytes, as
+     * DataCopyPad leaves them in the UB. */
+    template <typename T> static int row32(int n)
+    {
+        constexpr int e = 32 * __arc::packed_per_byte<T>::value / (int)sizeof(T);
+        return (n + e - 1) / e * e;
+    }
+    int lda() const { return a_.gm ? (a_.trans ? M_ : Ka_) : row32<TA>(a_.trans ? t_.singleCoreM : t_.singleCoreK); }
+    int ldb() const { return b_.gm ? (b_.trans ? Kb_ : N_) : row32<TB>(b_.trans ? t_.singleCoreK : t_.singleCoreN); }
     /* Element (i, k) of A and (k, j) of B in this core's block. */
     ACC a_at(int i, int k) const
     {
@@ -394,7 +406,7 @@ private:
             int r = a_.trans ? k : i, c = a_.trans ? i : k, rows = a_.trans ? (Ka_ + 15) / 16 * 16 : (M_ + 15) / 16 * 16;
             return elem(a_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
         }
-        return elem(a_.p, a_.trans ? (int64_t)k * M_ + i : (int64_t)i * Ka_ + k);
+        return elem(a_.p, a_.trans ? (int64_t)k * lda() + i : (int64_t)i * lda() + k);
     }
     ACC b_at(int k, int j) const
     {
@@ -404,7 +416,7 @@ private:
             int r = b_.trans ? j : k, c = b_.trans ? k : j, rows = b_.trans ? (N_ + 15) / 16 * 16 : (Kb_ + 15) / 16 * 16;
             return elem(b_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
         }
-        return elem(b_.p, b_.trans ? (int64_t)j * Kb_ + k : (int64_t)k * N_ + j);
+        return elem(b_.p, b_.trans ? (int64_t)j * ldb() + k : (int64_t)k * ldb() + j);
     }
     /* Block (i0, j0)'s cube work for the cost model (arc/matmul_cost.h). */
     /* (int4b_t is priced as int8_t here: twice its bytes and Mmad cycles, an
@@ -414,10 +426,10 @@ private:
         arc_cost_mm c{nullptr, nullptr, 0, 0, 0, 0, (unsigned)bm_, (unsigned)bn_, (unsigned)sk_,
                       t_.baseK > 0 ? (unsigned)t_.baseK : 0u, (unsigned)sizeof(TA), (unsigned)t_.stepKa,
                       (unsigned)t_.stepKb};
-        __mm::cost_operand(a_, A_TYPE::format == CubeFormat::NZ, a_.trans ? i0 : (long long)i0 * Ka_,
-                           a_.trans ? M_ : Ka_, a_.trans, c.a, c.lda, c.a_krows);
-        __mm::cost_operand(b_, B_TYPE::format == CubeFormat::NZ, b_.trans ? (long long)j0 * Kb_ : j0,
-                           b_.trans ? Kb_ : N_, !b_.trans, c.b, c.ldb, c.b_krows);
+        __mm::cost_operand(a_, A_TYPE::format == CubeFormat::NZ, a_.trans ? i0 : (long long)i0 * lda(), lda(),
+                           a_.trans, c.a, c.lda, c.a_krows);
+        __mm::cost_operand(b_, B_TYPE::format == CubeFormat::NZ, b_.trans ? (long long)j0 * ldb() : j0, ldb(),
+                           !b_.trans, c.b, c.ldb, c.b_krows);
         __arc_cost_mm(&c);
     }
     /* Block (mi, ni) into acc_ (bm x bn, pitch baseN). */
