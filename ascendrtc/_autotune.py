@@ -78,17 +78,23 @@ def _split(args: list, arrays: List[np.ndarray]) -> list:
     return out
 
 
+def _same_bytes(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether two arrays hold the same bytes (NaN equals itself here)."""
+    a = np.ascontiguousarray(x).reshape(-1).view(np.uint8)
+    b = np.ascontiguousarray(y).reshape(-1).view(np.uint8)
+    if a.size != b.size:
+        return False
+    w = np.uint64 if a.size % 8 == 0 else np.uint8  # compare 8 bytes at a time where they divide
+    return bool(np.array_equal(a.view(w), b.view(w)))
+
+
 def _digest(out: np.ndarray, given: np.ndarray) -> str:
     """What a worker reports of an output array: "unchanged" when the launch
     left it as given (the inputs, mostly: a comparison costs a fiftieth of
     hashing), else the SHA-256 of its bytes."""
-    a = np.ascontiguousarray(out).reshape(-1).view(np.uint8)
-    b = np.ascontiguousarray(given).reshape(-1).view(np.uint8)
-    if a.size == b.size:
-        w = np.uint64 if a.size % 8 == 0 else np.uint8  # compare 8 bytes at a time where they divide
-        if np.array_equal(a.view(w), b.view(w)):
-            return "unchanged"
-    return hashlib.sha256(a).hexdigest()
+    if _same_bytes(out, given):
+        return "unchanged"
+    return hashlib.sha256(np.ascontiguousarray(out).reshape(-1).view(np.uint8)).hexdigest()
 
 
 def _evaluate(binary: bytes, name: str, blocks: int, args: list, soc: Optional[str], arrays=None,

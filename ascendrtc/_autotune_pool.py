@@ -24,21 +24,34 @@ _idle: List[Tuple[tuple, subprocess.Popen]] = []  # workers between tunings, by 
 
 def _worker_main() -> None:
     """A worker process: length-prefixed pickled jobs on stdin, results on stdout."""
-    from ._autotune import _evaluate
+    import numpy as np
+    from ._autotune import _Ref, _digest, _evaluate, _same_bytes
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # prints of the kernel's host side never corrupt the channel
-    ctx = None
+    ctx = ref = None
     while True:
         head = inp.read(8)
         if len(head) < 8:
             return
         msg = pickle.loads(inp.read(struct.unpack("<Q", head)[0]))
         if msg[0] == "ctx":  # (binary, name, soc, arrays): once per worker and tuning
-            ctx = msg[1:]
+            ctx, ref = msg[1:], None
             continue
         binary, name, soc, arrays = ctx
-        data = pickle.dumps(_evaluate(binary, name, msg[1], msg[2], soc, arrays, True),
-                            protocol=pickle.HIGHEST_PROTOCOL)
+        res = _evaluate(binary, name, msg[1], msg[2], soc, arrays)
+        if "outputs" in res:
+            # The first job's outputs are kept; a later job whose outputs
+            # have the same bytes says so (a comparison costs less than a
+            # hash); the others are hashed.
+            outs = res.pop("outputs")
+            if ref is not None and len(outs) == len(ref[1]) and all(map(_same_bytes, outs, ref[1])):
+                res["same_as"] = ref[0]
+            else:
+                given = [arrays[a.i] if isinstance(a, _Ref) else a for a in msg[2]]
+                res["digests"] = [_digest(o, g) for o, g in zip(outs, [g for g in given if isinstance(g, np.ndarray)])]
+                if ref is None:
+                    ref = (msg[3], outs)
+        data = pickle.dumps(res, protocol=pickle.HIGHEST_PROTOCOL)
         out.write(struct.pack("<Q", len(data)) + data)
         out.flush()
 
@@ -110,7 +123,7 @@ def in_processes(ctx: tuple, jobs: List[tuple], processes: Optional[int]) -> Lis
                 i, tries = todo.get_nowait()
             except queue.Empty:
                 break
-            data = pickle.dumps(("job",) + jobs[i], protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps(("job",) + jobs[i] + (i,), protocol=pickle.HIGHEST_PROTOCOL)
             try:
                 if p is None:
                     p = _take(key)
@@ -137,4 +150,7 @@ def in_processes(ctx: tuple, jobs: List[tuple], processes: Optional[int]) -> Lis
         t.start()
     for t in threads:
         t.join()
+    for r in out:  # "same bytes as job j" (a worker's first job, which has its digests)
+        if r is not None and "same_as" in r:
+            r["digests"] = out[r.pop("same_as")]["digests"]
     return [r if r is not None else {"error": "lost: never ran", "lost": True} for r in out]
