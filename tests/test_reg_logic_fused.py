@@ -11,23 +11,9 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.reg_frame import REG_FRAME
 
-SRC = r"""
-#include "kernel_operator.h"
-#include "c_api/asc_simd.h"
-using namespace AscendC;
-
-// in: 1024 bytes at UB 0; out: 2048 bytes at UB 1024.
-#define FRAME(BODY)                                                                   \
-    __ubuf__ uint8_t *ui = (__ubuf__ uint8_t *)asc_get_phy_buf_addr(0);              \
-    __ubuf__ uint8_t *uo = (__ubuf__ uint8_t *)asc_get_phy_buf_addr(1024);           \
-    asc_copy_gm2ub_align(ui, (__gm__ uint8_t *)in, 1024);                             \
-    asc_sync();                                                                       \
-    BODY;                                                                             \
-    asc_sync();                                                                       \
-    asc_copy_ub2gm_align((__gm__ uint8_t *)out, uo, 1, 2048,                          \
-                         asc_store_l2_cache_mode::NORMAL_FIRST_VICTIM, 0, 0);
-
+SRC = REG_FRAME + r"""
 // in: int32 a (0..255), int32 b (256..511), int16 c (512..767)
 __simd_vf__ inline void logic_vf(__ubuf__ uint8_t *in, __ubuf__ uint8_t *out, int32_t n)
 {
