@@ -45,7 +45,9 @@ def rows(quick=False):
     name_first = "op_project first load: ops-nn BNLL on opbase (fresh process)"
     name_cached = "op_project cached load: ops-nn BNLL, same sources again"
     if not nn or not opbase:
-        return [(name_first, [], "AddSplit first load", [], None), (name_cached, [], "AddSplit cached load", [], None)]
+        why = ": OPS_NN_SRC and OPBASE_SRC are not set to the mirrors' work trees"
+        return [(name_first + why, [], "AddSplit first load", [], None),
+                (name_cached + why, [], "AddSplit cached load", [], None)]
     reps = 1 if quick else 3
     big = [load_times(os.path.join(nn, "activation", "bnll"), opbase, "Ascend950PR_9599") for _ in range(reps)]
     base = [load_times(small, None, "Ascend910B1") for _ in range(reps)]
