@@ -49,6 +49,14 @@ static const char *skip_block_comment(const char *s, int *line)
     return *s ? s + 2 : s;
 }
 
+/* The end of the directive line at q: its newline (continuations included). */
+static const char *line_end(const char *q)
+{
+    while (*q && !(*q == '\n' && q[-1] != '\\'))
+        q++;
+    return q;
+}
+
 /* The value of the condition at q (after `#if`, `#elif`, `#ifdef`,
  * `#ifndef`; dl the directive's length) where the scan knows it. */
 static int cond_value(const lexer *lx, size_t dl, const char *q)
@@ -60,10 +68,7 @@ static int cond_value(const lexer *lx, size_t dl, const char *q)
         int def = kcond_defined(lx->kc, id, (size_t)(q - id));
         return def == KC_UNKNOWN || !(q > id) ? C_UNKNOWN : (def == KC_DEFINED) != (dl == 6) ? C_TAKEN : C_NOT_TAKEN;
     }
-    const char *e = q;
-    while (*e && !(*e == '\n' && e[-1] != '\\'))
-        e++;
-    int v = kcond_eval(lx->kc, q, (size_t)(e - q));
+    int v = kcond_eval(lx->kc, q, (size_t)(line_end(q) - q));
     return v == KC_UNKNOWN ? C_UNKNOWN : v ? C_TAKEN : C_NOT_TAKEN;
 }
 
@@ -86,9 +91,7 @@ static void pp_define(lexer *lx, int undef, const char *q)
     size_t n = (size_t)(q - id);
     if (!n || !lx->kc)
         return;
-    const char *v = q, *e = q;
-    while (*e && !(*e == '\n' && e[-1] != '\\'))
-        e++;
+    const char *v = q, *e = line_end(q);
     int fn = *q == '('; /* function-like: defined, its value never read */
     while (v < e && (*v == ' ' || *v == '\t'))
         v++;

@@ -534,17 +534,23 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
 
 } // namespace
 
+/* The offset in the block context (the function's first argument) that
+ * load l reads a field from; -1 when it reads something else. */
+static int64_t ctx_field(const LoadInst *l)
+{
+    const DataLayout &DL = l->getModule()->getDataLayout();
+    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
+    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
+    return base == l->getFunction()->getArg(0) ? (int64_t)off.getZExtValue() : -1;
+}
+
 bool simt_checked_ub(const Value *obj)
 {
     auto *l = dyn_cast<LoadInst>(obj);
     if (!l || !l->getFunction()->getName().ends_with(kChecked))
         return false;
-    const DataLayout &DL = l->getModule()->getDataLayout();
-    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
-    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
-    uint64_t o = off.getZExtValue();
-    return base == l->getFunction()->getArg(0) &&
-           (o == offsetof(arc_simt_block_ctx, ub) || o == offsetof(arc_simt_block_ctx, dyn_ub));
+    int64_t o = ctx_field(l);
+    return o == (int64_t)offsetof(arc_simt_block_ctx, ub) || o == (int64_t)offsetof(arc_simt_block_ctx, dyn_ub);
 }
 
 bool simt_thread_state(const Value *obj)
@@ -552,13 +558,9 @@ bool simt_thread_state(const Value *obj)
     auto *l = dyn_cast<LoadInst>(obj);
     if (!l || !l->getFunction()->getName().starts_with("__arc_simt_run_"))
         return false;
-    const DataLayout &DL = l->getModule()->getDataLayout();
-    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
-    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
-    uint64_t o = off.getZExtValue();
-    return base == l->getFunction()->getArg(0) &&
-           (o == offsetof(arc_simt_block_ctx, frames) || o == offsetof(arc_simt_block_ctx, pend) ||
-            o == offsetof(arc_simt_block_ctx, shadow));
+    int64_t o = ctx_field(l);
+    return o == (int64_t)offsetof(arc_simt_block_ctx, frames) || o == (int64_t)offsetof(arc_simt_block_ctx, pend) ||
+           o == (int64_t)offsetof(arc_simt_block_ctx, shadow);
 }
 
 void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip, int nstrip)
