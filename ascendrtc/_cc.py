@@ -76,7 +76,7 @@ class CcArgs:
 
 def usage() -> str:
     return ("usage: ascendrtc cc [-c] [-o OUT] --npu-arch=dav-2201|dav-3510 [-I DIR] [-D NAME[=V]] [-O0..3] [-g]\n"
-            "                    [--enable-simt] [-std=...] [-L DIR] [-l LIB] [-Wl,...] [-x asc] [-shared|-lib]\n"
+            "                    [--enable-simt] [-dc] [-std=...] [-L DIR] [-l LIB] [-Wl,...] [-x asc] [-shared|-lib]\n"
             "                    FILE...  (also installed as `bisheng` in the simulated CANN home's bin)\n"
             "Compiles single-source Ascend C programs (.asc) and host C++ (.cpp) into an executable (or, with -c,\n"
             "an object) that runs on the simulated NPU.  ascendrtc run FILE.asc -- ARGS builds (cached) and runs.")
@@ -153,9 +153,8 @@ def parse(argv: List[str]) -> CcArgs:
         elif s == "-lib":
             a.static_lib = True
         elif s in ("-dc", "-rdc", "--relocatable-device-code"):
-            raise CcError(f"{s}: relocatable device code (device functions linked across files) is not simulated: "
-                          "ascendrtc cc builds each file's kernels and the device functions they call into that "
-                          "file's own device binary (compile a kernel file with -c, its device functions with it)")
+            a.device_opts.append("-dc")  # its __aicore__ functions serve other files' kernels (csrc/rtc/rdc.h)
+            a.compile_only = True        # as bisheng's (and nvcc's) -dc: an object, linked later
         elif s in ("-L", "-l"):
             a.link_opts.append(s + value(i, s))
         elif s.startswith(("-L", "-l", "-Wl,", "-rdynamic", "-pthread", "-static-libstdc++", "-fuse-ld=")):

@@ -43,6 +43,11 @@ ARC_EXPORT int ascendrtc_launch_site(const void *bin, unsigned long bin_size, co
  * code (aclrtGetSocName, PlatformAscendCManager::GetInstance()) sees the
  * NPU it targets. */
 ARC_EXPORT void ascendrtc_program_soc(const char *soc_or_arch);
+/* libascendcl: a single-source program's relocatable device code (a file
+ * compiled with -dc), registered by its host part's constructor: the
+ * program's device binaries compiled with -dc link against each other's
+ * __aicore__ functions when loaded (rt/acl/rdc.c). */
+ARC_EXPORT void ascendrtc_rdc_register(const void *bin, unsigned long bin_size);
 /* libascendcl: the same for a SIMT launch, <<<grid, block, dyn_ubuf,
  * stream>>>: grid and block are x, y, z (numBlocks is the grid's product). */
 ARC_EXPORT int ascendrtc_launch_site_simt(const void *bin, unsigned long bin_size, const void *site,

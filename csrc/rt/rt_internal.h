@@ -140,6 +140,9 @@ aclError sim_mem_check_canary(const void *p, char *msg, size_t msglen);
 /* 0 when the ELF object's tables (sections, symbols, relocations) stay
  * inside it; else -1 with the reason in err. */
 int sim_elf_check(const void *data, size_t len, char *err, size_t n);
+/* rdc.c: when data is a registered -dc device binary of the program, link
+ * img against the program's other ones (loaded once); 0, or -1 with err. */
+int sim_rdc_link(const void *data, sim_orc_image *img, const sim_orc_symbol *syms, char *err, size_t errlen);
 
 /* ---- fault.c: GM checks, fault signals, the launch watchdog ---- */
 /* 0 when ASCENDRTC_GM_CHECKS=0 turned GM checks and guard pages off. */

@@ -53,6 +53,7 @@
 #include "deps.h"
 #include "emit.h"
 #include "program_host.h"
+#include "rdc.h"
 #include "infer_types.h"
 #include "kernel_uses.h"
 #include "simd_ub.h"
@@ -332,6 +333,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
         if (!arc_rtc::merge_core_passes(*mod, std::move(aiv), &log))
             return fail(res, log, ACL_ERROR_RTC_FAILURE, "");
     }
+    if (req->opts->rdc && req->opts->simt && !arc_rtc::rdc_check_simt(*mod, req->file_name, &log))
+        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
     std::unique_ptr<llvm::Module> host_mod;
     if (host_obj && !(host_mod = arc_rtc::split_host(*mod, req->file_name, &log)))
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
@@ -359,7 +362,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     timer.lap("codegen");
     if (host_obj) { /* the result is the host object, the device binary inside it */
         arc_rtc::embed_device_binary(*host_mod, res->bin, res->bin_size,
-                                     req->opts->soc ? req->opts->soc : req->opts->arch);
+                                     req->opts->soc ? req->opts->soc : req->opts->arch, req->opts->rdc);
         if (!req->opts->debug)
             llvm::StripDebugInfo(*host_mod);
         rc = arc_rtc::emit_object(*host_mod, req->opts->opt_level, target_cpu(), false, res, log, false);

@@ -133,6 +133,10 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
         a.push_back("-D__ASCENDRTC_HOST_CODE__=1");
         if (o->host_object)
             a.push_back("-D__ASCENDRTC_HOST_OBJECT__=1");
+        /* -dc: a device function other files' kernels call is one the
+         * source marks __aicore__ (program_host.h's rdc roots) */
+        if (o->rdc)
+            a.push_back("-D__aicore__=__attribute__((annotate(\"arc.aicore\")))");
     }
     a.push_back("-D__NPU_ARCH__=" + std::to_string(o->arch_num));
     a.push_back("-D__ASCENDRTC__=1");

@@ -132,7 +132,7 @@ std::unique_ptr<llvm::Module> split_host(const llvm::Module &m, const char *file
     return host;
 }
 
-void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc)
+void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc, bool rdc)
 {
     llvm::LLVMContext &ctx = host.getContext();
     auto *data = llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint8_t>(bin, size));
@@ -164,6 +164,13 @@ void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t si
     b.CreateCondBr(b.CreateIsNull(set), done, call);
     b.SetInsertPoint(call);
     b.CreateCall(setT, set, {b.CreateGlobalStringPtr(soc, "__arc_program_soc_name", 0, &host)});
+    if (rdc) { /* in the same runtime as ascendrtc_program_soc: present when it is */
+        auto *regT = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, len->getType()}, false);
+        llvm::FunctionCallee reg = host.getOrInsertFunction("ascendrtc_rdc_register", regT);
+        if (auto *rf = llvm::dyn_cast<llvm::Function>(reg.getCallee()))
+            rf->setLinkage(llvm::GlobalValue::ExternalWeakLinkage);
+        b.CreateCall(reg, {gv, len});
+    }
     b.CreateBr(done);
     b.SetInsertPoint(done);
     b.CreateRetVoid();

@@ -37,8 +37,11 @@ std::unique_ptr<llvm::Module> split_host(const llvm::Module &m, const char *file
 
 // Defines the embedded device binary (__arc_embedded_bin, _size) in the
 // host module, private to it, and a constructor telling the runtime the
-// program's SoC (ascendrtc_program_soc: `soc` or an --npu-arch).
-void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc);
+// program's SoC (ascendrtc_program_soc: `soc` or an --npu-arch).  With
+// rdc (-dc), the constructor also registers the binary as relocatable
+// device code (ascendrtc_rdc_register), which the program's other device
+// binaries link against at load.
+void embed_device_binary(llvm::Module &host, const unsigned char *bin, size_t size, const char *soc, bool rdc);
 
 } // namespace arc_rtc
 

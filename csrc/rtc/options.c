@@ -176,6 +176,8 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
             o->sanitizer = 1;
         } else if (!strcmp(a, "--host-object")) {
             o->host_object = 1;
+        } else if (!strcmp(a, "-dc") || !strcmp(a, "-rdc") || !strcmp(a, "--relocatable-device-code")) {
+            o->rdc = 1;
         } else if (!strcmp(a, "--cce-auto-sync") || !strcmp(a, "--cce-disable-asc-reserved-ubuf") ||
                    !strcmp(a, "--cce-disable-vf-stack-reserved-ubuf")) {
             /* accepted: the simulated core is always in sync and reserves no UB */
@@ -191,7 +193,7 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
             break;
         } else {
             snprintf(err, errlen, "unknown option '%s' (supported: --npu-arch=dav-2201|dav-3510, --npu-soc=, "
-                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer, --enable-simt, --host-object)", a);
+                     "-O0..-O3, -g, -std=, -D, -U, -I, -W..., -w, -x asc, --sanitizer, --enable-simt, --host-object, -dc)", a);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
             break;
         }
@@ -212,6 +214,11 @@ int rtc_opts_parse(int n, const char *const *opts, rtc_opts *o, char *err, size_
                      "Ascend950PR_9599 and the other Ascend950PR_*/Ascend950DT_* of _C.SOCS)", soc);
             rc = ACL_ERROR_RTC_INVALID_OPTION;
         }
+    }
+    if (rc == ACL_SUCCESS && o->rdc && !o->host_object) {
+        snprintf(err, errlen, "-dc: relocatable device code is linked into a program by its link (ascendrtc cc, "
+                 "bisheng, CMake's ASC language); a runtime compile builds a whole kernel file (drop -dc)");
+        rc = ACL_ERROR_RTC_INVALID_OPTION;
     }
     if (rc == ACL_SUCCESS && o->simt && o->arch_num != 3510) {
         snprintf(err, errlen, "--enable-simt: SIMT kernels run on dav-3510 only (Ascend 950); this compile is for %s "

@@ -22,6 +22,8 @@ typedef struct rtc_opts {
     int simt;             /* --enable-simt: bare __global__ kernels are SIMT kernels */
     int host_object;      /* --host-object: a single-source program's host part, as an
                              object embedding the device binary (ascendrtc cc) */
+    int rdc;              /* -dc: relocatable device code (with host_object): the file's
+                             __aicore__ functions kept for kernels of other files */
     char *joined;         /* normalised options, for the metadata */
 } rtc_opts;
 

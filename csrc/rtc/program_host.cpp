@@ -1,6 +1,7 @@
 // program_host.cpp - see program_host.h.
 #include "program_host.h"
 #include "driver.h"
+#include "rdc.h"
 #include "resource_dir.h"
 
 #include <cstring>
@@ -218,6 +219,8 @@ int strip_host_code(llvm::Module &m)
     for (const llvm::GlobalValue &g : m.global_values())
         if (is_root(g))
             work.push_back(&g);
+    for (const llvm::Function *f : rdc_functions(m))
+        work.push_back(f);
     for (const char *name : {"llvm.used", "llvm.compiler.used"})
         if (llvm::GlobalVariable *gv = m.getGlobalVariable(name, true))
             work.push_back(gv);

@@ -32,7 +32,8 @@ const std::vector<std::string> &system_include_args(std::string *why);
 // Drops from a host-code-mode module everything the kernels do not reach:
 // host functions (main included), the variables only they use, and static
 // constructors (kernel objects never run them).  Roots: the __arc_*
-// symbols the runtime and metadata use, and llvm.used.  Returns how many
+// symbols the runtime and metadata use, llvm.used and, with -dc, the
+// device functions other files may call (rdc.h).  Returns how many
 // functions it dropped.
 int strip_host_code(llvm::Module &m);
 

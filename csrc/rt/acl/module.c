@@ -228,6 +228,10 @@ static aclError load(const char *api, const void *data, size_t length, uint32_t 
         rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cannot load the binary: %s", err);
         goto fail;
     }
+    if (sim_rdc_link(data, b->img, runtime_symbols, err, sizeof err)) {
+        rc = sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "cannot link the binary's relocatable device code: %s", err);
+        goto fail;
+    }
     for (uint32_t i = 0; i < b->meta.nkernels; i++) {
         sim_func *f = &b->funcs[i];
         f->magic = SIM_MAGIC_FUNC;

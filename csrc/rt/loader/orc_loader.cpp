@@ -23,6 +23,7 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wredundant-move"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -84,11 +85,35 @@ void put(char *err, size_t errlen, const std::string &s)
         snprintf(err, errlen, "%s", s.c_str());
 }
 
+// "Symbols not found: [ _Z4axpbffi ]" with each name demangled: axpb(float, float, int).
+std::string demangled_list(const std::string &s)
+{
+    size_t open = s.find('['), close = s.rfind(']');
+    if (open == std::string::npos || close == std::string::npos || close < open)
+        return s;
+    std::string out = s.substr(0, open + 1), names = s.substr(open + 1, close - open - 1), sep = " ";
+    size_t i = 0;
+    while (i < names.size()) {
+        size_t j = names.find(' ', i);
+        std::string n = names.substr(i, j == std::string::npos ? std::string::npos : j - i);
+        if (!n.empty()) {
+            std::string d = llvm::demangle(n);
+            out += sep + (d == n ? n : d + " (" + n + ")");
+            sep = ", ";
+        }
+        if (j == std::string::npos)
+            break;
+        i = j + 1;
+    }
+    return out + " " + s.substr(close);
+}
+
 std::string describe_str(std::string s)
 {
     if (s.find("Symbols not found") != std::string::npos)
         s = "the kernel calls functions the simulated NPU does not provide (kernels may use the device "
-            "API, libm and memcpy/memset only): " + s;
+            "API, libm and memcpy/memset only; a __aicore__ function another file defines needs both files "
+            "compiled with -dc): " + demangled_list(s);
     return s;
 }
 
@@ -174,6 +199,17 @@ extern "C" int sim_orc_load(const void *obj, size_t len, const char *label, cons
         return -1;
     }
     *out = new sim_orc_image{&*jd, name};
+    return 0;
+}
+
+extern "C" int sim_orc_link_with(sim_orc_image *img, sim_orc_image *lib, char *err, size_t errlen)
+{
+    if (ensure_orc(err, errlen))
+        return -1;
+    if (img == lib)
+        return 0;
+    std::lock_guard<std::mutex> g(orc_mu);
+    img->jd->addToLinkOrder(*lib->jd, llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly);
     return 0;
 }
 

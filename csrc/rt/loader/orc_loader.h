@@ -23,6 +23,9 @@ typedef struct sim_orc_symbol {
  * functions.  Returns 0, or -1 with a reason in err. */
 int sim_orc_load(const void *obj, size_t len, const char *label, const sim_orc_symbol *syms,
                  sim_orc_image **out, char *err, size_t errlen);
+/* Resolve what img does not define in lib too (after its own symbols and
+ * the runtime's): relocatable device code.  0, or -1 with a reason in err. */
+int sim_orc_link_with(sim_orc_image *img, sim_orc_image *lib, char *err, size_t errlen);
 /* Address of `sym` in the image, or NULL with a reason in err. */
 void *sim_orc_lookup(sim_orc_image *img, const char *sym, char *err, size_t errlen);
 /* Remove the image and everything it linked. */
