@@ -207,6 +207,54 @@ inline void cast_packed(const AscendC::LocalTensor<TD> &d, const AscendC::LocalT
         }
     }
 }
+/* The level-0 form with int4b_t: lanes and mask as for half (the wider
+ * type picks them), the half operand laid out as any level-0 operand; a
+ * 32-byte block of the int4b_t operand holds 64 elements, so lane l of a
+ * repeat is element l % 64 of block l / 64 (its strides count those
+ * blocks), nibble (l % 2) of its byte. */
+template <class TD, class TS, int M>
+inline void cast_packed_l0(const AscendC::LocalTensor<TD> &d, const AscendC::LocalTensor<TS> &s, const Plan &p,
+                           const AscendC::UnaryRepeatParams &rp)
+{
+    constexpr bool from4 = is_same<TS, int4b_t>::value && is_same<TD, half>::value;
+    constexpr bool to4 = is_same<TD, int4b_t>::value && is_same<TS, half>::value;
+    if constexpr (!from4 && !to4) {
+        __arc_trap("AscendC::Cast", "%s -> %s: with a packed type dav-2201 converts int4b_t -> half and half -> "
+                   "int4b_t only", tname<TS>(), tname<TD>());
+    } else {
+        const Opnd od = from4 ? opnd<half>(rp.dstBlkStride, rp.dstRepStride) : Opnd{64, rp.dstBlkStride, rp.dstRepStride};
+        const Opnd os = from4 ? Opnd{64, rp.srcBlkStride, rp.srcRepStride} : opnd<half>(rp.srcBlkStride, rp.srcRepStride);
+        AscendC::LocalTensor<uint8_t> db = d.template ReinterpretCast<uint8_t>(), sb = s.template ReinterpretCast<uint8_t>();
+        const uint64_t de = extent(p, od), se = extent(p, os); /* elements */
+        const uint64_t dn = from4 ? de * 2 : (de + 1) / 2, sn = from4 ? (se + 1) / 2 : se * 2; /* bytes */
+        if constexpr (from4) {
+            check_l0(d, p, od, "AscendC::Cast", "dst");
+            check_cnt(sb, (int64_t)sn, "AscendC::Cast", "src (bytes of int4b_t)");
+        } else {
+            check_cnt(db, (int64_t)dn, "AscendC::Cast", "dst (bytes of int4b_t)");
+            check_l0(s, p, os, "AscendC::Cast", "src");
+        }
+        const uintptr_t a = (uintptr_t)d.addr_, b = (uintptr_t)s.addr_;
+        if (a < b + sn && b < a + dn) {
+            ARC_CHECK(flat(p, od) && flat(p, os), "AscendC::Cast",
+                      "dst and src overlap with block or repeat strides that are not one contiguous run "
+                      "(dst bytes [%p, +%llu), src bytes [%p, +%llu)): not simulated with int4b_t",
+                      (void *)d.addr_, (unsigned long long)dn, (const void *)s.addr_, (unsigned long long)sn);
+            check_overlap(db, dn, sb, sn, from4 ? ARC_OVERLAP_NONE : ARC_OVERLAP_BEHIND, "AscendC::Cast",
+                          from4 ? WIDEN : NARROW);
+        }
+        uint8_t *o = (uint8_t *)d.addr_;
+        lanes(p, [&](uint32_t r, uint32_t l) {
+            const uint64_t i = off(os, r, l), j = off(od, r, l);
+            if constexpr (from4) {
+                d.addr_[j] = (half)(float)packed_get(s.addr_, i);
+            } else {
+                const uint32_t v = (uint32_t)sat_nib(rndf<M>((float)s.addr_[i])) & 0xF;
+                o[j / 2] = (uint8_t)(j % 2 ? (o[j / 2] & 0x0F) | v << 4 : (o[j / 2] & 0xF0) | v);
+            }
+        });
+    }
+}
 #define ARC_CAST_DISPATCH(CALL)                                                   \
     switch (mode) {                                                               \
     case RoundMode::CAST_NONE: CALL((int)RoundMode::CAST_NONE); break;            \
@@ -235,35 +283,29 @@ inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const R
 #undef ARC_CC
     }
 }
-/* The level-0 forms with a packed type (int4b_t) are not simulated yet. */
-#define ARC_CAST_NO_PACKED_L0                                                                          \
-    if constexpr (__arc::packed_per_byte<TD>::value > 1 || __arc::packed_per_byte<TS>::value > 1) {  \
-        __arc_trap("AscendC::Cast", "the mask/repeat form with %s -> %s is not simulated yet by "      \
-                   "ascendrtc; use the count form", __arc::tname<TS>(), __arc::tname<TD>());          \
-    } else
+/* The level-0 forms with a packed type (int4b_t): __arc::cast_packed_l0. */
+#define ARC_CAST_L0(M)                                                                                  \
+    if constexpr (__arc::packed_per_byte<TD>::value > 1 || __arc::packed_per_byte<TS>::value > 1)      \
+        __arc::cast_packed_l0<TD, TS, M>(dst, src, p, rp);                                              \
+    else                                                                                                \
+        __arc::cast_l0<TD, TS, M>(dst, src, p, rp)
 template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, uint64_t mask,
                  const int32_t repeatTime, const UnaryRepeatParams &rp)
 {
     ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
-    ARC_CAST_NO_PACKED_L0 {
-        __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
-#define ARC_CL(M) __arc::cast_l0<TD, TS, M>(dst, src, p, rp)
-        ARC_CAST_DISPATCH(ARC_CL)
-    }
+    __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
+    ARC_CAST_DISPATCH(ARC_CAST_L0)
 }
 template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint64_t mask[],
                  const int32_t repeatTime, const UnaryRepeatParams &rp)
 {
     ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
-    ARC_CAST_NO_PACKED_L0 {
-        __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
-        ARC_CAST_DISPATCH(ARC_CL)
-    }
-#undef ARC_CL
+    __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
+    ARC_CAST_DISPATCH(ARC_CAST_L0)
 }
-#undef ARC_CAST_NO_PACKED_L0
+#undef ARC_CAST_L0
 /* Scale for int32 -> half Cast. */
 inline void SetDeqScale(half scale) { __arc_core()->dev[__arc::SLOT_DEQSCALE] = __arc::f32_bits((float)scale); }
 inline void SetDeqScale(float scale, int16_t = 0, bool = false)
