@@ -512,6 +512,12 @@ void sim_simt_vf_suspend(const arc_simt_desc *d, const arc_simt_block_ctx *b, co
 void sim_simt_vf_finish(void);
 void sim_simt_vf_sync(int kind, int src_pipe);
 
+/* ---- launch.c ---- */
+/* The <<<...>>> site (launch_site.c) of the launches this thread queues
+ * until the next call, file NULL for none: a kernel launched there that
+ * fails as it runs is reported on stderr at once, naming the site. */
+void sim_launch_site(const char *file, unsigned line);
+
 /* ---- simt_launch.c ---- */
 /* A SIMT kernel's launch shape (grid, block, dynamic UB) against its
  * metadata and the arch; fills d's grid when SIMT_GRID was not given. */

@@ -29,7 +29,31 @@ typedef struct launch_task {
     launch_opts opts;
     unsigned char *args;
     size_t args_size;
+    char site[192]; /* "file:line" of a <<<...>>> launch, else "" */
 } launch_task;
+
+static __thread const char *site_file;
+static __thread unsigned site_line;
+
+void sim_launch_site(const char *file, unsigned line)
+{
+    site_file = file;
+    site_line = line;
+}
+
+/* A failure of a launch's kernel as it ran, recorded for the stream's next
+ * synchronize; a <<<...>>> launch's is printed too: single-source programs
+ * (CANN's examples among them) seldom check aclrtSynchronizeStream, and
+ * the simulator's refusal must not pass for a wrong result. */
+static void launch_fail(const launch_task *l, sim_stream *s, aclError code, const char *msg)
+{
+    sim_stream_fail(s, code, msg);
+    if (l->site[0]) {
+        fprintf(stderr, "%s: error: the kernel of this <<<...>>> launch failed as it ran (error %d): %s\n", l->site,
+                (int)code, msg);
+        fflush(stderr);
+    }
+}
 
 /* No TIMEOUT/TIMEOUT_US attribute: the default applies. */
 #define TIMEOUT_UNSET UINT64_MAX
@@ -46,7 +70,7 @@ static void launch_orphaned(void *arg, aclError code, const char *msg)
 {
     orphan *o = arg;
     if (code)
-        sim_stream_fail(o->s, code, msg);
+        launch_fail((const launch_task *)o->t, o->s, code, msg);
     sim_stream_takeover(o->s, o->t);
 }
 
@@ -99,7 +123,7 @@ static void launch_run(sim_task *t, sim_stream *s)
                      p->name && *p->name ? p->name : "?", body);
     }
     if (code)
-        sim_stream_fail(s, code, msg);
+        launch_fail(l, s, code, msg);
 }
 
 static void launch_release(sim_task *t)
@@ -246,6 +270,8 @@ static aclError enqueue(const char *api, sim_func *f, uint32_t numBlocks, sim_st
     l->opts = *o;
     l->args = block;
     l->args_size = block_size;
+    if (site_file)
+        snprintf(l->site, sizeof l->site, "%s:%u", site_file, site_line);
     sim_module_hold(f->bin);
     return sim_stream_push(s, &l->t, api);
 }

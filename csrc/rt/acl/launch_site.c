@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "common/exports.h"
+#include "rt/rt_internal.h"
 
 typedef struct loaded {
     const void *bin;
@@ -61,7 +62,9 @@ static int launch(const void *bin, unsigned long bin_size, const void *site, con
     if (rc == ACL_SUCCESS) {
         what = "aclrtLaunchKernelWithHostArgs";
         aclrtLaunchKernelCfg cfg = {attrs, nattrs};
+        sim_launch_site(file, line); /* its failure as it runs is printed, naming the site */
         rc = aclrtLaunchKernelWithHostArgs(f, blocks, stream, nattrs ? &cfg : NULL, args, args_size, NULL, 0);
+        sim_launch_site(NULL, 0);
     }
     if (rc != ACL_SUCCESS) {
         const char *msg = aclGetRecentErrMsg();
