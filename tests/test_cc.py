@@ -234,3 +234,16 @@ def test_kernel_operator_before_the_host_tiling_api(tmp_path):
     for arch in ("dav-2201", "dav-3510"):
         r = cc(tmp_path, "-c", str(src), "-o", str(tmp_path / f"order_{arch}.o"), f"--npu-arch={arch}")
         assert r.returncode == 0, r.stderr
+
+
+def test_kernel_type_qualifiers(tmp_path):
+    # __mix__(1, 2) and __vector__ on <<<...>>>-launched kernels give the
+    # kernel type they name (the host part's split once dropped them and
+    # the type was inferred: one AIV per block, cross-core flags ordering
+    # nothing, asc-devkit's cross_core_set_wait_flag racing)
+    exe = tmp_path / "kq"
+    r = cc(tmp_path, os.path.join(PROGS, "kernel_qualifiers.asc"), "-o", str(exe), "--npu-arch=dav-2201")
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert "sync 0 0: 8 AIVs of MIX 1:2 blocks saw 2 sub-blocks; a[7]=2 a[8]=0; vector b[3]=101 b[4]=2" \
+        in p.stdout, p.stdout + p.stderr

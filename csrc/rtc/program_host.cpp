@@ -159,24 +159,50 @@ int keep_reachable(llvm::Module &m, std::vector<const llvm::GlobalValue *> work)
 {
     std::set<const llvm::GlobalValue *> live;
     std::set<const llvm::Constant *> seen;
-    while (!work.empty()) {
-        const llvm::GlobalValue *g = work.back();
-        work.pop_back();
-        if (!live.insert(g).second)
-            continue;
-        if (auto *f = llvm::dyn_cast<llvm::Function>(g)) {
-            for (const llvm::BasicBlock &bb : *f)
-                for (const llvm::Instruction &i : bb)
-                    for (const llvm::Use &u : i.operands())
-                        if (auto *c = llvm::dyn_cast<llvm::Constant>(u.get()))
-                            refs_of(c, work, seen);
-            if (f->hasPersonalityFn())
-                refs_of(f->getPersonalityFn(), work, seen);
-        } else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(g)) {
-            if (v->hasInitializer())
-                refs_of(v->getInitializer(), work, seen);
-        } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(g)) {
-            refs_of(a->getAliasee(), work, seen);
+    auto mark = [&]() {
+        while (!work.empty()) {
+            const llvm::GlobalValue *g = work.back();
+            work.pop_back();
+            if (!live.insert(g).second)
+                continue;
+            if (auto *f = llvm::dyn_cast<llvm::Function>(g)) {
+                for (const llvm::BasicBlock &bb : *f)
+                    for (const llvm::Instruction &i : bb)
+                        for (const llvm::Use &u : i.operands())
+                            if (auto *c = llvm::dyn_cast<llvm::Constant>(u.get()))
+                                refs_of(c, work, seen);
+                if (f->hasPersonalityFn())
+                    refs_of(f->getPersonalityFn(), work, seen);
+            } else if (auto *v = llvm::dyn_cast<llvm::GlobalVariable>(g)) {
+                if (v->hasInitializer())
+                    refs_of(v->getInitializer(), work, seen);
+            } else if (auto *a = llvm::dyn_cast<llvm::GlobalAlias>(g)) {
+                refs_of(a->getAliasee(), work, seen);
+            }
+        }
+    };
+    mark();
+    // The annotations of what stays (the kernel qualifiers __mix__,
+    // __vector__, __cube__ that metadata.cpp reads; -dc's marks) stay with
+    // it; they keep nothing alive themselves.
+    llvm::GlobalVariable *ga = m.getGlobalVariable("llvm.global.annotations", true);
+    auto *arr = ga && ga->hasInitializer() ? llvm::dyn_cast<llvm::ConstantArray>(ga->getInitializer()) : nullptr;
+    if (arr && !live.count(ga)) {
+        std::vector<llvm::Constant *> keep;
+        for (const llvm::Use &u : arr->operands()) {
+            auto *e = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
+            auto *f = e && e->getNumOperands() ? llvm::dyn_cast<llvm::GlobalValue>(e->getOperand(0)->stripPointerCasts())
+                                               : nullptr;
+            if (f && live.count(f))
+                keep.push_back(e);
+        }
+        if (!keep.empty()) {
+            auto *at = llvm::ArrayType::get(arr->getType()->getElementType(), keep.size());
+            auto *kept = new llvm::GlobalVariable(m, at, false, ga->getLinkage(), llvm::ConstantArray::get(at, keep));
+            kept->setSection(ga->getSection());
+            kept->takeName(ga);
+            work.push_back(kept);
+            mark();
         }
     }
     std::vector<llvm::GlobalValue *> dead;
