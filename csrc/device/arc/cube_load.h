@@ -464,11 +464,29 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     uint32_t c1n = p.channelSize / C0;
     uint64_t src_bytes = (uint64_t)c1n * p.l1H * p.l1W * C0 * sizeof(T);
     __cube::check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
-    uint32_t M1 = p.mExtension / 16, K1 = p.kExtension / C0;
-    __cube::check_operand(dst, dp, (uint64_t)M1 * K1 * 512, api, "dst");
+    /* Where window element (mm, kk) of the img2col matrix X (mExtension x
+     * kExtension) lands, as load_data_l12l0's load3d.py model has it: to
+     * L0A, ZZ fractals of 16 x C0 (X as A); to L0B (always transposed), ZN
+     * fractals of 16 kk x C0 mm (X as B, K = mm: kk padded to 16, the pad not
+     * written); to L0A transposed, the same fractals in ZZ order (X^T as A). */
+    const uint32_t K1 = p.kExtension / C0, N16 = (p.kExtension + 15) / 16;
+    const uint32_t MC = p.mExtension / C0;
+    const int mode = dp == TPosition::B2 ? 1 : p.enTranspose ? 2 : 0;
+    auto at = [&](uint64_t mm, uint64_t kk) -> uint64_t {
+        if (mode == 0) return ((mm / 16) * K1 + kk / C0) * 16 * C0 + (mm % 16) * C0 + kk % C0;
+        const uint64_t frac = mode == 1 ? (mm / C0) * N16 + kk / 16 : (kk / 16) * MC + mm / C0;
+        return frac * 16 * C0 + (kk % 16) * C0 + mm % C0;
+    };
+    ARC_CHECK(mode == 0 || sizeof(T) == 2 || sizeof(T) == 4, api,
+              "the transposing 3D load (to L0B, or enTranspose to L0A) takes b16/b32 elements, not %u-byte ones",
+              (unsigned)sizeof(T));
+    const uint64_t dst_bytes = (at(p.mExtension - 1, p.kExtension - 1) + 1) * sizeof(T);
+    __cube::check_operand(dst, dp, dst_bytes, api,
+                          mode == 1 && p.kExtension % 16 ? "dst (in L0B each C0 rows of mExtension take kExtension "
+                                                           "rounded up to 16 columns)"
+                                                         : "dst");
     __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
-    __arc::race(__arc::RP_MTE1, 1, dst.addr_, (uint64_t)M1 * K1 * 512, api);
-    bool zn = dp == TPosition::B2 || p.enTranspose;
+    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
     for (uint32_t mm = 0; mm < p.mExtension; mm++) {
         uint32_t m = p.mStartPt + mm;
         int64_t oh = m / ow_n, ow = m % ow_n;
@@ -480,12 +498,10 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
             T v = p.padValue;
             if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
                 v = src.addr_[(((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0];
-            uint64_t off = zn ? ((uint64_t)(kk / C0) * M1 + mm / 16) * 16 * C0 + (mm % 16) * C0 + kk % C0
-                              : ((uint64_t)(mm / 16) * K1 + kk / C0) * 16 * C0 + (mm % 16) * C0 + kk % C0;
-            dst.addr_[off] = v;
+            dst.addr_[at(mm, kk)] = v;
         }
     }
-    __arc::frac_mark(__cube::l0_bits(dp), __cube::frac_of(dst.addr_, dp, 512), M1 * K1);
+    __arc::frac_mark(__cube::l0_bits(dp), __cube::frac_of(dst.addr_, dp, 512), (uint32_t)((dst_bytes + 511) / 512));
 }
 
 inline void SetLoadDataRepeat(...) {}
