@@ -40,8 +40,7 @@ from ._op_host import (ATTR_WORD, DT_UNDEFINED, PARAM, SHAPE_UNKNOWN, STAGE_OUTP
 from ._op_library import host_sources
 from ._op_dynamic import generated_tiling_header, group, known_shapes, out_counts, run_lists
 from ._op_request import ATTR_ZERO, as_list, attr_default, attr_line, compile_reason, def_dtypes, host_array
-from ._op_tiling_plain import _short, parse_plain_structs
-from ._op_tiling_struct import Tiling, TilingStruct
+from ._op_tiling_struct import PlainStructs, Tiling, TilingStruct
 
 __all__ = ["OpProject", "Tiling"]
 
@@ -127,7 +126,7 @@ class OpProject:
         self.input_names = [p["name"] for p in d["inputs"]]
         self.output_names = [p["name"] for p in d["outputs"]]
         self.attr_names = [a["name"] for a in d["attrs"]]
-        self._plain, self._plain_get = parse_plain_structs(self.files)
+        self._plain = PlainStructs(d.get("plain_classes", []))
         self._struct = self._pick_struct(d.get("tiling_classes", []))
         self._kernel_side = None  # the op's OpKernel, made on first launch
         self._kernels: Dict[tuple, Any] = {}  # (dtypes, tiling key) -> Kernel with its intents set
@@ -159,7 +158,7 @@ class OpProject:
         c = by_op.get(self.op_type) or (classes[0] if len(classes) == 1 else None)
         if c:   # a DSL class: the layout its host code reports
             return TilingStruct.from_host(c)
-        return self._plain.get(self._plain_get) if self._plain_get else None  # GetTilingData<T>
+        return self._plain.only()  # the one GetTilingData<T>() struct (a call names its own: _plan)
 
     # ------------------------------------------------------------ dtypes
     def _soc(self) -> Dict[str, Any]:
@@ -307,15 +306,11 @@ class OpProject:
         out_np = group(out_np, counts, [p["param_type"] == PARAM["DYNAMIC"] for p in outs])
         if mode != "TILING":
             return inputs, lines, Tiling(0, 0, b"", (), self._struct, False, out_np)
-        _, _, _, block_dim, key, key_set, ws, data, _, sizeof, sname = r
+        _, _, _, block_dim, key, key_set, ws, data, _, _, sname = r
         struct, why = self._struct, ""
-        named = self._plain.get(_short(sname)) if sname else None
-        if named is not None and (struct is None or struct.from_text):
-            struct = named   # the struct this call's GetTilingData<T>() used (one of several per tiling key)
-        if struct is not None and struct.from_text and sizeof and sizeof != struct.size:
-            # the text's layout is not the compiler's: its bytes are shown raw, never decoded wrongly
-            struct, why = None, (f"{struct.name} read from the sources lays out {struct.size} bytes, but the "
-                                 f"tiling function's GetTilingData<{struct.name}>() has sizeof {sizeof}")
+        named = self._plain.get(sname) if sname else None
+        if named is not None and (struct is None or struct.name != sname.rsplit("::", 1)[-1]):
+            struct, why = named  # the struct this call's GetTilingData<T>() used (one of several per tiling key)
         return inputs, lines, Tiling(block_dim, key, data, ws, struct, key_set, out_np, why)
 
     def _unknown_output(self, index: int, inputs: List[List[np.ndarray]]) -> str:

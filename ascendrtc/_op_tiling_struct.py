@@ -1,10 +1,12 @@
-"""The tiling structs an op project declares with the tiling DSL
-(``BEGIN_TILING_DATA_DEF`` ... ``END_TILING_DATA_DEF``), as the compiler laid
-them out: the op's host code reports each registered class's fields
-(offset, element size and format, count, nested class; tiling_dsl.h's
-field_info), so that the bytes a host tiling function saved can be shown
-field by field and a hand-made tiling packed; and :class:`Tiling`, what a
-tiling function chose for one call.
+"""The tiling structs of an op project as the compiler laid them out: the
+classes it declares with the tiling DSL (``BEGIN_TILING_DATA_DEF`` ...
+``END_TILING_DATA_DEF``; the op's host code reports each registered class's
+fields: offset, element size and format, count, nested class; tiling_dsl.h's
+field_info) and the plain structs its tiling function names in
+``GetTilingData<T>()`` (described by the host compile from clang's record
+layout, csrc/rtc/tiling_layout.cpp), so that the bytes a host tiling
+function saved can be shown field by field and a hand-made tiling packed;
+and :class:`Tiling`, what a tiling function chose for one call.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["Tiling", "TilingStruct"]
+__all__ = ["Tiling", "TilingStruct", "PlainStructs"]
 
 _KINDS = {"s": "scalar", "a": "array", "t": "struct"}
 # A scalar field's struct format character (tiling_dsl.h's fmt_of) -> its C type.
@@ -22,33 +24,43 @@ _C_TYPES = {"?": "bool", "f": "float", "d": "double", "b": "int8_t", "B": "uint8
 
 
 class TilingStruct:
-    """One DSL tiling struct as the compiler laid it out: ``fields`` is
+    """One tiling struct as the compiler laid it out: ``fields`` is
     [(name, kind, type, count)], kind one of "scalar", "array", "struct",
     type a scalar element's struct format character or the nested class's
-    name; :meth:`layout` adds each field's offset."""
+    name (an array of structs: the class's name too); :meth:`layout` adds
+    each field's offset."""
 
-    def __init__(self, name: str, size: int, fields: Sequence[Mapping[str, Any]], from_text: bool = False):
+    def __init__(self, name: str, size: int, fields: Sequence[Mapping[str, Any]]):
         self.name = name
         self.size = int(size)
-        self.from_text = from_text  # laid out from the sources (a plain struct), not reported by the compiler
         self._rows = []
         for f in fields:
             kind = _KINDS[f["kind"]]
-            sub = TilingStruct(f["cls"], f["size"], f["fields"]) if kind == "struct" and "fields" in f else None
-            self._rows.append((f["name"], kind, f["cls"] if kind == "struct" else f["fmt"], int(f["count"]),
-                               int(f["offset"]), int(f["size"]), sub))
+            sub = TilingStruct(f["cls"], f["size"], f["fields"]) if "fields" in f else None
+            self._rows.append((f["name"], kind, f["cls"] if sub is not None or kind == "struct" else f["fmt"],
+                               int(f["count"]), int(f["offset"]), int(f["size"]), sub))
         self.fields = [(n, k, t, c) for n, k, t, c, _, _, _ in self._rows]
+        self._spelled = {f["name"]: f.get("cls") or f.get("fmt") for f in fields}  # the C type, for messages
 
     @classmethod
     def from_host(cls, c: Mapping[str, Any]) -> Optional["TilingStruct"]:
-        """The struct of one ``tiling_classes`` entry of the op definition,
-        or None when a field is of a type it cannot name (raw bytes only)."""
+        """The struct of one ``tiling_classes`` (or ``plain_classes``) entry
+        of the op definition, or None when a field is of a type it cannot
+        name (raw bytes only; :func:`undecodable` says which)."""
         s = cls(c["cls"], c["size"], c.get("fields", []))
-        return s if s.decodable() else None
+        return s if s.undecodable() is None else None
 
-    def decodable(self) -> bool:
-        return all((sub.decodable() if sub is not None else kind != "struct" and typ and
-                    _struct.calcsize("<" + typ) == size) for _, kind, typ, _, _, size, sub in self._rows)
+    def undecodable(self) -> Optional[str]:
+        """None, or the first field whose bytes cannot be shown (``name
+        (type)``, nested fields dotted)."""
+        for name, kind, typ, _, _, size, sub in self._rows:
+            if sub is not None:
+                inner = sub.undecodable()
+                if inner is not None:
+                    return f"{name}.{inner}"
+            elif kind == "struct" or (typ not in _C_TYPES and typ != "e") or _struct.calcsize("<" + typ) != size:
+                return f"{name} ({self._spelled[name] or 'a type without a byte format'})"
+        return None
 
     def layout(self) -> List[Tuple[str, str, str, int, int]]:
         """[(name, kind, type, count, offset)] as the compiler laid them out."""
@@ -120,6 +132,36 @@ class TilingStruct:
         return f"TilingStruct({self.name}, {self.size} bytes, fields={[f[0] for f in self.fields]})"
 
 
+class PlainStructs:
+    """The op definition's ``plain_classes`` (the structs of the host code's
+    ``GetTilingData<T>()`` calls), found by T as ``__PRETTY_FUNCTION__``
+    spells it or by its unqualified name where that is unique: each a
+    (:class:`TilingStruct`, "") or (None, why its bytes stay raw)."""
+
+    def __init__(self, classes: Sequence[Mapping[str, Any]]):
+        self._by: Dict[str, Tuple[Optional[TilingStruct], str]] = {}
+        short: Dict[str, List[str]] = {}
+        for c in classes:
+            s = TilingStruct(c["cls"], c["size"], c.get("fields", []))
+            bad = s.undecodable()
+            self._by[c["type"]] = (None, f"the tiling struct {c['type']} has a field whose bytes cannot be shown "
+                                         f"one by one: {bad}") if bad else (s, "")
+            short.setdefault(c["type"].rsplit("::", 1)[-1], []).append(c["type"])
+        self._short = {n: types[0] for n, types in short.items() if len(types) == 1}
+
+    def __len__(self) -> int:
+        return len(self._by)
+
+    def only(self) -> Optional[TilingStruct]:
+        """The struct when the host code names exactly one (decodable), else None."""
+        return next(iter(self._by.values()))[0] if len(self._by) == 1 else None
+
+    def get(self, type_name: str) -> Optional[Tuple[Optional[TilingStruct], str]]:
+        """(struct, why) of the struct ``GetTilingData<type_name>()`` used, or None when not described."""
+        t = type_name.strip()
+        return self._by.get(t) or self._by.get(self._short.get(t.rsplit("::", 1)[-1], ""))
+
+
 class Tiling:
     """What an op's host tiling function chose for one call.
 
@@ -128,9 +170,9 @@ class Tiling:
     ``data`` (the tiling bytes), ``struct`` (the :class:`TilingStruct` they
     hold, where it is known: declared with the tiling DSL, or the plain
     struct this call's ``GetTilingData<T>()`` used (a tiling function may
-    pick one of several per tiling key) whose layout read from the sources
-    matches the compiler's ``sizeof(T)``) and ``fields`` (its values as a dict, or
-    None; ``unknown_struct`` then says why, when a struct was refused).  ``replace(**fields)`` makes a copy with
+    pick one of several per tiling key), both as the compiler laid them out)
+    and ``fields`` (its values as a dict, or None; ``unknown_struct`` then
+    says why, when a struct was refused).  ``replace(**fields)`` makes a copy with
     some fields changed -- a hand-made tiling for :meth:`OpProject.launch`.
     """
 
@@ -160,8 +202,8 @@ class Tiling:
     def replace(self, **fields: Any) -> "Tiling":
         """A copy with the given tiling struct fields changed."""
         if self.struct is None:
-            raise ValueError((self.unknown_struct or "this tiling's struct is not known (neither the tiling DSL nor "
-                              "a plain struct read from the sources)") + "; pass bytes to launch()")
+            raise ValueError((self.unknown_struct or "this tiling's struct is not known (neither a tiling DSL class "
+                              "nor a GetTilingData<T>() struct)") + "; pass bytes to launch()")
         values = self.fields or {}
         values.update(fields)
         data = self.struct.encode(values)

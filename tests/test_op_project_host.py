@@ -195,13 +195,12 @@ def test_tiling_bound_with_set_data_ptr_and_nested_first_field():
     np.testing.assert_array_equal(z, np.array([5, 15, 0.5, 7, -5, 11, 48, 1], np.float32))
 
 
-def test_a_plain_struct_whose_text_layout_misleads_is_refused_not_misread():
+def test_a_packed_plain_struct_decodes_at_the_compilers_offsets():
     """AxpyStruct with a #pragma pack(1) the struct's own text does not show
     (it sits in included headers): read from the text, the struct would be
-    12 bytes (blockLength at offset 4); the compiler's sizeof is 9
-    (blockLength at 1), and the tiling data is 16 bytes (SetDataSize), long
-    enough to be misread.  The tiling function reports sizeof(T), so the
-    fields are refused, with the reason, and the op still computes."""
+    12 bytes (blockLength at offset 4); the compiler lays it out in 9
+    (blockLength at 1), and that layout is what the host code reports, so
+    the fields decode where the tiling function wrote them."""
     files = files_of("AxpyStruct")
     files["op_kernel/pack_begin.h"] = "#pragma pack(push, 1)\n"
     files["op_kernel/pack_end.h"] = "#pragma pack(pop)\n"
@@ -214,11 +213,9 @@ def test_a_plain_struct_whose_text_layout_misleads_is_refused_not_misread():
     x, y = np.arange(256, dtype=np.float32), np.ones(256, np.float32)
     t = op.tiling(x, y, alpha=0.5)
     assert len(t.data) == 16 and t.data[1:5] == np.uint32(128).tobytes()    # the compiler's layout
-    assert t.fields is None and t.struct is None
-    assert t.unknown_struct == ("AxpyStructTilingData read from the sources lays out 12 bytes, but the tiling "
-                                "function's GetTilingData<AxpyStructTilingData>() has sizeof 9")
-    with pytest.raises(ValueError, match=r"lays out 12 bytes, but .* has sizeof 9; pass bytes to launch\(\)"):
-        t.replace(alpha=2.0)
+    assert [(n, off) for n, _, _, _, off in t.struct.layout()] == [("tag", 0), ("blockLength", 1), ("alpha", 5)]
+    assert t.struct.size == 9 and t.fields == {"tag": 0, "blockLength": 128, "alpha": 0.5}
+    assert t.replace(alpha=2.0).data[5:9] == np.float32(2.0).tobytes()
     np.testing.assert_array_equal(op(x, y, alpha=0.5), 0.5 * x + y)
     assert project("AxpyStruct").tiling(x, y, alpha=0.5).fields == {"blockLength": 128, "alpha": 0.5}
 

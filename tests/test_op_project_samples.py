@@ -96,26 +96,6 @@ def test_matmul_tiling_fields_include_the_nested_tcube_tiling(rel):
     assert t.replace(localMemSize=7).fields["localMemSize"] == 7
 
 
-def test_plain_tiling_structs_are_read_only_when_their_layout_is_plain():
-    from ascendrtc._op_tiling_plain import parse_plain_structs
-    structs, got = parse_plain_structs({
-        "op_kernel/t.h": "struct Plain { uint32_t n; uint64_t big; int16_t arr[3]; AscendC::tiling::TCubeTiling mm; };\n"
-                         "struct Method { uint32_t n; uint32_t get() const; };\n"
-                         "struct Aligned { alignas(64) uint32_t n; };\n"
-                         "struct Twice { TCubeTiling mm[2]; };\n"
-                         "class Pub { public: uint32_t a; uint16_t b; };\n"
-                         "class Mixed { public: uint32_t a; private: uint32_t b; };\n",
-        "op_host/t.cpp": "auto *t = context->GetTilingData<Plain>();",
-    })
-    assert got == "Plain" and "Method" not in structs and "Aligned" not in structs and "Twice" not in structs
-    assert structs["Pub"].size == 8 and "Mixed" not in structs   # one public section only
-    p = structs["Plain"]
-    assert [(n, off) for n, _, _, _, off in p.layout()] == [("n", 0), ("big", 8), ("arr", 16), ("mm", 24)]
-    assert p.size == 224
-    data = p.encode({"n": 7, "arr": [1, -2, 3], "mm": {"M": 64}})
-    assert p.decode(data)["arr"] == [1, -2, 3] and p.decode(data)["mm"]["M"] == 64
-
-
 def test_addtemplate_float32_leaves_most_of_z_unwritten_and_poisoning_says_where(monkeypatch):
     # The sample's bug, not the simulator's: its float32 branch calls
     # Process1() (tile 0 only) with the tiling's TILE_NUM 8, so each of the 8

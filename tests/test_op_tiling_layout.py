@@ -6,6 +6,7 @@ odd-sized array) still decode and pack field by field."""
 import os
 
 import numpy as np
+import pytest
 
 import ascendrtc as arc
 
@@ -87,3 +88,82 @@ def test_a_nested_library_tiling_struct_decodes_field_by_field():
     assert u.fields["sm"]["srcM"] == 4 and u.fields["sm"]["tailM"] == 3
     assert np.frombuffer(u.data[24:32], np.uint32).tolist() == [4, 64]
     assert u.fields["blockLength"] == 256
+
+
+PLAIN_H = """// Test op project (ascendrtc): AxpyStruct's tiling as plain structs no
+// header reader lays out: a base class, alignas, a method, a private
+// section, an array of structs; and one with bit-fields.
+#ifndef AXPY_STRUCT_TILING_H
+#define AXPY_STRUCT_TILING_H
+#include <cstdint>
+
+struct AxpyBase { uint16_t tag; };
+struct AxpyPair { int16_t a; double b; };
+struct alignas(16) AxpyStructTilingData : AxpyBase {
+    uint32_t blockLength;
+    float alpha;
+    AxpyPair pairs[2];
+    void set_hidden(int8_t v) { hidden[2] = v; }
+private:
+    int8_t hidden[3];
+};
+struct AxpyBits {
+    uint32_t lo : 4;
+    uint32_t hi : 28;
+};
+#endif
+"""
+
+
+def plain_files():
+    f = {}
+    root = os.path.join(PROJECTS, "AxpyStruct")
+    for d, _, names in os.walk(root):
+        for n in names:
+            p = os.path.join(d, n)
+            f[os.path.relpath(p, root)] = open(p).read()
+    f["op_kernel/axpy_struct_tiling.h"] = PLAIN_H
+    f["op_host/axpy_struct.cpp"] = f["op_host/axpy_struct.cpp"].replace(
+        "    AxpyStructTilingData *t = context->GetTilingData<AxpyStructTilingData>();\n", """\
+    if (*context->GetAttrs()->GetAttrPointer<float>(0) < 0) {
+        AxpyBits *b = context->GetTilingData<AxpyBits>();
+        b->lo = 5;
+        context->SetBlockDim(1);
+        return ge::GRAPH_SUCCESS;
+    }
+    AxpyStructTilingData *t = context->GetTilingData<AxpyStructTilingData>();
+    t->tag = 3;
+    t->pairs[1].a = -2;
+    t->pairs[1].b = 2.5;
+    t->set_hidden(-7);
+""")
+    return f
+
+
+def test_plain_structs_decode_at_the_compilers_offsets():
+    # x86-64 C++ ABI (checked against g++'s offsetof): the base's tag at 0,
+    # blockLength 4, alpha 8, pairs (16 bytes each, 8-aligned) at 16, the
+    # private hidden at 48, alignas(16) rounds sizeof to 64.
+    op = arc.op_project(plain_files())
+    x = np.ones(256, np.float32)
+    t = op.tiling(x, x, alpha=0.5)
+    assert [(n, k, off) for n, k, _, _, off in t.struct.layout()] == [
+        ("tag", "scalar", 0), ("blockLength", "scalar", 4), ("alpha", "scalar", 8), ("pairs", "array", 16),
+        ("hidden", "array", 48)]
+    assert t.struct.size == 64 and len(t.data) == 64
+    assert t.fields == {"tag": 3, "blockLength": 128, "alpha": 0.5,
+                        "pairs": [{"a": 0, "b": 0.0}, {"a": -2, "b": 2.5}], "hidden": [0, 0, -7]}
+    u = t.replace(pairs=[{"a": 9}], alpha=1.5)   # a list gives the whole array (the rest 0), as for scalars
+    assert u.fields["pairs"] == [{"a": 9, "b": 0.0}, {"a": 0, "b": 0.0}] and u.fields["tag"] == 3
+    assert u.data[16:18] == np.int16(9).tobytes() and u.data[8:12] == np.float32(1.5).tobytes()
+
+
+def test_a_plain_struct_with_bit_fields_stays_raw_and_says_why():
+    op = arc.op_project(plain_files())
+    x = np.ones(256, np.float32)
+    t = op.tiling(x, x, alpha=-1.0)
+    assert t.struct is None and t.fields is None and t.data[:4] == np.uint32(5).tobytes()
+    assert t.unknown_struct == ("the tiling struct AxpyBits has a field whose bytes cannot be shown one by one: "
+                                "lo (bit-field unsigned int)")
+    with pytest.raises(ValueError, match=r"AxpyBits has a field .* lo \(bit-field unsigned int\); pass bytes"):
+        t.replace(lo=1)

@@ -48,6 +48,7 @@
 #include "driver.h"
 #include "host_ctors.h"
 #include "resource_dir.h"
+#include "tiling_layout.h"
 
 // One loaded op's host code.  The destructors its static objects register
 // with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
@@ -150,8 +151,9 @@ private:
 
 class CancellableAction : public clang::WrapperFrontendAction {
 public:
-    CancellableAction(std::unique_ptr<clang::FrontendAction> inner, const int *cancel)
-        : clang::WrapperFrontendAction(std::move(inner)), cancel_(cancel)
+    CancellableAction(std::unique_ptr<clang::FrontendAction> inner, const int *cancel,
+                      arc_rtc::TilingLayouts *layouts)
+        : clang::WrapperFrontendAction(std::move(inner)), cancel_(cancel), layouts_(layouts)
     {
     }
 
@@ -160,6 +162,8 @@ protected:
     {
         std::vector<std::unique_ptr<clang::ASTConsumer>> v;
         v.push_back(std::make_unique<CancelCheck>(cancel_));
+        if (layouts_)
+            v.push_back(arc_rtc::tiling_layout_consumer(layouts_));
         auto inner = clang::WrapperFrontendAction::CreateASTConsumer(ci, file);
         if (!inner)
             return nullptr;
@@ -169,13 +173,17 @@ protected:
 
 private:
     const int *cancel_;
+    arc_rtc::TilingLayouts *layouts_;
 };
 
+// One translation unit; with `layouts`, the plain tiling structs it
+// instantiates GetTilingData<T>() for are described there (tiling_layout.h).
 std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, const char **paths,
                                       const char **texts, const std::vector<std::string> &opts,
                                       llvm::LLVMContext &ctx, std::string &log, const int *cancel,
                                       std::vector<std::string> *deps = nullptr,
-                                      const std::string &main_name = "__arc_host_main.cpp")
+                                      const std::string &main_name = "__arc_host_main.cpp",
+                                      arc_rtc::TilingLayouts *layouts = nullptr)
 {
     llvm::raw_string_ostream los(log);
     auto proj_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
@@ -219,7 +227,7 @@ std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, 
         ci.addDependencyCollector(collector);
     auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&ctx);
     clang::EmitLLVMOnlyAction *inner = emit.get();
-    CancellableAction action(std::move(emit), cancel);
+    CancellableAction action(std::move(emit), cancel, layouts);
     bool ok = ci.ExecuteAction(action);
     if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) {
         log += "error: the host compile was cancelled (KeyboardInterrupt)\n";
@@ -458,10 +466,11 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     std::vector<std::string> deps;
     auto ctx = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> mod;
+    arc_rtc::TilingLayouts layouts;
     for (size_t k = 0; k < main_texts.size(); k++) {
         std::unique_ptr<llvm::Module> m = compile(main_texts[k], nfiles, paths, texts, op_opts, *ctx, text, cancel,
                                                   unit_idx.empty() ? nullptr : &deps,
-                                                  "__arc_host_main_" + std::to_string(k) + ".cpp");
+                                                  "__arc_host_main_" + std::to_string(k) + ".cpp", &layouts);
         if (!m) {
             mod = nullptr;
             break;
@@ -478,6 +487,7 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
         *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
         return -1;
     }
+    arc_rtc::define_tiling_layouts(*mod, layouts);
     std::lock_guard<std::mutex> g(g_mu);
     Library *lib = nullptr;
     std::vector<UnitRef> used;

@@ -13,6 +13,11 @@
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
 
+// The plain structs of the host code's GetTilingData<T>() calls as the
+// compiler laid them out (a JSON array; defined by the host compile,
+// csrc/rtc/tiling_layout.cpp).
+extern "C" const char __arc_plain_tiling_classes[];
+
 namespace arc_host {
 class Json {
 public:
@@ -193,6 +198,7 @@ inline std::string describe(ops::OpDef &d)
         j.close(']').close('}');
     }
     j.close(']');
+    j.key("plain_classes").raw(__arc_plain_tiling_classes);
     j.key("infer_shape").raw(infer_shape_of(d) ? "true" : "false");
     j.key("infer_dtype").raw(infer_dtype_of(d) ? "true" : "false");
     j.close('}');
