@@ -129,8 +129,8 @@ BAD = {
     "odd_offset": ("GlobalTensor<int4b_t> g; g.SetGlobalBuffer((__gm__ int4b_t *)x); GlobalTensor<int4b_t> h = g[3];"
                    " (void)h;", r"GlobalTensor::operator\[\]: offset 3 of int4b_t is not a multiple of 2"),
     "cast_l0": ("LocalTensor<int4b_t> s = b.GetWithOffset<int4b_t>(256, 0); LocalTensor<half> d = "
-                "b.GetWithOffset<half>(128, 512); Cast(d, s, RoundMode::CAST_NONE, 128, 1, {1, 1, 8, 2});",
-                r"Cast: the mask/repeat form with int4b_t -> half is not simulated yet"),
+                "b.GetWithOffset<half>(128, 512); Cast(d, s, RoundMode::CAST_NONE, 128, 2, {1, 1, 8, 2});",
+                r"Cast: dst: 2 repeats .* beyond"),
     "pad_int4": ("GlobalTensor<int4b_t> g; g.SetGlobalBuffer((__gm__ int4b_t *)x); LocalTensor<int4b_t> s = "
                  "b.GetWithOffset<int4b_t>(256, 0); DataCopyPad(s, g, DataCopyExtParams(1, 8, 0, 0, 0), "
                  "DataCopyPadExtParams<int4b_t>(true, 2, 0, 0));",

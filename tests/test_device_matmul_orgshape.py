@@ -1,9 +1,13 @@
 """Cube unit, Matmul API: SetOrgShape's orgKc (the row pitch of C when it
 differs from B's N, public docs) and differing orgKa/orgKb (the GM row
 lengths of A and of a transposed B): C blocks land in a wider output.
+C in CubeFormat::ND_ALIGN: rows padded to 32 bytes (the docs' N-direction
+alignment), the pad untouched; C in NZ is refused when written (not
+simulated yet), not written as ND.
 The host tiling (MatmulApiTiling, one core's block inside a bigger original
 shape, Ka != Kb) is tested in test_host_matmul_tiling.py."""
 import numpy as np
+import pytest
 
 import ascendrtc as arc
 import ascendrtc.matmul_tiling as mt
@@ -33,6 +37,27 @@ extern "C" __global__ __aicore__ void mm_pitch(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     mm.SetTail(m, n, k);
     mm.IterateAll(gc);
 }
+// C (m x n, n not a multiple of 8) with rows of n rounded up to 8 floats (ND_ALIGN), or NZ (refused).
+template <CubeFormat CF>
+__aicore__ inline void MmAlign(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<AscendC::TPosition::GM, CF, float>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (GetBlockIdx() >= t.usedCoreNum) return;
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+}
+extern "C" __global__ __aicore__ void mm_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t)
+{ MmAlign<CubeFormat::ND_ALIGN>(a, b, c, t); }
+extern "C" __global__ __aicore__ void mm_c_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t)
+{ MmAlign<CubeFormat::NZ>(a, b, c, t); }
 '''
 
 
@@ -50,3 +75,24 @@ def test_org_shape_kc_and_differing_ka_kb():
     want = a[:, :k].astype(np.float64) @ b[:, :k].astype(np.float64).T
     np.testing.assert_allclose(c[:, :n], want, rtol=1e-5, atol=1e-5)
     assert (c[:, n:] == 7.0).all()   # the rest of each C row is untouched
+
+
+def test_c_nd_align_pads_rows_to_32_bytes():
+    mod = dev.load(SRC, "mm_pitch.asc")
+    m, n, k = 40, 45, 32
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (k, n)).astype(np.float16)
+    c = np.full((m, 48), 7.0, np.float32)                 # 45 floats rounded up to 32 bytes
+    mod.get_kernel("mm_nd_align")[1](a, b, c, mt.tiling(m, n, k, cores=1).array())
+    arc.synchronize()
+    np.testing.assert_array_equal(c[:, :n], a.astype(np.float32) @ b.astype(np.float32))
+    assert (c[:, n:] == 7.0).all()
+
+
+def test_c_nz_is_refused():
+    mod = dev.load(SRC, "mm_pitch.asc")
+    a, b, c = np.ones((16, 32), np.float16), np.ones((32, 16), np.float16), np.zeros((16, 16), np.float32)
+    with pytest.raises(arc.LaunchError, match="C in CubeFormat 1: only ND and ND_ALIGN are simulated"):
+        mod.get_kernel("mm_c_nz")[1](a, b, c, mt.tiling(16, 16, 32, cores=1).array())
+        arc.synchronize()

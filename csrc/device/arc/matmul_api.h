@@ -198,12 +198,12 @@ public:
     {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
         each_block([&](uint32_t mi, uint32_t ni) {
-            write_gm(gm, mi * t_.baseM, ni * t_.baseN, Kc_ > 0 ? Kc_ : N_, enAtomic, "Matmul::IterateAll");
+            write_gm(gm, mi * t_.baseM, ni * t_.baseN, c_pitch(Kc_ > 0 ? Kc_ : N_), enAtomic, "Matmul::IterateAll");
         });
     }
     template <bool sync = true> void IterateAll(const LocalTensor<TC> &ub, uint8_t enAtomic = 0)
     {
-        each_block([&](uint32_t mi, uint32_t ni) { write_local(ub, mi * t_.baseM, ni * t_.baseN, sn_, enAtomic); });
+        each_block([&](uint32_t mi, uint32_t ni) { write_local(ub, mi * t_.baseM, ni * t_.baseN, c_pitch(sn_), enAtomic); });
     }
     void WaitIterateAll() {}
 
@@ -242,7 +242,7 @@ public:
         if (enSequentialWrite)
             write_gm(gm, 0, 0, t_.baseN, enAtomic, "Matmul::GetTensorC", true);
         else
-            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, Kc_ > 0 ? Kc_ : N_, enAtomic, "Matmul::GetTensorC");
+            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, c_pitch(Kc_ > 0 ? Kc_ : N_), enAtomic, "Matmul::GetTensorC");
     }
     /* The current block to a local tensor (VECIN): ND baseM x baseN,
      * pitch baseN (a tail block keeps the pitch). */
@@ -254,7 +254,7 @@ public:
         if (enSequentialWrite)
             write_local(ub, 0, 0, t_.baseN, enAtomic, true);
         else
-            write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN, sn_, enAtomic);
+            write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN, c_pitch(sn_), enAtomic);
     }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<TC> &gm, const LocalTensor<TC> &ub, uint8_t enAtomic = 0,
@@ -484,10 +484,24 @@ private:
         else if (atomic == 3) dst = (ACC)__mm::wide(dst) < v ? dst : x;
         else dst = x;
     }
+    /* C's row pitch for n columns: ND_ALIGN pads rows to 32 bytes (the pad
+     * is left as it was: the docs call it invalid data). */
+    static int c_pitch(int n)
+    {
+        constexpr int e = 32 / (int)sizeof(TC);
+        return C_TYPE::format == CubeFormat::ND_ALIGN ? (n + e - 1) / e * e : n;
+    }
+    static void check_c_format(const char *api)
+    {
+        ARC_CHECK(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN, api,
+                  "C in CubeFormat %d: only ND and ND_ALIGN are simulated yet by ascendrtc's Matmul API",
+                  (int)C_TYPE::format);
+    }
     void write_gm(const GlobalTensor<TC> &gm, int i0, int j0, int pitch, uint8_t atomic, const char *api,
                   bool packed = false)
     {
         (void)packed;
+        check_c_format(api);
         if (bm_ == 0 || bn_ == 0) return;
         gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
         TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
@@ -515,6 +529,7 @@ private:
     void write_local(const LocalTensor<TC> &ub, int i0, int j0, int pitch, uint8_t atomic, bool packed = false)
     {
         (void)packed;
+        check_c_format("Matmul::GetTensorC");
         if (bm_ == 0 || bn_ == 0) return;
         uint64_t need = ((uint64_t)(i0 + bm_ - 1) * pitch + j0 + bn_) * sizeof(TC);
         ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
