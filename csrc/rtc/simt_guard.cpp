@@ -12,7 +12,10 @@
 #include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <map>
 #include <vector>
+
+#include "simt_gmcheck.h"
 
 using namespace llvm;
 
@@ -44,7 +47,7 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
             continue;
         cands.push_back({br, cmp, L});
     }
-    bool changed = false;
+    std::vector<simt_detail::SimtHoisted> hoisted;
     for (Cand &c : cands) {
         Loop *L = c.L;
         const SCEV *a = SE.getSCEV(c.cmp->getOperand(0)), *b = SE.getSCEV(c.cmp->getOperand(1));
@@ -56,7 +59,9 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
         auto *ar = dyn_cast<SCEVAddRecExpr>(a);
         if (!ar || ar->getLoop() != L || !ar->isAffine() || !SE.isLoopInvariant(b, L))
             continue;
-        const SCEV *btc = SE.getBackedgeTakenCount(L);
+        // the iterations up to the latch's exit (a GM check's exit to its
+        // report leaves earlier, and only then)
+        const SCEV *btc = L->getLoopLatch() ? SE.getExitCount(L, L->getLoopLatch()) : SE.getCouldNotCompute();
         if (isa<SCEVCouldNotCompute>(btc))
             continue;
         // monotone over the iterations: no wrap in the predicate's sense
@@ -85,15 +90,26 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
         Value *vb = ex.expandCodeFor(b, t, at);
         IRBuilder<> ib(at);
         Value *all = ib.CreateAnd(ib.CreateICmp(p, vf, vb), ib.CreateICmp(p, vl, vb), "arc.all");
-        // true on every iteration when it holds at both ends; the unswitch
-        // pass then makes a copy of L without the branch (or with it always
-        // taken), which vectorises without masks
-        IRBuilder<> b2(c.br);
-        c.br->setCondition(b2.CreateOr(all, c.cmp));
-        changed = true;
+        hoisted.push_back({c.br, L, all, 0});
     }
-    if (!changed)
+    simt_detail::simt_gm_hoist(F, LI, SE, hoisted);
+    if (hoisted.empty())
         return PreservedAnalyses::all();
+    // One test per loop, the conjunction of its branches' (computed in its
+    // preheader): true, every such branch goes one way on every iteration;
+    // the unswitch pass then makes a copy of the loop without them, which
+    // vectorises without masks or checks.  One test: one copy.
+    std::map<Loop *, Value *> all;
+    for (simt_detail::SimtHoisted &h : hoisted) {
+        Value *&a = all[h.loop];
+        IRBuilder<> ib(h.loop->getLoopPreheader()->getTerminator());
+        a = a ? ib.CreateAnd(a, h.all) : h.all;
+    }
+    for (simt_detail::SimtHoisted &h : hoisted) {
+        IRBuilder<> b2(h.br);
+        Value *a = all[h.loop], *c = h.br->getCondition();
+        h.br->setCondition(h.taken == 0 ? b2.CreateOr(a, c) : b2.CreateAnd(b2.CreateNot(a), c));
+    }
     // the copies, here only: unswitching every loop of the module costs
     // compile time for nothing
     FunctionPassManager fpm;

@@ -11,7 +11,9 @@
 // condition `that || compare`; the loop unswitch pass it then runs on the
 // function gives the loop a copy where the branch is always taken, and the
 // vectoriser full vectors there; the other copy, the last block's, keeps
-// the masks.
+// the masks.  The GM bounds checks of the loop's affine accesses
+// (simt_gmcheck.h) join that test: one test and one copy per loop, without
+// the masks and the checks.
 #ifndef ARC_RTC_SIMT_GUARD_H_
 #define ARC_RTC_SIMT_GUARD_H_
 

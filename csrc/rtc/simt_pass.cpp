@@ -53,6 +53,7 @@
 
 #include "../device/arc/simt_abi.h"
 
+#include "simt_gmcheck.h"
 #include "simt_guard.h"
 #include "simt_prepare.h"
 #include "simt_spin.h"
@@ -320,6 +321,8 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
                                   nf->getArg(3));
         nchecked = simt_ub_instrument(*nf, eb, ctxp, nf->getArg(7), tid, bases, ub_sites, root, strip, nstrip);
     }
+    simt_gm_instrument(*nf, eb, ctxp, nf->getArg(1), t.kdesc, nf->getArg(3), nf->getArg(4), nf->getArg(5), root, strip,
+                       nstrip);
 
     // Points: each returns its number; the code after it is reached from
     // the entry's switch.
@@ -428,7 +431,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             run->addParamAttr(k, Attribute::NoAlias);
             run->addParamAttr(k, Attribute::ReadOnly);
         }
-        run->addDereferenceableParamAttr(0, DL.getTypeAllocSize(ctxT));
+        run->addDereferenceableParamAttr(0, sizeof(arc_simt_block_ctx));
         if (unsigned asz = kdesc_args_size(t.kdesc))
             run->addDereferenceableParamAttr(1, asz);
         Value *cx = run->getArg(0), *args = run->getArg(1);

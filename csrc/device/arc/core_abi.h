@@ -533,6 +533,7 @@ void __arc_site(const char *where);
     X(__arc_simt_block)       \
     X(__arc_simt_vf)          \
     X(__arc_simt_ub_race)     \
+    X(__arc_simt_gm_oob)      \
     X(__arc_vf_poll)          \
     X(__arc_static_ub)
 

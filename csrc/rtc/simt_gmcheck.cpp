@@ -1,0 +1,239 @@
+// simt_gmcheck.cpp - GM bounds checks of a SIMT thread's own accesses (see
+// simt_gmcheck.h).
+//
+// A thread's `out[i] = v` through a pointer parameter is plain C++: with a
+// huge i it lands in whatever the host has mapped there, unseen.  The
+// address's provenance is known in the thread function (every parameter is
+// a load of the packed arguments), so each access is checked against the
+// allocation its parameter points into, which the runtime puts in the
+// block's context per launch.  The check is a compare and a branch to a
+// cold call that does not return; in the thread loop the branch would stop
+// the vectoriser, so simt_gm_hoist gives the loop a copy without it (with
+// SimtGuard's unswitching) wherever the address is affine in the loop:
+// then the whole range is checked once before the loop.
+#include "simt_gmcheck.h"
+
+#include "sites.h"
+
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+#include <cstddef>
+
+#include "../device/arc/simt_abi.h"
+
+using namespace llvm;
+
+namespace arc_rtc {
+namespace simt_detail {
+namespace {
+
+const char *const kOob = "__arc_simt_gm_oob";
+
+struct GmAccess {
+    Instruction *in;
+    Value *ptr;
+    uint64_t bytes;
+    unsigned param;
+    bool write;
+};
+
+// The pointer parameter (its index) whose load p derives from, -1 when p
+// has another or several origins.  `offs` lists each parameter's offset in
+// the packed arguments, -1 for one that is not a pointer.
+int param_of(const Value *p, const Value *args, const std::vector<long long> &offs, const DataLayout &DL)
+{
+    SmallVector<const Value *, 4> objs;
+    getUnderlyingObjects(p, objs, nullptr, 0);
+    int k = -1;
+    for (const Value *o : objs) {
+        if (auto *i2p = dyn_cast<IntToPtrInst>(o)) // arc/entry.h loads a parameter's bytes
+            o = i2p->getOperand(0);
+        auto *l = dyn_cast<LoadInst>(o);
+        if (!l || DL.getTypeStoreSize(l->getType()) != 8)
+            return -1;
+        APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
+        if (l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true) != args)
+            return -1;
+        int this_k = -1;
+        for (size_t i = 0; i < offs.size(); i++)
+            if (offs[i] == off.getSExtValue())
+                this_k = (int)i;
+        if (this_k < 0 || (k >= 0 && k != this_k))
+            return -1;
+        k = this_k;
+    }
+    return k;
+}
+
+// The offsets of the pointer parameters in kdesc ({n, args_size, then
+// offset, size, align, kind per parameter}, arc/entry.h); kind 1: pointer.
+std::vector<long long> pointer_offsets(const GlobalVariable *kdesc)
+{
+    std::vector<long long> offs;
+    if (!kdesc || !kdesc->hasInitializer())
+        return offs;
+    const Constant *c = kdesc->getInitializer();
+    if (auto *cs = dyn_cast<ConstantStruct>(c))
+        c = cs->getOperand(0);
+    auto *a = dyn_cast<ConstantDataArray>(c);
+    if (!a || a->getNumElements() < 2)
+        return offs;
+    uint64_t n = a->getElementAsInteger(0);
+    for (uint64_t i = 0; i < n && 5 + 4 * i < a->getNumElements() && i < ARC_SIMT_GM_PARAMS; i++)
+        offs.push_back(a->getElementAsInteger(5 + 4 * i) == 1 ? (long long)a->getElementAsInteger(2 + 4 * i) : -1);
+    return offs;
+}
+
+// gm[k]'s lo and span, loaded from the block's context.
+std::pair<Value *, Value *> bounds(IRBuilder<> &b, Value *ctx, unsigned k)
+{
+    Type *i64 = b.getInt64Ty();
+    size_t at = offsetof(arc_simt_block_ctx, gm) + 16 * (size_t)k;
+    return {b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, at)),
+            b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, at + 8))};
+}
+
+// Whether [q, q + bytes) lies in [lo, lo + span): q - lo < span and
+// q - lo + bytes <= span, unsigned (an address below lo wraps to a huge
+// offset; span 0 admits nothing).
+Value *inside(IRBuilder<> &b, Value *q, uint64_t bytes, Value *lo, Value *span)
+{
+    Value *d = b.CreateSub(b.CreatePtrToInt(q, b.getInt64Ty()), lo);
+    return b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(bytes)), span));
+}
+
+} // namespace
+
+unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *args, const GlobalVariable *kdesc,
+                            Value *x, Value *y, Value *z, const char *device_root, const char *const *strip,
+                            int nstrip)
+{
+    std::vector<long long> offs = pointer_offsets(kdesc);
+    if (offs.empty())
+        return 0;
+    Module &m = *f.getParent();
+    const DataLayout &DL = m.getDataLayout();
+    LLVMContext &C = m.getContext();
+    BasicBlock *entry = eb.GetInsertBlock();
+    std::vector<GmAccess> acc;
+    auto add = [&](Instruction *in, Value *p, Type *t, uint64_t bytes, bool write) {
+        if (t)
+            bytes = DL.getTypeStoreSize(t).getKnownMinValue();
+        int k = bytes ? param_of(p, args, offs, DL) : -1;
+        if (k >= 0)
+            acc.push_back({in, p, bytes, (unsigned)k, write});
+    };
+    for (Instruction &I : instructions(f)) {
+        if (I.getParent() == entry)
+            continue;
+        if (auto *l = dyn_cast<LoadInst>(&I))
+            add(l, l->getPointerOperand(), l->getType(), 0, false);
+        else if (auto *s = dyn_cast<StoreInst>(&I))
+            add(s, s->getPointerOperand(), s->getValueOperand()->getType(), 0, true);
+        else if (auto *a = dyn_cast<AtomicRMWInst>(&I))
+            add(a, a->getPointerOperand(), a->getValOperand()->getType(), 0, true);
+        else if (auto *x2 = dyn_cast<AtomicCmpXchgInst>(&I))
+            add(x2, x2->getPointerOperand(), x2->getCompareOperand()->getType(), 0, true);
+        else if (auto *mi = dyn_cast<MemIntrinsic>(&I)) {
+            auto *len = dyn_cast<ConstantInt>(mi->getLength());
+            if (!len)
+                continue; // a length known only at run time: the guard pages' (rt/acl/mem.c)
+            if (auto *mt = dyn_cast<MemTransferInst>(mi))
+                add(mt, mt->getRawSource(), nullptr, len->getZExtValue(), false);
+            add(mi, mi->getRawDest(), nullptr, len->getZExtValue(), true);
+        }
+    }
+    if (acc.empty())
+        return 0;
+    Type *ptr = PointerType::get(C, 0), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+    FunctionCallee oob = m.getOrInsertFunction(
+        kOob, FunctionType::get(Type::getVoidTy(C), {ptr, ptr, i64, i32, ptr, i32, i32, i32}, false));
+    if (auto *of = dyn_cast<Function>(oob.getCallee())) {
+        of->addFnAttr(Attribute::NoReturn);
+        of->addFnAttr(Attribute::Cold);
+        of->addFnAttr(Attribute::NoUnwind);
+    }
+    std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry
+    std::map<std::string, Constant *> sites;
+    for (GmAccess &a : acc) {
+        auto it = bnd.find(a.param);
+        if (it == bnd.end())
+            it = bnd.emplace(a.param, bounds(eb, ctx, a.param)).first;
+        IRBuilder<> b(a.in);
+        Value *bad = b.CreateNot(inside(b, a.ptr, a.bytes, it->second.first, it->second.second));
+        Instruction *then = SplitBlockAndInsertIfThen(bad, a.in->getIterator(), /*Unreachable=*/true);
+        IRBuilder<> tb(then);
+        tb.SetCurrentDebugLocation(a.in->getDebugLoc());
+        std::string line = user_line(a.in->getDebugLoc().get(), device_root, strip, nstrip);
+        Constant *&s = sites[line];
+        if (!s)
+            s = tb.CreateGlobalStringPtr(line.empty() ? "?" : line, "__arc_gm_site", 0, &m);
+        CallInst *ci = tb.CreateCall(oob, {ctx, a.ptr, tb.getInt64(a.bytes), tb.getInt32(a.param | a.write << 8), s,
+                                           x, y, z});
+        ci->setDoesNotReturn();
+    }
+    return (unsigned)acc.size();
+}
+
+void simt_gm_hoist(Function &F, LoopInfo &LI, ScalarEvolution &SE, std::vector<SimtHoisted> &out)
+{
+    const DataLayout &DL = F.getParent()->getDataLayout();
+    for (BasicBlock &bb : F) {
+        auto *br = dyn_cast<BranchInst>(bb.getTerminator());
+        Loop *L = LI.getLoopFor(&bb);
+        if (!br || !br->isConditional() || !L || !L->getLoopPreheader())
+            continue;
+        CallInst *ci = nullptr;
+        unsigned taken = 0;
+        for (unsigned s = 0; s < 2 && !ci; s++)
+            for (Instruction &in : *br->getSuccessor(s))
+                if (auto *c = dyn_cast<CallInst>(&in); c && c->getCalledFunction() &&
+                                                       c->getCalledFunction()->getName() == kOob) {
+                    ci = c;
+                    taken = 1 - s;
+                    break;
+                }
+        if (!ci || L->contains(ci->getParent()))
+            continue;
+        // The address on every iteration: affine in L, with no wrap, so
+        // between its values at the first and the last.
+        auto *ar = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(ci->getArgOperand(1)));
+        auto *bytes = dyn_cast<ConstantInt>(ci->getArgOperand(2));
+        auto *code = dyn_cast<ConstantInt>(ci->getArgOperand(3));
+        if (!ar || ar->getLoop() != L || !ar->isAffine() || !bytes || !code ||
+            !(ar->hasNoUnsignedWrap() || ar->hasNoSignedWrap() || ar->hasNoSelfWrap()))
+            continue;
+        // the iterations up to the latch's exit (a GM check's exit to its
+        // report leaves earlier, and only then)
+        const SCEV *btc = L->getLoopLatch() ? SE.getExitCount(L, L->getLoopLatch()) : SE.getCouldNotCompute();
+        if (isa<SCEVCouldNotCompute>(btc))
+            continue;
+        const SCEV *last = ar->evaluateAtIteration(btc, SE);
+        Instruction *at = L->getLoopPreheader()->getTerminator();
+        Value *ctx = ci->getArgOperand(0);
+        auto *ctxi = dyn_cast<Instruction>(ctx);
+        SCEVExpander ex(SE, DL, "arc.gm");
+        if ((ctxi && !L->isLoopInvariant(ctxi)) || !ex.isSafeToExpandAt(ar->getStart(), at) ||
+            !ex.isSafeToExpandAt(last, at))
+            continue;
+        Type *pt = ci->getArgOperand(1)->getType();
+        Value *first = ex.expandCodeFor(ar->getStart(), pt, at), *lastv = ex.expandCodeFor(last, pt, at);
+        IRBuilder<> b(at);
+        b.SetCurrentDebugLocation(DebugLoc()); // not the user's memory (raw_access.cpp)
+        auto [lo, span] = bounds(b, ctx, (unsigned)code->getZExtValue() & 0xff);
+        uint64_t n = bytes->getZExtValue();
+        Value *all = b.CreateAnd(inside(b, first, n, lo, span), inside(b, lastv, n, lo, span), "arc.gm.all");
+        out.push_back({br, L, all, taken});
+    }
+}
+
+} // namespace simt_detail
+} // namespace arc_rtc
