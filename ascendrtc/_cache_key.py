@@ -54,6 +54,10 @@ class NoCompiler(RuntimeError):
     """The backend's compiler library is not there to fingerprint."""
 
 
+class KeyTooCostly(RuntimeError):
+    """An -I directory holds more headers than the key may hash."""
+
+
 _fp_lock = threading.Lock()
 _fp_memo: Dict[Tuple, str] = {}
 
@@ -222,7 +226,7 @@ def _headers_under(d: str) -> Iterable[str]:
             if fn.lower().endswith(HEADER_EXTS):
                 n += 1
                 if n > _MAX_INCLUDE_FILES:
-                    raise RuntimeError(f"-I {d}: more than {_MAX_INCLUDE_FILES} header files under it; the cache "
+                    raise KeyTooCostly(f"-I {d}: more than {_MAX_INCLUDE_FILES} header files under it; the cache "
                                        f"key hashes every header under each -I directory, so point -I at a "
                                        f"smaller directory (or set ASCENDRTC_CACHE=off)")
                 yield os.path.join(dirpath, fn)

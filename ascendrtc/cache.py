@@ -68,7 +68,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ._cache_key import CacheKey, NoCompiler, compute_key, explain, fingerprint, stale_dependency
+from ._cache_key import CacheKey, KeyTooCostly, NoCompiler, compute_key, explain, fingerprint, stale_dependency
 from ._errors import CacheMissError
 from ._cache_remote import RemoteError, get_tier
 from ._cache_store import CacheDirError, CacheFull, DiskCache, default_max_size, default_root, encode_entry, parse_size
@@ -79,7 +79,7 @@ __all__ = ["compile", "CompileResult", "CacheMissError", "CacheDirError", "DiskC
 log = logging.getLogger("ascendrtc.cache")
 
 MODES = ("on", "read", "off", "require")
-_full_warned: set = set()   # cache directories already reported full (one warning each)
+_full_warned: set = set()   # cache directories reported full, keys too costly (one warning each)
 _MODE_ALIASES = {"": "on", "1": "on", "rw": "on", "readwrite": "on", "true": "on", "yes": "on",
                  "0": "off", "false": "off", "no": "off", "none": "off", "readonly": "read"}
 
@@ -245,6 +245,14 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
     except NoCompiler as e:
         # No compiler to fingerprint: compiling says why in the backend's
         # own words; if it somehow works, the result is not cached.
+        b = _compile_now(program, opts)
+        return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))
+    except KeyTooCostly as e:
+        # e.g. `ascendrtc cc` of a file in /tmp (its directory is an -I): the
+        # compile goes on, uncached, and says why once per directory
+        if str(e) not in _full_warned:  # one warning per cause and process
+            _full_warned.add(str(e))
+            log.warning("ascendrtc cache: compiling without the disk cache: %s", e)
         b = _compile_now(program, opts)
         return CompileResult(b, "compiled-uncached", None, time.perf_counter() - t0, str(e))
     stale: List[str] = []

@@ -114,3 +114,27 @@ def test_struct_argument_over_the_limit_says_the_limit_and_what_to_do(saved):
     z = arc.zeros_like(x)
     b.load().get_kernel("add_custom")[8](x, x, z)
     assert np.array_equal(z.get(), x + x)
+
+
+def test_include_directory_with_too_many_headers_compiles_uncached(tmp_path, monkeypatch, caplog):
+    # `ascendrtc cc` of a file in a directory like /tmp adds it as -I: the key
+    # would hash every header under it; over the bound, the compile goes on
+    # uncached with one warning instead of failing
+    from ascendrtc import _cache_key, cache as C
+    monkeypatch.setattr(_cache_key, "_MAX_INCLUDE_FILES", 3)
+    monkeypatch.setenv("ASCENDRTC_CACHE_DIR", str(tmp_path / "cache"))
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    for i in range(5):
+        (inc / f"h{i}.h").write_text(f"#define H{i} {i}\n")
+    prog = arc.Program(SEED_KERNEL, "add_custom.asc")
+    with caplog.at_level("WARNING", logger="ascendrtc.cache"):
+        r1 = C.compile(prog, OPTS + ["-I" + str(inc)])
+        r2 = C.compile(prog, OPTS + ["-I" + str(inc)])
+    assert r1.how == r2.how == "compiled-uncached" and r1.key is None
+    said = [m for m in caplog.messages if "compiling without the disk cache" in m]
+    assert len(said) == 1 and f"-I {inc}: more than 3 header files under it" in said[0], caplog.messages
+    x = np.arange(256, dtype=np.float32)
+    z = arc.zeros_like(x)
+    r1.binary.load().get_kernel("add_custom")[8](x, x, z)
+    assert np.array_equal(z.get(), 2 * x)
