@@ -89,3 +89,32 @@ def test_cube_check_reports_and_recovers(mod, name):
     mod.get_kernel("good")[1](a, b, np.zeros(32, np.float32), c)
     arc.synchronize()
     np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_tensor_bound_is_the_simulators_and_npu_semantics_checks_the_buffer():
+    # asc-devkit's mmad sizes its CO1 tensor below what Mmad writes; the NPU,
+    # which knows buffers, not tensors, computes it.  The error says the check
+    # is the simulator's and how to check only the buffer's end; with
+    # -DASCENDRTC_NPU_SEMANTICS the same kernel gives the values it gives with
+    # a tensor of the written size
+    body = (SETUP + (LOAD4 % ("la2", 4)) + (LOAD4 % ("lb2", 4)) +
+            " MmadParams p; p.m = 32; p.n = 32; p.k = 32; Mmad(lc[OFF], la2, lb2, p); PipeBarrier<PIPE_ALL>();"
+            " FixpipeParamsV220 f(32, 32, 32, 32, false); Fixpipe(o, lc[OFF], f); PipeBarrier<PIPE_ALL>();")
+    x = np.random.default_rng(2).integers(-3, 4, (32, 32)).astype(np.float16)
+    outs = []
+    for off, opts in ((0, ()), (512, ("-DASCENDRTC_NPU_SEMANTICS",)), (512, ())):
+        mod = dev.program([MM, kern("k", body.replace("OFF", str(off)))], options=("--npu-arch=dav-2201",) + opts)
+        y = np.zeros(4096, np.float32)
+        if off and not opts:
+            with pytest.raises(arc.LaunchError) as ei:
+                mod.get_kernel("k")[1](x, y)
+                arc.synchronize()
+            assert "Mmad: dst (CO1): 4096 bytes exceed the tensor's 2048 bytes" in str(ei.value)
+            assert "the NPU checks no tensor bounds" in str(ei.value)
+            assert "-DASCENDRTC_NPU_SEMANTICS checks only the buffer's end" in str(ei.value)
+            continue
+        mod.get_kernel("k")[1](x, y)
+        arc.synchronize()
+        outs.append(y[:1024].copy())
+    assert np.count_nonzero(outs[0]) > 500
+    np.testing.assert_array_equal(outs[0], outs[1])

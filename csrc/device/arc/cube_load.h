@@ -44,10 +44,15 @@ inline void check_operand(const LocalTensor<T> &t, TPosition want, uint64_t byte
     uint64_t off = (uint64_t)((const unsigned char *)t.addr_ - a.base);
     ARC_CHECK(off % a.align == 0, api, "%s starts at byte %llu of the %s, which is not %u-byte aligned", what,
               (unsigned long long)off, a.name, a.align);
-    ARC_CHECK(bytes <= __arc::span_limit(t.addr_, t.bytes_), api,
-              "%s: %llu bytes exceed " ARC_LIMIT_WHAT " %llu bytes (%s at byte %llu of the %s)", what,
-              (unsigned long long)bytes, (unsigned long long)__arc::span_limit(t.addr_, t.bytes_),
-              __arc::tname<T>(), (unsigned long long)off, a.name);
+#ifdef ASCENDRTC_NPU_SEMANTICS
+    const uint64_t limit = a.size - off; /* the NPU knows buffers, not tensors */
+#else
+    const uint64_t limit = t.bytes_;
+#endif
+    ARC_CHECK(bytes <= limit, api,
+              "%s: %llu bytes exceed " ARC_LIMIT_WHAT " %llu bytes (%s at byte %llu of the %s)" ARC_LIMIT_HINT, what,
+              (unsigned long long)bytes, (unsigned long long)limit, __arc::tname<T>(), (unsigned long long)off,
+              a.name);
 }
 /* The position of a tensor's memory (its own if it lies there). */
 template <typename T> inline TPosition where(const LocalTensor<T> &t)

@@ -84,8 +84,12 @@ static inline uint64_t span_limit(const void *p, uint32_t tensor_bytes)
 }
 #ifdef ASCENDRTC_NPU_SEMANTICS
 #define ARC_LIMIT_WHAT "the memory left after it:"
+#define ARC_LIMIT_HINT ""
 #else
 #define ARC_LIMIT_WHAT "the tensor's"
+/* The simulator checks more than the NPU here: it says so, and how to check less. */
+#define ARC_LIMIT_HINT "; the NPU checks no tensor bounds and would go on into the rest of the buffer (the simulator " \
+                       "checks the tensor's size; -DASCENDRTC_NPU_SEMANTICS checks only the buffer's end)"
 #endif
 
 static inline arc_core *core() { return __arc_core(); }
