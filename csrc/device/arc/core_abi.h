@@ -448,6 +448,11 @@ void __arc_race_flush(arc_raw_stream *s, const arc_raw_site *d, int n);
  * SIMT VF of this core is in flight (rt/cores/simt_vf.c), so the sync
  * hooks run: a wait for PIPE_V lets it finish. */
 #define ARC_VF_PENDING 8ull
+/* dev[ARC_RACE_SLOT] also has ARC_SIMD_VF set while asc_vf_call runs a
+ * SIMD VF (arc/reg.h): its pointer accesses to UB (a scalar read by
+ * AuxScalar, `scalarAddr[i]`) are the vector pipe's, not the scalar unit's
+ * (rt/analysis/race_raw.c). */
+#define ARC_SIMD_VF 16ull
 /* dev[ARC_RACE_GM_SLOT] of a profiled core without a GM race log: the GM
  * hooks run for the cost model alone. */
 #define ARC_GM_COST_ONLY 1ull

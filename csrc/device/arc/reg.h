@@ -219,8 +219,13 @@ template <class T> inline T highest()
  * at the call is what the NPU computes. */
 template <auto funcPtr, typename... Args> inline void asc_vf_call(Args &&...args)
 {
+    const bool race = __arc::race_on();
+    if (race) __arc_core()->dev[ARC_RACE_SLOT] |= ARC_SIMD_VF;
     funcPtr(static_cast<Args &&>(args)...);
-    if (__arc::race_on()) __arc_race_reg_drop(); /* the VF's registers are gone: so are their held races */
+    if (race) {
+        __arc_core()->dev[ARC_RACE_SLOT] &= ~ARC_SIMD_VF;
+        __arc_race_reg_drop(); /* the VF's registers are gone: so are their held races */
+    }
 }
 
 #endif /* ARC_REG_H_ */

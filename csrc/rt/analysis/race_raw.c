@@ -6,8 +6,9 @@
  * __arc_race_raw_on() once, and while it is on each load or store that may
  * reach UB or GM calls __arc_race_raw.  On the NPU such an access runs on the
  * scalar unit (PIPE_S), which reaches UB and GM only (docs/simulated_npu.md,
- * "Pipe races"), except in a hybrid kernel's SIMT VF, which runs on the
- * vector pipe (PIPE_V) as the SIMD VFs do. */
+ * "Pipe races"), except in a VF: a SIMD VF (asc_vf_call; its UB scalars are
+ * read by the vector pipe, AuxScalar) and a hybrid kernel's SIMT VF run on
+ * the vector pipe (PIPE_V). */
 #include "rt/rt_internal.h"
 
 int __arc_race_raw_on(void)
@@ -36,6 +37,8 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
         if (sim_simt_in_vf()) {
             if (!vol)
                 __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMT VF's store" : "a SIMT VF's load");
+        } else if (k->dev[ARC_RACE_SLOT] & ARC_SIMD_VF) {
+            __arc_race_access(ARC_PIPE_V, write, p, bytes, write ? "a SIMD VF's store" : "a SIMD VF's load");
         } else if (!(r = sim_core_launch()) || !r->simt) {
             /* a pure SIMT kernel has no pipe but its threads': race_simt.c's */
             sim_race_scalar(p, bytes, write, api, site);
