@@ -59,10 +59,8 @@ static pthread_once_t st_once = PTHREAD_ONCE_INIT;
 static void st_free(void *p)
 {
     race_state *r = p;
-    free(r->sp[0].s);
-    free(r->sp[1].s);
-    free(r->sp[2].s);
-    free(r->sp[3].s);
+    for (int i = 0; i < 4; i++)
+        space_free(&r->sp[i]);
     free(r);
 }
 static void st_key_make(void) { pthread_key_create(&st_key, st_free); }
@@ -129,7 +127,8 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     st->cur_pipe = -1;
     st->hold = st->check_only = st->record_only = 0;
     st->reuse_ev = st->nrd = st->rd_next = 0;
-    st->sp[0].n = st->sp[1].n = st->sp[2].n = st->sp[3].n = 0;
+    for (int i = 0; i < 4; i++)
+        space_clear(&st->sp[i]);
     sim_race_held_drop();
 }
 
@@ -172,7 +171,7 @@ static void report(const char *kind, int space_ix, int prev_pipe, uint32_t prev_
         snprintf(where, sizeof where, "GM (byte offsets in the allocation at %#llx)", (unsigned long long)base);
     else
         snprintf(where, sizeof where, "%s", space_name(space_ix, lo));
-    describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : (kind[0] == 'W' ? "read" : "wrote"),
+    describe(a, sizeof a, pe, prev_pipe, pe ? (pe->write ? "wrote" : "read") : strstr(kind, "after read") ? "read" : "wrote",
              base);
     const char *site = sim_site();
     snprintf(b, sizeof b, "%s (%s%s%s) %s [%llu, %llu)", api ? api : "?", pipe_names[pipe], site ? " at " : "",
@@ -265,10 +264,10 @@ static void shadow_access(int si, int q, int write, int sparse, uint64_t lo, uin
      * segment, updated in place: its new state holds this access's event
      * id, which no other segment has, so nothing merges with it. */
     size_t i0 = first_after(sp, lo), i;
-    int exact = i0 < sp->n && sp->s[i0].lo == lo && sp->s[i0].hi == hi;
+    int exact = i0 < sp->n && at(sp, i0)->lo == lo && at(sp, i0)->hi == hi;
     if (!exact && cover(sp, lo, hi, &i0)) return; /* out of memory: stop tracking this access */
-    for (i = i0; i < sp->n && sp->s[i].lo < hi; i++) {
-        seg *s = &sp->s[i];
+    for (i = i0; i < sp->n && at(sp, i)->lo < hi; i++) {
+        seg *s = at(sp, i);
         int raced = st->record_only;
         if (!raced && write) { /* reads since the last write are later than it: name the latest first */
             int rr = -1;
@@ -468,14 +467,10 @@ void sim_race_scalar(const void *p, unsigned long long bytes, int write, const c
         return;
     space *sp = &st->sp[0];
     const uint32_t *me = st->vc[0];
-    size_t lo_i = 0, hi_i = sp->n;
-    while (lo_i < hi_i) { /* first segment with hi > lo */
-        size_t mid = (lo_i + hi_i) / 2;
-        if (sp->s[mid].hi <= lo) lo_i = mid + 1; else hi_i = mid;
-    }
-    uint64_t clean_lo = lo_i < sp->n && sp->s[lo_i].lo < lo ? sp->s[lo_i].lo : lo, clean_hi = hi;
-    for (size_t i = lo_i; i < sp->n && sp->s[i].lo < hi; i++) {
-        const seg *s = &sp->s[i];
+    size_t lo_i = first_after(sp, lo);
+    uint64_t clean_lo = lo_i < sp->n && at(sp, lo_i)->lo < lo ? at(sp, lo_i)->lo : lo, clean_hi = hi;
+    for (size_t i = lo_i; i < sp->n && at(sp, i)->lo < hi; i++) {
+        const seg *s = at(sp, i);
         if (write) {
             int rr = -1;
             for (int r = 1; r < NP; r++)
