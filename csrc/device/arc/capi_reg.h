@@ -1,6 +1,6 @@
 /* capi_reg.h - the SIMD C API's Reg families (dav-3510): vector_<type>
  * and vector_bool registers, asc_create_mask_b* / asc_update_mask_b*,
- * aligned loads and stores (plain, offset, post-update), the arithmetic,
+ * aligned loads and stores (plain, offset, post-update), asc_load/asc_store, the arithmetic,
  * scalar, compare, select, duplicate and reduce families, on arc/reg.h's
  * model (predicated lanes zeroed, as each API's page says). */
 #ifndef ARC_CAPI_REG_H_
@@ -63,6 +63,26 @@ inline void asc_storealign_postupdate(__ubuf__ T *&dst, __arc::reg::vreg<T> src,
 {
     __arc::reg::store(dst, src, mask, "asc_storealign_postupdate");
     dst += offset;
+}
+/* asc_load / asc_store: the same at any element-aligned UB address (their
+ * pages: no 32-byte rule); asc_store writes VL bytes, or its first count
+ * elements, with no predicate. */
+template <class T> inline void asc_load(__arc::reg::vreg<T> &dst, __ubuf__ T *src)
+{
+    __arc::reg::ub_operand(src, 256, (uint32_t)sizeof(T), ARC_RACE_REG, "asc_load", "src");
+    __arc::reg::ub_read(dst.v, src, 256);
+}
+template <class T> inline void asc_store(__ubuf__ T *dst, __arc::reg::vreg<T> src, uint32_t count)
+{
+    ARC_CHECK(count <= __arc::reg::vreg<T>::N, "asc_store", "count %u is over a register's %u elements of %s",
+              count, __arc::reg::vreg<T>::N, __arc::tname<T>());
+    __arc::reg::ub_operand(dst, (uint64_t)count * sizeof(T), (uint32_t)sizeof(T), 1, "asc_store", "dst");
+    if (__arc::race_on()) __arc_race_reg_use((unsigned long long)count * sizeof(T), "asc_store");
+    __arc::reg::ub_write(dst, src.v, (uint64_t)count * sizeof(T));
+}
+template <class T> inline void asc_store(__ubuf__ T *dst, __arc::reg::vreg<T> src)
+{
+    asc_store(dst, src, __arc::reg::vreg<T>::N);
 }
 
 namespace __arc {

@@ -278,6 +278,24 @@ template <MemType src, MemType dst> inline void LocalMemBar() {}
 } // namespace Reg
 namespace MicroAPI = Reg;
 } // namespace AscendC
+
+/* The C API's asc_loadalign_unpack[_postupdate]: VL/2 bytes of units the
+ * element's width, each followed by a zero unit (Reg's DIST_UNPACK_B8/B16/B32). */
+template <class E>
+inline void asc_loadalign_unpack(__arc::reg::vreg<E> &dst, __ubuf__ E *src, int32_t offset = 0)
+{
+    using AscendC::Reg::LoadDist;
+    constexpr LoadDist d = sizeof(E) == 1 ? LoadDist::DIST_UNPACK_B8
+                           : sizeof(E) == 2 ? LoadDist::DIST_UNPACK_B16 : LoadDist::DIST_UNPACK_B32;
+    static_assert(sizeof(E) <= 4, "asc_loadalign_unpack: 8-, 16- or 32-bit elements");
+    AscendC::Reg::detail::load<d>(dst, (const E *)(src + offset), "asc_loadalign_unpack");
+}
+template <class E>
+inline void asc_loadalign_unpack_postupdate(__arc::reg::vreg<E> &dst, __ubuf__ E *&src, int32_t offset)
+{
+    asc_loadalign_unpack(dst, src);
+    src += offset;
+}
 #endif /* __NPU_ARCH__ == 3510 */
 
 #endif /* ARC_REG_API_H_ */
