@@ -61,7 +61,8 @@ extern "C" __global__ __aicore__ void six_inputs(GM_ADDR a, GM_ADDR b, GM_ADDR c
 // Raw stores through GM_ADDR, n elements: past the end is the bug.
 extern "C" __global__ __aicore__ void raw_store(GM_ADDR z, int32_t n)
 {
-    volatile float *p = (volatile float *)z;
+    float *volatile q = (float *)z; /* of unknown origin: the guard page's (rtc/param_bounds.cpp) */
+    volatile float *p = q;
     for (int32_t i = 0; i < n; i++) p[i] = (float)i;
 }
 

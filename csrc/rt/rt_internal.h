@@ -177,7 +177,7 @@ typedef struct sim_kernel_run {
     void *orphan_arg;
     struct sim_module *bin;     /* kept loaded when a core is abandoned in its code */
     const arc_simt_dims *simt; /* a SIMT kernel's grid and block (simt.c), else NULL */
-    unsigned long long simt_gm[ARC_SIMT_GM_PARAMS][2]; /* a SIMT kernel's GM bounds (simt_gm.c) */
+    unsigned long long gm[ARC_GM_PARAMS][2]; /* its pointer parameters' GM bounds (gm_bounds.c) */
 } sim_kernel_run;
 
 /* Stack of core threads and stream workers: kernels may keep large
@@ -491,9 +491,9 @@ aclError sim_args_resolve(aclrtArgsHandle h, const char *api, sim_args **out);
 /* Runs block b's threads from their stop points until all returned (1),
  * or, may_wait, until every live one spins (0: a VF waiting). */
 int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait);
-/* The GM bounds of r's pointer parameters for its SIMT blocks (simt_gm.c);
- * r->km NULL: all unchecked. */
-void sim_simt_gm_bounds(const sim_kernel_run *r, unsigned long long gm[ARC_SIMT_GM_PARAMS][2]);
+/* The GM bounds of r's pointer parameters (gm_bounds.c); r->km NULL: all
+ * unchecked. */
+void sim_gm_bounds(const sim_kernel_run *r, unsigned long long gm[ARC_GM_PARAMS][2]);
 /* "thread (x,y,z) of block (x,y,z)" for thread t of block b */
 void sim_simt_thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, size_t n);
 /* The shared-UB race check of a pure SIMT block (analysis/race_simt.c):

@@ -63,6 +63,7 @@
 #include "limits.h"
 #include "metadata.h"
 #include "pch.h"
+#include "param_bounds.h"
 #include "raw_access.h"
 #include "simt_pass.h"
 #include "int_div.h"
@@ -349,6 +350,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     arc_rtc::guard_int_divisions(*mod);
     arc_rtc::mark_sites(*mod, kDeviceRoot, strip, 2);
     arc_rtc::instrument_raw_accesses(*mod, kDeviceRoot, strip, 2);
+    arc_rtc::check_param_bounds(*mod, kDeviceRoot, strip, 2); /* after: its reports would split the race check's runs */
     if (!req->opts->debug)
         llvm::StripDebugInfo(*mod);
     int rc = arc_rtc::add_metadata(*mod, req, inferred, simt, target_cpu(), res, log);

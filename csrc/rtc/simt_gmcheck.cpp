@@ -13,10 +13,10 @@
 // then the whole range is checked once before the loop.
 #include "simt_gmcheck.h"
 
+#include "param_bounds.h"
 #include "sites.h"
 
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -25,6 +25,7 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "../device/arc/simt_abi.h"
@@ -44,53 +45,6 @@ struct GmAccess {
     unsigned param;
     bool write;
 };
-
-// The pointer parameter (its index) whose load p derives from, -1 when p
-// has another or several origins.  `offs` lists each parameter's offset in
-// the packed arguments, -1 for one that is not a pointer.
-int param_of(const Value *p, const Value *args, const std::vector<long long> &offs, const DataLayout &DL)
-{
-    SmallVector<const Value *, 4> objs;
-    getUnderlyingObjects(p, objs, nullptr, 0);
-    int k = -1;
-    for (const Value *o : objs) {
-        if (auto *i2p = dyn_cast<IntToPtrInst>(o)) // arc/entry.h loads a parameter's bytes
-            o = i2p->getOperand(0);
-        auto *l = dyn_cast<LoadInst>(o);
-        if (!l || DL.getTypeStoreSize(l->getType()) != 8)
-            return -1;
-        APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
-        if (l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true) != args)
-            return -1;
-        int this_k = -1;
-        for (size_t i = 0; i < offs.size(); i++)
-            if (offs[i] == off.getSExtValue())
-                this_k = (int)i;
-        if (this_k < 0 || (k >= 0 && k != this_k))
-            return -1;
-        k = this_k;
-    }
-    return k;
-}
-
-// The offsets of the pointer parameters in kdesc ({n, args_size, then
-// offset, size, align, kind per parameter}, arc/entry.h); kind 1: pointer.
-std::vector<long long> pointer_offsets(const GlobalVariable *kdesc)
-{
-    std::vector<long long> offs;
-    if (!kdesc || !kdesc->hasInitializer())
-        return offs;
-    const Constant *c = kdesc->getInitializer();
-    if (auto *cs = dyn_cast<ConstantStruct>(c))
-        c = cs->getOperand(0);
-    auto *a = dyn_cast<ConstantDataArray>(c);
-    if (!a || a->getNumElements() < 2)
-        return offs;
-    uint64_t n = a->getElementAsInteger(0);
-    for (uint64_t i = 0; i < n && 5 + 4 * i < a->getNumElements() && i < ARC_SIMT_GM_PARAMS; i++)
-        offs.push_back(a->getElementAsInteger(5 + 4 * i) == 1 ? (long long)a->getElementAsInteger(2 + 4 * i) : -1);
-    return offs;
-}
 
 // gm[k]'s lo and span, loaded from the block's context.
 std::pair<Value *, Value *> bounds(IRBuilder<> &b, Value *ctx, unsigned k)
@@ -117,7 +71,7 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
                             int nstrip)
 {
     std::vector<long long> offs = pointer_offsets(kdesc);
-    if (offs.empty())
+    if (std::none_of(offs.begin(), offs.end(), [](long long o) { return o >= 0; }))
         return 0;
     Module &m = *f.getParent();
     const DataLayout &DL = m.getDataLayout();
@@ -127,7 +81,7 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
     auto add = [&](Instruction *in, Value *p, Type *t, uint64_t bytes, bool write) {
         if (t)
             bytes = DL.getTypeStoreSize(t).getKnownMinValue();
-        int k = bytes ? param_of(p, args, offs, DL) : -1;
+        int k = bytes ? param_of(p, args, nullptr, offs, DL) : -1;
         if (k >= 0)
             acc.push_back({in, p, bytes, (unsigned)k, write});
     };

@@ -487,6 +487,15 @@ void __arc_site(const char *where);
 /* ARC_SITE_SLOT is the lowest of the runtime's slots: the device API's own
  * (arc/state.h DevSlot) stay below it, which state.h asserts. */
 
+/* GM bounds of a SIMD kernel's own accesses through its pointer parameters
+ * (rtc/param_bounds.cpp, rt/cores/gm_bounds.c): the launch's table, two
+ * words {lo, span} per parameter (arc/simt_abi.h's gm[]), and the report
+ * of an access of `bytes` at p through parameter param & 0xff (bit 8: a
+ * store) outside them, which fails the launch naming the line (site). */
+const unsigned long long *__arc_gm_bounds(void);
+void __arc_gm_oob(const void *p, unsigned long long bytes, unsigned param, const char *site)
+    __attribute__((noreturn));
+
 /* Every runtime function loaded kernels may call, for the loader's symbol
  * table (X(name)).  A new service is declared above, implemented in the
  * runtime and listed here. */
@@ -539,6 +548,8 @@ void __arc_site(const char *where);
     X(__arc_simt_vf)          \
     X(__arc_simt_ub_race)     \
     X(__arc_simt_gm_oob)      \
+    X(__arc_gm_bounds)        \
+    X(__arc_gm_oob)           \
     X(__arc_vf_poll)          \
     X(__arc_static_ub)
 

@@ -83,12 +83,13 @@ typedef struct arc_simt_desc {
 #define ARC_UBSH_MASK_SHIFT 12
 #define ARC_UBSH_MAX_SITE 4095u
 
-/* GM bounds (rtc/simt_gmcheck.cpp, rt/cores/simt_gm.c): each load, store or
- * atomic of a SIMT thread through a pointer derived from pointer parameter
- * k < ARC_SIMT_GM_PARAMS is checked against gm[k] = {lo, span}: the
- * allocation the parameter points into, [lo, lo + span) (span 0 when it
- * points into none, lo 0 and span ~0 with the GM checks off). */
-#define ARC_SIMT_GM_PARAMS 16
+/* GM bounds (rtc/param_bounds.cpp, rt/cores/gm_bounds.c): each load, store
+ * or atomic of a SIMT thread (or of a SIMD kernel's own code) through a
+ * pointer derived from pointer parameter k < ARC_GM_PARAMS is checked
+ * against gm[k] = {lo, span}: the allocation the parameter points into,
+ * [lo, lo + span) (span 0 when it points into none, lo 0 and span ~0 with
+ * the GM checks off). */
+#define ARC_GM_PARAMS 16
 
 /* A SIMT launch's shape (rt/acl/launch.c keeps it with the launch). */
 typedef struct arc_simt_dims {
@@ -119,7 +120,7 @@ struct arc_simt_block_ctx {
     unsigned char wsync[ARC_SIMT_MAX_THREADS / 32];
     const char *const *ub_sites;
     unsigned warned;
-    unsigned long long gm[ARC_SIMT_GM_PARAMS][2]; /* the GM bounds, above */
+    unsigned long long gm[ARC_GM_PARAMS][2]; /* the GM bounds, above */
 };
 
 /* The driver: runs one block of a SIMT kernel (rt/cores/simt.c). */
@@ -130,7 +131,7 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
 void __arc_simt_ub_race(arc_simt_block_ctx *b, const void *p, unsigned long long bytes, int write, unsigned tid,
                         unsigned site);
 /* A thread's access of `bytes` at p through pointer parameter `param`
- * (bit 8 of it: a store) left gm[param] (rt/cores/simt_gm.c): fails the
+ * (bit 8 of it: a store) left gm[param] (rt/cores/gm_bounds.c): fails the
  * launch naming the thread, the line (site) and the parameter. */
 void __arc_simt_gm_oob(const arc_simt_block_ctx *b, const void *p, unsigned long long bytes, unsigned param,
                        const char *site, unsigned x, unsigned y, unsigned z);

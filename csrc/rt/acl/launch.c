@@ -101,8 +101,7 @@ static void launch_run(sim_task *t, sim_stream *s)
         .seq = t->seq, .orphaned = launch_orphaned, .orphan_arg = &o, .bin = f->bin,
         .simt = f->km->simt_threads ? &l->opts.simt : NULL,
     };
-    if (r.simt)
-        sim_simt_gm_bounds(&r, r.simt_gm);
+    sim_gm_bounds(&r, r.gm);
     if (l->opts.profile) {
         r.cost = sim_cost_launch_new(f->arch, f->km->name, l->nblocks, f->max_concurrent, f->core_type);
         if (f->km->simt_threads) /* in the profile, as not priced */

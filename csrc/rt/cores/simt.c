@@ -389,9 +389,9 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
         b.dyn_ub = c->ub + ((d->static_ub + 31u) & ~31u);
     }
     if (t_vf) /* a VF's arguments are not the launch's: its threads are not GM-checked */
-        sim_simt_gm_bounds(&(sim_kernel_run){.km = NULL}, b.gm);
+        sim_gm_bounds(&(sim_kernel_run){.km = NULL}, b.gm);
     else
-        memcpy(b.gm, r->simt_gm, sizeof b.gm);
+        memcpy(b.gm, r->gm, sizeof b.gm);
     b.frames = frames_for((size_t)n * d->frame_size);
     b.pend = t_pend;
     memset(t_pend, 0, n * sizeof *t_pend);

@@ -1,0 +1,214 @@
+// param_bounds.cpp - GM bounds checks of a SIMD kernel's own accesses
+// through its pointer parameters (see param_bounds.h).
+//
+// `((__gm__ int *)x)[i] = v` is plain C++: with a huge i it lands in
+// whatever the host has mapped there, unseen (the guard pages after each
+// allocation catch only the next page).  Every parameter is a load of the
+// packed arguments in the kernel's entry, or an argument of the kernel
+// function, so an access's provenance names its parameter, whose
+// allocation the runtime gives per launch.  Runs after the optimiser: a
+// vectorised loop keeps its vectors, each checked as one access.
+#include "param_bounds.h"
+
+#include "program_host.h"
+#include "sites.h"
+
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "../device/arc/simt_abi.h"
+
+using namespace llvm;
+
+namespace arc_rtc {
+
+std::vector<long long> pointer_offsets(const GlobalVariable *kdesc)
+{
+    std::vector<long long> offs;
+    if (!kdesc || !kdesc->hasInitializer())
+        return offs;
+    const Constant *c = kdesc->getInitializer();
+    if (auto *cs = dyn_cast<ConstantStruct>(c))
+        c = cs->getOperand(0);
+    auto *a = dyn_cast<ConstantDataArray>(c);
+    if (!a || a->getNumElements() < 2)
+        return offs;
+    uint64_t n = a->getElementAsInteger(0);
+    for (uint64_t i = 0; i < n && 5 + 4 * i < a->getNumElements(); i++)
+        offs.push_back(i < ARC_GM_PARAMS && a->getElementAsInteger(5 + 4 * i) == 1
+                           ? (long long)a->getElementAsInteger(2 + 4 * i)
+                           : -1);
+    return offs;
+}
+
+int param_of(const Value *p, const Value *args, const Function *kfn, const std::vector<long long> &offs,
+             const DataLayout &DL)
+{
+    SmallVector<const Value *, 4> objs;
+    getUnderlyingObjects(p, objs, nullptr, 0);
+    int k = -1;
+    for (const Value *o : objs) {
+        if (auto *i2p = dyn_cast<IntToPtrInst>(o))
+            o = i2p->getOperand(0);
+        int this_k = -1;
+        if (auto *a = dyn_cast<Argument>(o); a && kfn && a->getParent() == kfn && a->getType()->isPointerTy()) {
+            if (a->getArgNo() < offs.size() && offs[a->getArgNo()] >= 0)
+                this_k = (int)a->getArgNo();
+        } else if (auto *l = dyn_cast<LoadInst>(o); l && args && DL.getTypeStoreSize(l->getType()) == 8) {
+            APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
+            if (l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true) == args)
+                for (size_t i = 0; i < offs.size(); i++)
+                    if (offs[i] >= 0 && offs[i] == off.getSExtValue())
+                        this_k = (int)i;
+        }
+        if (this_k < 0 || (k >= 0 && k != this_k))
+            return -1;
+        k = this_k;
+    }
+    return k;
+}
+
+namespace {
+
+// The user's own code: its innermost location is a line of a file outside
+// the device headers (which check their own accesses).
+bool users_code(const Instruction &in, StringRef device_root)
+{
+    const DILocation *loc = in.getDebugLoc().get();
+    return loc && loc->getLine() != 0 && !loc->getFilename().empty() && !loc->getFilename().starts_with(device_root);
+}
+
+struct Access {
+    Instruction *in;
+    Value *ptr;
+    uint64_t bytes;
+    unsigned param;
+    bool write;
+};
+
+unsigned check_function(Function &f, const Value *args, const Function *kfn, const std::vector<long long> &offs,
+                        const char *device_root, const char *const *strip, int nstrip,
+                        std::map<std::string, Constant *> &sites)
+{
+    Module &m = *f.getParent();
+    const DataLayout &DL = m.getDataLayout();
+    std::vector<Access> acc;
+    auto add = [&](Instruction *in, Value *p, Type *t, uint64_t bytes, bool write) {
+        if (t) {
+            TypeSize s = DL.getTypeStoreSize(t);
+            bytes = s.isScalable() ? 0 : s.getFixedValue();
+        }
+        int k = bytes ? param_of(p, args, kfn, offs, DL) : -1;
+        if (k >= 0)
+            acc.push_back({in, p, bytes, (unsigned)k, write});
+    };
+    for (Instruction &I : instructions(f)) {
+        if (!users_code(I, device_root))
+            continue;
+        if (auto *l = dyn_cast<LoadInst>(&I))
+            add(l, l->getPointerOperand(), l->getType(), 0, false);
+        else if (auto *s = dyn_cast<StoreInst>(&I))
+            add(s, s->getPointerOperand(), s->getValueOperand()->getType(), 0, true);
+        else if (auto *a = dyn_cast<AtomicRMWInst>(&I))
+            add(a, a->getPointerOperand(), a->getValOperand()->getType(), 0, true);
+        else if (auto *x = dyn_cast<AtomicCmpXchgInst>(&I))
+            add(x, x->getPointerOperand(), x->getCompareOperand()->getType(), 0, true);
+        else if (auto *mi = dyn_cast<MemIntrinsic>(&I)) {
+            auto *len = dyn_cast<ConstantInt>(mi->getLength());
+            if (!len)
+                continue; // a length known only at run time: the guard pages' (rt/acl/mem.c)
+            if (auto *mt = dyn_cast<MemTransferInst>(mi))
+                add(mt, mt->getRawSource(), nullptr, len->getZExtValue(), false);
+            add(mi, mi->getRawDest(), nullptr, len->getZExtValue(), true);
+        }
+    }
+    if (acc.empty())
+        return 0;
+    LLVMContext &C = m.getContext();
+    Type *ptr = PointerType::get(C, 0), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+    FunctionCallee get = m.getOrInsertFunction("__arc_gm_bounds", FunctionType::get(ptr, {}, false));
+    FunctionCallee oob = m.getOrInsertFunction("__arc_gm_oob",
+                                               FunctionType::get(Type::getVoidTy(C), {ptr, i64, i32, ptr}, false));
+    if (auto *of = dyn_cast<Function>(oob.getCallee())) {
+        of->addFnAttr(Attribute::NoReturn);
+        of->addFnAttr(Attribute::Cold);
+        of->addFnAttr(Attribute::NoUnwind);
+    }
+    IRBuilder<> eb(&*f.getEntryBlock().getFirstInsertionPt());
+    Value *tbl = eb.CreateCall(get, {}, "arc.gm");
+    std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry
+    for (Access &a : acc) {
+        auto it = bnd.find(a.param);
+        if (it == bnd.end()) {
+            Value *lo = eb.CreateLoad(i64, eb.CreateConstInBoundsGEP1_64(i64, tbl, 2 * a.param));
+            Value *span = eb.CreateLoad(i64, eb.CreateConstInBoundsGEP1_64(i64, tbl, 2 * a.param + 1));
+            it = bnd.emplace(a.param, std::make_pair(lo, span)).first;
+        }
+        IRBuilder<> b(a.in);
+        auto [lo, span] = it->second;
+        // [p, p + bytes) in [lo, lo + span), unsigned: below lo wraps high
+        Value *d = b.CreateSub(b.CreatePtrToInt(a.ptr, i64), lo);
+        Value *ok = b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(a.bytes)), span));
+        Instruction *then = SplitBlockAndInsertIfThen(b.CreateNot(ok), a.in->getIterator(), /*Unreachable=*/true);
+        IRBuilder<> tb(then);
+        tb.SetCurrentDebugLocation(a.in->getDebugLoc());
+        std::string line = user_line(a.in->getDebugLoc().get(), device_root, strip, nstrip);
+        Constant *&s = sites[line];
+        if (!s)
+            s = tb.CreateGlobalStringPtr(line.empty() ? "?" : line, "__arc_gm_site", 0, &m);
+        tb.CreateCall(oob, {a.ptr, tb.getInt64(a.bytes), tb.getInt32(a.param | a.write << 8), s})->setDoesNotReturn();
+    }
+    return (unsigned)acc.size();
+}
+
+} // namespace
+
+unsigned check_param_bounds(Module &m, const char *device_root, const char *const *strip, int nstrip)
+{
+    // Each SIMD kernel's entries (the rtc's __arc_entry_<i>, a <<<...>>>
+    // launch's site<F>::entry) and the kernel function, with its descriptor.
+    struct Kernel {
+        Function *entry;
+        GlobalVariable *kfn, *kdesc;
+    };
+    std::vector<Kernel> ks;
+    for (GlobalVariable &g : m.globals()) {
+        StringRef n = g.getName();
+        if (n.starts_with("__arc_kdesc_"))
+            ks.push_back({m.getFunction(("__arc_entry_" + n.drop_front(12)).str()),
+                          m.getGlobalVariable(("__arc_kfn_" + n.drop_front(12)).str(), true), &g});
+        else if (is_site_rec(g) && n.starts_with("_ZN5__arc4siteI") && g.hasInitializer())
+            if (auto *init = dyn_cast<ConstantStruct>(g.getInitializer()); init && init->getNumOperands() >= 4)
+                ks.push_back({dyn_cast<Function>(init->getOperand(1)->stripPointerCasts()),
+                              dyn_cast<GlobalVariable>(init->getOperand(2)->stripPointerCasts()),
+                              dyn_cast<GlobalVariable>(init->getOperand(3)->stripPointerCasts())});
+    }
+    std::set<Function *> done;
+    std::map<std::string, Constant *> sites;
+    unsigned count = 0;
+    for (const Kernel &k : ks) {
+        std::vector<long long> offs = pointer_offsets(k.kdesc);
+        if (offs.empty())
+            continue;
+        if (k.entry && !k.entry->isDeclaration() && k.entry->arg_size() == 1 && done.insert(k.entry).second)
+            count += check_function(*k.entry, k.entry->getArg(0), nullptr, offs, device_root, strip, nstrip, sites);
+        Function *f = k.kfn && k.kfn->hasInitializer() ? dyn_cast<Function>(k.kfn->getInitializer()->stripPointerCasts())
+                                                       : nullptr;
+        if (f && !f->isDeclaration() && f->arg_size() == offs.size() && !f->getName().starts_with("__arc_simt") &&
+            done.insert(f).second)
+            count += check_function(*f, nullptr, f, offs, device_root, strip, nstrip, sites);
+    }
+    return count;
+}
+
+} // namespace arc_rtc

@@ -1,0 +1,37 @@
+// param_bounds.h - GM bounds checks of a kernel's own accesses through its
+// pointer parameters, by pointer provenance (param_bounds.cpp; SIMT
+// threads: simt_gmcheck.h; the runtime's side is rt/cores/gm_bounds.c).
+#ifndef ARC_RTC_PARAM_BOUNDS_H_
+#define ARC_RTC_PARAM_BOUNDS_H_
+
+#include <llvm/IR/Module.h>
+
+#include <vector>
+
+namespace arc_rtc {
+
+// Each parameter's offset in the packed arguments when it is a pointer
+// (the first ARC_GM_PARAMS), else -1, read from a kernel's descriptor
+// ({n, args_size, then offset, size, align, kind per parameter},
+// arc/entry.h); empty when kdesc is none.
+std::vector<long long> pointer_offsets(const llvm::GlobalVariable *kdesc);
+
+// The pointer parameter (its index) every origin of p is: a load of the
+// packed arguments `args` at that parameter's offset (arc/entry.h loads a
+// parameter's bytes, then casts), or argument k of the kernel function
+// `kfn` itself (null: none); -1 for any other origin, or several.
+int param_of(const llvm::Value *p, const llvm::Value *args, const llvm::Function *kfn,
+             const std::vector<long long> &offs, const llvm::DataLayout &DL);
+
+// In each SIMD kernel's entries and in the kernel function itself: before
+// each load, store, atomic or constant-length memory intrinsic of the
+// user's code (after the optimiser: what remains) through a pointer
+// parameter, inserts `if (address outside bounds[k]) __arc_gm_oob(p, bytes,
+// k | write << 8, "file:line")` (no return), `bounds` being
+// __arc_gm_bounds() asked once at the function's entry.  SIMT run
+// functions are simt_gmcheck.cpp's.  Returns the accesses instrumented.
+unsigned check_param_bounds(llvm::Module &m, const char *device_root, const char *const *strip, int nstrip);
+
+} // namespace arc_rtc
+
+#endif
