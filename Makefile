@@ -55,7 +55,7 @@ home: $(HOME_DIR)/lib64/libascendcl.so $(HOME_DIR)/lib64/libacl_rtc.so \
       $(patsubst csrc/include/%,$(HOME_DIR)/include/%,$(ACL_HDRS)) $(HOME_DIR)/set_env.sh \
       $(HOME_DIR)/lib64/clang/include/stddef.h $(HOME_DIR)/lib64/libcxx/v1/__config \
       $(patsubst tools/cmake/%,$(HOME_DIR)/lib/cmake/ASC/%,$(CMAKE_SRC)) $(HOME_DIR)/bin/ascendrtc-cc \
-      $(HOME_DIR)/bin/bisheng
+      $(HOME_DIR)/bin/bisheng $(HOME_DIR)/bin/msopprof
 
 # clang's own headers (stddef.h, stdint.h...) beside libacl_rtc.so, which
 # prefers them to the build machine's: a wheel then compiles without LLVM installed.
@@ -132,6 +132,11 @@ $(HOME_DIR)/bin/ascendrtc-cc: tools/ascendrtc-cc
 
 # bisheng's name for the same driver: the examples' READMEs call it directly
 $(HOME_DIR)/bin/bisheng: tools/ascendrtc-cc
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# CANN's profiler: a program's launches priced by the cost model (ascendrtc/_msopprof.py)
+$(HOME_DIR)/bin/msopprof: tools/msopprof
 	@mkdir -p $(dir $@)
 	cp $< $@
 

@@ -6,6 +6,7 @@
     ascendrtc cc prog.asc -o prog --npu-arch=dav-2201   (a single-source program: kernels + host main)
     ascendrtc run prog.asc -- ARGS                      (builds it, cached, and runs it)
     ascendrtc run add.asc -b 8 x=x.npy y=y.npy z=like:x      (writes z.npy)
+    ascendrtc msopprof ./prog                            (CANN's msopprof: a program's estimated kernel times)
     ascendrtc cache list|stats|verify|prune|clear
 
 Each command takes ``--help``.  Exit status: 0 on success, 1 when the work
@@ -27,6 +28,7 @@ _COMMANDS = {
     "run": "compile (or load) a kernel and launch it on arrays from .npy files; outputs go to .npy files; "
            "or build and run a single-source program (FILE.asc -- ARGS)",
     "cache": "inspect the compile cache: cache list|stats|verify|prune --max-size|clear",
+    "msopprof": "run a program with the cost model on and write CANN msopprof's OPPROF_* folder of estimates",
 }
 
 
@@ -198,6 +200,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if argv[:1] == ["cc"]:  # bisheng's command line, parsed by the driver itself
         from ._cc import main as cc_main
         return cc_main(argv[1:])
+    if argv[:1] == ["msopprof"]:  # CANN's profiler's command line (also bin/msopprof in the home)
+        from ._msopprof import main as msopprof_main
+        return msopprof_main(argv[1:])
     if argv[:1] == ["run"] and "--" in argv:  # a single-source program: build (cached), then run it
         from ._cc import run_program
         return run_program(argv[1:])

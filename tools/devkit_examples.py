@@ -39,7 +39,7 @@ NEEDS = (
     (re.compile(r"aclrtSetDevice\(\s*[1-9]|deviceCount\s*>\s*1|HCCL|hccl", re.I), "more than one device"),
     (re.compile(r"torch_npu|TORCH_NPU|import torch\b"), "torch_npu (PyTorch on an NPU)"),
     (re.compile(r"tensorflow|onnx", re.I), "a framework plugin host (TensorFlow/ONNX/GE)"),
-    (re.compile(r"msprof|msopprof|mssanitizer|msProf", re.I), "CANN's profiling/sanitizer tools"),
+    (re.compile(r"mssanitizer", re.I), "CANN's sanitizer tool"),
 )
 
 
@@ -142,6 +142,10 @@ def needs(src: str, ex: Example) -> Optional[str]:
     return None
 
 
+#: The SoC a README's ``<soc_version>`` stands for, by the example's arch.
+SOC_OF_ARCH = {"dav-2201": "Ascend910B1", "dav-3510": "Ascend950PR_9599"}
+
+
 def script(ex: Example, home: str, cmake: str) -> str:
     """The README's block as a bash script, with the simulated home sourced."""
     lines = [f'. "{home}/set_env.sh"', f'cmake() {{ "{cmake}" "$@"; }}', "set -e"]
@@ -149,7 +153,8 @@ def script(ex: Example, home: str, cmake: str) -> str:
         s = ln.strip()
         if not s or s.startswith("source ") or "set_env.sh" in s:
             continue
-        lines.append(ln)
+        # the READMEs' placeholder for the SoC, filled in as they tell a user to
+        lines.append(ln.replace("<soc_version>", SOC_OF_ARCH.get(ex.arch, "Ascend910B1")))
     return "\n".join(lines) + "\n"
 
 
