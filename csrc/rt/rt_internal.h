@@ -69,6 +69,7 @@ typedef struct sim_arch {
     unsigned cube_cores;     /* AIC count */
     unsigned vector_cores;   /* AIV count */
     unsigned aicpu_cores;
+    unsigned mhz;            /* the AI cores' clock */
     size_t ub_size, l1_size; /* per core */
     size_t l0a_size, l0b_size, l0c_size;
     int64_t hbm_bytes, l2_bytes;
@@ -135,6 +136,12 @@ int sim_mem_guard_hit(const void *p, sim_alloc *out);
  * overwrote the canary between the end of the allocation holding p and
  * its guard page (the canary is restored). */
 aclError sim_mem_check_canary(const void *p, char *msg, size_t msglen);
+
+/* ---- clock.c ---- */
+/* The device API's clock() (utils/debug/asc_time.h, SIMT's too): cycles of
+ * the simulated device's clock since the runtime started, from the host's
+ * monotonic time (the simulated core has no cycle counter of its own). */
+long sim_kernel_clock(void);
 
 /* ---- elf_check.c ---- */
 /* 0 when the ELF object's tables (sections, symbols, relocations) stay

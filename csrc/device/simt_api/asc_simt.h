@@ -26,5 +26,6 @@
 #include "simt_api/math_constants.h" /* ASCRT_PI_F etc.: the examples use them with this header alone */
 #include "simt_api/vector_functions.h"
 #include "simt_api/vf_call.h"
+#include "utils/debug/asc_time.h" /* clock() */
 
 #endif

@@ -27,10 +27,10 @@ static const struct arch_row {
 
 static const struct soc_row {
     const char *soc;
-    unsigned num, aic, aiv, aicpu;
+    unsigned num, aic, aiv, aicpu, mhz;
     int64_t l2_mib, hbm_gib;
 } soc_rows[] = {
-#define SOC_ROW(name, n, short, aic, aiv, aicpu, mhz, l2, hbm, gm, l2bw) {name, n, aic, aiv, aicpu, l2, hbm},
+#define SOC_ROW(name, n, short, aic, aiv, aicpu, mhz, l2, hbm, gm, l2bw) {name, n, aic, aiv, aicpu, mhz, l2, hbm},
     ARC_SOCS(SOC_ROW)
 #undef SOC_ROW
 };
@@ -54,7 +54,7 @@ static void build(void)
             abort(); /* a row naming an arch that has none: tests/test_socs.py catches it first */
         socs[i] = (sim_arch){
             .arch = a->arch, .soc = s->soc, .num = a->num,
-            .cube_cores = s->aic, .vector_cores = s->aiv, .aicpu_cores = s->aicpu,
+            .cube_cores = s->aic, .vector_cores = s->aiv, .aicpu_cores = s->aicpu, .mhz = s->mhz,
             .ub_size = a->ub, .l1_size = a->l1, .l0a_size = a->l0a, .l0b_size = a->l0b, .l0c_size = a->l0c,
             .hbm_bytes = s->hbm_gib << 30, .l2_bytes = s->l2_mib << 20,
             /* ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE exists where SIMT does */
