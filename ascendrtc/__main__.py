@@ -94,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     _compile_options(r)
     sub.add_parser("cache", help=_COMMANDS["cache"], add_help=False)
     sub.add_parser("cc", help=_COMMANDS["cc"], add_help=False)
+    sub.add_parser("msopprof", help=_COMMANDS["msopprof"], add_help=False)
     p._run_parser = r  # `run` mixes options and arguments: parsed with parse_intermixed_args
     return p
 
