@@ -411,3 +411,40 @@ __vector__ __global__ void check(__gm__ int32_t *o, int32_t v)
     mod.get_kernel("check")[1](o, 4)
     arc.synchronize()
     assert o[0] == 4
+
+
+def test_asc_dump_reg_prints_a_register(capfd):
+    # asc_dump_reg / asc_dump(reg) in a simd_vf: the register's first
+    # elements read as T; more than the register holds is refused naming it
+    src = r"""
+#include "kernel_operator.h"
+#include "utils/debug/asc_dump.h"
+__simd_vf__ inline void show(__ubuf__ float *x, uint32_t n)
+{
+    AscendC::Reg::RegTensor<float> r;
+    AscendC::Reg::LoadAlign(r, x);
+    asc_dump_reg<float>(r, 9, 4);
+    AscendC::Reg::Duplicate<float>(r, 2.5f);
+    asc_dump<float>(r, 10, n);
+}
+__vector__ __global__ void dumps(__gm__ float *g, uint32_t n)
+{
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> t = ub.Alloc<float, 64>();
+    AscendC::GlobalTensor<float> gt;
+    gt.SetGlobalBuffer(g, 64);
+    AscendC::DataCopy(t, gt, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    asc_vf_call<show>((__ubuf__ float *)t.GetPhyAddr(), n);
+}
+"""
+    k = arc.Program(src, "dumpreg.asc").compile(OPTS).load().get_kernel("dumps")
+    g = np.arange(64, dtype=np.float32) + 0.5
+    k[1](g, np.uint32(3))
+    arc.synchronize()
+    out = "".join(capfd.readouterr())
+    assert "asc_dump: Reg, desc=9, 4 elements of float: 0.5 1.5 2.5 3.5" in out, out
+    assert "asc_dump: Reg, desc=10, 3 elements of float: 2.5 2.5 2.5" in out, out
+    with pytest.raises(arc.LaunchError, match=r"asc_dump_reg: dump_size 65 is more than the register's 64 float"):
+        k[1](g, np.uint32(65))
+        arc.synchronize()

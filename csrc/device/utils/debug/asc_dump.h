@@ -34,6 +34,23 @@ template <typename T> inline void asc_dump_cbuf(__cc__ T *input, uint32_t desc, 
 {
     __arc::dump(input, desc, dump_size, "L0C");
 }
+/* asc_dump_reg(reg, ...) in a simd_vf: the register's first dump_size
+ * elements, read as T (at most the register's 256 bytes). */
+template <typename T, typename U> inline void asc_dump_reg(U &input, uint32_t desc, uint32_t dump_size)
+{
+    static_assert(sizeof(input.v) == 256, "asc_dump_reg: input must be a Reg::RegTensor");
+    constexpr uint32_t N = 256 / sizeof(T);
+    ARC_CHECK(dump_size <= N, "asc_dump_reg", "dump_size %u is more than the register's %u %s elements",
+              (unsigned)dump_size, (unsigned)N, __arc::tname<T>());
+    T e[N];
+    __builtin_memcpy(e, input.v, sizeof e);
+    __arc::dump(e, desc, dump_size, "Reg");
+}
+template <typename T, typename U, typename = typename std::enable_if<!std::is_pointer<U>::value>::type>
+inline void asc_dump(U &input, uint32_t desc, uint32_t dump_size)
+{
+    asc_dump_reg<T>(input, desc, dump_size);
+}
 /* asc_dump(p, ...): the buffer the address lies in (this core's UB or L1,
  * else GM). */
 template <typename T> inline void asc_dump(T *input, uint32_t desc, uint32_t dump_size)
