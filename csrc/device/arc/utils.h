@@ -145,6 +145,66 @@ using std::tuple_size;
 using std::tuple_size_v;
 using std::make_tuple;
 using std::get;
+/* The rest of the Utils API's type traits (CPP标准库/类型特性), with their
+ * _t/_v forms. */
+using std::is_void;
+using std::is_void_v;
+using std::is_array;
+using std::is_array_v;
+using std::is_const;
+using std::is_const_v;
+using std::is_pointer;
+using std::is_pointer_v;
+using std::is_reference;
+using std::is_reference_v;
+using std::remove_const;
+using std::remove_const_t;
+using std::remove_volatile;
+using std::remove_volatile_t;
+using std::remove_pointer;
+using std::remove_pointer_t;
+using std::add_const;
+using std::add_const_t;
+using std::add_volatile;
+using std::add_volatile_t;
+using std::add_cv;
+using std::add_cv_t;
+using std::add_pointer;
+using std::add_pointer_t;
+using std::add_lvalue_reference;
+using std::add_lvalue_reference_t;
+using std::add_rvalue_reference;
+using std::add_rvalue_reference_t;
+/* abs and sqrt (CPP标准库/数学函数): abs for int8/16/32/64 and float (the
+ * most negative integer stays itself, as two's complement negation wraps);
+ * sqrt for float and int64_t, whose root is truncated to an integer (a
+ * negative input, whose result the docs leave undefined, stops the kernel). */
+template <typename T> inline T abs(const T src)
+{
+    static_assert(std::is_same<T, int8_t>::value || std::is_same<T, int16_t>::value ||
+                      std::is_same<T, int32_t>::value || std::is_same<T, int64_t>::value ||
+                      std::is_same<T, float>::value,
+                  "AscendC::Std::abs: int8_t, int16_t, int32_t, int64_t or float");
+    if constexpr (std::is_same<T, float>::value) return __builtin_fabsf(src);
+    else {
+        using U = std::make_unsigned_t<T>;
+        return src < 0 ? (T)(U)(0u - (U)src) : src;
+    }
+}
+template <typename T> inline T sqrt(const T src)
+{
+    static_assert(std::is_same<T, float>::value || std::is_same<T, int64_t>::value,
+                  "AscendC::Std::sqrt: float or int64_t");
+    ARC_CHECK(!(src < 0), "AscendC::Std::sqrt", "the input %g is negative (the docs give it no result)",
+              (double)src);
+    if constexpr (std::is_same<T, float>::value) return __builtin_sqrtf(src);
+    else {
+        uint64_t x = (uint64_t)src, r = (uint64_t)__builtin_sqrt((double)x);
+        while (r * r > x) r--;                         /* exact floor of the root */
+        while ((r + 1) * (r + 1) <= x && r < 3037000499u) r++;
+        return (T)r;
+    }
+}
 /* remove_cvref (C++20's, which CANN's library offers in C++17 code) */
 template <typename T> struct remove_cvref { using type = std::remove_cv_t<std::remove_reference_t<T>>; };
 template <typename T> using remove_cvref_t = typename remove_cvref<T>::type;
