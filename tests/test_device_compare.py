@@ -4,6 +4,8 @@ tensor-scalar, level-0), GatherMask (fixed and tensor patterns) and Gather
 import numpy as np
 import pytest
 
+import ascendrtc as arc
+
 from helpers import dev
 
 MODES = {"LT": np.less, "GT": np.greater, "EQ": np.equal, "LE": np.less_equal, "GE": np.greater_equal,
@@ -57,7 +59,31 @@ def mod():
                             " c.SetValue(0, (int64_t)cnt);"))
     ks.append(dev.ub_kernel("gather", [("x", np.float32, 64), ("o", np.uint32, 64), ("z", np.float32, 64)],
                             "Gather(z, x, o, 0, 64);"))
+    # Gatherb: 2 repeats of 8 blocks of 16 uint16_t, dst blocks 2 apart, repeats 16 blocks apart
+    ks.append(dev.ub_kernel("gatherb", [("x", np.uint16, 512), ("o", np.uint32, 16), ("z", np.uint16, 1024)],
+                            "GatherRepeatParams rp{2, 16}; Gatherb(z, x, o, 2, rp);"))
     return dev.program(ks)
+
+
+def test_gatherb_moves_blocks_by_byte_offsets(mod):
+    # the Gatherb page's pseudo-code, in NumPy: block j of repeat i from byte
+    # offset o[8i + j] of x to dst block i * dstRepStride + j * dstBlkStride
+    x = np.arange(512, dtype=np.uint16)
+    o = (np.random.default_rng(3).permutation(32)[:16] * 32).astype(np.uint32)
+    z0 = np.full(1024, 0xBEEF, np.uint16)
+    _, _, z = dev.run(mod, "gatherb", [("x", np.uint16, 512), ("o", np.uint32, 16), ("z", np.uint16, 1024)],
+                      [x, o, z0])
+    want = z0.copy()
+    for i in range(2):
+        for j in range(8):
+            d = (i * 16 + j * 2) * 16
+            want[d:d + 16] = x[o[i * 8 + j] // 2:o[i * 8 + j] // 2 + 16]
+    np.testing.assert_array_equal(z, want)
+    o[5] = 48  # not a whole block
+    with pytest.raises(arc.LaunchError, match=r"Gatherb: offset 48 bytes \(block 5 of repeat 0\) is not 32-byte "
+                                              r"aligned"):
+        dev.run(mod, "gatherb", [("x", np.uint16, 512), ("o", np.uint32, 16), ("z", np.uint16, 1024)], [x, o, z0])
+        arc.synchronize()
 
 
 def fdata(dt, n, seed):

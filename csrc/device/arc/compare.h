@@ -420,6 +420,50 @@ inline void Gather(const LocalTensor<T> &dst, const LocalTensor<T> &src, const L
         Gather(d, src, o, srcBaseAddr, n);
     }
 }
+
+/* ---- Gatherb: 32-byte blocks of src to dst by byte offsets (the Gatherb
+ * page's pseudo-code): per repeat 8 blocks, block j of repeat i from
+ * src + offset[8i + j] to dst block i * dstRepStride + j * dstBlkStride
+ * (0 counts as 1).  The other fields are reserved (ignored, as the page
+ * says). ---- */
+struct GatherRepeatParams {
+    uint16_t dstBlkStride = 1;
+    uint16_t dstRepStride = 8;
+    uint8_t blockNumber = 8;
+    uint8_t src0BlkStride = 1;
+    uint8_t src1BlkStride = 1;
+    uint8_t src0RepStride = 8;
+    uint8_t src1RepStride = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+template <typename T>
+inline void Gatherb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint32_t> &offset,
+                    const uint8_t repeatTime, const GatherRepeatParams &repeatParams)
+{
+#if __NPU_ARCH__ == 2201
+    static_assert(__arc::is_same<T, uint16_t>::value || __arc::is_same<T, uint32_t>::value,
+                  "AscendC::Gatherb on dav-2201 takes uint16_t or uint32_t");
+#endif
+    const char *api = "AscendC::Gatherb";
+    if (repeatTime == 0) return; /* a NOP, as the page says for Atlas A2 */
+    const uint32_t blk = repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1, rep = repeatParams.dstRepStride;
+    const uint64_t last = ((uint64_t)(repeatTime - 1) * rep + 7u * blk) * 32u + 32u; /* dst bytes reached */
+    __arc::check_cnt(dst, (int64_t)(last / sizeof(T)), api, "dst");
+    __arc::check_cnt(offset, (int64_t)repeatTime * 8, api, "offset");
+    __arc::check_overlap(dst, (uint64_t)(last / sizeof(T)), offset, (uint64_t)repeatTime * 8, ARC_OVERLAP_NONE, api,
+                         "offset");
+    uint8_t *d = (uint8_t *)(void *)dst.addr_;
+    const uint8_t *s = (const uint8_t *)(const void *)src.addr_;
+    for (uint32_t i = 0; i < repeatTime; i++)
+        for (uint32_t j = 0; j < 8; j++) {
+            uint64_t o = offset.addr_[i * 8 + j];
+            ARC_CHECK(o % 32 == 0 && o + 32 <= src.cap_, api,
+                      "offset %llu bytes (block %u of repeat %u) is not 32-byte aligned or runs past src's %u bytes",
+                      (unsigned long long)o, j, i, src.cap_);
+            __builtin_memmove(d + ((uint64_t)i * rep + (uint64_t)j * blk) * 32u, s + o, 32);
+        }
+}
 } // namespace AscendC
 
 #endif /* ARC_COMPARE_H_ */
