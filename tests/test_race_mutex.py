@@ -32,3 +32,19 @@ def test_a_missing_lock_is_a_race(sync_in, sync_out, pipes):
 def test_a_mutex_id_past_31_is_refused():
     with pytest.raises(arc.LaunchError, match=r"AscendC::Mutex::Lock.*mutex_id 40 is out of range \[0, 31\]"):
         run(build(SYNC_IN="Mutex::Unlock<PIPE_MTE2>(0); Mutex::Lock<PIPE_V>(40);", SYNC_OUT=OUT))
+
+
+def test_alloc_mutex_id_orders_the_pipes_and_is_bounded():
+    # ids from AllocMutexID order the pipes like fixed ones; they are the
+    # lowest free of 0-27 (the write-back shows 0, 1, then 0 again after a
+    # release); a 29th, or releasing an id never taken, stops the kernel
+    sync_in = ("MutexID ma = AllocMutexID(), mb = AllocMutexID(); Mutex::Unlock<PIPE_MTE2>(ma);"
+               " Mutex::Lock<PIPE_V>(ma);")
+    sync_out = ("Mutex::Unlock<PIPE_V>(mb); Mutex::Lock<PIPE_MTE3>(mb); ReleaseMutexID(ma);"
+                " if (AllocMutexID() != 0 || mb != 1) __arc_trap(\"test\", \"ids %u %u\", (unsigned)ma, (unsigned)mb);")
+    x, z = run(build(SYNC_IN=sync_in, SYNC_OUT=sync_out))
+    np.testing.assert_array_equal(z, x + x)
+    with pytest.raises(arc.LaunchError, match=r"AllocMutexID: all 28 MutexIDs \(0-27\) are taken"):
+        run(build(SYNC_IN="for (int i = 0; i < 29; i++) AllocMutexID();" + IN, SYNC_OUT=OUT))
+    with pytest.raises(arc.LaunchError, match=r"ReleaseMutexID: MutexID 5 was not taken by AllocMutexID"):
+        run(build(SYNC_IN="ReleaseMutexID(5);" + IN, SYNC_OUT=OUT))

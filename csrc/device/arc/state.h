@@ -43,7 +43,8 @@ enum DevSlot {
     SLOT_MRGSORT_COUNTS = 49, /* GetMrgSortResult's four 16-bit counts */
     SLOT_AR = 50,         /* dav-3510's AR register: the bytes Reg::Squeeze<STORE_REG> kept */
     SLOT_LOOP = 51,       /* 6 slots: SetLoopModePara's registers, 3 per DataCopyMVType (arc/loop_mode.h) */
-    SLOT_END = 57
+    SLOT_MUTEX_ALLOC = 57, /* AllocMutexID's bitmap of ids 0-27 (arc/mutex.h) */
+    SLOT_END = 58
 };
 /* The top slots belong to the runtime (race log, cost, source site: core_abi.h);
  * every device-API slot is named above so none can land on theirs. */
