@@ -233,6 +233,24 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
             return;
         }
     }
+    /* Reads of one line in one state, each as wide as the last and one
+     * stride further on (a strided copy's rows: an ND2NZ tile is 128), are
+     * one record of pieces, as a loop's pattern is (sim_race_gm_pattern):
+     * the same bytes and clock, and one entry for the sweep to sort, not
+     * one per row.  Writes stay whole: their content sums are per record. */
+    gm_rec *p = a->n ? &a->r[a->n - 1] : NULL;
+    if (p && kind == ARC_GM_READ && p->kind == kind && p->pipe == pipe && p->phase == a->phase &&
+        p->seg == a->seg && p->snap == a->snap && p->vphase == vphase && p->api == api && p->site == site) {
+        uintptr_t w = p->step ? p->pw : p->hi - p->lo, last = p->hi - w;
+        if (hi - lo == w && lo > p->hi && (!p->step || lo - last == p->step)) {
+            if (!p->step) {
+                p->step = lo - last;
+                p->pw = w;
+            }
+            p->hi = hi;
+            return;
+        }
+    }
     gm_rec *r = push(a);
     if (!r) return;
     *r = (gm_rec){lo, hi, api, site, a->snap, a->phase, a->seg, a->id, vphase, vseg, (uint8_t)kind,
