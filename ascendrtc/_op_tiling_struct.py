@@ -52,7 +52,12 @@ class TilingStruct:
 
     def undecodable(self) -> Optional[str]:
         """None, or the first field whose bytes cannot be shown (``name
-        (type)``, nested fields dotted)."""
+        (type)``, nested fields dotted), or a name two fields share (a base
+        class's member hidden by one of the class's own)."""
+        names = [r[0] for r in self._rows]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            return f"{twice[0]} (two fields of this name)"
         for name, kind, typ, _, _, size, sub in self._rows:
             if sub is not None:
                 inner = sub.undecodable()

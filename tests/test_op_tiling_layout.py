@@ -167,3 +167,16 @@ def test_a_plain_struct_with_bit_fields_stays_raw_and_says_why():
                                 "lo (bit-field unsigned int)")
     with pytest.raises(ValueError, match=r"AxpyBits has a field .* lo \(bit-field unsigned int\); pass bytes"):
         t.replace(lo=1)
+
+
+def test_a_base_member_hidden_by_the_class_own_is_not_decoded_under_one_name():
+    f = plain_files()
+    f["op_kernel/axpy_struct_tiling.h"] = PLAIN_H.replace("struct AxpyBits {", "struct AxpyBits : AxpyBase {\n    uint16_t tag;")
+    f["op_host/axpy_struct.cpp"] = f["op_host/axpy_struct.cpp"].replace("b->lo = 5;", "b->tag = 5;")
+    f["op_kernel/axpy_struct_tiling.h"] = f["op_kernel/axpy_struct_tiling.h"].replace(
+        "    uint32_t lo : 4;\n    uint32_t hi : 28;\n", "")
+    op = arc.op_project(f)
+    x = np.ones(256, np.float32)
+    t = op.tiling(x, x, alpha=-1.0)
+    assert t.fields is None and t.unknown_struct.endswith("tag (two fields of this name)"), t.unknown_struct
+    assert t.data[2:4] == np.uint16(5).tobytes()   # the class's own tag, after the base's
