@@ -143,6 +143,7 @@
 #include "arc/reg_logic.h" /* Reg And/Or/Xor/Not, shifts */
 #include "arc/reg_fused.h" /* Reg Log/Log2/Log10, Axpy, MulAddDst, MulDstAdd, AbsSub */
 #include "arc/reg_addr.h" /* Reg AddrReg, the older DataCopy name */
+#include "arc/reg_unalign.h" /* Reg LoadUnAlign / StoreUnAlign runs (UnalignRegForLoad) */
 
 typedef uint8_t *GM_ADDR;
 

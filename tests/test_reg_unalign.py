@@ -1,0 +1,100 @@
+"""Reg runs of unaligned loads and stores (dav-3510, the LoadUnAlign and
+StoreUnAlign pages): LoadUnAlignPre then LoadUnAlign, one VL from any
+element-aligned UB address a load (post-update and AddrReg forms);
+StoreUnAlign writes a register's first postUpdateStride elements at dst
+and moves dst on; StoreUnAlignPost ends the run.  Against NumPy: runs of
+floats copied (plus one) between odd offsets, and per-VL sums stored 8 a
+time; a load from a block the UnalignRegForLoad does not hold is refused."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// mode 0: n VL runs from x + in to o + at, each +1, loads and stores post-update by VL;
+// 1: the same with the loads through an AddrReg; 2: 8 floats stored per VL (a stride under VL);
+// 3: the second load skips a VL without LoadUnAlignPre (refused).
+__simd_vf__ inline void run_vf(__ubuf__ float *o, __ubuf__ float *x, uint32_t n, uint32_t mode)
+{
+    Reg::RegTensor<float> a, b;
+    Reg::UnalignRegForLoad ul;
+    Reg::UnalignRegForStore us;
+    Reg::MaskReg all = Reg::CreateMask<float, Reg::MaskPattern::ALL>();
+    uint32_t stride = mode == 2 ? 8 : 64;
+    if (mode == 1) {
+        Reg::AddrReg z = Reg::CreateAddrReg<float>(0, 64);
+        Reg::LoadUnAlignPre(ul, x, z);
+    } else {
+        Reg::LoadUnAlignPre(ul, x);
+    }
+    for (uint16_t i = 0; i < n; i++) {
+        if (mode == 1) {
+            Reg::AddrReg ar = Reg::CreateAddrReg<float>(i, 64);
+            Reg::LoadUnAlign(a, ul, x, ar, 0);
+        } else {
+            Reg::LoadUnAlign(a, ul, x, mode == 3 && i == 0 ? 128u : 64u);
+        }
+        Reg::Adds(b, a, 1.0f, all);
+        Reg::StoreUnAlign(o, b, us, stride);
+    }
+    Reg::StoreUnAlignPost(o, us, 0);
+}
+
+__global__ __vector__ void unalign(GM_ADDR x, GM_ADDR out, uint32_t in, uint32_t at, uint32_t n, uint32_t mode)
+{
+    AscendC::InitSocState();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<float> lx = buf.GetWithOffset<float>(512, 0), lo = buf.GetWithOffset<float>(512, 2048);
+    GlobalTensor<float> gx, go;
+    gx.SetGlobalBuffer((__gm__ float *)x, 512);
+    go.SetGlobalBuffer((__gm__ float *)out, 512);
+    DataCopy(lx, gx, 512);
+    DataCopy(lo, go, 512);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    asc_vf_call<run_vf>((__ubuf__ float *)lo.GetPhyAddr() + at, (__ubuf__ float *)lx.GetPhyAddr() + in, n, mode);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(go, lo, 512);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def kern():
+    return arc.Program(SRC, "unalign.asc").compile(["--npu-arch=dav-3510"]).load().get_kernel("unalign")
+
+
+def run(kern, inp, at, n, mode):
+    x = np.arange(512, dtype=np.float32) * 0.25 - 20
+    out = np.full(512, -9.0, np.float32)
+    kern[1](x, out, *(np.uint32(v) for v in (inp, at, n, mode)))
+    arc.synchronize()
+    return x, out
+
+
+@pytest.mark.parametrize("inp,at,n,mode", [(1, 3, 3, 0), (5, 0, 2, 0), (0, 8, 4, 0), (7, 1, 3, 1)])
+def test_unaligned_runs(kern, inp, at, n, mode):
+    x, out = run(kern, inp, at, n, mode)
+    want = np.full(512, -9.0, np.float32)
+    want[at:at + 64 * n] = x[inp:inp + 64 * n] + 1
+    np.testing.assert_array_equal(out, want)
+
+
+def test_store_stride_under_vl(kern):
+    x, out = run(kern, 3, 5, 4, 2)
+    want = np.full(512, -9.0, np.float32)
+    for i in range(4):                       # each register's first 8 floats, 8 apart
+        want[5 + 8 * i:5 + 8 * i + 8] = x[3 + 64 * i:3 + 64 * i + 8] + 1
+    np.testing.assert_array_equal(out, want)
+
+
+def test_load_outside_the_cached_block_is_refused(kern):
+    with pytest.raises(arc.LaunchError, match="LoadUnAlign: srcAddr .* is not in the 32-byte block the "
+                                              "UnalignRegForLoad holds"):
+        run(kern, 1, 0, 2, 3)
