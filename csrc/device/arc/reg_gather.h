@@ -9,7 +9,11 @@
  *   selecting blocks.
  * Unselected lanes and blocks are 0, and read nothing: the UB check covers
  * the bytes the selected ones read (32-byte aligned base, the UB's end),
- * on PIPE_V for the race check. */
+ * on PIPE_V for the race check.
+ *   Scatter(base, src, index, mask) = asc_scatter: base[index[i]] = src[i]
+ *   for the selected lanes (16- and 32-bit elements, the index as wide; the
+ *   pages' b8 and b64 forms are refused at compile time); two selected
+ *   lanes with one index keep an unknown one of them (the pages): refused. */
 #ifndef ARC_REG_GATHER_H_
 #define ARC_REG_GATHER_H_
 
@@ -66,11 +70,38 @@ inline void gather_blocks(vreg<T> &d, const T *base, const vreg<I> &idx, const v
         if (on<uint32_t>(m, b)) ub_read((char *)r.v + 32 * b, (const char *)base + idx.v[b], 32);
     d = r;
 }
+template <class T, class I>
+inline void scatter_ub(T *base, const vreg<T> &s, const vreg<I> &idx, const vmask &m, const char *api)
+{
+    static_assert((sizeof(T) == 2 || sizeof(T) == 4) && sizeof(I) == sizeof(T),
+                  "Scatter (asc_scatter): 16- or 32-bit elements with an index as wide are simulated");
+    constexpr uint32_t N = vreg<T>::N;
+    uint64_t hi = 0;
+    bool any = false;
+    for (uint32_t i = 0; i < N; i++)
+        if (on<T>(m, i)) {
+            any = true;
+            hi = (uint64_t)idx.v[i] + 1 > hi ? (uint64_t)idx.v[i] + 1 : hi;
+            for (uint32_t j = 0; j < i; j++)
+                ARC_CHECK(!on<T>(m, j) || idx.v[j] != idx.v[i], api,
+                          "lanes %u and %u both scatter to index %llu: the NPU keeps an unspecified one", j, i,
+                          (unsigned long long)idx.v[i]);
+        }
+    ub_operand(base, any ? hi * sizeof(T) : 0, 32, 1 | ARC_RACE_SPARSE, api, "dst");
+    if (race_on()) __arc_race_reg_use(sizeof(s.v), api);
+    for (uint32_t i = 0; i < N; i++)
+        if (on<T>(m, i)) ub_write(base + idx.v[i], &s.v[i], sizeof(T));
+}
 } // namespace reg
 } // namespace __arc
 
 namespace AscendC {
 namespace Reg {
+template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
+inline void Scatter(__ubuf__ T *baseAddr, S &srcReg, V &index, MaskReg &mask)
+{
+    __arc::reg::scatter_ub((typename detail::elem_of<S>::type *)baseAddr, srcReg, index, mask, "AscendC::Reg::Scatter");
+}
 template <typename T = DefaultType, typename U = DefaultType, typename S, typename V>
 inline void Gather(S &dstReg, S &srcReg, V &indexReg)
 {
@@ -99,6 +130,11 @@ template <class TD, class TS, class I>
 inline void asc_gather(__arc::reg::vreg<TD> &dst, __ubuf__ TS *src, __arc::reg::vreg<I> index, __arc::reg::vmask mask)
 {
     __arc::reg::gather_ub(dst, src, index, mask, "asc_gather");
+}
+template <class T, class I>
+inline void asc_scatter(__ubuf__ T *dst, __arc::reg::vreg<T> src, __arc::reg::vreg<I> index, __arc::reg::vmask mask)
+{
+    __arc::reg::scatter_ub(dst, src, index, mask, "asc_scatter");
 }
 template <class T>
 inline void asc_gather_datablock(__arc::reg::vreg<T> &dst, __ubuf__ T *src, __arc::reg::vreg<uint32_t> index,
