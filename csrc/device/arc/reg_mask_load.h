@@ -5,7 +5,10 @@
  * DIST_NORM reads VL/8 bytes as the register's bits (bit k: byte lane k);
  * DIST_US reads VL/16 bytes and repeats each bit twice; DIST_DS reads VL/4
  * bytes and keeps every other bit.  Each read is checked for its alignment
- * (VL/8, VL/16, min(32, VL/4) bytes) and the UB's end, on PIPE_V. */
+ * (VL/8, VL/16, min(32, VL/4) bytes) and the UB's end, on PIPE_V.
+ * Reg::StoreAlign(dst, MaskReg&) (plain, post-update by bytes, AddrReg)
+ * is the store (its page): DIST_NORM writes the VL/8 bytes, DIST_PACK
+ * keeps every other bit, VL/16 bytes (aligned to what it writes). */
 #ifndef ARC_REG_MASK_LOAD_H_
 #define ARC_REG_MASK_LOAD_H_
 
@@ -30,15 +33,44 @@ inline void load_mask(vmask &m, const void *src, int dist, const char *api)
     }
     m = r;
 }
+inline void store_mask(void *dst, const vmask &m, bool pack, const char *api)
+{
+    constexpr uint32_t B = sizeof(vmask::b); /* VL / 8 */
+    const uint32_t bytes = pack ? B / 2 : B;
+    ub_operand(dst, bytes, bytes, 1, api, "dst");
+    uint8_t out[B] = {};
+    for (uint32_t k = 0; k < 8 * bytes; k++) {
+        uint32_t from = pack ? 2 * k : k;
+        if ((m.b[from >> 3] >> (from & 7)) & 1u) out[k >> 3] |= (uint8_t)(1u << (k & 7));
+    }
+    ub_write(dst, out, bytes);
+}
 } // namespace reg
 } // namespace __arc
 
 namespace AscendC {
 namespace Reg {
-enum class MaskDist { DIST_NORM, DIST_US, DIST_DS };
+enum class MaskDist { DIST_NORM, DIST_US, DIST_DS, DIST_PACK };
+
+template <typename T, MaskDist dist = MaskDist::DIST_NORM> inline void StoreAlign(__ubuf__ T *dstAddr, MaskReg &mask)
+{
+    static_assert(dist == MaskDist::DIST_NORM || dist == MaskDist::DIST_PACK,
+                  "AscendC::Reg::StoreAlign(MaskReg): DIST_NORM or DIST_PACK");
+    __arc::reg::store_mask(dstAddr, mask, dist == MaskDist::DIST_PACK, "AscendC::Reg::StoreAlign(MaskReg)");
+}
+/* The post-update form: dstAddr advances by `offset` bytes. */
+template <typename T, PostLiteral postMode, MaskDist dist = MaskDist::DIST_NORM>
+inline void StoreAlign(__ubuf__ T *&dstAddr, MaskReg &mask, int32_t offset)
+{
+    static_assert(postMode == PostLiteral::POST_MODE_UPDATE,
+                  "AscendC::Reg::StoreAlign(MaskReg): the post-update form takes POST_MODE_UPDATE");
+    StoreAlign<T, dist>(dstAddr, mask);
+    dstAddr = (__ubuf__ T *)((__ubuf__ char *)dstAddr + offset);
+}
 
 template <typename T, MaskDist dist = MaskDist::DIST_NORM> inline void LoadAlign(MaskReg &mask, __ubuf__ T *srcAddr)
 {
+    static_assert(dist != MaskDist::DIST_PACK, "AscendC::Reg::LoadAlign(MaskReg): DIST_PACK is a store's");
     __arc::reg::load_mask(mask, srcAddr, (int)dist, "AscendC::Reg::LoadAlign(MaskReg)");
 }
 /* The post-update form: srcAddr advances by `offset` bytes. */
@@ -47,6 +79,7 @@ inline void LoadAlign(MaskReg &mask, __ubuf__ T *&srcAddr, int32_t offset)
 {
     static_assert(postMode == PostLiteral::POST_MODE_UPDATE,
                   "AscendC::Reg::LoadAlign(MaskReg): the post-update form takes POST_MODE_UPDATE");
+    static_assert(dist != MaskDist::DIST_PACK, "AscendC::Reg::LoadAlign(MaskReg): DIST_PACK is a store's");
     __arc::reg::load_mask(mask, srcAddr, (int)dist, "AscendC::Reg::LoadAlign(MaskReg)");
     srcAddr = (__ubuf__ T *)((__ubuf__ char *)srcAddr + offset);
 }

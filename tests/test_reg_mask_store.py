@@ -1,0 +1,66 @@
+"""Reg::StoreAlign(dst, MaskReg) (dav-3510, the MaskReg StoreAlign page):
+DIST_NORM writes the register's VL/8 bytes (bit k: byte lane k), DIST_PACK
+keeps every other bit in VL/16 bytes; the post-update form moves dst on by
+its offset in bytes; a LoadAlign of the stored bytes gives the mask back.
+Against NumPy's bit packing of UpdateMask<float>(n): a b32 element owns 4
+bits of which only the lowest is valid (the MaskReg page), so the valid
+bits are compared (the simulator holds the others 0)."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+
+SRC = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// o (UB, 128 bytes): NORM at 0, PACK at 32 (post-update by 32 bytes), then NORM again
+// at 64 of the mask loaded back from 0.
+__simd_vf__ inline void mask_vf(__ubuf__ uint8_t *o, uint32_t n)
+{
+    Reg::MaskReg m = Reg::UpdateMask<float>(n), back;
+    Reg::StoreAlign(o, m);
+    __ubuf__ uint8_t *p = o + 32;
+    Reg::StoreAlign<uint8_t, Reg::PostLiteral::POST_MODE_UPDATE, Reg::MaskDist::DIST_PACK>(p, m, 32);
+    Reg::LoadAlign(back, o);
+    Reg::StoreAlign(p, back);
+}
+__global__ __vector__ void mask_store(GM_ADDR out, uint32_t n)
+{
+    AscendC::InitSocState();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256);
+    LocalTensor<uint8_t> lo = buf.Get<uint8_t>();
+    GlobalTensor<uint8_t> go;
+    go.SetGlobalBuffer((__gm__ uint8_t *)out, 128);
+    Duplicate(lo, (uint8_t)0xAB, 128);
+    PipeBarrier<PIPE_V>();
+    asc_vf_call<mask_vf>((__ubuf__ uint8_t *)lo.GetPhyAddr(), n);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(go, lo, 128);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def kern():
+    return arc.Program(SRC, "mask_store.asc").compile(["--npu-arch=dav-3510"]).load().get_kernel("mask_store")
+
+
+@pytest.mark.parametrize("n", [0, 5, 33, 64])
+def test_mask_store_norm_and_pack(kern, n):
+    out = np.zeros(128, np.uint8)
+    kern[1](out, np.uint32(n))
+    arc.synchronize()
+    bits = np.zeros(256, np.uint8)
+    bits[:4 * n:4] = 1                                 # the lowest bit of each of n floats' 4
+    valid = np.zeros(256, np.uint8)
+    valid[::4] = 1
+    norm, vnorm = (np.packbits(b, bitorder="little") for b in (bits, valid))
+    pack, vpack = (np.packbits(b[::2], bitorder="little") for b in (bits, valid))
+    got = (out[:32], out[32:48], out[64:96])
+    for g, w, v in zip(got, (norm, pack, norm), (vnorm, vpack, vnorm)):
+        np.testing.assert_array_equal(g & v, w)
+    assert (out[48:64] == 0xAB).all() and (out[96:] == 0xAB).all()   # untouched
