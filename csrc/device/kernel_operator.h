@@ -144,6 +144,7 @@
 #include "arc/reg_fused.h" /* Reg Log/Log2/Log10, Axpy, MulAddDst, MulDstAdd, AbsSub */
 #include "arc/reg_addr.h" /* Reg AddrReg, the older DataCopy name */
 #include "arc/reg_unalign.h" /* Reg LoadUnAlign / StoreUnAlign runs (UnalignRegForLoad) */
+#include "arc/reg_blockcopy.h" /* Reg DataBlock-strided LoadAlign / StoreAlign (DATA_BLOCK_COPY) */
 
 typedef uint8_t *GM_ADDR;
 
