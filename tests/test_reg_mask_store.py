@@ -4,7 +4,10 @@ keeps every other bit in VL/16 bytes; the post-update form moves dst on by
 its offset in bytes; a LoadAlign of the stored bytes gives the mask back.
 Against NumPy's bit packing of UpdateMask<float>(n): a b32 element owns 4
 bits of which only the lowest is valid (the MaskReg page), so the valid
-bits are compared (the simulator holds the others 0)."""
+bits are compared (the simulator holds the others 0).
+Reg::MaskGenWithRegTensor<T, offset>: data block `offset` of a register
+(16 bytes for b16, 8 for b32), each bit broadcast to 2 (4) mask bits,
+stored with StoreAlign against NumPy's bit repeat."""
 import numpy as np
 import pytest
 
@@ -41,12 +44,49 @@ __global__ __vector__ void mask_store(GM_ADDR out, uint32_t n)
     WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(go, lo, 128);
 }
+
+// r: 256 bytes at UB 0; the masks of block 5 as b16 and block 3 as b32 stored at UB 256 and 288.
+__simd_vf__ inline void gen_vf(__ubuf__ uint8_t *u)
+{
+    Reg::RegTensor<half> h;
+    Reg::RegTensor<float> f;
+    Reg::MaskReg m16, m32;
+    Reg::LoadAlign(h, (__ubuf__ half *)u);
+    Reg::LoadAlign(f, (__ubuf__ float *)u);
+    Reg::MaskGenWithRegTensor<half, 5>(m16, h);
+    Reg::MaskGenWithRegTensor<float, 3>(m32, f);
+    Reg::StoreAlign(u + 256, m16);
+    Reg::StoreAlign(u + 288, m32);
+}
+__global__ __vector__ void mask_gen(GM_ADDR r, GM_ADDR out)
+{
+    AscendC::InitSocState();
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 512);
+    LocalTensor<uint8_t> lu = buf.Get<uint8_t>();
+    GlobalTensor<uint8_t> gr, go;
+    gr.SetGlobalBuffer((__gm__ uint8_t *)r, 256);
+    go.SetGlobalBuffer((__gm__ uint8_t *)out, 64);
+    DataCopy(lu, gr, 256);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    asc_vf_call<gen_vf>((__ubuf__ uint8_t *)lu.GetPhyAddr());
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(go, lu[256], 64);
+}
 """
 
 
 @pytest.fixture(scope="module")
-def kern():
-    return arc.Program(SRC, "mask_store.asc").compile(["--npu-arch=dav-3510"]).load().get_kernel("mask_store")
+def mod():
+    return arc.Program(SRC, "mask_store.asc").compile(["--npu-arch=dav-3510"]).load()
+
+
+@pytest.fixture(scope="module")
+def kern(mod):
+    return mod.get_kernel("mask_store")
 
 
 @pytest.mark.parametrize("n", [0, 5, 33, 64])
@@ -64,3 +104,15 @@ def test_mask_store_norm_and_pack(kern, n):
     for g, w, v in zip(got, (norm, pack, norm), (vnorm, vpack, vnorm)):
         np.testing.assert_array_equal(g & v, w)
     assert (out[48:64] == 0xAB).all() and (out[96:] == 0xAB).all()   # untouched
+
+
+def test_mask_gen_with_reg_tensor(mod):
+    r = np.random.default_rng(11).integers(0, 256, 256).astype(np.uint8)
+    out = np.zeros(64, np.uint8)
+    mod.get_kernel("mask_gen")[1](r, out)
+    arc.synchronize()
+    bits = np.unpackbits(r, bitorder="little")
+    want16 = np.packbits(np.repeat(bits[5 * 128:6 * 128], 2), bitorder="little")
+    want32 = np.packbits(np.repeat(bits[3 * 64:4 * 64], 4), bitorder="little")
+    np.testing.assert_array_equal(out[:32], want16)
+    np.testing.assert_array_equal(out[32:], want32)

@@ -4,7 +4,8 @@ element-aligned UB address a load (post-update and AddrReg forms);
 StoreUnAlign writes a register's first postUpdateStride elements at dst
 and moves dst on; StoreUnAlignPost ends the run.  Against NumPy: runs of
 floats copied (plus one) between odd offsets, and per-VL sums stored 8 a
-time; a load from a block the UnalignRegForLoad does not hold is refused."""
+time; post-update loads 8 floats apart; a plain load from a block the
+UnalignRegForLoad does not hold is refused."""
 import numpy as np
 import pytest
 
@@ -16,14 +17,15 @@ using namespace AscendC;
 
 // mode 0: n VL runs from x + in to o + at, each +1, loads and stores post-update by VL;
 // 1: the same with the loads through an AddrReg; 2: 8 floats stored per VL (a stride under VL);
-// 3: the second load skips a VL without LoadUnAlignPre (refused).
+// 3: plain loads at x, then x + 128 floats, without LoadUnAlignPre (refused); 4: post-update loads
+// and stores by 8 floats (a stride under VL: the post-update form caches the updated address's block).
 __simd_vf__ inline void run_vf(__ubuf__ float *o, __ubuf__ float *x, uint32_t n, uint32_t mode)
 {
     Reg::RegTensor<float> a, b;
     Reg::UnalignRegForLoad ul;
     Reg::UnalignRegForStore us;
     Reg::MaskReg all = Reg::CreateMask<float, Reg::MaskPattern::ALL>();
-    uint32_t stride = mode == 2 ? 8 : 64;
+    uint32_t stride = mode == 2 || mode == 4 ? 8 : 64;
     if (mode == 1) {
         Reg::AddrReg z = Reg::CreateAddrReg<float>(0, 64);
         Reg::LoadUnAlignPre(ul, x, z);
@@ -34,8 +36,10 @@ __simd_vf__ inline void run_vf(__ubuf__ float *o, __ubuf__ float *x, uint32_t n,
         if (mode == 1) {
             Reg::AddrReg ar = Reg::CreateAddrReg<float>(i, 64);
             Reg::LoadUnAlign(a, ul, x, ar, 0);
+        } else if (mode == 3) {
+            Reg::LoadUnAlign(a, ul, x + 128 * i);
         } else {
-            Reg::LoadUnAlign(a, ul, x, mode == 3 && i == 0 ? 128u : 64u);
+            Reg::LoadUnAlign(a, ul, x, mode == 4 ? 8u : 64u);
         }
         Reg::Adds(b, a, 1.0f, all);
         Reg::StoreUnAlign(o, b, us, stride);
@@ -91,6 +95,13 @@ def test_store_stride_under_vl(kern):
     want = np.full(512, -9.0, np.float32)
     for i in range(4):                       # each register's first 8 floats, 8 apart
         want[5 + 8 * i:5 + 8 * i + 8] = x[3 + 64 * i:3 + 64 * i + 8] + 1
+    np.testing.assert_array_equal(out, want)
+
+
+def test_post_update_runs_under_vl(kern):
+    x, out = run(kern, 3, 1, 6, 4)
+    want = np.full(512, -9.0, np.float32)
+    want[1:1 + 48] = x[3:3 + 48] + 1             # 6 loads and stores of 8 floats each, one run
     np.testing.assert_array_equal(out, want)
 
 

@@ -52,6 +52,20 @@ namespace AscendC {
 namespace Reg {
 enum class MaskDist { DIST_NORM, DIST_US, DIST_DS, DIST_PACK };
 
+template <typename T = DefaultType, int16_t offset, typename U> inline void MaskGenWithRegTensor(MaskReg &dst, U &srcReg)
+{
+    using E = typename detail::elem_of<U>::type;
+    static_assert(sizeof(E) == 2 || sizeof(E) == 4, "AscendC::Reg::MaskGenWithRegTensor: b16 or b32 elements");
+    constexpr uint32_t w = sizeof(E), blk = 32 / w; /* bits per element's mask; block bytes */
+    static_assert(offset >= 0 && offset < (int)(256 / blk), "AscendC::Reg::MaskGenWithRegTensor: offset out of range");
+    const uint8_t *in = (const uint8_t *)srcReg.v + offset * blk;
+    MaskReg r{};
+    for (uint32_t k = 0; k < 256; k++) {
+        uint32_t j = k / w;
+        if ((in[j >> 3] >> (j & 7)) & 1u) r.b[k >> 3] |= (uint8_t)(1u << (k & 7));
+    }
+    dst = r;
+}
 template <typename T, MaskDist dist = MaskDist::DIST_NORM> inline void StoreAlign(__ubuf__ T *dstAddr, MaskReg &mask)
 {
     static_assert(dist == MaskDist::DIST_NORM || dist == MaskDist::DIST_PACK,

@@ -4,8 +4,10 @@
  *   LoadUnAlign(dst, ureg, src) (also post-update: src += stride elements
  *   after; and src + an AddrReg's offset) joins that block's bytes from src
  *   on with the aligned bytes after it: one VL from src, any element-aligned
- *   address; the block src + VL is in is cached for the next load.  A load
- *   whose src is not in the cached block would join stale bytes: refused.
+ *   address; the block src + VL is in is cached for the next load (the
+ *   post-update form caches the block of the updated src, whatever the
+ *   stride: asc-devkit's reg_move steps 8 bytes a load).  A load whose src
+ *   is not in the cached block would join stale bytes: refused.
  *   StoreUnAlign(dst, reg, ureg, stride) (post-update): the register's first
  *   `stride` elements at dst, then dst += stride.  The NPU keeps a partial
  *   last block in the UnalignRegForStore until the next store or
@@ -72,6 +74,7 @@ inline void LoadUnAlign(U &dstReg, UnalignRegForLoad &ureg, __ubuf__ T *&srcAddr
     using E = typename detail::elem_of<U>::type;
     detail::unalign_load(dstReg, ureg, (const E *)srcAddr, "AscendC::Reg::LoadUnAlign");
     srcAddr += postUpdateStride;
+    ureg.block = (uintptr_t)srcAddr & ~(uintptr_t)31;
 }
 template <typename T = DefaultType, typename U>
 inline void LoadUnAlign(U &dstReg, UnalignRegForLoad &ureg, __ubuf__ T *&srcAddr, AddrReg &areg, uint32_t inc)
