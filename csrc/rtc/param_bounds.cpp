@@ -32,16 +32,31 @@ using namespace llvm;
 
 namespace arc_rtc {
 
-std::vector<long long> pointer_offsets(const GlobalVariable *kdesc)
+namespace {
+// The descriptor's words, null when it is none.
+const ConstantDataArray *kdesc_words(const GlobalVariable *kdesc)
 {
-    std::vector<long long> offs;
     if (!kdesc || !kdesc->hasInitializer())
-        return offs;
+        return nullptr;
     const Constant *c = kdesc->getInitializer();
     if (auto *cs = dyn_cast<ConstantStruct>(c))
         c = cs->getOperand(0);
     auto *a = dyn_cast<ConstantDataArray>(c);
-    if (!a || a->getNumElements() < 2)
+    return a && a->getNumElements() >= 2 ? a : nullptr;
+}
+} // namespace
+
+unsigned kdesc_args_size(const GlobalVariable *kdesc)
+{
+    const ConstantDataArray *a = kdesc_words(kdesc);
+    return a ? (unsigned)a->getElementAsInteger(1) : 0;
+}
+
+std::vector<long long> pointer_offsets(const GlobalVariable *kdesc)
+{
+    std::vector<long long> offs;
+    const ConstantDataArray *a = kdesc_words(kdesc);
+    if (!a)
         return offs;
     uint64_t n = a->getElementAsInteger(0);
     for (uint64_t i = 0; i < n && 5 + 4 * i < a->getNumElements(); i++)

@@ -10,6 +10,11 @@
 
 namespace arc_rtc {
 
+// The bytes of a kernel's packed arguments, from its descriptor
+// ({n, args_size, then offset, size, align, kind per parameter},
+// arc/entry.h); 0 when kdesc is none.
+unsigned kdesc_args_size(const llvm::GlobalVariable *kdesc);
+
 // Each parameter's offset in the packed arguments when it is a pointer
 // (the first ARC_GM_PARAMS), else -1, read from a kernel's descriptor
 // ({n, args_size, then offset, size, align, kind per parameter},

@@ -53,6 +53,7 @@
 
 #include "../device/arc/simt_abi.h"
 
+#include "param_bounds.h"
 #include "simt_gmcheck.h"
 #include "simt_guard.h"
 #include "simt_prepare.h"
@@ -130,18 +131,6 @@ struct Fission : PassInfoMixin<Fission> {
     }
 
     static std::string demangled(const Function *f) { return f->getName().str(); }
-
-    static unsigned kdesc_args_size(const GlobalVariable *g)
-    {
-        if (!g || !g->hasInitializer())
-            return 0;
-        const Constant *c = g->getInitializer();
-        if (auto *cs = dyn_cast<ConstantStruct>(c))
-            c = cs->getOperand(0);
-        if (auto *a = dyn_cast<ConstantDataArray>(c))
-            return a->getNumElements() > 1 ? (unsigned)a->getElementAsInteger(1) : 0;
-        return 0;
-    }
 
     // __launch_bounds__(n) of the kernel kfn holds: 0 when none.
     static long long launch_bounds(Module &m, const GlobalVariable *kfn)
@@ -502,6 +491,11 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
                 ConstantFoldTerminator(&bb, true);
         }
         removeUnreachableBlocks(*run);
+        if (checked && !simt_ub_checked(*run)) { // the region has no shared-UB access: the same as run_s
+            run->eraseFromParent();
+            runcs.push_back(runs[s]);
+            continue;
+        }
         (checked ? runcs : runs).push_back(run);
         mine.insert(run);
     }

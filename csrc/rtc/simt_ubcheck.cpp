@@ -32,6 +32,9 @@ namespace arc_rtc {
 namespace simt_detail {
 namespace {
 
+// The runtime's side of a check; every checked access may call it.
+const char *const kSlow = "__arc_simt_ub_race";
+
 struct UbAccess {
     Instruction *in;
     Value *ptr, *bytes; // bytes: i64
@@ -107,7 +110,7 @@ unsigned simt_ub_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *chk
                               eb.CreateOr(tid1, eb.getInt64(0xfull << ARC_UBSH_MASK_SHIFT)));
     uint64_t emask = ~0ull << ARC_UBSH_EPOCH_SHIFT, tmask = (1ull << ARC_UBSH_MASK_SHIFT) - 1;
     FunctionCallee slow = m.getOrInsertFunction(
-        "__arc_simt_ub_race", FunctionType::get(Type::getVoidTy(C), {ptr, ptr, i64, i32, i32, i32}, false));
+        kSlow, FunctionType::get(Type::getVoidTy(C), {ptr, ptr, i64, i32, i32, i32}, false));
 
     unsigned n = 0;
     for (UbAccess &a : acc) {
@@ -156,6 +159,14 @@ unsigned simt_ub_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *chk
         call_slow(ob);
     }
     return n;
+}
+
+bool simt_ub_checked(const Function &f)
+{
+    for (const Instruction &I : instructions(f))
+        if (auto *c = dyn_cast<CallInst>(&I); c && c->getCalledFunction() && c->getCalledFunction()->getName() == kSlow)
+            return true;
+    return false;
 }
 
 } // namespace simt_detail

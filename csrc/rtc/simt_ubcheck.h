@@ -23,6 +23,11 @@ unsigned simt_ub_instrument(llvm::Function &f, llvm::IRBuilder<> &eb, llvm::Valu
                             std::vector<std::string> &sites, const char *device_root, const char *const *strip,
                             int nstrip);
 
+// Whether run function f (after its region was picked) still checks a
+// shared-UB access: a checked run function that does not is the unchecked
+// one's twin, left out (compile time).
+bool simt_ub_checked(const llvm::Function &f);
+
 } // namespace simt_detail
 } // namespace arc_rtc
 
