@@ -93,31 +93,12 @@ int param_of(const Value *p, const Value *args, const Function *kfn, const std::
     return k;
 }
 
-namespace {
-
-// The user's own code: its innermost location is a line of a file outside
-// the device headers (which check their own accesses).
-bool users_code(const Instruction &in, StringRef device_root)
+std::vector<ParamAccess> param_accesses(Function &f, const Value *args, const Function *kfn,
+                                        const std::vector<long long> &offs,
+                                        const std::function<bool(const Instruction &)> &skip)
 {
-    const DILocation *loc = in.getDebugLoc().get();
-    return loc && loc->getLine() != 0 && !loc->getFilename().empty() && !loc->getFilename().starts_with(device_root);
-}
-
-struct Access {
-    Instruction *in;
-    Value *ptr;
-    uint64_t bytes;
-    unsigned param;
-    bool write;
-};
-
-unsigned check_function(Function &f, const Value *args, const Function *kfn, const std::vector<long long> &offs,
-                        const char *device_root, const char *const *strip, int nstrip,
-                        std::map<std::string, Constant *> &sites)
-{
-    Module &m = *f.getParent();
-    const DataLayout &DL = m.getDataLayout();
-    std::vector<Access> acc;
+    const DataLayout &DL = f.getParent()->getDataLayout();
+    std::vector<ParamAccess> acc;
     auto add = [&](Instruction *in, Value *p, Type *t, uint64_t bytes, bool write) {
         if (t) {
             TypeSize s = DL.getTypeStoreSize(t);
@@ -128,7 +109,7 @@ unsigned check_function(Function &f, const Value *args, const Function *kfn, con
             acc.push_back({in, p, bytes, (unsigned)k, write});
     };
     for (Instruction &I : instructions(f)) {
-        if (!users_code(I, device_root))
+        if (skip(I))
             continue;
         if (auto *l = dyn_cast<LoadInst>(&I))
             add(l, l->getPointerOperand(), l->getType(), 0, false);
@@ -141,12 +122,32 @@ unsigned check_function(Function &f, const Value *args, const Function *kfn, con
         else if (auto *mi = dyn_cast<MemIntrinsic>(&I)) {
             auto *len = dyn_cast<ConstantInt>(mi->getLength());
             if (!len)
-                continue; // a length known only at run time: the guard pages' (rt/acl/mem.c)
+                continue;
             if (auto *mt = dyn_cast<MemTransferInst>(mi))
                 add(mt, mt->getRawSource(), nullptr, len->getZExtValue(), false);
             add(mi, mi->getRawDest(), nullptr, len->getZExtValue(), true);
         }
     }
+    return acc;
+}
+
+namespace {
+
+// The user's own code: its innermost location is a line of a file outside
+// the device headers (which check their own accesses).
+bool users_code(const Instruction &in, StringRef device_root)
+{
+    const DILocation *loc = in.getDebugLoc().get();
+    return loc && loc->getLine() != 0 && !loc->getFilename().empty() && !loc->getFilename().starts_with(device_root);
+}
+
+unsigned check_function(Function &f, const Value *args, const Function *kfn, const std::vector<long long> &offs,
+                        const char *device_root, const char *const *strip, int nstrip,
+                        std::map<std::string, Constant *> &sites)
+{
+    Module &m = *f.getParent();
+    std::vector<ParamAccess> acc =
+        param_accesses(f, args, kfn, offs, [&](const Instruction &I) { return !users_code(I, device_root); });
     if (acc.empty())
         return 0;
     LLVMContext &C = m.getContext();
@@ -162,7 +163,7 @@ unsigned check_function(Function &f, const Value *args, const Function *kfn, con
     IRBuilder<> eb(&*f.getEntryBlock().getFirstInsertionPt());
     Value *tbl = eb.CreateCall(get, {}, "arc.gm");
     std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry
-    for (Access &a : acc) {
+    for (ParamAccess &a : acc) {
         auto it = bnd.find(a.param);
         if (it == bnd.end()) {
             Value *lo = eb.CreateLoad(i64, eb.CreateConstInBoundsGEP1_64(i64, tbl, 2 * a.param));

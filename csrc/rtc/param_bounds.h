@@ -6,6 +6,7 @@
 
 #include <llvm/IR/Module.h>
 
+#include <functional>
 #include <vector>
 
 namespace arc_rtc {
@@ -27,6 +28,23 @@ std::vector<long long> pointer_offsets(const llvm::GlobalVariable *kdesc);
 // `kfn` itself (null: none); -1 for any other origin, or several.
 int param_of(const llvm::Value *p, const llvm::Value *args, const llvm::Function *kfn,
              const std::vector<long long> &offs, const llvm::DataLayout &DL);
+
+// One GM access of a kernel's own code through pointer parameter `param`.
+struct ParamAccess {
+    llvm::Instruction *in;
+    llvm::Value *ptr;
+    uint64_t bytes;
+    unsigned param;
+    bool write;
+};
+
+// The loads, stores, atomics and constant-length memory intrinsics of f
+// (but those `skip` names) whose address is one pointer parameter's
+// (param_of), with the bytes each reaches; a run-time length is left to
+// the guard pages (rt/acl/mem.c).  Both checks' (here and SIMT threads').
+std::vector<ParamAccess> param_accesses(llvm::Function &f, const llvm::Value *args, const llvm::Function *kfn,
+                                        const std::vector<long long> &offs,
+                                        const std::function<bool(const llvm::Instruction &)> &skip);
 
 // In each SIMD kernel's entries and in the kernel function itself: before
 // each load, store, atomic or constant-length memory intrinsic of the

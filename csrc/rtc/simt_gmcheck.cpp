@@ -38,14 +38,6 @@ namespace {
 
 const char *const kOob = "__arc_simt_gm_oob";
 
-struct GmAccess {
-    Instruction *in;
-    Value *ptr;
-    uint64_t bytes;
-    unsigned param;
-    bool write;
-};
-
 // gm[k]'s lo and span, loaded from the block's context.
 std::pair<Value *, Value *> bounds(IRBuilder<> &b, Value *ctx, unsigned k)
 {
@@ -74,37 +66,10 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
     if (std::none_of(offs.begin(), offs.end(), [](long long o) { return o >= 0; }))
         return 0;
     Module &m = *f.getParent();
-    const DataLayout &DL = m.getDataLayout();
     LLVMContext &C = m.getContext();
     BasicBlock *entry = eb.GetInsertBlock();
-    std::vector<GmAccess> acc;
-    auto add = [&](Instruction *in, Value *p, Type *t, uint64_t bytes, bool write) {
-        if (t)
-            bytes = DL.getTypeStoreSize(t).getKnownMinValue();
-        int k = bytes ? param_of(p, args, nullptr, offs, DL) : -1;
-        if (k >= 0)
-            acc.push_back({in, p, bytes, (unsigned)k, write});
-    };
-    for (Instruction &I : instructions(f)) {
-        if (I.getParent() == entry)
-            continue;
-        if (auto *l = dyn_cast<LoadInst>(&I))
-            add(l, l->getPointerOperand(), l->getType(), 0, false);
-        else if (auto *s = dyn_cast<StoreInst>(&I))
-            add(s, s->getPointerOperand(), s->getValueOperand()->getType(), 0, true);
-        else if (auto *a = dyn_cast<AtomicRMWInst>(&I))
-            add(a, a->getPointerOperand(), a->getValOperand()->getType(), 0, true);
-        else if (auto *x2 = dyn_cast<AtomicCmpXchgInst>(&I))
-            add(x2, x2->getPointerOperand(), x2->getCompareOperand()->getType(), 0, true);
-        else if (auto *mi = dyn_cast<MemIntrinsic>(&I)) {
-            auto *len = dyn_cast<ConstantInt>(mi->getLength());
-            if (!len)
-                continue; // a length known only at run time: the guard pages' (rt/acl/mem.c)
-            if (auto *mt = dyn_cast<MemTransferInst>(mi))
-                add(mt, mt->getRawSource(), nullptr, len->getZExtValue(), false);
-            add(mi, mi->getRawDest(), nullptr, len->getZExtValue(), true);
-        }
-    }
+    std::vector<ParamAccess> acc =
+        param_accesses(f, args, nullptr, offs, [&](const Instruction &I) { return I.getParent() == entry; });
     if (acc.empty())
         return 0;
     Type *ptr = PointerType::get(C, 0), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
@@ -117,7 +82,7 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
     }
     std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry
     std::map<std::string, Constant *> sites;
-    for (GmAccess &a : acc) {
+    for (ParamAccess &a : acc) {
         auto it = bnd.find(a.param);
         if (it == bnd.end())
             it = bnd.emplace(a.param, bounds(eb, ctx, a.param)).first;
