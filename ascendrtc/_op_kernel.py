@@ -315,7 +315,7 @@ class OpKernel:
             label, kexpr = f"tiling key {key}", f"{key}ull"
             checks = (f"static_assert(::__arc_tpl::key_ok(__arc_tpl_decl, {kexpr}), \"tiling key {key} does not "
                       f"decode with the op's ASCENDC_TPL_ARGS_DECL (a value outside a declared list)\");\n"
-                      f"static_assert(__arc_tpl_selected(0, {kexpr}), \"tiling key {key} is not one of the op's "
+                      f"static_assert(__arc_tpl_selected(0, __arc_tpl_decl, {kexpr}), \"tiling key {key} is not one of the op's "
                       f"ASCENDC_TPL_SEL combinations\");\n")
         var = f"{tag}__tiling_key_{key}"
         kinds = _template_kinds(self.source, name.split("::")[-1])

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 from ._errors import OpProjectError
 
-__all__ = ["library_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
-           "library_units", "OP_ONLY", "build_rules", "host_sources", "dependency_files", "dependency_include_dirs",
-           "kernel_include_dirs"]
+__all__ = ["library_include_dirs", "cmake_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
+           "library_units", "OP_ONLY", "NO_OP", "no_op_reason", "build_rules", "host_sources", "dependency_files", "dependency_include_dirs",
+           "kernel_include_dirs", "all_dependencies"]
 
 # In host compile options, marks the next option as the op's alone: the
 # library units (opbase's sources, shared by every op) compile without it.
@@ -41,20 +41,73 @@ def read_dir(path: str) -> Dict[str, str]:
     return files
 
 
+NO_OP = "no Ascend C op here"  # how a directory without one is refused (tools/oplib_check.py counts these apart)
+_OP_ADD = re.compile(r"\bOP_ADD\s*\(")
+
+
+def no_op_reason(files: Mapping[str, str]) -> Optional[str]:
+    """Why a directory (its own files, not its DEPENDENCIES') holds no
+    Ascend C op, or None when it may: none of its op_host sources (but the
+    op-API ones) is an op definition (``OP_ADD``, a ``*_def`` source).  With
+    no ``op_kernel/`` either it is an op-API (aclnn) or graph-only directory
+    (ops-nn's AddMv, ops-math's Identity: InferShape only); with one, code
+    other ops of the library include (ops-math's random_common)."""
+    hosts = [p for p in files if p.startswith("op_host/") and p.endswith((".cpp", ".cc")) and not is_op_api(p)]
+    if any(_OP_ADD.search(files[p]) or re.search(r"_def[^/]*$", p) for p in hosts):
+        return None
+    kernel = any(p.startswith("op_kernel/") for p in files)
+    shown = ", ".join(sorted(p for p in files if p.endswith((".cpp", ".cc")) and
+                             p.split("/")[0] not in ("tests", "examples"))[:4]) or "none"
+    what = ("its op_kernel/ is code other ops include (no op of its own)" if kernel else
+            "it is an op-API (aclnn) or graph-only directory (no op_kernel/)")
+    return (f"{NO_OP}: no op definition (OP_ADD) among its op_host sources; {what}; "
+            f"its sources: {shown}")
+
+
 def library_include_dirs(path: str) -> List[str]:
-    """The host include directories an op library's tiling build adds for
-    the op directory ``path``: the library root (the nearest parent with
+    """The host include directories an op library's builds add for the op
+    directory ``path``: the library root (the nearest parent with
     ``common/inc`` and ``CMakeLists.txt``), its ``common/inc`` and
-    ``common/inc/op_host``.  Empty for a project outside any library."""
+    ``common/inc/op_host``, then the library's own directories its
+    ``cmake/variables.cmake`` lists for the tiling and the op-proto
+    (InferShape) builds (:func:`cmake_include_dirs`: ops-math's
+    ``common/inc/op_api``, ops-nn's ``matmul``), then the op's source
+    folders.  Empty for a project outside any library."""
     d = os.path.abspath(path)
     for _ in range(6):
         d = os.path.dirname(d)
         if os.path.isdir(os.path.join(d, "common", "inc")) and os.path.isfile(os.path.join(d, "CMakeLists.txt")):
-            return [d, os.path.join(d, "common", "inc"), os.path.join(d, "common", "inc", "op_host")] + \
-                   source_dirs(path)
+            out = [d, os.path.join(d, "common", "inc"), os.path.join(d, "common", "inc", "op_host")]
+            out += [x for x in cmake_include_dirs(d) if x not in out]
+            return out + source_dirs(path)
         if d == os.path.dirname(d):
             break
     return []
+
+
+_CMAKE_LISTS = ("OP_TILING_INCLUDE", "OP_PROTO_INCLUDE")  # the builds that compile op_host sources
+_CMAKE_SET = re.compile(r"set\(\s*(%s)\b([^)]*)\)" % "|".join(_CMAKE_LISTS))
+
+
+def cmake_include_dirs(root: str) -> List[str]:
+    """The library's own directories (``${OPS_<X>_DIR}/...``, existing) in
+    the include lists of its ``cmake/variables.cmake`` that compile op_host
+    sources (tiling and op proto), in order; the SDK's are ascendrtc's host
+    API."""
+    try:
+        with open(os.path.join(root, "cmake", "variables.cmake"), encoding="utf-8", errors="replace") as f:
+            text = re.sub(r"#[^\n]*", "", f.read())
+    except OSError:
+        return []
+    out: List[str] = []
+    for m in _CMAKE_SET.finditer(text):
+        for tok in m.group(2).split():
+            own = re.fullmatch(r"\$\{OPS_\w+_DIR\}(/.*)?", tok.strip('"'))
+            if own:
+                d = os.path.normpath(root + (own.group(1) or ""))
+                if os.path.isdir(d) and d not in out:
+                    out.append(d)
+    return out
 
 
 def source_dirs(path: str) -> List[str]:
@@ -108,12 +161,14 @@ def opbase_root(opbase: Optional[str] = None) -> Optional[str]:
 
 def library_units(root: str) -> Dict[str, str]:
     """opbase's host sources (``src/op_common/**/*.cpp``: logging, the
-    atvoss tiling, the shape utilities) as ``{"__lib__/opbase/<path>":
-    text}``: the host compile builds each one whose header the op includes
+    atvoss tiling, the shape utilities, and the headers beside them) as
+    ``{"__lib__/opbase/<path>": text}``: the host compile builds each .cpp
+    one whose header the op includes
     as a translation unit of its own, once per process and options."""
     src = os.path.join(root, "src", "op_common")
-    return {"__lib__/opbase/src/op_common/" + rel: text for rel, text in read_dir(src).items()
-            if rel.endswith((".cpp", ".cc"))}
+    # with the headers beside them, which they include by relative name
+    # (atvoss/reduce/reduce_tiling.cpp's "reduce_tiling_batch_invariant.h")
+    return {"__lib__/opbase/src/op_common/" + rel: text for rel, text in read_dir(src).items()}
 
 
 _SET = re.compile(r"set\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)")
@@ -122,11 +177,12 @@ _KEYWORDS = {"OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR"
              "HOSTNAME", "MODE"}
 
 
-def build_rules(path: str) -> Optional[Dict[str, List[str]]]:
+def build_rules(path: str, _seen: frozenset = frozenset()) -> Optional[Dict[str, Any]]:
     """What the op library's CMake says of an op directory: its
     ``add_modules_sources(... COMPUTE_UNIT u... TILING_DIR d...
     DEPENDENCIES o...)`` call (in the op's or its op_host's
-    CMakeLists.txt) as ``{"units": [...], "dirs": [...], "deps": [...]}``
+    CMakeLists.txt) as ``{"units": [...], "dirs": [...], "deps": [...],
+    "dep_rules": {o: the rules of o, a directory beside it}}``
     (the n-th compute unit's tiling sources are in ``op_host/<n-th dir>``;
     deps: the shared directories whose sources the build adds, see
     :func:`dependency_files`); None where neither file makes that call (a
@@ -148,7 +204,12 @@ def build_rules(path: str) -> Optional[Dict[str, List[str]]]:
             elif key in args:
                 m = re.fullmatch(r"\$\{SUPPORT_(COMPUTE_UNIT|TILING_DIR)\}", tok)
                 args[key] += sets.get(m.group(1), []) if m else [tok]
-        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"]}
+        parent = os.path.dirname(os.path.abspath(path))
+        seen = _seen | {os.path.abspath(path)}  # dependencies that depend back are read once
+        dep_rules = {d: build_rules(os.path.join(parent, d), seen) for d in args["DEPENDENCIES"]
+                     if os.path.isdir(os.path.join(parent, d)) and os.path.join(parent, d) not in seen}
+        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"],
+                "dep_rules": dep_rules}
     return None
 
 
@@ -164,9 +225,15 @@ def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str
         return cpp
     units, dirs = rules["units"], rules["dirs"]
     tiling_dir = dirs[units.index(unit)] if unit in units and units.index(unit) < len(dirs) else None
-    deps = rules.get("deps") or []
-    out = sorted(p for p in files if p.split("/")[0] in deps and p.split("/")[1:2] == ["op_host"] and
-                 p.count("/") == 2 and p.endswith((".cpp", ".cc")))
+    out = []
+    # a dependency's sources as its own CMake compiles them (the library
+    # links every op's tiling code into one library): its tiling
+    # directory's too; without rules of its own, its op_host/*.cpp
+    for dep, dep_rules in all_dependencies(rules).items():
+        own = {p[len(dep) + 1:]: t for p, t in files.items() if p.startswith(dep + "/op_host/")}
+        picked = host_sources(own, dep_rules, unit) if dep_rules else [p for p in own if p.count("/") == 1 and
+                                                                       p.endswith((".cpp", ".cc"))]
+        out += sorted(dep + "/" + p for p in picked)
     for p in cpp:
         parts = p.split("/")
         name = parts[-1]
@@ -179,11 +246,27 @@ def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str
     return out
 
 
+def all_dependencies(rules: Optional[Mapping[str, Any]]) -> Dict[str, Optional[Dict[str, Any]]]:
+    """An op's DEPENDENCIES and theirs (ops-math's Pad needs PadV3, which
+    needs Slice), each with its own rules (None where it has none), in
+    the order met."""
+    out: Dict[str, Optional[Dict[str, Any]]] = {}
+    todo = [(d, (rules.get("dep_rules") or {}).get(d)) for d in (rules or {}).get("deps") or []]
+    while todo:
+        d, r = todo.pop(0)
+        if d in out:
+            continue
+        out[d] = r
+        todo += [(x, ((r or {}).get("dep_rules") or {}).get(x)) for x in (r or {}).get("deps") or []]
+    return out
+
+
 def dependency_files(path: str, deps: List[str]) -> Dict[str, str]:
     """The sources of an op's ``DEPENDENCIES`` (a shared directory beside
     the op, e.g. ops-nn's ``foreach/foreach_utils``) as the op library's
     build lays them out beside the op: its ``op_kernel`` files at
-    ``<dep>/<file>`` (the kernels include ``"../foreach_utils/x.h"``), its
+    ``<dep>/<file>`` (the kernels include ``"../foreach_utils/x.h"``) and
+    ``<dep>/op_kernel/<file>`` (its own op_host sources climb there), its
     ``op_host`` files at ``<dep>/op_host/<file>`` (its op_host sources are
     compiled with the op's: InferShape and tiling functions, :func:`host_sources`)."""
     out: Dict[str, str] = {}
@@ -194,6 +277,7 @@ def dependency_files(path: str, deps: List[str]) -> Dict[str, str]:
             continue
         for rel, text in read_dir(os.path.join(d, "op_kernel")).items():
             out[f"{dep}/{rel}"] = text
+            out[f"{dep}/op_kernel/{rel}"] = text  # where its op_host sources find it ("../op_kernel/x.h")
         for rel, text in read_dir(os.path.join(d, "op_host")).items():
             out[f"{dep}/op_host/{rel}"] = text
     return out

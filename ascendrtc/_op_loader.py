@@ -15,8 +15,8 @@ import threading
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._env import env_number
-from ._op_library import (OP_ONLY, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
-                          library_include_dirs, library_units,
+from ._op_library import (OP_ONLY, all_dependencies, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
+                          library_include_dirs, library_units, no_op_reason,
                           opbase_include_dirs, opbase_root, read_dir)
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
 
@@ -65,7 +65,10 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     op's host functions in seconds (default ``$ASCENDRTC_HOST_TIMEOUT`` or
     60; 0: none).  The host code is compiled once per project content
     (cached in this process: the ``$ASCENDRTC_OP_PROJECTS`` most recent,
-    default 32; :meth:`OpProject.close` unloads one now) and runs contained: a fault, an abort, a C++
+    default 32; :meth:`OpProject.close` unloads one now; and its object
+    kept in the compile cache, ``$ASCENDRTC_CACHE``/``$ASCENDRTC_CACHE_DIR``,
+    so a new process loads it without compiling while the files it read
+    are unchanged) and runs contained: a fault, an abort, a C++
     exception or a timeout in it is an :class:`OpProjectError` naming the
     function, Ctrl-C a KeyboardInterrupt, and the process goes on.
 
@@ -76,7 +79,9 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     default ``$ASCENDRTC_OPBASE``) adds its include directories, and its
     host sources (``src/op_common``) are compiled in process where the op
     includes their headers, each as a translation unit of its own, once per
-    process.  Op-API sources
+    process.  A directory with no op definition of its own (an op-API or
+    graph-only directory, or code other ops include) is refused saying
+    "no Ascend C op here".  Op-API sources
     (``op_host/op_api/``, ``aclnn_*``, ``*_l0*``) are not host tiling code:
     the library's build puts them in its aclnn library."""
     if isinstance(source, Mapping):
@@ -90,8 +95,11 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
+        why = no_op_reason(files)
+        if why:  # before its DEPENDENCIES' sources join: theirs define other ops
+            raise _error(op_type or name, None, why)
         rules = build_rules(path)
-        deps = dependency_files(path, rules["deps"]) if rules and rules.get("deps") else {}
+        deps = dependency_files(path, list(all_dependencies(rules))) if rules and rules.get("deps") else {}
         files.update(deps)
         options = tuple(options) + tuple(o for d in library_include_dirs(path) + dependency_include_dirs(path, deps)
                                          for o in (OP_ONLY, "-I" + d))

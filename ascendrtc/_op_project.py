@@ -98,7 +98,9 @@ class OpProject:
         if not hosts:
             raise _error(op_type or self.name, "op_host/", "the project has no op_host/*.cpp (the op definition and "
                          f"tiling function); files: {', '.join(sorted(self.files)) or 'none'}")
-        types = [(p, m.group(1)) for p in hosts for m in _OP_ADD.finditer(self.files[p])]
+        # the directory's own op first: its DEPENDENCIES' sources define theirs (ops-math's Pad needs PadV3's)
+        types = sorted(((p, m.group(1)) for p in hosts for m in _OP_ADD.finditer(self.files[p])),
+                       key=lambda t: not t[0].startswith("op_host/"))
         if op_type is None:
             if not types:
                 raise _error(self.name, hosts[0], "no OP_ADD(<OpType>) in the op_host sources")
@@ -115,7 +117,7 @@ class OpProject:
             self._host = OpHostCode({**self.files, **units}, hosts, self._options, self._timeout())
         except HostCompileError as e:  # the compile, or its static initialisers ("init": naming the file)
             raise (_error(op_type, e.file or self.host_file, str(e)) if e.stage == "init" else
-                   _error(op_type, self.host_file, compile_reason(e.log), e.log)) from None
+                   _error(op_type, self.host_file, compile_reason(e.log) if e.log else str(e), e.log)) from None
         self._factory = self._host.factory(op_type)
         if not self._factory:
             raise _error(op_type, self.host_file, f"OP_ADD({op_type}) did not define the op's factory")

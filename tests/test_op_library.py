@@ -65,6 +65,65 @@ def test_the_librarys_common_include_dirs_are_found(tmp_path):
     assert library_include_dirs(ROOT) == []  # a project outside any library
 
 
+def test_the_include_dirs_of_the_librarys_cmake_variables_are_found(tmp_path):
+    """A header the library's op-proto build finds through an include list
+    of its cmake/variables.cmake (ops-math's common/inc/op_api/op_util.h;
+    ops-nn's matmul/ for "common/op_host/matmul_common_infershape.h");
+    directories of the SDK's variables and missing ones are not added."""
+    lib, op_dir = library(tmp_path)
+    (lib / "common" / "inc" / "op_host" / "split_tiles.h").write_text('#include "op_util.h"\n')
+    (lib / "common" / "inc" / "op_api").mkdir()
+    (lib / "common" / "inc" / "op_api" / "op_util.h").write_text("constexpr unsigned SPLIT_TILES = 2;\n")
+    (lib / "cmake").mkdir()
+    (lib / "cmake" / "variables.cmake").write_text(
+        "set(OP_PROTO_INCLUDE\n  ${METADEF_INCLUDE_DIRS}\n  ${OPS_LIB_DIR}/common/inc/\n"
+        "  ${OPS_LIB_DIR}/common/inc/op_api  # the op-proto build's\n  ${OPS_LIB_DIR}/nowhere\n)\n"
+        "set(OPAPI_INCLUDE ${OPS_LIB_DIR}/math)\n")
+    from ascendrtc._op_library import cmake_include_dirs
+    assert cmake_include_dirs(str(lib)) == [str(lib / "common" / "inc"), str(lib / "common" / "inc" / "op_api")]
+    x = np.arange(4096, dtype=np.float32)
+    op = arc.op_project(str(op_dir))
+    assert op.tiling(x, x).fields["tileNum"] == 2
+
+
+def test_unqualified_standard_names_as_canns_platform_headers_allow():
+    """CANN's platform/platform_info_def.h (which platform_infos_def.h, the
+    tiling headers' platform facts, includes) makes std::string, vector
+    and map visible unqualified; its exe_graph shape header brings
+    <iostream>.  Op host code of the libraries relies on both."""
+    body = r'''
+    string name = "tiles";
+    vector<int> v{1, 2};
+    map<string, int> m{{name, 3}};
+    std::cerr << "";
+    if (m["tiles"] + v[1] != 5) return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, '#include "platform/platform_infos_def.h"\n'
+                                               '#include "exe_graph/runtime/shape.h"'))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4
+
+
+@pytest.mark.parametrize("kernel", [False, True], ids=["op-api-only", "shared-code"])
+def test_a_directory_with_no_ascend_c_op_is_refused_saying_so(tmp_path, kernel):
+    """An op-API (aclnn) or graph-only directory, or one of code other ops
+    include, defines no op: refused as such, not as a failed compile, even
+    where its DEPENDENCIES define another op (ops-nn's BatchNormElemt)."""
+    lib, op_dir = library(tmp_path)
+    d = lib / "math" / "add_split_api"
+    (d / "op_host" / "op_api").mkdir(parents=True)
+    (d / "op_host" / "op_api" / "aclnn_add_split.cpp").write_text("// aclnn entry\n")
+    (d / "op_host" / "add_split_infershape.cpp").write_text("// InferShape only\n")
+    (d / "CMakeLists.txt").write_text("add_modules_sources(OPTYPE add_split_api DEPENDENCIES add_split)\n")
+    if kernel:
+        (d / "op_kernel").mkdir()
+        (d / "op_kernel" / "shared.h").write_text("// included by other ops\n")
+    what = "code other ops include" if kernel else "an op-API \\(aclnn\\) or graph-only directory"
+    with pytest.raises(arc.OpProjectError, match=r"op add_split_api: no Ascend C op here: no op definition "
+                                                 r"\(OP_ADD\) among its op_host sources; (it is |its op_kernel/ is )?"
+                                                 + what):
+        arc.op_project(str(d))
+
+
 def test_infer_shape_sets_an_output_dtype_through_the_node_info():
     """gert::ComputeNodeInfo's MutableOutputTdInfo (ops-nn's Threshold,
     Elu): writable descriptions of the instances, null past the last."""
@@ -169,21 +228,66 @@ def test_bounds_checked_functions():
     assert op.tiling(x, x).fields["tileNum"] == 4
 
 
-def test_dtype_template_arguments_follow_an_input():
+@pytest.mark.parametrize("sel_first", [False, True], ids=["decl-then-sel", "sel-then-decl"])
+def test_dtype_template_arguments_follow_an_input(sel_first):
     """ASCENDC_TPL_DATATYPE_DECL with C_DT_* values and ASCENDC_TPL_INPUT(0)
     (which input's dtype it follows: not a value); the kernel-type choice of
-    a selection is not part of the key."""
-    decl = r'''
-#include "ascendc/host_api/tiling/template_argument.h"
-ASCENDC_TPL_ARGS_DECL(AddSplit, ASCENDC_TPL_DATATYPE_DECL(D_T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
-                      ASCENDC_TPL_UINT_DECL(MODE, 8, ASCENDC_TPL_UI_LIST, 0, 1));
-ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+    a selection is not part of the key.  The selection may come before the
+    declaration (opbase's reduce_tiling_key_sel.h, included first)."""
+    decl = r'''ASCENDC_TPL_ARGS_DECL(AddSplit, ASCENDC_TPL_DATATYPE_DECL(D_T, C_DT_FLOAT, C_DT_FLOAT16, ASCENDC_TPL_INPUT(0)),
+                      ASCENDC_TPL_UINT_DECL(MODE, 8, ASCENDC_TPL_UI_LIST, 0, 1));'''
+    sel = r'''ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
                                      ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT16), ASCENDC_TPL_UINT_SEL(MODE, ASCENDC_TPL_UI_LIST, 1)));'''
+    decl = '#include "ascendc/host_api/tiling/template_argument.h"\n' + \
+        ("\n".join((sel, decl)) if sel_first else "\n".join((decl, sel)))
     body = r'''
     static_assert(C_DT_FLOAT == ge::DT_FLOAT && C_DT_BF16 == ge::DT_BF16, "C_DT_* are ge::DataType numbers");
-    static_assert(__arc_tpl_selected(0, GET_TPL_TILING_KEY(C_DT_FLOAT16, 1)), "selected");
-    static_assert(!__arc_tpl_selected(0, GET_TPL_TILING_KEY(C_DT_FLOAT, 1)), "not selected");
+    static_assert(__arc_tpl_selected(0, __arc_tpl_decl, GET_TPL_TILING_KEY(C_DT_FLOAT16, 1)), "selected");
+    static_assert(!__arc_tpl_selected(0, __arc_tpl_decl, GET_TPL_TILING_KEY(C_DT_FLOAT, 1)), "not selected");
     context->SetTilingKey(GET_TPL_TILING_KEY(context->GetInputDesc(0)->GetDataType(), 1));'''
     op = arc.op_project(with_tiling_body(body, decl))
     assert op.tiling(np.ones(64, np.float16), np.ones(64, np.float16)).tiling_key == 1 | (1 << 8)
     assert op.tiling(np.ones(64, np.float32), np.ones(64, np.float32)).tiling_key == 0 | (1 << 8)
+
+
+def test_dependencies_compile_as_their_own_cmake_says():
+    """A dependency's tiling directory for the SoC, and a dependency's
+    dependency (ops-math's Pad needs PadV3's arch35 tiling, which needs
+    Slice's), as the library links every op's tiling code into one library."""
+    from ascendrtc._op_library import all_dependencies, host_sources
+    rules = {"units": ["ascend950"], "dirs": ["arch35"], "deps": ["pad_v3"],
+             "dep_rules": {"pad_v3": {"units": ["ascend950"], "dirs": ["arch35"], "deps": ["slice"],
+                                      "dep_rules": {"slice": None}}}}
+    assert list(all_dependencies(rules)) == ["pad_v3", "slice"]
+    files = {p: "" for p in ("op_host/pad_def.cpp", "op_host/arch35/pad_tiling_arch35.cpp",
+                             "pad_v3/op_host/pad_v3_def.cpp", "pad_v3/op_host/arch35/pad_v3_tiling_arch35.cpp",
+                             "pad_v3/op_host/arch22/pad_v3_tiling.cpp", "slice/op_host/slice_tiling.cpp",
+                             "slice/op_host/arch35/slice_tiling_arch35.cpp", "slice/op_host/op_api/aclnn_slice.cpp")}
+    assert sorted(host_sources(files, rules, "ascend950")) == [
+        "op_host/arch35/pad_tiling_arch35.cpp", "op_host/pad_def.cpp", "pad_v3/op_host/arch35/pad_v3_tiling_arch35.cpp",
+        "pad_v3/op_host/pad_v3_def.cpp", "slice/op_host/slice_tiling.cpp"]
+
+
+def test_a_shape_range_function_and_graph_vocabulary_compile():
+    """What the libraries' InferShape sources declare for CANN's graph
+    compile (IMPL_OP_INFERSHAPE(...).InferShapeRange with
+    gert::InferShapeRangeContext, ge::char_t, register/register_types.h)
+    compiles; ascendrtc runs on known shapes and never calls it, and the
+    op runs as before."""
+    decl = r'''
+#include "register/op_impl_registry.h"
+#include "register/register_types.h"
+static FMK_FUNC_HOST_VISIBILITY ge::graphStatus AddSplitRange(gert::InferShapeRangeContext *context)
+{
+    const ge::char_t *name = "x";
+    const gert::Range<gert::Shape> *in = context->GetInputShapeRange(0);
+    gert::Range<gert::Shape> *out = context->GetOutputShapeRange(0);
+    if (name == nullptr || in == nullptr || out == nullptr || in->GetMax() == nullptr) return ge::GRAPH_FAILED;
+    *out->GetMax() = *in->GetMax();
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(AddSplit).InferShapeRange(AddSplitRange);
+'''
+    op = arc.op_project(with_tiling_body("", decl))
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(op(x, x), 2 * x)

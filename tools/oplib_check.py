@@ -82,9 +82,21 @@ def op_dirs(lib):
     return sorted(out)
 
 
+_NO_OP = re.compile(r"no Ascend C op here: [^;]*; ([^;]*);")
+
+
+def no_op(rec):
+    """Whether op_project refused the directory as holding no Ascend C op
+    (op-API or graph-only, or code other ops include: _op_library.no_op_reason)."""
+    return not rec["ok"] and _NO_OP.search(rec.get("message", "")) is not None
+
+
 def cause(rec):
     """The first fact that stops a load, with file names and numbers taken out so that like groups with like."""
     msg = rec.get("message", "")
+    m = _NO_OP.search(msg)
+    if m:
+        return "no Ascend C op here: " + m.group(1)
     m = _MISSING.search(msg)
     if m:
         return "missing header `%s`" % m.group(1)
@@ -157,14 +169,20 @@ def markdown(recs, meta):
         ", ".join("%s @ %s" % (n, c) for n, c in meta["commits"].items()), meta["opbase"], meta["version"],
         "every op directory" if meta["every"] == 1 else "every %dth op directory" % meta["every"]))
     p("")
-    p("| library | op directories | load | % |")
-    p("|---|---|---|---|")
+    p("| library | op directories | of them with no Ascend C op (refused as such) | load | % of all | "
+      "% of those with an op |")
+    p("|---|---|---|---|---|---|")
+
+    def row(rs, fmt):
+        n, none = sum(r["ok"] for r in rs), sum(no_op(r) for r in rs)
+        return fmt % (len(rs), none, n, 100.0 * n / max(len(rs), 1), 100.0 * n / max(len(rs) - none, 1))
     for lib in meta["commits"]:
-        rs = [r for r in recs if r["lib"] == lib]
-        n = sum(r["ok"] for r in rs)
-        p("| %s | %d | %d | %.0f%% |" % (lib, len(rs), n, 100.0 * n / max(len(rs), 1)))
-    n = sum(r["ok"] for r in recs)
-    p("| **all** | **%d** | **%d** | **%.0f%%** |" % (len(recs), n, 100.0 * n / max(len(recs), 1)))
+        p(row([r for r in recs if r["lib"] == lib], "| " + lib + " | %d | %d | %d | %.0f%% | %.0f%% |"))
+    p(row(recs, "| **all** | **%d** | **%d** | **%d** | **%.0f%%** | **%.0f%%** |"))
+    p("")
+    p("An op directory with no Ascend C op (no op definition among its op_host sources: an op-API or "
+      "graph-only directory, or code other ops include) is refused saying so; it counts in \"% of all\", "
+      "not in \"% of those with an op\".")
     p("")
     fails = [r for r in recs if not r["ok"]]
     if fails:

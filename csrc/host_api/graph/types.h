@@ -25,6 +25,7 @@ namespace AscendC {
 
 namespace ge {
 
+using char_t = char;  // CANN's graph headers' character type
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFU;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/platform_info_def.h"  // std::map, std::vector, std::string at global scope
+
 namespace fe {
 
 enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };

@@ -7,6 +7,7 @@
 #define ARC_HOST_REGISTER_OP_DEF_H
 
 #include <cstdint>
+#include <iostream>  // as CANN's op_def.h
 #include <map>
 #include <string>
 #include <utility>

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "exe_graph/runtime/infer_shape_range_context.h"  // InferShapeRange's, as CANN's includes it
 #include "exe_graph/runtime/tiling_parse_context.h"
 #include "register/op_def.h"
 

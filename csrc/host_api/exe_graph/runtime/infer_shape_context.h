@@ -30,10 +30,12 @@ public:
     Shape *GetOutputShape(size_t i) { return i < s_->out_shapes.size() ? &s_->out_shapes[i] : nullptr; }
     const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return arc_host::desc_of(s_->inputs.at(i)); }
     const CompileTimeTensorDesc *GetOptionalInputDesc(size_t ir) const { return arc_host::desc_of(s_->inputs.ir(ir)); }
+    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t ir) const { return arc_host::desc_of(s_->inputs.ir(ir)); }
     const CompileTimeTensorDesc *GetDynamicInputDesc(size_t ir, size_t rel) const
     {
         return arc_host::desc_of(s_->inputs.ir(ir, rel));
     }
+    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return arc_host::desc_of(s_->outputs.at(i)); }
 };
 
 class InferDataTypeContext : public arc_host::NodeContext {

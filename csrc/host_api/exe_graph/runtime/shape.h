@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iostream>  // CANN's shape.h brings it: op host code writes std::cerr through it
 #include <vector>
 
 #include "graph/types.h"

@@ -244,8 +244,14 @@ template <unsigned N> constexpr u64 encode(const param (&d)[N], const args &v)
 } // namespace __arc_tpl
 
 /* Is a key one of the ASCENDC_TPL_SEL combinations?  ASCENDC_TPL_SEL
- * declares the better overload; without it every combination is built. */
-constexpr bool __arc_tpl_selected(long, unsigned long long) { return true; }
+ * declares the better overload; without it every combination is built.
+ * The declaration is an argument, not a name the selection refers to:
+ * opbase's reduce templates put ASCENDC_TPL_SEL before the op's
+ * ASCENDC_TPL_ARGS_DECL. */
+template <unsigned N> constexpr bool __arc_tpl_selected(long, const ::__arc_tpl::param (&)[N], unsigned long long)
+{
+    return true;
+}
 /* The key of the first combination ASCENDC_TPL_SEL lists (the better
  * overload), else of the first declared values. */
 template <unsigned N> constexpr unsigned long long __arc_tpl_first_key(long, const ::__arc_tpl::param (&d)[N])
@@ -290,9 +296,11 @@ ARC_GE_DTYPES(ARC_TPL_C_DT_)
 #define ASCENDC_TPL_ARGS_SEL(...) ::__arc_tpl::combo{{__VA_ARGS__}}
 #define ASCENDC_TPL_SEL(...)                                                                       \
     __attribute__((unused)) static constexpr ::__arc_tpl::combo __arc_tpl_sel[] = {__VA_ARGS__};    \
-    __attribute__((unused)) static constexpr bool __arc_tpl_selected(int, unsigned long long key)   \
+    template <unsigned N>                                                                          \
+    __attribute__((unused)) constexpr bool __arc_tpl_selected(int, const ::__arc_tpl::param (&d)[N], \
+                                                              unsigned long long key)              \
     {                                                                                              \
-        return ::__arc_tpl::selected(__arc_tpl_decl, __arc_tpl_sel, key);                          \
+        return ::__arc_tpl::selected(d, __arc_tpl_sel, key);                                       \
     }                                                                                              \
     template <unsigned N>                                                                          \
     __attribute__((unused)) constexpr unsigned long long __arc_tpl_first_key(int, const ::__arc_tpl::param (&d)[N]) \
