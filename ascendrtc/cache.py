@@ -326,6 +326,7 @@ def compile(program, options: Union[None, str, Iterable[str]] = None, *, origin:
 # ---- the compiler's precompiled device API (csrc/ext/pch_store.c) ---------
 
 PCH_LABEL = "precompiled device API"
+OP_HOST_LABEL = "ascendrtc op host code"  # compiled op host code the compiler keeps (csrc/rtc/host_cache.h)
 
 
 def pch_key(config: str) -> str:
@@ -371,9 +372,12 @@ def _pch_save(config: str, data: bytes) -> None:
     if cache is None:
         return
     arch = next((f"dav-{a.split('=', 1)[1]}" for a in config.splitlines() if a.startswith("-D__NPU_ARCH__=")), None)
+    # the compiler keeps op host code here too (csrc/rtc/host_cache.h), its kind on the key's first line
+    host = config.startswith(OP_HOST_LABEL)
     try:
-        cache.store(pch_key(config), data, {"kind": "pch", "label": PCH_LABEL, "kernels": [], "arch": arch,
-                                            "created": time.time()})
+        cache.store(pch_key(config), data, {"kind": "op-host" if host else "pch",
+                                            "label": config.split("\n", 1)[0] if host else PCH_LABEL,
+                                            "kernels": [], "arch": arch, "created": time.time()})
         cache.evict(default_max_size(), target=0.9)
         cache.remove_legacy_pch()  # a new PCH is built once per configuration: the old layout's go with it
     except OSError as e:
@@ -450,7 +454,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
             m = f"invalid: {e}"
         entries = cache.entries()
         total = sum(e.size for e in entries)
-        kernels = [e for e in entries if not _is_pch(e)]
+        kernels = [e for e in entries if not _is_pch(e) and e.meta.get("kind") != "op-host"]
         bad = sum(1 for e in kernels if e.error)
         saved = sum(e.meta.get("compile_seconds", 0) for e in kernels if not e.error)
         pchs = [e for e in entries if _is_pch(e)]
@@ -458,6 +462,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "python -m ascendrtc.cach
         print(f"mode:       {m} (ASCENDRTC_CACHE)", file=out)
         print(f"entries:    {len(kernels)} ({bad} corrupt)", file=out)
         print(f"{PCH_LABEL}: {len(pchs)} ({_fmt_size(sum(e.size for e in pchs))})", file=out)
+        hosts = [e for e in entries if e.meta.get("kind") == "op-host"]
+        print(f"op host code: {len(hosts)} ({_fmt_size(sum(e.size for e in hosts))})", file=out)
         print(f"size:       {_fmt_size(total)} of {_fmt_size(default_max_size())} cap", file=out)
         print(f"compile time held: {saved:.1f}s", file=out)
         if entries:

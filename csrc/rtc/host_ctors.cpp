@@ -17,7 +17,7 @@ namespace arc_host_jit {
 // llvm.global_ctors (the files' static initialisers, in priority order,
 // each file's in declaration order) becomes the body of `name`: the host
 // driver's __arc_host_ctors, which arc/host_driver.h's arc_host_init calls,
-// or a library unit's __arc_unit_<n>_ctors (defined here, with its state
+// or a library unit's __arc_unit_<id>_ctors (defined here, with its state
 // byte).  The op's first runs the units it links, each at most once per
 // process (__arc_host_unit).
 bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log)
@@ -50,7 +50,7 @@ bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<Unit
         return false;
     }
     for (const UnitRef &u : units) {
-        std::string base = "__arc_unit_" + std::to_string(u.n) + "_";
+        std::string base = "__arc_unit_" + u.id + "_";
         llvm::Constant *state = m.getOrInsertGlobal(base + "state", b.getInt8Ty());
         llvm::FunctionCallee body = m.getOrInsertFunction(base + "ctors", void_fn);
         b.CreateCall(run, {b.CreateGlobalStringPtr(u.path), state, body.getCallee()});

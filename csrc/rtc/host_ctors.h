@@ -16,11 +16,12 @@
 
 namespace arc_host_jit {
 
-// A library unit an op links: n names its __arc_unit_<n>_ctors and
-// __arc_unit_<n>_state in the library's JITDylib; path is what a failure
-// of its static initialisers names.
+// A library unit an op links: id (a hash of the unit's text and options,
+// the same in every process, so an op's kept object names it) names its
+// __arc_unit_<id>_ctors and __arc_unit_<id>_state in the library's
+// JITDylib; path is what a failure of its static initialisers names.
 struct UnitRef {
-    unsigned n;
+    std::string id;
     std::string path;
 };
 

@@ -8,6 +8,9 @@
 // function: they are moved out of llvm.global_ctors into one function that
 // ascendrtc_host_op_init runs (contained by the caller, csrc/ext/host_run.c)
 // with no lock of the loader held, never by the JIT's initialize().
+// Compiles are host_compile.cpp's; what the JIT loads is the object code
+// they made, kept between processes (host_cache.cpp), so a new process
+// loads an op compiled before without compiling it.
 #include "host_op.h"
 
 #include <algorithm>
@@ -23,13 +26,6 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wredundant-move"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <clang/Basic/DiagnosticOptions.h>
-#include <clang/CodeGen/CodeGenAction.h>
-#include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/CompilerInvocation.h>
-#include <clang/Frontend/FrontendAction.h>
-#include <clang/Frontend/MultiplexConsumer.h>
-#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
@@ -40,15 +36,12 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
-#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #pragma GCC diagnostic pop
 
-#include "device_headers.h"
-#include "driver.h"
+#include "host_cache.h"
+#include "host_compile.h"
 #include "host_ctors.h"
-#include "resource_dir.h"
-#include "tiling_layout.h"
 
 // One loaded op's host code.  The destructors its static objects register
 // with __cxa_atexit (keyed by the image's __dso_handle) are kept here and
@@ -66,15 +59,18 @@ namespace {
 using arc_host_jit::UnitRef;
 using arc_host_jit::move_ctors;
 using arc_host_jit::move_dtors;
-
-const char *kHostRoot = "/arc/host/include";
-const char *kProjRoot = "/arc/op";
+using arc_host_jit::compile;
+using arc_host_jit::init_host_headers;
+using arc_host_jit::kHostRoot;
+using arc_host_jit::kProjRoot;
+using arc_host_jit::strip_roots;
 
 std::once_flag g_once;
 std::mutex g_mu;  // serialises every use of the host ORC loader
 std::unique_ptr<llvm::orc::LLJIT> g_jit;
 std::string g_init_error;
-llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_fs;
+std::mutex g_reported_mu;
+std::string g_reported;  // the JIT's reports since the last lookup (under g_reported_mu)
 unsigned long long g_counter;
 
 char *dup(const std::string &s)
@@ -85,161 +81,25 @@ char *dup(const std::string &s)
     return p;
 }
 
-// The tiling DSL (arc/tiling_dsl.h), the template-tiling header and the
-// library tiling structs are shared with the kernel side: these device
-// headers are served to host compiles too, so both sides read the same
-// definition of a tiling struct.
-bool shared_with_host(const char *path)
-{
-    static const char *prefixes[] = {"arc/tiling_dsl.h", "kernel_tiling/", "ascendc/host_api/", "lib/tiling/",
-                                     "lib/matmul/matmul_tilingdata.h", nullptr};
-    for (const char **p = prefixes; *p; p++)
-        if (std::strncmp(path, *p, std::strlen(*p)) == 0)
-            return true;
-    return false;
-}
-
 void init()
 {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
-    g_host_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    auto add = [](const arc_vfile *f) {
-        std::string path = std::string(kHostRoot) + "/" + f->path;
-        g_host_fs->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
-    };
-    // Host API files first: InMemoryFileSystem keeps the first of a path.
-    for (const arc_vfile *f = arc_host_headers; f->path; f++)
-        add(f);
-    for (const arc_vfile *f = arc_device_headers; f->path; f++)
-        if (shared_with_host(f->path))
-            add(f);
+    init_host_headers();
     auto j = llvm::orc::LLJITBuilder().create();
     if (!j) {
         g_init_error = "cannot create the host JIT: " + llvm::toString(j.takeError());
         return;
     }
     g_jit = std::move(*j);
-}
-
-// "/arc/op/op_host/x.cpp:3:1: error" -> "op_host/x.cpp:3:1: error".
-std::string strip_roots(std::string log)
-{
-    for (const char *root : {kProjRoot, kHostRoot}) {
-        std::string r = std::string(root) + "/";
-        size_t at;
-        while ((at = log.find(r)) != std::string::npos)
-            log.erase(at, r.size());
-    }
-    return log;
-}
-
-// Ctrl-C: a consumer that stops the parse (HandleTopLevelDecl returning
-// false) once *cancel is set; the action then fails.
-class CancelCheck : public clang::ASTConsumer {
-public:
-    explicit CancelCheck(const int *cancel) : cancel_(cancel) {}
-    bool HandleTopLevelDecl(clang::DeclGroupRef) override
-    {
-        return !(cancel_ && __atomic_load_n(cancel_, __ATOMIC_RELAXED));
-    }
-
-private:
-    const int *cancel_;
-};
-
-class CancellableAction : public clang::WrapperFrontendAction {
-public:
-    CancellableAction(std::unique_ptr<clang::FrontendAction> inner, const int *cancel,
-                      arc_rtc::TilingLayouts *layouts)
-        : clang::WrapperFrontendAction(std::move(inner)), cancel_(cancel), layouts_(layouts)
-    {
-    }
-
-protected:
-    std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override
-    {
-        std::vector<std::unique_ptr<clang::ASTConsumer>> v;
-        v.push_back(std::make_unique<CancelCheck>(cancel_));
-        if (layouts_)
-            v.push_back(arc_rtc::tiling_layout_consumer(layouts_));
-        auto inner = clang::WrapperFrontendAction::CreateASTConsumer(ci, file);
-        if (!inner)
-            return nullptr;
-        v.push_back(std::move(inner));
-        return std::make_unique<clang::MultiplexConsumer>(std::move(v));
-    }
-
-private:
-    const int *cancel_;
-    arc_rtc::TilingLayouts *layouts_;
-};
-
-// One translation unit; with `layouts`, the plain tiling structs it
-// instantiates GetTilingData<T>() for are described there (tiling_layout.h).
-std::unique_ptr<llvm::Module> compile(const std::string &main_text, int nfiles, const char **paths,
-                                      const char **texts, const std::vector<std::string> &opts,
-                                      llvm::LLVMContext &ctx, std::string &log, const int *cancel,
-                                      std::vector<std::string> *deps = nullptr,
-                                      const std::string &main_name = "__arc_host_main.cpp",
-                                      arc_rtc::TilingLayouts *layouts = nullptr)
-{
-    llvm::raw_string_ostream los(log);
-    auto proj_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    std::string main_path = std::string(kProjRoot) + "/" + main_name;
-    proj_fs->addFile(main_path, 0, llvm::MemoryBuffer::getMemBufferCopy(main_text, main_path));
-    for (int i = 0; i < nfiles; i++) {
-        std::string p = std::string(kProjRoot) + "/" + paths[i];
-        proj_fs->addFile(p, 0, llvm::MemoryBuffer::getMemBufferCopy(texts[i], p));
-    }
-    auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
-    overlay->pushOverlay(g_host_fs);
-    overlay->pushOverlay(proj_fs);
-
-    std::vector<std::string> args = {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-O1", "-fPIC",
-                                     "-fmessage-length=0", "-ferror-limit=20", "-w",
-                                     "-resource-dir", arc_resource_dir(),
-                                     "-I", std::string(kProjRoot) + "/op_host",
-                                     "-I", std::string(kProjRoot) + "/op_kernel",
-                                     "-I", kProjRoot, "-I", kHostRoot,
-                                     // "runtime/x.h": CANN's SDK also serves exe_graph/ as an include root
-                                     "-I", std::string(kHostRoot) + "/exe_graph",
-                                     "-D__ASCENDRTC_HOST__=1", "-c", "-x", "c++", main_path};
-    args.insert(args.end() - 4, opts.begin(), opts.end());
-    std::vector<const char *> argv;
-    for (auto &s : args)
-        argv.push_back(s.c_str());
-
-    std::shared_ptr<clang::CompilerInvocation> inv = arc_rtc::driver_invocation(argv, overlay, los);
-    if (!inv) {
-        log += "error: the clang driver rejected the host compile's options\n";
-        return nullptr;
-    }
-    inv->getFrontendOpts().DisableFree = false;
-    inv->getCodeGenOpts().DisableFree = false;
-    clang::CompilerInstance ci;
-    ci.setInvocation(inv);
-    ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
-    ci.createFileManager(overlay);
-    auto collector = std::make_shared<clang::DependencyCollector>();
-    if (deps)
-        ci.addDependencyCollector(collector);
-    auto emit = std::make_unique<clang::EmitLLVMOnlyAction>(&ctx);
-    clang::EmitLLVMOnlyAction *inner = emit.get();
-    CancellableAction action(std::move(emit), cancel, layouts);
-    bool ok = ci.ExecuteAction(action);
-    if (cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED)) {
-        log += "error: the host compile was cancelled (KeyboardInterrupt)\n";
-        return nullptr;
-    }
-    std::unique_ptr<llvm::Module> mod = ok ? inner->takeModule() : nullptr;
-    if (!ok || !mod || ci.getDiagnostics().hasErrorOccurred())
-        return nullptr;
-    if (deps)
-        for (const std::string &d : collector->getDependencies())
-            deps->push_back(d);
-    return mod;
+    // What the JIT reports besides a lookup's own error (the symbols a
+    // loaded object needs that nothing defines): kept for that lookup's
+    // message (ascendrtc_host_op_symbol), not printed.
+    g_jit->getExecutionSession().setErrorReporter([](llvm::Error e) {
+        std::lock_guard<std::mutex> g(g_reported_mu);
+        g_reported += llvm::toString(std::move(e)) + "\n";
+    });
 }
 
 std::mutex g_dso_mu;
@@ -311,13 +171,16 @@ bool link_into(llvm::Module &dst, std::unique_ptr<llvm::Module> src, llvm::LLVMC
 const char *kLibPrefix = "__lib__/";
 const char *kOpOnly = "--arc-op-only";
 
+struct Unit {
+    std::string id;                 // names its __arc_unit_<id>_ctors (host_ctors.h)
+    std::vector<std::string> deps;  // the files its compile read: the units it needs in turn
+};
 struct Library {
     llvm::orc::JITDylib *jd = nullptr;
-    arc_host_op holder;                      // its static objects' destructors (never run: it lives as long as the process)
-    std::map<std::string, unsigned> units;   // path + '\0' + text -> its number
+    arc_host_op holder;                  // its static objects' destructors (never run: it lives as long as the process)
+    std::map<std::string, Unit> units;   // path + '\0' + text -> the unit
 };
 std::map<std::string, Library> g_libs;  // by library options
-unsigned g_units;
 
 std::string stem(const std::string &path)
 {
@@ -346,18 +209,64 @@ bool implements(const char *path, const char *text, const std::string &st)
     return first(own) == first(st) && last(own) == last(st);
 }
 
-// Compiles the units the dependencies need (and theirs) that the library
-// lacks, adds them to it and lists in `used` every unit the op links;
-// false with the log on an error.  Under g_mu.
+// Adds the object of one library unit to the library (made now, or kept
+// from an earlier process: host_cache.h); false with the log on an error.
+bool load_unit(Library *lib, int i, int nfiles, const char **paths, const char **texts,
+               const std::vector<std::string> &opts, const std::string &okey, Unit &u, std::string &log,
+               const int *cancel)
+{
+    std::string shown = paths[i] + std::strlen(kLibPrefix);
+    u.id = arc_host_cache::key_of("unit", {okey, paths[i]}, 1, &paths[i], &texts[i]);
+    u.id = u.id.substr(u.id.size() - 16);
+    const std::string key = arc_host_cache::key_of("unit", {okey}, 1, &paths[i], &texts[i]);
+    arc_host_cache::Entry kept;
+    if (!arc_host_cache::load(key, &kept)) {
+        auto ctx = std::make_unique<llvm::LLVMContext>();
+        std::string text, main_text = std::string("#include \"") + kProjRoot + "/" + paths[i] + "\"\n";
+        // a main file of its own: module-level names (its initialisers) are named after it
+        auto mod = compile(main_text, nfiles, paths, texts, opts, *ctx, text, cancel, &kept.deps,
+                           "__arc_unit_" + u.id + ".cpp");
+        if (!mod || !move_ctors(*mod, "__arc_unit_" + u.id + "_ctors", {}, text) || !move_dtors(*mod, true, text) ||
+            !arc_host_cache::emit_object(*mod, &kept.object, &text)) {
+            log += strip_roots(text) + "error: the library source " + shown + " did not compile\n";
+            return false;
+        }
+        arc_host_cache::save(key, kept, "/arc/");
+    }
+    u.deps = kept.deps;
+    if (!lib->jd) {
+        auto jde = g_jit->createJITDylib("op_lib#" + std::to_string(g_libs.size()));
+        if (!jde) {
+            log += "error: cannot load the library code: " + llvm::toString(jde.takeError()) + "\n";
+            return false;
+        }
+        lib->jd = &*jde;
+        if (auto e = add_libraries(*lib->jd, &lib->holder)) {
+            log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
+            return false;
+        }
+    }
+    auto obj = llvm::MemoryBuffer::getMemBufferCopy(kept.object, "__arc_unit_" + u.id + ".o");
+    if (auto e = g_jit->addObjectFile(*lib->jd, std::move(obj))) {
+        log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
+        return false;
+    }
+    return true;
+}
+
+// Lists in `used` every unit the dependencies need (and theirs, in the
+// same order in every process: an op's kept object runs their
+// initialisers), adding those the library lacks; false with the log on
+// an error.  Under g_mu.
 bool add_units(const std::vector<std::string> &deps0, int nfiles, const char **paths, const char **texts,
                const std::vector<int> &unit_idx, const std::vector<std::string> &opts, Library *&lib,
                std::vector<UnitRef> &used, std::string &log, const int *cancel)
 {
-    std::string key;
+    std::string okey;
     for (const std::string &o : opts)
-        key += o + '\n';
-    lib = &g_libs[key];
-    std::vector<std::string> todo(deps0);
+        okey += o + '\n';
+    lib = &g_libs[okey];
+    std::vector<std::string> todo(deps0.rbegin(), deps0.rend());
     std::set<int> done;
     while (!todo.empty()) {
         std::string st = stem(todo.back());
@@ -366,43 +275,16 @@ bool add_units(const std::vector<std::string> &deps0, int nfiles, const char **p
             if (done.count(i) || !implements(paths[i], texts[i], st))
                 continue;
             done.insert(i);
-            std::string id = std::string(paths[i]) + '\0' + texts[i], shown = paths[i] + std::strlen(kLibPrefix);
+            std::string id = std::string(paths[i]) + '\0' + texts[i];
             auto have = lib->units.find(id);
-            std::vector<std::string> deps;
-            if (have != lib->units.end()) {
-                used.push_back({have->second, shown});
-                continue;  // its own dependencies were added with it
-            }
-            unsigned n = ++g_units;
-            auto ctx = std::make_unique<llvm::LLVMContext>();
-            std::string text, main_text = std::string("#include \"") + kProjRoot + "/" + paths[i] + "\"\n";
-            // a main file of its own: module-level names (its initialisers) are named after it
-            auto mod = compile(main_text, nfiles, paths, texts, opts, *ctx, text, cancel, &deps,
-                               "__arc_unit_" + std::to_string(n) + ".cpp");
-            if (!mod || !move_ctors(*mod, "__arc_unit_" + std::to_string(n) + "_ctors", {}, text) ||
-                !move_dtors(*mod, true, text)) {
-                log += strip_roots(text) + "error: the library source " + shown + " did not compile\n";
-                return false;
-            }
-            if (!lib->jd) {
-                auto jde = g_jit->createJITDylib("op_lib#" + std::to_string(g_libs.size()));
-                if (!jde) {
-                    log += "error: cannot load the library code: " + llvm::toString(jde.takeError()) + "\n";
+            if (have == lib->units.end()) {
+                Unit u;
+                if (!load_unit(lib, i, nfiles, paths, texts, opts, okey, u, log, cancel))
                     return false;
-                }
-                lib->jd = &*jde;
-                if (auto e = add_libraries(*lib->jd, &lib->holder)) {
-                    log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
-                    return false;
-                }
+                have = lib->units.emplace(id, std::move(u)).first;
             }
-            if (auto e = g_jit->addIRModule(*lib->jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-                log += "error: cannot load the library code: " + llvm::toString(std::move(e)) + "\n";
-                return false;
-            }
-            lib->units[id] = n;
-            used.push_back({n, shown});
-            todo.insert(todo.end(), deps.begin(), deps.end());
+            used.push_back({have->second.id, paths[i] + std::strlen(kLibPrefix)});
+            todo.insert(todo.end(), have->second.deps.rbegin(), have->second.deps.rend());
         }
     }
     if (lib->jd)
@@ -462,42 +344,57 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     main_texts.back() += "static const int __arc_host_at_driver = (arc_host_init_file = nullptr, 0);\n"
                          "#include \"arc/host_driver.h\"\n";
 
+    // Compiled before, in this process or another, from the same inputs
+    // and unchanged files: its kept object (host_cache.h).
+    std::vector<std::string> parts(op_opts);
+    parts.push_back("--arc-library-options");
+    parts.insert(parts.end(), lib_opts.begin(), lib_opts.end());
+    parts.insert(parts.end(), main_texts.begin(), main_texts.end());
+    const std::string key = arc_host_cache::key_of("op", parts, nfiles, paths, texts);
+    arc_host_cache::Entry kept;
     std::string text;
-    std::vector<std::string> deps;
-    auto ctx = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::LLVMContext> ctx;  // before the module: it outlives it
     std::unique_ptr<llvm::Module> mod;
-    arc_rtc::TilingLayouts layouts;
-    for (size_t k = 0; k < main_texts.size(); k++) {
-        std::unique_ptr<llvm::Module> m = compile(main_texts[k], nfiles, paths, texts, op_opts, *ctx, text, cancel,
-                                                  unit_idx.empty() ? nullptr : &deps,
-                                                  "__arc_host_main_" + std::to_string(k) + ".cpp", &layouts);
-        if (!m) {
-            mod = nullptr;
-            break;
+    if (!arc_host_cache::load(key, &kept)) {
+        ctx = std::make_unique<llvm::LLVMContext>();
+        arc_rtc::TilingLayouts layouts;
+        for (size_t k = 0; k < main_texts.size(); k++) {
+            std::unique_ptr<llvm::Module> m = compile(main_texts[k], nfiles, paths, texts, op_opts, *ctx, text, cancel,
+                                                      &kept.deps, "__arc_host_main_" + std::to_string(k) + ".cpp",
+                                                      &layouts);
+            if (!m) {
+                mod = nullptr;
+                break;
+            }
+            if (!mod)
+                mod = std::move(m);
+            else if (!link_into(*mod, std::move(m), *ctx, text)) {
+                *log = dup(strip_roots(text));
+                return -1;
+            }
         }
-        if (!mod)
-            mod = std::move(m);
-        else if (!link_into(*mod, std::move(m), *ctx, text)) {
-            *log = dup(strip_roots(text));
+        text = strip_roots(text);
+        if (!mod) {
+            *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
             return -1;
         }
+        arc_rtc::define_tiling_layouts(*mod, layouts);
     }
-    text = strip_roots(text);
-    if (!mod) {
-        *log = dup(text.empty() ? "error: the host code did not compile\n" : text);
-        return -1;
-    }
-    arc_rtc::define_tiling_layouts(*mod, layouts);
     std::lock_guard<std::mutex> g(g_mu);
     Library *lib = nullptr;
     std::vector<UnitRef> used;
-    if (!unit_idx.empty() && !add_units(deps, nfiles, paths, texts, unit_idx, lib_opts, lib, used, text, cancel)) {
+    if (!unit_idx.empty() &&
+        !add_units(kept.deps, nfiles, paths, texts, unit_idx, lib_opts, lib, used, text, cancel)) {
         *log = dup(text);
         return -1;
     }
-    if (!move_ctors(*mod, "__arc_host_ctors", used, text) || !move_dtors(*mod, false, text)) {
-        *log = dup(text);
-        return -1;
+    if (mod) {
+        if (!move_ctors(*mod, "__arc_host_ctors", used, text) || !move_dtors(*mod, false, text) ||
+            !arc_host_cache::emit_object(*mod, &kept.object, &text)) {
+            *log = dup(text);
+            return -1;
+        }
+        arc_host_cache::save(key, kept, "/arc/");
     }
     auto jde = g_jit->createJITDylib("op_host#" + std::to_string(++g_counter));
     if (!jde) {
@@ -511,7 +408,7 @@ extern "C" int ascendrtc_host_op_compile(int nfiles, const char **paths, const c
     if (!e && lib && lib->jd)
         jd.addToLinkOrder(*lib->jd);
     if (!e)
-        e = g_jit->addIRModule(jd, llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)));
+        e = g_jit->addObjectFile(jd, llvm::MemoryBuffer::getMemBufferCopy(kept.object, "__arc_host.o"));
     if (!e)
         e = g_jit->initialize(jd);  // the platform's; the op's own run in ascendrtc_host_op_init
     if (e) {
@@ -531,9 +428,18 @@ extern "C" void *ascendrtc_host_op_symbol(arc_host_op *op, const char *name, cha
 {
     *err = nullptr;
     std::lock_guard<std::mutex> g(g_mu);
+    {
+        std::lock_guard<std::mutex> r(g_reported_mu);
+        g_reported.clear();
+    }
     auto a = g_jit->lookup(*op->jd, name);
     if (!a) {
-        *err = dup(llvm::toString(a.takeError()));
+        std::string why = llvm::toString(a.takeError());
+        std::lock_guard<std::mutex> r(g_reported_mu);
+        // the report names what is missing; the error lists all it could not load
+        if (!g_reported.empty())
+            why = g_reported.substr(0, g_reported.size() - 1) + "; " + why.substr(0, 200) + (why.size() > 200 ? "..." : "");
+        *err = dup(why);
         return nullptr;
     }
     return a->toPtr<void *>();

@@ -6,6 +6,7 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Serialization/ASTWriter.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/raw_ostream.h>
@@ -76,20 +77,40 @@ PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<ll
         why = "invalid PCH arguments: " + log;
         return nullptr;
     }
+    PchBytes b = pch_build(inv, fs, &why);
+    if (!b)
+        why = "device headers did not precompile: " + why;
+    return b;
+}
+
+} // namespace
+
+PchBytes pch_build(std::shared_ptr<clang::CompilerInvocation> inv, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                   std::string *why, std::vector<std::string> *deps)
+{
+    std::string log;
+    llvm::raw_string_ostream los(log);
     inv->getFrontendOpts().DisableFree = false;
     clang::CompilerInstance ci;
     ci.setInvocation(inv);
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
     ci.setVerboseOutputStream(los);
     ci.createFileManager(fs);
+    auto collector = std::make_shared<clang::DependencyCollector>();
+    if (deps)
+        ci.addDependencyCollector(collector);
     auto buf = std::make_shared<clang::PCHBuffer>();
     MemoryPCHAction action(buf);
     if (!ci.ExecuteAction(action) || ci.getDiagnostics().hasErrorOccurred() || !buf->IsComplete) {
-        why = "device headers did not precompile: " + log;
+        *why = log;
         return nullptr;
     }
+    if (deps)
+        *deps = collector->getDependencies();
     return std::make_shared<const llvm::SmallVector<char, 0>>(std::move(buf->Data));
 }
+
+namespace {
 
 // ---- the copy kept between processes, so a new one skips the ~100 ms build ----
 // The compile cache owns it (see ascendrtc_rtc_set_pch_store in
@@ -151,6 +172,25 @@ PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<
     if (!e->bytes && why)
         *why = e->why;
     return e->bytes;
+}
+
+bool store_load(const std::string &key, std::string *out)
+{
+    ascendrtc_pch_store st = store();
+    if (!st.load)
+        return false;
+    auto put = [](void *ctx, const void *data, size_t len) {
+        static_cast<std::string *>(ctx)->assign(static_cast<const char *>(data), len);
+    };
+    out->clear();
+    return st.load(key.c_str(), put, out) != 0;
+}
+
+void store_save(const std::string &key, const std::string &data)
+{
+    ascendrtc_pch_store st = store();
+    if (st.save)
+        st.save(key.c_str(), data.data(), data.size());
 }
 
 } // namespace arc_rtc

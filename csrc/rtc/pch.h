@@ -7,6 +7,10 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+namespace clang {
+class CompilerInvocation;
+}
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +30,20 @@ extern const char *const kPchPrefixText;
 // compiles without it.  Thread-safe; one build per configuration.
 PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
                  std::string *why);
+
+// Precompiles the invocation's input (a header) into memory with the file
+// system `fs`; `deps` (where given) receives the files it read.  Null,
+// with the reason in *why, when it does not precompile.
+PchBytes pch_build(std::shared_ptr<clang::CompilerInvocation> inv, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                   std::string *why, std::vector<std::string> *deps = nullptr);
+
+// The store the compile cache lends (ascendrtc_rtc_set_pch_store), for
+// other compiled artifacts kept between processes (op host code:
+// host_cache.cpp): the bytes kept under `key` into *out (false: none, or
+// no store), and keeping them.  `key` names the artifact's kind on its
+// first line (the cache labels entries by it).
+bool store_load(const std::string &key, std::string *out);
+void store_save(const std::string &key, const std::string &data);
 
 } // namespace arc_rtc
 
