@@ -167,7 +167,8 @@ def markdown(recs, meta):
     p = out.append
     p("Libraries: %s; opbase @ %s; ascendrtc %s; %s." % (
         ", ".join("%s @ %s" % (n, c) for n, c in meta["commits"].items()), meta["opbase"], meta["version"],
-        "every op directory" if meta["every"] == 1 else "every %dth op directory" % meta["every"]))
+        ("every op directory" if meta["every"] == 1 else "every %dth op directory" % meta["every"]) +
+        (" of those --only chose (%s)" % meta["only"] if meta.get("only") else "")))
     p("")
     p("| library | op directories | of them with no Ascend C op (refused as such) | load | % of all | "
       "% of those with an op |")
@@ -231,7 +232,8 @@ def main(argv=None):
     info = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import ascendrtc; "
                            "print(ascendrtc.__version__)", a.checkout], capture_output=True, text=True).stdout.strip()
     meta = {"commits": {n: commit_of(r) for n, r in roots.items()}, "every": a.every, "version": info,
-            "opbase": commit_of(a.opbase) if a.opbase else "none"}
+            "opbase": commit_of(a.opbase) if a.opbase else "none",
+            "only": ("%d op directories" % len(jobs)) if a.only else None}
     table = markdown(recs, meta)
     print(table)
     if a.json:
