@@ -173,6 +173,45 @@ def run(src: str, ex: Example, work: str, timeout: float = 600, home: Optional[s
 reason = er.reason  # one line saying why a run failed
 
 
+DOC_PATH = os.path.join(ROOT, "docs", "compatibility.md")
+DOC_BEGIN, DOC_END = "<!-- devkit-examples:begin -->", "<!-- devkit-examples:end -->"
+
+
+def family(rel: str) -> str:
+    """An example's family in the docs' summary: 01_simd_cpp_api's second level, else the top folder."""
+    parts = rel.split("/")
+    return "/".join(parts[:2]) if parts[0] == "01_simd_cpp_api" else parts[0]
+
+
+def doc_table(exs: List[Example], known: dict) -> str:
+    """docs/compatibility.md's block: the summary by family and a row per
+    example, pass unless devkit_known.json lists its first error."""
+    fams: dict = {}
+    for ex in exs:
+        n, p = fams.get(family(ex.rel), (0, 0))
+        fams[family(ex.rel)] = (n + 1, p + (ex.rel not in known))
+    total, passed = len(exs), sum(p for _, p in fams.values())
+    out = ["| family | examples | pass |", "|---|---|---|"]
+    out += [f"| `{f}` | {n} | {p} |" for f, (n, p) in sorted(fams.items())]
+    out += [f"| **all** | **{total}** | **{passed} ({100 * passed // max(total, 1)}%)** |", "",
+            "| example (under `examples/`) | arch | result |", "|---|---|---|"]
+    out += [f"| {ex.rel} | {ex.arch} | {'pass' if ex.rel not in known else 'fails: ' + er.cell(known[ex.rel])} |"
+            for ex in exs]
+    return "\n".join(out)
+
+
+def write_doc(src: str, path: str = DOC_PATH) -> str:
+    """Rewrites the block between the markers from the catalog and
+    devkit_known.json (no example is run); returns the summary line."""
+    table = doc_table(catalog(src), KNOWN)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    i, j = text.index(DOC_BEGIN) + len(DOC_BEGIN), text.index(DOC_END)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:i] + "\n" + table + "\n" + text[j:])
+    return [ln for ln in table.splitlines() if ln.startswith("| **all**")][0]
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--arch", help="only examples for this arch (dav-2201, dav-3510)")
@@ -181,11 +220,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--update-known", action="store_true", help="rewrite devkit_known.json's entries for this run")
     ap.add_argument("--json", metavar="PATH", help="write [rel, arch, ok, reason] rows to PATH")
+    ap.add_argument("--doc", action="store_true",
+                    help="rewrite docs/compatibility.md's table from devkit_known.json (runs nothing)")
     a = ap.parse_args(argv)
     src = os.environ.get("ASC_DEVKIT_SRC")
     if not src or not os.path.isdir(os.path.join(src, "examples")):
         print("set ASC_DEVKIT_SRC to an asc-devkit work tree", file=sys.stderr)
         return 2
+    if a.doc:
+        print(write_doc(src))
+        return 0
     exs = [e for e in catalog(src) if (not a.arch or e.arch == a.arch) and a.filter in e.rel]
     with tempfile.TemporaryDirectory(prefix="arc-devkit-") as work:
         def one(ex):
