@@ -64,6 +64,7 @@ INTERNAL = {
     "CorruptEntry": "a bad cache file: the cache reports and recompiles",
     "LinkRefused": "a symlinked cache path: _cache_store reports and skips it",
     "NoCompiler": "no compiler to fingerprint: cache.py turns it into its message",
+    "KeyTooCostly": "an -I directory too big to hash: cache.compile compiles uncached with a warning",
     "CacheFull": "no inode for a lock file: cache.py compiles without the cache",
     "UsageError": "a bad `ascendrtc run` argument: the CLI prints it and exits 2",
 }
