@@ -1,5 +1,6 @@
 // metadata.cpp - see metadata.h.
 #include "metadata.h"
+#include "annotations.h"
 #include "host_split.h"
 
 #include <llvm/IR/Constants.h>
@@ -44,21 +45,11 @@ bool read_kdesc(llvm::GlobalVariable *gv, std::vector<unsigned> &out)
 // __mix__(c, v): arc/entry.h's __ARC_KTYPE annotation), or -1.
 int qualifier_type(llvm::Module &m, const std::string &fn)
 {
-    auto *ga = m.getGlobalVariable("llvm.global.annotations");
-    auto *arr = ga && ga->hasInitializer() ? llvm::dyn_cast<llvm::ConstantArray>(ga->getInitializer()) : nullptr;
-    for (unsigned i = 0; arr && i < arr->getNumOperands(); i++) {
-        auto *e = llvm::dyn_cast<llvm::ConstantStruct>(arr->getOperand(i));
-        if (!e || e->getNumOperands() < 5 || e->getOperand(0)->stripPointerCasts()->getName() != fn)
+    for (const Annotation &a : annotations(m)) {
+        if (a.target->getName() != fn || a.text != "__arc_ktype")
             continue;
-        auto *str = llvm::dyn_cast<llvm::GlobalVariable>(e->getOperand(1)->stripPointerCasts());
-        auto *text = str && str->hasInitializer() ? llvm::dyn_cast<llvm::ConstantDataArray>(str->getInitializer())
-                                                  : nullptr;
-        if (!text || text->getAsCString() != "__arc_ktype")
-            continue;
-        auto *args = llvm::dyn_cast<llvm::GlobalVariable>(e->getOperand(4)->stripPointerCasts());
         /* { i8 type }: zeroinitializer when the type is 0 (AIV_ONLY) */
-        llvm::Constant *val = args && args->hasInitializer() ? args->getInitializer()->getAggregateElement(0u)
-                                                             : nullptr;
+        llvm::Constant *val = a.args ? a.args->getAggregateElement(0u) : nullptr;
         if (auto *ci = llvm::dyn_cast_or_null<llvm::ConstantInt>(val))
             return static_cast<int>(ci->getZExtValue());
     }

@@ -1,6 +1,7 @@
 // program_host.cpp - see program_host.h.
 #include "program_host.h"
 #include "driver.h"
+#include "annotations.h"
 #include "rdc.h"
 #include "resource_dir.h"
 
@@ -186,18 +187,13 @@ int keep_reachable(llvm::Module &m, std::vector<const llvm::GlobalValue *> work)
     // __vector__, __cube__ that metadata.cpp reads; -dc's marks) stay with
     // it; they keep nothing alive themselves.
     llvm::GlobalVariable *ga = m.getGlobalVariable("llvm.global.annotations", true);
-    auto *arr = ga && ga->hasInitializer() ? llvm::dyn_cast<llvm::ConstantArray>(ga->getInitializer()) : nullptr;
-    if (arr && !live.count(ga)) {
+    if (ga && !live.count(ga)) {
         std::vector<llvm::Constant *> keep;
-        for (const llvm::Use &u : arr->operands()) {
-            auto *e = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
-            auto *f = e && e->getNumOperands() ? llvm::dyn_cast<llvm::GlobalValue>(e->getOperand(0)->stripPointerCasts())
-                                               : nullptr;
-            if (f && live.count(f))
-                keep.push_back(e);
-        }
+        for (const Annotation &a : annotations(m))
+            if (live.count(a.target))
+                keep.push_back(a.entry);
         if (!keep.empty()) {
-            auto *at = llvm::ArrayType::get(arr->getType()->getElementType(), keep.size());
+            auto *at = llvm::ArrayType::get(keep[0]->getType(), keep.size());
             auto *kept = new llvm::GlobalVariable(m, at, false, ga->getLinkage(), llvm::ConstantArray::get(at, keep));
             kept->setSection(ga->getSection());
             kept->takeName(ga);

@@ -1,5 +1,6 @@
 // rdc.cpp - see rdc.h.
 #include "rdc.h"
+#include "annotations.h"
 #include "simt_prepare.h"
 
 #include <set>
@@ -7,7 +8,6 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wredundant-move"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Module.h>
@@ -41,26 +41,14 @@ struct Marked {
 std::vector<Marked> marked(llvm::Module &m)
 {
     std::vector<Marked> out;
-    llvm::GlobalVariable *ga = m.getGlobalVariable("llvm.global.annotations", true);
-    auto *arr = ga && ga->hasInitializer() ? llvm::dyn_cast<llvm::ConstantArray>(ga->getInitializer()) : nullptr;
-    if (!arr)
-        return out;
     std::set<const llvm::Value *> kernels = used(m);
     std::set<llvm::Function *> seen;
-    for (const llvm::Use &u : arr->operands()) {
-        auto *e = llvm::dyn_cast<llvm::ConstantStruct>(u.get());
-        if (!e || e->getNumOperands() < 4)
+    for (const Annotation &a : annotations(m)) {
+        auto *f = llvm::dyn_cast<llvm::Function>(a.target);
+        if (!f || a.text != kMark || f->isDeclaration() || f->hasLocalLinkage() || f->isDiscardableIfUnused() ||
+            kernels.count(f) || !seen.insert(f).second)
             continue;
-        auto *f = llvm::dyn_cast<llvm::Function>(e->getOperand(0)->stripPointerCasts());
-        llvm::StringRef what, file;
-        if (!f || !llvm::getConstantStringInfo(e->getOperand(1)->stripPointerCasts(), what) || what != kMark)
-            continue;
-        if (f->isDeclaration() || f->hasLocalLinkage() || f->isDiscardableIfUnused() || kernels.count(f) ||
-            !seen.insert(f).second)
-            continue;
-        llvm::getConstantStringInfo(e->getOperand(2)->stripPointerCasts(), file);
-        auto *line = llvm::dyn_cast<llvm::ConstantInt>(e->getOperand(3));
-        out.push_back({f, file.str(), line ? (unsigned)line->getZExtValue() : 0});
+        out.push_back({f, a.file.str(), a.line});
     }
     return out;
 }

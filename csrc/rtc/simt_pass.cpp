@@ -26,6 +26,7 @@
 // COX does (the driver computes them over the lanes that stopped there).
 // A kernel without points is one loop nest with no frame traffic.
 #include "simt_pass.h"
+#include "annotations.h"
 
 #include "sites.h"
 
@@ -135,22 +136,15 @@ struct Fission : PassInfoMixin<Fission> {
     // __launch_bounds__(n) of the kernel kfn holds: 0 when none.
     static long long launch_bounds(Module &m, const GlobalVariable *kfn)
     {
-        auto *ann = m.getGlobalVariable("llvm.global.annotations");
-        if (!kfn || !kfn->hasInitializer() || !ann || !ann->hasInitializer())
+        if (!kfn || !kfn->hasInitializer())
             return 0;
         const Value *k = kfn->getInitializer()->stripPointerCasts();
-        auto *arr = dyn_cast<ConstantArray>(ann->getInitializer());
-        for (unsigned j = 0; arr && j < arr->getNumOperands(); j++) {
-            auto *e = dyn_cast<ConstantStruct>(arr->getOperand(j));
-            StringRef s;
-            if (!e || e->getNumOperands() < 5 || e->getOperand(0)->stripPointerCasts() != k ||
-                !getConstantStringInfo(e->getOperand(1), s) || s != "arc.launch_bounds")
+        for (const Annotation &a : annotations(m)) {
+            if (a.target != k || a.text != "arc.launch_bounds")
                 continue;
-            auto *ag = dyn_cast<GlobalVariable>(e->getOperand(4)->stripPointerCasts());
-            if (ag && ag->hasInitializer())
-                if (auto *cs = dyn_cast<ConstantStruct>(ag->getInitializer()))
-                    if (auto *ci = dyn_cast<ConstantInt>(cs->getOperand(0)))
-                        return ci->getSExtValue();
+            if (auto *cs = dyn_cast_or_null<ConstantStruct>(a.args))
+                if (auto *ci = dyn_cast<ConstantInt>(cs->getOperand(0)))
+                    return ci->getSExtValue();
             return -1;
         }
         return 0;
