@@ -131,6 +131,17 @@ std::vector<ParamAccess> param_accesses(Function &f, const Value *args, const Fu
     return acc;
 }
 
+FunctionCallee oob_reporter(Module &m, const char *name, FunctionType *t)
+{
+    FunctionCallee f = m.getOrInsertFunction(name, t);
+    if (auto *fn = dyn_cast<Function>(f.getCallee())) {
+        fn->addFnAttr(Attribute::NoReturn);
+        fn->addFnAttr(Attribute::Cold);
+        fn->addFnAttr(Attribute::NoUnwind);
+    }
+    return f;
+}
+
 namespace {
 
 // The user's own code: its innermost location is a line of a file outside
@@ -153,13 +164,8 @@ unsigned check_function(Function &f, const Value *args, const Function *kfn, con
     LLVMContext &C = m.getContext();
     Type *ptr = PointerType::get(C, 0), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
     FunctionCallee get = m.getOrInsertFunction("__arc_gm_bounds", FunctionType::get(ptr, {}, false));
-    FunctionCallee oob = m.getOrInsertFunction("__arc_gm_oob",
-                                               FunctionType::get(Type::getVoidTy(C), {ptr, i64, i32, ptr}, false));
-    if (auto *of = dyn_cast<Function>(oob.getCallee())) {
-        of->addFnAttr(Attribute::NoReturn);
-        of->addFnAttr(Attribute::Cold);
-        of->addFnAttr(Attribute::NoUnwind);
-    }
+    FunctionCallee oob =
+        oob_reporter(m, "__arc_gm_oob", FunctionType::get(Type::getVoidTy(C), {ptr, i64, i32, ptr}, false));
     IRBuilder<> eb(&*f.getEntryBlock().getFirstInsertionPt());
     Value *tbl = eb.CreateCall(get, {}, "arc.gm");
     std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry

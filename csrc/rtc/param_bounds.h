@@ -46,6 +46,12 @@ std::vector<ParamAccess> param_accesses(llvm::Function &f, const llvm::Value *ar
                                         const std::vector<long long> &offs,
                                         const std::function<bool(const llvm::Instruction &)> &skip);
 
+// The runtime's report of an access outside its parameter's allocation
+// (`name` of type t), declared as it behaves: it does not return, is cold
+// and throws nothing, so the check's branch stays off the hot path.  Both
+// checks' (__arc_gm_oob here, __arc_simt_gm_oob for SIMT threads).
+llvm::FunctionCallee oob_reporter(llvm::Module &m, const char *name, llvm::FunctionType *t);
+
 // In each SIMD kernel's entries and in the kernel function itself: before
 // each load, store, atomic or constant-length memory intrinsic of the
 // user's code (after the optimiser: what remains) through a pointer

@@ -73,13 +73,8 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
     if (acc.empty())
         return 0;
     Type *ptr = PointerType::get(C, 0), *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
-    FunctionCallee oob = m.getOrInsertFunction(
-        kOob, FunctionType::get(Type::getVoidTy(C), {ptr, ptr, i64, i32, ptr, i32, i32, i32}, false));
-    if (auto *of = dyn_cast<Function>(oob.getCallee())) {
-        of->addFnAttr(Attribute::NoReturn);
-        of->addFnAttr(Attribute::Cold);
-        of->addFnAttr(Attribute::NoUnwind);
-    }
+    FunctionCallee oob =
+        oob_reporter(m, kOob, FunctionType::get(Type::getVoidTy(C), {ptr, ptr, i64, i32, ptr, i32, i32, i32}, false));
     std::map<unsigned, std::pair<Value *, Value *>> bnd; // per parameter, in the entry
     std::map<std::string, Constant *> sites;
     for (ParamAccess &a : acc) {
