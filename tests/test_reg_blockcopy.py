@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.reg_frame import vf_io_kernel
 
 SRC = r"""
 #include "kernel_operator.h"
@@ -24,26 +25,10 @@ __simd_vf__ inline void blk_vf(__ubuf__ float *o, __ubuf__ float *x, uint32_t ss
         Reg::StoreAlign<float, Reg::DataCopyMode::DATA_BLOCK_COPY, Reg::PostLiteral::POST_MODE_UPDATE>(o, v, ds, 24, m);
     }
 }
-__global__ __vector__ void blk(GM_ADDR x, GM_ADDR out, uint32_t ss, uint32_t ds, uint32_t n)
-{
-    AscendC::InitSocState();
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 8192);
-    LocalTensor<float> lx = buf.GetWithOffset<float>(1024, 0), lo = buf.GetWithOffset<float>(1024, 4096);
-    GlobalTensor<float> gx, go;
-    gx.SetGlobalBuffer((__gm__ float *)x, 1024);
-    go.SetGlobalBuffer((__gm__ float *)out, 1024);
-    DataCopy(lx, gx, 1024);
-    DataCopy(lo, go, 1024);
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
-    asc_vf_call<blk_vf>((__ubuf__ float *)lo.GetPhyAddr(), (__ubuf__ float *)lx.GetPhyAddr(), ss, ds, n);
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(go, lo, 1024);
-}
-"""
+""" + vf_io_kernel("blk", 1024, ", uint32_t ss, uint32_t ds, uint32_t n",
+                   "asc_vf_call<blk_vf>((__ubuf__ float *)lo.GetPhyAddr(), (__ubuf__ float *)lx.GetPhyAddr(), "
+                   "ss, ds, n)")
+
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.reg_frame import vf_io_kernel
 
 SRC = r"""
 #include "kernel_operator.h"
@@ -47,26 +48,10 @@ __simd_vf__ inline void run_vf(__ubuf__ float *o, __ubuf__ float *x, uint32_t n,
     Reg::StoreUnAlignPost(o, us, 0);
 }
 
-__global__ __vector__ void unalign(GM_ADDR x, GM_ADDR out, uint32_t in, uint32_t at, uint32_t n, uint32_t mode)
-{
-    AscendC::InitSocState();
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, 4096);
-    LocalTensor<float> lx = buf.GetWithOffset<float>(512, 0), lo = buf.GetWithOffset<float>(512, 2048);
-    GlobalTensor<float> gx, go;
-    gx.SetGlobalBuffer((__gm__ float *)x, 512);
-    go.SetGlobalBuffer((__gm__ float *)out, 512);
-    DataCopy(lx, gx, 512);
-    DataCopy(lo, go, 512);
-    SetFlag<HardEvent::MTE2_V>(0);
-    WaitFlag<HardEvent::MTE2_V>(0);
-    asc_vf_call<run_vf>((__ubuf__ float *)lo.GetPhyAddr() + at, (__ubuf__ float *)lx.GetPhyAddr() + in, n, mode);
-    SetFlag<HardEvent::V_MTE3>(0);
-    WaitFlag<HardEvent::V_MTE3>(0);
-    DataCopy(go, lo, 512);
-}
-"""
+""" + vf_io_kernel("unalign", 512, ", uint32_t in, uint32_t at, uint32_t n, uint32_t mode",
+                   "asc_vf_call<run_vf>((__ubuf__ float *)lo.GetPhyAddr() + at, "
+                   "(__ubuf__ float *)lx.GetPhyAddr() + in, n, mode)")
+
 
 
 @pytest.fixture(scope="module")
