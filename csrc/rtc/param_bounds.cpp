@@ -142,6 +142,31 @@ FunctionCallee oob_reporter(Module &m, const char *name, FunctionType *t)
     return f;
 }
 
+Value *gm_inside(IRBuilder<> &b, Value *q, uint64_t bytes, Value *lo, Value *span)
+{
+    Value *d = b.CreateSub(b.CreatePtrToInt(q, b.getInt64Ty()), lo);
+    return b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(bytes)), span));
+}
+
+void guard_access(Module &m, const ParamAccess &a, Value *lo, Value *span, FunctionCallee oob, ArrayRef<Value *> before,
+                  ArrayRef<Value *> after, const char *device_root, const char *const *strip, int nstrip,
+                  std::map<std::string, Constant *> &sites)
+{
+    IRBuilder<> b(a.in);
+    Value *bad = b.CreateNot(gm_inside(b, a.ptr, a.bytes, lo, span));
+    Instruction *then = SplitBlockAndInsertIfThen(bad, a.in->getIterator(), /*Unreachable=*/true);
+    IRBuilder<> tb(then);
+    tb.SetCurrentDebugLocation(a.in->getDebugLoc());
+    std::string line = user_line(a.in->getDebugLoc().get(), device_root, strip, nstrip);
+    Constant *&site = sites[line];
+    if (!site)
+        site = tb.CreateGlobalStringPtr(line.empty() ? "?" : line, "__arc_gm_site", 0, &m);
+    std::vector<Value *> args(before.begin(), before.end());
+    args.insert(args.end(), {a.ptr, tb.getInt64(a.bytes), tb.getInt32(a.param | a.write << 8), site});
+    args.insert(args.end(), after.begin(), after.end());
+    tb.CreateCall(oob, args)->setDoesNotReturn();
+}
+
 namespace {
 
 // The user's own code: its innermost location is a line of a file outside
@@ -176,19 +201,7 @@ unsigned check_function(Function &f, const Value *args, const Function *kfn, con
             Value *span = eb.CreateLoad(i64, eb.CreateConstInBoundsGEP1_64(i64, tbl, 2 * a.param + 1));
             it = bnd.emplace(a.param, std::make_pair(lo, span)).first;
         }
-        IRBuilder<> b(a.in);
-        auto [lo, span] = it->second;
-        // [p, p + bytes) in [lo, lo + span), unsigned: below lo wraps high
-        Value *d = b.CreateSub(b.CreatePtrToInt(a.ptr, i64), lo);
-        Value *ok = b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(a.bytes)), span));
-        Instruction *then = SplitBlockAndInsertIfThen(b.CreateNot(ok), a.in->getIterator(), /*Unreachable=*/true);
-        IRBuilder<> tb(then);
-        tb.SetCurrentDebugLocation(a.in->getDebugLoc());
-        std::string line = user_line(a.in->getDebugLoc().get(), device_root, strip, nstrip);
-        Constant *&s = sites[line];
-        if (!s)
-            s = tb.CreateGlobalStringPtr(line.empty() ? "?" : line, "__arc_gm_site", 0, &m);
-        tb.CreateCall(oob, {a.ptr, tb.getInt64(a.bytes), tb.getInt32(a.param | a.write << 8), s})->setDoesNotReturn();
+        guard_access(m, a, it->second.first, it->second.second, oob, {}, {}, device_root, strip, nstrip, sites);
     }
     return (unsigned)acc.size();
 }

@@ -4,9 +4,12 @@
 #ifndef ARC_RTC_PARAM_BOUNDS_H_
 #define ARC_RTC_PARAM_BOUNDS_H_
 
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace arc_rtc {
@@ -51,6 +54,18 @@ std::vector<ParamAccess> param_accesses(llvm::Function &f, const llvm::Value *ar
 // and throws nothing, so the check's branch stays off the hot path.  Both
 // checks' (__arc_gm_oob here, __arc_simt_gm_oob for SIMT threads).
 llvm::FunctionCallee oob_reporter(llvm::Module &m, const char *name, llvm::FunctionType *t);
+
+// Whether [q, q + bytes) lies in [lo, lo + span): q - lo < span and
+// q - lo + bytes <= span, unsigned (an address below lo wraps to a huge
+// offset; span 0 admits nothing).
+llvm::Value *gm_inside(llvm::IRBuilder<> &b, llvm::Value *q, uint64_t bytes, llvm::Value *lo, llvm::Value *span);
+
+// Before access a: when it leaves [lo, lo + span), a cold branch calls
+// oob(before..., p, bytes, param | write << 8, "file:line", after...), which
+// does not return (the line's string made once per line, in sites).
+void guard_access(llvm::Module &m, const ParamAccess &a, llvm::Value *lo, llvm::Value *span, llvm::FunctionCallee oob,
+                  llvm::ArrayRef<llvm::Value *> before, llvm::ArrayRef<llvm::Value *> after, const char *device_root,
+                  const char *const *strip, int nstrip, std::map<std::string, llvm::Constant *> &sites);
 
 // In each SIMD kernel's entries and in the kernel function itself: before
 // each load, store, atomic or constant-length memory intrinsic of the

@@ -47,15 +47,6 @@ std::pair<Value *, Value *> bounds(IRBuilder<> &b, Value *ctx, unsigned k)
             b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ctx, at + 8))};
 }
 
-// Whether [q, q + bytes) lies in [lo, lo + span): q - lo < span and
-// q - lo + bytes <= span, unsigned (an address below lo wraps to a huge
-// offset; span 0 admits nothing).
-Value *inside(IRBuilder<> &b, Value *q, uint64_t bytes, Value *lo, Value *span)
-{
-    Value *d = b.CreateSub(b.CreatePtrToInt(q, b.getInt64Ty()), lo);
-    return b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(bytes)), span));
-}
-
 } // namespace
 
 unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *args, const GlobalVariable *kdesc,
@@ -81,18 +72,8 @@ unsigned simt_gm_instrument(Function &f, IRBuilder<> &eb, Value *ctx, Value *arg
         auto it = bnd.find(a.param);
         if (it == bnd.end())
             it = bnd.emplace(a.param, bounds(eb, ctx, a.param)).first;
-        IRBuilder<> b(a.in);
-        Value *bad = b.CreateNot(inside(b, a.ptr, a.bytes, it->second.first, it->second.second));
-        Instruction *then = SplitBlockAndInsertIfThen(bad, a.in->getIterator(), /*Unreachable=*/true);
-        IRBuilder<> tb(then);
-        tb.SetCurrentDebugLocation(a.in->getDebugLoc());
-        std::string line = user_line(a.in->getDebugLoc().get(), device_root, strip, nstrip);
-        Constant *&s = sites[line];
-        if (!s)
-            s = tb.CreateGlobalStringPtr(line.empty() ? "?" : line, "__arc_gm_site", 0, &m);
-        CallInst *ci = tb.CreateCall(oob, {ctx, a.ptr, tb.getInt64(a.bytes), tb.getInt32(a.param | a.write << 8), s,
-                                           x, y, z});
-        ci->setDoesNotReturn();
+        guard_access(m, a, it->second.first, it->second.second, oob, {ctx}, {x, y, z}, device_root, strip, nstrip,
+                     sites);
     }
     return (unsigned)acc.size();
 }
@@ -144,7 +125,7 @@ void simt_gm_hoist(Function &F, LoopInfo &LI, ScalarEvolution &SE, std::vector<S
         b.SetCurrentDebugLocation(DebugLoc()); // not the user's memory (raw_access.cpp)
         auto [lo, span] = bounds(b, ctx, (unsigned)code->getZExtValue() & 0xff);
         uint64_t n = bytes->getZExtValue();
-        Value *all = b.CreateAnd(inside(b, first, n, lo, span), inside(b, lastv, n, lo, span), "arc.gm.all");
+        Value *all = b.CreateAnd(gm_inside(b, first, n, lo, span), gm_inside(b, lastv, n, lo, span), "arc.gm.all");
         out.push_back({br, L, all, taken});
     }
 }
