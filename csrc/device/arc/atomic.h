@@ -5,6 +5,7 @@
 #define ARC_ATOMIC_H_
 
 #include "arc/state.h"
+#include "arc/ctrl.h"
 
 namespace __arc {
 template <class T> inline T combine(T old, T v, int op)
@@ -94,11 +95,12 @@ template <class T> inline void store_gm(T *__restrict dst, const T *__restrict s
 } // namespace __arc
 
 namespace AscendC {
-template <typename T> inline void SetAtomicAdd() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_ADD; }
-template <typename T> inline void SetAtomicMax() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_MAX; }
-template <typename T> inline void SetAtomicMin() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_MIN; }
-inline void SetAtomicNone() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_NONE; }
-inline void DisableDmaAtomic() { __arc_core()->dev[__arc::SLOT_ATOMIC] = __arc::ATOMIC_NONE; }
+/* The atomic mode is CTRL[10:6] (arc/ctrl.h), mirrored in SLOT_ATOMIC. */
+template <typename T> inline void SetAtomicAdd() { __arc::ctrl_set_atomic<T>(__arc::ATOMIC_ADD); }
+template <typename T> inline void SetAtomicMax() { __arc::ctrl_set_atomic<T>(__arc::ATOMIC_MAX); }
+template <typename T> inline void SetAtomicMin() { __arc::ctrl_set_atomic<T>(__arc::ATOMIC_MIN); }
+inline void SetAtomicNone() { __arc::ctrl_set_atomic<float>(__arc::ATOMIC_NONE); }
+inline void DisableDmaAtomic() { __arc::ctrl_set_atomic<float>(__arc::ATOMIC_NONE); }
 template <typename T> inline void SetAtomicType() {}
 
 /* Scalar GM atomics; they return the old value. */

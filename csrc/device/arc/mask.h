@@ -7,6 +7,7 @@
 #define ARC_MASK_H_
 
 #include "arc/cost.h"
+#include "arc/ctrl.h"
 #include "arc/tensor.h"
 
 namespace AscendC {
@@ -213,6 +214,7 @@ template <class T>
 inline void check_l0(const AscendC::LocalTensor<T> &t, const Plan &p, const Opnd &o, const char *api, const char *what)
 {
     __arc_uses(ARC_USES_VEC);
+    ctrl_sat_guard<T>(api, what);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     __arc_check_l0(t.addr_, t.bytes_, reinterpret_cast<const arc_plan *>(&p), reinterpret_cast<const arc_opnd *>(&o),
                    (unsigned)sizeof(T), api, what);
@@ -231,6 +233,7 @@ template <class T>
 inline void check_cnt(const AscendC::LocalTensor<T> &t, int64_t n, const char *api, const char *what)
 {
     __arc_uses(ARC_USES_VEC);
+    ctrl_sat_guard<T>(api, what);
 #ifndef ASCENDRTC_NPU_SEMANTICS
     __arc_check_cnt(t.addr_, t.bytes_, n, (unsigned)sizeof(T), tname<T>(), api, what);
 #else

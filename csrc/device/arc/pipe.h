@@ -260,6 +260,23 @@ inline TPipe *GetTPipePtr()
     return p;
 }
 
+/* A tensor over all of pos's memory the TPipe has not handed out (UB for
+ * the vector positions, L1 for A1/B1/C1), taking none of it: a later
+ * InitBuffer may hand the same bytes out again, as the docs warn. */
+template <typename T, TPosition pos> inline bool PopStackBuffer(LocalTensor<T> &popLocal)
+{
+    constexpr bool l1 = pos == TPosition::A1 || pos == TPosition::B1 || pos == TPosition::C1;
+    static_assert(l1 || pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                  "AscendC::PopStackBuffer: a UB (VECIN/VECOUT/VECCALC/LCM) or L1 (A1/B1/C1) position");
+    arc_core *c = __arc_core();
+    TPipe *p = GetTPipePtr();
+    const uint64_t used = ((l1 ? p->l1_used_ : p->ub_used_) + 31u) & ~31ull, size = l1 ? c->l1_size : c->ub_size;
+    ARC_CHECK(used < size, "AscendC::PopStackBuffer", "the TPipe has handed out all %llu bytes of %s",
+              (unsigned long long)size, l1 ? "L1" : "the unified buffer");
+    unsigned char *base = (l1 ? c->l1 : c->ub) + used;
+    popLocal = LocalTensor<T>((T *)base, (uint32_t)((size - used) / sizeof(T) * sizeof(T)), pos);
+    return true;
+}
 } // namespace AscendC
 /* CANN kernels call GetTPipePtr() unqualified outside AscendC (the public
  * FlashAttentionScore sample, with only using-declarations of other names). */

@@ -31,7 +31,7 @@ enum DevSlot {
     SLOT_DEQSCALE = 6,    /* SetDeqScale value (float bits), 0 = unset -> 1.0 */
     SLOT_PADVAL = 7,      /* SetPadValue bits; SLOT_PADVAL_SET says whether set */
     SLOT_PADVAL_SET = 8,
-    SLOT_SATURATION = 9,
+    SLOT_CTRL = 9,        /* the CTRL register XOR its launch value (arc/ctrl.h) */
     SLOT_CMPMASK_LO = 10, /* CMPMASK register (Compare without dst, Select mode 0) */
     SLOT_CMPMASK_HI = 11,
     SLOT_EVT_ALLOC = 12,  /* 5 slots: AllocEventID bitmap, 8 ids x HardEvent */

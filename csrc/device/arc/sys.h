@@ -91,7 +91,7 @@ inline void InitSocState()
     d[__arc::SLOT_MASK_MODE] = 0;
     d[__arc::SLOT_MASK_SET] = 0;
     d[__arc::SLOT_DEQSCALE] = 0;
-    d[__arc::SLOT_SATURATION] = 0;
+    d[__arc::SLOT_CTRL] = 0; /* the CTRL bits as a launch starts (arc/ctrl.h) */
 }
 } // namespace AscendC
 /* CANN's kernels call GetSysWorkSpacePtr() unqualified outside AscendC

@@ -8,6 +8,7 @@
 
 #include "arc/state.h"
 #include "arc/mask.h"
+#include "arc/ctrl.h"
 #include <type_traits>
 #include <cstring>
 #include <cmath>
@@ -245,6 +246,8 @@ struct AscendCUtils {
     }
     template <typename T> static void SetMask(int32_t len) { SetVectorMask<T>(len); }
     template <typename T> static void ResetMask() { AscendC::ResetMask(); }
+    /* CTRL[48]: 1 keeps inf/NaN, 0 saturates float results (arc/ctrl.h). */
+    static void SetOverflow(uint64_t ctrlValue) { SetCtrlSpr<48, 48>((int64_t)ctrlValue); }
 };
 } // namespace AscendC
 

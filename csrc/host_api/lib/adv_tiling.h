@@ -1,5 +1,5 @@
 /* adv_tiling.h - host tiling of the advanced API (Pad, UnPad, SoftMax,
- * LayerNorm, RmsNorm, ConfusionTranspose): the scratch sizes (Get*MaxMinTmpSize) and the tiling
+ * LayerNorm (both forms), Normalize, RmsNorm, ConfusionTranspose): the scratch sizes (Get*MaxMinTmpSize) and the tiling
  * structs the kernels take, filled in the layout of
  * csrc/device/lib/tiling/adv_tiling_data.h.  Plain C11 (also valid C++), no
  * dependencies, so it serves both the Python extension (csrc/ext/adv_tiling.c)
@@ -249,6 +249,62 @@ static inline const char *arc_layernorm_tiling(const int64_t *dims, size_t n, ui
     t->bshCurLength = per * h;
     t->bsCurLength = per;
     t->lastDimValueBack = 1.0f / (float)ori_h;
+    return NULL;
+}
+
+/* ---- LayerNorm with rstd (LayerNormSeparateTiling) and Normalize: [A, R],
+ * A the product of all dims but the last.  Scratch as the other row-wise
+ * APIs: float intermediates of one row (min) or all rows (max), 2 buffers
+ * when the source may be reused, else 3. */
+static inline const char *arc_layernorm_sep_tmp_size(const int64_t *dims, size_t n, uint32_t type_size,
+                                                     int reuse_source, uint32_t *max_v, uint32_t *min_v)
+{
+    uint32_t a = 0, r = 0;
+    const char *e = arc_adv_type_size(type_size, 0);
+    if (e || (e = arc_adv_rows_cols(dims, n, &a, &r))) return e;
+    arc_adv_row_scratch(a, r, reuse_source ? 2u : 3u, max_v, min_v);
+    return NULL;
+}
+
+static inline const char *arc_layernorm_sep_tiling(const int64_t *dims, size_t n, uint32_t stack_bytes,
+                                                   uint32_t type_size, int reuse_source, LayerNormSeparateTiling *t)
+{
+    uint32_t a = 0, r = 0, mx = 0, mn = 0;
+    const char *e = arc_layernorm_sep_tmp_size(dims, n, type_size, reuse_source, &mx, &mn);
+    if (e) return e;
+    arc_adv_rows_cols(dims, n, &a, &r);
+    if (stack_bytes < mn) return "stackBufferSize is below the minimum scratch (GetLayerNormMaxMinTmpSize)";
+    memset(t, 0, sizeof *t);
+    uint32_t head = 1, halves = 0, per, loops, tail, r_pad = arc_adv_align(r, type_size);
+    while (head * 2u <= r) head *= 2u;
+    for (uint32_t v = head; v > 64u; v /= 2u) halves++; /* 64 floats: one 256-byte repeat */
+    arc_adv_split(a, (uint64_t)mn, stack_bytes, &per, &loops, &tail);
+    t->aLength = a;
+    t->rLength = r;
+    t->halfAddRepeatTimes = halves;
+    t->rHeadLength = head;
+    t->k2Rec = 1.0f / (float)head;
+    t->k2RRec = (float)head / (float)r;
+    t->inputXSize = a * r_pad;
+    t->meanVarSize = a;
+    t->numberOfTmpBuf = reuse_source ? 2u : 3u;
+    t->varianceTmpTensorPos = 0;
+    t->varianceTmpTensorSize = arc_adv_align(per, 4);
+    t->tmpBufSize = stack_bytes / 4u;
+    t->oneTmpSize = per * r_pad;
+    t->firstTmpStartPos = t->varianceTmpTensorSize;
+    t->secondTmpStartPos = t->firstTmpStartPos + t->oneTmpSize;
+    t->thirdTmpStartPos = t->secondTmpStartPos + t->oneTmpSize;
+    t->loopRound = loops;
+    t->inputRoundSize = per * r_pad;
+    t->inputTailSize = tail * r_pad;
+    t->inputTailPos = loops * per * r_pad;
+    t->meanVarRoundSize = per;
+    t->meanVarTailSize = tail;
+    t->meanVarTailPos = loops * per;
+    t->arCurLength = per * r_pad;
+    t->aCurLength = per;
+    t->rValueBack = 1.0f / (float)r;
     return NULL;
 }
 

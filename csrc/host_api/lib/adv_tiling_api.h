@@ -1,7 +1,8 @@
 /* adv_tiling_api.h - the advanced API's host tiling under CANN's names, for
  * op-project host code (C++17): AscendC::GetPadMaxMinTmpSize, PadTilingFunc,
  * GetUnPadMaxMinTmpSize, UnPadTilingFunc, GetSoftMaxMax/MinTmpSize,
- * SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo,
+ * SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (both
+ * LayerNorm forms), GetNormalizeMaxMinTmpSize,
  * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetConfusionTransposeMaxMinTmpSize,
  * GetConfusionTransposeTilingInfo, GetConfusionTransposeOnlyTilingInfo
  * (and the GetTranspose* spellings), and optiling::PadTiling
@@ -35,6 +36,7 @@ ARC_ADV_OPTILING(PadTiling)
 ARC_ADV_OPTILING(UnPadTiling)
 ARC_ADV_OPTILING(SoftMaxTiling)
 ARC_ADV_OPTILING(LayerNormTiling)
+ARC_ADV_OPTILING(LayerNormSeparateTiling)
 ARC_ADV_OPTILING(RmsNormTiling)
 ARC_ADV_OPTILING(ConfusionTransposeTiling)
 #undef ARC_ADV_OPTILING
@@ -176,6 +178,56 @@ inline void GetLayerNormNDTillingInfo(const Shape &srcShape, const uint32_t stac
                                       const bool isReuseSource, Tiling &tiling) /* the older spelling */
 {
     GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
+}
+/* The rstd form ([A, R], LayerNormSeparateTiling) when isComputeRstd; else
+ * the [B, S, H] form's sizes.  isOnlyOutput must be false (the docs). */
+template <class Shape>
+inline void GetLayerNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      const bool isComputeRstd, const bool isOnlyOutput, uint32_t &maxValue,
+                                      uint32_t &minValue)
+{
+    if (!isComputeRstd) {
+        GetLayerNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+        return;
+    }
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    if (isOnlyOutput) {
+        arc_detail::ok("isOnlyOutput must be false (y, mean and rstd are all output)", "GetLayerNormMaxMinTmpSize");
+        return;
+    }
+    arc_detail::ok(arc_layernorm_sep_tmp_size(d.d, d.n, typeSize, isReuseSource, &maxValue, &minValue),
+                   "GetLayerNormMaxMinTmpSize");
+}
+/* LayerNormSeparateTiling for the [A, R] form (isComputeRstd true or not:
+ * the struct decides the form). */
+template <class Shape, class Tiling>
+inline void GetLayerNormNDTilingInfo(const Shape &srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool isReuseSource, const bool isComputeRstd, Tiling &tiling)
+{
+    (void)isComputeRstd;
+    auto d = arc_detail::of(srcShape);
+    ::LayerNormSeparateTiling t{};
+    if (arc_detail::ok(arc_layernorm_sep_tiling(d.d, d.n, stackBufferSize, typeSize, isReuseSource, &t),
+                       "GetLayerNormNDTilingInfo"))
+        arc_detail::put(tiling, t);
+}
+/* Normalize's scratch: as LayerNorm's rstd form for the wider of the two
+ * element types.  isComputeRstd must be true, isOnlyOutput false (the docs). */
+template <class Shape>
+inline void GetNormalizeMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t &maxValue, uint32_t &minValue)
+{
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    if (!isComputeRstd || isOnlyOutput) {
+        arc_detail::ok("isComputeRstd must be true and isOnlyOutput false", "GetNormalizeMaxMinTmpSize");
+        return;
+    }
+    if (!arc_detail::ok(arc_adv_type_size(typeSizeU, 0), "GetNormalizeMaxMinTmpSize")) return;
+    arc_detail::ok(arc_layernorm_sep_tmp_size(d.d, d.n, typeSizeT, isReuseSource, &maxValue, &minValue),
+                   "GetNormalizeMaxMinTmpSize");
 }
 template <class Shape>
 inline bool GetRmsNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,

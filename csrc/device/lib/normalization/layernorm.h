@@ -60,6 +60,111 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
     __arc::adv_tmp(sharedTmpBuffer, "AscendC::LayerNorm");
     LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, epsilon, tiling);
 }
+
+/* ---- The [A, R] form with the mean and rstd (or variance) outputs:
+ *   mean = sum(x[:R]) / R, var = sum((x - mean)^2) / R, rstd = 1 / sqrt(var + eps)
+ *   y = (x - mean) * rstd * gamma + beta     (gamma/beta dropped by the config)
+ * in float; mean/rstd are float [A].  Rows are rLengthWithPadding apart;
+ * assumed where the docs are silent, as the [B, S, H] form: y's padding
+ * columns are written 0. */
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+    bool isOutputRstd = true;
+};
+constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+struct LayerNormPara {
+    uint32_t aLength = 0;
+    uint32_t rLength = 0;
+    uint32_t rLengthWithPadding = 0;
+    LayerNormPara() = default;
+    /* the docs' tiling example constructs it from (A, rLengthWithPadding):
+     * assumed to mean R = rLengthWithPadding */
+    LayerNormPara(uint32_t a, uint32_t rPad) : aLength(a), rLength(rPad), rLengthWithPadding(rPad) {}
+    LayerNormPara(uint32_t a, uint32_t r, uint32_t rPad) : aLength(a), rLength(r), rLengthWithPadding(rPad) {}
+};
+} // namespace AscendC
+
+namespace __arc {
+/* The [A, R] checks both LayerNorm's rstd form and Normalize make. */
+template <class T, class U>
+inline void ar_norm_need(const AscendC::LocalTensor<T> &y, const AscendC::LocalTensor<T> &x,
+                         const AscendC::LocalTensor<U> &gamma, const AscendC::LocalTensor<U> &beta, uint32_t a,
+                         uint32_t r, uint32_t rp, bool use_gamma, bool use_beta, const char *api)
+{
+    static_assert(sizeof(U) >= sizeof(T), "gamma/beta's type must be at least as precise as inputX's (the docs)");
+    ARC_CHECK(r > 0 && r <= rp && rp * sizeof(T) % 32 == 0, api,
+              "para: rLength %u, rLengthWithPadding %u (must be >= rLength and 32-byte aligned)", r, rp);
+    adv_need(y, (uint64_t)a * rp, api, "dst output");
+    adv_need(x, (uint64_t)a * rp, api, "inputX");
+    if (use_gamma) adv_need(gamma, r, api, "gamma");
+    if (use_beta) adv_need(beta, r, api, "beta");
+}
+/* One row: y[c] = (x[c] - mean) * rstd (* gamma[c]) (+ beta[c]), padding 0. */
+template <class T, class U>
+inline void ar_norm_row(T *y, const T *x, const U *gamma, const U *beta, float mean, float rstd, uint32_t r,
+                        uint32_t rp, bool use_gamma, bool use_beta)
+{
+    for (uint32_t c = 0; c < r; c++) {
+        float v = ((float)x[c] - mean) * rstd;
+        if (use_gamma) v *= (float)gamma[c];
+        if (use_beta) v += (float)beta[c];
+        y[c] = (T)v;
+    }
+    for (uint32_t c = r; c < rp; c++) y[c] = (T)0.0f;
+}
+} // namespace __arc
+
+namespace AscendC {
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig &config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &outputMean,
+                      const LocalTensor<float> &outputRstd, const LocalTensor<T> &inputX, const LocalTensor<U> &gamma,
+                      const LocalTensor<U> &beta, const float epsilon, const LayerNormPara &para,
+                      const LayerNormSeparateTiling &tiling)
+{
+    ARC_ADV_HF(LayerNorm);
+    const char *api = "AscendC::LayerNorm";
+    const uint32_t a = para.aLength, r = para.rLength, rp = para.rLengthWithPadding;
+    ARC_CHECK(a <= tiling.aLength && r == tiling.rLength, api,
+              "para [A %u, R %u] against the tiling's [A %u, R %u] (GetLayerNormNDTilingInfo's shape): A may be "
+              "smaller, R must match", a, r, tiling.aLength, tiling.rLength);
+    ARC_CHECK(config.isOutputRstd || __NPU_ARCH__ == 3510, api,
+              "config.isOutputRstd = false (the variance output) is Ascend 950 only, not dav-%d", __NPU_ARCH__);
+    __arc::ar_norm_need(output, inputX, gamma, beta, a, r, rp, !config.isNoGamma, !config.isNoBeta, api);
+    if (!config.isOnlyOutput) {
+        __arc::adv_need(outputMean, a, api, "dst outputMean");
+        __arc::adv_need(outputRstd, a, api, "dst outputRstd");
+    }
+    for (uint32_t i = 0; i < a; i++) {
+        const T *x = inputX.addr_ + (uint64_t)i * rp;
+        float s = 0.0f;
+        for (uint32_t c = 0; c < r; c++) s += (float)x[c];
+        const float mean = s / (float)r;
+        float v = 0.0f;
+        for (uint32_t c = 0; c < r; c++) {
+            const float d = (float)x[c] - mean;
+            v += d * d;
+        }
+        v /= (float)r;
+        const float rstd = 1.0f / __builtin_sqrtf(v + epsilon);
+        __arc::ar_norm_row(output.addr_ + (uint64_t)i * rp, x, gamma.addr_, beta.addr_, mean, rstd, r, rp,
+                           !config.isNoGamma, !config.isNoBeta);
+        if (!config.isOnlyOutput) {
+            outputMean.addr_[i] = mean;
+            outputRstd.addr_[i] = config.isOutputRstd ? rstd : v;
+        }
+    }
+}
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig &config = LNCFG_NORM>
+inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<float> &outputMean,
+                      const LocalTensor<float> &outputRstd, const LocalTensor<T> &inputX, const LocalTensor<U> &gamma,
+                      const LocalTensor<U> &beta, const float epsilon, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                      const LayerNormPara &para, const LayerNormSeparateTiling &tiling)
+{
+    __arc::adv_tmp(sharedTmpBuffer, "AscendC::LayerNorm");
+    LayerNorm<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon, para, tiling);
+}
 } // namespace AscendC
 
 #endif /* ARC_LIB_NORMALIZATION_LAYERNORM_H_ */

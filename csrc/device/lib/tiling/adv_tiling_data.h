@@ -1,5 +1,5 @@
 /* adv_tiling_data.h - the tiling structs of the advanced API (Pad, UnPad,
- * SoftMax, LayerNorm, RmsNorm) as kernels see them: plain structs of 32-bit
+ * SoftMax, LayerNorm, LayerNormSeparate, RmsNorm) as kernels see them: plain structs of 32-bit
  * fields in the global namespace, as CANN's generated kernel_tiling header
  * declares them (kernels copy them word by word from GM with
  * sizeof(PadTiling) / sizeof(uint32_t)).  Valid C and C++: the host tiling
@@ -21,7 +21,8 @@
 #define ARC_TILING_S_(type, name) type name;
 #define ARC_TILING_A_(type, name, n) type name[n];
 /* Every struct with its fields' macro. */
-#define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING)
+#define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) \
+    X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING)
 
 /* Pad(dst, src, PadParams, tiling): src is [srcHeight, srcWidth] (srcWidth
  * includes redundant columns), srcOriWidth columns are valid. */
@@ -106,6 +107,43 @@ struct SoftMaxTiling {
     S(float, lastDimValueBack)
 struct LayerNormTiling {
     ARC_LAYER_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
+};
+
+/* LayerNorm of [aLength, rLength] with the mean and rstd outputs
+ * (LayerNormPara, LayerNormConfig): the documented field order.  The
+ * values are ascendrtc's (rHeadLength the largest power of two <= R, the
+ * docs' 2^k; k2Rec = 1 / 2^k, k2RRec = 2^k / R, rValueBack = 1 / R;
+ * halfAddRepeatTimes the halvings from 2^k to one 256-byte repeat); the
+ * simulated kernel reads none of them but checks aLength and rLength. */
+#define ARC_LAYER_NORM_SEPARATE_TILING(S, A) \
+    S(uint32_t, aLength) \
+    S(uint32_t, rLength) \
+    S(uint32_t, halfAddRepeatTimes) \
+    S(uint32_t, rHeadLength) \
+    S(float, k2Rec) \
+    S(float, k2RRec) \
+    S(uint32_t, inputXSize) \
+    S(uint32_t, meanVarSize) \
+    S(uint32_t, numberOfTmpBuf) \
+    S(uint32_t, varianceTmpTensorPos) \
+    S(uint32_t, varianceTmpTensorSize) \
+    S(uint32_t, tmpBufSize) \
+    S(uint32_t, oneTmpSize) \
+    S(uint32_t, firstTmpStartPos) \
+    S(uint32_t, secondTmpStartPos) \
+    S(uint32_t, thirdTmpStartPos) \
+    S(uint32_t, loopRound) \
+    S(uint32_t, inputRoundSize) \
+    S(uint32_t, inputTailSize) \
+    S(uint32_t, inputTailPos) \
+    S(uint32_t, meanVarRoundSize) \
+    S(uint32_t, meanVarTailSize) \
+    S(uint32_t, meanVarTailPos) \
+    S(uint32_t, arCurLength) \
+    S(uint32_t, aCurLength) \
+    S(float, rValueBack)
+struct LayerNormSeparateTiling {
+    ARC_LAYER_NORM_SEPARATE_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* RmsNorm over the last axis of [bLength, sLength, hLength]. */
