@@ -9,6 +9,7 @@ CTYPE = {
     np.dtype(np.float32): "float", np.dtype(np.float16): "half", np.dtype(np.int32): "int32_t",
     np.dtype(np.int16): "int16_t", np.dtype(np.uint16): "uint16_t", np.dtype(np.int8): "int8_t",
     np.dtype(np.uint8): "uint8_t", np.dtype(np.uint32): "uint32_t", np.dtype(np.int64): "int64_t",
+    np.dtype(np.uint64): "uint64_t", np.dtype(np.bool_): "bool",
 }
 BF16 = "bf16"  # dtype marker: host side holds the bits as uint16
 

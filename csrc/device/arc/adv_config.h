@@ -1,6 +1,6 @@
 /* adv_config.h - the Ascend 950 (dav-3510) algorithm configs of the math
  * APIs, as their public pages define them (SinConfig, CosConfig, AtanConfig,
- * ErfConfig, PowerConfig, FmodConfig; DivConfig and SqrtConfig of the basic
+ * ErfConfig, FmodConfig; DivConfig and SqrtConfig of the basic
  * API), the forms taking them, and Fmod, Truncate, Ands and Ors (opbase's
  * atvoss calls each).  A config picks the NPU's instruction sequence
  * within the page's error bound (at most 1 ulp, or exact); the simulated
@@ -26,9 +26,6 @@ constexpr AtanConfig defaultAtanConfig = {};
 enum class ErfAlgo { PADE_APPROXIMATION = 0, SUBSECTION_POLYNOMIAL_APPROXIMATION };
 struct ErfConfig { ErfAlgo algo = ErfAlgo::PADE_APPROXIMATION; };
 constexpr ErfConfig defaultErfConfig = {};
-enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH };
-struct PowerConfig { PowerAlgo algo = PowerAlgo::INTRINSIC; };
-constexpr PowerConfig defaultPowerConfig = {};
 constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
 enum class FmodAlgo { NORMAL = 0, ITERATION_COMPENSATION = 1 };
 struct FmodConfig {
@@ -70,11 +67,6 @@ ARC_ADV_CONFIG_FORMS(Atan, AtanConfig)
 ARC_ADV_CONFIG_FORMS(Erf, ErfConfig)
 #undef ARC_ADV_CONFIG_FORMS
 
-template <typename T, bool isReuseSource, const PowerConfig &config, typename A, typename B>
-inline void Power(const LocalTensor<T> &dst, const A &src0, const B &src1, const uint32_t calCount)
-{
-    Power<T, isReuseSource>(dst, src0, src1, calCount);
-}
 template <typename T, const DivConfig &config>
 inline void Div(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const int32_t &count)
 {

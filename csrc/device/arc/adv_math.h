@@ -1,7 +1,7 @@
 /* adv_math.h - element-wise functions of the advanced API
  * (CANN lib/math headers): Sigmoid, Silu, Tanh, Sin, Cos, Tan, Asin, Acos,
  * Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Log, Log2, Log10,
- * Floor, Ceil, Trunc, Frac, Sign and Power.  Each has the (dst, src,
+ * Floor, Ceil, Trunc, Frac and Sign (Power: arc/adv_power.h).  Each has the (dst, src,
  * calCount) form and the (dst, src, sharedTmpBuffer, calCount) form, and
  * both without calCount (the whole source tensor); the
  * CPU twin needs no scratch, so the tmp buffer is accepted and unused.  half and bfloat16_t
@@ -93,7 +93,7 @@ inline void IsFinite(const LocalTensor<U> &dst, const LocalTensor<T> &src, uint3
 } // namespace AscendC
 
 namespace __arc {
-/* A two-tensor advanced math function f(a, b) in float (Power, Fmod): no
+/* A two-tensor advanced math function f(a, b) in float (Fmod): no
  * overlap of dst with either source (their pages). */
 template <typename T, typename F>
 inline void adv_binary(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src0,
@@ -104,52 +104,5 @@ inline void adv_binary(const AscendC::LocalTensor<T> &dst, const AscendC::LocalT
     bin_count(dst, src0, src1, (int32_t)calCount, api, [f](T a, T b) -> T { return (T)f((float)a, (float)b); });
 }
 } // namespace __arc
-
-namespace AscendC {
-/* Power: tensor ^ tensor, tensor ^ scalar and scalar ^ tensor. */
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
-                  const uint32_t calCount)
-{
-    ARC_A2_HF(Power);
-    __arc::adv_binary(dst, src0, src1, calCount, "AscendC::Power", [](float a, float b) { return __builtin_powf(a, b); });
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &src1Scalar, const uint32_t calCount)
-{
-    ARC_A2_HF(Power);
-    const float e = (float)src1Scalar;
-    __arc::check_overlap(dst, calCount, src0, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src0");
-    __arc::un_count(dst, src0, (int32_t)calCount, "AscendC::Power",
-                    [e](T a) -> T { return (T)__builtin_powf((float)a, e); });
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const T &src0Scalar, const LocalTensor<T> &src1, const uint32_t calCount)
-{
-    ARC_A2_HF(Power);
-    const float b = (float)src0Scalar;
-    __arc::check_overlap(dst, calCount, src1, calCount, ARC_OVERLAP_NONE, "AscendC::Power", "src1");
-    __arc::un_count(dst, src1, (int32_t)calCount, "AscendC::Power",
-                    [b](T a) -> T { return (T)__builtin_powf(b, (float)a); });
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
-                  const LocalTensor<uint8_t> &, const uint32_t calCount)
-{
-    Power<T, isReuseSource>(dst, src0, src1, calCount);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &src1Scalar,
-                  const LocalTensor<uint8_t> &, const uint32_t calCount)
-{
-    Power<T, isReuseSource>(dst, src0, src1Scalar, calCount);
-}
-template <typename T, bool isReuseSource = false>
-inline void Power(const LocalTensor<T> &dst, const T &src0Scalar, const LocalTensor<T> &src1,
-                  const LocalTensor<uint8_t> &, const uint32_t calCount)
-{
-    Power<T, isReuseSource>(dst, src0Scalar, src1, calCount);
-}
-} // namespace AscendC
 
 #endif /* ARC_ADV_MATH_H_ */

@@ -24,5 +24,12 @@
 #include "lib/reduce/sum.h"
 #include "lib/select/selectwithbytesmask.h"
 #include "lib/transpose/confusion_transpose.h"
+#include "lib/math/bitwise.h"
+#include "lib/math/clamp.h"
+#include "lib/math/fma_rint_where.h"
+#include "lib/math/exp.h"
+#include "lib/math/axpy.h"
+#include "lib/math/power.h"
+#include "lib/math/cumsum.h"
 
 #endif /* ARC_LIB_ADV_API_H_ */

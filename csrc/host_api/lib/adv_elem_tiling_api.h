@@ -46,7 +46,7 @@ template <class Shape> inline uint64_t elem_count(const Shape &s)
 #define ARC_ELEM_TMP_REUSE(X)                                                                                     \
     X(Acos) X(Acosh) X(Asin) X(Asinh) X(Atan) X(Atanh) X(Axpy) X(Ceil) X(Clamp) X(Cos) X(Cosh) X(Digamma) X(Erf)   \
     X(Erfc) X(Exp) X(Floor) X(Fmod) X(Frac) X(GeGLU) X(Lgamma) X(Log) X(Round) X(Sigmoid) X(Sign) X(Sin) X(Sinh)   \
-    X(Tan) X(Tanh) X(Trunc) X(Xor) X(DropOut)
+    X(Tan) X(Tanh) X(Trunc) X(Xor) X(DropOut) X(Hypot)
 #define ARC_ELEM_TMP_REUSE_DEF(N)                                                                                 \
     template <class Shape>                                                                                        \
     inline void Get##N##MaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,   \
@@ -89,13 +89,32 @@ ARC_ELEM_TMP_PLAIN(Quantize)
 ARC_ELEM_TMP_PLAIN(Dequantize)
 #undef ARC_ELEM_TMP_PLAIN
 
-/* Rint takes the platform first. */
-template <class Platform, class Shape>
-inline void GetRintMaxMinTmpSize(const Platform &, const Shape &srcShape, const uint32_t typeSize,
-                                 const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
+/* The Ascend 950 APIs whose query takes the platform first. */
+#define ARC_ELEM_TMP_PLATFORM(X)                                                                                  \
+    X(Rint) X(Fma) X(Round) X(SinCos) X(IsInf) X(IsNan) X(Where) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)          \
+    X(BitwiseNot) X(LogicalAnd) X(LogicalOr) X(LogicalXor) X(LogicalNot) X(LogicalAnds) X(LogicalOrs)
+#define ARC_ELEM_TMP_PLATFORM_DEF(N)                                                                              \
+    template <class Platform, class Shape>                                                                        \
+    inline void Get##N##MaxMinTmpSize(const Platform &, const Shape &srcShape, const uint32_t typeSize,           \
+                                      const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)           \
+    {                                                                                                             \
+        (void)isReuseSource;                                                                                      \
+        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "MaxMinTmpSize", maxValue,  \
+                                 minValue);                                                                       \
+    }
+ARC_ELEM_TMP_PLATFORM(ARC_ELEM_TMP_PLATFORM_DEF)
+#undef ARC_ELEM_TMP_PLATFORM_DEF
+#undef ARC_ELEM_TMP_PLATFORM
+
+/* CumSum tells the axis: the sizes do not depend on it here. */
+template <class Shape>
+inline void GetCumSumMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isLastAxis,
+                                   const bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
 {
+    (void)isLastAxis;
     (void)isReuseSource;
-    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetRintMaxMinTmpSize", maxValue, minValue);
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "GetCumSumMaxMinTmpSize", maxValue,
+                             minValue);
 }
 
 /* SwiGLU puts isReuseSource last. */

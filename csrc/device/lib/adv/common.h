@@ -53,8 +53,48 @@ template <class T> inline float elem_f(const T *p, uint64_t i)
     else
         return (float)p[i];
 }
+/* An operand that is a LocalTensor or a scalar (Clamp's min and max,
+ * Where's sources, LogicalAnds): element i of the tensor, or the scalar. */
+template <class X> struct is_local_tensor { static constexpr bool value = false; };
+template <class T> struct is_local_tensor<AscendC::LocalTensor<T>> { static constexpr bool value = true; };
+/* The element type of such an operand. */
+template <class X> struct opnd_type { typedef X type; };
+template <class T> struct opnd_type<AscendC::LocalTensor<T>> { typedef T type; };
+/* A bool read as its byte (UB bytes need not be 0 or 1: any nonzero byte is true). */
+template <class T> inline T elem_raw(const T *p, uint64_t i)
+{
+    if constexpr (is_same<T, bool>::value)
+        return reinterpret_cast<const uint8_t *>(p)[i] != 0;
+    else
+        return p[i];
+}
+template <class X> inline typename opnd_type<X>::type opnd_at(const X &x, uint64_t i)
+{
+    if constexpr (is_local_tensor<X>::value)
+        return elem_raw(x.addr_, i);
+    else
+        return x;
+}
+/* A tensor operand holds n elements and does not overlap dst (d, n elements). */
+template <class TD, class X>
+inline void opnd_need(const AscendC::LocalTensor<TD> &d, const X &x, uint64_t n, const char *api, const char *what)
+{
+    if constexpr (is_local_tensor<X>::value) {
+        adv_need(x, n, api, what);
+        check_overlap(d, n, x, n, ARC_OVERLAP_NONE, api, what);
+    }
+}
 } // namespace __arc
 
+/* The config struct of one API and its default object (the pages' names). */
+#define ARC_REUSE_CONFIG(CFG, DFLT)                                                                         \
+    struct CFG {                                                                                            \
+        bool isReuseSource;                                                                                 \
+    };                                                                                                      \
+    constexpr CFG DFLT = {false};
+
+/* An API of Ascend 950 (dav-3510) only. */
+#define ARC_950_ONLY(NAME) static_assert(__NPU_ARCH__ != 2201, "AscendC::" #NAME ": Ascend 950 (dav-3510) only")
 /* The advanced API's float-only operands. */
 #define ARC_ADV_HF(NAME) ARC_A2_HF(NAME)
 
