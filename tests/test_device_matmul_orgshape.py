@@ -2,8 +2,7 @@
 differs from B's N, public docs) and differing orgKa/orgKb (the GM row
 lengths of A and of a transposed B): C blocks land in a wider output.
 C in CubeFormat::ND_ALIGN: rows padded to 32 bytes (the docs' N-direction
-alignment), the pad untouched; C in NZ is refused when written (not
-simulated yet), not written as ND.
+alignment), the pad untouched (C in NZ: test_device_matmul_config.py).
 The host tiling (MatmulApiTiling, one core's block inside a bigger original
 shape, Ka != Kb) is tested in test_host_matmul_tiling.py."""
 import numpy as np
@@ -37,7 +36,7 @@ extern "C" __global__ __aicore__ void mm_pitch(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     mm.SetTail(m, n, k);
     mm.IterateAll(gc);
 }
-// C (m x n, n not a multiple of 8) with rows of n rounded up to 8 floats (ND_ALIGN), or NZ (refused).
+// C (m x n, n not a multiple of 8) with rows of n rounded up to 8 floats (ND_ALIGN).
 template <CubeFormat CF>
 __aicore__ inline void MmAlign(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
 {
@@ -56,8 +55,6 @@ __aicore__ inline void MmAlign(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm
 }
 extern "C" __global__ __aicore__ void mm_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t)
 { MmAlign<CubeFormat::ND_ALIGN>(a, b, c, t); }
-extern "C" __global__ __aicore__ void mm_c_nz(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t)
-{ MmAlign<CubeFormat::NZ>(a, b, c, t); }
 '''
 
 
@@ -89,10 +86,3 @@ def test_c_nd_align_pads_rows_to_32_bytes():
     np.testing.assert_array_equal(c[:, :n], a.astype(np.float32) @ b.astype(np.float32))
     assert (c[:, n:] == 7.0).all()
 
-
-def test_c_nz_is_refused():
-    mod = dev.load(SRC, "mm_pitch.asc")
-    a, b, c = np.ones((16, 32), np.float16), np.ones((32, 16), np.float16), np.zeros((16, 16), np.float32)
-    with pytest.raises(arc.LaunchError, match="C in CubeFormat 1: only ND and ND_ALIGN are simulated"):
-        mod.get_kernel("mm_c_nz")[1](a, b, c, mt.tiling(16, 16, 32, cores=1).array())
-        arc.synchronize()

@@ -99,6 +99,15 @@ int main() {
     mc.SetOrgShape(128, 128, 64);
     mc.SetSingleShape(64, 128, 64);
     printf("multi %lld\n", (long long)mc.GetTiling(t));
+    // SetMatmulConfigParams: the traverse is the iterate order; the schedule keeps the blocks.
+    MatmulApiTiling cp;
+    cp.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    cp.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    cp.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    cp.SetShape(64, 64, 64);
+    cp.SetMatmulConfigParams(MatmulConfigParams(1, false, ScheduleType::N_BUFFER_33, MatrixTraverse::FIRSTN));
+    if (cp.GetTiling(t) == -1) return 1;
+    printf("order %d %d %d\n", t.iterateOrder, t.baseM, t.baseN);
     return 0;
 }
 '''
@@ -111,3 +120,4 @@ def test_host_single_core_block_of_a_bigger_shape(tmp_path):
     assert lines[0].split() == ["128", "1024", "1024", "128", "64", "1024", "128"]
     assert lines[1] == "multi -1"
     assert "needs 2 cores, 1 given" in r.stderr
+    assert lines[2] == "order 1 64 64"

@@ -98,6 +98,7 @@ def _block_after(text: str, marker: str, start: int = 0) -> Optional[str]:
     return m.group(1) if m else None
 
 
+_SECTION = re.compile(r"^[ \t]*(?:-|#+)[ \t]*样例执行", re.M)
 _PASS = re.compile(r"test pass|\[Success\]|passed|PASSED|\bOK\b|success", re.I)
 
 
@@ -111,8 +112,10 @@ def catalog(src: str) -> List[Example]:
             continue
         with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
             text = f.read()
-        i = text.find("样例执行")
-        cmds = _block_after(text, "样例执行")
+        # the section's heading or list item, not the word in a description's prose
+        h = _SECTION.search(text)
+        i = h.start() if h else -1
+        cmds = _block_after(text, "样例执行", i) if h else None
         if i < 0 or cmds is None:
             continue
         res = _block_after(text, "执行结果如下", i)

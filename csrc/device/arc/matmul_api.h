@@ -23,64 +23,15 @@
 #pragma clang diagnostic ignored "-Wmissing-template-arg-list-after-template-kw"
 
 #include "arc/matmul_config.h"
+#include "arc/matmul_policy.h"
+#include "arc/matmul_out.h"
 
 namespace AscendC {
 
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-    constexpr static TPosition srcPos = SRCPOS;
-};
-
-using ::MatmulConfigMode;
-using ::IterateOrder;
-using ::ScheduleType;
-using ::MatmulConfig;
-using ::MatmulShapeParams;
-using ::GetNormalConfig;
-using ::GetMDLConfig;
-using ::GetSpecialMDLConfig;
-using ::GetBasicConfig;
-using ::GetIBShareNormConfig;
-using ::GetMMConfig;
-using ::MatmulApiStaticTiling;
-using ::GetMatmulApiTiling;
-using ::CFG_NORM;
-using ::CFG_MDL;
-using ::CFG_IBSHARE_NORM;
-using ::MM_CFG_BB;
-
-/* User callbacks (data copy hooks) are function pointers; the simulator
- * reads GM itself and does not call them. */
-template <auto A = nullptr, auto B = nullptr, auto C = nullptr> struct MatmulCallBackFunc {};
-
-namespace __mm {
-template <typename T> struct acc { typedef float type; };
-template <> struct acc<int8_t> { typedef int32_t type; };
-template <> struct acc<int4b_t> { typedef int32_t type; };
-template <typename T> inline typename acc<T>::type wide(T v) { return (typename acc<T>::type)v; }
-inline float wide(bfloat16_t v) { return v.ToFloat(); }
-template <typename D, typename S> inline D narrow(S v) { return (D)v; }
-template <> inline bfloat16_t narrow<bfloat16_t, float>(float v) { return bfloat16_t(v); }
-
-/* An operand: GM or local data, its format, its leading dimension. */
-template <typename T> struct Operand {
-    typedef T elem;
-    const T *p = nullptr;
-    GlobalTensor<T> g;
-    bool gm = false, trans = false, scalar = false, set = false;
-    T value{};
-};
-} // namespace __mm
-
+/* MATMUL_POLICY: one of the MatmulPolicy page's (arc/matmul_policy.h). */
+#define ARC_MM_POLICY_PARAM_ template <const auto &, typename, typename, typename, typename, typename> class
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
+          class MM_CB = MatmulCallBackFunc<>, ARC_MM_POLICY_PARAM_ MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class MatmulImpl {
     using TA = typename A_TYPE::T;
     using TB = typename B_TYPE::T;
@@ -90,6 +41,13 @@ class MatmulImpl {
     static_assert(sizeof(TA) == sizeof(TB), "Matmul: A and B types differ in width");
     static_assert(__arc::packed_per_byte<TA>::value <= 2 && __arc::packed_per_byte<TB>::value <= 2,
                   "Matmul: 2-bit operands are not simulated yet by ascendrtc's Matmul API");
+    /* The config (arc/matmul_policy.h says which members change the results). */
+    static constexpr MatmulConfig CFG = __mm::cfg_of(MM_CFG);
+    static constexpr MatmulApiStaticTiling ST = __mm::static_of(MM_CFG);
+    static constexpr int POLICY = __mm::policy_kind<MATMUL_POLICY>::value;
+    static_assert(__mm::cfg_check<POLICY, CFG.intraBlockPartSum, CFG.isNBatch,
+                                  CFG.isPartialOutput && !CFG.doMultiDataLoad && !CFG.doSpecialMDL>::ok, "");
+    static constexpr bool PARTIAL = CFG.isPartialOutput;
 
 public:
     __aicore__ MatmulImpl() = default;
@@ -100,8 +58,11 @@ public:
     {
         (void)tpipe;
         __arc_uses(__mm::uses);
-        ARC_CHECK(tiling != nullptr, "Matmul::Init", "the tiling pointer is null");
-        t_ = *tiling;
+        ARC_CHECK(tiling != nullptr || init_static(), "Matmul::Init",
+                  "the tiling pointer is null, and the Matmul's MM_CFG is no constant tiling with every singleCore "
+                  "and base shape given (GetMatmulApiTiling)");
+        if (tiling) t_ = *tiling;
+        apply_static();
         __mm::check_cores(t_, "Matmul::Init");
         ARC_CHECK(t_.baseM > 0 && t_.baseN > 0, "Matmul::Init",
                   "tiling baseM %d and baseN %d must be positive (fill TCubeTiling with ascendrtc.matmul_tiling "
@@ -117,6 +78,31 @@ public:
         hasBias_ = t_.isBias != 0;
         inited_ = true;
         reset_iter();
+    }
+    /* A null tiling (REGIST_MATMUL_OBJ(..., nullptr)) with a constant
+     * tiling of every singleCore and base shape: the tiling is those, the
+     * original shape the single one until SetOrgShape. */
+    bool init_static()
+    {
+        if (ST.singleCoreM <= 0 || ST.singleCoreN <= 0 || ST.singleCoreK <= 0 || ST.baseM <= 0 || ST.baseN <= 0 ||
+            ST.baseK <= 0)
+            return false;
+        t_ = TCubeTiling{};
+        t_.usedCoreNum = 1;
+        t_.M = t_.singleCoreM = ST.singleCoreM;
+        t_.N = t_.singleCoreN = ST.singleCoreN;
+        t_.Ka = t_.Kb = t_.singleCoreK = ST.singleCoreK;
+        t_.isBias = ST.isBias > 0;
+        apply_static();
+        M_ = t_.M;
+        N_ = t_.N;
+        Ka_ = Kb_ = t_.Ka;
+        sm_ = t_.singleCoreM;
+        sn_ = t_.singleCoreN;
+        sk_ = t_.singleCoreK;
+        inited_ = true;
+        reset_iter();
+        return true;
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
     /* orgKc: the N (row pitch) of C when it differs from B's N; 0 = orgN. */
@@ -164,18 +150,19 @@ public:
         set_operand<TB>(b_, nullptr, l.addr_, isTransposeB);
     }
     void SetTensorB(TB scalar) { set_scalar(b_, scalar); }
+    /* With enableSetBias = false the bias code is compiled out: no bias. */
     void SetBias(const GlobalTensor<TBias> &gm)
     {
         bias_ = gm.addr_;
         biasG_ = gm;
         biasGm_ = true;
-        hasBias_ = true;
+        hasBias_ = CFG.enableSetBias;
     }
     void SetBias(const LocalTensor<TBias> &l)
     {
         bias_ = l.addr_;
         biasGm_ = false;
-        hasBias_ = true;
+        hasBias_ = CFG.enableSetBias;
     }
     void DisableBias() { hasBias_ = false; }
     void ClearBias() { hasBias_ = false; }
@@ -191,31 +178,34 @@ public:
     uint8_t GetSubBlockIdx() { return 0; }
     void End() { reset_iter(); }
 
-    /* The whole singleCoreM x singleCoreN into C (GM, ND, pitch N). */
+    /* The whole singleCoreM x singleCoreN into C (GM: ND pitch N, or NZ). */
     template <bool sync = true>
     void IterateAll(const GlobalTensor<TC> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     bool waitIterateAll = false, bool fakeMsg = false)
     {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
-        each_block([&](uint32_t mi, uint32_t ni) {
-            write_gm(gm, mi * t_.baseM, ni * t_.baseN, c_pitch(Kc_ > 0 ? Kc_ : N_), enAtomic, "Matmul::IterateAll");
-        });
+        __mm::COut o = out_gm("Matmul::IterateAll");
+        each_block([&](uint32_t mi, uint32_t ni) { write_gm(gm, mi * t_.baseM, ni * t_.baseN, o, enAtomic, "Matmul::IterateAll"); });
     }
     template <bool sync = true> void IterateAll(const LocalTensor<TC> &ub, uint8_t enAtomic = 0)
     {
-        each_block([&](uint32_t mi, uint32_t ni) { write_local(ub, mi * t_.baseM, ni * t_.baseN, c_pitch(sn_), enAtomic); });
+        __mm::COut o = __mm::c_layout<TC, C_TYPE::format>(sn_, sm_, CFG.isEnableChannelSplit, "Matmul::IterateAll");
+        each_block([&](uint32_t mi, uint32_t ni) { write_local(ub, mi * t_.baseM, ni * t_.baseN, o, enAtomic); });
     }
     void WaitIterateAll() {}
 
-    /* One baseM x baseN block per call; false when all are done. */
+    /* One baseM x baseN block per call (with isPartialOutput, one per baseK
+     * of it: the K chunks of a block in a row); false when all are done. */
     template <bool sync = true> bool Iterate(bool enPartialSum = false)
     {
         (void)enPartialSum;
+        ARC_CHECK(POLICY != __mm::POLICY_UPPER && POLICY != __mm::POLICY_LOWER, "Matmul::Iterate",
+                  "the triangle MatmulPolicy is simulated with IterateAll only");
         if (!sync) { /* every block at once; each GetTensorC<false> then takes the next, in iteration order */
             prepare("Matmul::Iterate");
             iter_ = 0;
             async_ = 0;
-            return m_blocks() * n_blocks() > 0;
+            return steps() > 0;
         }
         if (iter_ < 0) {
             prepare("Matmul::Iterate");
@@ -223,13 +213,29 @@ public:
         } else {
             iter_++;
         }
-        uint32_t mb = m_blocks(), nb = n_blocks();
-        if ((uint32_t)iter_ >= mb * nb) {
+        if ((uint32_t)iter_ >= steps()) {
             reset_iter();
             return false;
         }
-        block_of((uint32_t)iter_, mb, nb, cm_, cn_);
-        compute(cm_, cn_);
+        step((uint32_t)iter_);
+        return true;
+    }
+    /* The next block into a CO1 tensor of the kernel's (C in CO1): NZ,
+     * 16 x 16 fractals, baseM rounded up to 16 rows; enPartialSum adds it
+     * to what the tensor holds.  The kernel moves it out with Fixpipe. */
+    template <bool sync = true> bool Iterate(bool enPartialSum, const LocalTensor<TC> &co1)
+    {
+        static_assert(C_TYPE::pos == TPosition::CO1, "Matmul::Iterate(enPartialSum, co1) needs C in TPosition::CO1");
+        if (!Iterate<true>(false)) return false;
+        __mm::COut o;
+        o.nz = true;
+        o.rows = (t_.baseM + 15) / 16 * 16;
+        uint64_t bytes = (uint64_t)((bn_ + 15) / 16) * o.rows * 16 * sizeof(TC);
+        ARC_CHECK(bytes <= co1.bytes_, "Matmul::Iterate", "the block needs %llu bytes of the CO1 tensor, which has %u",
+                  (unsigned long long)bytes, co1.bytes_);
+        __arc::race(__arc::RP_M, enPartialSum ? 2 : 1, co1.addr_, bytes, "Matmul::Iterate"); /* as Mmad writes L0C */
+        write_local(co1, 0, 0, o, enPartialSum ? 1 : 0);
+        __arc::frac_mark(__arc::cube_meta()->l0c, __cube::frac_of(co1.addr_, TPosition::CO1, 1024), (uint32_t)(bytes / 1024));
         return true;
     }
     /* The current block to GM: at its place in singleCoreM x singleCoreN
@@ -240,9 +246,9 @@ public:
         ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
         if (!sync && async_ >= 0) next_async("Matmul::GetTensorC");
         if (enSequentialWrite)
-            write_gm(gm, 0, 0, t_.baseN, enAtomic, "Matmul::GetTensorC", true);
+            write_gm(gm, 0, 0, out_packed("Matmul::GetTensorC"), enAtomic, "Matmul::GetTensorC");
         else
-            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, c_pitch(Kc_ > 0 ? Kc_ : N_), enAtomic, "Matmul::GetTensorC");
+            write_gm(gm, cm_ * t_.baseM, cn_ * t_.baseN, out_gm("Matmul::GetTensorC"), enAtomic, "Matmul::GetTensorC");
     }
     /* The current block to a local tensor (VECIN): ND baseM x baseN,
      * pitch baseN (a tail block keeps the pitch). */
@@ -252,9 +258,11 @@ public:
         ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
         if (!sync && async_ >= 0) next_async("Matmul::GetTensorC");
         if (enSequentialWrite)
-            write_local(ub, 0, 0, t_.baseN, enAtomic, true);
+            write_local(ub, 0, 0, out_packed("Matmul::GetTensorC"), enAtomic);
         else
-            write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN, c_pitch(sn_), enAtomic);
+            write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN,
+                        __mm::c_layout<TC, C_TYPE::format>(sn_, sm_, CFG.isEnableChannelSplit, "Matmul::GetTensorC"),
+                        enAtomic);
     }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<TC> &gm, const LocalTensor<TC> &ub, uint8_t enAtomic = 0,
@@ -272,26 +280,62 @@ private:
     /* After Iterate<false>: the next block, computed now. */
     void next_async(const char *api)
     {
-        uint32_t mb = m_blocks(), nb = n_blocks();
-        ARC_CHECK((uint32_t)async_ < mb * nb, api,
-                  "GetTensorC<false> after all %u blocks of Iterate<false>() were taken", mb * nb);
-        block_of((uint32_t)async_++, mb, nb, cm_, cn_);
-        compute(cm_, cn_);
+        ARC_CHECK((uint32_t)async_ < steps(), api,
+                  "GetTensorC<false> after all %u blocks of Iterate<false>() were taken", steps());
+        step((uint32_t)async_++);
     }
     uint32_t m_blocks() const { return (sm_ + t_.baseM - 1) / t_.baseM; }
     uint32_t n_blocks() const { return (sn_ + t_.baseN - 1) / t_.baseN; }
-    /* IterateAll: every block computed in iteration order, then written. */
+    /* K chunks per block: baseK each with isPartialOutput, else one of singleCoreK. */
+    uint32_t k_chunks() const { return PARTIAL ? (uint32_t)((sk_ + t_.baseK - 1) / t_.baseK) : 1u; }
+    uint32_t steps() const { return m_blocks() * n_blocks() * k_chunks(); }
+    /* Step i of Iterate: its block (in iteration order) and K chunk, computed. */
+    void step(uint32_t i)
+    {
+        uint32_t kc = k_chunks();
+        block_of(i / kc, m_blocks(), n_blocks(), cm_, cn_);
+        if (PARTIAL) {
+            ARC_CHECK(t_.baseK > 0, "Matmul::Iterate", "isPartialOutput needs the tiling's baseK (%d) positive", t_.baseK);
+            int k0 = (int)(i % kc) * t_.baseK;
+            compute(cm_, cn_, k0, sk_ - k0 < t_.baseK ? sk_ - k0 : t_.baseK);
+        } else {
+            compute(cm_, cn_, 0, sk_);
+        }
+    }
+    /* IterateAll: every block computed in iteration order, then written;
+     * the triangle policies skip the blocks below (upper) or above (lower)
+     * the diagonal of the core's blocks. */
     template <typename Write> void each_block(Write write)
     {
         prepare("Matmul::IterateAll");
+        ARC_CHECK(!PARTIAL, "Matmul::IterateAll", "MatmulConfig.isPartialOutput yields K chunks through Iterate and GetTensorC");
         uint32_t mb = m_blocks(), nb = n_blocks();
         for (uint32_t i = 0; i < mb * nb; i++) {
             uint32_t mi, ni;
             block_of(i, mb, nb, mi, ni);
-            compute(mi, ni);
+            if ((POLICY == __mm::POLICY_UPPER && mi > ni) || (POLICY == __mm::POLICY_LOWER && mi < ni)) continue;
+            compute(mi, ni, 0, sk_);
             write(mi, ni);
         }
         reset_iter();
+    }
+    /* The constant tiling's base shapes and order over the tiling's (the
+     * NPU compiles the constants in). */
+    void apply_static()
+    {
+        if (ST.baseM > 0) t_.baseM = ST.baseM;
+        if (ST.baseN > 0) t_.baseN = ST.baseN;
+        if (ST.baseK > 0) t_.baseK = ST.baseK;
+        if (ST.iterateOrder >= 0) t_.iterateOrder = ST.iterateOrder;
+    }
+    /* C's layout in GM (pitch N, or NZ of the original M) and packed (enSequentialWrite). */
+    __mm::COut out_gm(const char *api) const
+    {
+        return __mm::c_layout<TC, C_TYPE::format>(Kc_ > 0 ? Kc_ : N_, M_, CFG.isEnableChannelSplit, api);
+    }
+    __mm::COut out_packed(const char *api) const
+    {
+        return __mm::c_layout<TC, C_TYPE::format>(t_.baseN, t_.baseM, CFG.isEnableChannelSplit, api);
     }
     /* A GM operand (g non-null) or a local one at p. */
     template <typename T>
@@ -322,7 +366,10 @@ private:
     }
     void block_of(uint32_t i, uint32_t mb, uint32_t nb, uint32_t &mi, uint32_t &ni) const
     {
-        if (t_.iterateOrder == 1) {
+        /* OUTER_PRODUCT takes the config's order (the MatmulConfig page) */
+        bool nFirst = CFG.scheduleType == ScheduleType::OUTER_PRODUCT && CFG.iterateOrder != IterateOrder::UNDEF
+                          ? CFG.iterateOrder == IterateOrder::ORDER_N : t_.iterateOrder == 1;
+        if (nFirst) {
             mi = i / nb;
             ni = i % nb;
         } else {
@@ -337,6 +384,8 @@ private:
                   a_.set ? "set" : "not set", b_.set ? "set" : "not set");
         ARC_CHECK(sm_ >= 0 && sn_ >= 0 && sk_ >= 0, api, "single shape %d x %d x %d is negative", sm_, sn_, sk_);
         ARC_CHECK(!hasBias_ || bias_ != nullptr, api, "the tiling says isBias but SetBias was not called");
+        ARC_CHECK(!PARTIAL || !hasBias_, api,
+                  "MatmulConfig.isPartialOutput with a bias: which K chunk adds it is not documented");
         int lda = a_.trans ? M_ : Ka_, ldb = b_.trans ? Kb_ : N_;
         ARC_CHECK(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR ||
                       A_TYPE::format == CubeFormat::SCALAR || A_TYPE::format == CubeFormat::NZ,
@@ -353,27 +402,12 @@ private:
         if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
         if (__arc::race_gm_log()) log_reads(api); /* the cost model counts the loads per block (cost_block) */
     }
-    /* This core's GM reads of A, B and the bias for the GM race check
-     * between cores (on the NPU the cube's MTE2 loads them): ND rows
-     * exactly, an NZ operand as the span its fractals cover. */
-    template <typename TYPE, typename T>
-    static void log_operand(const __mm::Operand<T> &o, int rows, int cols, int ld, int padRows, const char *api)
-    {
-        if (!o.gm || o.scalar || rows <= 0 || cols <= 0) return;
-        constexpr int per = __arc::packed_per_byte<T>::value, C0 = 32 * per / sizeof(T); /* bytes = elements / per */
-        if (TYPE::format == CubeFormat::NZ)
-            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, 1, (uint64_t)(cols + C0 - 1) / C0 * padRows * 32,
-                           (uint64_t)(cols + C0 - 1) / C0 * padRows * 32, api);
-        else
-            __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, (uint64_t)rows, ((uint64_t)cols + per - 1) / per * sizeof(T),
-                           (uint64_t)ld / per * sizeof(T), api);
-    }
     void log_reads(const char *api)
     {
-        if (a_.trans) log_operand<A_TYPE>(a_, sk_, sm_, M_, (Ka_ + 15) / 16 * 16, api);
-        else log_operand<A_TYPE>(a_, sm_, sk_, Ka_, (M_ + 15) / 16 * 16, api);
-        if (b_.trans) log_operand<B_TYPE>(b_, sn_, sk_, Kb_, (N_ + 15) / 16 * 16, api);
-        else log_operand<B_TYPE>(b_, sk_, sn_, N_, (Kb_ + 15) / 16 * 16, api);
+        if (a_.trans) __mm::log_operand<A_TYPE::format>(a_, sk_, sm_, M_, (Ka_ + 15) / 16 * 16, api);
+        else __mm::log_operand<A_TYPE::format>(a_, sm_, sk_, Ka_, (M_ + 15) / 16 * 16, api);
+        if (b_.trans) __mm::log_operand<B_TYPE::format>(b_, sn_, sk_, Kb_, (N_ + 15) / 16 * 16, api);
+        else __mm::log_operand<B_TYPE::format>(b_, sk_, sn_, N_, (Kb_ + 15) / 16 * 16, api);
         if (hasBias_ && biasGm_ && sn_)
             __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, bias_, 1, (uint64_t)sn_ * sizeof(TBias),
                            (uint64_t)sn_ * sizeof(TBias), api);
@@ -433,12 +467,14 @@ private:
         __arc_cost_mm(&c);
     }
     /* Block (mi, ni) into acc_ (bm x bn, pitch baseN). */
-    void compute(uint32_t mi, uint32_t ni)
+    /* K rows kb .. kb + kl - 1 only (a partial output's chunk); the cost
+     * model counts the whole block with its first chunk. */
+    void compute(uint32_t mi, uint32_t ni, int kb, int kl)
     {
         bm_ = sm_ - (int)(mi * t_.baseM) < t_.baseM ? sm_ - (int)(mi * t_.baseM) : t_.baseM;
         bn_ = sn_ - (int)(ni * t_.baseN) < t_.baseN ? sn_ - (int)(ni * t_.baseN) : t_.baseN;
         int i0 = mi * t_.baseM, j0 = ni * t_.baseN, ld = t_.baseN;
-        if (__arc::cost_on()) cost_block(i0, j0);
+        if (__arc::cost_on() && kb == 0) cost_block(i0, j0);
         ARC_CHECK((uint64_t)t_.baseM * t_.baseN <= (64u << 10) && t_.baseN <= 4096, "Matmul::Iterate",
                   "baseM %d x baseN %d exceeds what one L0C (128 KB of 32-bit values) holds", t_.baseM, t_.baseN);
         ACC *acc = acc_;
@@ -451,8 +487,8 @@ private:
             const int kc = bm_ * 64 <= 16384 ? 64 : 16; /* A chunk: bm x kc values on the stack */
             ACC *aw = (ACC *)__builtin_alloca((size_t)bm_ * kc * sizeof(ACC));
             ACC *bp = bbuf_; /* kc rows of 16 columns */
-            for (int k0 = 0; k0 < sk_; k0 += kc) {
-                int kn = sk_ - k0 < kc ? sk_ - k0 : kc;
+            for (int k0 = kb; k0 < kb + kl; k0 += kc) {
+                int kn = kb + kl - k0 < kc ? kb + kl - k0 : kc;
                 for (int r = 0; r < bm_; r++)
                     for (int k = 0; k < kn; k++) aw[r * kc + k] = a_at(i0 + r, k0 + k);
                 for (int c0 = 0; c0 < bn_; c0 += 16) {
@@ -467,7 +503,7 @@ private:
         /* B rows of this block in the accumulator type, then a
          * broadcast multiply-add over contiguous columns. */
         ACC *brow = bbuf_;
-        for (int k = 0; k < sk_; k++) {
+        for (int k = kb; k < kb + kl; k++) {
             for (int c = 0; c < bn_; c++) brow[c] = b_at(k, j0 + c);
             for (int r = 0; r < bm_; r++) {
                 ACC av = a_at(i0 + r, k);
@@ -476,44 +512,24 @@ private:
             }
         }
     }
-    static void combine(TC &dst, ACC v, uint8_t atomic)
+    /* Element (r, c) of the block as the Fixpipe stores it (enableRelu). */
+    ACC out_at(int r, int c) const { return __mm::post(acc_[r * t_.baseN + c], CFG.enableRelu); }
+    /* The block at (i0, j0) of C in GM, laid out as o says. */
+    void write_gm(const GlobalTensor<TC> &gm, int i0, int j0, const __mm::COut &o, uint8_t atomic, const char *api)
     {
-        TC x = __mm::narrow<TC, ACC>(v);
-        if (atomic == 1) dst = __mm::narrow<TC, ACC>((ACC)__mm::wide(dst) + v);
-        else if (atomic == 2) dst = (ACC)__mm::wide(dst) > v ? dst : x;
-        else if (atomic == 3) dst = (ACC)__mm::wide(dst) < v ? dst : x;
-        else dst = x;
-    }
-    /* C's row pitch for n columns: ND_ALIGN pads rows to 32 bytes (the pad
-     * is left as it was: the docs call it invalid data). */
-    static int c_pitch(int n)
-    {
-        constexpr int e = 32 / (int)sizeof(TC);
-        return C_TYPE::format == CubeFormat::ND_ALIGN ? (n + e - 1) / e * e : n;
-    }
-    static void check_c_format(const char *api)
-    {
-        ARC_CHECK(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN, api,
-                  "C in CubeFormat %d: only ND and ND_ALIGN are simulated yet by ascendrtc's Matmul API",
-                  (int)C_TYPE::format);
-    }
-    void write_gm(const GlobalTensor<TC> &gm, int i0, int j0, int pitch, uint8_t atomic, const char *api,
-                  bool packed = false)
-    {
-        (void)packed;
-        check_c_format(api);
         if (bm_ == 0 || bn_ == 0) return;
-        gm.check_range((uint64_t)i0 * pitch + j0, (uint64_t)(bm_ - 1) * pitch + bn_, api);
-        TC *d = gm.addr_ + (int64_t)i0 * pitch + j0;
+        int64_t lo = o.at(i0, j0), hi = o.at(i0 + bm_ - 1, j0 + bn_ - 1) + 1;
+        gm.check_range((uint64_t)lo, (uint64_t)(hi - lo), api);
+        TC *d = gm.addr_;
         if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         /* the GM race check between cores: the cube's Fixpipe writes the block,
-         * row by row with each row's content (IBShare: two AIVs write C alike) */
-        if (!atomic && __arc::race_gm_log()) {
+         * an ND row at a time with each row's content (IBShare: two AIVs write C alike) */
+        if (!atomic && !o.nz && __arc::race_gm_log()) {
             for (int r = 0; r < bm_; r++) {
-                TC *row = d + (int64_t)r * pitch;
+                TC *row = d + o.at(i0 + r, j0);
                 unsigned long long sum = 0;
                 for (int c = 0; c < bn_; c++) {
-                    TC x = __mm::narrow<TC, ACC>(acc_[r * t_.baseN + c]);
+                    TC x = __mm::narrow<TC, ACC>(out_at(r, c));
                     row[c] = x;
                     sum += __arc::gm_mix(row + c, x);
                 }
@@ -521,23 +537,26 @@ private:
             }
             return;
         }
-        __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d, (uint64_t)bm_,
-                       (uint64_t)bn_ * sizeof(TC), (uint64_t)pitch * sizeof(TC), api);
+        if (o.nz) /* NZ: each c0-column strip of the block is bm rows of c0, one strip per rows x c0 */
+            __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d + lo,
+                           (uint64_t)((j0 + bn_ - 1) / o.c0 - j0 / o.c0 + 1), (uint64_t)bm_ * o.c0 * sizeof(TC),
+                           (uint64_t)o.rows * o.c0 * sizeof(TC), api);
+        else
+            __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d + lo, (uint64_t)bm_,
+                           (uint64_t)bn_ * sizeof(TC), (uint64_t)o.pitch * sizeof(TC), api);
         for (int r = 0; r < bm_; r++)
-            for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
+            for (int c = 0; c < bn_; c++) __mm::combine(d[o.at(i0 + r, j0 + c)], out_at(r, c), atomic);
     }
-    void write_local(const LocalTensor<TC> &ub, int i0, int j0, int pitch, uint8_t atomic, bool packed = false)
+    void write_local(const LocalTensor<TC> &ub, int i0, int j0, const __mm::COut &o, uint8_t atomic)
     {
-        (void)packed;
-        check_c_format("Matmul::GetTensorC");
         if (bm_ == 0 || bn_ == 0) return;
-        uint64_t need = ((uint64_t)(i0 + bm_ - 1) * pitch + j0 + bn_) * sizeof(TC);
+        uint64_t need = (uint64_t)(o.at(i0 + bm_ - 1, j0 + bn_ - 1) + 1) * sizeof(TC);
         ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
                   "the block needs %llu bytes of the local tensor, which has %u", (unsigned long long)need, ub.bytes_);
-        TC *d = ub.addr_ + (int64_t)i0 * pitch + j0;
+        TC *d = ub.addr_;
         if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         for (int r = 0; r < bm_; r++)
-            for (int c = 0; c < bn_; c++) combine(d[(int64_t)r * pitch + c], acc_[r * t_.baseN + c], atomic);
+            for (int c = 0; c < bn_; c++) __mm::combine(d[o.at(i0 + r, j0 + c)], out_at(r, c), atomic);
     }
 
     __mm::Operand<TA> a_;
@@ -555,8 +574,9 @@ private:
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<>, typename... POLICY>
-class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...> {};
+          class MM_CB = MatmulCallBackFunc<>, ARC_MM_POLICY_PARAM_ MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY> {};
+#undef ARC_MM_POLICY_PARAM_
 
 } // namespace AscendC
 

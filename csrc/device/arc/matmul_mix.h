@@ -55,13 +55,16 @@ inline void regist(TPipe *, uint8_t *)
     __arc_uses(uses);
     if (aic_serves && ASCEND_IS_AIC) __arc_cross_core(2, 0, 0);
 }
+/* A null tiling: a constant tiling's (Matmul::init_static), or Init later. */
 template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, const TCubeTiling *t, R &&...rest)
 {
     if (t) mm.Init(t, p);
+    else mm.init_static();
     regist(p, ws, rest...);
 }
 template <typename MM, typename... R> inline void regist(TPipe *p, uint8_t *ws, MM &mm, decltype(nullptr), R &&...rest)
 {
+    mm.init_static();
     regist(p, ws, rest...);
 }
 template <typename MM, typename... R>

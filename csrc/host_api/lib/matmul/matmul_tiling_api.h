@@ -30,6 +30,23 @@ enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECT
 enum class DataType : int32_t { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_BFLOAT16 = DT_BF16 };
 #undef ARC_GE_DT_ENUM_
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT, N_BUFFER_33 };
+
+/* SetMatmulConfigParams' arguments (its page's struct). */
+struct MatmulConfigParams {
+    int32_t mmConfigType;
+    bool enableL1CacheUB;
+    ScheduleType scheduleType;
+    MatrixTraverse traverse;
+    bool enVecND2NZ;
+    MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                       MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn),
+          traverse(traverseIn), enVecND2NZ(enVecND2NZIn)
+    {
+    }
+};
 
 struct PlatformInfo {
     int32_t socVersion = 0;
@@ -128,7 +145,21 @@ public:
         if (bt >= 0) in_.bt_size = bt;
         return 0;
     }
-    template <class... A> int32_t SetMatmulConfigParams(A...) { return 0; }
+    /* The template (Norm/MDL), L1 caching, the schedule (N_BUFFER_33 among
+     * them) and ND2NZ are scheduling: the base blocks and results stay;
+     * traverse sets iterateOrder as SetTraverse does. */
+    int32_t SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                                  ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                                  MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+    {
+        (void)mmConfigTypeIn; (void)enableL1CacheUBIn; (void)scheduleTypeIn; (void)enVecND2NZIn;
+        if (traverseIn != MatrixTraverse::NOSET) SetTraverse(traverseIn);
+        return 0;
+    }
+    int32_t SetMatmulConfigParams(const MatmulConfigParams &p)
+    {
+        return SetMatmulConfigParams(p.mmConfigType, p.enableL1CacheUB, p.scheduleType, p.traverse, p.enVecND2NZ);
+    }
     template <class... A> int32_t SetSparse(A...) { return 0; }
     int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
 

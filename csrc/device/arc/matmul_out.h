@@ -1,0 +1,102 @@
+/* matmul_out.h - the Matmul API's values (arc/matmul_api.h): operands and
+ * their GM reads for the race check, the accumulator type of an input type, the
+ * narrowing to C's type (with the config's ReLU), the atomic modes, and
+ * C's layouts -- ND, ND_ALIGN (rows padded to 32 bytes), NZ (16-row
+ * fractals of C0 columns: 32 bytes, or 8 floats with the channel split),
+ * which the MatmulConfig page and the CubeFormat list define. */
+#ifndef ARC_MATMUL_OUT_H_
+#define ARC_MATMUL_OUT_H_
+
+#include "arc/cube_types.h"
+
+namespace AscendC {
+namespace __mm {
+template <typename T> struct acc { typedef float type; };
+template <> struct acc<int8_t> { typedef int32_t type; };
+template <> struct acc<int4b_t> { typedef int32_t type; };
+template <typename T> inline typename acc<T>::type wide(T v) { return (typename acc<T>::type)v; }
+inline float wide(bfloat16_t v) { return v.ToFloat(); }
+template <typename D, typename S> inline D narrow(S v) { return (D)v; }
+template <> inline bfloat16_t narrow<bfloat16_t, float>(float v) { return bfloat16_t(v); }
+
+/* An operand: GM or local data, its format, its leading dimension. */
+template <typename T> struct Operand {
+    typedef T elem;
+    const T *p = nullptr;
+    GlobalTensor<T> g;
+    bool gm = false, trans = false, scalar = false, set = false;
+    T value{};
+};
+
+/* This core's GM reads of A, B and the bias for the GM race check
+ * between cores (on the NPU the cube's MTE2 loads them): ND rows
+ * exactly, an NZ operand as the span its fractals cover. */
+template <CubeFormat FMT, typename T>
+inline void log_operand(const __mm::Operand<T> &o, int rows, int cols, int ld, int padRows, const char *api)
+{
+    if (!o.gm || o.scalar || rows <= 0 || cols <= 0) return;
+    constexpr int per = __arc::packed_per_byte<T>::value, C0 = 32 * per / sizeof(T); /* bytes = elements / per */
+    if (FMT == CubeFormat::NZ)
+        __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, 1, (uint64_t)(cols + C0 - 1) / C0 * padRows * 32,
+                       (uint64_t)(cols + C0 - 1) / C0 * padRows * 32, api);
+    else
+        __arc::race_gm(ARC_GM_READ, __arc::RP_MTE2, o.p, (uint64_t)rows, ((uint64_t)cols + per - 1) / per * sizeof(T),
+                       (uint64_t)ld / per * sizeof(T), api);
+}
+
+/* C's layout: element (r, c) of the core's C at r * pitch + c (ND), or in
+ * NZ at (c / c0) * rows * c0 + r * c0 + c % c0, rows being the original M
+ * rounded up to 16. */
+struct COut {
+    bool nz = false;
+    int pitch = 0, rows = 0, c0 = 16;
+    int64_t at(int r, int c) const
+    {
+        return nz ? (int64_t)(c / c0) * rows * c0 + (int64_t)r * c0 + c % c0 : (int64_t)r * pitch + c;
+    }
+};
+
+/* C's row pitch for n columns in ND / ND_ALIGN (the pad is left as it
+ * was: the docs call it invalid data). */
+template <typename TC, CubeFormat FMT> inline int c_pitch(int n)
+{
+    constexpr int e = 32 / (int)sizeof(TC);
+    return FMT == CubeFormat::ND_ALIGN ? (n + e - 1) / e * e : n;
+}
+
+/* The C layout of a block written to GM or to a local tensor. */
+template <typename TC, CubeFormat FMT> inline COut c_layout(int n, int orgM, bool channelSplit, const char *api)
+{
+    ARC_CHECK(FMT == CubeFormat::ND || FMT == CubeFormat::ND_ALIGN || FMT == CubeFormat::NZ, api,
+              "C in CubeFormat %d: only ND, ND_ALIGN and NZ are simulated yet by ascendrtc's Matmul API", (int)FMT);
+    COut o;
+    o.pitch = c_pitch<TC, FMT>(n);
+    if (FMT == CubeFormat::NZ) {
+        ARC_CHECK(sizeof(TC) == 2 || sizeof(TC) == 4, api,
+                  "C in NZ of %u-byte elements: only 2- and 4-byte types are simulated yet", (unsigned)sizeof(TC));
+        o.nz = true;
+        o.rows = (orgM + 15) / 16 * 16;
+        o.c0 = channelSplit ? 8 : 16;
+    }
+    ARC_CHECK(!channelSplit || (FMT == CubeFormat::NZ && sizeof(TC) == 4), api,
+              "MatmulConfig.isEnableChannelSplit needs C in CubeFormat::NZ of float (the MatmulConfig page)");
+    return o;
+}
+
+/* The value the Fixpipe stores: the accumulator narrowed to C's type,
+ * negative values zeroed first with the config's enableRelu. */
+template <typename ACC> inline ACC post(ACC v, bool relu) { return relu && v < (ACC)0 ? (ACC)0 : v; }
+
+/* dst op= v for enAtomic 0 (store), 1 (add), 2 (max), 3 (min). */
+template <typename TC, typename ACC> inline void combine(TC &dst, ACC v, uint8_t atomic)
+{
+    TC x = narrow<TC, ACC>(v);
+    if (atomic == 1) dst = narrow<TC, ACC>((ACC)wide(dst) + v);
+    else if (atomic == 2) dst = (ACC)wide(dst) > v ? dst : x;
+    else if (atomic == 3) dst = (ACC)wide(dst) < v ? dst : x;
+    else dst = x;
+}
+} // namespace __mm
+} // namespace AscendC
+
+#endif /* ARC_MATMUL_OUT_H_ */

@@ -1,0 +1,269 @@
+"""Cube unit, Matmul API: the MatmulConfig members and MatmulPolicy templates
+that change what is computed, against NumPy (the MatmulConfig and
+MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
+isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
+in 16 x 8 fractals), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
+policies, NBuffer33 (scheduling: same C), a constant tiling with a null
+tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
+order of positional MatmulConfig initialisers; the refusals
+(intraBlockPartSum, a kernel's own policy)."""
+import numpy as np
+import pytest
+
+import ascendrtc as arc
+import ascendrtc.matmul_tiling as mt
+from helpers import dev
+
+SRC = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace matmul;
+using GmHalf = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+using GmFloat = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+#define POLICY_PARAM template <const auto &, typename, typename, typename, typename, typename> class
+
+// A positional initialiser follows the MatmulConfig page's member order (22 members here).
+constexpr MatmulConfig POS = {true, false, false, 0, 0, 0, false, false, false, false, 0,
+                              0, 0, 0, 0, 0, 0, 0, false, true, false, true};
+static_assert(!POS.enUnitFlag && POS.isPerTensor && !POS.hasAntiQuantOffset && POS.doIBShareNorm, "order");
+constexpr MatmulConfig FUNC = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(
+    MatmulFuncParams{false, false, false, false, 0, IterateOrder::ORDER_N, ScheduleType::OUTER_PRODUCT, true, true});
+static_assert(FUNC.doMultiDataLoad && FUNC.iterateOrder == IterateOrder::ORDER_N && FUNC.enableUBReuse, "func");
+
+constexpr MatmulConfig NoBias() { auto c = CFG_NORM; c.enableSetBias = false; return c; }
+constexpr MatmulConfig Relu() { auto c = CFG_NORM; c.enableRelu = true; return c; }
+constexpr MatmulConfig Split() { auto c = CFG_NORM; c.isEnableChannelSplit = true; return c; }
+constexpr MatmulConfig Partial() { auto c = CFG_MDL; c.isPartialOutput = true; return c; }
+constexpr MatmulConfig OuterN()
+{
+    auto c = CFG_NORM; c.scheduleType = ScheduleType::OUTER_PRODUCT; c.iterateOrder = IterateOrder::ORDER_N; return c;
+}
+constexpr MatmulConfig NO_BIAS = NoBias(), RELU = Relu(), SPLIT = Split(), PARTIAL = Partial(), OUTER_N = OuterN();
+
+// C (one block's whole single shape) = A @ B + bias through IterateAll.
+template <const auto &CFG, CubeFormat CF = CubeFormat::ND, POLICY_PARAM P = AscendC::Impl::Detail::MatmulPolicy>
+__aicore__ inline void All(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc, gbias;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b);
+    gc.SetGlobalBuffer((__gm__ float *)c); gbias.SetGlobalBuffer((__gm__ float *)bias);
+    Matmul<GmHalf, GmHalf, MatmulType<AscendC::TPosition::GM, CF, float>, GmFloat, CFG, MatmulCallBackFunc<>, P> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (GetBlockIdx() >= t.usedCoreNum) return;
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    if (t.isBias) mm.SetBias(gbias);
+    mm.IterateAll(gc);
+}
+#define ARGS GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR t
+extern "C" __global__ __aicore__ void mm_no_bias(ARGS) { All<NO_BIAS>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_relu(ARGS) { All<RELU>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_nz(ARGS) { All<CFG_NORM, CubeFormat::NZ>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_split(ARGS) { All<SPLIT, CubeFormat::NZ>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_upper(ARGS) { All<CFG_NORM, CubeFormat::ND, AscendC::Impl::Detail::TrianUpperMatmulPolicy>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_lower(ARGS) { All<CFG_NORM, CubeFormat::ND, AscendC::Impl::Detail::TrianLowerMatmulPolicy>(a, b, bias, c, t); }
+extern "C" __global__ __aicore__ void mm_nbuffer33(ARGS) { All<CFG_MDL, CubeFormat::ND, AscendC::Impl::Detail::NBuffer33MatmulPolicy>(a, b, bias, c, t); }
+
+// Every Iterate's block, packed one after another (enSequentialWrite), in the order they come.
+template <const auto &CFG>
+__aicore__ inline void Seq(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<GmHalf, GmHalf, GmFloat, GmFloat, CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    int off = 0;
+    while (mm.Iterate()) {
+        mm.GetTensorC(gc[off], 0, true);
+        off += t.baseM * t.baseN;
+    }
+}
+extern "C" __global__ __aicore__ void mm_partial(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) { Seq<PARTIAL>(a, b, c, t); }
+extern "C" __global__ __aicore__ void mm_outer_n(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR t) { Seq<OUTER_N>(a, b, c, t); }
+
+// A constant tiling of every shape (at most 64 x 64 x 64, base 32 x 32 x 32): no tiling pointer.
+constexpr MatmulConfig StaticCfg() { return GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulShapeParams{64, 64, 64, 32, 32, 32}); }
+constexpr MatmulConfig STATIC_CFG = StaticCfg();
+constexpr MatmulApiStaticTiling STATIC = GetMatmulApiTiling<GmHalf, GmHalf, GmFloat, GmFloat>(STATIC_CFG);
+extern "C" __global__ __aicore__ void mm_static(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<GmHalf, GmHalf, GmFloat, GmFloat, STATIC> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (TCubeTiling *)nullptr);
+    mm.SetOrgShape(m, n, k);
+    mm.SetTail(m, n, k);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+}
+
+// C in CO1: each Iterate's block into the kernel's L0C tensor (NZ), moved out by its Fixpipe (ND).
+extern "C" __global__ __aicore__ void mm_co1(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    using L0cT = typename AscendC::GetMmDstType<half>::Type;
+    Matmul<GmHalf, GmHalf, MatmulType<AscendC::TPosition::CO1, CubeFormat::NZ, L0cT>, GmFloat> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TQue<AscendC::TPosition::CO1, AscendC::Impl::QUEUE_DEPTH> q;
+    pipe.InitBuffer(q, 1, t.baseM * t.singleCoreN * sizeof(L0cT));
+    AscendC::LocalTensor<L0cT> co1 = q.template AllocTensor<L0cT>();
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    int off = 0;
+    while (mm.Iterate(false, co1[off])) off += t.baseM * t.baseN;   // one row of blocks: singleCoreM == baseM
+    AscendC::FixpipeParamsV220 p;
+    p.mSize = t.baseM;
+    p.nSize = t.singleCoreN;
+    p.srcStride = t.baseM;
+    p.dstStride = t.N;
+    q.EnQue(co1);
+    q.template DeQue<L0cT>();
+    AscendC::Fixpipe<float, L0cT, AscendC::CFG_ROW_MAJOR>(gc, co1, p);
+    q.FreeTensor(co1);
+}
+'''
+
+
+def inputs(m, n, k, seed=1):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-4, 5, (m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (k, n)).astype(np.float16)
+    bias = rng.integers(-50, 50, n).astype(np.float32)
+    return a, b, bias, a.astype(np.float32) @ b.astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return dev.load(SRC, "mm_config.asc")
+
+
+def run_all(mod, name, m, n, k, c, bias=True, base=None):
+    a, b, bv, ab = inputs(m, n, k)
+    t = mt.tiling(m, n, k, bias=bias, cores=1, base_shape=base)
+    mod.get_kernel(name)[1](a, b, bv, c, t.array())
+    arc.synchronize()
+    return ab, bv
+
+
+def test_enable_set_bias_false_computes_no_bias(mod):
+    c = np.zeros((32, 48), np.float32)
+    ab, _ = run_all(mod, "mm_no_bias", 32, 48, 64, c)
+    np.testing.assert_array_equal(c, ab)
+
+
+def test_enable_relu_zeroes_negative_results(mod):
+    c = np.zeros((32, 48), np.float32)
+    ab, bv = run_all(mod, "mm_relu", 32, 48, 64, c)
+    np.testing.assert_array_equal(c, np.maximum(ab + bv, 0))
+    assert (ab + bv < 0).any()
+
+
+def nz(x, c0, rows):
+    """x (m x n) as NZ: [n / c0][rows][c0], rows = m rounded up to 16 (pad rows as given in `fill`)."""
+    m, n = x.shape
+    out = np.full((n // c0, rows, c0), 7.0, np.float32)
+    out[:, :m, :] = x.reshape(m, n // c0, c0).transpose(1, 0, 2)
+    return out
+
+
+def test_c_nz_is_16_row_fractals_of_16_floats(mod):
+    m, n = 40, 48
+    c = np.full((n // 16, 48, 16), 7.0, np.float32)
+    ab, bv = run_all(mod, "mm_nz", m, n, 32, c)
+    np.testing.assert_array_equal(c, nz(ab + bv, 16, 48))
+
+
+def test_channel_split_is_16_row_fractals_of_8_floats(mod):
+    m, n = 40, 48
+    c = np.full((n // 8, 48, 8), 7.0, np.float32)
+    ab, bv = run_all(mod, "mm_split", m, n, 32, c)
+    np.testing.assert_array_equal(c, nz(ab + bv, 8, 48))
+
+
+@pytest.mark.parametrize("name", ["mm_upper", "mm_lower"])
+def test_triangle_policies_skip_blocks_off_their_triangle(mod, name):
+    m, n, k = 48, 64, 32                      # 3 x 4 blocks of 16 x 16
+    c = np.full((m, n), 7.0, np.float32)
+    ab, bv = run_all(mod, name, m, n, k, c, base=(16, 16, 32))
+    mi, ni = np.arange(m)[:, None] // 16, np.arange(n)[None, :] // 16
+    keep = mi <= ni if name == "mm_upper" else mi >= ni
+    np.testing.assert_array_equal(c, np.where(keep, ab + bv, 7.0))
+
+
+def test_nbuffer33_policy_computes_the_same(mod):
+    c = np.zeros((48, 96), np.float32)
+    ab, bv = run_all(mod, "mm_nbuffer33", 48, 96, 96, c, base=(16, 32, 32))
+    np.testing.assert_array_equal(c, ab + bv)
+
+
+def test_partial_output_yields_each_base_k_chunk(mod):
+    m, n, k = 32, 32, 96
+    a, b, _, _ = inputs(m, n, k)
+    c = np.zeros((3, m, n), np.float32)
+    mod.get_kernel("mm_partial")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(32, 32, 32)).array())
+    arc.synchronize()
+    for j in range(3):
+        want = a[:, 32 * j:32 * j + 32].astype(np.float32) @ b[32 * j:32 * j + 32].astype(np.float32)
+        np.testing.assert_array_equal(c[j], want)
+
+
+def test_outer_product_takes_the_configs_iterate_order(mod):
+    m, n, k = 32, 32, 32
+    a, b, _, ab = inputs(m, n, k)
+    c = np.zeros((4, 16, 16), np.float32)
+    mod.get_kernel("mm_outer_n")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(16, 16, 32)).array())
+    arc.synchronize()
+    for i, (mi, ni) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):   # ORDER_N: along N first
+        np.testing.assert_array_equal(c[i], ab[16 * mi:16 * mi + 16, 16 * ni:16 * ni + 16])
+
+
+def test_constant_tiling_needs_no_tiling_pointer(mod):
+    m, n, k = 40, 56, 48                      # within the constant 64 x 64 x 64
+    a, b, _, ab = inputs(m, n, k)
+    c = np.zeros((m, n), np.float32)
+    mod.get_kernel("mm_static")[1](a, b, c, np.uint32(m), np.uint32(n), np.uint32(k))
+    arc.synchronize()
+    np.testing.assert_array_equal(c, ab)
+
+
+def test_c_in_co1_goes_out_through_the_kernels_fixpipe(mod):
+    m, n, k = 32, 64, 32
+    a, b, _, ab = inputs(m, n, k)
+    c = np.zeros((m, n), np.float32)
+    mod.get_kernel("mm_co1")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(32, 32, 32)).array())
+    arc.synchronize()
+    np.testing.assert_array_equal(c, ab)
+
+
+REFUSED = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace matmul;
+using T = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+using C = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+%s
+extern "C" __global__ __aicore__ void k(GM_ADDR a) { X mm; (void)mm; }
+'''
+
+
+@pytest.mark.parametrize("decl, message", [
+    ("constexpr MatmulConfig F() { auto c = CFG_NORM; c.intraBlockPartSum = true; return c; }\n"
+     "constexpr MatmulConfig CF = F(); using X = Matmul<T, T, C, C, CF>;", "intraBlockPartSum"),
+    ("template <const auto &CFG, typename I, typename A, typename B, typename CT, typename BI>\n"
+     "struct Mine : AscendC::Impl::Detail::MatmulPolicy<CFG, I, A, B, CT, BI> {};\n"
+     "using X = Matmul<T, T, C, C, CFG_NORM, MatmulCallBackFunc<>, Mine>;", "a kernel's own policy"),
+])
+def test_configs_that_change_results_unmodelled_are_refused(decl, message):
+    with pytest.raises(arc.CompileError, match=message):
+        dev.load(REFUSED % decl, "mm_refused.asc")
