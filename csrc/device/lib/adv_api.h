@@ -23,6 +23,7 @@
 #include "lib/quantization/ascend_antiquant.h"
 #include "lib/reduce/sum.h"
 #include "lib/select/selectwithbytesmask.h"
+#include "lib/filter/dropout.h"
 #include "lib/transpose/confusion_transpose.h"
 #include "lib/math/bitwise.h"
 #include "lib/math/clamp.h"

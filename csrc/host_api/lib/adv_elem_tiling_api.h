@@ -117,6 +117,57 @@ inline void GetCumSumMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSiz
                              minValue);
 }
 
+/* Select (and its deprecated name SelectWithBytesMask): the sources'
+ * and the mask's shapes (a scalar source is {1}); the larger count of the
+ * sources and the mask decides. */
+#define ARC_SELECT_TMP(N)                                                                                         \
+    template <class Shape>                                                                                        \
+    inline void Get##N##MaxMinTmpSize(const Shape &src0Shape, const Shape &src1Shape, const uint32_t srcTypeSize, \
+                                      const Shape &maskShape, const uint32_t maskTypeSize, const bool isReuseMask, \
+                                      uint32_t &maxValue, uint32_t &minValue)                                     \
+    {                                                                                                             \
+        (void)maskTypeSize;                                                                                       \
+        (void)isReuseMask;                                                                                        \
+        uint64_t a = arc_detail::elem_count(src0Shape), b = arc_detail::elem_count(src1Shape),                    \
+                 m = arc_detail::elem_count(maskShape), n = a > b ? a : b;                                        \
+        arc_detail::elem_scratch(n > m ? n : m, srcTypeSize, "Get" #N "MaxMinTmpSize", maxValue, minValue);       \
+    }                                                                                                             \
+    template <class Shape>                                                                                        \
+    inline uint32_t Get##N##MaxTmpSize(const Shape &src0Shape, const Shape &src1Shape, const uint32_t srcTypeSize, \
+                                       const Shape &maskShape, const uint32_t maskTypeSize, const bool isReuseMask) \
+    {                                                                                                             \
+        uint32_t mx = 0, mn = 0;                                                                                  \
+        Get##N##MaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, mx, mn);   \
+        return mx;                                                                                                \
+    }                                                                                                             \
+    template <class Shape>                                                                                        \
+    inline uint32_t Get##N##MinTmpSize(const Shape &src0Shape, const Shape &src1Shape, const uint32_t srcTypeSize, \
+                                       const Shape &maskShape, const uint32_t maskTypeSize, const bool isReuseMask) \
+    {                                                                                                             \
+        uint32_t mx = 0, mn = 0;                                                                                  \
+        Get##N##MaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, mx, mn);   \
+        return mn;                                                                                                \
+    }
+ARC_SELECT_TMP(Select)
+ARC_SELECT_TMP(SelectWithBytesMask)
+#undef ARC_SELECT_TMP
+
+/* DropOut also gives the two sizes by separate calls. */
+template <class Shape>
+inline uint32_t GetDropOutMaxTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource)
+{
+    uint32_t mx = 0, mn = 0;
+    GetDropOutMaxMinTmpSize(srcShape, typeSize, isReuseSource, mx, mn);
+    return mx;
+}
+template <class Shape>
+inline uint32_t GetDropOutMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource)
+{
+    uint32_t mx = 0, mn = 0;
+    GetDropOutMaxMinTmpSize(srcShape, typeSize, isReuseSource, mx, mn);
+    return mn;
+}
+
 /* SwiGLU puts isReuseSource last. */
 template <class Shape>
 inline void GetSwiGLUMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue,

@@ -70,6 +70,19 @@ inline void SelectWithBytesMask(const LocalTensor<T> &dst, T src0, const LocalTe
     ARC_ADV_HF(SelectWithBytesMask);
     __arc::select_bytes_mask(dst, src1, src0, mask, sharedTmpBuffer, info, true);
 }
+/* Select: CANN 9.1's name of SelectWithBytesMask (the same forms). */
+template <typename T, typename U, bool isReuseMask = true>
+inline void Select(const LocalTensor<T> &dst, const LocalTensor<T> &src0, T src1, const LocalTensor<U> &mask,
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const SelectWithBytesMaskShapeInfo &info)
+{
+    SelectWithBytesMask<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void Select(const LocalTensor<T> &dst, T src0, const LocalTensor<T> &src1, const LocalTensor<U> &mask,
+                   const LocalTensor<uint8_t> &sharedTmpBuffer, const SelectWithBytesMaskShapeInfo &info)
+{
+    SelectWithBytesMask<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
+}
 } // namespace AscendC
 
 #endif /* ARC_LIB_SELECT_SELECTWITHBYTESMASK_H_ */
