@@ -221,7 +221,11 @@ inline void GetMrgSortResult(uint16_t &n1, uint16_t &n2, uint16_t &n3, uint16_t 
 }
 
 /* dav-2201: Concat prepares the scores for Sort; in layout mode 1 that is
- * a copy of 16 elements per repeat (assumption: no reordering). */
+ * a copy of 16 elements per repeat (assumption: no reordering).  A default
+ * LocalTensor as concat (the asc-devkit sort example passes one) is UB
+ * offset 0 on the NPU: when src lies there the copy is onto itself and
+ * concat becomes src; elsewhere the NPU would overwrite UB offset 0, which
+ * stops the kernel. */
 template <typename T>
 inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const LocalTensor<T> &tmp, const int32_t repeatTime)
 {
@@ -230,6 +234,15 @@ inline void Concat(LocalTensor<T> &concat, const LocalTensor<T> &src, const Loca
     (void)tmp;
     ARC_CHECK(repeatTime >= 0 && repeatTime <= 255, api, "repeatTime %d is outside 0..255", (int)repeatTime);
     uint32_t n = (uint32_t)repeatTime * 16;
+    if (concat.addr_ == nullptr) {
+        const unsigned long long at = (unsigned long long)((const uint8_t *)src.addr_ - __arc_core()->ub);
+        ARC_CHECK(at == 0, api,
+                  "concat is a default LocalTensor, which is UB offset 0 on the NPU, and src is at UB offset %llu: "
+                  "the copy would overwrite UB offset 0; give concat a buffer", at);
+        __arc::check_cnt(src, n, api, "src");
+        concat = src;
+        return;
+    }
     __arc::check_cnt(concat, n, api, "dst concat"); /* written: "dst" (arc/race.h), first as vector dsts are */
     __arc::check_cnt(src, n, api, "src");
     if (concat.addr_ != src.addr_) __builtin_memmove(concat.addr_, src.addr_, n * sizeof(T));

@@ -11,14 +11,18 @@
 #include "lib/matmul/matmul_tiling_api.h"
 #endif
 #include "exe_graph/runtime/shape.h"
+#include "graph/types.h"
 namespace AscendC {
 /* The shape the advanced API's host tiling functions take (built from a
  * std::vector<int64_t> of dims): ge::Shape's interface. */
 using TensorShape = ge::Shape;
+/* The data type the advanced API's host tiling functions take. */
+using TensorDataType = ge::DataType;
 } // namespace AscendC
 #if __has_include("lib/adv_tiling_api.h")
 #include "lib/adv_tiling_api.h"
 #endif
 #include "lib/adv_elem_tiling_api.h"
+#include "lib/sort_tiling_api.h"
 
 #endif
