@@ -121,3 +121,11 @@ def test_host_single_core_block_of_a_bigger_shape(tmp_path):
     assert lines[1] == "multi -1"
     assert "needs 2 cores, 1 given" in r.stderr
     assert lines[2] == "order 1 64 64"
+
+
+@pytest.mark.parametrize("m, n, k, cores", [(256, 512, 192, 24), (640, 1024, 512, 48), (512, 384, 256, 8)])
+def test_multicore_split_prefers_whole_blocks(m, n, k, cores):
+    # asc-devkit's matmul_nbuffer33 and matmul_async_iterate offset whole blocks without SetTail
+    t = mt.tiling(m, n, k, cores=cores).array()
+    used, sm, sn = t[0], t[5], t[6]
+    assert m % sm == 0 and n % sn == 0 and used == (m // sm) * (n // sn) <= cores

@@ -72,7 +72,7 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
         return -1;
     }
     /* Multi-core split: the (mc, nc) grid with the smallest per-core block
-     * (then the fewest cores, then the most M blocks: CANN's tiling splits
+     * (whole blocks preferred; then the fewest cores, then the most M blocks: CANN's tiling splits
      * M first, which kernels that offset only A and C by the block index
      * rely on, e.g. asc-devkit's matmul_advanced_api); blocks rounded to 16
      * rows/columns. */
@@ -80,22 +80,25 @@ static inline int arc_matmul_tiling(const arc_mm_tiling_in *in, int32_t *out, ch
     if (sM <= 0 || sN <= 0) {
         int64_t best = -1, bm = M, bn = N;
         const int64_t cores = in->cores > 0 ? in->cores : 1;
-        for (int64_t mc = 1; mc <= cores; mc++) {
-            int64_t nc = cores / mc;
+        for (int64_t mc = 1; mc <= cores; mc++)
+          for (int64_t nc = cores / mc; nc >= 1; nc--) {
             int64_t cm = sM > 0 ? sM : (M <= 16 ? M : arc_mm_align(arc_mm_ceil(M, mc), 16));
             int64_t cn = sN > 0 ? sN : (N <= 16 ? N : arc_mm_align(arc_mm_ceil(N, nc), 16));
             if (cm > M) cm = M;
             if (cn > N) cn = N;
             int64_t used = arc_mm_ceil(M, cm) * arc_mm_ceil(N, cn);
             if (used > cores) continue;
-            /* cost: the block's MACs plus its A and B loads */
-            int64_t cost = cm * cn + (cm + cn) * 8;
+            /* cost: the block's MACs plus its A and B loads; a grid with a
+             * tail block costs half again (kernels such as asc-devkit's
+             * matmul_nbuffer33 and matmul_async_iterate offset whole blocks
+             * without SetTail, so CANN's split leaves none for their shapes) */
+            int64_t cost = (cm * cn + (cm + cn) * 8) * (M % cm || N % cn ? 3 : 2);
             if (best < 0 || cost < best || (cost == best && cm * cn * used <= bm * bn * arc_mm_ceil(M, bm) * arc_mm_ceil(N, bn))) {
                 best = cost;
                 bm = cm;
                 bn = cn;
             }
-        }
+          }
         sM = bm;
         sN = bn;
     }
