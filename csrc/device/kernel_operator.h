@@ -100,6 +100,7 @@
 #include "utils/debug/asc_time.h" /* clock(), which the examples call with this header alone */
 #include "arc/atomic.h"
 #include "arc/data_copy.h"
+#include "arc/data_copy_slice.h" /* DataCopy with SliceInfo */
 #include "arc/mask.h"
 #include "arc/vec_binary.h"
 #include "arc/vec_unary.h"
@@ -107,6 +108,8 @@
 #include "arc/compare.h"
 #include "arc/reduce.h"
 #include "arc/misc.h"
+#include "arc/transpose.h" /* Transpose (16 x 16 and [N,C,H,W] <-> [N,H,W,C]), TransposeType */
+#include "arc/interleave.h" /* memory-vector Interleave / DeInterleave (dav-3510) */
 #include "arc/adv_math.h"
 #include "arc/adv_config.h" /* the Ascend 950 math configs, Fmod, Truncate, Ands/Ors */
 #include "arc/nddma.h"

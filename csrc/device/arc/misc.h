@@ -134,19 +134,6 @@ inline void Broadcast(const LocalTensor<T> &dst, const LocalTensor<T> &src, A...
     BroadCast<T, dim, axis, isReuseSource>(dst, src, a...);
 }
 
-/* 16 x 16 transpose of 16-bit data. */
-template <typename T> inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src)
-{
-    static_assert(sizeof(T) == 2, "AscendC::Transpose: supports 16-bit types (16 x 16 blocks)");
-    const char *api = "AscendC::Transpose";
-    __arc::check_cnt(dst, 256, api, "dst");
-    __arc::check_cnt(src, 256, api, "src");
-    ARC_CHECK(dst.addr_ != src.addr_, api, "dst and src must not be the same tensor");
-    __arc::check_overlap(dst, 256, src, 256, ARC_OVERLAP_NONE, api, "src"); /* no rule on its page: none allowed */
-    for (int i = 0; i < 16; i++)
-        for (int j = 0; j < 16; j++) dst.addr_[i * 16 + j] = src.addr_[j * 16 + i];
-}
-
 /* Print the first n elements of a tensor with a tag (debugging aid). */
 template <typename T> inline void DumpTensor(const LocalTensor<T> &t, uint32_t desc, uint32_t n)
 {

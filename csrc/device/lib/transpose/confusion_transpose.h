@@ -19,19 +19,6 @@
 #include "lib/adv/common.h"
 #include "lib/tiling/adv_tiling_data.h"
 
-namespace AscendC {
-enum class TransposeType : uint8_t {
-    TRANSPOSE_TYPE_NONE,
-    TRANSPOSE_NZ2ND_0213,
-    TRANSPOSE_NZ2NZ_0213,
-    TRANSPOSE_NZ2NZ_012_WITH_N,
-    TRANSPOSE_NZ2ND_012_WITH_N,
-    TRANSPOSE_NZ2ND_012_WITHOUT_N,
-    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
-    TRANSPOSE_ND2ND_ONLY,
-};
-} // namespace AscendC
-
 namespace __arc {
 /* Offset of (r, c) in an NZ matrix of `rows` rows (a multiple of 16). */
 inline uint64_t nz_at(uint32_t rows, uint32_t r, uint32_t c)
