@@ -60,7 +60,8 @@ void init_once()
         g_device_fs->addFile(path, 0,
                              llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
     }
-    g_device_fs->addFile(arc_rtc::kPchPrefixPath, 0, llvm::MemoryBuffer::getMemBuffer(arc_rtc::kPchPrefixText));
+    for (const arc_rtc::PchPrefix &p : arc_rtc::kPchPrefixes)
+        g_device_fs->addFile(p.path, 0, llvm::MemoryBuffer::getMemBuffer(p.text));
     g_host_code_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     for (const arc_vfile *f = arc_device_headers; f->path; f++) {
         std::string path = std::string(kDeviceRoot) + "/" + f->path;
@@ -193,24 +194,29 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
 // Whether the precompiled device API may stand in for the user's
 // #include "kernel_operator.h": only when nothing the user supplies could
 // shadow the device headers.
-bool pch_applies(const rtc_request *req)
+PchKind pch_applies(const rtc_request *req)
 {
     const char *off = std::getenv("ASCENDRTC_NO_PCH");
     if (off && *off && std::strcmp(off, "0") != 0)
-        return false;
-    if (!llvm::StringRef(req->text, req->len).contains("kernel_operator.h"))
-        return false;
+        return PchKind::None;
+    PchKind kind = llvm::StringRef(req->text, req->len).contains("kernel_operator.h") ? PchKind::DeviceApi
+                   : req->opts->simt                                                  ? PchKind::Simt
+                                                                                      : PchKind::None;
+    if (kind == PchKind::None)
+        return kind;
+    /* what the prefix includes, which a file of the user's could shadow */
+    const char *own = kind == PchKind::Simt ? "simt_api" : "kernel_operator.h";
     for (int i = 0; i < req->nheaders; i++) {
         llvm::StringRef n(req->header_names[i]);
-        if (n == "kernel_operator.h" || n.starts_with("arc/"))
-            return false;
+        if (n == own || n.starts_with(std::string(own) + "/") || n.starts_with("arc/"))
+            return PchKind::None;
     }
     for (int i = 0; i < req->opts->nincludes; i++) {
         std::string d = req->opts->includes[i];
-        if (llvm::sys::fs::exists(d + "/kernel_operator.h") || llvm::sys::fs::exists(d + "/arc"))
-            return false;
+        if (llvm::sys::fs::exists(d + "/" + own) || llvm::sys::fs::exists(d + "/arc"))
+            return PchKind::None;
     }
-    return true;
+    return kind;
 }
 
 void ensure_init() { std::call_once(g_once, init_once); }

@@ -10,6 +10,8 @@
 
 #include "compile.h"
 
+#include "pch.h"
+
 namespace arc_rtc {
 
 // Where the device headers, in-memory headers and the source are mounted.
@@ -30,9 +32,10 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> host_code_fs();
 // of the precompiled device headers.  `sys` (host-code mode): the system
 // include arguments, and the ACL headers after the device API's.
 std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<std::string> *sys = nullptr);
-// Whether the precompiled device API may stand in for the user's
-// #include "kernel_operator.h".
-bool pch_applies(const rtc_request *req);
+// Which precompiled prefix may stand in for the user's #include
+// "kernel_operator.h" (or a SIMT program's implicit simt_api/asc_simt.h):
+// none when a file the user supplies could shadow what it includes.
+PchKind pch_applies(const rtc_request *req);
 
 } // namespace arc_rtc
 

@@ -19,11 +19,14 @@
 
 namespace arc_rtc {
 
-const char *const kPchPrefixPath = "/arc/include/arc/pch_prefix.hpp";
 // arc/pch_warm.h: the most used device-API instances, instantiated in the
 // PCH (-fpch-instantiate-templates below) rather than in every compile.
-const char *const kPchPrefixText =
-    "#include \"kernel_operator.h\"\n#include \"arc/entry.h\"\n#include \"arc/pch_warm.h\"\n";
+// The SIMT API alone is ~100 ms of parsing per compile of a SIMT program.
+const PchPrefix kPchPrefixes[2] = {
+    {"/arc/include/arc/pch_prefix.hpp",
+     "#include \"kernel_operator.h\"\n#include \"arc/entry.h\"\n#include \"arc/pch_warm.h\"\n"},
+    {"/arc/include/arc/pch_prefix_simt.hpp", "#include \"simt_api/asc_simt.h\"\n#include \"arc/entry.h\"\n"},
+};
 
 namespace {
 
@@ -57,8 +60,8 @@ std::mutex g_lock;
 std::condition_variable g_cv;
 std::map<std::string, std::shared_ptr<Entry>> g_pchs;
 
-PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-               std::string &why)
+PchBytes build(const char *prefix, const std::vector<std::string> &args,
+               llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::string &why)
 {
     std::vector<const char *> argv;
     for (auto &a : args)
@@ -66,7 +69,7 @@ PchBytes build(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<ll
     argv.push_back("-fpch-instantiate-templates");
     argv.push_back("-x");
     argv.push_back("c++-header");
-    argv.push_back(kPchPrefixPath);
+    argv.push_back(prefix);
     std::string log;
     llvm::raw_string_ostream los(log);
     auto diag_opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
@@ -134,10 +137,11 @@ void put_bytes(void *ctx, const void *data, size_t len)
 
 } // namespace
 
-PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                 std::string *why)
+PchBytes pch_get(PchKind kind, const std::vector<std::string> &args,
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::string *why)
 {
-    std::string key;
+    const char *prefix = kPchPrefixes[kind == PchKind::Simt].path;
+    std::string key = std::string(prefix) + '\n';
     for (auto &a : args)
         key += a + '\n';
     std::shared_ptr<Entry> e;
@@ -159,7 +163,7 @@ PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<
         ascendrtc_pch_store st = store();
         PchBytes b;
         if (!st.load || !st.load(stored_key.c_str(), put_bytes, &b) || !b) {
-            b = build(args, fs, w);
+            b = build(prefix, args, fs, w);
             if (b && st.save)
                 st.save(stored_key.c_str(), b->data(), b->size());
         }

@@ -19,17 +19,23 @@ namespace arc_rtc {
 
 using PchBytes = std::shared_ptr<const llvm::SmallVector<char, 0>>;
 
-// The in-memory prefix the PCH is built from: kernel_operator.h + entry.h.
-extern const char *const kPchPrefixPath;
-extern const char *const kPchPrefixText;
+// The in-memory prefixes a PCH is built from (config.cpp puts them in the
+// device file system): the device API (kernel_operator.h + entry.h) for
+// programs that include it, the SIMT API (simt_api/asc_simt.h + entry.h)
+// for SIMT programs that do not.
+enum class PchKind { None, DeviceApi, Simt };
+struct PchPrefix {
+    const char *path, *text;
+};
+extern const PchPrefix kPchPrefixes[2]; // DeviceApi, Simt
 
-// The PCH for a compile with these cc1 arguments (without -main-file-name
-// and the input), built on first use with the file system `fs` (or read
+// The PCH of prefix `kind` for a compile with these cc1 arguments (without
+// -main-file-name and the input), built on first use with the file system `fs` (or read
 // from the store the compile cache lends, ascendrtc_rtc_set_pch_store).  Returns
 // null, with the reason in *why, when it cannot be built; the caller then
 // compiles without it.  Thread-safe; one build per configuration.
-PchBytes pch_get(const std::vector<std::string> &args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                 std::string *why);
+PchBytes pch_get(PchKind kind, const std::vector<std::string> &args,
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::string *why);
 
 // Precompiles the invocation's input (a header) into memory with the file
 // system `fs`; `deps` (where given) receives the files it read.  Null,
