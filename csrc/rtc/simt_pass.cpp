@@ -57,6 +57,7 @@
 #include "param_bounds.h"
 #include "simt_gmcheck.h"
 #include "simt_guard.h"
+#include "simt_lockstep.h"
 #include "simt_prepare.h"
 #include "simt_spin.h"
 #include "simt_ubcheck.h"
@@ -194,6 +195,8 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         }
     // Spin loops yield: the threads they wait for run meanwhile.
     mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)), true);
+    // Grid-stride loops run in lockstep over the block's threads.
+    mark_lockstep_loops(*nf, m.getOrInsertFunction(kLockstep, FunctionType::get(Type::getVoidTy(C), false)));
     BasicBlock *orig = &nf->front();
     BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
     IRBuilder<> eb(E);
@@ -205,7 +208,8 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             if (Function *cf = ci->getCalledFunction()) {
                 if (cf->getName() == kGet)
                     gets.push_back(ci);
-                else if (cf->getName() == kSync || cf->getName() == kWarp || cf->getName() == kYield)
+                else if (cf->getName() == kSync || cf->getName() == kWarp || cf->getName() == kYield ||
+                         cf->getName() == kLockstep)
                     points.push_back(ci);
             }
     for (CallInst *ci : gets) {
@@ -314,9 +318,11 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     for (CallInst *c : points) {
         unsigned s = (unsigned)resume.size();
         bool warp = c->getCalledFunction()->getName() == kWarp;
-        int kind = warp                                          ? ARC_SIMT_WARP
-                   : c->getCalledFunction()->getName() == kYield ? ARC_SIMT_YIELD
-                                                                 : ARC_SIMT_BARRIER;
+        StringRef callee = c->getCalledFunction()->getName();
+        int kind = warp                 ? ARC_SIMT_WARP
+                   : callee == kYield    ? ARC_SIMT_YIELD
+                   : callee == kLockstep ? ARC_SIMT_LOCKSTEP
+                                         : ARC_SIMT_BARRIER;
         std::string line = user_line(c->getDebugLoc().get(), root, strip, nstrip);
         if (line.empty())
             line = "?";
@@ -465,6 +471,9 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         Value *z1 = b.CreateAdd(z, b.getInt32(1));
         b.CreateCondBr(b.CreateICmpULT(z1, bdz), zh, done);
         b.SetInsertPoint(done);
+        // A lockstep point's run goes round while a thread is in the loop.
+        if (cast<ConstantInt>(kinds[s])->getZExtValue() == ARC_SIMT_LOCKSTEP)
+            lockstep_again(b, zh, z, pend, b.CreateMul(b.CreateMul(bdx, bdy), bdz), s);
         b.CreateRet(b.getInt32(0));
         z->addIncoming(b.getInt32(0), entry);
         z->addIncoming(z1, zl);

@@ -50,8 +50,11 @@ typedef struct arc_simt_xch {
 
 /* Point kinds.  A yield is the back edge of a spin loop (a loop whose
  * exit depends on a volatile or atomic read): the thread lets the others
- * (and a hybrid kernel's SIMD side) run before it tries again. */
-enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1, ARC_SIMT_YIELD = 2 };
+ * (and a hybrid kernel's SIMD side) run before it tries again.  A lockstep
+ * point is the back edge of a grid-stride loop (rtc/simt_lockstep.h): its
+ * run takes every thread in the loop one iteration at a time until none
+ * is left there. */
+enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1, ARC_SIMT_YIELD = 2, ARC_SIMT_LOCKSTEP = 3 };
 
 /* One kernel's description, emitted by the pass as __arc_simt_desc_<i>. */
 typedef struct arc_simt_block_ctx arc_simt_block_ctx;
@@ -62,7 +65,7 @@ typedef struct arc_simt_desc {
     unsigned static_ub;         /* bytes of static __ubuf__ arrays */
     unsigned args_size;         /* the packed parameters; the launch's dims follow */
     const arc_simt_run_fn *run; /* run[s]: every thread stopped at s to its next point */
-    const unsigned char *kind;  /* kind[s] of point s (ARC_SIMT_BARRIER/WARP), s >= 1 */
+    const unsigned char *kind;  /* kind[s] of point s (ARC_SIMT_BARRIER/WARP/...), s >= 1 */
     const char *const *where;   /* where[s]: "file:line" of point s */
     /* run[s] with each access to the block's shared UB checked for races
      * between its threads (rt/analysis/race_simt.c), NULL when the kernel

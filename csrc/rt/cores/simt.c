@@ -268,6 +268,16 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
         }
         if (!alive)
             return 1;
+        /* threads in a grid-stride loop: its run drains it (lockstep) */
+        unsigned ls = n;
+        for (unsigned t = 0; t < n && ls == n; t++)
+            if (pend[t] >= 0 && d->kind[pend[t]] == ARC_SIMT_LOCKSTEP)
+                ls = t;
+        if (ls < n) {
+            run[pend[ls]](b, args);
+            spins = 0;
+            continue;
+        }
         for (unsigned t = 0; t < n && warp_t == n; t++)
             if (pend[t] >= 0 && d->kind[pend[t]] == ARC_SIMT_WARP && !(yw >> (t / 32) & 1))
                 warp_t = t;
