@@ -20,6 +20,7 @@ def test_host_tiling_program(tmp_path):
     assert "exp scratch 256..1600" in p.stdout
     assert "gelu min 256" in p.stdout
     assert "sort scratch 2048..2048" in p.stdout      # two copies of 128 (float value + uint32 index)
+    assert "topk scratch 1024..1024" in p.stdout      # two copies of 64 (float, int32 index) structures
     assert "select scratch 256..2048" in p.stdout     # the mask's 512 elements as floats
     assert "cumsum scratch 256..1600" in p.stdout
     assert "half 0x4100 -> 2.5" in p.stdout  # 2.5 = 1.25 * 2^1: exponent 16, mantissa 0x100

@@ -25,6 +25,7 @@
 #include "lib/select/selectwithbytesmask.h"
 #include "lib/filter/dropout.h"
 #include "lib/sort/sort.h"
+#include "lib/sort/topk.h"
 #include "lib/random/philox.h"
 #include "lib/transpose/confusion_transpose.h"
 #include "lib/math/bitwise.h"

@@ -39,6 +39,7 @@ ARC_ADV_OPTILING(LayerNormTiling)
 ARC_ADV_OPTILING(LayerNormSeparateTiling)
 ARC_ADV_OPTILING(RmsNormTiling)
 ARC_ADV_OPTILING(ConfusionTransposeTiling)
+ARC_ADV_OPTILING(TopkTiling)
 #undef ARC_ADV_OPTILING
 } // namespace optiling
 

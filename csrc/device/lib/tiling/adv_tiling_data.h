@@ -1,5 +1,5 @@
 /* adv_tiling_data.h - the tiling structs of the advanced API (Pad, UnPad,
- * SoftMax, LayerNorm, LayerNormSeparate, RmsNorm) as kernels see them: plain structs of 32-bit
+ * SoftMax, LayerNorm, LayerNormSeparate, RmsNorm, ConfusionTranspose, TopK) as kernels see them: plain structs of 32-bit
  * fields in the global namespace, as CANN's generated kernel_tiling header
  * declares them (kernels copy them word by word from GM with
  * sizeof(PadTiling) / sizeof(uint32_t)).  Valid C and C++: the host tiling
@@ -22,7 +22,8 @@
 #define ARC_TILING_A_(type, name, n) type name[n];
 /* Every struct with its fields' macro. */
 #define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) \
-    X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING)
+    X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING) \
+    X(TopkTiling, ARC_TOPK_TILING)
 
 /* Pad(dst, src, PadParams, tiling): src is [srcHeight, srcWidth] (srcWidth
  * includes redundant columns), srcOriWidth columns are valid. */
@@ -188,6 +189,48 @@ struct RmsNormTiling {
     S(uint32_t, param17)
 struct ConfusionTransposeTiling {
     ARC_CONFUSION_TRANSPOSE_TILING(ARC_TILING_S_, ARC_TILING_A_)
+};
+
+/* TopK: the documented fields, in their order and types.  The page calls
+ * the struct opaque: ascendrtc's TopKTilingFunc fills tmpLocalSize,
+ * allDataSize, innerDataSize, kAlignFourBytes and kAlignTwoBytes (the
+ * simulated TopK reads none of them: TopKInfo and k say everything) and
+ * leaves the rest 0. */
+#define ARC_TOPK_TILING(S, A) \
+    S(int32_t, tmpLocalSize) \
+    S(int32_t, allDataSize) \
+    S(int32_t, innerDataSize) \
+    S(uint32_t, sortRepeat) \
+    S(int32_t, mrgSortRepeat) \
+    S(int32_t, kAlignFourBytes) \
+    S(int32_t, kAlignTwoBytes) \
+    S(int32_t, maskOffset) \
+    S(int32_t, maskVreducev2FourBytes) \
+    S(int32_t, maskVreducev2TwoBytes) \
+    S(int32_t, mrgSortSrc1offset) \
+    S(int32_t, mrgSortSrc2offset) \
+    S(int32_t, mrgSortSrc3offset) \
+    S(int32_t, mrgSortTwoQueueSrc1Offset) \
+    S(int32_t, mrgFourQueueTailPara1) \
+    S(int32_t, mrgFourQueueTailPara2) \
+    S(int32_t, srcIndexOffset) \
+    S(uint32_t, copyUbToUbBlockCount) \
+    S(int32_t, topkMrgSrc1MaskSizeOffset) \
+    S(int32_t, topkNSmallSrcIndexOffset) \
+    S(uint32_t, vreduceValMask0) \
+    S(uint32_t, vreduceValMask1) \
+    S(uint32_t, vreduceIdxMask0) \
+    S(uint32_t, vreduceIdxMask1) \
+    S(uint16_t, vreducehalfValMask0) \
+    S(uint16_t, vreducehalfValMask1) \
+    S(uint16_t, vreducehalfValMask2) \
+    S(uint16_t, vreducehalfValMask3) \
+    S(uint16_t, vreducehalfValMask4) \
+    S(uint16_t, vreducehalfValMask5) \
+    S(uint16_t, vreducehalfValMask6) \
+    S(uint16_t, vreducehalfValMask7)
+struct TopkTiling {
+    ARC_TOPK_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 #ifdef __cplusplus
