@@ -175,6 +175,15 @@ def test_unguarded_launch_compiles_as_in_the_single_source_flow():
     assert x[0] == 42 and x[4] == 10       # lines did not move
 
 
+def test_template_launch_on_the_line_after_its_name_compiles():
+    """asc-devkit writes `k<T, N>` and its `<<<...>>>` on the next line."""
+    src = HEAD + 'template <typename T, int N> __global__ __aicore__ void k(GM_ADDR x)\n' \
+        '{ GlobalTensor<T> g; g.SetGlobalBuffer((__gm__ T *)x); g.SetValue(0, N); }\n' \
+        'void run(uint32_t n, void *s, uint8_t *x)\n{\n    k<int32_t, 7>\n        <<<n, nullptr, s>>>(x);\n}\n'
+    b = arc.Program(src, "tlaunch.asc").compile()
+    assert "tlaunch.asc:8:1: warning: a <<<...>>> kernel launch in host code" in b.log
+
+
 def test_kernel_assert_takes_a_message():
     src = HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)\n' \
         '{ assert(n == 0, "n is %d\\n", n); assert(n < 5); }\n'

@@ -112,7 +112,7 @@ int blank_host_launches(const char *name, std::string &text, std::string *log)
             after++;
         // only a launch: an identifier (or >) before, a call after
         size_t b = pos;
-        while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+        while (b > 0 && std::isspace((unsigned char)text[b - 1])) /* also a launch on the line after its name */
             b--;
         if (after >= text.size() || text[after] != '(' || b == 0 || !(ident_char(text[b - 1]) || text[b - 1] == '>')) {
             pos += 3;
