@@ -121,6 +121,7 @@
 #include "arc/cube_fill.h"
 #include "arc/mmad.h"
 #include "arc/fixpipe.h"
+#include "arc/cube_950.h" /* Ascend 950: LoadData2DParamsV2, FixpipeParamsArch3510 */
 #include "arc/mmad_sparse.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
 #include "arc/utils.h"

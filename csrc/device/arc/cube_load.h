@@ -477,6 +477,8 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     const uint32_t K1 = p.kExtension / C0, N16 = (p.kExtension + 15) / 16;
     const uint32_t MC = p.mExtension / C0;
     const int mode = dp == TPosition::B2 ? 1 : p.enTranspose ? 2 : 0;
+    ARC_CHECK(mode == 1 || __NPU_ARCH__ != 3510, api,
+              "the 3D load into L0A on dav-3510 (where L0A holds Nz fractals) is not simulated yet");
     auto at = [&](uint64_t mm, uint64_t kk) -> uint64_t {
         if (mode == 0) return ((mm / 16) * K1 + kk / C0) * 16 * C0 + (mm % 16) * C0 + kk % C0;
         const uint64_t frac = mode == 1 ? (mm / C0) * N16 + kk / 16 : (kk / 16) * MC + mm / C0;

@@ -200,11 +200,56 @@ struct FixpipeParamsV220 {
 using FixpipeParams220 = FixpipeParamsV220;
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+/* isToUB: an L0C -> UB Fixpipe (Ascend 950), {CO2Layout::ROW_MAJOR, true}. */
 struct FixpipeConfig {
     CO2Layout format;
+    bool isToUB = false;
 };
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+/* Ascend 950's Fixpipe parameters (the FixpipeParamsArch3510 table, in its
+ * order); params is the NZ2ND (NZ2DN) matrix count and strides. */
+struct Nz2NdParams {
+    uint16_t ndNum = 1, srcNdStride = 0;
+    uint32_t dstNdStride = 0;
+};
+struct Nz2DnParams {
+    uint16_t dnNum = 1, srcNzMatrixStride = 0;
+    uint32_t dstDnMatrixStride = 0;
+    uint16_t srcNzC0Stride = 0;
+};
+template <CO2Layout L> struct TransformParams { using PARAMS = uint8_t; };
+template <> struct TransformParams<CO2Layout::ROW_MAJOR> { using PARAMS = Nz2NdParams; };
+template <> struct TransformParams<CO2Layout::COLUMN_MAJOR> { using PARAMS = Nz2DnParams; };
+template <CO2Layout L = CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 {
+    uint32_t nSize = 0;
+    uint32_t mSize = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0; /* elements (V220's NZ dstStride counts 32-byte blocks) */
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    typename TransformParams<L>::PARAMS params{};
+    uint8_t dualDstCtl = 0; /* spelled as kernels compiled for the NPU spell it (the table: dualDstCtrl) */
+    uint8_t subBlockId = 0;
+    bool isChannelSplit = false;
+};
+
+/* Ascend 950's L1 -> L0A/L0B 2D load (LoadData_2D_V2's table, in order):
+ * positions and steps in fractals of 16 rows (M) and 32 bytes (K). */
+struct LoadData2DParamsV2 {
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+};
 
 /* Register-driven L0C -> GM copy (DataCopy with these params). */
 struct DataCopyCO12DstParams {

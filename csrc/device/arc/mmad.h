@@ -32,7 +32,7 @@ template <typename A> inline typename acc_of<A>::type widen_at(const A *p, uint6
 /* Elements in 32 bytes: a fractal row (C0). */
 template <typename A> constexpr uint32_t c0_elems() { return 32u * __arc::packed_per_byte<A>::value / (uint32_t)sizeof(A); }
 
-/* The product kernel.  a: ZZ (or a plain row when gemv), b: ZN, c: L0C NZ
+/* The product kernel.  a: ZZ (dav-3510: NZ; or a plain row when gemv), b: ZN, c: L0C NZ
  * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
  * 2 bias row.  A and B are first widened to the accumulator type (A as
  * rows of KP values, B as rows of 16 n-values per k). */
@@ -53,7 +53,9 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
     ACC *aw = (ACC *)__builtin_alloca((size_t)rows * KP * sizeof(ACC));
     for (uint32_t r = 0; r < rows; r++)
         for (uint32_t kk = 0; kk < KP; kk++) {
-            uint64_t at = gemv ? kk : ((uint64_t)(r / 16) * K1 + kk / C0) * 16 * C0 + (r % 16) * C0 + kk % C0;
+            /* fractal (r / 16, kk / C0): Zz on dav-2201, Nz on dav-3510 (Nz x Zn = Nz) */
+            uint64_t fr = __NPU_ARCH__ == 3510 ? (uint64_t)(kk / C0) * M1 + r / 16 : (uint64_t)(r / 16) * K1 + kk / C0;
+            uint64_t at = gemv ? kk : fr * 16 * C0 + (r % 16) * C0 + kk % C0;
             aw[(uint64_t)r * KP + kk] = kk < k ? widen_at(a, at) : (ACC)0;
         }
     /* B panel of one n-fractal column: KP rows of 16 accumulator lanes. */
