@@ -12,7 +12,7 @@ from ._errors import OpProjectError
 
 __all__ = ["library_include_dirs", "cmake_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
            "library_units", "OP_ONLY", "NO_OP", "no_op_reason", "build_rules", "host_sources", "dependency_files", "dependency_include_dirs",
-           "kernel_include_dirs", "all_dependencies"]
+           "kernel_include_dirs", "all_dependencies", "real_dirs"]
 
 # In host compile options, marks the next option as the op's alone: the
 # library units (opbase's sources, shared by every op) compile without it.
@@ -182,7 +182,8 @@ def build_rules(path: str, _seen: frozenset = frozenset()) -> Optional[Dict[str,
     ``add_modules_sources(... COMPUTE_UNIT u... TILING_DIR d...
     DEPENDENCIES o...)`` call (in the op's or its op_host's
     CMakeLists.txt) as ``{"units": [...], "dirs": [...], "deps": [...],
-    "dep_rules": {o: the rules of o, a directory beside it}}``
+    "dep_rules": {o: the rules of o, a directory beside it}, "name": the
+    directory's name}``
     (the n-th compute unit's tiling sources are in ``op_host/<n-th dir>``;
     deps: the shared directories whose sources the build adds, see
     :func:`dependency_files`); None where neither file makes that call (a
@@ -196,7 +197,8 @@ def build_rules(path: str, _seen: frozenset = frozenset()) -> Optional[Dict[str,
         call = _ADD.search(text)
         if not call:
             continue
-        sets = {m.group(1): m.group(2).replace('"', " ").split() for m in _SET.finditer(text)}
+        # a CMake list is "a;b" as well as a b (ops-nn's set(SUPPORT_COMPUTE_UNIT "ascend950;ascend910b"))
+        sets = {m.group(1): m.group(2).replace('"', " ").replace(";", " ").split() for m in _SET.finditer(text)}
         args, key = {"COMPUTE_UNIT": [], "TILING_DIR": [], "DEPENDENCIES": []}, None
         for tok in call.group(1).replace('"', " ").split():
             if tok in _KEYWORDS:
@@ -209,7 +211,7 @@ def build_rules(path: str, _seen: frozenset = frozenset()) -> Optional[Dict[str,
         dep_rules = {d: build_rules(os.path.join(parent, d), seen) for d in args["DEPENDENCIES"]
                      if os.path.isdir(os.path.join(parent, d)) and os.path.join(parent, d) not in seen}
         return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"],
-                "dep_rules": dep_rules}
+                "dep_rules": dep_rules, "name": os.path.basename(os.path.abspath(path))}
     return None
 
 
@@ -249,12 +251,14 @@ def host_sources(files: Mapping[str, str], rules: Optional[Mapping[str, List[str
 def all_dependencies(rules: Optional[Mapping[str, Any]]) -> Dict[str, Optional[Dict[str, Any]]]:
     """An op's DEPENDENCIES and theirs (ops-math's Pad needs PadV3, which
     needs Slice), each with its own rules (None where it has none), in
-    the order met."""
+    the order met; never the op itself (ops-nn's FusedMatMul needs
+    BatchMatMulV3, which needs FusedMatMul)."""
     out: Dict[str, Optional[Dict[str, Any]]] = {}
+    own = (rules or {}).get("name")
     todo = [(d, (rules.get("dep_rules") or {}).get(d)) for d in (rules or {}).get("deps") or []]
     while todo:
         d, r = todo.pop(0)
-        if d in out:
+        if d in out or d == own:
             continue
         out[d] = r
         todo += [(x, ((r or {}).get("dep_rules") or {}).get(x)) for x in (r or {}).get("deps") or []]
@@ -280,6 +284,23 @@ def dependency_files(path: str, deps: List[str]) -> Dict[str, str]:
             out[f"{dep}/op_kernel/{rel}"] = text  # where its op_host sources find it ("../op_kernel/x.h")
         for rel, text in read_dir(os.path.join(d, "op_host")).items():
             out[f"{dep}/op_host/{rel}"] = text
+    return out
+
+
+def real_dirs(path: str, deps: Mapping[str, str]) -> List[str]:
+    """Where the project's files are on disk, as host compile options
+    (``--arc-real=<prefix>=<directory>``; csrc/rtc/host_compile.cpp): the
+    op directory's own files, and its DEPENDENCIES' as
+    :func:`dependency_files` lays them out.  The op's include directories
+    reach the same files by their real paths (ops-nn's matmul ops include
+    ``mat_mul_v3/op_host/...`` from the library root); the compile makes
+    the two paths one file, as they are in the library's build."""
+    parent = os.path.dirname(os.path.abspath(path))
+    out = ["--arc-real==" + os.path.abspath(path)]
+    for n in sorted({k.split("/")[0] for k in deps}):
+        out += ["--arc-real=%s/=%s" % (n, os.path.join(parent, n, "op_kernel")),
+                "--arc-real=%s/op_kernel/=%s" % (n, os.path.join(parent, n, "op_kernel")),
+                "--arc-real=%s/op_host/=%s" % (n, os.path.join(parent, n, "op_host"))]
     return out
 
 

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from ._env import env_number
 from ._op_library import (OP_ONLY, all_dependencies, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
                           library_include_dirs, library_units, no_op_reason,
-                          opbase_include_dirs, opbase_root, read_dir)
+                          opbase_include_dirs, opbase_root, read_dir, real_dirs)
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
 
 __all__ = ["op_project"]
@@ -101,8 +101,9 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         rules = build_rules(path)
         deps = dependency_files(path, list(all_dependencies(rules))) if rules and rules.get("deps") else {}
         files.update(deps)
-        options = tuple(options) + tuple(o for d in library_include_dirs(path) + dependency_include_dirs(path, deps)
-                                         for o in (OP_ONLY, "-I" + d))
+        options = tuple(options) + tuple(o for d in ["-I" + d for d in library_include_dirs(path) +
+                                                     dependency_include_dirs(path, deps)] + real_dirs(path, deps)
+                                         for o in (OP_ONLY, d))
     base = opbase_root(opbase)
     kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
     units = {}

@@ -442,6 +442,10 @@ class OpProject:
 
     def _run(self, bound: List[List[np.ndarray]], t: Tiling, given: Optional[List[Any]], workspace_size):
         ins = self.definition["inputs"]
+        computed = [p["name"] for p in self.definition["outputs"] if p.get("shape_computed")]
+        if computed:
+            raise _error(self.op_type, self.kernel_file, f"output(s) {', '.join(computed)}: the kernel computes the "
+                         "shape (OutputShapeDependOnCompute); running such an op is not supported yet")
         if any(not arrs for arrs, p in zip(bound, ins) if p["param_type"] != PARAM["DYNAMIC"]):
             missing = [p["name"] for arrs, p in zip(bound, ins) if not arrs]
             raise _error(self.op_type, self.kernel_file,

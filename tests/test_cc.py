@@ -223,12 +223,16 @@ def test_host_platform_is_the_programs_soc(tmp_path, flag):
     assert p.returncode == 0 and "soc=Ascend910B4 " in p.stdout, p.stdout + p.stderr
 
 
-def test_kernel_operator_before_the_host_tiling_api(tmp_path):
+@pytest.mark.parametrize("kernel_first", [True, False], ids=["kernel-first", "tiling-first"])
+def test_kernel_operator_before_the_host_tiling_api(tmp_path, kernel_first):
     # kernel_operator.h brings the tiling DSL in kernel mode; the host tiling
     # API after it then has the structs without the DSL's field descriptions
-    # (asc-devkit's advanced-API examples include them in this order)
+    # (asc-devkit's advanced-API examples include them in this order).  Both
+    # name AscendC::BLOCK_CUBE and ONE_BLK_SIZE (one definition), in either order.
     src = tmp_path / "order.asc"
-    src.write_text('#include "kernel_operator.h"\n#include "tiling/tiling_api.h"\n'
+    heads = ['#include "kernel_operator.h"\n', '#include "tiling/tiling_api.h"\n']
+    src.write_text("".join(heads if kernel_first else heads[::-1]) +
+                   'static_assert(AscendC::BLOCK_CUBE == 16 && AscendC::ONE_BLK_SIZE == 32, "block sizes");\n'
                    'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'
                    'int main() { return AscendC::GetSoftMaxMaxTmpSize(ge::Shape({8, 64}), 4, false) ? 0 : 1; }\n')
     for arch in ("dav-2201", "dav-3510"):

@@ -291,3 +291,118 @@ IMPL_OP_INFERSHAPE(AddSplit).InferShapeRange(AddSplitRange);
     op = arc.op_project(with_tiling_body("", decl))
     x = np.arange(4096, dtype=np.float32)
     np.testing.assert_array_equal(op(x, x), 2 * x)
+
+
+def test_kernel_tiling_structs_by_their_global_names():
+    """CANN's generated kernel_tiling.h exports its legacy structs to the
+    global namespace (`using AscendC::tiling::TCubeTiling;`), beside the
+    tiling API's optiling::TCubeTiling: ops-nn's matmul host code names
+    `TCubeTiling` and `::TCubeTiling`, and `ge::float32_t`."""
+    decl = '#include "kernel_tiling/kernel_tiling.h"\n#include "tiling/tiling_api.h"\n#include <type_traits>\n' \
+           'struct HostMatmulTiling { TCubeTiling cube; };\nusing ge::float32_t;'
+    body = r'''
+    static_assert(std::is_same<::TCubeTiling, AscendC::tiling::TCubeTiling>::value, "one struct");
+    static_assert(!std::is_same<::TCubeTiling, optiling::TCubeTiling>::value, "not the tiling class");
+    static_assert(std::is_same<float32_t, float>::value && std::is_same<ge::float64_t, double>::value, "ge floats");
+    HostMatmulTiling t{};
+    t.cube.baseM = 3;
+    if (t.cube.baseM != 3 || t.cube.baseN != 0) return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, decl))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4
+
+
+def test_a_header_reached_by_two_paths_is_one_file(tmp_path):
+    """A dependency's header reached through the library root's include
+    directory (its real path) and through the project's own layout of the
+    dependency ("../dep/op_host/x.h", "dep/x.h" for its op_kernel files) is
+    one file, as in the library's build: #pragma once holds (ops-nn's
+    matmul ops).  A dependency that depends back on the op does not bring
+    the op's own sources in twice (FusedMatMul and BatchMatMulV3)."""
+    lib, op_dir = library(tmp_path)
+    dep = lib / "math" / "split_common"
+    (dep / "op_host").mkdir(parents=True)
+    (dep / "op_kernel").mkdir()
+    (dep / "op_host" / "split_key.h").write_text("#pragma once\nstruct SplitKey { unsigned v = 1; };\n")
+    (dep / "op_kernel" / "split_shared.h").write_text("#pragma once\nstruct SplitShared { unsigned w = 2; };\n")
+    (dep / "CMakeLists.txt").write_text("add_modules_sources(OPTYPE split_common DEPENDENCIES add_split)\n")
+    (op_dir / "CMakeLists.txt").write_text("add_modules_sources(OPTYPE add_split DEPENDENCIES split_common)\n")
+    host = (op_dir / "op_host" / "add_split.cpp").read_text()
+    (op_dir / "op_host" / "add_split.cpp").unlink()
+    (op_dir / "op_host" / "add_split_def.cpp").write_text(
+        '#include "math/split_common/op_host/split_key.h"\n#include "../split_common/op_host/split_key.h"\n'
+        '#include "math/split_common/op_kernel/split_shared.h"\n#include "split_common/split_shared.h"\n'
+        '#include "split_common/op_kernel/split_shared.h"\n' + host)
+    op = arc.op_project(str(op_dir))
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(op(x, x), 2 * x)
+
+
+@pytest.mark.parametrize("computed", [False, True], ids=["checked", "shape-computed"])
+def test_graph_mode_callbacks_and_a_computed_output_shape(computed):
+    """An op definition's graph-mode callbacks (SetCheckSupport with a
+    ge::Operator, which op_def_registry.h brings; read back with
+    GetCheckSupport for OpCheckFuncHelper, as ops-nn's UniqueConsecutive
+    does) load; ascendrtc calls none of them.  An output whose shape the
+    kernel computes (OutputShapeDependOnCompute) loads and is refused at
+    launch, naming the output, not run with InferShape's shape."""
+    f = files()
+    host = f["op_host/add_split.cpp"].replace("namespace ops {", r'''namespace ops {
+static ge::graphStatus CheckAddSplit(const ge::Operator &op, ge::AscendString &result)
+{
+    ge::TensorDesc x = op.GetInputDesc(0);  // by index, not ambiguous with a by-name form
+    result = ge::AscendString(x.GetShape().GetDimNum() == 0 ? "empty" : "shaped");
+    return ge::GRAPH_SUCCESS;
+}''', 1)
+    host = host.replace('this->AICore().SetTiling', 'this->AICore().SetCheckSupport(CheckAddSplit);\n'
+                                                     '        this->AICore().SetTiling')
+    if computed:
+        host = host.replace('this->Output("z").ParamType(REQUIRED)',
+                            'this->Output("z").OutputShapeDependOnCompute().ParamType(REQUIRED)')
+        host += '\nIMPL_OP_INFERSHAPE(AddSplit).OutputShapeDependOnCompute({0});\n'
+        host = host.replace('#include "register/op_def_registry.h"',
+                            '#include "register/op_def_registry.h"\n#include "register/op_impl_registry.h"')
+    f["op_host/add_split.cpp"] = host + r'''
+static int ADD_SPLIT_CHECK = [](const char *name) {
+    ops::AddSplit def(name);
+    optiling::OpCheckFuncHelper(FUNC_CHECK_SUPPORTED, name, def.AICore().GetCheckSupport());
+    return def.AICore().GetCheckSupport() == nullptr;
+}("AddSplit");
+'''
+    op = arc.op_project(f)
+    x = np.arange(4096, dtype=np.float32)
+    if not computed:
+        np.testing.assert_array_equal(op(x, x), 2 * x)
+        return
+    with pytest.raises(arc.OpProjectError, match=r"output\(s\) z: the kernel computes the shape "
+                                                 r"\(OutputShapeDependOnCompute\); running such an op is not supported"):
+        op(x, x)
+
+
+def test_a_cmake_list_in_one_string(tmp_path):
+    """set(SUPPORT_COMPUTE_UNIT "ascend950;ascend910b"): a CMake list, two
+    compute units (ops-nn's SigmoidCrossEntropyWithLogitsGrad)."""
+    from ascendrtc._op_library import build_rules
+    (tmp_path / "CMakeLists.txt").write_text(
+        'set(SUPPORT_COMPUTE_UNIT "ascend950;ascend910b")\nset(SUPPORT_TILING_DIR "arch35;arch22")\n'
+        'add_modules_sources(OPTYPE x COMPUTE_UNIT ${SUPPORT_COMPUTE_UNIT} TILING_DIR ${SUPPORT_TILING_DIR})\n')
+    rules = build_rules(str(tmp_path))
+    assert rules["units"] == ["ascend950", "ascend910b"] and rules["dirs"] == ["arch35", "arch22"]
+
+
+def test_host_names_of_the_libraries_tiling_code():
+    """AscendC::BLOCK_CUBE and ONE_BLK_SIZE from tiling/tiling_api.h (ops-nn's
+    conv and matmul tiling say `using AscendC::BLOCK_CUBE;`); an input's view
+    queries on contiguous inputs (GetInputOffset: -1, no non-contiguous
+    description, as CANN's page says); a std::string passed to a variadic
+    log call compiles, as g++ accepts it (clang's call traps if it runs)."""
+    decl = '#include "tiling/tiling_api.h"\n#include <cstdio>\nusing AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;'
+    body = r'''
+    static_assert(BLOCK_CUBE == 16 && ONE_BLK_SIZE == 32, "block sizes");
+    std::string what = "offset";
+    if (context->GetInputOffset(0) != -1) printf("%s\n", what);
+    if (context->InputIsView(0) || context->DynamicInputIsView(0, 0) || context->GetInputOffset(0) != -1)
+        return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, decl))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4

@@ -3,6 +3,7 @@
 #include "host_compile.h"
 
 #include <cstring>
+#include <map>
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wredundant-move"
@@ -15,7 +16,9 @@
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Frontend/Utils.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #pragma GCC diagnostic pop
 
@@ -123,11 +126,80 @@ private:
 };
 
 
+// "--arc-real=<prefix>=<dir>": the project files under <prefix> (paths
+// relative to kProjRoot) are <dir>'s files, which the op's -I directories
+// also reach by their real paths (ops-nn's matmul ops include their
+// dependencies' headers as "mat_mul_v3/op_host/..." from the library root
+// and as "../../mat_mul_v3/..." from the project's copy).  Not a clang
+// argument.
+const char kRealDir[] = "--arc-real=";
+
+bool is_real_dir(const std::string &opt) { return opt.compare(0, sizeof kRealDir - 1, kRealDir) == 0; }
+
+// Each project file that has a real counterpart (by the longest
+// "--arc-real" prefix that holds it) maps from its real path to the
+// project's copy, so that both paths are one file to clang (#pragma once,
+// one definition).  Where several project paths are one real file (a
+// dependency's op_kernel files are also at "<dep>/"), the one by the
+// longest prefix is the file and the others map to it too.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> with_real_paths(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                                                                int nfiles, const char **paths,
+                                                                const std::vector<std::string> &opts)
+{
+    std::vector<std::pair<std::string, std::string>> roots;  // prefix, real directory
+    for (const std::string &o : opts)
+        if (is_real_dir(o)) {
+            std::string v = o.substr(sizeof kRealDir - 1);
+            size_t eq = v.find('=');
+            if (eq != std::string::npos)
+                roots.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        }
+    if (roots.empty())
+        return fs;
+    // real path -> (prefix length, project path) of its file, and its other project paths
+    std::map<std::string, std::pair<size_t, std::string>> file_of;
+    std::vector<std::pair<std::string, std::string>> aliases;  // project path, real path
+    for (int i = 0; i < nfiles; i++) {
+        const std::pair<std::string, std::string> *best = nullptr;
+        for (const auto &r : roots)
+            if (std::strncmp(paths[i], r.first.c_str(), r.first.size()) == 0 &&
+                (!best || r.first.size() > best->first.size()))
+                best = &r;
+        if (!best)
+            continue;
+        std::string real = best->second + "/" + (paths[i] + best->first.size());
+        if (!llvm::sys::fs::is_regular_file(real))
+            continue;
+        std::string proj = std::string(kProjRoot) + "/" + paths[i];
+        auto at = file_of.find(real);
+        if (at == file_of.end()) {
+            file_of[real] = {best->first.size(), proj};
+        } else if (at->second.first < best->first.size()) {
+            aliases.emplace_back(at->second.second, real);
+            at->second = {best->first.size(), proj};
+        } else {
+            aliases.emplace_back(proj, real);
+        }
+    }
+    std::vector<std::pair<std::string, std::string>> remap;
+    for (const auto &f : file_of)
+        remap.emplace_back(f.first, f.second.second);
+    for (const auto &a : aliases)
+        remap.emplace_back(a.first, file_of[a.second].second);
+    if (remap.empty())
+        return fs;
+    return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+        llvm::vfs::RedirectingFileSystem::create(remap, false, *fs).release());
+}
+
 // The host compile's fixed arguments before `opts`, and after them.
 std::vector<std::string> fixed_args()
 {
     return {ARC_LLVM_PREFIX "/bin/clang++", "-std=c++17", "-O1", "-fPIC", "-fmessage-length=0", "-ferror-limit=20",
             "-w", "-resource-dir", arc_resource_dir(),
+            // g++ (CANN's host compiler) accepts a std::string passed to a
+            // variadic log call; clang's call traps if it runs
+            "-Wno-error=non-pod-varargs",
             "-I", std::string(kProjRoot) + "/op_host",
             "-I", std::string(kProjRoot) + "/op_kernel",
             "-I", kProjRoot, "-I", kHostRoot,
@@ -144,7 +216,7 @@ std::shared_ptr<const HostPch> pch_for(const std::vector<std::string> &opts, boo
     for (size_t i = 0; i < opts.size(); i++) {
         if (opts[i] == "-I")
             i++;
-        else if (opts[i].compare(0, 2, "-I") != 0)
+        else if (opts[i].compare(0, 2, "-I") != 0 && !is_real_dir(opts[i]))
             args.push_back(opts[i]);
     }
     auto fs = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
@@ -170,8 +242,12 @@ std::unique_ptr<llvm::Module> compile_once(const std::string &main_text, int nfi
     overlay->pushOverlay(g_host_fs);
     overlay->pushOverlay(proj_fs);
 
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = with_real_paths(overlay, nfiles, paths, opts);
+
     std::vector<std::string> args = fixed_args();
-    args.insert(args.end(), opts.begin(), opts.end());
+    for (const std::string &o : opts)
+        if (!is_real_dir(o))
+            args.push_back(o);
     if (pch) {
         const char *pch_path = "/arc/pch/host_api.pch";
         proj_fs->addFile(pch_path, 0, llvm::MemoryBuffer::getMemBuffer(
@@ -185,7 +261,7 @@ std::unique_ptr<llvm::Module> compile_once(const std::string &main_text, int nfi
     for (auto &s : args)
         argv.push_back(s.c_str());
 
-    std::shared_ptr<clang::CompilerInvocation> inv = arc_rtc::driver_invocation(argv, overlay, los);
+    std::shared_ptr<clang::CompilerInvocation> inv = arc_rtc::driver_invocation(argv, fs, los);
     if (!inv) {
         log += "error: the clang driver rejected the host compile's options\n";
         return nullptr;
@@ -195,7 +271,7 @@ std::unique_ptr<llvm::Module> compile_once(const std::string &main_text, int nfi
     clang::CompilerInstance ci;
     ci.setInvocation(inv);
     ci.createDiagnostics(new clang::TextDiagnosticPrinter(los, &ci.getDiagnosticOpts()), true);
-    ci.createFileManager(overlay);
+    ci.createFileManager(fs);
     auto collector = std::make_shared<arc_host_cache::AllDeps>();
     if (deps)
         ci.addDependencyCollector(collector);

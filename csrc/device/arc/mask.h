@@ -10,15 +10,15 @@
 #include "arc/ctrl.h"
 #include "arc/tensor.h"
 
+#include "lib/tiling/block_sizes.h"  // ONE_BLK_SIZE, BLOCK_CUBE
+
 namespace AscendC {
 constexpr uint64_t MASK_PLACEHOLDER = 0;
-constexpr uint32_t ONE_BLK_SIZE = 32;
 constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t MAX_REPEAT_TIMES = 255;
 constexpr uint32_t DEFAULT_BLK_NUM = 8;
 constexpr uint8_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
-constexpr uint32_t BLOCK_CUBE = 16;
 
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 };
 

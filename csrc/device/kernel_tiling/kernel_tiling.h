@@ -45,6 +45,10 @@ struct TCubeTiling {
 };
 } // namespace tiling
 } // namespace AscendC
+/* and in the global namespace, as CANN's generated kernel_tiling.h exports
+ * its legacy structs (`using AscendC::tiling::TCubeTiling;`): op host
+ * tiling headers name `TCubeTiling` and `::TCubeTiling` (ops-nn matmul) */
+using AscendC::tiling::TCubeTiling;
 #undef ARC_TCUBE_FIELD_
 #endif
 

@@ -109,6 +109,7 @@ inline void param_json(Json &j, ops::OpParamDef &p)
     j.close(']');
     j.key("value_depend").inum(p.arc_value_depend());
     j.key("follow").str(p.arc_follow());
+    j.key("shape_computed").raw(p.arc_shape_computed() ? "true" : "false");
     j.close('}');
 }
 

@@ -56,12 +56,14 @@ public:
         type = AscendString(type_.c_str());
         return GRAPH_SUCCESS;
     }
+    // By index, or by name as a std::string (a C string: the *ByName
+    // forms); no const char * overload, so that GetInputDesc(0) is the
+    // index, as with CANN's header (dynamic_rnnv2_def.cpp).
     TensorDesc GetInputDesc(uint32_t) const { return TensorDesc(); }
-    TensorDesc GetInputDesc(const char *) const { return TensorDesc(); }
     TensorDesc GetInputDesc(const std::string &) const { return TensorDesc(); }
     TensorDesc GetInputDescByName(const char *) const { return TensorDesc(); }
     TensorDesc GetOutputDesc(uint32_t) const { return TensorDesc(); }
-    TensorDesc GetOutputDesc(const char *) const { return TensorDesc(); }
+    TensorDesc GetOutputDesc(const std::string &) const { return TensorDesc(); }
     TensorDesc GetOutputDescByName(const char *) const { return TensorDesc(); }
     size_t GetInputsSize() const { return 0; }
     size_t GetOutputsSize() const { return 0; }

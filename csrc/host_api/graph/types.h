@@ -25,7 +25,11 @@ namespace AscendC {
 
 namespace ge {
 
-using char_t = char;  // CANN's graph headers' character type
+// CANN's graph headers' character and floating types (host code says
+// `using ge::float32_t;`)
+using char_t = char;
+using float32_t = float;
+using float64_t = double;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFU;

@@ -40,6 +40,28 @@ private:
 };
 } // namespace ge
 
+// ge::Operator, which the graph-mode callbacks take, comes with this
+// header as with CANN's (which includes graph/operator_reg.h).
+#include "graph/operator_reg.h"
+
+namespace optiling {
+#define FUNC_CHECK_SUPPORTED "check_supported"
+#define FUNC_OP_SELECT_FORMAT "op_select_format"
+#define FUNC_GET_OP_SUPPORT_INFO "get_op_support_info"
+#define FUNC_GET_SPECIFIC_INFO "get_op_specific_info"
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator &op, ge::AscendString &result);
+using PARAM_GENERALIZE_FUNC = ge::graphStatus (*)(const ge::Operator &op, const ge::AscendString &generalize_config,
+                                                  ge::AscendString &generalized_op_params);
+// Registers a graph-mode callback for CANN's graph compiler (check
+// support, select format, ...), which ascendrtc does not run: nothing to
+// register it with, and nothing calls it.
+class OpCheckFuncHelper {
+public:
+    OpCheckFuncHelper(const ge::AscendString &, const ge::AscendString &, OP_CHECK_FUNC) {}
+    OpCheckFuncHelper(const ge::AscendString &, PARAM_GENERALIZE_FUNC) {}
+};
+} // namespace optiling
+
 namespace ops {
 
 #define ARC_OP_OPTION_ENUM(id, v) id = v,
@@ -71,7 +93,8 @@ public:
     OpParamDef &To(const char *) { return *this; }
     OpParamDef &Version(uint32_t) { return *this; }
     OpParamDef &InitValue(uint64_t) { return *this; }
-    OpParamDef &OutputShapeDependOnCompute() { return *this; }
+    // the kernel computes the output's shape (a "third-class" op): recorded, refused at launch
+    OpParamDef &OutputShapeDependOnCompute() { shape_computed_ = true; return *this; }
     OpParamDef &Follow(const char *name) { follow_ = name; return *this; }
     OpParamDef &Follow(const char *name, FollowType) { follow_ = name; return *this; }
     OpParamDef &Comment(const char *) { return *this; }
@@ -82,13 +105,14 @@ public:
     bool arc_dtype_list() const { return dtype_list_; }
     const std::vector<ge::Format> &arc_formats() const { return formats_; }
     Option arc_value_depend() const { return value_depend_; }
+    bool arc_shape_computed() const { return shape_computed_; }
     const std::string &arc_follow() const { return follow_; }
 
 private:
     std::string name_;
     Option param_type_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;
-    bool dtype_list_ = false;
+    bool dtype_list_ = false, shape_computed_ = false;
     std::vector<ge::Format> formats_, unknown_formats_;
     Option value_depend_ = IGNORE;
     std::string follow_;
@@ -194,11 +218,18 @@ public:
         arc_has_config_.push_back(true);
         return *this;
     }
-    template <typename F> OpAICoreDef &SetCheckSupport(F) { return *this; }
-    template <typename F> OpAICoreDef &SetOpSelectFormat(F) { return *this; }
-    template <typename F> OpAICoreDef &SetOpSupportInfo(F) { return *this; }
-    template <typename F> OpAICoreDef &SetOpSpecInfo(F) { return *this; }
-    template <typename F> OpAICoreDef &SetParamGeneralize(F) { return *this; }
+    // The graph-mode callbacks: kept for the Get* forms (an op library's
+    // _def.cpp hands them to OpCheckFuncHelper); ascendrtc calls none.
+    OpAICoreDef &SetCheckSupport(optiling::OP_CHECK_FUNC f) { check_support_ = f; return *this; }
+    OpAICoreDef &SetOpSelectFormat(optiling::OP_CHECK_FUNC f) { select_format_ = f; return *this; }
+    OpAICoreDef &SetOpSupportInfo(optiling::OP_CHECK_FUNC f) { support_info_ = f; return *this; }
+    OpAICoreDef &SetOpSpecInfo(optiling::OP_CHECK_FUNC f) { spec_info_ = f; return *this; }
+    OpAICoreDef &SetParamGeneralize(optiling::PARAM_GENERALIZE_FUNC f) { generalize_ = f; return *this; }
+    optiling::OP_CHECK_FUNC GetCheckSupport() const { return check_support_; }
+    optiling::OP_CHECK_FUNC GetOpSelectFormat() const { return select_format_; }
+    optiling::OP_CHECK_FUNC GetOpSupportInfo() const { return support_info_; }
+    optiling::OP_CHECK_FUNC GetOpSpecInfo() const { return spec_info_; }
+    optiling::PARAM_GENERALIZE_FUNC GetParamGeneralize() const { return generalize_; }
     gert::TilingKernelFunc GetTiling() const { return tiling_; }
 
     std::vector<std::pair<std::string, OpAICoreConfig>> &arc_configs() { return configs_; }
@@ -206,6 +237,9 @@ public:
 
 private:
     gert::TilingKernelFunc tiling_ = nullptr;
+    optiling::OP_CHECK_FUNC check_support_ = nullptr, select_format_ = nullptr, support_info_ = nullptr,
+                            spec_info_ = nullptr;
+    optiling::PARAM_GENERALIZE_FUNC generalize_ = nullptr;
     std::vector<std::pair<std::string, OpAICoreConfig>> configs_;
     std::vector<bool> arc_has_config_;
 };

@@ -64,6 +64,8 @@ public:
         return *this;
     }
     template <typename F> OpImplRegisterV2 &InferShapeRange(F) { return *this; }
+    // the op definition's outputs say so too (OpParamDef::OutputShapeDependOnCompute)
+    OpImplRegisterV2 &OutputShapeDependOnCompute(std::initializer_list<int32_t>) { return *this; }
     OpImplRegisterV2 &PrivateAttr(const char *) { return *this; }
     template <typename T> OpImplRegisterV2 &PrivateAttr(const char *, T) { return *this; }
     template <typename F> OpImplRegisterV2 &GenSimplifiedKey(F) { return *this; }

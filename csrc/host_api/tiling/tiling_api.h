@@ -12,6 +12,7 @@
 #endif
 #include "exe_graph/runtime/shape.h"
 #include "graph/types.h"
+#include "lib/tiling/block_sizes.h"  // AscendC::BLOCK_CUBE, ONE_BLK_SIZE, as CANN's tiling_api.h brings them
 namespace AscendC {
 /* The shape the advanced API's host tiling functions take (built from a
  * std::vector<int64_t> of dims): ge::Shape's interface. */

@@ -116,7 +116,10 @@ public:
     fe::PlatFormInfos *GetPlatformInfo() const { return &s_->platform; }
     // Inputs reach the kernel contiguous: no input is a strided view.
     bool InputIsView(size_t) const { return false; }
+    bool DynamicInputIsView(size_t, size_t) const { return false; }
     const Stride *GetInputStride(size_t) const { return nullptr; }
+    // -1: the input carries no non-contiguous description (CANN's page)
+    int64_t GetInputOffset(size_t) const { return -1; }
 
 private:
     // "T = Foo" out of __PRETTY_FUNCTION__.
