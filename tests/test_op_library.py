@@ -395,14 +395,21 @@ def test_host_names_of_the_libraries_tiling_code():
     conv and matmul tiling say `using AscendC::BLOCK_CUBE;`); an input's view
     queries on contiguous inputs (GetInputOffset: -1, no non-contiguous
     description, as CANN's page says); a std::string passed to a variadic
-    log call compiles, as g++ accepts it (clang's call traps if it runs)."""
+    log call compiles, as g++ accepts it (clang's call traps if it runs);
+    the Sort scratch query with a SortConfig (ops-nn's scatter and index
+    tiling), whose config the device headers define."""
     decl = '#include "tiling/tiling_api.h"\n#include <cstdio>\nusing AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;'
     body = r'''
     static_assert(BLOCK_CUBE == 16 && ONE_BLK_SIZE == 32, "block sizes");
     std::string what = "offset";
     if (context->GetInputOffset(0) != -1) printf("%s\n", what);
     if (context->InputIsView(0) || context->DynamicInputIsView(0, 0) || context->GetInputOffset(0) != -1)
-        return ge::GRAPH_FAILED;'''
+        return ge::GRAPH_FAILED;
+    AscendC::SortConfig config;
+    config.type = AscendC::SortType::RADIX_SORT;
+    uint32_t most = 0, least = 0;
+    AscendC::GetSortMaxMinTmpSize(ge::Shape({1024}), ge::DT_FLOAT, ge::DT_UINT32, false, config, most, least);
+    if (least == 0 || least > most) return ge::GRAPH_FAILED;'''
     op = arc.op_project(with_tiling_body(body, decl))
     x = np.ones(64, np.float32)
     assert op.tiling(x, x).fields["tileNum"] == 4

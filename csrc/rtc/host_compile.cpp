@@ -44,7 +44,8 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> g_host_fs;
 bool shared_with_host(const char *path)
 {
     static const char *prefixes[] = {"arc/tiling_dsl.h", "kernel_tiling/", "ascendc/host_api/", "lib/tiling/",
-                                     "lib/matmul/matmul_tilingdata.h", nullptr};
+                                     "lib/matmul/matmul_tilingdata.h", "lib/sort/sort_config.h",
+                                     "lib/sort/topk_config.h", nullptr};
     for (const char **p = prefixes; *p; p++)
         if (std::strncmp(path, *p, std::strlen(*p)) == 0)
             return true;
