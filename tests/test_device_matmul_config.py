@@ -2,7 +2,7 @@
 that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
-in 16 x 8 fractals), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
+in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
 policies, NBuffer33 (scheduling: same C), a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
@@ -132,6 +132,26 @@ extern "C" __global__ __aicore__ void mm_co1(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM
     AscendC::Fixpipe<float, L0cT, AscendC::CFG_ROW_MAJOR>(gc, co1, p);
     q.FreeTensor(co1);
 }
+
+// int8 x int8 -> half C, dequantised by one word (qv 0), a word per column (qv 1), or not at all (qv 2: refused).
+extern "C" __global__ __aicore__ void mm_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR q, GM_ADDR tilingGm,
+                                                 uint32_t qv)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<int8_t> ga, gb; AscendC::GlobalTensor<half> gc; AscendC::GlobalTensor<uint64_t> gq;
+    ga.SetGlobalBuffer((__gm__ int8_t *)a); gb.SetGlobalBuffer((__gm__ int8_t *)b);
+    gc.SetGlobalBuffer((__gm__ half *)c); gq.SetGlobalBuffer((__gm__ uint64_t *)q);
+    using I8 = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, int8_t>;
+    Matmul<I8, I8, MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (qv == 1) mm.SetQuantVector(gq);
+    else if (qv == 0) mm.SetQuantScalar(gq.GetValue(0));
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+}
 '''
 
 
@@ -244,6 +264,36 @@ def test_c_in_co1_goes_out_through_the_kernels_fixpipe(mod):
     mod.get_kernel("mm_co1")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(32, 32, 32)).array())
     arc.synchronize()
     np.testing.assert_array_equal(c, ab)
+
+
+def quant_words(scales):
+    """Dequantisation words: the scale's float bits (its top 19 bits count) in the low word."""
+    return np.asarray(scales, np.float32).view(np.uint32).astype(np.uint64)
+
+
+@pytest.mark.parametrize("qv", [0, 1])
+def test_dequantised_int8_matmul_to_half(mod, qv):
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(4)
+    a = rng.integers(-10, 10, (m, k)).astype(np.int8)
+    b = rng.integers(-10, 10, (k, n)).astype(np.int8)
+    scales = rng.choice([0.25, 0.5, 1.5, 3.0], n) if qv else np.array([0.25])
+    q = quant_words(scales if qv else np.resize(scales, n))
+    c = np.zeros((m, n), np.float16)
+    t = mt.tiling(m, n, k, dtype="int8", out_dtype="float16", cores=1)
+    mod.get_kernel("mm_dequant")[1](a, b, c, q, t.array(), np.uint32(qv))
+    arc.synchronize()
+    want = ((a.astype(np.int32) @ b.astype(np.int32)).astype(np.float32) * scales.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(c, want)
+
+
+def test_int32_to_half_without_quantisation_is_refused(mod):
+    a, b = np.ones((32, 32), np.int8), np.ones((32, 32), np.int8)
+    c, q = np.zeros((32, 32), np.float16), np.zeros(32, np.uint64)
+    with pytest.raises(arc.LaunchError, match="int32_t accumulator stored as half C needs its .de.quantisation"):
+        mod.get_kernel("mm_dequant")[1](a, b, c, q, mt.tiling(32, 32, 32, dtype="int8", out_dtype="float16",
+                                                               cores=1).array(), np.uint32(2))
+        arc.synchronize()
 
 
 REFUSED = r'''

@@ -168,8 +168,9 @@ public:
     void ClearBias() { hasBias_ = false; }
     template <typename... U> void SetSelfDefineData(U...) {}
     template <typename... U> void SetUserDefInfo(U...) {}
-    template <typename U> void SetQuantScalar(U) {}
-    template <typename U> void SetQuantVector(const U &) {}
+    /* The (de)quantisation of C (arc/matmul_out.h Quant): one word, or one per column of this core's C. */
+    void SetQuantScalar(uint64_t quantScalar) { quant_ = __mm::Quant{1, quantScalar, nullptr}; }
+    void SetQuantVector(const GlobalTensor<uint64_t> &quantTensor) { quant_ = __mm::Quant{2, 0, quantTensor.addr_}; }
     template <typename U> void SetLocalWorkspace(const U &) {}
     template <typename U> void SetWorkspace(const U &) {}
     template <typename U> void SetWorkspace(U *, int) {}
@@ -384,6 +385,7 @@ private:
                   a_.set ? "set" : "not set", b_.set ? "set" : "not set");
         ARC_CHECK(sm_ >= 0 && sn_ >= 0 && sk_ >= 0, api, "single shape %d x %d x %d is negative", sm_, sn_, sk_);
         ARC_CHECK(!hasBias_ || bias_ != nullptr, api, "the tiling says isBias but SetBias was not called");
+        __mm::check_quant<TC, ACC>(quant_, api);
         ARC_CHECK(!PARTIAL || !hasBias_, api,
                   "MatmulConfig.isPartialOutput with a bias: which K chunk adds it is not documented");
         int lda = a_.trans ? M_ : Ka_, ldb = b_.trans ? Kb_ : N_;
@@ -512,8 +514,11 @@ private:
             }
         }
     }
-    /* Element (r, c) of the block as the Fixpipe stores it (enableRelu). */
-    ACC out_at(int r, int c) const { return __mm::post(acc_[r * t_.baseN + c], CFG.enableRelu); }
+    /* Element (r, c) of the block at column j0 stored into d (arc/matmul_out.h store). */
+    void put_c(TC &d, int r, int c, int j0, uint8_t atomic) const
+    {
+        __mm::store<TC, ACC>(d, acc_[r * t_.baseN + c], quant_, j0 + c, CFG.enableRelu, atomic);
+    }
     /* The block at (i0, j0) of C in GM, laid out as o says. */
     void write_gm(const GlobalTensor<TC> &gm, int i0, int j0, const __mm::COut &o, uint8_t atomic, const char *api)
     {
@@ -529,8 +534,8 @@ private:
                 TC *row = d + o.at(i0 + r, j0);
                 unsigned long long sum = 0;
                 for (int c = 0; c < bn_; c++) {
-                    TC x = __mm::narrow<TC, ACC>(out_at(r, c));
-                    row[c] = x;
+                    put_c(row[c], r, c, j0, 0);
+                    TC x = row[c];
                     sum += __arc::gm_mix(row + c, x);
                 }
                 __arc::race_gm_written(__arc::RP_FIX, row, (uint64_t)bn_ * sizeof(TC), sum, api);
@@ -545,7 +550,7 @@ private:
             __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d + lo, (uint64_t)bm_,
                            (uint64_t)bn_ * sizeof(TC), (uint64_t)o.pitch * sizeof(TC), api);
         for (int r = 0; r < bm_; r++)
-            for (int c = 0; c < bn_; c++) __mm::combine(d[o.at(i0 + r, j0 + c)], out_at(r, c), atomic);
+            for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r, j0 + c)], r, c, j0, atomic);
     }
     void write_local(const LocalTensor<TC> &ub, int i0, int j0, const __mm::COut &o, uint8_t atomic)
     {
@@ -556,12 +561,13 @@ private:
         TC *d = ub.addr_;
         if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         for (int r = 0; r < bm_; r++)
-            for (int c = 0; c < bn_; c++) __mm::combine(d[o.at(i0 + r, j0 + c)], out_at(r, c), atomic);
+            for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r, j0 + c)], r, c, j0, atomic);
     }
 
     __mm::Operand<TA> a_;
     __mm::Operand<TB> b_;
     const TBias *bias_ = nullptr;
+    __mm::Quant quant_;
     GlobalTensor<TBias> biasG_;
     bool biasGm_ = false, hasBias_ = false, inited_ = false;
     int M_ = 0, N_ = 0, Ka_ = 0, Kb_ = 0, Kc_ = 0, sm_ = 0, sn_ = 0, sk_ = 0, bm_ = 0, bn_ = 0;

@@ -87,6 +87,41 @@ template <typename TC, CubeFormat FMT> inline COut c_layout(int n, int orgM, boo
  * negative values zeroed first with the config's enableRelu. */
 template <typename ACC> inline ACC post(ACC v, bool relu) { return relu && v < (ACC)0 ? (ACC)0 : v; }
 
+/* The (de)quantisation of C's store (SetQuantScalar / SetQuantVector: a
+ * word per C, or per column), the Fixpipe's for these types: int32 -> half
+ * (DEQF16), int32 -> int8 (REQ8), float -> int8 (QF322B8_PRE), or the
+ * vector forms; other pairs take no quantisation. */
+struct Quant {
+    int kind = 0; /* 0 none, 1 scalar, 2 per column */
+    uint64_t word = 0;
+    const uint64_t *vec = nullptr;
+};
+template <typename TC, typename ACC> constexpr QuantMode_t quant_mode(bool vec)
+{
+    return __arc::is_same<ACC, int32_t>::value && __arc::is_same<TC, half>::value
+               ? (vec ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16)
+           : __arc::is_same<ACC, int32_t>::value && sizeof(TC) == 1 ? (vec ? QuantMode_t::VREQ8 : QuantMode_t::REQ8)
+           : __arc::is_same<ACC, float>::value && sizeof(TC) == 1 ? (vec ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE)
+                                                                   : QuantMode_t::NoQuant;
+}
+template <typename TC, typename ACC> constexpr bool needs_quant() { return quant_mode<TC, ACC>(false) != QuantMode_t::NoQuant; }
+template <typename TC, typename ACC> inline void check_quant(const Quant &q, const char *api)
+{
+    constexpr bool need = needs_quant<TC, ACC>();
+    ARC_CHECK(!need || q.kind, api,
+              "a %s accumulator stored as %s C needs its (de)quantisation: SetQuantScalar or SetQuantVector first",
+              __arc::tname<ACC>(), __arc::tname<TC>());
+    ARC_CHECK(need || !q.kind, api,
+              "SetQuantScalar/SetQuantVector with a %s accumulator and %s C: the Matmul quantises int32 to half or "
+              "int8, and float to int8, only", __arc::tname<ACC>(), __arc::tname<TC>());
+}
+/* Column col's value v as the Fixpipe stores it with quantisation q. */
+template <typename TC, typename ACC> inline TC quantize(ACC v, const Quant &q, int col, bool relu)
+{
+    __cube::QuantWord w = __cube::decode_quant(q.kind == 2 ? q.vec[col] : q.word);
+    return __cube::fix_value<TC, ACC>(v, quant_mode<TC, ACC>(q.kind == 2), w, relu);
+}
+
 /* dst op= v for enAtomic 0 (store), 1 (add), 2 (max), 3 (min). */
 template <typename TC, typename ACC> inline void combine(TC &dst, ACC v, uint8_t atomic)
 {
@@ -95,6 +130,20 @@ template <typename TC, typename ACC> inline void combine(TC &dst, ACC v, uint8_t
     else if (atomic == 2) dst = (ACC)wide(dst) > v ? dst : x;
     else if (atomic == 3) dst = (ACC)wide(dst) < v ? dst : x;
     else dst = x;
+}
+/* v (column col of C) stored into d: quantised when C's type asks it
+ * (the atomic op then in C's type, after the Fixpipe), else the relu'd
+ * accumulator narrowed. */
+template <typename TC, typename ACC>
+inline void store(TC &d, ACC v, const Quant &q, int col, bool relu, uint8_t atomic)
+{
+    if constexpr (needs_quant<TC, ACC>()) {
+        using W = typename acc<TC>::type;
+        TC x = quantize<TC, ACC>(v, q, col, relu);
+        combine<TC, W>(d, (W)wide(x), atomic);
+    } else {
+        combine<TC, ACC>(d, post(v, relu), atomic);
+    }
 }
 } // namespace __mm
 } // namespace AscendC

@@ -31,6 +31,8 @@ enum class DataType : int32_t { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_BFLOAT16 = DT_
 #undef ARC_GE_DT_ENUM_
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT, N_BUFFER_33 };
+/* SetDequantType: one (de)quantisation word for all of C, or one per column. */
+enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
 
 /* SetMatmulConfigParams' arguments (its page's struct). */
 struct MatmulConfigParams {
@@ -161,6 +163,13 @@ public:
         return SetMatmulConfigParams(p.mmConfigType, p.enableL1CacheUB, p.scheduleType, p.traverse, p.enVecND2NZ);
     }
     template <class... A> int32_t SetSparse(A...) { return 0; }
+    /* The kernel's SetQuantScalar / SetQuantVector chooses the form; the
+     * tiling's blocks do not depend on it. */
+    int32_t SetDequantType(DequantType t)
+    {
+        dequant_ = t;
+        return 0;
+    }
     int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
 
     template <class T> int64_t GetTiling(T &tiling)
@@ -221,6 +230,7 @@ protected:
     int32_t aSize_ = 0, bSize_ = 0, cSize_ = 0, biasSize_ = 0, order_ = 0;
     int32_t base_[3] = {0, 0, 0};
     bool bias_ = false, transA_ = false, transB_ = false;
+    DequantType dequant_ = DequantType::SCALAR;
 };
 
 /* Split over SetDim(n) cores: n is what GetBlockIdx() spans (in a MIX
