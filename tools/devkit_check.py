@@ -8,7 +8,9 @@ The mirror comes from --src or $ASC_DEVKIT_SRC.  Kernel files: the .asc,
 .cpp and .cce files under examples/ that define a `__global__` function
 (330 at 82b89a15f).  Each compiles as a new user would build it: the whole
 file as one single-source program (the compiler keeps the device part),
-its own directory on the include path, --npu-arch from the example's
+its own directory on the include path (a host program that compiles its
+kernel at run time with aclrtc: that string, as aclrtcCompileProg would),
+--npu-arch from the example's
 CMakeLists.txt (CMAKE_ASC_ARCHITECTURES, else the last dav-* it names,
 else dav-3510) and --enable-simt where the CMakeLists passes it.  Compiles
 run in a restartable worker process (tools/example_runner.py's).
@@ -43,13 +45,16 @@ def kernel_files(root, paths):
     return out
 
 
-def cmake_defines(text):
+def cmake_defines(text, readme=""):
     """-D options the example's CMakeLists gives its compile: the
     add_definitions / target_compile_definitions entries, ${VAR} taken from
     set(VAR "default" ...) or, for a variable the user must give, the first
-    value its error message suggests (-DSCENARIO_NUM=1)."""
+    value its error message suggests (-DSCENARIO_NUM=1), else the first its
+    README's commands pass."""
     vars_ = dict(re.findall(r'\bset\(\s*(\w+)\s+"?([\w.+-]+)"?', text))
     for name, value in re.findall(r"-D(\w+)=(\w+)", " ".join(re.findall(r"message\s*\(([^)]*)\)", text))):
+        vars_.setdefault(name, value)
+    for name, value in re.findall(r"-D(\w+)=(\w+)", readme):  # the README's cmake command gives the rest
         vars_.setdefault(name, value)
     out = []
     for kind, body in re.findall(r"\b(add_definitions|target_compile_definitions)\s*\(([^)]*)\)", text):
@@ -77,7 +82,9 @@ def build_options(root, rel):
             t = re.sub(r"#[^\n]*", "", cc.text_of(root, os.path.join(d, "CMakeLists.txt")))
             m = re.search(r'CMAKE_ASC_ARCHITECTURES\s+"?(dav-\d+)', t)
             arch = m.group(1) if m else (re.findall(r"dav-\d+", t) or ["dav-3510"])[-1]
-            return arch, (["--enable-simt"] if "--enable-simt" in t else []) + cmake_defines(t)
+            rd = os.path.join(d, "README.md")
+            readme = cc.text_of(root, rd) if os.path.isfile(os.path.join(root, rd)) else ""
+            return arch, (["--enable-simt"] if "--enable-simt" in t else []) + cmake_defines(t, readme)
         d = os.path.dirname(d)
     return "dav-3510", []
 
@@ -86,11 +93,30 @@ def family(rel):
     return FAMILIES.get(rel.split("/")[1], rel.split("/")[1])
 
 
+RAW_STRING = re.compile(r'R"([^(\s]{0,16})\((.*?)\)\1"', re.S)
+
+
+def runtime_kernel(text):
+    """The kernel source a host program compiles at run time with aclrtc
+    (asc-devkit's 05_aclrtc): the raw string literal holding `__global__`
+    when none is outside string literals; else None."""
+    if "__global__" in RAW_STRING.sub("", text):
+        return None
+    return next((m.group(2) for m in RAW_STRING.finditer(text) if "__global__" in m.group(2)), None)
+
+
 def check_file(worker, root, rel):
     arch, extra = build_options(root, rel)
-    opts = ["--npu-arch=" + arch] + extra + ["-I" + os.path.join(root, os.path.dirname(rel))]
-    r = worker.run({"mode": "file", "source": cc.text_of(root, rel), "name": os.path.basename(rel),
-                    "options": opts})
+    text = cc.text_of(root, rel)
+    kernel = runtime_kernel(text)
+    if kernel is not None:  # compiled as the program compiles it: aclrtcCompileProg with --npu-arch
+        extra = ["(its aclrtc string)"]
+        req = {"mode": "file", "source": kernel, "name": os.path.splitext(os.path.basename(rel))[0] + ".asc",
+               "options": ["--npu-arch=" + arch]}
+    else:
+        req = {"mode": "file", "source": text, "name": os.path.basename(rel),
+               "options": ["--npu-arch=" + arch] + extra + ["-I" + os.path.join(root, os.path.dirname(rel))]}
+    r = worker.run(req)
     rec = {"path": rel, "family": family(rel), "arch": arch, "options": extra, "ok": r["ok"], "ms": r.get("ms"),
            "kind": r.get("kind", "ok")}
     if not r["ok"]:
@@ -148,7 +174,7 @@ def main(argv=None):
     os.environ.setdefault("ASCENDRTC_CACHE", "off")
     root = tempfile.mkdtemp(prefix="devkit_check_")
     try:
-        cc.SRC_EXT = cc.SRC_EXT + ("cmakelists.txt",)  # the examples' build options are read from them
+        cc.SRC_EXT = cc.SRC_EXT + ("cmakelists.txt", "readme.md")  # the examples' build options are read from them
         paths, missing, commit = cc.materialise(a.src, a.rev, root)
         if commit == "work tree" and os.path.exists(os.path.join(a.src, ".git")):
             commit = cc.subprocess.run(["git", "-C", a.src, "rev-parse", "HEAD"], capture_output=True,
