@@ -25,6 +25,15 @@ template <class T> struct vreg {
     static constexpr uint32_t N = 256 / sizeof(T); /* elements per register */
     alignas(32) T v[N];
     using elem = T;
+    /* A C-style cast to another register type keeps the bits, as the
+     * compiler's vector types do (the C API's cast example stores a
+     * vector_int16_t as (vector_int32_t) with asc_storealign_pack). */
+    template <class U> explicit operator vreg<U>() const
+    {
+        vreg<U> r;
+        __builtin_memcpy(r.v, v, sizeof v);
+        return r;
+    }
 };
 struct vmask {
     alignas(32) uint8_t b[32]; /* bit k: byte lane k of VL */

@@ -296,6 +296,28 @@ inline void asc_loadalign_unpack_postupdate(__arc::reg::vreg<E> &dst, __ubuf__ E
     asc_loadalign_unpack(dst, src);
     src += offset;
 }
+/* The C API's asc_storealign_pack[_postupdate]: the low half of each active
+ * b16/b32/b64 element, packed (Reg's DIST_PACK_B16/B32/B64). */
+template <class E>
+inline void asc_storealign_pack(__ubuf__ E *dst, __arc::reg::vreg<E> src, int32_t offset, __arc::reg::vmask mask)
+{
+    using AscendC::Reg::StoreDist;
+    static_assert(sizeof(E) >= 2, "asc_storealign_pack: 16-, 32- or 64-bit elements");
+    constexpr StoreDist d = sizeof(E) == 2 ? StoreDist::DIST_PACK_B16
+                            : sizeof(E) == 4 ? StoreDist::DIST_PACK_B32 : StoreDist::DIST_PACK_B64;
+    AscendC::Reg::detail::store<d>((E *)(dst + offset), src, mask, "asc_storealign_pack");
+}
+template <class E> inline void asc_storealign_pack(__ubuf__ E *dst, __arc::reg::vreg<E> src, __arc::reg::vmask mask)
+{
+    asc_storealign_pack(dst, src, 0, mask);
+}
+template <class E>
+inline void asc_storealign_pack_postupdate(__ubuf__ E *&dst, __arc::reg::vreg<E> src, int32_t offset,
+                                           __arc::reg::vmask mask)
+{
+    asc_storealign_pack(dst, src, 0, mask);
+    dst += offset;
+}
 #endif /* __NPU_ARCH__ == 3510 */
 
 #endif /* ARC_REG_API_H_ */

@@ -8,5 +8,6 @@
 #include "arc/capi.h"
 #include "arc/capi_vec.h"
 #include "arc/capi_reg.h"
+#include "arc/capi_cvt.h" /* the register conversions asc_<src>2<dst>... */
 #include "arc/capi_scalar.h"
 #endif
