@@ -3,7 +3,7 @@ that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
 in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
-policies, NBuffer33 (scheduling: same C), a constant tiling with a null
+policies, NBuffer33 (scheduling: same C), A in a TSCM queue's tensor, a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
 (intraBlockPartSum, a kernel's own policy)."""
@@ -152,6 +152,27 @@ extern "C" __global__ __aicore__ void mm_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR c
     mm.SetTensorB(gb);
     mm.IterateAll(gc);
 }
+
+// A copied from GM into a TSCM queue's tensor (L1), the Matmul reading it there.
+extern "C" __global__ __aicore__ void mm_tscm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<MatmulType<AscendC::TPosition::TSCM, CubeFormat::ND, half>, GmHalf, GmFloat> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TSCM<AscendC::TPosition::GM, 1> scm;
+    pipe.InitBuffer(scm, 1, t.M * t.Ka * sizeof(half));
+    auto la = scm.AllocTensor<half>();
+    AscendC::DataCopy(la, ga, t.M * t.Ka);
+    scm.EnQue(la);
+    la = scm.DeQue<half>();
+    mm.SetTensorA(la);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    scm.FreeTensor(la);
+}
 '''
 
 
@@ -294,6 +315,15 @@ def test_int32_to_half_without_quantisation_is_refused(mod):
         mod.get_kernel("mm_dequant")[1](a, b, c, q, mt.tiling(32, 32, 32, dtype="int8", out_dtype="float16",
                                                                cores=1).array(), np.uint32(2))
         arc.synchronize()
+
+
+def test_a_in_tscm_queue(mod):
+    m, n, k = 32, 48, 64                      # rows of 128 bytes: no pad in L1
+    a, b, _, ab = inputs(m, n, k)
+    c = np.zeros((m, n), np.float32)
+    mod.get_kernel("mm_tscm")[1](a, b, c, mt.tiling(m, n, k, cores=1).array())
+    arc.synchronize()
+    np.testing.assert_array_equal(c, ab)
 
 
 REFUSED = r'''

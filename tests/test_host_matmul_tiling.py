@@ -108,6 +108,26 @@ int main() {
     cp.SetMatmulConfigParams(MatmulConfigParams(1, false, ScheduleType::N_BUFFER_33, MatrixTraverse::FIRSTN));
     if (cp.GetTiling(t) == -1) return 1;
     printf("order %d %d %d\n", t.iterateOrder, t.baseM, t.baseN);
+    // EnableMultiCoreSplitK: K in whole blocks over the cores the M x N grid leaves; A in TSCM: one M block.
+    MultiCoreMatmulTiling sk;
+    sk.SetDim(24);
+    sk.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    sk.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    sk.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    sk.SetShape(16, 16, 1024);
+    sk.SetOrgShape(16, 16, 1024);
+    sk.EnableMultiCoreSplitK(true);
+    if (sk.GetTiling(t) == -1) return 1;
+    printf("splitk %d %d\n", t.usedCoreNum, t.singleCoreK);
+    MultiCoreMatmulTiling ts;
+    ts.SetDim(24);
+    ts.SetAType(TPosition::TSCM, CubeFormat::NZ, DataType::DT_FLOAT16);
+    ts.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    ts.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    ts.SetShape(64, 64, 64);
+    ts.SetOrgShape(64, 64, 64);
+    if (ts.GetTiling(t) == -1) return 1;
+    printf("tscm %d %d\n", t.singleCoreM, t.usedCoreNum);
     return 0;
 }
 '''
@@ -121,6 +141,8 @@ def test_host_single_core_block_of_a_bigger_shape(tmp_path):
     assert lines[1] == "multi -1"
     assert "needs 2 cores, 1 given" in r.stderr
     assert lines[2] == "order 1 64 64"
+    assert lines[3] == "splitk 16 64"         # 1024 = 16 x 64 on 16 of the 24 cores
+    assert lines[4] == "tscm 64 4"            # A whole in each core's L1; N split in 4
 
 
 @pytest.mark.parametrize("m, n, k, cores", [(256, 512, 192, 24), (640, 1024, 512, 48), (512, 384, 256, 8)])

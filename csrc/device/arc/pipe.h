@@ -121,6 +121,9 @@ public:
     TQue() { this->pos_ = pos; }
 };
 
+/* A queue whose data lands in TSCM (L1 the cube reads), from GM or VECIN (the TSCM page). */
+template <TPosition pos, int32_t depth = 1, auto mask = 0> using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+
 template <TPosition pos = TPosition::VECCALC> class TBuf : public TQueBase {
 public:
     TBuf() { pos_ = pos; }

@@ -81,14 +81,16 @@ public:
     }
     virtual ~MatmulApiTiling() = default;
 
-    int32_t SetAType(TPosition, CubeFormat, DataType t, bool isTrans = false)
+    int32_t SetAType(TPosition pos, CubeFormat, DataType t, bool isTrans = false)
     {
+        aTscm_ = pos == TPosition::TSCM;
         aSize_ = arc_detail::size_of(t);
         transA_ = isTrans;
         return 0;
     }
-    int32_t SetBType(TPosition, CubeFormat, DataType t, bool isTrans = false)
+    int32_t SetBType(TPosition pos, CubeFormat, DataType t, bool isTrans = false)
     {
+        bTscm_ = pos == TPosition::TSCM;
         bSize_ = arc_detail::size_of(t);
         transB_ = isTrans;
         return 0;
@@ -165,6 +167,11 @@ public:
     template <class... A> int32_t SetSparse(A...) { return 0; }
     /* The kernel's SetQuantScalar / SetQuantVector chooses the form; the
      * tiling's blocks do not depend on it. */
+    int32_t EnableMultiCoreSplitK(bool flag)
+    {
+        splitK_ = flag;
+        return 0;
+    }
     int32_t SetDequantType(DequantType t)
     {
         dequant_ = t;
@@ -194,6 +201,9 @@ protected:
         in.Kb = Kb_ > 0 ? Kb_ : in.Ka;
         in.singleM = single_[0] > 0 ? single_[0] : (m_ > 0 ? m_ : (dim_ <= 1 ? in.M : -1));
         in.singleN = single_[1] > 0 ? single_[1] : (n_ > 0 ? n_ : (dim_ <= 1 ? in.N : -1));
+        /* A (B) in TSCM is the kernel's whole matrix in L1: one block of M (N) */
+        if (in.singleM < 0 && aTscm_) in.singleM = in.M;
+        if (in.singleN < 0 && bTscm_) in.singleN = in.N;
         in.singleK = single_[2] > 0 ? single_[2] : (k_ > 0 ? k_ : -1);
         in.in_size = aSize_ ? aSize_ : 2;
         in.out_size = cSize_ ? cSize_ : 4;
@@ -209,10 +219,36 @@ protected:
             fprintf(stderr, "ascendrtc: matmul_tiling::GetTiling: %s\n", err);
             return -1;
         }
+        if (splitK_ && split_k(in, f)) return -1;
         f[ARC_TC_iterateOrder] = order_;
         base_[0] = f[ARC_TC_baseM];
         base_[1] = f[ARC_TC_baseN];
         base_[2] = f[ARC_TC_baseK];
+        return 0;
+    }
+    /* EnableMultiCoreSplitK: the M x N grid's cores times K blocks, as many
+     * as the cores left allow with singleCoreK dividing K into whole
+     * 16-element parts (kernels offset whole K blocks, atomically adding
+     * into a C they zeroed first); no bias (its page). */
+    int split_k(arc_mm_tiling_in in, int32_t *f)
+    {
+        if (bias_) {
+            fprintf(stderr, "ascendrtc: matmul_tiling::GetTiling: EnableMultiCoreSplitK with a bias (its page: no bias)\n");
+            return -1;
+        }
+        int64_t used = f[ARC_TC_usedCoreNum], avail = (dim_ > 0 ? dim_ : 1) / (used > 0 ? used : 1), kb = 1;
+        for (int64_t b = avail; b > 1 && kb == 1; b--)
+            if (in.Ka % b == 0 && (in.Ka / b) % 16 == 0) kb = b;
+        if (kb == 1) return 0;
+        in.singleM = f[ARC_TC_singleCoreM];
+        in.singleN = f[ARC_TC_singleCoreN];
+        in.singleK = in.Ka / kb;
+        char err[256];
+        if (arc_matmul_tiling(&in, f, err, sizeof err)) {
+            fprintf(stderr, "ascendrtc: matmul_tiling::GetTiling: %s\n", err);
+            return -1;
+        }
+        f[ARC_TC_usedCoreNum] = (int32_t)(used * kb);
         return 0;
     }
     /* Any struct laid out as TCubeTiling's int32 fields (both TCubeTilings). */
@@ -231,6 +267,7 @@ protected:
     int32_t base_[3] = {0, 0, 0};
     bool bias_ = false, transA_ = false, transB_ = false;
     DequantType dequant_ = DequantType::SCALAR;
+    bool splitK_ = false, aTscm_ = false, bTscm_ = false;
 };
 
 /* Split over SetDim(n) cores: n is what GetBlockIdx() spans (in a MIX
