@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from helpers.lowp_ref import hif8_decode, hif8_thr_f16, to_hif8
 
 SRC = r'''
 #include "c_api/asc_simd.h"
@@ -25,6 +26,9 @@ __simd_vf__ inline void cvt_vf(__ubuf__ D *o, __ubuf__ S *x)
     if constexpr (F == 4) asc_int322int16(vz, vx, all);
     if constexpr (F == 5) asc_float2half_ro(vz, vx, all);
     if constexpr (F == 6) asc_int162half_rz(vz, vx, all);
+    if constexpr (F == 7) asc_half2hif8_rna(vz, vx, all);
+    if constexpr (F == 8) asc_half2hif8_rh_sat_v2(vz, vx, all);
+    if constexpr (F == 9) asc_hif82half_v2(vz, vx, all);
     asc_storealign(o, vz, 0, all);
 }
 template <class VS, class VD, class S, class D, int F>
@@ -50,6 +54,10 @@ __vector__ __global__ void f2s_rna_sat_v2(__gm__ float *x, __gm__ int16_t *o, ui
 __vector__ __global__ void i2s(__gm__ int32_t *x, __gm__ int16_t *o, uint64_t c) { run<vector_int32_t, vector_int16_t, int32_t, int16_t, 4>(x, o, c); }
 __vector__ __global__ void f2h_ro(__gm__ float *x, __gm__ half *o, uint64_t c) { run<vector_float, vector_half, float, half, 5>(x, o, c); }
 __vector__ __global__ void s2h_rz(__gm__ int16_t *x, __gm__ half *o, uint64_t c) { run<vector_int16_t, vector_half, int16_t, half, 6>(x, o, c); }
+
+__vector__ __global__ void h2f8_rna(__gm__ half *x, __gm__ hifloat8_t *o, uint64_t c) { run<vector_half, vector_hifloat8_t, half, hifloat8_t, 7>(x, o, c); }
+__vector__ __global__ void h2f8_rh_sat_v2(__gm__ half *x, __gm__ hifloat8_t *o, uint64_t c) { run<vector_half, vector_hifloat8_t, half, hifloat8_t, 8>(x, o, c); }
+__vector__ __global__ void f82h_v2(__gm__ hifloat8_t *x, __gm__ half *o, uint64_t c) { run<vector_hifloat8_t, vector_half, hifloat8_t, half, 9>(x, o, c); }
 
 __simd_vf__ inline void pack_vf(__ubuf__ int32_t *o, __ubuf__ float *x)
 {
@@ -148,3 +156,25 @@ def test_storealign_pack_of_a_cast_register(mod):
     mod.get_kernel("pack")[1](x, o)
     arc.synchronize()
     np.testing.assert_array_equal(o[:64], np.clip(np.rint(x), -32768, 32767).astype(np.int16))
+
+
+def test_hifloat8_conversions(mod):
+    h = np.random.default_rng(4).uniform(-40000, 40000, 128).astype(np.float16)
+    h[:8] = [0.0, -0.0, np.inf, -np.inf, 1.1, 3.3e-3, 40000, np.nan]
+    o = np.zeros(256, np.uint8)
+    mod.get_kernel("h2f8_rna")[1](h, o, np.uint64(0b10))
+    arc.synchronize()
+    got = [hif8_decode(int(b)) for b in o[0::2]]              # even lanes; odd lanes 0
+    want = [to_hif8(float(x), "rna", False) for x in h]         # CTRL[48] = 1 at launch: inf and NaN stay
+    np.testing.assert_array_equal(np.array(got), np.array(want))
+    np.testing.assert_array_equal(o[1::2], 0)
+    mod.get_kernel("h2f8_rh_sat_v2")[1](h, o, np.uint64(0b10))
+    arc.synchronize()
+    got = [hif8_decode(int(b)) for b in o[1::2]]
+    want = [to_hif8(float(x), "rh", True, hif8_thr_f16(x.view(np.uint16)), 2) for x in h]
+    np.testing.assert_array_equal(np.array(got), np.array(want))
+    b = np.arange(256, dtype=np.uint8)
+    z = np.zeros(128, np.float16)
+    mod.get_kernel("f82h_v2")[1](b, z, np.uint64(0b10))
+    arc.synchronize()
+    np.testing.assert_array_equal(z, np.array([hif8_decode(int(v)) for v in b[1::2]], np.float16))

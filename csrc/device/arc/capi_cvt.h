@@ -16,7 +16,9 @@
  *   beyond 64 bits stops the kernel).  To a float type the _sat suffix or
  *   CTRL[48] = 0 saturates (inf -> +-max, NaN -> 0), else inf and NaN stay
  *   (our reading: the pages name both controls and not their order).
- * hifloat8_t conversions are not here yet. */
+ * - hifloat8_t (half <-> hifloat8_t): _rna rounds half away, _rh is
+ *   CAST_HYBRID (arc/lowp.h's rule); saturation gives +-max, else +-inf
+ *   and NaN stay. */
 #ifndef ARC_CAPI_CVT_H_
 #define ARC_CAPI_CVT_H_
 
@@ -25,12 +27,14 @@
 #include "arc/ctrl.h"
 
 #if __NPU_ARCH__ == 3510
+typedef __arc::reg::vreg<hifloat8_t> vector_hifloat8_t;
+
 namespace __arc {
 /* Saturation of a conversion to TD with the _sat suffix `suffix`. */
 template <class TD> inline bool cvt_saturates(bool suffix)
 {
     const uint64_t c = ctrl_read();
-    if constexpr (is_float_v<TD>)
+    if constexpr (is_float_v<TD> || is_same<TD, hifloat8_t>::value)
         return suffix || !(c >> 48 & 1u);
     else
         return (c >> 60 & 1u) ? !(c >> 59 & 1u) : suffix;
@@ -44,7 +48,13 @@ template <class F> inline F fmax_of()
 /* One element TS -> TD in mode M, saturating or not. */
 template <class TD, class TS, int M> inline TD capi_elem(TS x, bool sat, const char *api)
 {
-    if constexpr (is_float_v<TS> && !is_float_v<TD>) {
+    if constexpr (is_same<TD, hifloat8_t>::value) {
+        static_assert(is_same<TS, half>::value, "half -> hifloat8_t only");
+        const int md = M == (int)AscendC::RoundMode::CAST_HYBRID ? fp::RH : fp::RNA;
+        return hifloat8_t::from_bits(lp::f16_to_hif8(__builtin_bit_cast(uint16_t, x), md, sat));
+    } else if constexpr (is_same<TS, hifloat8_t>::value) {
+        return (TD)(float)x; /* exact */
+    } else if constexpr (is_float_v<TS> && !is_float_v<TD>) {
         const float f = (float)x;
         if (sat || f != f || f - f != 0.0f) return cvt<TD, TS, M>(x); /* NaN 0, +-inf the extremes */
         const double r = (double)rndf<M>(f);
@@ -115,6 +125,8 @@ inline void capi_cvt(reg::vreg<TD> &dst, const reg::vreg<TS> &src, const reg::vm
     ARC_CVT_ROUND(S, TS, D, TD, _rna, CAST_ROUND, SAT, W) ARC_CVT_ROUND(S, TS, D, TD, _ru, CAST_CEIL, SAT, W) \
     ARC_CVT_ROUND(S, TS, D, TD, _rz, CAST_TRUNC, SAT, W)
 #define ARC_CVT_R_6(S, TS, D, TD, SAT, W) ARC_CVT_R_5(S, TS, D, TD, SAT, W) ARC_CVT_ROUND(S, TS, D, TD, _ro, CAST_ODD, SAT, W)
+#define ARC_CVT_R_H(S, TS, D, TD, SAT, W)                                                                    \
+    ARC_CVT_ROUND(S, TS, D, TD, _rh, CAST_HYBRID, SAT, W) ARC_CVT_ROUND(S, TS, D, TD, _rna, CAST_ROUND, SAT, W)
 
 /* (source name, type, destination name, type, rounding suffixes, _sat forms, _v2 forms): the pages' list. */
 #define ARC_CAPI_CVTS(X)                                                                                     \
@@ -125,6 +137,7 @@ inline void capi_cvt(reg::vreg<TD> &dst, const reg::vreg<TS> &src, const reg::vm
     X(half, half, bfloat16, bfloat16_t, 5, 0, 0) X(half, half, float, float, NONE, 0, 1)                      \
     X(half, half, int16, int16_t, 5, 1, 0) X(half, half, int32, int32_t, 5, 0, 1)                             \
     X(half, half, int8, int8_t, 5, 1, 1) X(half, half, uint8, uint8_t, 5, 1, 1)                               \
+    X(half, half, hif8, hifloat8_t, H, 1, 1) X(hif8, hifloat8_t, half, half, NONE, 0, 1)                      \
     X(int16, int16_t, float, float, NONE, 0, 1) X(int16, int16_t, half, half, 5, 0, 0)                        \
     X(int16, int16_t, int32, int32_t, NONE, 0, 1) X(int16, int16_t, uint32, uint32_t, NONE, 0, 1)             \
     X(int16, int16_t, uint8, uint8_t, NONE, 1, 1) X(int32, int32_t, float, float, 5, 0, 0)                    \
