@@ -101,15 +101,18 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         rules = build_rules(path)
         deps = dependency_files(path, list(all_dependencies(rules))) if rules and rules.get("deps") else {}
         files.update(deps)
-        options = tuple(options) + tuple(o for d in ["-I" + d for d in library_include_dirs(path) +
-                                                     dependency_include_dirs(path, deps)] + real_dirs(path, deps)
-                                         for o in (OP_ONLY, d))
     base = opbase_root(opbase)
     kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
     units = {}
     if base:
+        # before the library's own: its tiling and proto builds list OPBASE_INC_DIRS
+        # first (ops-math's common/inc has an older op_host/infershape_reduce_util.h)
         options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
         units = library_units(base)
+    if not isinstance(source, Mapping):
+        options = tuple(options) + tuple(o for d in ["-I" + d for d in library_include_dirs(path) +
+                                                     dependency_include_dirs(path, deps)] + real_dirs(path, deps)
+                                         for o in (OP_ONLY, d))
     key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
            tuple(sorted(units.items())), repr(rules), kernel_options)
     limit = cached_projects_limit()

@@ -413,3 +413,18 @@ def test_host_names_of_the_libraries_tiling_code():
     op = arc.op_project(with_tiling_body(body, decl))
     x = np.ones(64, np.float32)
     assert op.tiling(x, x).fields["tileNum"] == 4
+
+
+def test_opbase_headers_come_before_the_librarys_own(tmp_path):
+    """The libraries' tiling and proto builds list opbase's include
+    directories before their own common/inc: where both hold a header
+    (ops-math's older op_host/infershape_reduce_util.h), opbase's is read."""
+    lib, op_dir = library(tmp_path)
+    base = tmp_path / "opbase"
+    (base / "include" / "op_common" / "op_host").mkdir(parents=True)
+    (base / "include" / "op_common" / "op_host" / "split_tiles.h").write_text("constexpr unsigned SPLIT_TILES = 2;\n")
+    x = np.arange(4096, dtype=np.float32)
+    assert arc.op_project(str(op_dir)).tiling(x, x).fields["tileNum"] == 4
+    op = arc.op_project(str(op_dir), opbase=str(base))
+    assert op.tiling(x, x).fields["tileNum"] == 2
+    np.testing.assert_array_equal(op(x, x), 2 * x)
