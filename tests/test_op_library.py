@@ -428,3 +428,20 @@ def test_opbase_headers_come_before_the_librarys_own(tmp_path):
     op = arc.op_project(str(op_dir), opbase=str(base))
     assert op.tiling(x, x).fields["tileNum"] == 2
     np.testing.assert_array_equal(op(x, x), 2 * x)
+
+
+def test_format_names():
+    """ge::GetFormatName (ops-math's BiasAdd names a refused format) and
+    TypeUtils::FormatToSerialString: the format's name without FORMAT_,
+    from its primary format; "RESERVED" for a value that is none."""
+    decl = '#include "graph/utils/type_utils.h"\n#include <cstring>'
+    body = r'''
+    if (std::strcmp(ge::GetFormatName(ge::FORMAT_NCDHW), "NCDHW") != 0 ||
+        std::strcmp(ge::GetFormatName(ge::FORMAT_FRACTAL_Z_3D), "FRACTAL_Z_3D") != 0 ||
+        std::strcmp(ge::GetFormatName(static_cast<ge::Format>(ge::FORMAT_FRACTAL_Z | (1 << 8))), "FRACTAL_Z") != 0 ||
+        std::strcmp(ge::GetFormatName(static_cast<ge::Format>(200)), "RESERVED") != 0 ||
+        ge::TypeUtils::FormatToSerialString(ge::FORMAT_NCL) != "NCL")
+        return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, decl))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4

@@ -34,20 +34,7 @@ public:
         return AscendString(DataTypeToSerialString(dt).c_str());
     }
 
-    static std::string FormatToSerialString(Format f)
-    {
-        switch (f) {
-        case FORMAT_NCHW: return "NCHW";
-        case FORMAT_NHWC: return "NHWC";
-        case FORMAT_ND: return "ND";
-        case FORMAT_NC1HWC0: return "NC1HWC0";
-        case FORMAT_FRACTAL_Z: return "FRACTAL_Z";
-        case FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
-        case FORMAT_NCDHW: return "NCDHW";
-        case FORMAT_NDHWC: return "NDHWC";
-        default: return "RESERVED";
-        }
-    }
+    static std::string FormatToSerialString(Format f) { return GetFormatName(f); }
 
     static AscendString FormatToAscendString(Format f) { return AscendString(FormatToSerialString(f).c_str()); }
 };
