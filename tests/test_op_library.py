@@ -445,3 +445,32 @@ def test_format_names():
     op = arc.op_project(with_tiling_body(body, decl))
     x = np.ones(64, np.float32)
     assert op.tiling(x, x).fields["tileNum"] == 4
+
+
+def test_scratch_factors_agree_with_the_scratch_sizes():
+    """Get<Name>TmpBufferFactorSize through the SDK paths the libraries
+    include (tiling/math/log_tiling.h: ops-math's Asinh; adv_api/math/
+    power_tiling.h: ops-nn's LpNormUpdate): the element count a scratch
+    size holds by the pages' formula, (size - extraBuf) / maxLiveNodeCount /
+    typeSize, needs no more than that size by Get<Name>MaxMinTmpSize; a
+    type size that is none gives maxLiveNodeCount 0."""
+    decl = '#include "tiling/math/log_tiling.h"\n#include "adv_api/math/power_tiling.h"\n' \
+           '#include "tiling/math/sign_tiling.h"'
+    body = r'''
+    for (uint32_t ts : {1u, 2u, 4u, 8u}) {
+        uint32_t live = 0, extra = 1, most = 0, least = 0;
+        AscendC::GetLogTmpBufferFactorSize(ts, live, extra);
+        if (live == 0) return ge::GRAPH_FAILED;
+        const uint32_t room = 8192, n = (room - extra) / live / ts;
+        AscendC::GetLogMaxMinTmpSize(ge::Shape({n}), ts, false, most, least);
+        if (most > room || n == 0) return ge::GRAPH_FAILED;
+        AscendC::GetPowerTmpBufferFactorSize(true, false, false, ts, live, extra);
+        AscendC::GetSignMaxMinTmpSize(ge::Shape({(room - extra) / live / ts}), ts, false, most, least);
+        if (live == 0 || most > room) return ge::GRAPH_FAILED;
+    }
+    uint32_t live = 1, extra = 1;
+    AscendC::GetLog2TmpBufferFactorSize(3, live, extra);
+    if (live != 0 || extra != 0) return ge::GRAPH_FAILED;'''
+    op = arc.op_project(with_tiling_body(body, decl))
+    x = np.ones(64, np.float32)
+    assert op.tiling(x, x).fields["tileNum"] == 4

@@ -16,6 +16,8 @@
 
 namespace AscendC {
 namespace arc_detail {
+/* A float intermediate per element: the most scratch ascendrtc reports. */
+constexpr uint64_t kScratchPerElement = 4;
 /* The sizes for `count` elements of `type_size` bytes (1, 2, 4 or 8). */
 inline void elem_scratch(uint64_t count, uint32_t type_size, const char *api, uint32_t &maxValue,
                          uint32_t &minValue)
@@ -29,9 +31,23 @@ inline void elem_scratch(uint64_t count, uint32_t type_size, const char *api, ui
         fprintf(stderr, "ascendrtc: %s: the shape has no elements\n", api);
         return;
     }
-    const uint64_t repeat = 256, all = (count + 7) / 8 * 32;
+    const uint64_t repeat = 256, all = (count * kScratchPerElement + 31) / 32 * 32;
     minValue = (uint32_t)repeat;
     maxValue = (uint32_t)(all < repeat ? repeat : all > 0xffffffffu ? 0xffffffffu : all);
+}
+/* Get<Name>TmpBufferFactorSize's two figures, by which a kernel with
+ * currBuff bytes of scratch computes (currBuff - extraBuf) /
+ * maxLiveNodeCount / typeSize elements at once: the same float
+ * intermediate per element as elem_scratch's max, no extra room.  A bad
+ * type size leaves both zero (the pages say to check maxLiveNodeCount). */
+inline void elem_factor(uint32_t type_size, const char *api, uint32_t &maxLiveNodeCount, uint32_t &extraBuf)
+{
+    maxLiveNodeCount = extraBuf = 0;
+    if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
+        fprintf(stderr, "ascendrtc: %s: typeSize %u is not 1, 2, 4 or 8 bytes\n", api, type_size);
+        return;
+    }
+    maxLiveNodeCount = (uint32_t)((kScratchPerElement + type_size - 1) / type_size);
 }
 template <class Shape> inline uint64_t elem_count(const Shape &s)
 {
@@ -210,6 +226,30 @@ inline void GetPowerMaxMinTmpSize(const Shape &baseShape, const Shape &expShape,
     (void)isReuseSource;
     uint64_t a = arc_detail::elem_count(baseShape), b = arc_detail::elem_count(expShape);
     arc_detail::elem_scratch(a > b ? a : b, typeSize, "GetPowerMaxMinTmpSize", maxValue, minValue);
+}
+
+/* (typeSize, maxLiveNodeCount, extraBuf): how many elements fit a scratch size */
+#define ARC_ELEM_TMP_FACTOR(N)                                                                                    \
+    inline void Get##N##TmpBufferFactorSize(const uint32_t typeSize, uint32_t &maxLiveNodeCount,                \
+                                            uint32_t &extraBuf)                                                  \
+    {                                                                                                             \
+        arc_detail::elem_factor(typeSize, "Get" #N "TmpBufferFactorSize", maxLiveNodeCount, extraBuf);           \
+    }
+ARC_ELEM_TMP_FACTOR(Log)
+ARC_ELEM_TMP_FACTOR(Log2)
+ARC_ELEM_TMP_FACTOR(Log10)
+ARC_ELEM_TMP_FACTOR(Fmod)
+ARC_ELEM_TMP_FACTOR(Mean)
+#undef ARC_ELEM_TMP_FACTOR
+
+/* Power's names which operands are tensors and whether the type is an integer. */
+inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
+                                        const uint32_t typeSize, uint32_t &maxLiveNodeCount, uint32_t &extraBuffer)
+{
+    (void)baseIsTensor;
+    (void)expIsTensor;
+    (void)typeIsInt;
+    arc_detail::elem_factor(typeSize, "GetPowerTmpBufferFactorSize", maxLiveNodeCount, extraBuffer);
 }
 } // namespace AscendC
 

@@ -1,0 +1,3 @@
+// tiling/math/log_tiling.h - a path of CANN's SDK for the Log scratch
+// queries (ops-nn and ops-math host code include it): the host tiling API.
+#include "tiling/tiling_api.h"
