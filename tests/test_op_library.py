@@ -394,16 +394,20 @@ def test_host_names_of_the_libraries_tiling_code():
     """AscendC::BLOCK_CUBE and ONE_BLK_SIZE from tiling/tiling_api.h (ops-nn's
     conv and matmul tiling say `using AscendC::BLOCK_CUBE;`); an input's view
     queries on contiguous inputs (GetInputOffset: -1, no non-contiguous
-    description, as CANN's page says); a std::string passed to a variadic
+    description, as CANN's page says) and a Stride's subscript; a std::string passed to a variadic
     log call compiles, as g++ accepts it (clang's call traps if it runs);
     the Sort scratch query with a SortConfig (ops-nn's scatter and index
     tiling), whose config the device headers define."""
     decl = '#include "tiling/tiling_api.h"\n#include <cstdio>\nusing AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;'
     body = r'''
     static_assert(BLOCK_CUBE == 16 && ONE_BLK_SIZE == 32, "block sizes");
+    gert::Stride stride({8, 1});
+    stride[0] = 4;  // indexed like a shape (ops-math's GatherElements)
+    if (stride[0] != 4 || stride.GetStride(1) != 1) return ge::GRAPH_FAILED;
     std::string what = "offset";
     if (context->GetInputOffset(0) != -1) printf("%s\n", what);
-    if (context->InputIsView(0) || context->DynamicInputIsView(0, 0) || context->GetInputOffset(0) != -1)
+    if (context->InputIsView(0) || context->DynamicInputIsView(0, 0) || context->GetInputOffset(0) != -1 ||
+        context->GetInputStride(0) != nullptr || context->GetDynamicInputStride(0, 0) != nullptr)
         return ge::GRAPH_FAILED;
     AscendC::SortConfig config;
     config.type = AscendC::SortType::RADIX_SORT;
@@ -468,9 +472,13 @@ def test_scratch_factors_agree_with_the_scratch_sizes():
         AscendC::GetSignMaxMinTmpSize(ge::Shape({(room - extra) / live / ts}), ts, false, most, least);
         if (live == 0 || most > room) return ge::GRAPH_FAILED;
     }
-    uint32_t live = 1, extra = 1;
+    uint32_t live = 1, extra = 1, most = 0, least = 0;
     AscendC::GetLog2TmpBufferFactorSize(3, live, extra);
-    if (live != 0 || extra != 0) return ge::GRAPH_FAILED;'''
+    if (live != 0 || extra != 0) return ge::GRAPH_FAILED;
+    // the Exp form answers whether it gave sizes (ops-nn's InplaceApplyPowerSign)
+    bool shaped = AscendC::GetExpMaxMinTmpSize(ge::Shape({64}), 4, false, most, least);
+    bool empty = AscendC::GetExpMaxMinTmpSize(ge::Shape({0}), 4, false, most, least);
+    if (!shaped || empty) return ge::GRAPH_FAILED;'''
     op = arc.op_project(with_tiling_body(body, decl))
     x = np.ones(64, np.float32)
     assert op.tiling(x, x).fields["tileNum"] == 4

@@ -18,22 +18,24 @@ namespace AscendC {
 namespace arc_detail {
 /* A float intermediate per element: the most scratch ascendrtc reports. */
 constexpr uint64_t kScratchPerElement = 4;
-/* The sizes for `count` elements of `type_size` bytes (1, 2, 4 or 8). */
-inline void elem_scratch(uint64_t count, uint32_t type_size, const char *api, uint32_t &maxValue,
+/* The sizes for `count` elements of `type_size` bytes (1, 2, 4 or 8);
+ * false when there are none. */
+inline bool elem_scratch(uint64_t count, uint32_t type_size, const char *api, uint32_t &maxValue,
                          uint32_t &minValue)
 {
     maxValue = minValue = 0;
     if (type_size != 1 && type_size != 2 && type_size != 4 && type_size != 8) {
         fprintf(stderr, "ascendrtc: %s: typeSize %u is not 1, 2, 4 or 8 bytes\n", api, type_size);
-        return;
+        return false;
     }
     if (count == 0) {
         fprintf(stderr, "ascendrtc: %s: the shape has no elements\n", api);
-        return;
+        return false;
     }
     const uint64_t repeat = 256, all = (count * kScratchPerElement + 31) / 32 * 32;
     minValue = (uint32_t)repeat;
     maxValue = (uint32_t)(all < repeat ? repeat : all > 0xffffffffu ? 0xffffffffu : all);
+    return true;
 }
 /* Get<Name>TmpBufferFactorSize's two figures, by which a kernel with
  * currBuff bytes of scratch computes (currBuff - extraBuf) /
@@ -58,19 +60,20 @@ template <class Shape> inline uint64_t elem_count(const Shape &s)
 }
 } // namespace arc_detail
 
-/* (shape, typeSize, isReuseSource, max, min) */
+/* (shape, typeSize, isReuseSource, max, min); whether there are sizes
+ * (CANN's Exp form returns bool: ops-nn's InplaceApplyPowerSign checks it) */
 #define ARC_ELEM_TMP_REUSE(X)                                                                                     \
     X(Acos) X(Acosh) X(Asin) X(Asinh) X(Atan) X(Atanh) X(Axpy) X(Ceil) X(Clamp) X(Cos) X(Cosh) X(Digamma) X(Erf)   \
     X(Erfc) X(Exp) X(Floor) X(Fmod) X(Frac) X(GeGLU) X(Lgamma) X(Log) X(Round) X(Sigmoid) X(Sign) X(Sin) X(Sinh)   \
     X(Tan) X(Tanh) X(Trunc) X(Xor) X(DropOut) X(Hypot)
 #define ARC_ELEM_TMP_REUSE_DEF(N)                                                                                 \
     template <class Shape>                                                                                        \
-    inline void Get##N##MaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,   \
+    inline bool Get##N##MaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,   \
                                       uint32_t &maxValue, uint32_t &minValue)                                     \
     {                                                                                                             \
         (void)isReuseSource;                                                                                      \
-        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "MaxMinTmpSize", maxValue,  \
-                                 minValue);                                                                       \
+        return arc_detail::elem_scratch(arc_detail::elem_count(srcShape), typeSize, "Get" #N "MaxMinTmpSize",     \
+                                        maxValue, minValue);                                                      \
     }
 ARC_ELEM_TMP_REUSE(ARC_ELEM_TMP_REUSE_DEF)
 #undef ARC_ELEM_TMP_REUSE_DEF

@@ -83,6 +83,8 @@ public:
     int64_t GetStride(size_t i) const { return s_.GetDim(i); }
     void SetDimNum(size_t n) { s_.SetDimNum(n); }
     void SetStride(size_t i, int64_t v) { s_.SetDim(i, v); }
+    const int64_t &operator[](size_t i) const { return s_[i]; }
+    int64_t &operator[](size_t i) { return s_[i]; }
 
 private:
     Shape s_;

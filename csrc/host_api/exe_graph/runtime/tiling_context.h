@@ -118,6 +118,7 @@ public:
     bool InputIsView(size_t) const { return false; }
     bool DynamicInputIsView(size_t, size_t) const { return false; }
     const Stride *GetInputStride(size_t) const { return nullptr; }
+    const Stride *GetDynamicInputStride(size_t, size_t) const { return nullptr; }
     // -1: the input carries no non-contiguous description (CANN's page)
     int64_t GetInputOffset(size_t) const { return -1; }
 
