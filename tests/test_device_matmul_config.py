@@ -3,7 +3,7 @@ that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
 in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
-policies, NBuffer33 (scheduling: same C), A in a TSCM queue's tensor, a constant tiling with a null
+policies, NBuffer33 (scheduling: same C), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared), a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
 (intraBlockPartSum, a kernel's own policy)."""
@@ -173,6 +173,29 @@ extern "C" __global__ __aicore__ void mm_tscm(GM_ADDR a, GM_ADDR b, GM_ADDR c, G
     mm.IterateAll(gc);
     scm.FreeTensor(la);
 }
+
+// IterateBatch over `batch` NORMAL-layout matrices: A [batch, M, K], B [batch, K, N], C [batch, M, N];
+// the bias [batch, N] (isBiasBatch, the default) or one [N] for all (BATCH_SHARED_BIAS).
+constexpr MatmulConfig SharedBias() { return GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulBatchParams{false, BatchMode::BATCH_LESS_THAN_L1, false}); }
+constexpr MatmulConfig BATCH_SHARED_BIAS = SharedBias();
+template <const auto &CFG>
+__aicore__ inline void Batch(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm, uint32_t batch)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc, gbias;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b);
+    gc.SetGlobalBuffer((__gm__ float *)c); gbias.SetGlobalBuffer((__gm__ float *)bias);
+    using H = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+    Matmul<H, H, MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>, GmFloat, CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.SetBias(gbias);
+    mm.IterateBatch(gc, batch, batch, false);
+}
+extern "C" __global__ __aicore__ void mm_batch(ARGS, uint32_t n) { Batch<CFG_NORM>(a, b, bias, c, t, n); }
+extern "C" __global__ __aicore__ void mm_batch_shared(ARGS, uint32_t n) { Batch<BATCH_SHARED_BIAS>(a, b, bias, c, t, n); }
 '''
 
 
@@ -324,6 +347,21 @@ def test_a_in_tscm_queue(mod):
     mod.get_kernel("mm_tscm")[1](a, b, c, mt.tiling(m, n, k, cores=1).array())
     arc.synchronize()
     np.testing.assert_array_equal(c, ab)
+
+
+@pytest.mark.parametrize("name", ["mm_batch", "mm_batch_shared"])
+def test_iterate_batch_normal_layout(mod, name):
+    nb, m, n, k = 3, 32, 48, 64
+    rng = np.random.default_rng(8)
+    a = rng.integers(-4, 5, (nb, m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (nb, k, n)).astype(np.float16)
+    bias = rng.integers(-50, 50, (nb, n)).astype(np.float32)
+    c = np.zeros((nb, m, n), np.float32)
+    t = mt.tiling(m, n, k, bias=True, cores=1)
+    mod.get_kernel(name)[1](a, b, bias, c, t.array(), np.uint32(nb))
+    arc.synchronize()
+    want = a.astype(np.float32) @ b.astype(np.float32) + (bias[:, None, :] if name == "mm_batch" else bias[0])
+    np.testing.assert_array_equal(c, want)
 
 
 REFUSED = r'''

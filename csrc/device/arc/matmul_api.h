@@ -276,7 +276,7 @@ public:
     /* Shapes as kernels read them back. */
     TCubeTiling t_{};
 
-private:
+protected: /* arc/matmul_batch.h walks the batches */
     void reset_iter() { iter_ = -1; async_ = -1; }
     /* After Iterate<false>: the next block, computed now. */
     void next_async(const char *api)
@@ -579,12 +579,9 @@ private:
     ACC bbuf_[4096];
 };
 
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<>, ARC_MM_POLICY_PARAM_ MATMUL_POLICY = Impl::Detail::MatmulPolicy>
-class Matmul : public MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY> {};
 #undef ARC_MM_POLICY_PARAM_
-
 } // namespace AscendC
+#include "arc/matmul_batch.h" /* Matmul: MatmulImpl with the batches */
 
 namespace matmul {
 using namespace AscendC;

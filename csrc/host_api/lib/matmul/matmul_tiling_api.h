@@ -167,6 +167,19 @@ public:
     template <class... A> int32_t SetSparse(A...) { return 0; }
     /* The kernel's SetQuantScalar / SetQuantVector chooses the form; the
      * tiling's blocks do not depend on it. */
+    /* Batched matmuls (IterateBatch): the number per call; NORMAL layout's
+     * batch sizes and one matrix's shape (SetShape's when given). */
+    int32_t SetBatchNum(int32_t batchNum)
+    {
+        batchNum_ = batchNum;
+        return 0;
+    }
+    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k)
+    {
+        (void)batchA; (void)batchB;
+        if (m_ < 0 && M_ < 0) SetOrgShape(m, n, k);
+        return 0;
+    }
     int32_t EnableMultiCoreSplitK(bool flag)
     {
         splitK_ = flag;
@@ -220,6 +233,7 @@ protected:
             return -1;
         }
         if (splitK_ && split_k(in, f)) return -1;
+        f[ARC_TC_BatchNum] = batchNum_;
         f[ARC_TC_iterateOrder] = order_;
         base_[0] = f[ARC_TC_baseM];
         base_[1] = f[ARC_TC_baseN];
@@ -268,6 +282,7 @@ protected:
     bool bias_ = false, transA_ = false, transB_ = false;
     DequantType dequant_ = DequantType::SCALAR;
     bool splitK_ = false, aTscm_ = false, bTscm_ = false;
+    int32_t batchNum_ = 0;
 };
 
 /* Split over SetDim(n) cores: n is what GetBlockIdx() spans (in a MIX
@@ -318,6 +333,12 @@ public:
     }
 };
 using MultiCoreMatmulTilingBase = MultiCoreMatmulTiling;
+/* One core's batched matmul tiling (IterateBatch). */
+class BatchMatmulTiling : public MatmulApiTiling {
+public:
+    BatchMatmulTiling() = default;
+    template <class Platform> explicit BatchMatmulTiling(const Platform &p) : MatmulApiTiling(p) {}
+};
 
 } // namespace matmul_tiling
 
