@@ -60,9 +60,11 @@ void init_once()
         g_device_fs->addFile(path, 0,
                              llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f->data, f->size), path, true));
     }
-    for (const arc_rtc::PchPrefix &p : arc_rtc::kPchPrefixes)
-        g_device_fs->addFile(p.path, 0, llvm::MemoryBuffer::getMemBuffer(p.text));
     g_host_code_fs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    for (const arc_rtc::PchPrefix &p : arc_rtc::kPchPrefixes) {
+        g_device_fs->addFile(p.path, 0, llvm::MemoryBuffer::getMemBuffer(p.text));
+        g_host_code_fs->addFile(p.path, 0, llvm::MemoryBuffer::getMemBuffer(p.text));
+    }
     for (const arc_vfile *f = arc_device_headers; f->path; f++) {
         std::string path = std::string(kDeviceRoot) + "/" + f->path;
         g_host_code_fs->addFile(path, 0,
