@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 
 MODULES = ["bench_compile", "bench_launch", "bench_pocl", "bench_cache", "bench_device_add", "bench_softmax",
            "bench_memory", "bench_checks", "bench_cache_remote", "bench_cube", "bench_catlass", "bench_race", "bench_syncall",
-           "bench_profile", "bench_autotune", "bench_simt", "bench_op_load"]
+           "bench_profile", "bench_autotune", "bench_simt", "bench_op_load", "bench_cmake"]
 
 
 def fmt_bytes(b):
