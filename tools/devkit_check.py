@@ -174,7 +174,7 @@ def main(argv=None):
     os.environ.setdefault("ASCENDRTC_CACHE", "off")
     root = tempfile.mkdtemp(prefix="devkit_check_")
     try:
-        cc.SRC_EXT = cc.SRC_EXT + ("cmakelists.txt", "readme.md")  # the examples' build options are read from them
+        cc.SRC_EXT = cc.SRC_EXT + ("cmakelists.txt", "README.md".lower())  # the examples' build options are read from them
         paths, missing, commit = cc.materialise(a.src, a.rev, root)
         if commit == "work tree" and os.path.exists(os.path.join(a.src, ".git")):
             commit = cc.subprocess.run(["git", "-C", a.src, "rev-parse", "HEAD"], capture_output=True,
