@@ -397,10 +397,13 @@ def test_host_names_of_the_libraries_tiling_code():
     description, as CANN's page says) and a Stride's subscript; a std::string passed to a variadic
     log call compiles, as g++ accepts it (clang's call traps if it runs);
     the Sort scratch query with a SortConfig (ops-nn's scatter and index
-    tiling), whose config the device headers define."""
-    decl = '#include "tiling/tiling_api.h"\n#include <cstdio>\nusing AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;'
+    tiling), whose config the device headers define; NpuArch through the
+    op-API's aclnn/opdev/platform.h (ops-math's CoalesceSparse)."""
+    decl = '#include "tiling/tiling_api.h"\n#include "aclnn/opdev/platform.h"\n#include <cstdio>\n' \
+           'using AscendC::BLOCK_CUBE;\nusing AscendC::ONE_BLK_SIZE;'
     body = r'''
     static_assert(BLOCK_CUBE == 16 && ONE_BLK_SIZE == 32, "block sizes");
+    static_assert(static_cast<uint32_t>(NpuArch::DAV_3510) == 3510, "NpuArch by the op-API's platform header");
     gert::Stride stride({8, 1});
     stride[0] = 4;  // indexed like a shape (ops-math's GatherElements)
     if (stride[0] != 4 || stride.GetStride(1) != 1) return ge::GRAPH_FAILED;
