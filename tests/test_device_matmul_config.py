@@ -3,7 +3,7 @@ that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
 in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
-policies, NBuffer33 (scheduling: same C), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared), a constant tiling with a null
+policies, NBuffer33 (scheduling: same C), SplitM (each AIV half a block's rows), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared), a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
 (intraBlockPartSum, a kernel's own policy)."""
@@ -362,6 +362,49 @@ def test_iterate_batch_normal_layout(mod, name):
     arc.synchronize()
     want = a.astype(np.float32) @ b.astype(np.float32) + (bias[:, None, :] if name == "mm_batch" else bias[0])
     np.testing.assert_array_equal(c, want)
+
+
+SPLIT_M = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace matmul;
+using H = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+using F = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+// SplitM: each of the block's two AIVs gets its half of every block's rows in its UB, and stores it.
+extern "C" __global__ __aicore__ void mm_split_m(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    Matmul<H, H, MatmulType<AscendC::TPosition::VECIN, CubeFormat::ND, float>, F, CFG_NORM, MatmulCallBackFunc<>,
+           AscendC::Impl::Detail::SplitMMatmulPolicy> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, t.baseM / 2 * t.baseN * sizeof(float));
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    int sub = AscendC::GetSubBlockIdx(), h = t.baseM / 2;
+    for (int i = 0; mm.Iterate(); i++) {
+        auto l = q.AllocTensor<float>();
+        mm.GetTensorC(l, 0, true);
+        q.EnQue(l);
+        l = q.DeQue<float>();
+        AscendC::DataCopy(gc[(i * t.baseM + sub * h) * t.N], l, h * t.baseN);   // one column block: baseN == N
+        q.FreeTensor(l);
+    }
+}
+'''
+
+
+def test_split_m_policy_gives_each_aiv_half_the_rows():
+    m, n, k = 64, 32, 32
+    a, b, _, ab = inputs(m, n, k)
+    c = np.zeros((m, n), np.float32)
+    mod = arc.Program(SPLIT_M, "split_m.asc").compile(["--npu-arch=dav-3510"]).load()
+    mod.get_kernel("mm_split_m")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(32, 32, 32)).array())
+    arc.synchronize()
+    np.testing.assert_array_equal(c, ab)
 
 
 REFUSED = r'''

@@ -48,6 +48,7 @@ class MatmulImpl {
     static_assert(__mm::cfg_check<POLICY, CFG.intraBlockPartSum, CFG.isNBatch,
                                   CFG.isPartialOutput && !CFG.doMultiDataLoad && !CFG.doSpecialMDL>::ok, "");
     static constexpr bool PARTIAL = CFG.isPartialOutput;
+    static_assert(POLICY != __mm::POLICY_SPLIT_M || __NPU_ARCH__ == 3510, "SplitMMatmulPolicy: Ascend 950 (dav-3510) only");
 
 public:
     __aicore__ MatmulImpl() = default;
@@ -67,6 +68,19 @@ public:
         ARC_CHECK(t_.baseM > 0 && t_.baseN > 0, "Matmul::Init",
                   "tiling baseM %d and baseN %d must be positive (fill TCubeTiling with ascendrtc.matmul_tiling "
                   "or MultiCoreMatmulTiling::GetTiling)", t_.baseM, t_.baseN);
+        use_tiling();
+        hasBias_ = t_.isBias != 0 && CFG.enableSetBias;
+    }
+    /* A null tiling (REGIST_MATMUL_OBJ(..., nullptr)) with a constant
+     * tiling of every singleCore and base shape (arc/matmul_policy.h). */
+    bool init_static()
+    {
+        if (!__mm::static_tiling(ST, t_)) return false;
+        use_tiling();
+        return true;
+    }
+    void use_tiling()
+    {
         M_ = t_.M;
         N_ = t_.N;
         Ka_ = t_.Ka;
@@ -75,34 +89,8 @@ public:
         sm_ = t_.singleCoreM;
         sn_ = t_.singleCoreN;
         sk_ = t_.singleCoreK;
-        hasBias_ = t_.isBias != 0;
         inited_ = true;
         reset_iter();
-    }
-    /* A null tiling (REGIST_MATMUL_OBJ(..., nullptr)) with a constant
-     * tiling of every singleCore and base shape: the tiling is those, the
-     * original shape the single one until SetOrgShape. */
-    bool init_static()
-    {
-        if (ST.singleCoreM <= 0 || ST.singleCoreN <= 0 || ST.singleCoreK <= 0 || ST.baseM <= 0 || ST.baseN <= 0 ||
-            ST.baseK <= 0)
-            return false;
-        t_ = TCubeTiling{};
-        t_.usedCoreNum = 1;
-        t_.M = t_.singleCoreM = ST.singleCoreM;
-        t_.N = t_.singleCoreN = ST.singleCoreN;
-        t_.Ka = t_.Kb = t_.singleCoreK = ST.singleCoreK;
-        t_.isBias = ST.isBias > 0;
-        apply_static();
-        M_ = t_.M;
-        N_ = t_.N;
-        Ka_ = Kb_ = t_.Ka;
-        sm_ = t_.singleCoreM;
-        sn_ = t_.singleCoreN;
-        sk_ = t_.singleCoreK;
-        inited_ = true;
-        reset_iter();
-        return true;
     }
     void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
     /* orgKc: the N (row pitch) of C when it differs from B's N; 0 = orgN. */
@@ -258,7 +246,11 @@ public:
     {
         ARC_CHECK(iter_ >= 0, "Matmul::GetTensorC", "no block: call Iterate() first (and while it returns true)");
         if (!sync && async_ >= 0) next_async("Matmul::GetTensorC");
-        if (enSequentialWrite)
+        if (POLICY == __mm::POLICY_SPLIT_M) { /* this AIV's half of the block's rows (the first has one more) */
+            ARC_CHECK(enSequentialWrite, "Matmul::GetTensorC", "SplitMMatmulPolicy writes each AIV's half packed: enSequentialWrite");
+            int h = (bm_ + 1) / 2, sub = (int)AscendC::GetSubBlockIdx();
+            write_local(ub, 0, 0, out_packed("Matmul::GetTensorC"), enAtomic, sub ? h : 0, sub ? bm_ : h);
+        } else if (enSequentialWrite)
             write_local(ub, 0, 0, out_packed("Matmul::GetTensorC"), enAtomic);
         else
             write_local(ub, cm_ * t_.baseM, cn_ * t_.baseN,
@@ -552,16 +544,19 @@ protected: /* arc/matmul_batch.h walks the batches */
         for (int r = 0; r < bm_; r++)
             for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r, j0 + c)], r, c, j0, atomic);
     }
-    void write_local(const LocalTensor<TC> &ub, int i0, int j0, const __mm::COut &o, uint8_t atomic)
+    /* Rows r0 .. r1 - 1 of the block (all by default) from row i0 of the local tensor. */
+    void write_local(const LocalTensor<TC> &ub, int i0, int j0, const __mm::COut &o, uint8_t atomic, int r0 = 0,
+                     int r1 = -1)
     {
-        if (bm_ == 0 || bn_ == 0) return;
-        uint64_t need = (uint64_t)(o.at(i0 + bm_ - 1, j0 + bn_ - 1) + 1) * sizeof(TC);
+        if (r1 < 0) r1 = bm_;
+        if (r1 <= r0 || bn_ == 0) return;
+        uint64_t need = (uint64_t)(o.at(i0 + r1 - r0 - 1, j0 + bn_ - 1) + 1) * sizeof(TC);
         ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
                   "the block needs %llu bytes of the local tensor, which has %u", (unsigned long long)need, ub.bytes_);
         TC *d = ub.addr_;
-        if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
-        for (int r = 0; r < bm_; r++)
-            for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r, j0 + c)], r, c, j0, atomic);
+        if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)(r1 - r0) * bn_ * sizeof(TC));
+        for (int r = r0; r < r1; r++)
+            for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r - r0, j0 + c)], r, c, j0, atomic);
     }
 
     __mm::Operand<TA> a_;

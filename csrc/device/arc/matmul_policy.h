@@ -88,7 +88,8 @@ template <> struct GetMmDstType<int4b_t> { using Type = int32_t; };
 namespace __mm {
 /* What a policy does: NORMAL, the triangles (blocks below / above the
  * diagonal are neither computed nor written), NBUFFER33 (L1 scheduling:
- * the same results); anything else -- a kernel's own policy, which may
+ * the same results), SPLIT_M (GetTensorC to the UB: each AIV its half of
+ * the block's rows); anything else -- a kernel's own policy, which may
  * replace any module -- is refused. */
 enum PolicyKind { POLICY_OTHER = -1, POLICY_NORMAL, POLICY_UPPER, POLICY_LOWER, POLICY_NBUFFER33, POLICY_SPLIT_M,
                   POLICY_SPLIT_N, POLICY_MX };
@@ -112,6 +113,27 @@ constexpr const MatmulConfig &cfg_of(const MatmulApiStaticTiling &t) { return t.
 constexpr MatmulApiStaticTiling static_of(const MatmulConfig &) { return MatmulApiStaticTiling{}; }
 constexpr MatmulApiStaticTiling static_of(const MatmulApiStaticTiling &t) { return t; }
 
+/* A constant tiling of every singleCore and base shape as a TCubeTiling
+ * (the original shape the single one until SetOrgShape); false if it
+ * leaves any to the run-time tiling. */
+inline bool static_tiling(const MatmulApiStaticTiling &st, TCubeTiling &t)
+{
+    if (st.singleCoreM <= 0 || st.singleCoreN <= 0 || st.singleCoreK <= 0 || st.baseM <= 0 || st.baseN <= 0 ||
+        st.baseK <= 0)
+        return false;
+    t = TCubeTiling{};
+    t.usedCoreNum = 1;
+    t.M = t.singleCoreM = st.singleCoreM;
+    t.N = t.singleCoreN = st.singleCoreN;
+    t.Ka = t.Kb = t.singleCoreK = st.singleCoreK;
+    t.baseM = st.baseM;
+    t.baseN = st.baseN;
+    t.baseK = st.baseK;
+    t.iterateOrder = st.iterateOrder > 0 ? st.iterateOrder : 0;
+    t.isBias = st.isBias > 0;
+    return true;
+}
+
 /* The config's checks, at compile time (instantiated with the config's members). */
 template <int POLICY, bool intraBlockPartSum, bool isNBatch, bool partialNotMDL> struct cfg_check {
     static_assert(POLICY != POLICY_OTHER,
@@ -119,8 +141,8 @@ template <int POLICY, bool intraBlockPartSum, bool isNBatch, bool partialNotMDL>
                   "TrianUpper/TrianLowerMatmulPolicy, NBuffer33MatmulPolicy); a kernel's own policy replaces "
                   "modules ascendrtc does not model");
     static_assert(POLICY != POLICY_MX, "Matmul: MatmulWithScalePolicy (MxMatmul) is not simulated yet by ascendrtc");
-    static_assert(POLICY != POLICY_SPLIT_M && POLICY != POLICY_SPLIT_N,
-                  "Matmul: SplitM/SplitNMatmulPolicy (a block split between two AIVs) is not simulated yet by "
+    static_assert(POLICY != POLICY_SPLIT_N,
+                  "Matmul: SplitNMatmulPolicy (a block's columns split between two AIVs) is not simulated yet by "
                   "ascendrtc");
     static_assert(!intraBlockPartSum,
                   "MatmulConfig.intraBlockPartSum (two AIVs' blocks summed in L0C) is not simulated by ascendrtc "
