@@ -36,3 +36,10 @@ def test_build_defines_come_from_cmake_then_the_readme():
     dc = load_tool("devkit_check")
     cm = 'set(MODE "2")\ntarget_compile_definitions(demo PRIVATE MODE=${MODE} SCENARIO_NUM=${SCENARIO_NUM} FAST)\n'
     assert dc.cmake_defines(cm, "cmake .. -DSCENARIO_NUM=3 -DMODE=9") == ["-DMODE=2", "-DSCENARIO_NUM=3", "-DFAST"]
+
+
+def test_asc_only_definitions_and_a_value_the_readme_names_in_prose():
+    dc = load_tool("devkit_check")
+    cm = "ascendc_compile_definitions(demo PRIVATE\n    -DVIA_SSBUF=true\n    -DSCENARIO_NUM=${SCENARIO_NUM}\n)\n"
+    assert dc.cmake_defines(cm, "see the branch for SCENARIO_NUM=2 in the sample") == \
+        ["-DVIA_SSBUF=true", "-DSCENARIO_NUM=2"]

@@ -6,8 +6,9 @@ print the compatibility table (docs/compatibility.md, "asc-devkit").
 
 The mirror comes from --src or $ASC_DEVKIT_SRC.  Kernel files: the .asc,
 .cpp and .cce files under examples/ that define a `__global__` function
-(330 at 82b89a15f).  Each compiles as a new user would build it: the whole
-file as one single-source program (the compiler keeps the device part),
+(330 at 82b89a15f).  Each compiles as its example builds it: the whole
+file as one single-source program as `ascendrtc cc` compiles it
+(--host-object: the host part with the system headers, launches lowered),
 its own directory on the include path (a host program that compiles its
 kernel at run time with aclrtc: that string, as aclrtcCompileProg would),
 --npu-arch from the example's
@@ -47,7 +48,7 @@ def kernel_files(root, paths):
 
 def cmake_defines(text, readme=""):
     """-D options the example's CMakeLists gives its compile: the
-    add_definitions / target_compile_definitions entries, ${VAR} taken from
+    add_definitions / target_ and ascendc_compile_definitions entries, ${VAR} taken from
     set(VAR "default" ...) or, for a variable the user must give, the first
     value its error message suggests (-DSCENARIO_NUM=1), else the first its
     README's commands pass."""
@@ -56,10 +57,15 @@ def cmake_defines(text, readme=""):
         vars_.setdefault(name, value)
     for name, value in re.findall(r"-D(\w+)=(\w+)", readme):  # the README's cmake command gives the rest
         vars_.setdefault(name, value)
+    for name in re.findall(r"\$\{(\w+)\}", text):  # or its prose: "... SCENARIO_NUM=1 ..."
+        m = re.search(r"\b%s=(\w+)" % re.escape(name), readme)
+        if m:
+            vars_.setdefault(name, m.group(1))
     out = []
-    for kind, body in re.findall(r"\b(add_definitions|target_compile_definitions)\s*\(([^)]*)\)", text):
+    kinds = r"\b(add_definitions|target_compile_definitions|ascendc_compile_definitions)\s*\(([^)]*)\)"
+    for kind, body in re.findall(kinds, text):
         toks = body.split()
-        for tok in toks[1:] if kind == "target_compile_definitions" else toks:
+        for tok in toks if kind == "add_definitions" else toks[1:]:
             tok = tok.strip('"')
             if tok in ("PRIVATE", "PUBLIC", "INTERFACE") or "$<" in tok or not re.match(r"(-D)?[A-Za-z_]", tok):
                 continue
@@ -115,7 +121,7 @@ def check_file(worker, root, rel):
                "options": ["--npu-arch=" + arch]}
     else:
         req = {"mode": "file", "source": text, "name": os.path.basename(rel),
-               "options": ["--npu-arch=" + arch] + extra + ["-I" + os.path.join(root, os.path.dirname(rel))]}
+               "options": ["--npu-arch=" + arch, "--host-object"] + extra + ["-I" + os.path.join(root, os.path.dirname(rel))]}
     r = worker.run(req)
     rec = {"path": rel, "family": family(rel), "arch": arch, "options": extra, "ok": r["ok"], "ms": r.get("ms"),
            "kind": r.get("kind", "ok")}
