@@ -3,7 +3,7 @@ that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
 in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
-policies, NBuffer33 (scheduling: same C), SplitM (each AIV half a block's rows), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared), a constant tiling with a null
+policies, NBuffer33 (scheduling: same C), SplitM (each AIV half a block's rows), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared; BSNGD), a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
 (intraBlockPartSum, a kernel's own policy)."""
@@ -196,6 +196,22 @@ __aicore__ inline void Batch(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_A
 }
 extern "C" __global__ __aicore__ void mm_batch(ARGS, uint32_t n) { Batch<CFG_NORM>(a, b, bias, c, t, n); }
 extern "C" __global__ __aicore__ void mm_batch_shared(ARGS, uint32_t n) { Batch<BATCH_SHARED_BIAS>(a, b, bias, c, t, n); }
+
+// IterateBatch over BSNGD layouts: A [1, M, 1, G, K], B (transposed) [1, N, 1, G, K], C [1, M, 1, G, N]: batch g.
+extern "C" __global__ __aicore__ void mm_bsngd(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm, uint32_t g)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gc.SetGlobalBuffer((__gm__ float *)c);
+    using L = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
+    using LT = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, true, LayoutMode::BSNGD>;
+    Matmul<L, LT, MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float, false, LayoutMode::BSNGD>, GmFloat> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb, true);
+    mm.IterateBatch(gc, g, g, false);
+}
 '''
 
 
@@ -405,6 +421,20 @@ def test_split_m_policy_gives_each_aiv_half_the_rows():
     mod.get_kernel("mm_split_m")[1](a, b, c, mt.tiling(m, n, k, cores=1, base_shape=(32, 32, 32)).array())
     arc.synchronize()
     np.testing.assert_array_equal(c, ab)
+
+
+def test_iterate_batch_bsngd_layout(mod):
+    g, m, n, k = 3, 32, 48, 64
+    rng = np.random.default_rng(12)
+    a = rng.integers(-4, 5, (m, g, k)).astype(np.float16)       # [B=1, S=M, N=1, G, D=K]
+    b = rng.integers(-4, 5, (n, g, k)).astype(np.float16)       # [B=1, S=N, N=1, G, D=K], B transposed
+    c = np.zeros((m, g, n), np.float32)                         # [B=1, S1=M, N=1, G, S2=N]
+    t = mt.tiling(m, n, k, cores=1).array()
+    t[33:48] = [1, m, 1, g, k, 1, n, 1, g, k, 1, m, 1, g, n]    # A/B/C LayoutInfo B, S, N, G, D (S2)
+    mod.get_kernel("mm_bsngd")[1](a, b, c, t, np.uint32(g))
+    arc.synchronize()
+    want = np.einsum("mgk,ngk->mgn", a.astype(np.float32), b.astype(np.float32))
+    np.testing.assert_array_equal(c, want)
 
 
 REFUSED = r'''

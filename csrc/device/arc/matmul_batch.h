@@ -1,9 +1,11 @@
 /* matmul_batch.h - the Matmul API's batches (IterateBatch, the
  * IterateBatch page) over arc/matmul_api.h's MatmulImpl: LayoutMode::NORMAL
  * -- batch b of A, B and C at b times one matrix (matrixStrideA/B when
- * given), the bias per batch (isBiasBatch, [batch, N]) or shared ([N]).
- * The BSNGD/SBNGD/BNGS1S2 layouts, batchA != batchB (the G-axis
- * broadcast and reduce), IterateNBatch and enPartialSum are refused. */
+ * given), the bias per batch (isBiasBatch, [batch, N]) or shared ([N]);
+ * BSNGD -- [B, S, N, G, D], a batch one (n, g)'s S x D matrix with rows
+ * N * G * D apart, batch b at b * D (C: S1 x S2, b * S2).  SBNGD/BNGS1S2,
+ * batchA != batchB (the G-axis broadcast and reduce), a BSNGD bias,
+ * IterateNBatch and enPartialSum are refused. */
 #ifndef ARC_MATMUL_BATCH_H_
 #define ARC_MATMUL_BATCH_H_
 
@@ -23,10 +25,10 @@ public:
                       const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0)
     {
         const char *api = "Matmul::IterateBatch";
-        static_assert(A_TYPE::layout == LayoutMode::NORMAL && B_TYPE::layout == LayoutMode::NORMAL &&
-                          C_TYPE::layout == LayoutMode::NORMAL,
-                      "Matmul::IterateBatch: only LayoutMode::NORMAL is simulated yet by ascendrtc (BSNGD, SBNGD, "
-                      "BNGS1S2 are not)");
+        constexpr LayoutMode L = A_TYPE::layout;
+        static_assert((L == LayoutMode::NORMAL || L == LayoutMode::BSNGD) && B_TYPE::layout == L && C_TYPE::layout == L,
+                      "Matmul::IterateBatch: A, B and C all NORMAL or all BSNGD are simulated (SBNGD, BNGS1S2 "
+                      "and mixed layouts are not yet)");
         (void)matrixStrideC;
         ARC_CHECK(batchA == batchB, api, "batchA %u and batchB %u differ: the broadcast is not simulated yet", batchA,
                   batchB);
@@ -40,6 +42,17 @@ public:
         uint64_t sa = matrixStrideA ? matrixStrideA : (uint64_t)this->M_ * this->Ka_;
         uint64_t sb = matrixStrideB ? matrixStrideB : (uint64_t)this->Kb_ * this->N_;
         uint64_t sc = (uint64_t)this->M_ * this->N_;
+        int shape[5] = {this->M_, this->N_, this->Ka_, this->Kb_, this->Kc_};
+        if (L == LayoutMode::BSNGD) { /* batch j at the j-th D (S2) of a row; rows N * G * D (S2) apart */
+            const TCubeTiling &t = this->t_;
+            ARC_CHECK(!this->hasBias_, api, "a bias with the BSNGD layout is not simulated yet");
+            sa = t.ALayoutInfoD;
+            sb = t.BLayoutInfoD;
+            sc = t.CLayoutInfoS2;
+            (this->a_.trans ? this->M_ : this->Ka_) = t.ALayoutInfoN * t.ALayoutInfoG * t.ALayoutInfoD;
+            (this->b_.trans ? this->Kb_ : this->N_) = t.BLayoutInfoN * t.BLayoutInfoG * t.BLayoutInfoD;
+            this->Kc_ = t.CLayoutInfoN * t.CLayoutInfoG * t.CLayoutInfoS2;
+        }
         for (uint32_t i = 0; i < batchA; i++) {
             this->a_.g = a0.g[sa * i];
             this->a_.p = this->a_.g.addr_;
@@ -51,6 +64,11 @@ public:
             }
             this->template IterateAll<true>(gm[sc * i], enAtomic);
         }
+        this->M_ = shape[0];
+        this->N_ = shape[1];
+        this->Ka_ = shape[2];
+        this->Kb_ = shape[3];
+        this->Kc_ = shape[4];
         this->a_ = a0;
         this->b_ = b0;
         this->bias_ = bias0;

@@ -26,7 +26,7 @@ enum {
     ARC_TC_stepN, ARC_TC_isBias, ARC_TC_transLength, ARC_TC_iterateOrder, ARC_TC_shareMode, ARC_TC_shareL1Size,
     ARC_TC_shareL0CSize, ARC_TC_shareUbSize, ARC_TC_batchM, ARC_TC_batchN, ARC_TC_singleBatchM,
     ARC_TC_singleBatchN, ARC_TC_stepKa, ARC_TC_stepKb, ARC_TC_depthAL1CacheUB, ARC_TC_depthBL1CacheUB,
-    ARC_TC_dbL0A, ARC_TC_dbL0B, ARC_TC_dbL0C, ARC_TC_BatchNum = 48
+    ARC_TC_dbL0A, ARC_TC_dbL0B, ARC_TC_dbL0C, ARC_TC_ALayoutInfoB = 33, ARC_TC_BatchNum = 48
 };
 
 typedef struct arc_mm_tiling_in {

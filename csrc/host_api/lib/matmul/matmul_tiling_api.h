@@ -169,6 +169,10 @@ public:
      * tiling's blocks do not depend on it. */
     /* Batched matmuls (IterateBatch): the number per call; NORMAL layout's
      * batch sizes and one matrix's shape (SetShape's when given). */
+    /* BSNGD axes of A, B (b, s, n, g, d) and C (b, s1, n, g, s2): TCubeTiling's *LayoutInfo* fields. */
+    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { return layout(0, b, s, n, g, d); }
+    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { return layout(5, b, s, n, g, d); }
+    int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { return layout(10, b, s1, n, g, s2); }
     int32_t SetBatchNum(int32_t batchNum)
     {
         batchNum_ = batchNum;
@@ -234,6 +238,7 @@ protected:
         }
         if (splitK_ && split_k(in, f)) return -1;
         f[ARC_TC_BatchNum] = batchNum_;
+        for (int i = 0; i < 15; i++) f[ARC_TC_ALayoutInfoB + i] = layout_[i];
         f[ARC_TC_iterateOrder] = order_;
         base_[0] = f[ARC_TC_baseM];
         base_[1] = f[ARC_TC_baseN];
@@ -282,7 +287,13 @@ protected:
     bool bias_ = false, transA_ = false, transB_ = false;
     DequantType dequant_ = DequantType::SCALAR;
     bool splitK_ = false, aTscm_ = false, bTscm_ = false;
-    int32_t batchNum_ = 0;
+    int32_t batchNum_ = 0, layout_[15] = {};
+    int32_t layout(int at, int32_t b, int32_t s, int32_t n, int32_t g, int32_t d)
+    {
+        int32_t v[5] = {b, s, n, g, d};
+        for (int i = 0; i < 5; i++) layout_[at + i] = v[i];
+        return 0;
+    }
 };
 
 /* Split over SetDim(n) cores: n is what GetBlockIdx() spans (in a MIX
