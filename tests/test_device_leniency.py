@@ -184,6 +184,17 @@ def test_template_launch_on_the_line_after_its_name_compiles():
     assert "tlaunch.asc:8:1: warning: a <<<...>>> kernel launch in host code" in b.log
 
 
+def test_an_ai_cpu_kernel_is_refused_naming_the_ai_cpu():
+    src = '#include "acl/acl.h"\n\nextern __global__ __aicpu__ uint32_t MyTiling(void *args);\n' \
+        'int main() { return 0; }\n'
+    with pytest.raises(arc.CompileError) as ei:
+        arc.Program(src, "main.asc").compile(["--npu-arch=dav-2201"])
+    assert ("main.asc:3:1: error: 'MyTiling' is an AI CPU kernel (__global__ __aicpu__): it runs on the AI CPU, "
+            "which the simulated NPU does not model") in str(ei.value)
+    ok = '// __global__ __aicpu__ kernels live in .aicpu files\n' + HEAD + 'extern "C" __global__ __aicore__ void k() {}\n'
+    assert arc.Program(ok, "k.asc").compile().kernel_names == ["k"]
+
+
 def test_kernel_assert_takes_a_message():
     src = HEAD + 'extern "C" __global__ __aicore__ void k(GM_ADDR x, int32_t n)\n' \
         '{ assert(n == 0, "n is %d\\n", n); assert(n < 5); }\n'

@@ -79,6 +79,23 @@ void refs_of(const llvm::Constant *c, std::vector<const llvm::GlobalValue *> &ou
 
 } // namespace
 
+std::string aicpu_kernel(const char *text, size_t len)
+{
+    llvm::StringRef t(text, len);
+    for (size_t at = t.find("__aicpu__"); at != llvm::StringRef::npos; at = t.find("__aicpu__", at + 1)) {
+        size_t bol = t.rfind('\n', at) + 1; /* npos + 1 == 0 */
+        llvm::StringRef before = t.slice(bol, at), after = t.substr(at + 9).take_until([](char c) { return c == '('; });
+        if (!before.contains("__global__") || before.contains("//") || after.contains(';') || after.contains('{'))
+            continue;
+        llvm::StringRef name = after.rtrim().rsplit(' ').second;
+        if (name.empty())
+            name = after.trim();
+        size_t first = t.starts_with("#line 1 ") ? 0 : 1; /* Python's sources come after a #line */
+        return std::to_string(first + t.take_front(at).count('\n')) + ": " + name.str();
+    }
+    return "";
+}
+
 bool has_host_code(const char *text, size_t len)
 {
     const char *p = text, *end = text + len;

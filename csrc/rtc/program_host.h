@@ -24,6 +24,11 @@ namespace arc_rtc {
 // pybind11/torch.  Such a file compiles in host-code mode.
 bool has_host_code(const char *text, size_t len);
 
+// An AI CPU kernel's declaration or definition in the source
+// (`__global__ __aicpu__ T name(`): "<line>: <name>" of the first, empty
+// when none.  The AI CPU is not simulated: such a file is refused naming it.
+std::string aicpu_kernel(const char *text, size_t len);
+
 // The cc1 arguments that put this machine's system headers (libstdc++,
 // libc, clang's own) on the search path in the clang driver's order, found
 // once per process.  Empty when the driver finds none (*why says so).
