@@ -2,7 +2,9 @@
 first-error reason, a command's time limit, the pool's order, the restartable
 worker (a crash and a hang are results, the next request gets a fresh
 process), the KNOWN summary and the markers' doc update.  No mirror needed."""
+import os
 import sys
+import time
 
 import pytest
 
@@ -28,6 +30,20 @@ def test_run_command_keeps_the_output_and_names_a_timeout():
                              1, "build")
     assert rc == -1 and out.startswith("so far") and out.endswith("(build timed out after 1 s)")
     assert er.reason(out) == "(build timed out after 1 s)"
+
+
+def test_a_timeout_kills_the_commands_children_too(tmp_path):
+    """An example's ./demo under `bash -c` that hangs must not outlive the run."""
+    pid_file = tmp_path / "child.pid"
+    out, rc = er.run_command(["bash", "-c", "sleep 300 & echo $! > %s; wait" % pid_file], 1, "run")
+    assert rc == -1 and out.endswith("(run timed out after 1 s)")
+    pid = int(pid_file.read_text())
+    for _ in range(50):   # the kill is delivered, the zombie reaped by init
+        if not os.path.exists("/proc/%d" % pid) or "Z" in open("/proc/%d/stat" % pid).read().split()[2]:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the command's child %d outlived its timeout" % pid)
 
 
 def test_run_all_keeps_the_order_and_reports_each():

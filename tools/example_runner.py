@@ -15,6 +15,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -91,14 +92,21 @@ def env_with_checkout(root=REPO):
 
 def run_command(cmd, timeout, what="", **kw):
     """Runs cmd with stdout and stderr together; returns (output, exit code):
-    past `timeout`, the output so far, a "(<what> timed out after N s)" line and -1."""
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-                           timeout=timeout, **kw)
-        return p.stdout, p.returncode
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return out + f"\n({what + ' ' if what else ''}timed out after {timeout:.0f} s)", -1
+    past `timeout`, the output so far, a "(<what> timed out after N s)" line and -1.
+    The command runs in its own session, killed whole at the timeout: an
+    example's `./demo` under `bash -c` must not outlive it."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                          start_new_session=True, **kw) as p:
+        try:
+            out, _ = p.communicate(timeout=timeout)
+            return out, p.returncode
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            out, _ = p.communicate()
+            return (out or "") + f"\n({what + ' ' if what else ''}timed out after {timeout:.0f} s)", -1
 
 
 _TIMED_OUT = re.compile(r"^\((?:\w+ )?timed out after \d+ s\)$")
