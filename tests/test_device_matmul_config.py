@@ -3,7 +3,7 @@ that change what is computed, against NumPy (the MatmulConfig and
 MatmulPolicy pages): enableSetBias = false (no bias), enableRelu,
 isPartialOutput (one baseK chunk per Iterate), isEnableChannelSplit (NZ C
 in 16 x 8 fractals), SetQuantScalar / SetQuantVector (int32 -> half C), C in NZ, OUTER_PRODUCT's iterateOrder, the triangle
-policies, NBuffer33 (scheduling: same C), SplitM (each AIV half a block's rows), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared; BSNGD), a constant tiling with a null
+policies, NBuffer33 (scheduling: same C), SplitM (each AIV half a block's rows), A in a TSCM queue's tensor, IterateBatch (NORMAL layout, bias per batch or shared; BSNGD), IterateNBatch, a constant tiling with a null
 tiling pointer, C in CO1 moved out by the kernel's Fixpipe; the member
 order of positional MatmulConfig initialisers; the refusals
 (intraBlockPartSum, a kernel's own policy)."""
@@ -211,6 +211,25 @@ extern "C" __global__ __aicore__ void mm_bsngd(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     mm.SetTensorA(ga);
     mm.SetTensorB(gb, true);
     mm.IterateBatch(gc, g, g, false);
+}
+
+// IterateNBatch (isNBatch): `loops` IterateBatch calls of `batch` NORMAL matrices each, C into the workspace ws.
+constexpr MatmulConfig NBatch() { return GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulBatchParams{true}); }
+constexpr MatmulConfig N_BATCH = NBatch();
+extern "C" __global__ __aicore__ void mm_n_batch(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR tilingGm, uint32_t loops,
+                                                 uint32_t batch)
+{
+    GET_TILING_DATA_WITH_STRUCT(TCubeTiling, t, tilingGm);
+    AscendC::TPipe pipe;
+    AscendC::GlobalTensor<half> ga, gb; AscendC::GlobalTensor<float> gw;
+    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b); gw.SetGlobalBuffer((__gm__ float *)ws);
+    using H = MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+    Matmul<H, H, MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>, GmFloat, N_BATCH> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.SetWorkspace(gw);
+    mm.IterateNBatch(loops, batch, batch, false);
 }
 '''
 
@@ -435,6 +454,17 @@ def test_iterate_batch_bsngd_layout(mod):
     arc.synchronize()
     want = np.einsum("mgk,ngk->mgn", a.astype(np.float32), b.astype(np.float32))
     np.testing.assert_array_equal(c, want)
+
+
+def test_iterate_n_batch_loops_into_the_workspace(mod):
+    loops, nb, m, n, k = 2, 2, 32, 48, 64
+    rng = np.random.default_rng(13)
+    a = rng.integers(-4, 5, (loops * nb, m, k)).astype(np.float16)
+    b = rng.integers(-4, 5, (loops * nb, k, n)).astype(np.float16)
+    ws = np.zeros((loops * nb, m, n), np.float32)
+    mod.get_kernel("mm_n_batch")[1](a, b, ws, mt.tiling(m, n, k, cores=1).array(), np.uint32(loops), np.uint32(nb))
+    arc.synchronize()
+    np.testing.assert_array_equal(ws, a.astype(np.float32) @ b.astype(np.float32))
 
 
 REFUSED = r'''

@@ -45,7 +45,7 @@ class MatmulImpl {
     static constexpr MatmulConfig CFG = __mm::cfg_of(MM_CFG);
     static constexpr MatmulApiStaticTiling ST = __mm::static_of(MM_CFG);
     static constexpr int POLICY = __mm::policy_kind<MATMUL_POLICY>::value;
-    static_assert(__mm::cfg_check<POLICY, CFG.intraBlockPartSum, CFG.isNBatch,
+    static_assert(__mm::cfg_check<POLICY, CFG.intraBlockPartSum,
                                   CFG.isPartialOutput && !CFG.doMultiDataLoad && !CFG.doSpecialMDL>::ok, "");
     static constexpr bool PARTIAL = CFG.isPartialOutput;
     static_assert(POLICY != __mm::POLICY_SPLIT_M || __NPU_ARCH__ == 3510, "SplitMMatmulPolicy: Ascend 950 (dav-3510) only");

@@ -4,8 +4,9 @@
  * given), the bias per batch (isBiasBatch, [batch, N]) or shared ([N]);
  * BSNGD -- [B, S, N, G, D], a batch one (n, g)'s S x D matrix with rows
  * N * G * D apart, batch b at b * D (C: S1 x S2, b * S2).  SBNGD/BNGS1S2,
- * batchA != batchB (the G-axis broadcast and reduce), a BSNGD bias,
- * IterateNBatch and enPartialSum are refused. */
+ * batchA != batchB (the G-axis broadcast and reduce), a BSNGD bias and
+ * enPartialSum are refused.  IterateNBatch loops IterateBatch into the
+ * workspace. */
 #ifndef ARC_MATMUL_BATCH_H_
 #define ARC_MATMUL_BATCH_H_
 
@@ -75,6 +76,52 @@ public:
         this->biasG_ = biasG0;
     }
     void WaitIterateBatch() {}
+
+    /* The workspace IterateNBatch writes C to (GM). */
+    using Base::SetWorkspace;
+    void SetWorkspace(const GlobalTensor<TC> &ws)
+    {
+        ws_ = ws;
+        wsSet_ = true;
+    }
+    /* batchLoop IterateBatch calls (isNBatch), call i on the batches after
+     * the first i * batchA, C into the workspace at its own place; computed
+     * here, so GetBatchTensorC<false> finds them there. */
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
+                       const uint32_t matrixStrideC = 0)
+    {
+        static_assert(__mm::cfg_of(MM_CFG).isNBatch, "Matmul::IterateNBatch needs MatmulConfig.isNBatch");
+        ARC_CHECK(wsSet_, "Matmul::IterateNBatch", "no workspace: SetWorkspace(GlobalTensor) first");
+        const TCubeTiling &t = this->t_;
+        bool bs = A_TYPE::layout == LayoutMode::BSNGD;
+        uint64_t sa = bs ? t.ALayoutInfoD : (uint64_t)this->M_ * this->Ka_;
+        uint64_t sb = bs ? t.BLayoutInfoD : (uint64_t)this->Kb_ * this->N_;
+        uint64_t sc = bs ? t.CLayoutInfoS2 : (uint64_t)this->M_ * this->N_;
+        __mm::Operand<typename A_TYPE::T> a0 = this->a_;
+        __mm::Operand<typename B_TYPE::T> b0 = this->b_;
+        for (uint32_t i = 0; i < batchLoop; i++) {
+            this->a_.g = a0.g[(matrixStrideA ? matrixStrideA : sa) * batchA * i];
+            this->a_.p = this->a_.g.addr_;
+            this->b_.g = b0.g[(matrixStrideB ? matrixStrideB : sb) * batchB * i];
+            this->b_.p = this->b_.g.addr_;
+            IterateBatch(ws_[sc * batchA * i], batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB,
+                         matrixStrideC);
+        }
+        this->a_ = a0;
+        this->b_ = b0;
+    }
+    /* After IterateNBatch<false>: the batches are in the workspace already. */
+    template <bool sync = true> void GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false)
+    {
+        (void)batchA; (void)batchB; (void)enSequentialWrite;
+        ARC_CHECK(wsSet_, "Matmul::GetBatchTensorC", "no IterateNBatch<false> wrote the workspace");
+    }
+
+private:
+    GlobalTensor<TC> ws_;
+    bool wsSet_ = false;
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,

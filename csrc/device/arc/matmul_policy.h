@@ -10,7 +10,7 @@
  * numbers and is accepted.  enableSetBias = false, isPartialOutput,
  * isEnableChannelSplit, enableRelu and an OUTER_PRODUCT iterateOrder
  * change the results and are computed as the MatmulConfig page defines;
- * intraBlockPartSum and isNBatch are refused. */
+ * intraBlockPartSum is refused. */
 #ifndef ARC_MATMUL_POLICY_H_
 #define ARC_MATMUL_POLICY_H_
 
@@ -135,7 +135,7 @@ inline bool static_tiling(const MatmulApiStaticTiling &st, TCubeTiling &t)
 }
 
 /* The config's checks, at compile time (instantiated with the config's members). */
-template <int POLICY, bool intraBlockPartSum, bool isNBatch, bool partialNotMDL> struct cfg_check {
+template <int POLICY, bool intraBlockPartSum, bool partialNotMDL> struct cfg_check {
     static_assert(POLICY != POLICY_OTHER,
                   "Matmul: this MatmulPolicy is not one of the MatmulPolicy page's (MatmulPolicy, "
                   "TrianUpper/TrianLowerMatmulPolicy, NBuffer33MatmulPolicy); a kernel's own policy replaces "
@@ -147,7 +147,6 @@ template <int POLICY, bool intraBlockPartSum, bool isNBatch, bool partialNotMDL>
     static_assert(!intraBlockPartSum,
                   "MatmulConfig.intraBlockPartSum (two AIVs' blocks summed in L0C) is not simulated by ascendrtc "
                   "(and the MatmulConfig page lists it for no Ascend 910B/950 product)");
-    static_assert(!isNBatch, "MatmulConfig.isNBatch (IterateNBatch) is not simulated yet by ascendrtc");
     static_assert(!partialNotMDL,
                   "MatmulConfig.isPartialOutput needs the MDL template (CFG_MDL), as its page says");
     static constexpr bool ok = true;
