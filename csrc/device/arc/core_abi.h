@@ -292,6 +292,10 @@ void __arc_store_bytes(void *dst, const void *src, unsigned long long n);
  * launch must arrive (in a MIX kernel every AIV, or with aiv_only 0 every
  * AIC and AIV).  Traps if the launch has more blocks than can run at once. */
 void __arc_sync_all(int aiv_only);
+/* A block spinning until another block moves (WaitPreBlock) calls this
+ * each round: it leaves the block when the launch has failed (another
+ * block trapped), timed out or was cancelled, and yields the CPU. */
+void __arc_block_poll(void);
 /* Stop this block with an error that names the API and the values
  * involved; the launch fails with ACL_ERROR_RT_AICORE_EXCEPTION and the
  * message reaches aclGetRecentErrMsg().  Never returns. */
@@ -502,6 +506,7 @@ void __arc_gm_oob(const void *p, unsigned long long bytes, unsigned param, const
 #define ARC_KERNEL_SYMBOLS(X) \
     X(__arc_core)             \
     X(__arc_sync_all)         \
+    X(__arc_block_poll)       \
     X(__arc_trap)             \
     X(__arc_printf)           \
     X(__arc_printf_v)         \

@@ -5,7 +5,9 @@
  * AIV of the launch (SyncAll<true>, the default), or every AIC and AIV
  * (SyncAll<false>); a sub-core that arrives switches back to its block's
  * scheduler (core_mix.c), which sleeps in core_mix_sync_wait when none of
- * the block's sub-cores can run. */
+ * the block's sub-cores can run.  __arc_block_poll serves blocks that
+ * spin waiting for another block (WaitPreBlock). */
+#include <sched.h>
 #include <stdio.h>
 
 #include "rt/cores/core_internal.h"
@@ -184,4 +186,16 @@ void __arc_sync_all(int aiv_only)
     if (!released)
         longjmp(*ct->jbp, 1); /* another block trapped, or the launch timed out */
     sim_core_service_end(k);
+}
+
+void __arc_block_poll(void)
+{
+    core_thread *ct = core_self;
+    if (!ct || !ct->ctx)
+        return;
+    int k = sim_core_service_begin();
+    if (atomic_load(&ct->ctx->aborted))
+        longjmp(*ct->jbp, 1); /* another block trapped: this one would wait forever */
+    sched_yield();            /* the block it waits for may need this CPU */
+    sim_core_service_end(k);  /* leaves a timed-out or cancelled launch */
 }
