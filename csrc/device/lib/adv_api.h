@@ -13,6 +13,8 @@
 #include "lib/activation/glu.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmax_adjust.h"
+#include "lib/activation/softmax_grad.h"
+#include "lib/activation/logsoftmax.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"

@@ -108,6 +108,24 @@ ARC_ELEM_TMP_PLAIN(Quantize)
 ARC_ELEM_TMP_PLAIN(Dequantize)
 #undef ARC_ELEM_TMP_PLAIN
 
+/* AscendAntiQuant (and Ascend 950's AntiQuantize): the source's and the
+ * scale's shapes, transposed or not, the input and output types; sized
+ * for float intermediates of every source element whatever the types (at
+ * least what any of them needs). */
+#define ARC_ANTIQUANT_TMP(N)                                                                                      \
+    template <class Shape, class DataType>                                                                        \
+    inline void Get##N##MaxMinTmpSize(const Shape &srcShape, const Shape &scaleShape, bool isTranspose,           \
+                                      DataType inputDataType, DataType outputDataType, uint32_t &maxValue,        \
+                                      uint32_t &minValue)                                                         \
+    {                                                                                                             \
+        (void)scaleShape; (void)isTranspose; (void)inputDataType; (void)outputDataType;                           \
+        arc_detail::elem_scratch(arc_detail::elem_count(srcShape), 4u, "Get" #N "MaxMinTmpSize", maxValue,        \
+                                 minValue);                                                                       \
+    }
+ARC_ANTIQUANT_TMP(AscendAntiQuant)
+ARC_ANTIQUANT_TMP(AntiQuantize)
+#undef ARC_ANTIQUANT_TMP
+
 /* The Ascend 950 APIs whose query takes the platform first. */
 #define ARC_ELEM_TMP_PLATFORM(X)                                                                                  \
     X(Rint) X(Fma) X(Round) X(SinCos) X(IsInf) X(IsNan) X(Where) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)          \

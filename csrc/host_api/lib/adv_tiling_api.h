@@ -1,7 +1,7 @@
 /* adv_tiling_api.h - the advanced API's host tiling under CANN's names, for
  * op-project host code (C++17): AscendC::GetPadMaxMinTmpSize, PadTilingFunc,
  * GetUnPadMaxMinTmpSize, UnPadTilingFunc, GetSoftMaxMax/MinTmpSize,
- * SoftMaxTilingFunc, GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (both
+ * SoftMaxTilingFunc (and the LogSoftMax / SoftMaxGrad forms), GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (both
  * LayerNorm forms), GetNormalizeMaxMinTmpSize,
  * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetConfusionTransposeMaxMinTmpSize,
  * GetConfusionTransposeTilingInfo, GetConfusionTransposeOnlyTilingInfo
@@ -35,6 +35,7 @@ namespace optiling {
 ARC_ADV_OPTILING(PadTiling)
 ARC_ADV_OPTILING(UnPadTiling)
 ARC_ADV_OPTILING(SoftMaxTiling)
+ARC_ADV_OPTILING(LogSoftMaxTiling)
 ARC_ADV_OPTILING(LayerNormTiling)
 ARC_ADV_OPTILING(LayerNormSeparateTiling)
 ARC_ADV_OPTILING(RmsNormTiling)
@@ -123,6 +124,46 @@ inline void SoftMaxTilingFunc(const Shape &srcShape, const uint32_t dataTypeSize
     ::SoftMaxTiling t{};
     if (arc_detail::ok(arc_softmax_tiling(d.d, d.n, dataTypeSize, localWorkSpaceSize, &t), "SoftMaxTilingFunc"))
         arc_detail::put(softmaxTiling, t);
+}
+/* LogSoftMax and SoftmaxGrad: SoftMax's split (their tiling is
+ * SoftMaxTiling's layout; isFront and isReuseSource change only the NPU's
+ * scratch, which the sizes already cover: float rows of the source). */
+template <class Shape>
+inline uint32_t GetLogSoftMaxMaxTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Shape>
+inline uint32_t GetLogSoftMaxMinTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Shape, class Tiling>
+inline void LogSoftMaxTilingFunc(const Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                                 Tiling &softmaxTiling)
+{
+    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
+template <class Shape>
+inline uint32_t GetSoftMaxGradMaxTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource)
+{
+    (void)isFront;
+    return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Shape>
+inline uint32_t GetSoftMaxGradMinTmpSize(const Shape &srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource)
+{
+    (void)isFront;
+    return GetSoftMaxMinTmpSize(srcShape, dataTypeSize, isReuseSource);
+}
+template <class Shape, class Tiling>
+inline void SoftMaxGradTilingFunc(const Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                                  Tiling &softmaxGradTiling, const bool isFront = false)
+{
+    (void)isFront;
+    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling);
 }
 /* SoftmaxFlashV2: the kernel reads srcM/srcK of a SoftMax split for the
  * source type; sum/max's size and the update/basic-block/broadcast flags

@@ -77,6 +77,9 @@ struct UnPadTiling {
 struct SoftMaxTiling {
     ARC_SOFT_MAX_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
+/* LogSoftMax's tiling: the docs name SoftMax's fields (reduceSize,
+ * splitSize...) and give no layout of its own, so it is SoftMaxTiling. */
+typedef struct SoftMaxTiling LogSoftMaxTiling;
 
 /* LayerNorm over the last axis of [bLength, sLength, hLength]. */
 #define ARC_LAYER_NORM_TILING(S, A) \
@@ -239,6 +242,7 @@ struct TopkTiling {
 namespace AscendC {
 namespace tiling {
 ARC_ADV_TILINGS(ARC_TILING_USING_)
+using ::LogSoftMaxTiling;
 } // namespace tiling
 } // namespace AscendC
 #undef ARC_TILING_USING_
