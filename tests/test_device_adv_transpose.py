@@ -1,4 +1,5 @@
-"""Device API: ConfusionTranspose (lib/transpose/confusion_transpose.h), its
+"""Device API: ConfusionTranspose (lib/transpose/confusion_transpose.h) and
+its newer name Transpose(dst, src, [tmp,] TransposeType, tiling), the
 seven documented scenarios with the ConfusionTransposeTiling that
 ascendrtc.adv_tiling builds, against NumPy reshapes/transposes of the same
 data (NZ = [cols/16, rows/16, 16, 16] fractals of each matrix); exact."""
@@ -49,6 +50,9 @@ def mod():
             ks.append(dev.ub_kernel("ct%d_%s" % (kind, dev.ctype(dt)), t,
                                     "ConfusionTransposeTiling tl = *(__gm__ ConfusionTransposeTiling *)g_tiling;"
                                     " ConfusionTranspose(z, x, %s(TransposeType)%d, tl);" % (tmp, kind), T))
+        t = [("x", np.float32, n), ("z", np.float32, n), TMP]
+        ks.append(dev.ub_kernel("tp%d" % kind, t, "ConfusionTransposeTiling tl = *(__gm__ ConfusionTransposeTiling *)"
+                                "g_tiling; Transpose(z, x, %s(TransposeType)%d, tl);" % ("" if kind % 2 else "tmp, ", kind), T))
     return dev.program(ks)
 
 
@@ -63,6 +67,17 @@ def test_confusion_transpose(mod, kind, dt):
     tl = adv_tiling.confusion_transpose_tiling(shape, np.dtype(dt).itemsize, kind)
     z = dev.run(mod, "ct%d_%s" % (kind, dev.ctype(dt)), [("x", dt, n), ("z", dt, n), TMP],
                 [src, np.zeros(n, dt), np.zeros(1024, np.uint8)], extra=(tl,))[1]
+    np.testing.assert_array_equal(z, want)
+
+
+@pytest.mark.parametrize("kind", range(1, 8))
+def test_transpose_is_confusion_transpose_by_its_newer_name(mod, kind):
+    shape = shape_of(kind)
+    n = int(np.prod(shape))
+    src, want = reference(kind, np.arange(n, dtype=np.float32).reshape(shape))
+    tl = adv_tiling.confusion_transpose_tiling(shape, 4, kind)
+    z = dev.run(mod, "tp%d" % kind, [("x", np.float32, n), ("z", np.float32, n), TMP],
+                [src, np.zeros(n, np.float32), np.zeros(1024, np.uint8)], extra=(tl,))[1]
     np.testing.assert_array_equal(z, want)
 
 

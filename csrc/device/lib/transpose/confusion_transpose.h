@@ -78,6 +78,22 @@ inline void ConfusionTranspose(const LocalTensor<T> &dstTensor, const LocalTenso
     __arc::adv_tmp(sharedTmpBuffer, "AscendC::ConfusionTranspose");
     ConfusionTranspose<T>(dstTensor, srcTensor, transposeType, tiling);
 }
+/* Transpose with a TransposeType and a ConfusionTransposeTiling: the
+ * advanced API's newer name of ConfusionTranspose (its page lists the same
+ * scenarios 1-7 and the Ascend 950 ones, 13-16, which ConfusionTranspose
+ * refuses by number). */
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, TransposeType transposeType,
+                      ConfusionTransposeTiling &tiling)
+{
+    ConfusionTranspose<T>(dst, src, transposeType, tiling);
+}
+template <typename T>
+inline void Transpose(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                      TransposeType transposeType, ConfusionTransposeTiling &tiling)
+{
+    ConfusionTranspose<T>(dst, src, sharedTmpBuffer, transposeType, tiling);
+}
 } // namespace AscendC
 
 #endif /* ARC_LIB_TRANSPOSE_CONFUSION_TRANSPOSE_H_ */
