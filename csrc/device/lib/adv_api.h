@@ -24,6 +24,7 @@
 #include "lib/quantization/ascend_dequant.h"
 #include "lib/quantization/ascend_antiquant.h"
 #include "lib/reduce/sum.h"
+#include "lib/reduce/reduce_max.h"
 #include "lib/select/selectwithbytesmask.h"
 #include "lib/filter/dropout.h"
 #include "lib/sort/sort.h"

@@ -126,6 +126,17 @@ ARC_ANTIQUANT_TMP(AscendAntiQuant)
 ARC_ANTIQUANT_TMP(AntiQuantize)
 #undef ARC_ANTIQUANT_TMP
 
+/* ReduceMax (the advanced API's): the shape, the element type (a
+ * ge::DataType), the pattern, srcInnerPad, isReuseSource; sized for every
+ * element at 8 bytes (the widest type), whatever the type and pattern. */
+template <class Shape, class DataType, class PatternT>
+inline void GetReduceMaxMaxMinTmpSize(const Shape &srcShape, const DataType dataType, PatternT pattern,
+                                      bool isSrcInnerPad, bool isReuseSource, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)dataType; (void)pattern; (void)isSrcInnerPad; (void)isReuseSource;
+    arc_detail::elem_scratch(arc_detail::elem_count(srcShape), 8u, "GetReduceMaxMaxMinTmpSize", maxValue, minValue);
+}
+
 /* The Ascend 950 APIs whose query takes the platform first. */
 #define ARC_ELEM_TMP_PLATFORM(X)                                                                                  \
     X(Rint) X(Fma) X(Round) X(SinCos) X(IsInf) X(IsNan) X(Where) X(BitwiseAnd) X(BitwiseOr) X(BitwiseXor)          \
