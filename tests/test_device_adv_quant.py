@@ -110,6 +110,25 @@ def test_ascend_antiquant_per_channel(mod, dt, tr):
     close(z, want.ravel(), dt)
 
 
+def test_ascend_antiquant_half_rounds_the_add_and_the_mul(mod):
+    """Its page's algorithm for a half output: src cast to half, a half Add
+    of offset, a half Mul by scale, each rounded; exact against NumPy's half
+    arithmetic (the asc-devkit example's golden), which differs from one
+    rounding of the float result in some elements."""
+    dt = np.float16
+    rng = np.random.default_rng(5)
+    src = rng.integers(-128, 128, K * AN).astype(np.int8)
+    off = rng.uniform(-10, 10, G * AN).astype(dt)
+    sc = rng.uniform(-10, 10, G * AN).astype(dt)
+    z = dev.run(mod, "aq_false_half", aq_t(dt), [src, off, sc, np.zeros(K * AN, dt), np.zeros(1024, np.uint8)])[3]
+    grp = np.repeat(np.arange(G), K // G)
+    o, c = off.reshape(G, AN)[grp], sc.reshape(G, AN)[grp]
+    want = (c * (src.reshape(K, AN).astype(dt) + o)).ravel()  # float16 throughout
+    np.testing.assert_array_equal(z, want)
+    once = (c.astype(np.float32) * (src.reshape(K, AN).astype(np.float32) + o.astype(np.float32))).astype(dt)
+    assert (once.ravel() != want).any()  # the case tells the two apart
+
+
 @DT
 def test_ascend_antiquant_per_tensor(mod, dt):
     src = np.arange(-128, 128, dtype=np.int8)

@@ -6,7 +6,9 @@
  *   per tensor: dst = scale * (src + offset)
  * N = src.GetSize() / K; the number of groups comes from AntiQuantShapeInfo
  * (offsetHeight when not transposed, offsetWidth when transposed), 1 when it
- * is empty.  Computed in float, rounded once to OutputDataType. */
+ * is empty.  As its page's algorithm: a half output is src cast to half,
+ * a half Add of offset and a half Mul by scale (each rounded to half); a
+ * bfloat16_t output is computed in float and rounded once. */
 #include "kernel_operator.h" /* first: it brings in every family in order */
 #ifndef ARC_LIB_QUANTIZATION_ASCEND_ANTIQUANT_H_
 #define ARC_LIB_QUANTIZATION_ASCEND_ANTIQUANT_H_
@@ -48,7 +50,10 @@ inline void antiquant(const AscendC::LocalTensor<O> &dst, const AscendC::LocalTe
         for (uint32_t j = 0; j < (tr ? K : n); j++) {
             uint64_t e = (uint64_t)i * (tr ? K : n) + j;
             uint64_t p = per_channel ? (tr ? (uint64_t)i * groups + j / gs : (uint64_t)(i / gs) * n + j) : 0;
-            dst.addr_[e] = (O)((float)scale[p] * (elem_f(src.addr_, e) + (float)offset[p]));
+            if constexpr (is_same<O, half>::value) /* half Add, then half Mul: each rounded (exact in float first) */
+                dst.addr_[e] = (O)((float)scale[p] * (float)(half)(elem_f(src.addr_, e) + (float)offset[p]));
+            else
+                dst.addr_[e] = (O)((float)scale[p] * (elem_f(src.addr_, e) + (float)offset[p]));
         }
 }
 } // namespace __arc
