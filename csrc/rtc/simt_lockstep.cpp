@@ -1,6 +1,7 @@
 // simt_lockstep.cpp - grid-stride loops become lockstep points (simt_lockstep.h).
 #include "simt_lockstep.h"
 #include "simt_prepare.h"
+#include "simt_spin.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -13,7 +14,6 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <algorithm>
 #include <set>
@@ -102,23 +102,11 @@ unsigned mark_lockstep_loops(Function &f, FunctionCallee marker)
     ScalarEvolution SE(f, TLI, AC, DT, LI);
     for (auto &kv : next)
         kv.second = SE.getAddExpr(SE.getSCEV(const_cast<Value *>(kv.first)), SE.getOne(kv.first->getType()));
-    std::vector<std::pair<BasicBlock *, BasicBlock *>> edges;
+    std::vector<Loop *> loops;
     for (Loop *L : LI.getLoopsInPreorder())
-        if (worth_lockstep(L, next, SE)) {
-            SmallVector<BasicBlock *, 4> latches;
-            L->getLoopLatches(latches);
-            for (BasicBlock *l : latches)
-                edges.push_back({l, L->getHeader()});
-        }
-    for (auto &e : edges) {
-        BasicBlock *mid = SplitEdge(e.first, e.second);
-        IRBuilder<> b(mid->getTerminator());
-        CallInst *c = b.CreateCall(marker);
-        // The loop's line, for the reports that name where threads are.
-        if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
-            c->setDebugLoc(dl);
-    }
-    return (unsigned)edges.size();
+        if (worth_lockstep(L, next, SE))
+            loops.push_back(L);
+    return mark_back_edges(loops, marker);
 }
 
 BasicBlock *lockstep_again(IRBuilder<> &b, BasicBlock *start, PHINode *z, Value *pend, Value *nthreads, unsigned s)

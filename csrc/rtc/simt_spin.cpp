@@ -77,7 +77,7 @@ unsigned mark_spin_loops(Function &f, FunctionCallee marker, bool lockstep)
         return 0;
     DominatorTree DT(f);
     LoopInfo LI(DT);
-    std::vector<std::pair<BasicBlock *, BasicBlock *>> edges;
+    std::vector<Loop *> spins;
     std::set<Instruction *> steps;
     for (Loop *L : LI.getLoopsInPreorder())
         if (is_spin(*L)) {
@@ -86,24 +86,34 @@ unsigned mark_spin_loops(Function &f, FunctionCallee marker, bool lockstep)
                     for (Instruction &I : *bb)
                         if (shared_access(I))
                             steps.insert(&I);
-            SmallVector<BasicBlock *, 4> latches;
-            L->getLoopLatches(latches);
-            for (BasicBlock *l : latches)
-                edges.push_back({l, L->getHeader()});
+            spins.push_back(L);
         }
-    for (auto &e : edges) {
-        BasicBlock *mid = SplitEdge(e.first, e.second);
-        IRBuilder<> b(mid->getTerminator());
-        CallInst *c = b.CreateCall(marker);
-        // The loop's line, for the reports that name where threads spin.
-        if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
-            c->setDebugLoc(dl);
-    }
+    unsigned n = mark_back_edges(spins, marker);
     for (Instruction *I : steps) {
         IRBuilder<> b(I);
         b.CreateCall(marker)->setDebugLoc(I->getDebugLoc());
     }
-    return (unsigned)(edges.size() + steps.size());
+    return n + (unsigned)steps.size();
+}
+
+unsigned mark_back_edges(const std::vector<Loop *> &loops, FunctionCallee marker)
+{
+    std::vector<std::pair<BasicBlock *, BasicBlock *>> edges;
+    for (Loop *L : loops) {
+        SmallVector<BasicBlock *, 4> latches;
+        L->getLoopLatches(latches);
+        for (BasicBlock *l : latches)
+            edges.push_back({l, L->getHeader()});
+    }
+    for (auto &e : edges) {
+        BasicBlock *mid = SplitEdge(e.first, e.second);
+        IRBuilder<> b(mid->getTerminator());
+        CallInst *c = b.CreateCall(marker);
+        // The loop's line, for the reports that name where threads are.
+        if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
+            c->setDebugLoc(dl);
+    }
+    return (unsigned)edges.size();
 }
 
 } // namespace simt_detail

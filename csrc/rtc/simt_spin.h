@@ -9,7 +9,10 @@
 #ifndef ARC_RTC_SIMT_SPIN_H_
 #define ARC_RTC_SIMT_SPIN_H_
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
+
+#include <vector>
 
 namespace arc_rtc {
 namespace simt_detail {
@@ -24,6 +27,11 @@ inline const char *const kYield = "__arc_simt_yield", *const kPoll = "__arc_vf_p
 // next, as lanes executing together do (a lane's compare-and-swap after
 // the others' reads of the same counter: asc-devkit's hash_table_mte_queue).
 unsigned mark_spin_loops(llvm::Function &f, llvm::FunctionCallee marker, bool lockstep = false);
+
+// Puts a call of `marker` on every back edge of these loops (each split
+// into a block of its own, the call given the latch's line); returns how
+// many.  The loops' LoopInfo is stale afterwards.
+unsigned mark_back_edges(const std::vector<llvm::Loop *> &loops, llvm::FunctionCallee marker);
 
 } // namespace simt_detail
 } // namespace arc_rtc
