@@ -31,6 +31,18 @@ inline void intlv_check(const AscendC::LocalTensor<T> *d, int nd, uint64_t n, co
     for (int i = 0; i < nd; i++)
         for (int j = 0; j < ns; j++) check_overlap(d[i], n, s[j], m, ARC_OVERLAP_NONE, api, ns == 1 ? "src" : sn[j]);
 }
+/* Interleave / DeInterleave's checks: the type, an even count, the four
+ * tensors' extents and overlaps */
+template <typename T>
+inline void intlv_pair_check(const AscendC::LocalTensor<T> &dst0, const AscendC::LocalTensor<T> &dst1,
+                             const AscendC::LocalTensor<T> &src0, const AscendC::LocalTensor<T> &src1, int32_t count,
+                             const char *api)
+{
+    intlv_types<T>(api);
+    ARC_CHECK(count >= 0 && count % 2 == 0, api, "count %d is not even and non-negative", (int)count);
+    const AscendC::LocalTensor<T> d[2] = {dst0, dst1}, s[2] = {src0, src1};
+    intlv_check(d, 2, (uint64_t)count, s, 2, (uint64_t)count, api);
+}
 } // namespace __arc
 
 namespace AscendC {
@@ -39,10 +51,7 @@ inline void Interleave(const LocalTensor<T> &dst0, const LocalTensor<T> &dst1, c
                        const LocalTensor<T> &src1, const int32_t count)
 {
     const char *api = "AscendC::Interleave";
-    __arc::intlv_types<T>(api);
-    ARC_CHECK(count >= 0 && count % 2 == 0, api, "count %d is not even and non-negative", (int)count);
-    const LocalTensor<T> d[2] = {dst0, dst1}, s[2] = {src0, src1};
-    __arc::intlv_check(d, 2, (uint64_t)count, s, 2, (uint64_t)count, api);
+    __arc::intlv_pair_check(dst0, dst1, src0, src1, count, api);
     typedef typename __arc::uint_of<sizeof(T)>::type U;
     U *o[2] = {(U *)dst0.addr_, (U *)dst1.addr_};
     const U *a = (const U *)src0.addr_, *b = (const U *)src1.addr_;
@@ -53,10 +62,7 @@ inline void DeInterleave(const LocalTensor<T> &dst0, const LocalTensor<T> &dst1,
                          const LocalTensor<T> &src1, const int32_t count)
 {
     const char *api = "AscendC::DeInterleave";
-    __arc::intlv_types<T>(api);
-    ARC_CHECK(count >= 0 && count % 2 == 0, api, "count %d is not even and non-negative", (int)count);
-    const LocalTensor<T> d[2] = {dst0, dst1}, s[2] = {src0, src1};
-    __arc::intlv_check(d, 2, (uint64_t)count, s, 2, (uint64_t)count, api);
+    __arc::intlv_pair_check(dst0, dst1, src0, src1, count, api);
     typedef typename __arc::uint_of<sizeof(T)>::type U;
     U *o[2] = {(U *)dst0.addr_, (U *)dst1.addr_};
     const U *in[2] = {(const U *)src0.addr_, (const U *)src1.addr_};
