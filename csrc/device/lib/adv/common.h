@@ -54,11 +54,12 @@ template <class T> inline float elem_f(const T *p, uint64_t i)
         return (float)p[i];
 }
 /* An operand that is a LocalTensor or a scalar (Clamp's min and max,
- * Where's sources, LogicalAnds): element i of the tensor, or the scalar. */
-template <class X> struct is_local_tensor { static constexpr bool value = false; };
+ * Where's sources, LogicalAnds): element i of the tensor, or the scalar.
+ * (Not `X`: a user's -DX=1 must not break the device API.) */
+template <class Opnd> struct is_local_tensor { static constexpr bool value = false; };
 template <class T> struct is_local_tensor<AscendC::LocalTensor<T>> { static constexpr bool value = true; };
 /* The element type of such an operand. */
-template <class X> struct opnd_type { typedef X type; };
+template <class Opnd> struct opnd_type { typedef Opnd type; };
 template <class T> struct opnd_type<AscendC::LocalTensor<T>> { typedef T type; };
 /* A bool read as its byte (UB bytes need not be 0 or 1: any nonzero byte is true). */
 template <class T> inline T elem_raw(const T *p, uint64_t i)
@@ -68,18 +69,18 @@ template <class T> inline T elem_raw(const T *p, uint64_t i)
     else
         return p[i];
 }
-template <class X> inline typename opnd_type<X>::type opnd_at(const X &x, uint64_t i)
+template <class Opnd> inline typename opnd_type<Opnd>::type opnd_at(const Opnd &x, uint64_t i)
 {
-    if constexpr (is_local_tensor<X>::value)
+    if constexpr (is_local_tensor<Opnd>::value)
         return elem_raw(x.addr_, i);
     else
         return x;
 }
 /* A tensor operand holds n elements and does not overlap dst (d, n elements). */
-template <class TD, class X>
-inline void opnd_need(const AscendC::LocalTensor<TD> &d, const X &x, uint64_t n, const char *api, const char *what)
+template <class TD, class Opnd>
+inline void opnd_need(const AscendC::LocalTensor<TD> &d, const Opnd &x, uint64_t n, const char *api, const char *what)
 {
-    if constexpr (is_local_tensor<X>::value) {
+    if constexpr (is_local_tensor<Opnd>::value) {
         adv_need(x, n, api, what);
         check_overlap(d, n, x, n, ARC_OVERLAP_NONE, api, what);
     }
