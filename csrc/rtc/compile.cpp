@@ -187,9 +187,8 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
     std::string main_path = std::string(kSrcRoot) + "/" + req->file_name;
     std::string main_text(req->text, req->len);
     const bool host_obj = req->opts->host_object;
-    if (std::string k = arc_rtc::aicpu_kernel(req->text, req->len); !k.empty()) {
-        size_t colon = k.find(':');
-        log += std::string(req->file_name) + ":" + k.substr(0, colon) + ":1: error: '" + k.substr(colon + 2) +
+    if (arc_rtc::AicpuKernel k = arc_rtc::aicpu_kernel(req->text, req->len); k.line) {
+        log += std::string(req->file_name) + ":" + std::to_string(k.line) + ":1: error: '" + k.name +
                "' is an AI CPU kernel (__global__ __aicpu__): it runs on the AI CPU, which the simulated NPU "
                "does not model\n";
         return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");

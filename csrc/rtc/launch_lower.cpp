@@ -1,5 +1,6 @@
 // launch_lower.cpp - see launch_lower.h.
 #include "launch_lower.h"
+#include "src_line.h"
 
 #include <cctype>
 #include <cstring>
@@ -90,14 +91,6 @@ unsigned count_args(const std::string &t, size_t open)
     return any ? commas + 1 : 0;
 }
 
-int line_of(const std::string &t, size_t pos)
-{
-    int line = t.compare(0, 8, "#line 1 ") == 0 ? 0 : 1; // the rtc's own #line comes first
-    for (size_t k = 0; k < pos; k++)
-        line += t[k] == '\n';
-    return line;
-}
-
 } // namespace
 
 int lower_host_launches(const char *name, std::string &text, std::string *log, const std::set<std::string> *deduced)
@@ -114,7 +107,7 @@ int lower_host_launches(const char *name, std::string &text, std::string *log, c
             // `a <<< b` elsewhere (a shift, a string) is left alone; a launch
             // shape without a name is an error
             if (close != std::string::npos && after < text.size() && text[after] == '(') {
-                *log += std::string(name) + ":" + std::to_string(line_of(text, pos)) +
+                *log += std::string(name) + ":" + std::to_string(src_line(text, pos)) +
                         ":1: error: cannot read the kernel name of this <<<...>>> launch (ascendrtc lowers "
                         "launches of a named kernel, e.g. k<<<n, 0, stream>>>(...) or ns::k<T><<<...>>>(...))\n";
                 return -1;

@@ -1,5 +1,6 @@
 // lenient.cpp - see lenient.h.
 #include "lenient.h"
+#include "src_line.h"
 
 #include <cctype>
 #include <cstring>
@@ -87,9 +88,7 @@ bool lenient_assert(const char *name, const char *text, size_t len, std::vector<
             if (w == "else" || w == "do" || w == "return")
                 continue;
         }
-        int line = std::strncmp(text, "#line 1 ", 8) == 0 ? 0 : 1;  // the rtc's own #line comes first
-        for (long k = 0; k < i; k++)
-            line += text[k] == '\n';
+        int line = src_line(llvm::StringRef(text, len), (size_t)i);
         args.push_back("-DASSERT(...)=");
         *log += std::string(name) + ":" + std::to_string(line) +
                 ":1: warning: ASSERT(...) follows a statement that lacks its ';'; compiled with ASSERT "
@@ -119,9 +118,7 @@ int blank_host_launches(const char *name, std::string &text, std::string *log)
             continue;
         }
         if (n++ == 0) {
-            int line = std::strncmp(text.c_str(), "#line 1 ", 8) == 0 ? 0 : 1;
-            for (size_t k = 0; k < pos; k++)
-                line += text[k] == '\n';
+            int line = src_line(text, pos);
             *log += std::string(name) + ":" + std::to_string(line) +
                     ":1: warning: a <<<...>>> kernel launch in host code: compiled as CANN's single-source flow "
                     "does, the host part is not run (launch the kernel from Python)\n";

@@ -1,5 +1,6 @@
 // program_host.cpp - see program_host.h.
 #include "program_host.h"
+#include "src_line.h"
 #include "driver.h"
 #include "annotations.h"
 #include "rdc.h"
@@ -79,7 +80,7 @@ void refs_of(const llvm::Constant *c, std::vector<const llvm::GlobalValue *> &ou
 
 } // namespace
 
-std::string aicpu_kernel(const char *text, size_t len)
+AicpuKernel aicpu_kernel(const char *text, size_t len)
 {
     llvm::StringRef t(text, len);
     for (size_t at = t.find("__aicpu__"); at != llvm::StringRef::npos; at = t.find("__aicpu__", at + 1)) {
@@ -90,10 +91,9 @@ std::string aicpu_kernel(const char *text, size_t len)
         llvm::StringRef name = after.rtrim().rsplit(' ').second;
         if (name.empty())
             name = after.trim();
-        size_t first = t.starts_with("#line 1 ") ? 0 : 1; /* Python's sources come after a #line */
-        return std::to_string(first + t.take_front(at).count('\n')) + ": " + name.str();
+        return {src_line(t, at), name.str()};
     }
-    return "";
+    return {};
 }
 
 bool has_host_code(const char *text, size_t len)

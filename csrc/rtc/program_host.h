@@ -25,9 +25,13 @@ namespace arc_rtc {
 bool has_host_code(const char *text, size_t len);
 
 // An AI CPU kernel's declaration or definition in the source
-// (`__global__ __aicpu__ T name(`): "<line>: <name>" of the first, empty
+// (`__global__ __aicpu__ T name(`): the first one's line and name, line 0
 // when none.  The AI CPU is not simulated: such a file is refused naming it.
-std::string aicpu_kernel(const char *text, size_t len);
+struct AicpuKernel {
+    int line = 0;
+    std::string name;
+};
+AicpuKernel aicpu_kernel(const char *text, size_t len);
 
 // The cc1 arguments that put this machine's system headers (libstdc++,
 // libc, clang's own) on the search path in the clang driver's order, found
