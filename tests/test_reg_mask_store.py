@@ -7,7 +7,9 @@ bits of which only the lowest is valid (the MaskReg page), so the valid
 bits are compared (the simulator holds the others 0).
 Reg::MaskGenWithRegTensor<T, offset>: data block `offset` of a register
 (16 bytes for b16, 8 for b32), each bit broadcast to 2 (4) mask bits,
-stored with StoreAlign against NumPy's bit repeat."""
+stored with StoreAlign against NumPy's bit repeat.
+The C API's asc_storealign(dst, vector_bool) (uint32_t, uint16_t, uint8_t
+addresses) and its post-update form write the DIST_NORM bytes."""
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ import ascendrtc as arc
 
 SRC = r"""
 #include "kernel_operator.h"
+#include "c_api/asc_simd.h"
 using namespace AscendC;
 
 // o (UB, 128 bytes): NORM at 0, PACK at 32 (post-update by 32 bytes), then NORM again
@@ -76,6 +79,25 @@ __global__ __vector__ void mask_gen(GM_ADDR r, GM_ADDR out)
     WaitFlag<HardEvent::V_MTE3>(0);
     DataCopy(go, lu[256], 64);
 }
+
+// The C API: uint32_t at 0, uint16_t post-update by 32 bytes to 32, then uint8_t there (64).
+__simd_vf__ inline void capi_vf(__ubuf__ uint8_t *o, uint32_t n)
+{
+    vector_bool m = asc_update_mask_b32(n);
+    asc_storealign((__ubuf__ uint32_t *)o, m);
+    __ubuf__ uint16_t *p = (__ubuf__ uint16_t *)(o + 32);
+    asc_storealign_postupdate(p, m, 32);
+    asc_storealign((__ubuf__ uint8_t *)p, m);
+}
+__global__ __vector__ void capi_mask_store(GM_ADDR out, uint32_t n)
+{
+    asc_init();
+    __ubuf__ uint8_t u[128];
+    asc_vf_call<capi_vf>(u, n);
+    asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    asc_copy_ub2gm((__gm__ uint8_t *)out, u, 96);
+}
 """
 
 
@@ -116,3 +138,16 @@ def test_mask_gen_with_reg_tensor(mod):
     want32 = np.packbits(np.repeat(bits[3 * 64:4 * 64], 4), bitorder="little")
     np.testing.assert_array_equal(out[:32], want16)
     np.testing.assert_array_equal(out[32:], want32)
+
+
+@pytest.mark.parametrize("n", [0, 7, 64])
+def test_capi_mask_store(mod, n):
+    out = np.zeros(96, np.uint8)
+    mod.get_kernel("capi_mask_store")[1](out, np.uint32(n))
+    arc.synchronize()
+    bits, valid = np.zeros(256, np.uint8), np.zeros(256, np.uint8)
+    bits[:4 * n:4] = 1
+    valid[::4] = 1
+    want, v = np.packbits(bits, bitorder="little"), np.packbits(valid, bitorder="little")
+    for k in range(3):
+        np.testing.assert_array_equal(out[32 * k:32 * k + 32] & v, want)

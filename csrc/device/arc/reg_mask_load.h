@@ -1,7 +1,8 @@
 /* reg_mask_load.h - a mask register loaded from UB (dav-3510), in both
  * spellings: Reg::LoadAlign(MaskReg&, src) with MaskDist and the
  * post-update form (the stride in bytes, as the page says), and
- * asc_loadalign[_upsample|_downsample][_postupdate](vector_bool&, src).
+ * asc_loadalign[_upsample|_downsample][_postupdate](vector_bool&, src);
+ * the store, asc_storealign[_postupdate](dst, vector_bool).
  * DIST_NORM reads VL/8 bytes as the register's bits (bit k: byte lane k);
  * DIST_US reads VL/16 bytes and repeats each bit twice; DIST_DS reads VL/4
  * bytes and keeps every other bit.  Each read is checked for its alignment
@@ -114,6 +115,23 @@ ARC_CAPI_MASK_LOAD(asc_loadalign, MASK_NORM)
 ARC_CAPI_MASK_LOAD(asc_loadalign_upsample, MASK_US)
 ARC_CAPI_MASK_LOAD(asc_loadalign_downsample, MASK_DS)
 #undef ARC_CAPI_MASK_LOAD
+/* asc_storealign[_postupdate](dst, vector_bool): the register's VL/8 bytes
+ * (the C++ form's DIST_NORM) to a uint32_t, uint16_t or uint8_t address;
+ * the post-update offset is in bytes, as the load's. */
+#define ARC_CAPI_MASK_STORE(E)                                                                           \
+    inline void asc_storealign(__ubuf__ E *dst, __arc::reg::vmask src)                                   \
+    {                                                                                                    \
+        __arc::reg::store_mask(dst, src, false, "asc_storealign(vector_bool)");                          \
+    }                                                                                                    \
+    inline void asc_storealign_postupdate(__ubuf__ E *&dst, __arc::reg::vmask src, int32_t offset)      \
+    {                                                                                                    \
+        __arc::reg::store_mask(dst, src, false, "asc_storealign_postupdate(vector_bool)");               \
+        dst = (__ubuf__ E *)((__ubuf__ char *)dst + offset);                                             \
+    }
+ARC_CAPI_MASK_STORE(uint32_t)
+ARC_CAPI_MASK_STORE(uint16_t)
+ARC_CAPI_MASK_STORE(uint8_t)
+#undef ARC_CAPI_MASK_STORE
 #endif /* __NPU_ARCH__ == 3510 */
 
 #endif /* ARC_REG_MASK_LOAD_H_ */
