@@ -2,8 +2,8 @@
 CANN's asc-devkit examples do (tests/cc_programs/host_tiling.asc): the
 tiling DSL in host mode whatever the include order, optiling::TCubeTiling,
 <iostream> through the host tiling headers, contexts, aclFloat16, and the
-advanced API's element-wise scratch sizes (csrc/host_api/lib/adv_elem_tiling_api.h) and Sort's
-(sort_tiling_api.h)."""
+advanced API's element-wise scratch sizes (csrc/host_api/lib/adv_elem_tiling_api.h), Sort's
+(sort_tiling_api.h) and Welford's (welford_tiling_api.h)."""
 import os
 import subprocess
 
@@ -23,6 +23,9 @@ def test_host_tiling_program(tmp_path):
     assert "topk scratch 1024..1024" in p.stdout      # two copies of 64 (float, int32 index) structures
     assert "select scratch 256..2048" in p.stdout     # the mask's 512 elements as floats
     assert "cumsum scratch 256..1600" in p.stdout
+    assert "welford update scratch 256..256" in p.stdout     # 64 floats: one repeat
+    assert "welford finalize scratch 256..2048" in p.stdout  # 512 floats
+    assert "GetWelfordUpdateMaxMinTmpSize: typeSizeU 2 is not 4" in p.stderr
     assert "half 0x4100 -> 2.5" in p.stdout  # 2.5 = 1.25 * 2^1: exponent 16, mantissa 0x100
     assert "GetSigmoidMaxMinTmpSize: the shape has no elements" in p.stderr
     assert "PASS: 0 wrong" in p.stdout

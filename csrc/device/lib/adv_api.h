@@ -19,6 +19,7 @@
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
 #include "lib/normalization/rmsnorm.h"
+#include "lib/normalization/welford.h"
 #include "lib/pad/pad.h"
 #include "lib/quantization/ascend_quant.h"
 #include "lib/quantization/ascend_dequant.h"

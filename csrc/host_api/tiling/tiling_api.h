@@ -25,5 +25,6 @@ using TensorDataType = ge::DataType;
 #endif
 #include "lib/adv_elem_tiling_api.h"
 #include "lib/sort_tiling_api.h"
+#include "lib/welford_tiling_api.h"
 
 #endif
