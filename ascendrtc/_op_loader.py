@@ -18,6 +18,7 @@ from ._env import env_number
 from ._op_library import (OP_ONLY, all_dependencies, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
                           library_include_dirs, library_units, no_op_reason,
                           opbase_include_dirs, opbase_root, read_dir, real_dirs)
+from ._op_package import kernel_paths, package_files, package_layout
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
 
 __all__ = ["op_project"]
@@ -83,7 +84,13 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     graph-only directory, or code other ops include) is refused saying
     "no Ascend C op here".  Op-API sources
     (``op_host/op_api/``, ``aclnn_*``, ``*_l0*``) are not host tiling code:
-    the library's build puts them in its aclnn library."""
+    the library's build puts them in its aclnn library.
+
+    An op package built with CANN's ASC CMake functions (``npu_op_library(...
+    TILING ...)``, ``npu_op_kernel_sources(... OP_TYPE <Op> KERNEL_FILE
+    <file>)``) is read as its CMake names its files: the tiling sources and
+    each op's kernel, wherever they sit in the package."""
+    kernels: Mapping[str, str] = {}
     if isinstance(source, Mapping):
         files = {str(k).replace(os.sep, "/").lstrip("./"): str(v) for k, v in source.items()}
         name = "op project (in memory)"
@@ -95,6 +102,9 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                  "not a directory (an op project holds op_host/ and op_kernel/)")
         files = read_dir(path)
         name = os.path.basename(os.path.abspath(path))
+        layout = package_layout(path)
+        if layout:
+            files, kernels = package_files(files, layout), kernel_paths(layout)
         why = no_op_reason(files)
         if why:  # before its DEPENDENCIES' sources join: theirs define other ops
             raise _error(op_type or name, None, why)
@@ -114,12 +124,13 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
                                                      dependency_include_dirs(path, deps)] + real_dirs(path, deps)
                                          for o in (OP_ONLY, d))
     key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
-           tuple(sorted(units.items())), repr(rules), kernel_options)
+           tuple(sorted(units.items())), repr(rules), kernel_options, tuple(sorted(kernels.items())))
     limit = cached_projects_limit()
     with _project_lock:
         cached = _project_cache.get(key)
     if cached is not None:
         return _remember(key, cached, limit)
     proj = OpProject(files, op_type=op_type, name=name, tiling_capacity=tiling_capacity, options=options,
-                     host_timeout=host_timeout, units=units, rules=rules, kernel_options=kernel_options)
+                     host_timeout=host_timeout, units=units, rules=rules, kernel_options=kernel_options,
+                     kernels=kernels)
     return _remember(key, proj, limit)

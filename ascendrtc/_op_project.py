@@ -78,7 +78,8 @@ class OpProject:
     def __init__(self, files: Mapping[str, str], op_type: Optional[str] = None, name: Optional[str] = None,
                  tiling_capacity: int = DEFAULT_TILING_CAPACITY, options: Sequence[str] = (),
                  host_timeout: Optional[float] = None, units: Optional[Mapping[str, str]] = None,
-                 rules: Optional[Mapping[str, List[str]]] = None, kernel_options: Sequence[str] = ()):
+                 rules: Optional[Mapping[str, List[str]]] = None, kernel_options: Sequence[str] = (),
+                 kernels: Optional[Mapping[str, str]] = None):
         self.files = dict(files)
         self.host_timeout = host_timeout
         self.name = name or "op project"
@@ -111,7 +112,11 @@ class OpProject:
         self.op_type = op_type
         self.host_file = next(p for p, t in types if t == op_type)
         self.kernel_name = _camel_to_snake(op_type)
-        self.kernel_file = self._find_kernel()
+        # an op package's CMake names each op's kernel (npu_op_kernel_sources)
+        self.kernel_file = (kernels or {}).get(op_type) or self._find_kernel()
+        if kernels and op_type in kernels and kernels[op_type] not in self.files:
+            raise _error(op_type, "CMakeLists.txt", f"npu_op_kernel_sources names {kernels[op_type]} as the op's "
+                         "kernel (KERNEL_DIR/KERNEL_FILE), which the package does not have")
         try:
             units = dict(units or {})
             self._host = OpHostCode({**self.files, **units}, hosts, self._options, self._timeout())
@@ -337,11 +342,12 @@ class OpProject:
         enough: value-depend inputs read the data) and attributes."""
         return self._plan(inputs, attrs, "TILING", out_shapes)[2]
 
-    def kernel(self, dtypes: Mapping[str, Any], tiling_key: int = 0):
+    def kernel(self, dtypes: Mapping[str, Any], tiling_key: Union[int, str] = 0):
         """The op's kernel (a :class:`~ascendrtc.Kernel`) compiled for
         ``dtypes`` ({parameter name: dtype}, inputs and outputs) with
         ``tiling_key`` fixed at compile time, as the op build does (template
-        kernels are instantiated for it); cached per combination by
+        kernels are instantiated for it; ``"first"``: the first combination
+        its ``ASCENDC_TPL_SEL`` lists); cached per combination by
         :func:`ascendrtc.op_kernel`."""
         if self.kernel_file is None:
             raise _error(self.op_type, "op_kernel/", f"no kernel source: expected op_kernel/{self.kernel_name}.cpp")
@@ -355,7 +361,7 @@ class OpProject:
                                               options=self._kernel_options, tiling_headers=headers)
             side = self._kernel_side
         try:
-            return side.kernel(dict(dtypes), tiling_key=int(tiling_key))
+            return side.kernel(dict(dtypes), tiling_key=tiling_key if tiling_key == "first" else int(tiling_key))
         except OpProjectError:
             raise
         except Error as e:

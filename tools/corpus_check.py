@@ -234,6 +234,14 @@ for line in sys.stdin:
             ok = arc.op_kernel(req["project"], kernel=req["kernel"])
             k = ok.kernel(req["dtypes"], tiling_key="first")
             res = {"ok": True, "kernels": [k.name], "tiling_headers": ok.tiling_headers}
+        elif req["mode"] == "package":  # an op package's kernel, as op_project loads the package
+            from ascendrtc._op_host import numpy_dtype_of
+            p = arc.op_project(req["project"], op_type=req["op_type"])
+            params = p.definition["inputs"] + p.definition["outputs"]
+            col = next((i for i in range(min([len(q["dtypes"]) for q in params] or [0]))
+                        if all(numpy_dtype_of(q["dtypes"][i]) is not None for q in params)), 0)
+            k = p.kernel({q["name"]: numpy_dtype_of(q["dtypes"][col]) for q in params}, "first")
+            res = {"ok": True, "kernels": [k.name], "op_type": p.op_type}
         else:
             b = arc.Program(req["source"], req["name"]).compile(req["options"])
             res = {"ok": True, "kernels": b.kernel_names}

@@ -111,11 +111,35 @@ def runtime_kernel(text):
     return next((m.group(2) for m in RAW_STRING.finditer(text) if "__global__" in m.group(2)), None)
 
 
+def op_package(root, rel):
+    """(package directory, op type) where an op package's CMake names rel
+    as an op's kernel (npu_op_kernel_sources(... OP_TYPE <Op> ... KERNEL_FILE
+    <name>), in rel's directory or up to three above); else None.  Such a
+    kernel is compiled as its build compiles it: by op_project, with the
+    DTYPE_<NAME> macros of the op definition's first dtype combination."""
+    name, d = os.path.basename(rel), os.path.dirname(rel)
+    for _ in range(4):
+        for cm in (os.path.join(d, "CMakeLists.txt"), os.path.join(d, "op_kernel", "CMakeLists.txt")):
+            if os.path.isfile(os.path.join(root, cm)):
+                t = re.sub(r"#[^\n]*", "", cc.text_of(root, cm))
+                for m in re.finditer(r"npu_op_kernel_sources\s*\(([^)]*)\)", t):
+                    args = m.group(1).split()
+                    if "KERNEL_FILE" in args and name in args and "OP_TYPE" in args:
+                        top = os.path.dirname(d) if os.path.basename(d) == "op_kernel" else d
+                        return top, args[args.index("OP_TYPE") + 1]
+        d = os.path.dirname(d)
+    return None
+
+
 def check_file(worker, root, rel):
     arch, extra = build_options(root, rel)
     text = cc.text_of(root, rel)
     kernel = runtime_kernel(text)
-    if kernel is not None:  # compiled as the program compiles it: aclrtcCompileProg with --npu-arch
+    pkg = op_package(root, rel)
+    if pkg:
+        extra = ["(op package: %s)" % pkg[1]]
+        req = {"mode": "package", "project": os.path.join(root, pkg[0]), "op_type": pkg[1]}
+    elif kernel is not None:  # compiled as the program compiles it: aclrtcCompileProg with --npu-arch
         extra = ["(its aclrtc string)"]
         req = {"mode": "file", "source": kernel, "name": os.path.splitext(os.path.basename(rel))[0] + ".asc",
                "options": ["--npu-arch=" + arch]}

@@ -53,6 +53,9 @@ public:
         return ge::GRAPH_SUCCESS;
     }
     uint32_t GetBlockDim() const { return s_->block_dim; }
+    // CANN 2026's names for the same value (the SIMD launch's numBlocks).
+    ge::graphStatus SetSimdNumBlocks(uint32_t n) { return SetBlockDim(n); }
+    uint32_t GetSimdNumBlocks() const { return s_->block_dim; }
     ge::graphStatus SetTilingKey(uint64_t k)
     {
         s_->tiling_key = k;

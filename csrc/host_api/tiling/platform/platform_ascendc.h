@@ -93,6 +93,11 @@ public:
         uint32_t ratio = aivCoreNum / aicCoreNum;
         return (sliceNum + ratio - 1) / ratio;
     }
+    // CANN 2026's name for CalcTschBlockDim (used with SetSimdNumBlocks).
+    uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
+    {
+        return CalcTschBlockDim(sliceNum, aicCoreNum, aivCoreNum);
+    }
 
     void GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const
     {
