@@ -24,17 +24,20 @@
 #ifndef __local_mem__
 #define __local_mem__ __ubuf__
 #endif
+/* The cube side's memories likewise: `__cbuf__ T a[N]` is static L1,
+ * `__ca__`/`__cb__`/`__cc__` static L0A/L0B/L0C, `__biasbuf__` and
+ * `__fbuf__` the BiasTable and Fixpipe buffer (ARC_STATIC_MEMS, core_abi.h). */
 #ifndef __cbuf__
-#define __cbuf__
+#define __cbuf__ __attribute__((annotate("arc.cbuf")))
 #endif
 #ifndef __ca__
-#define __ca__
+#define __ca__ __attribute__((annotate("arc.ca")))
 #endif
 #ifndef __cb__
-#define __cb__
+#define __cb__ __attribute__((annotate("arc.cb")))
 #endif
 #ifndef __cc__
-#define __cc__
+#define __cc__ __attribute__((annotate("arc.cc")))
 #endif
 #ifndef __inout_pipe__
 #define __inout_pipe__(p)
@@ -70,13 +73,13 @@
 #define __mix__(cube, vec) __ARC_KTYPE((::__arc::mix_type<(cube), (vec)>::value))
 #endif
 #ifndef __fbuf__
-#define __fbuf__
+#define __fbuf__ __attribute__((annotate("arc.fbuf")))
 #endif
 #ifndef __ssbuf__
 #define __ssbuf__
 #endif
 #ifndef __biasbuf__
-#define __biasbuf__
+#define __biasbuf__ __attribute__((annotate("arc.biasbuf")))
 #endif
 #ifndef __sync_alias__
 #define __sync_alias__

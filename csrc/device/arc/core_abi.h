@@ -279,11 +279,26 @@ void __arc_store_atomic32(void *dst, const void *src, unsigned long long n, int 
  * division give a defined value and calls this, which warns once per line
  * or, under ASCENDRTC_INT_DIV=trap, fails the launch. */
 void __arc_int_div(int kind);
-/* SIMD code's static `__ubuf__` arrays (the rtc's SimdStaticUb pass calls
- * this in each function that has some, rt/services/static_ub.c): this
- * core's UB, which must hold the `bytes` its kernels' arrays take; fn names
- * the function. */
-void *__arc_static_ub(unsigned long long bytes, const char *fn);
+/* The memories a SIMD kernel's static local arrays can live in, by the
+ * qualifier that puts them there (kernel_operator.h makes each qualifier
+ * its annotation): id, annotation, qualifier, start alignment in bytes.
+ * The rtc's SimdStaticUb pass lays each memory's arrays out from offset 0. */
+#define ARC_STATIC_MEMS(X)                          \
+    X(ARC_MEM_UB, "arc.ubuf", "__ubuf__", 32)        \
+    X(ARC_MEM_L1, "arc.cbuf", "__cbuf__", 32)        \
+    X(ARC_MEM_L0A, "arc.ca", "__ca__", 512)          \
+    X(ARC_MEM_L0B, "arc.cb", "__cb__", 512)          \
+    X(ARC_MEM_L0C, "arc.cc", "__cc__", 64)           \
+    X(ARC_MEM_BT, "arc.biasbuf", "__biasbuf__", 64)  \
+    X(ARC_MEM_FB, "arc.fbuf", "__fbuf__", 128)
+#define ARC_STATIC_MEM_ENUM_(id, note, qual, align) id,
+enum arc_static_mem { ARC_STATIC_MEMS(ARC_STATIC_MEM_ENUM_) ARC_MEM_COUNT };
+#undef ARC_STATIC_MEM_ENUM_
+/* SIMD code's static arrays of memory `mem` (the rtc's SimdStaticUb pass
+ * calls this in each function that has some, rt/services/static_ub.c):
+ * the start of this core's memory, which must hold the `bytes` its
+ * kernels' arrays take; fn names the function. */
+void *__arc_static_mem(unsigned mem, unsigned long long bytes, const char *fn);
 /* DataCopy's bulk copies (rt/services/copy.c): GM -> UB, and UB -> GM (non-temporal
  * stores for large aligned copies, then a fence). */
 void __arc_copy_bytes(void *dst, const void *src, unsigned long long n);
@@ -556,7 +571,7 @@ void __arc_gm_oob(const void *p, unsigned long long bytes, unsigned param, const
     X(__arc_gm_bounds)        \
     X(__arc_gm_oob)           \
     X(__arc_vf_poll)          \
-    X(__arc_static_ub)
+    X(__arc_static_mem)
 
 #ifdef __cplusplus
 }
