@@ -157,8 +157,37 @@ def test_free_while_a_kernel_uses_the_memory_is_a_use_after_free():
     # the store goes through parameter z: its provenance check names the line (rtc/param_bounds.cpp)
     assert re.search(r"late_store block 0/1: kernel code: the block writes 4 bytes at 0x[0-9a-f]+ through kernel "
                      r"parameter 0 'z' at contain.asc:\d+, which points into no device allocation \(0x%x, whose "
-                     r"allocation was already freed by aclrtFree: a use after free\)" % z, rt.err()), rt.err()
+                     r"allocation was already freed by aclrtFree: a use after free; aclrtFree does not wait for "
+                     r"the kernels in flight, .*aclrtFreeWithDevSync\)" % z, rt.err()), rt.err()
     rt.ok(L.aclrtFree(q))
+    rt.ok(L.aclrtFree(flag))
+    rt.ok(L.aclrtBinaryUnLoad(binh))
+    still_works()
+
+
+def test_free_with_dev_sync_waits_for_the_kernel_using_the_memory():
+    """aclrtFreeWithDevSync synchronizes the device before it frees (CANN's
+    page): the kernel's late store lands, nothing is reported."""
+    import threading
+    import time
+    from helpers import rt
+    from helpers.acl import compile_binary
+    L = rt.lib()
+    L.aclrtFreeWithDevSync.argtypes = [ctypes.c_void_p]
+    blob, _ = compile_binary(SRC, name="contain.asc")
+    rc, binh = rt.load(blob)
+    rt.ok(rc)
+    f = rt.function(binh, "late_store")
+    z, flag = rt.malloc(4096), rt.malloc(64)
+    rt.ok(L.aclrtMemset(flag, 64, 0, 64))
+    rt.ok(rt.launch(f, 1, [ctypes.c_void_p(z), ctypes.c_void_p(flag)]))   # waits for the flag
+    t0 = time.monotonic()
+    setter = threading.Timer(0.3, lambda: L.aclrtMemset(flag, 64, 1, 64))
+    setter.start()
+    rt.ok(L.aclrtFreeWithDevSync(z))              # waits for the kernel, then frees
+    assert time.monotonic() - t0 >= 0.25
+    setter.join()
+    assert L.aclrtFree(z) != 0 and "double free" in rt.err()
     rt.ok(L.aclrtFree(flag))
     rt.ok(L.aclrtBinaryUnLoad(binh))
     still_works()

@@ -465,6 +465,19 @@ aclError aclrtFree(void *devPtr)
     return rc ? rc : free_common("aclrtFree", devPtr, 1);
 }
 
+/* CANN's aclrtFree does not wait for the tasks using the memory; this one
+ * synchronizes the device first (a kernel's failure is still returned,
+ * after the memory is freed). */
+aclError aclrtFreeWithDevSync(void *devPtr)
+{
+    aclError rc = sim_rt_enter("aclrtFreeWithDevSync");
+    if (rc)
+        return rc;
+    aclError sync = sim_stream_sync_all("aclrtFreeWithDevSync");
+    rc = free_common("aclrtFreeWithDevSync", devPtr, 1);
+    return sync ? sync : rc;
+}
+
 aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
     aclError rc = sim_rt_enter("aclrtMallocHost");

@@ -64,7 +64,9 @@ __attribute__((noreturn)) static void report(const char *api, const char *who, c
         int freed = sim_mem_was_freed((const void *)v, &a);
         __arc_trap(api, "%s %s %llu bytes at %p through %s at %s, which points into no device allocation (%p%s)", who,
                    verb, bytes, p, what, site, (void *)v,
-                   freed ? ", whose allocation was already freed by aclrtFree: a use after free" : "");
+                   freed ? ", whose allocation was already freed by aclrtFree: a use after free; aclrtFree does not wait for "
+                           "the kernels in flight, as CANN's page says: synchronize the stream first, or free with "
+                           "aclrtFreeWithDevSync" : "");
     }
     long long off = (long long)((uintptr_t)p - v), size = (long long)(a.base + a.size - v);
     char elem[64] = "";
