@@ -251,3 +251,13 @@ def test_kernel_type_qualifiers(tmp_path):
     p = subprocess.run([str(exe)], capture_output=True, text=True)
     assert "sync 0 0: 8 AIVs of MIX 1:2 blocks saw 2 sub-blocks; a[7]=2 a[8]=0; vector b[3]=101 b[4]=2" \
         in p.stdout, p.stdout + p.stderr
+
+
+def test_launch_through_a_function_pointer(tmp_path):
+    # k<<<...>>> where k is a constexpr function pointer an if-constexpr
+    # lambda chose, beside the program's own global enum CubeFormat
+    exe = tmp_path / "lp"
+    r = cc(tmp_path, os.path.join(PROGS, "launch_pointer.asc"), "-o", str(exe), "--npu-arch=dav-2201")
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert "sync 0: a = 70 70 70 70" in p.stdout, p.stdout + p.stderr

@@ -1,6 +1,6 @@
 """Cube unit: the high-level Matmul API (lib/matmul_intf.h) on several
 blocks with tilings from ascendrtc.matmul_tiling: IterateAll, Iterate +
-GetTensorC (GM and UB), bias, transposes, tails, per dtype, A from the UB
+GetTensorC (GM and UB), bias, transposes (a half one without ISTRANS), tails, per dtype, A from the UB
 (a VECOUT local: this block's rows, padded to 32 bytes), against NumPy."""
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ __aicore__ inline void Offsets(const TCubeTiling &t, bool ta, bool tb, int &oa, 
     tn = t.N - ni * t.singleCoreN < t.singleCoreN ? t.N - ni * t.singleCoreN : t.singleCoreN;
 }
 
-template <typename TA, typename TC, typename TBIAS, bool TA_, bool TB_, int MODE>
+template <typename TA, typename TC, typename TBIAS, bool TA_, bool TB_, int MODE, bool DECL_TB = TB_>
 __aicore__ inline void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm)
 {
     TCubeTiling t;
@@ -39,7 +39,7 @@ __aicore__ inline void Run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADD
     ga.SetGlobalBuffer((__gm__ TA *)a); gb.SetGlobalBuffer((__gm__ TA *)b); gc.SetGlobalBuffer((__gm__ TC *)c);
     gbias.SetGlobalBuffer((__gm__ TBIAS *)bias);
     Matmul<MatmulType<MODE == 4 ? AscendC::TPosition::VECOUT : AscendC::TPosition::GM, CubeFormat::ND, TA, TA_>,
-           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TA, TB_>,
+           MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TA, DECL_TB>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TC>,
            MatmulType<AscendC::TPosition::GM, CubeFormat::ND, TBIAS>, MODE == 2 ? CFG_MDL : CFG_NORM> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
@@ -108,6 +108,11 @@ extern "C" __global__ __aicore__ void mm_i8(GM_ADDR a, GM_ADDR b, GM_ADDR bias, 
 { Run<int8_t, int32_t, int32_t, false, true, 0>(a, b, bias, c, tiling); }
 extern "C" __global__ __aicore__ void mm_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
 { Run<bfloat16_t, float, float, true, false, 1>(a, b, bias, c, tiling); }
+// B transposed at run time with ISTRANS = false in its MatmulType
+extern "C" __global__ __aicore__ void mm_tb_half(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
+{ Run<half, float, float, false, true, 0, false>(a, b, bias, c, tiling); }
+extern "C" __global__ __aicore__ void mm_tb_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, GM_ADDR tiling)
+{ Run<float, float, float, false, true, 0, false>(a, b, bias, c, tiling); }
 '''
 
 
@@ -162,6 +167,22 @@ def test_matmul_api_transposed_and_dtypes(mod):
     c = launch(mod, "mm_bf16", np.ascontiguousarray(dev.f32_to_bf16_bits(ab).T), dev.f32_to_bf16_bits(bb),
                np.zeros(N, np.float32), np.zeros((M, N), np.float32), t)
     np.testing.assert_array_equal(c, ab @ bb)
+
+
+def test_transposed_b_without_istrans(mod):
+    """SetTensorB(b, true) with ISTRANS = false: half B is transposed (the
+    pages ask the two to agree for the other types only; CANN's
+    matmul_high_performance does it), float B is refused."""
+    M, N, K = 64, 48, 32
+    a = rng.integers(-3, 4, (M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, (K, N)).astype(np.float16)
+    t = mt.tiling(M, N, K, cores=2)
+    c = launch(mod, "mm_tb_half", a, np.ascontiguousarray(b.T), np.zeros(N, np.float32), np.zeros((M, N), np.float32), t)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+    t = mt.tiling(M, N, K, "float32", "float32", cores=2)
+    with pytest.raises(arc.LaunchError, match=r"SetTensorB: transposing B needs ISTRANS = true"):
+        launch(mod, "mm_tb_f32", a.astype(np.float32), np.ascontiguousarray(b.T.astype(np.float32)),
+               np.zeros(N, np.float32), np.zeros((M, N), np.float32), t)
 
 
 def test_tiling_limits():

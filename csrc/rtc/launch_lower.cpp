@@ -124,7 +124,7 @@ int lower_host_launches(const char *name, std::string &text, std::string *log, c
                               : std::string();
         // else the kernel among its overloads by the launch's argument count
         if (kfn.empty())
-            kfn = "::__arc::pick<" + std::to_string(count_args(text, after)) + ">::of(&" + callee + ")";
+            kfn = "::__arc::pick<" + std::to_string(count_args(text, after)) + ">::of(" + callee + ")";
         std::string repl = "::__arc::launch<" + kfn + " >(__FILE__, __LINE__, " + cfg + ")";
         text.replace(start, close + 3 - start, repl);
         pos = start + repl.size();

@@ -6,14 +6,13 @@
 
 #include "arc/tensor.h"
 
-/* Matrix formats and layouts are global names in CANN (kernels spell
- * CubeFormat::ND with no using-directive); AscendC has them too. */
+namespace AscendC {
+/* Matrix formats and layouts.  The Matmul API's headers make them global
+ * names too (kernels spell CubeFormat::ND with no using-directive,
+ * arc/matmul_policy.h); kernel_operator.h alone does not, so a kernel may
+ * declare its own global CubeFormat (asc-devkit set_loaddata_boundary). */
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, COLUMN_MAJOR };
 enum class LayoutMode : int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-namespace AscendC {
-using ::CubeFormat;
-using ::LayoutMode;
 
 /* Bytes of one fractal row (C0 elements of any width). */
 constexpr uint32_t DEFAULT_C0_SIZE = 32;

@@ -14,7 +14,13 @@
 #ifndef ARC_MATMUL_POLICY_H_
 #define ARC_MATMUL_POLICY_H_
 
+#include "arc/cube_types.h"
 #include "arc/matmul_config.h"
+
+/* The Matmul API makes the formats global names (kernels write
+ * MatmulType<TPosition::GM, CubeFormat::ND, half>); arc/cube_types.h. */
+using AscendC::CubeFormat;
+using AscendC::LayoutMode;
 
 namespace AscendC {
 /* A matrix's type: where it is, its format, element type, transpose... */
