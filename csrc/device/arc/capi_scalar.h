@@ -62,7 +62,7 @@ inline void mutex_lock(int pipe, uint8_t id, const char *api)
 inline void mutex_unlock(int pipe, uint8_t id, const char *api)
 {
     unsigned long long k = mutex_key(id, api);
-    static const pipe_t to[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3};
+    static const pipe_t to[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX};
     for (pipe_t d : to)
         race_sync(ARC_RACE_QSET, pipe, (int)d, k);
 }

@@ -1,0 +1,240 @@
+/* te_copy_in.h - the Tensor API's copies towards the cube (矩阵计算的搬入):
+ * GM -> L1 (ND2NZ and DN2ZN as the C++ API's DataCopy with Nd2NzParams;
+ * ND2ND, NZ2NZ, ZN2ZN, ND2ZN, DN2NZ and the convolution feature maps
+ * NHWC / NCHW / NC1HWC0 -> NC1HWC0 element by element with the same
+ * checks), L1 -> L0A / L0B (the C++ API's LoadData with
+ * LoadData2DParamsV2: NZ2NZ, ZN2NZ, ZN2ZN, NZ2ZN), L1 -> BiasTable and
+ * L1 -> Fixpipe buffer (its DataCopy forms).  Each takes its parameters
+ * from the two layouts; a batched layout copies each matrix. */
+#ifndef ARC_TE_COPY_IN_H_
+#define ARC_TE_COPY_IN_H_
+
+#include "arc/te_atom.h"
+
+namespace AscendC {
+namespace Te {
+namespace __te {
+
+/* The highest element + 1 of rows x cols (and the batch) of a matrix. */
+__aicore__ inline int64_t span(const Mat &m, int64_t rows, int64_t cols, int64_t nb)
+{
+    if (rows <= 0 || cols <= 0 || nb <= 0) return 0;
+    auto hi = [](int64_t n, int64_t inner, int64_t si, int64_t so) {
+        return (inner > 1 ? ((n < inner ? n : inner) - 1) * si : 0) + ((n - 1) / inner) * so;
+    };
+    return (nb - 1) * m.bstride + hi(rows, m.r0, m.sr0, m.sr1) + hi(cols, m.c0, m.sc0, m.sc1) + 1;
+}
+/* Checks one side of an element-wise move: its memory's bounds (the C++
+ * API's operand check for a local side, the allocation for GM) and its
+ * pipe access for the race check. */
+template <typename Elem, typename L>
+__aicore__ inline void side(const TeTensor<Elem, L> &t, int64_t elems, bool write, __arc::RacePipe pipe, const char *api,
+                            const char *what)
+{
+    uint64_t bytes = (uint64_t)elems * sizeof(Elem);
+    if (bytes == 0) return;
+    if (t.IsGlobal()) {
+        __arc::gm_access(t.Data(), bytes, api);
+        return;
+    }
+    LocalTensor<Elem> lt = local_of(t, t.Position(), api, what);
+    __cube::check_operand(lt, t.Position(), bytes, api, what);
+    __arc::race(pipe, write ? 1 | ARC_RACE_SPARSE : 0, t.Data(), bytes, api);
+}
+/* rows x cols of each of nb matrices, src -> dst, element by element; dst
+ * is zero-filled to prow x pcol (its fractals' 32-byte rows). */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void move(const TeTensor<Elem, LD> &dst, const Mat &d, const TeTensor<Elem, LS> &src, const Mat &s,
+                            int64_t rows, int64_t cols, int64_t prow, int64_t pcol, int64_t nb, __arc::RacePipe pipe,
+                            const char *api)
+{
+    if constexpr (__arc::packed_per_byte<Elem>::value > 1) {
+        ARC_TRAP(api, "this layout pair of %s (two per byte) is not simulated yet", __arc::tname<Elem>());
+    } else {
+    ARC_CHECK(rows <= d.rows && pcol <= d.cols && prow <= d.rows, api,
+              "the source's %lld x %lld does not fit the destination's %lld x %lld", (long long)rows, (long long)cols,
+              (long long)d.rows, (long long)d.cols);
+    side(src, span(s, rows, cols, nb), false, pipe, api, "src");
+    side(dst, span(d, prow, pcol, nb), true, pipe, api, "dst");
+    Elem *o = dst.Data(), zero;
+    const Elem *in = src.Data();
+    __builtin_memset((void *)&zero, 0, sizeof zero); /* the padding is zero bytes */
+    for (int64_t b = 0; b < nb; b++)
+        for (int64_t r = 0; r < prow; r++)
+            for (int64_t c = 0; c < pcol; c++)
+                o[b * d.bstride + d.at(r, c)] = r < rows && c < cols ? in[b * s.bstride + s.at(r, c)] : zero;
+    }
+}
+__aicore__ inline int64_t align_up(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+/* GM -> L1 of matrices. */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void gm2l1(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyGM2L1)";
+    global_of(src, api, "src");
+    LocalTensor<Elem> l1 = local_of(dst, TPosition::A1, api, "dst");
+    Mat d = mat(dst.Layout()), s = mat(src.Layout());
+    int64_t nb = batch_of(d, s);
+    constexpr int64_t C0 = 32 / (int64_t)sizeof(Elem);
+    using PD = typename LD::pattern;
+    const bool plain_s = s.r0 == 1 && s.c0 == 1;
+    /* ND -> NZ (and DN -> ZN, its transpose) as the C++ API's ND2NZ copy */
+    const bool nd2nz = plain_s && s.sc1 == 1 && std::is_same<PD, NZLayoutPtn>::value && d.r0 == 16 && d.c0 == C0 &&
+                       d.sr0 == C0 && d.sc0 == 1 && d.sr1 == 16 * C0 && d.sc1 % C0 == 0;
+    const bool dn2zn = plain_s && s.sr1 == 1 && std::is_same<PD, ZNLayoutPtn>::value && d.r0 == C0 && d.c0 == 16 &&
+                       d.sr0 == 1 && d.sc0 == C0 && d.sc1 == 16 * C0 && d.sr1 % C0 == 0;
+    if constexpr (__arc::packed_per_byte<Elem>::value == 1 && sizeof(Elem) <= 4) {
+        if (nd2nz || dn2zn) {
+            int64_t n = nd2nz ? s.rows : s.cols, dv = nd2nz ? s.cols : s.rows;
+            ARC_CHECK(n <= (nd2nz ? d.rows : d.cols) && dv <= (nd2nz ? d.cols : d.rows), api,
+                      "the source's %lld x %lld does not fit the destination's %lld x %lld", (long long)s.rows,
+                      (long long)s.cols, (long long)d.rows, (long long)d.cols);
+            Nd2NzParams p;
+            p.ndNum = (uint16_t)nb;
+            p.nValue = (uint16_t)n;
+            p.dValue = (uint16_t)dv;
+            p.srcNdMatrixStride = (uint16_t)s.bstride;
+            p.srcDValue = (uint16_t)(nd2nz ? s.sr1 : s.sc1);
+            p.dstNzC0Stride = (uint16_t)((nd2nz ? d.sc1 : d.sr1) / C0);
+            p.dstNzNStride = 1;
+            p.dstNzMatrixStride = (uint16_t)d.bstride;
+            ARC_CHECK(s.bstride <= 65535 && d.bstride <= 65535 && n <= 65535 && dv <= 65535, api,
+                      "a batch stride (%lld, %lld) or an extent (%lld, %lld) exceeds the ND2NZ copy's 16-bit fields",
+                      (long long)s.bstride, (long long)d.bstride, (long long)n, (long long)dv);
+            DataCopy(l1, global_of(src, api, "src"), p);
+            return;
+        }
+    }
+    /* Everything else element by element; a fractal destination's 32-byte
+     * rows are zero-filled past the source, as ND2NZ does. */
+    int64_t prow = s.rows, pcol = s.cols;
+    if (is_frac_v<PD> && d.sc0 == 1 && d.c0 > 1) pcol = align_up(s.cols, d.c0);
+    if (is_frac_v<PD> && d.sr0 == 1 && d.r0 > 1) prow = align_up(s.rows, d.r0);
+    move(dst, d, src, s, s.rows, s.cols, prow, pcol, nb, __arc::RP_MTE2, api);
+}
+
+/* GM (NHWC, NCHW, NC1HWC0) -> L1 (NC1HWC0), N = 1: C splits into C1 x C0,
+ * channels past C are zeros. */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void conv_in(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyGM2L1, feature map)";
+    using PS = typename LS::pattern;
+    static_assert(std::is_same<typename LD::pattern, NC1HWC0LayoutPtn>::value,
+                  "AscendC::Te::Copy(CopyGM2L1): a feature map goes into an NC1HWC0 layout in L1");
+    const auto &ds = dst.Layout().Shape();
+    const auto &dd = dst.Layout().Stride();
+    const auto &ss = src.Layout().Shape();
+    const auto &sd = src.Layout().Stride();
+    int64_t c1 = val(std::get<1>(ds)), h = val(std::get<2>(ds)), w = val(std::get<3>(ds)), c0 = val(std::get<4>(ds));
+    ARC_CHECK(val(std::get<0>(ds)) == 1 && val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
+    int64_t sh, sw, sc, hs, ws, cs;
+    if constexpr (std::is_same<PS, NHWCLayoutPtn>::value) {
+        sh = val(std::get<1>(ss)), sw = val(std::get<2>(ss)), sc = val(std::get<3>(ss));
+        hs = val(std::get<1>(sd)), ws = val(std::get<2>(sd)), cs = val(std::get<3>(sd));
+    } else if constexpr (std::is_same<PS, NCHWLayoutPtn>::value) {
+        sc = val(std::get<1>(ss)), sh = val(std::get<2>(ss)), sw = val(std::get<3>(ss));
+        cs = val(std::get<1>(sd)), hs = val(std::get<2>(sd)), ws = val(std::get<3>(sd));
+    } else {
+        static_assert(std::is_same<PS, NC1HWC0LayoutPtn>::value,
+                      "AscendC::Te::Copy(CopyGM2L1): a feature map comes from NHWC, NCHW or NC1HWC0");
+        ARC_CHECK(val(std::get<4>(ss)) == c0, api, "the source's C0 %lld differs from the destination's %lld",
+                  (long long)val(std::get<4>(ss)), (long long)c0);
+        sh = val(std::get<2>(ss)), sw = val(std::get<3>(ss)), sc = val(std::get<1>(ss)) * c0;
+        hs = val(std::get<2>(sd)), ws = val(std::get<3>(sd)), cs = 0;
+    }
+    ARC_CHECK(sh == h && sw == w && sc <= c1 * c0, api,
+              "the source's H %lld, W %lld, C %lld do not match the destination's H %lld, W %lld, C1 x C0 %lld",
+              (long long)sh, (long long)sw, (long long)sc, (long long)h, (long long)w, (long long)(c1 * c0));
+    int64_t n = c1 * h * w * c0;
+    int64_t last = (h - 1) * hs + (w - 1) * ws + 1 + (std::is_same<PS, NC1HWC0LayoutPtn>::value
+                                                            ? (val(std::get<1>(ss)) - 1) * val(std::get<1>(sd)) + c0 - 1
+                                                            : (sc - 1) * cs);
+    side(src, last, false, __arc::RP_MTE2, api, "src");
+    side(dst, n, true, __arc::RP_MTE2, api, "dst");
+    Elem *o = dst.Data(), zero;
+    const Elem *in = src.Data();
+    __builtin_memset((void *)&zero, 0, sizeof zero);
+    for (int64_t a = 0; a < c1; a++)
+        for (int64_t y = 0; y < h; y++)
+            for (int64_t x = 0; x < w; x++)
+                for (int64_t z = 0; z < c0; z++) {
+                    int64_t c = a * c0 + z, at;
+                    if constexpr (std::is_same<PS, NC1HWC0LayoutPtn>::value)
+                        at = a * val(std::get<1>(sd)) + y * hs + x * ws + z;
+                    else at = y * hs + x * ws + c * cs;
+                    o[a * val(std::get<1>(dd)) + y * val(std::get<2>(dd)) + x * val(std::get<3>(dd)) + z] =
+                        c < sc ? in[at] : zero;
+                }
+}
+
+/* L1 -> L0A / L0B: whole 512-byte fractals through LoadData2DParamsV2.
+ * `m` is the direction whose fractals are adjacent in both buffers. */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void l12l0(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src, TPosition want, const char *api)
+{
+    using PD = typename LD::pattern;
+    using PS = typename LS::pattern;
+    constexpr bool a_side = std::is_same<PD, NZLayoutPtn>::value;
+    static_assert(is_frac_v<PD> && is_frac_v<PS>, "AscendC::Te::Copy(L1 -> L0): NZ or ZN layouts on both sides");
+    LocalTensor<Elem> l0 = local_of(dst, want, api, "dst");
+    LocalTensor<Elem> l1 = local_of(src, TPosition::A1, api, "src");
+    Mat d = mat(dst.Layout()), s = mat(src.Layout());
+    const int64_t F = 512 / (int64_t)sizeof(Elem) * __arc::packed_per_byte<Elem>::value;
+    const bool tr = !std::is_same<PD, PS>::value;
+    /* fractal counts of the source: rows and columns in fractals */
+    int64_t rf = s.rows / s.r0, cf = s.cols / s.c0;
+    ARC_CHECK(s.r0 * s.c0 == F && d.r0 * d.c0 == F, api, "the layouts' fractals are not 512 bytes of %s",
+              __arc::tname<Elem>());
+    ARC_CHECK(s.rows <= d.rows && s.cols <= d.cols, api,
+              "the source's %lld x %lld does not fit the destination's %lld x %lld", (long long)s.rows,
+              (long long)s.cols, (long long)d.rows, (long long)d.cols);
+    /* NZ's row fractals and ZN's column fractals are adjacent */
+    const bool s_nz = std::is_same<PS, NZLayoutPtn>::value;
+    int64_t s_unit = s_nz ? s.sr1 : s.sc1, s_far = s_nz ? s.sc1 : s.sr1;
+    int64_t d_unit = a_side ? d.sr1 : d.sc1, d_far = a_side ? d.sc1 : d.sr1;
+    ARC_CHECK(s_unit == F && d_unit == F && s_far % F == 0 && d_far % F == 0, api,
+              "the layouts' fractals are not whole and adjacent (strides %lld, %lld of the source, %lld, %lld of the "
+              "destination; %lld elements per fractal)", (long long)s_unit, (long long)s_far, (long long)d_unit,
+              (long long)d_far, (long long)F);
+    LoadData2DParamsV2 p;
+    p.mStep = (uint16_t)(s_nz ? rf : cf);
+    p.kStep = (uint16_t)(s_nz ? cf : rf);
+    p.srcStride = (int32_t)(s_far / F);
+    p.dstStride = (uint16_t)(d_far / F);
+    p.ifTranspose = tr;
+    int64_t nb = batch_of(d, s);
+    for (int64_t b = 0; b < nb; b++)
+        LoadData(l0[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], p);
+}
+
+/* L1 -> BiasTable (float / int32_t; half becomes float) and L1 -> Fixpipe buffer (uint64_t). */
+template <typename Ed, typename Es, typename LD, typename LS>
+__aicore__ inline void l12bt(const TeTensor<Ed, LD> &dst, const TeTensor<Es, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyL12BT)";
+    LocalTensor<Ed> bt = local_of(dst, TPosition::C2, api, "dst");
+    LocalTensor<Es> l1 = local_of(src, TPosition::A1, api, "src");
+    Mat d = mat(dst.Layout()), s = mat(src.Layout());
+    ARC_CHECK(s.rows == 1 && s.cols <= d.cols, api, "the bias is one row of at most %lld values (the source is %lld x %lld)",
+              (long long)d.cols, (long long)s.rows, (long long)s.cols);
+    uint16_t blocks = (uint16_t)((s.cols * (int64_t)sizeof(Es) + 63) / 64);
+    int64_t nb = batch_of(d, s);
+    for (int64_t b = 0; b < nb; b++)
+        __cube_copy_to_bt(bt[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], DataCopyParams(1, blocks, 0, 0));
+}
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void l12fb(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyL12FB)";
+    LocalTensor<Elem> fb = local_of(dst, TPosition::C2PIPE2GM, api, "dst");
+    LocalTensor<Elem> l1 = local_of(src, TPosition::A1, api, "src");
+    Mat s = mat(src.Layout());
+    __cube_copy_to_fb(fb, l1, DataCopyParams(1, (uint16_t)((s.rows * s.cols * (int64_t)sizeof(Elem) + 127) / 128), 0, 0));
+}
+} // namespace __te
+} // namespace Te
+} // namespace AscendC
+
+#endif /* ARC_TE_COPY_IN_H_ */

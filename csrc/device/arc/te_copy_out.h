@@ -1,0 +1,235 @@
+/* te_copy_out.h - the Tensor API's Mmad and its copies out of the cube
+ * (矩阵计算的搬出): L0C -> GM as the C++ API's Fixpipe with
+ * FixpipeParamsArch3510 (NZ -> ND, NZ -> NZ, the convolution outputs
+ * NHWC and NC1HWC0; no quantisation, float -> half / bfloat16_t, a scalar
+ * or an L1 tensor of quantisation words), UB -> GM, and the Copy and Mmad
+ * entry points over the atoms.  Refused by name where the C++ API's
+ * simulation stops: NZ -> DN / NCHW, L0C -> UB, Img2Col into L0A, the MX
+ * scale paths and MmadType::MX. */
+#ifndef ARC_TE_COPY_OUT_H_
+#define ARC_TE_COPY_OUT_H_
+
+#include "arc/cube_950.h"
+#include "arc/te_copy_in.h"
+
+namespace AscendC {
+namespace Te {
+namespace __te {
+
+/* The Fixpipe mode of an L0C (S) -> D copy: with a quantisation word
+ * (`scalar`) or words (`vec`), or without. */
+template <typename D, typename S> __aicore__ inline QuantMode_t quant_mode(bool quant, bool vec, const char *api)
+{
+    if (!quant) {
+        if constexpr (std::is_same<D, S>::value) return QuantMode_t::NoQuant;
+        else if constexpr (std::is_same<S, float>::value && std::is_same<D, half>::value) return QuantMode_t::F322F16;
+        else if constexpr (std::is_same<S, float>::value && std::is_same<D, bfloat16_t>::value) return QuantMode_t::F322BF16;
+        ARC_TRAP(api, "%s -> %s needs a quantisation parameter (Copy(atom, dst, src, quant))", __arc::tname<S>(),
+                 __arc::tname<D>());
+        return QuantMode_t::NoQuant;
+    }
+    if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, half>::value)
+        return vec ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16;
+    else if constexpr (std::is_same<S, int32_t>::value && (std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value))
+        return vec ? QuantMode_t::VREQ8 : QuantMode_t::REQ8;
+    else if constexpr (std::is_same<S, float>::value && (std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value))
+        return vec ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE;
+    ARC_TRAP(api, "quantised %s -> %s is not simulated yet", __arc::tname<S>(), __arc::tname<D>());
+    return QuantMode_t::NoQuant;
+}
+
+/* L0C -> GM.  Q: void (no quantisation), uint64_t (a word) or a tensor of
+ * uint64_t words in L1. */
+template <typename Tr, typename Prm, typename D, typename LD, typename S, typename LS, typename Q>
+__aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const TeTensor<D, LD> &dst,
+                              const TeTensor<S, LS> &src, const Q *quant)
+{
+    const char *api = "AscendC::Te::Copy(CopyL0C2GM)";
+    using PD = typename LD::pattern;
+    constexpr CopyL0C2GMTrait tr = Tr::value;
+    static_assert(std::is_same<typename LS::pattern, NZLayoutPtn>::value, "AscendC::Te::Copy(CopyL0C2GM): L0C holds NZ");
+    GlobalTensor<D> g = global_of(dst, api, "dst");
+    LocalTensor<S> c = local_of(src, TPosition::CO1, api, "src");
+    Mat s = mat(src.Layout());
+    ARC_CHECK(s.r0 == 16 && s.c0 == 16 && s.sr0 == 16 && s.sr1 == 256 && s.sc1 % 16 == 0, api,
+              "L0C's layout is not NZ with 16 x 16 fractals (MakeFrameLayout<NZLayoutPtn>(m, n))");
+    /* the destination as rows x cols with a row stride (ND) or a column-block stride (NZ) */
+    bool nz = false;
+    int64_t rows, cols, stride, nb = s.batch, dbs = 0;
+    if constexpr (std::is_same<PD, NHWCLayoutPtn>::value || std::is_same<PD, NC1HWC0LayoutPtn>::value) {
+        const auto &sh = dst.Layout().Shape();
+        const auto &st = dst.Layout().Stride();
+        ARC_CHECK(val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
+        rows = val(std::get<1>(sh)) * val(std::get<2>(sh));
+        if constexpr (std::is_same<PD, NHWCLayoutPtn>::value) {
+            cols = val(std::get<3>(sh)), stride = val(std::get<2>(st));
+        } else {
+            rows = val(std::get<2>(sh)) * val(std::get<3>(sh));
+            cols = val(std::get<1>(sh)) * val(std::get<4>(sh)), stride = val(std::get<1>(st)), nz = true;
+            ARC_CHECK(val(std::get<4>(sh)) == 16, api, "an NC1HWC0 output has C0 16 (got %lld)",
+                      (long long)val(std::get<4>(sh)));
+        }
+        nb = 1;
+    } else if constexpr (std::is_same<PD, NCHWLayoutPtn>::value || std::is_same<PD, DNLayoutPtn>::value ||
+                         std::is_same<PD, DNExtLayoutPtn>::value) {
+        ARC_TRAP(api, "L0C -> GM in a column-major layout (NZ2DN, NCHW) is not simulated yet");
+        return;
+    } else {
+        Mat d = mat(dst.Layout());
+        rows = d.rows, cols = d.cols, nb = batch_of(d, s), dbs = d.bstride;
+        if constexpr (std::is_same<PD, NZLayoutPtn>::value) {
+            nz = true, stride = d.sc1;
+            ARC_CHECK(d.c0 == 16 || (sizeof(D) == 1 && d.c0 == 32), api, "an NZ output has C0 16 (32 for 8-bit types)");
+        } else {
+            ARC_CHECK(d.r0 == 1 && d.c0 == 1 && d.sc1 == 1, api, "an ND output needs unit column stride");
+            stride = d.sr1;
+        }
+    }
+    ARC_CHECK(rows <= s.rows && cols <= s.cols, api, "the destination's %lld x %lld exceeds L0C's %lld x %lld",
+              (long long)rows, (long long)cols, (long long)s.rows, (long long)s.cols);
+    ARC_CHECK(!tr.enableChannelSplit || (nz && std::is_same<S, float>::value && std::is_same<D, float>::value), api,
+              "enableChannelSplit needs float -> float into NZ");
+    ARC_CHECK(tr.roundMode == RoundMode::DEFAULT, api, "RoundMode::HYBRID (float -> hifloat8_t) is not simulated yet");
+    constexpr bool has_q = !std::is_same<Q, void>::value;
+    constexpr bool vec = has_q && !std::is_same<Q, uint64_t>::value;
+    QuantMode_t mode = quant_mode<D, S>(has_q, vec, api);
+    uint8_t unit = 0;
+    if constexpr (std::is_same<Prm, FixpipeParams>::value) unit = atom.params.unitFlag;
+    auto fill = [&](auto &q) {
+        q.nSize = (uint32_t)cols, q.mSize = (uint32_t)rows, q.srcStride = (uint32_t)(s.sc1 / 16);
+        q.dstStride = (uint32_t)stride, q.quantPre = mode, q.reluEn = tr.enableRelu, q.unitFlag = unit;
+        q.isChannelSplit = tr.enableChannelSplit;
+        if constexpr (std::is_same<Q, uint64_t>::value) q.deqScalar = *quant;
+    };
+    FixpipeParamsV220 p;
+    if (nz) {
+        FixpipeParamsArch3510<CO2Layout::NZ> q;
+        fill(q);
+        p = __cube::v220_of<D, CO2Layout::NZ>(q, api);
+    } else {
+        FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> q;
+        fill(q);
+        q.params.ndNum = 1;
+        p = __cube::v220_of<D, CO2Layout::ROW_MAJOR>(q, api);
+    }
+    for (int64_t b = 0; b < nb; b++) {
+        GlobalTensor<D> gb = g[(uint64_t)(b * dbs)];
+        LocalTensor<S> cb = c[(uint32_t)(b * s.bstride)];
+        if constexpr (vec) {
+            LocalTensor<uint64_t> w = local_of(*quant, TPosition::A1, api, "quant");
+            if (nz) Fixpipe<D, S, CFG_NZ>(gb, cb, w, p);
+            else Fixpipe<D, S, CFG_ROW_MAJOR>(gb, cb, w, p);
+        } else {
+            if (nz) Fixpipe<D, S, CFG_NZ>(gb, cb, p);
+            else Fixpipe<D, S, CFG_ROW_MAJOR>(gb, cb, p);
+        }
+    }
+}
+
+/* UB -> GM of a matrix (the vector cores' copy out). */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void ub2gm(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyUB2GM)";
+    global_of(dst, api, "dst");
+    local_of(src, TPosition::VECCALC, api, "src");
+    Mat d = mat(dst.Layout()), s = mat(src.Layout());
+    int64_t rows = d.rows < s.rows ? d.rows : s.rows, cols = d.cols < s.cols ? d.cols : s.cols;
+    move(dst, d, src, s, rows, cols, rows, cols, batch_of(d, s), __arc::RP_MTE3, api);
+}
+} // namespace __te
+
+/* Copy(atom, dst, src): the path is the atom's; each side must be in the
+ * memory the path names. */
+template <typename Op, typename Tr, typename Prm, typename D, typename LD, typename S, typename LS>
+__aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D, LD> &dst, const TeTensor<S, LS> &src)
+{
+    if constexpr (std::is_same<Op, CopyL0C2GM>::value) {
+        __te::l0c2gm(atom, dst, src, (const void *)nullptr);
+    } else if constexpr (std::is_same<Op, CopyL12BT>::value) {
+        __te::l12bt(dst, src);
+    } else {
+        static_assert(std::is_same<D, S>::value, "AscendC::Te::Copy: source and destination have one data type");
+        if constexpr (std::is_same<Op, CopyGM2L1>::value) {
+            using PS = typename LS::pattern;
+            if constexpr (std::is_same<PS, NHWCLayoutPtn>::value || std::is_same<PS, NCHWLayoutPtn>::value ||
+                          std::is_same<PS, NC1HWC0LayoutPtn>::value)
+                __te::conv_in(dst, src);
+            else __te::gm2l1(dst, src);
+        } else if constexpr (std::is_same<Op, CopyL12L0A>::value) {
+            if constexpr (!std::is_same<Prm, NoParams>::value)
+                ARC_TRAP("AscendC::Te::Copy(CopyL12L0A, Img2ColParams)",
+                         "Img2Col into L0A (the 3D load) is not simulated yet on dav-3510");
+            else __te::l12l0(dst, src, TPosition::A2, "AscendC::Te::Copy(CopyL12L0A)");
+        } else if constexpr (std::is_same<Op, CopyL12L0B>::value) {
+            __te::l12l0(dst, src, TPosition::B2, "AscendC::Te::Copy(CopyL12L0B)");
+        } else if constexpr (std::is_same<Op, CopyL12FB>::value) {
+            __te::l12fb(dst, src);
+        } else if constexpr (std::is_same<Op, CopyUB2GM>::value) {
+            __te::ub2gm(dst, src);
+        } else if constexpr (std::is_same<Op, CopyL0C2UB>::value) {
+            ARC_TRAP("AscendC::Te::Copy(CopyL0C2UB)", "L0C -> UB is not simulated yet (nor its dual destinations)");
+        } else {
+            static_assert(std::is_same<Op, CopyL12L0ScaleA>::value || std::is_same<Op, CopyL12L0ScaleB>::value,
+                          "AscendC::Te::Copy: not a copy operation");
+            ARC_TRAP("AscendC::Te::Copy(CopyL12L0ScaleA/B)", "the MX scale buffers are not simulated yet");
+        }
+    }
+}
+/* Copy(atom, dst, src, quant): L0C -> GM with a quantisation word or an
+ * L1 tensor of them. */
+template <typename Op, typename Tr, typename Prm, typename D, typename LD, typename S, typename LS, typename Q>
+__aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D, LD> &dst, const TeTensor<S, LS> &src,
+                            const Q &quant)
+{
+    static_assert(std::is_same<Op, CopyL0C2GM>::value, "AscendC::Te::Copy with a quantisation parameter: CopyL0C2GM only");
+    if constexpr (std::is_integral<Q>::value) {
+        const uint64_t w = (uint64_t)quant;
+        __te::l0c2gm(atom, dst, src, &w);
+    } else {
+        static_assert(std::is_same<typename Q::elementType, uint64_t>::value,
+                      "AscendC::Te::Copy(CopyL0C2GM): quantisation words are uint64_t");
+        __te::l0c2gm(atom, dst, src, &quant);
+    }
+}
+
+/* Mmad(atom, C, A, B[, bias]): the C++ API's Mmad on the tensors' memory;
+ * a bias row starts C (cmatrixInitVal is then ignored). */
+template <typename Tr, typename Prm, typename TC, typename LC, typename TA, typename LA, typename TB, typename LB,
+          typename... Bias>
+__aicore__ inline void Mmad(const MmadAtom<Tr, Prm> &atom, const TeTensor<TC, LC> &dst, const TeTensor<TA, LA> &fm,
+                            const TeTensor<TB, LB> &filter, const Bias &...bias)
+{
+    static_assert(sizeof...(Bias) <= 1, "AscendC::Te::Mmad: at most one bias tensor");
+    const char *api = "AscendC::Te::Mmad";
+    constexpr MmadTrait tr = Tr::value;
+    if constexpr (tr.mmadType == MmadType::MX) {
+        ARC_TRAP(api, "MmadType::MX (the MX Mmad with L0ScaleA/L0ScaleB) is not simulated yet");
+    } else if constexpr (!std::is_same<TA, TB>::value ||
+                         !((std::is_same<TA, half>::value || std::is_same<TA, bfloat16_t>::value ||
+                            std::is_same<TA, float>::value) && std::is_same<TC, float>::value) &&
+                             !(std::is_same<TA, int8_t>::value && std::is_same<TC, int32_t>::value)) {
+        ARC_TRAP(api, "%s x %s -> %s is not simulated yet", __arc::tname<TA>(), __arc::tname<TB>(), __arc::tname<TC>());
+    } else {
+        AscendC::MmadParams p;
+        p.m = atom.params.m;
+        p.n = atom.params.n;
+        p.k = atom.params.k;
+        p.unitFlag = atom.params.unitFlag;
+        p.kDirectionAlign = tr.kDirectionAlign;
+        p.cmatrixSource = tr.cmatrixSource;
+        p.cmatrixInitVal = sizeof...(Bias) == 0 && atom.params.cmatrixInitVal;
+        ARC_CHECK(p.m != 1 || !tr.disableGemv, api,
+                  "m = 1 with GEMV disabled (MmadTrait::disableGemv, the default) is not simulated yet");
+        LocalTensor<TC> c = __te::local_of(dst, TPosition::CO1, api, "dst");
+        LocalTensor<TA> a = __te::local_of(fm, TPosition::A2, api, "fm");
+        LocalTensor<TB> b = __te::local_of(filter, TPosition::B2, api, "filter");
+        if constexpr (sizeof...(Bias) == 1)
+            AscendC::Mmad(c, a, b, __te::local_of(bias..., TPosition::C2, api, "bias"), p);
+        else AscendC::Mmad(c, a, b, p);
+    }
+}
+} // namespace Te
+} // namespace AscendC
+
+#endif /* ARC_TE_COPY_OUT_H_ */

@@ -1,0 +1,303 @@
+/* te_layout.h - the Tensor API's layouts (AscendC::Te, tensor_api/tensor.h):
+ * Shape, Stride and Coord as nested Std::tuple of integers and Std::Int
+ * constants, Layout (a shape, a stride and the frame pattern that made it),
+ * MakeLayout / MakeFrameLayout with the patterns of "Layout和层次化表述法"
+ * (NZ, ZN, ZZ, NN, ND, DN, NDExt, DNExt, the Scale* and the convolution
+ * NCHW / NHWC / NC1HWC0 layouts, each with an optional leading batch), the
+ * coordinate-to-offset map (crd2idx: an integer coordinate of a
+ * hierarchical mode splits colexicographically, as the docs' figures
+ * index) and the queries Get, GetShape, GetStride, Rank, Size, Capacity,
+ * Cosize, Coshape, Select, GetLayoutPattern. */
+#ifndef ARC_TE_LAYOUT_H_
+#define ARC_TE_LAYOUT_H_
+
+#include "arc/utils.h"
+
+namespace AscendC {
+namespace Std {
+/* Std::Int<v>: an integer held in the type (the docs write _16 for Int<16>). */
+template <int64_t v> using Int = std::integral_constant<int64_t, v>;
+} // namespace Std
+
+namespace Te {
+using _0 = Std::Int<0>;
+using _1 = Std::Int<1>;
+using _2 = Std::Int<2>;
+using _4 = Std::Int<4>;
+using _8 = Std::Int<8>;
+using _16 = Std::Int<16>;
+using _32 = Std::Int<32>;
+using _64 = Std::Int<64>;
+using _128 = Std::Int<128>;
+using _256 = Std::Int<256>;
+using _512 = Std::Int<512>;
+
+template <typename... Shapes> using Shape = Std::tuple<Shapes...>;
+template <typename... Strides> using Stride = Std::tuple<Strides...>;
+template <typename... Coords> using Coord = Std::tuple<Coords...>;
+
+template <typename... Ts> __aicore__ inline constexpr auto MakeShape(const Ts &...t) { return Shape<Ts...>(t...); }
+template <typename... Ts> __aicore__ inline constexpr auto MakeStride(const Ts &...t) { return Stride<Ts...>(t...); }
+template <typename... Ts> __aicore__ inline constexpr auto MakeCoord(const Ts &...t) { return Coord<Ts...>(t...); }
+
+/* The frame patterns (MakeFrameLayout's first template argument). */
+struct NZLayoutPtn {};
+struct ZNLayoutPtn {};
+struct ZZLayoutPtn {};
+struct NNLayoutPtn {};
+struct NDLayoutPtn {};
+struct DNLayoutPtn {};
+struct NDExtLayoutPtn {};
+struct DNExtLayoutPtn {};
+struct ScaleANDLayoutPtn {};
+struct ScaleADNLayoutPtn {};
+struct ScaleBNDLayoutPtn {};
+struct ScaleBDNLayoutPtn {};
+struct NCHWLayoutPtn {};
+struct NHWCLayoutPtn {};
+struct NC1HWC0LayoutPtn {};
+
+/* LayoutTrait: the C0 of a fractal pattern (elements per 32-byte row). */
+template <typename Elem> struct LayoutTraitDefault {
+    static constexpr auto C0_ELEMENT = Std::Int<(int64_t)(32 * __arc::packed_per_byte<Elem>::value / sizeof(Elem))>{};
+};
+template <typename Elem, int64_t c0 = 32 / sizeof(Elem)> struct LayoutTrait {
+    static constexpr auto C0_ELEMENT = Std::Int<c0>{};
+};
+
+namespace __te {
+template <typename V> struct is_tuple : std::false_type {};
+template <typename... V> struct is_tuple<std::tuple<V...>> : std::true_type {};
+template <typename V> constexpr bool is_tuple_v = is_tuple<Std::remove_cvref_t<V>>::value;
+
+/* A leaf's value. */
+template <typename V> __aicore__ inline constexpr int64_t val(const V &v)
+{
+    static_assert(!is_tuple_v<V>, "AscendC::Te: an integer was expected where a tuple was given");
+    return (int64_t)v;
+}
+/* Product of a (nested) shape's leaves. */
+template <typename V> __aicore__ inline constexpr int64_t size_of(const V &s)
+{
+    if constexpr (is_tuple_v<V>)
+        return std::apply([](const auto &...e) { return (int64_t(1) * ... * size_of(e)); }, s);
+    else return val(s);
+}
+/* The offset of a coordinate: a tuple coordinate goes mode by mode, an
+ * integer coordinate of a tuple mode splits colexicographically (the
+ * first sub-mode varies fastest). */
+template <typename C, typename S, typename D> __aicore__ inline constexpr int64_t crd2idx(const C &c, const S &s, const D &d);
+template <typename C, typename S, typename D, size_t... I>
+__aicore__ inline constexpr int64_t crd2idx_modes(const C &c, const S &s, const D &d, std::index_sequence<I...>)
+{
+    return (int64_t(0) + ... + crd2idx(std::get<I>(c), std::get<I>(s), std::get<I>(d)));
+}
+template <typename S, typename D, size_t... I>
+__aicore__ inline constexpr int64_t crd2idx_split(int64_t c, const S &s, const D &d, std::index_sequence<I...>)
+{
+    int64_t sum = 0, rest = c;
+    const size_t last = sizeof...(I) - 1;
+    ((sum += crd2idx(I == last ? rest : rest % size_of(std::get<I>(s)), std::get<I>(s), std::get<I>(d)),
+      rest = I == last ? 0 : rest / size_of(std::get<I>(s))), ...);
+    return sum;
+}
+template <typename C, typename S, typename D> __aicore__ inline constexpr int64_t crd2idx(const C &c, const S &s, const D &d)
+{
+    if constexpr (is_tuple_v<C>) {
+        static_assert(is_tuple_v<S> && std::tuple_size<C>::value == std::tuple_size<S>::value,
+                      "AscendC::Te: the coordinate's tuple structure differs from the layout's shape");
+        return crd2idx_modes(c, s, d, std::make_index_sequence<std::tuple_size<C>::value>{});
+    } else if constexpr (is_tuple_v<S>) {
+        return crd2idx_split(val(c), s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
+    } else {
+        return val(c) * val(d);
+    }
+}
+/* The largest offset + 1 a shape/stride pair reaches (0 for an empty shape). */
+template <typename S, typename D> __aicore__ inline constexpr int64_t cosize_of(const S &s, const D &d);
+template <typename S, typename D, size_t... I>
+__aicore__ inline constexpr int64_t cosize_modes(const S &s, const D &d, std::index_sequence<I...>)
+{
+    return (int64_t(1) + ... + (cosize_of(std::get<I>(s), std::get<I>(d)) - 1));
+}
+template <typename S, typename D> __aicore__ inline constexpr int64_t cosize_of(const S &s, const D &d)
+{
+    if constexpr (is_tuple_v<S>) {
+        return cosize_modes(s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
+    } else {
+        int64_t n = val(s), st = val(d);
+        return n == 0 ? 0 : (n - 1) * (st < 0 ? -st : st) + 1;
+    }
+}
+template <typename V> __aicore__ inline constexpr int64_t ceil_div(V a, int64_t b) { return ((int64_t)a + b - 1) / b; }
+} // namespace __te
+
+/* A layout: Shape and Stride of the same tree; Ptn is the frame pattern
+ * that made it (void for MakeLayout), which Copy and Mmad read to know
+ * the fractal arrangement. */
+template <typename ShapeType, typename StrideType, typename Ptn = void> struct Layout {
+    using shapeType = ShapeType;
+    using strideType = StrideType;
+    using pattern = Ptn;
+    static constexpr int rank = (int)std::tuple_size<ShapeType>::value;
+    ShapeType shape_;
+    StrideType stride_;
+    __aicore__ inline constexpr Layout() = default;
+    __aicore__ inline constexpr Layout(const ShapeType &s, const StrideType &d) : shape_(s), stride_(d) {}
+    __aicore__ inline constexpr const ShapeType &Shape() const { return shape_; }
+    __aicore__ inline constexpr const StrideType &Stride() const { return stride_; }
+    __aicore__ inline constexpr const Layout &layout() const { return *this; }
+    /* The element count the shape covers. */
+    __aicore__ inline constexpr int64_t Size() const { return __te::size_of(shape_); }
+    /* The elements from the first to one past the last the layout reaches. */
+    __aicore__ inline constexpr int64_t Capacity() const { return __te::cosize_of(shape_, stride_); }
+    template <typename C> __aicore__ inline constexpr int64_t operator()(const C &c) const
+    {
+        return __te::crd2idx(c, shape_, stride_);
+    }
+};
+
+template <typename S, typename D> __aicore__ inline constexpr auto MakeLayout(const S &s, const D &d)
+{
+    static_assert(__te::is_tuple_v<S> && __te::is_tuple_v<D>, "AscendC::Te::MakeLayout: a Shape and a Stride");
+    return Layout<S, D>(s, d);
+}
+/* MakeLayout(shape): the compact column-major stride of a flat shape. */
+namespace __te {
+template <typename S, size_t... I> __aicore__ inline constexpr auto compact_stride(const S &s, std::index_sequence<I...>)
+{
+    int64_t run[sizeof...(I) + 1] = {1};
+    ((run[I + 1] = run[I] * val(std::get<I>(s))), ...);
+    return Std::make_tuple(run[I]...);
+}
+} // namespace __te
+template <typename... S> __aicore__ inline constexpr auto MakeLayout(const Shape<S...> &s)
+{
+    auto d = __te::compact_stride(s, std::index_sequence_for<S...>{});
+    return Layout<Shape<S...>, decltype(d)>(s, d);
+}
+
+template <typename L> __aicore__ inline constexpr decltype(auto) GetShape(const L &l) { return l.Shape(); }
+template <typename L> __aicore__ inline constexpr decltype(auto) GetStride(const L &l) { return l.Stride(); }
+template <size_t I, typename L> __aicore__ inline constexpr decltype(auto) Get(const L &l)
+{
+    if constexpr (__te::is_tuple_v<L>) return std::get<I>(l);
+    else return MakeLayout(std::get<I>(l.Shape()), std::get<I>(l.Stride()));
+}
+template <typename L> __aicore__ inline constexpr int Rank(const L &)
+{
+    if constexpr (__te::is_tuple_v<L>) return (int)std::tuple_size<Std::remove_cvref_t<L>>::value;
+    else return L::rank;
+}
+template <typename L> __aicore__ inline constexpr int64_t Size(const L &l)
+{
+    if constexpr (__te::is_tuple_v<L>) return __te::size_of(l);
+    else return l.Size();
+}
+template <typename L> __aicore__ inline constexpr int64_t Capacity(const L &l) { return l.Capacity(); }
+template <typename L> __aicore__ inline constexpr int64_t Cosize(const L &l) { return l.Capacity(); }
+/* The per-mode extents a layout reaches (flat shapes). */
+template <typename L> __aicore__ inline constexpr auto Coshape(const L &l)
+{
+    return std::apply([&](const auto &...s) { return Std::make_tuple(__te::size_of(s)...); }, l.Shape());
+}
+/* Select<I...>(layout): the layout of those modes. */
+template <size_t... I, typename L> __aicore__ inline constexpr auto Select(const L &l)
+{
+    return MakeLayout(MakeShape(std::get<I>(l.Shape())...), MakeStride(std::get<I>(l.Stride())...));
+}
+template <typename L> struct GetLayoutPattern { using type = typename L::pattern; };
+
+namespace __te {
+/* C0 of a MakeFrameLayout trait argument: a data type, a trait with C0_ELEMENT. */
+template <typename Tr, typename = void> struct c0_from {
+    static_assert(sizeof(Tr) <= 8, "AscendC::Te::MakeFrameLayout: the trait is a data type, an Std::Int or a type with "
+                                   "C0_ELEMENT");
+    static constexpr int64_t value = 32 * (int64_t)__arc::packed_per_byte<Tr>::value / (int64_t)sizeof(Tr);
+};
+template <typename Tr> struct c0_from<Tr, std::void_t<decltype(Tr::C0_ELEMENT)>> {
+    static constexpr int64_t value = (int64_t)Tr::C0_ELEMENT;
+};
+template <int64_t v> struct c0_from<std::integral_constant<int64_t, v>, void> { static constexpr int64_t value = v; };
+
+/* One matrix of a pattern: ((row0, row1), (col0, col1)) : ((...), (...)),
+ * or the flat ND / DN (row, col). */
+template <typename Ptn, int64_t C0> struct frame {
+    __aicore__ static constexpr auto make(int64_t r, int64_t c)
+    {
+        constexpr int64_t F = 16;
+        using I = int64_t;
+        if constexpr (std::is_same<Ptn, NZLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(Std::Int<F>{}, ceil_div(r, F)), MakeShape(Std::Int<C0>{}, ceil_div(c, C0))),
+                              MakeStride(MakeStride(Std::Int<C0>{}, Std::Int<C0 * F>{}), MakeStride(_1{}, (I)(C0 * ceil_div(r, F) * F))));
+        else if constexpr (std::is_same<Ptn, ZNLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(Std::Int<C0>{}, ceil_div(r, C0)), MakeShape(Std::Int<F>{}, ceil_div(c, F))),
+                              MakeStride(MakeStride(_1{}, (I)(C0 * ceil_div(c, F) * F)), MakeStride(Std::Int<C0>{}, Std::Int<C0 * F>{})));
+        else if constexpr (std::is_same<Ptn, ZZLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(Std::Int<F>{}, ceil_div(r, F)), MakeShape(Std::Int<C0>{}, ceil_div(c, C0))),
+                              MakeStride(MakeStride(Std::Int<C0>{}, (I)(F * ceil_div(c, C0) * C0)), MakeStride(_1{}, Std::Int<C0 * F>{})));
+        else if constexpr (std::is_same<Ptn, NNLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(_2{}, (I)(r / 2)), MakeShape(Std::Int<F>{}, ceil_div(c, F))),
+                              MakeStride(MakeStride(_1{}, _32{}), MakeStride(_2{}, (I)(r * F))));
+        else if constexpr (std::is_same<Ptn, NDExtLayoutPtn>::value || std::is_same<Ptn, ScaleANDLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(_1{}, r), MakeShape(_1{}, c)), MakeStride(MakeStride(_0{}, c), MakeStride(_0{}, _1{})));
+        else if constexpr (std::is_same<Ptn, DNExtLayoutPtn>::value || std::is_same<Ptn, ScaleBDNLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(_1{}, r), MakeShape(_1{}, c)), MakeStride(MakeStride(_0{}, _1{}), MakeStride(_0{}, r)));
+        else if constexpr (std::is_same<Ptn, ScaleADNLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(_1{}, r), MakeShape(_2{}, (I)(c / 2))), MakeStride(MakeStride(_0{}, _2{}), MakeStride(_1{}, (I)(2 * r))));
+        else if constexpr (std::is_same<Ptn, ScaleBNDLayoutPtn>::value)
+            return MakeLayout(MakeShape(MakeShape(_2{}, (I)(r / 2)), MakeShape(_1{}, c)), MakeStride(MakeStride(_1{}, (I)(2 * c)), MakeStride(_0{}, _2{})));
+        else if constexpr (std::is_same<Ptn, NDLayoutPtn>::value)
+            return MakeLayout(MakeShape(r, c), MakeStride(c, _1{}));
+        else if constexpr (std::is_same<Ptn, DNLayoutPtn>::value)
+            return MakeLayout(MakeShape(r, c), MakeStride(_1{}, r));
+        else
+            static_assert(Std::always_false_v<Ptn>, "AscendC::Te::MakeFrameLayout: not a matrix pattern");
+    }
+};
+template <typename Ptn, int64_t C0, typename... A> __aicore__ inline constexpr auto frame_layout(const A &...a)
+{
+    constexpr size_t n = sizeof...(A);
+    int64_t v[] = {(int64_t)a...};
+    if constexpr (std::is_same<Ptn, NCHWLayoutPtn>::value || std::is_same<Ptn, NHWCLayoutPtn>::value) {
+        static_assert(n == 4, "AscendC::Te::MakeFrameLayout: NCHW and NHWC take 4 extents");
+        return Layout<Shape<int64_t, int64_t, int64_t, int64_t>, Stride<int64_t, int64_t, int64_t, _1>, Ptn>(
+            MakeShape(v[0], v[1], v[2], v[3]), MakeStride(v[1] * v[2] * v[3], v[2] * v[3], v[3], _1{}));
+    } else if constexpr (std::is_same<Ptn, NC1HWC0LayoutPtn>::value) {
+        static_assert(n == 5, "AscendC::Te::MakeFrameLayout: NC1HWC0 takes 5 extents (n, c1, h, w, c0)");
+        return Layout<Shape<int64_t, int64_t, int64_t, int64_t, int64_t>, Stride<int64_t, int64_t, int64_t, int64_t, _1>, Ptn>(
+            MakeShape(v[0], v[1], v[2], v[3], v[4]),
+            MakeStride(v[1] * v[2] * v[3] * v[4], v[2] * v[3] * v[4], v[3] * v[4], v[4], _1{}));
+    } else if constexpr (n == 2) {
+        auto m = frame<Ptn, C0>::make(v[0], v[1]);
+        return Layout<typename decltype(m)::shapeType, typename decltype(m)::strideType, Ptn>(m.Shape(), m.Stride());
+    } else {
+        static_assert(n == 3, "AscendC::Te::MakeFrameLayout: a matrix takes (m, n), a batch of matrices (batch, m, n)");
+        auto m = frame<Ptn, C0>::make(v[1], v[2]);
+        auto s = MakeShape(v[0], m.Shape());
+        auto d = MakeStride(m.Capacity() == 0 ? (int64_t)0 : __te::cosize_of(m.Shape(), m.Stride()), m.Stride());
+        /* NZ/ZN/ZZ matrices follow each other at their fractal-rounded size */
+        if constexpr (std::is_same<Ptn, NZLayoutPtn>::value || std::is_same<Ptn, ZNLayoutPtn>::value ||
+                      std::is_same<Ptn, ZZLayoutPtn>::value)
+            std::get<0>(d) = size_of(m.Shape());
+        return Layout<decltype(s), decltype(d), Ptn>(s, d);
+    }
+}
+} // namespace __te
+
+/* MakeFrameLayout<Pattern[, Trait]>(extents...): Trait is a data type (C0
+ * = 32 bytes of it), an Std::Int C0, a trait with C0_ELEMENT, or omitted
+ * (C0 16: the L0C fractal, half's and the patterns that fix their own). */
+template <typename Ptn, typename Tr = _16, typename... A> __aicore__ inline constexpr auto MakeFrameLayout(const A &...a)
+{
+    return __te::frame_layout<Ptn, __te::c0_from<Tr>::value>(a...);
+}
+template <typename Ptn, auto C0, typename... A> __aicore__ inline constexpr auto MakeFrameLayout(const A &...a)
+{
+    static_assert(C0 > 0, "AscendC::Te::MakeFrameLayout: C0 must be positive");
+    return __te::frame_layout<Ptn, (int64_t)C0>(a...);
+}
+} // namespace Te
+} // namespace AscendC
+
+#endif /* ARC_TE_LAYOUT_H_ */
