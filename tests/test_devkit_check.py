@@ -43,3 +43,13 @@ def test_asc_only_definitions_and_a_value_the_readme_names_in_prose():
     cm = "ascendc_compile_definitions(demo PRIVATE\n    -DVIA_SSBUF=true\n    -DSCENARIO_NUM=${SCENARIO_NUM}\n)\n"
     assert dc.cmake_defines(cm, "see the branch for SCENARIO_NUM=2 in the sample") == \
         ["-DVIA_SSBUF=true", "-DSCENARIO_NUM=2"]
+
+
+def test_a_cache_default_yields_to_the_readme():
+    # set(SCENARIO_NUM 0 CACHE ...) that the CMakeLists then rejects
+    # (bank_conflict_3510): the README's `export SCENARIO_NUM=1` wins; with
+    # no README value the cache default stands
+    dc = load_tool("devkit_check")
+    cm = 'set(SCENARIO_NUM 0 CACHE STRING "1-14")\ntarget_compile_definitions(demo PRIVATE SCENARIO_NUM=${SCENARIO_NUM})\n'
+    assert dc.cmake_defines(cm, "export SCENARIO_NUM=1\ncmake .. -DSCENARIO_NUM=${SCENARIO_NUM}") == ["-DSCENARIO_NUM=1"]
+    assert dc.cmake_defines(cm, "") == ["-DSCENARIO_NUM=0"]

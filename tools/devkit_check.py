@@ -51,8 +51,9 @@ def cmake_defines(text, readme=""):
     add_definitions / target_ and ascendc_compile_definitions entries, ${VAR} taken from
     set(VAR "default" ...) or, for a variable the user must give, the first
     value its error message suggests (-DSCENARIO_NUM=1), else the first its
-    README's commands pass."""
-    vars_ = dict(re.findall(r'\bset\(\s*(\w+)\s+"?([\w.+-]+)"?', text))
+    README's commands pass, else a set(VAR value CACHE ...) default."""
+    sets = re.findall(r'\bset\(\s*(\w+)\s+"?([\w.+-]+)"?([^)]*)\)', text)
+    vars_ = {name: value for name, value, rest in sets if "CACHE" not in rest}
     for name, value in re.findall(r"-D(\w+)=(\w+)", " ".join(re.findall(r"message\s*\(([^)]*)\)", text))):
         vars_.setdefault(name, value)
     for name, value in re.findall(r"-D(\w+)=(\w+)", readme):  # the README's cmake command gives the rest
@@ -61,6 +62,8 @@ def cmake_defines(text, readme=""):
         m = re.search(r"\b%s=(\w+)" % re.escape(name), readme)
         if m:
             vars_.setdefault(name, m.group(1))
+    for name, value, rest in sets:  # a cache default (SCENARIO_NUM 0, which it rejects) comes last
+        vars_.setdefault(name, value)
     out = []
     kinds = r"\b(add_definitions|target_compile_definitions|ascendc_compile_definitions)\s*\(([^)]*)\)"
     for kind, body in re.findall(kinds, text):
