@@ -42,8 +42,7 @@ extern "C" __global__ __aicore__ void mm950(GM_ADDR a, GM_ADDR b, GM_ADDR c, uin
         f.nSize = N; f.mSize = M; f.srcStride = M; f.dstStride = M * 16;   // elements between 16-column blocks
         Fixpipe<float, float, CFG_NZ>(gc, co1, f);
     } else {
-        FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> f;
-        f.nSize = N; f.mSize = M; f.srcStride = M; f.dstStride = N;
+        FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> f(N, M, M, N);  // nSize, mSize, srcStride, dstStride
         Fixpipe<float, float, CFG_ROW_MAJOR>(gc, co1, f);
     }
     PipeBarrier<PIPE_ALL>();

@@ -1,5 +1,5 @@
 """Device API: LogSoftMax (lib/activation/logsoftmax.h) and SoftmaxGrad
-(lib/activation/softmax_grad.h) against the docs' Python definitions in
+(lib/activation/softmax_grad.h; SoftmaxGradFront too) against the docs' Python definitions in
 NumPy float64 (LogSoftMax's log is base 10, as its page defines it), with
 the shape from SoftMaxShapeInfo (the tiling left empty, as CANN's example
 passes it) or from the host tiling; and their host tiling functions (with
@@ -39,6 +39,10 @@ def mod():
                                 "SoftmaxGrad<%s>(z, g, x, tl, false, SoftMaxShapeInfo{%d, %d, %d, %d});" % (c, M, K, M, K)))
         ks.append(dev.ub_kernel("front_" + c, tensors(dt), "SoftMaxTiling tl{}; tl.srcM = %d; tl.srcK = %d;"
                                 "SoftmaxGrad<%s>(s, g, x, tmp, tl, true);" % (M, K, c)))
+        ks.append(dev.ub_kernel("gfront_" + c, tensors(dt), "SoftMaxTiling tl{};"
+                                "SoftmaxGradFront<%s>(s, g, x, tl, SoftMaxShapeInfo{%d, %d, %d, %d});" % (c, M, K, M, K)))
+        ks.append(dev.ub_kernel("gfront_tmp_" + c, tensors(dt), "SoftMaxTiling tl{}; tl.srcM = %d; tl.srcK = %d;"
+                                "SoftmaxGradFront<%s>(s, g, x, tmp, tl);" % (M, K, c)))
     ks.append(dev.ub_kernel("grad_inplace", tensors(np.float32), "SoftMaxTiling tl{};"
                             "SoftmaxGrad<float>(x, g, x, tl, false, SoftMaxShapeInfo{%d, %d, %d, 40});" % (M, K, M)))
     return dev.program(ks)
@@ -75,9 +79,11 @@ def test_softmax_grad(mod, dt):
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float16], ids=["float", "half"])
-def test_softmax_grad_front_is_the_row_sum_in_a_block(mod, dt):
+@pytest.mark.parametrize("name", ["front_", "gfront_", "gfront_tmp_"],
+                         ids=["SoftmaxGrad_isFront", "SoftmaxGradFront", "SoftmaxGradFront_tmp"])
+def test_softmax_grad_front_is_the_row_sum_in_a_block(mod, dt, name):
     arrays, x, g = inputs(dt)
-    out = dev.run(mod, "front_" + dev.ctype(dt), tensors(dt), arrays)
+    out = dev.run(mod, name + dev.ctype(dt), tensors(dt), arrays)
     blk = 32 // np.dtype(dt).itemsize
     want = np.repeat((g * x).sum(axis=1, keepdims=True), blk, 1)
     np.testing.assert_allclose(out[3].reshape(M, blk).astype(np.float64), want, **tol(dt))

@@ -235,6 +235,13 @@ template <CO2Layout L = CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 {
     uint8_t dualDstCtl = 0; /* spelled as kernels compiled for the NPU spell it (the table: dualDstCtrl) */
     uint8_t subBlockId = 0;
     bool isChannelSplit = false;
+    FixpipeParamsArch3510() = default;
+    /* The table's first four members, as FixpipeParamsV220's constructor
+     * takes them (asc-devkit's cube_buffer_dump builds one so). */
+    FixpipeParamsArch3510(uint32_t nSizeIn, uint32_t mSizeIn, uint32_t srcStrideIn, uint32_t dstStrideIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn)
+    {
+    }
 };
 
 /* Ascend 950's L1 -> L0A/L0B 2D load (LoadData_2D_V2's table, in order):

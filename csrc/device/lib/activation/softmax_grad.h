@@ -54,6 +54,24 @@ inline void SoftmaxGrad(const LocalTensor<T> &dstTensor, const LocalTensor<T> &g
     SoftmaxGrad<T, isReuseSource, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, isFront,
                                                   softmaxShapeInfo);
 }
+/* SoftmaxGradFront: SoftmaxGrad's isFront form under its own name (its page
+ * gives the same definition: the row's sum of grad * src, one 32-byte block
+ * per row). */
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor, const SoftMaxTiling &tiling,
+                             const SoftMaxShapeInfo &softmaxShapeInfo = {})
+{
+    SoftmaxGrad<T, false, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, tiling, true, softmaxShapeInfo);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+inline void SoftmaxGradFront(const LocalTensor<T> &dstTensor, const LocalTensor<T> &gradTensor,
+                             const LocalTensor<T> &srcTensor, const LocalTensor<uint8_t> &sharedTmpBuffer,
+                             const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {})
+{
+    SoftmaxGrad<T, false, isDataFormatNZ>(dstTensor, gradTensor, srcTensor, sharedTmpBuffer, tiling, true,
+                                          softmaxShapeInfo);
+}
 } // namespace AscendC
 
 #endif /* ARC_LIB_ACTIVATION_SOFTMAX_GRAD_H_ */
