@@ -1,7 +1,7 @@
 """Device API: the advanced API's row-wise functions with host tiling
 (lib/activation/softmax.h, lib/normalization): SoftMax (with and without
 sum/max outputs, float sum/max for half input, a narrower valid width),
-SimpleSoftMax, LayerNorm and RmsNorm, each fed the tiling struct that
+SimpleSoftMax, LayerNorm, DeepNorm and RmsNorm, each fed the tiling struct that
 ascendrtc.adv_tiling builds (the tiling-helper form) as a GM argument, and
 each with and without the shared tmp buffer.  References: NumPy in float64.
 Tolerances: float32 rtol 1e-5 / atol 1e-6; float16 rtol 4e-3 / atol 4e-3."""
@@ -66,6 +66,14 @@ def mod():
                                 "LayerNorm<%s>(z, mean, var, x, g, b, (%s)1e-5f, tl);" % (c, c), TILING))
         ks.append(dev.ub_kernel("ln_tmp_" + c, ln, load("LayerNormTiling") +
                                 "LayerNorm<%s, false>(z, mean, var, x, g, b, tmp, (%s)1e-5f, tl);" % (c, c), TILING))
+        dn = [("x", dt, B * S * H), ("gx", dt, B * S * H), ("b", dt, H), ("g", dt, H), ("z", dt, B * S * H),
+              ("mean", dt, B * S), ("var", dt, B * S), TMP]
+        ks.append(dev.ub_kernel("deep_" + c, dn, load("DeepNormTiling") +
+                                "DeepNorm<%s>(z, mean, var, x, gx, b, g, (%s)-1.75f, (%s)1e-5f, tl);" % (c, c, c),
+                                TILING))
+        ks.append(dev.ub_kernel("deep_tmp_" + c, dn, load("DeepNormTiling") +
+                                "DeepNorm<%s, false, false>(z, mean, var, x, gx, b, g, tmp, (%s)-1.75f, (%s)1e-5f, tl);"
+                                % (c, c, c), TILING))
         rn = [("x", dt, B * S * H), ("g", dt, H), ("z", dt, B * S * H), TMP]
         ks.append(dev.ub_kernel("rms_" + c, rn, load("RmsNormTiling") +
                                 "RmsNorm<%s>(z, x, g, (%s)1e-6f, tl);" % (c, c), TILING))
@@ -145,6 +153,28 @@ def test_layernorm(mod, dt, tmp):
     np.testing.assert_allclose(out[3].reshape(n, H).astype(np.float64), want, **tol(dt))
     np.testing.assert_allclose(out[4].astype(np.float64), mean, **tol(dt))
     np.testing.assert_allclose(out[5].astype(np.float64), var, **tol(dt))
+
+
+@pytest.mark.parametrize("tmp", ["", "tmp_"], ids=["no_tmp", "tmp_buffer"])
+@pytest.mark.parametrize("dt", [np.float32, np.float16], ids=["float", "half"])
+def test_deepnorm_is_layernorm_of_alpha_x_plus_gx(mod, dt, tmp):
+    """The third output holds the variance, as DeepNorm's page example and
+    CANN's deepnorm example show (the page calls it rstd)."""
+    x, g, b = ln_inputs(dt)
+    gx = np.random.default_rng(6).uniform(-2, 2, x.shape).astype(dt)
+    n = B * S
+    t = [("x", dt, n * H), ("gx", dt, n * H), ("b", dt, H), ("g", dt, H), ("z", dt, n * H), ("mean", dt, n),
+         ("var", dt, n), TMP]
+    tl = adv_tiling.layernorm_tiling((B, S, H), np.dtype(dt).itemsize)  # DeepNormTiling has its fields
+    out = dev.run(mod, "deep_%s%s" % (tmp, dev.ctype(dt)), t,
+                  [x.ravel(), gx.ravel(), b, g, np.zeros(n * H, dt), np.zeros(n, dt), np.zeros(n, dt),
+                   np.zeros(4096, np.uint8)], extra=(tl,))
+    zd = -1.75 * x.astype(np.float64) + gx.astype(np.float64)
+    mean, var = zd.mean(axis=1), zd.var(axis=1)
+    want = (zd - mean[:, None]) / np.sqrt(var[:, None] + 1e-5) * g.astype(np.float64) + b.astype(np.float64)
+    np.testing.assert_allclose(out[4].reshape(n, H).astype(np.float64), want, **tol(dt))
+    np.testing.assert_allclose(out[5].astype(np.float64), mean, **tol(dt))
+    np.testing.assert_allclose(out[6].astype(np.float64), var, **tol(dt))
 
 
 @pytest.mark.parametrize("tmp", ["", "tmp_"], ids=["no_tmp", "tmp_buffer"])

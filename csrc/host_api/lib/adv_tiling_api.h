@@ -2,7 +2,7 @@
  * op-project host code (C++17): AscendC::GetPadMaxMinTmpSize, PadTilingFunc,
  * GetUnPadMaxMinTmpSize, UnPadTilingFunc, GetSoftMaxMax/MinTmpSize,
  * SoftMaxTilingFunc (and the LogSoftMax / SoftMaxGrad forms), GetLayerNormMaxMinTmpSize, GetLayerNormNDTilingInfo (both
- * LayerNorm forms), GetNormalizeMaxMinTmpSize,
+ * LayerNorm forms), GetDeepNormMaxMinTmpSize, GetDeepNormTilingInfo, GetNormalizeMaxMinTmpSize,
  * GetRmsNormMaxMinTmpSize, GetRmsNormTilingInfo, GetConfusionTransposeMaxMinTmpSize,
  * GetConfusionTransposeTilingInfo, GetConfusionTransposeOnlyTilingInfo
  * (and the GetTranspose* spellings), and optiling::PadTiling
@@ -37,6 +37,7 @@ ARC_ADV_OPTILING(UnPadTiling)
 ARC_ADV_OPTILING(SoftMaxTiling)
 ARC_ADV_OPTILING(LogSoftMaxTiling)
 ARC_ADV_OPTILING(LayerNormTiling)
+ARC_ADV_OPTILING(DeepNormTiling)
 ARC_ADV_OPTILING(LayerNormSeparateTiling)
 ARC_ADV_OPTILING(RmsNormTiling)
 ARC_ADV_OPTILING(ConfusionTransposeTiling)
@@ -220,6 +221,42 @@ inline void GetLayerNormNDTillingInfo(const Shape &srcShape, const uint32_t stac
                                       const bool isReuseSource, Tiling &tiling) /* the older spelling */
 {
     GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, tiling);
+}
+/* DeepNorm: LayerNorm's [B, S, H] sizes and tiling (DeepNormTiling has its
+ * fields); isBasicBlock needs H a multiple of 64 up to 2040, B * S a
+ * multiple of 8 and originH == H (the page).  False, saying why on stderr,
+ * when the shapes do not fit. */
+template <class Shape>
+inline bool GetDeepNormMaxMinTmpSize(const Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                     const bool isBasicBlock, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)isBasicBlock;
+    auto d = arc_detail::of(srcShape);
+    maxValue = minValue = 0;
+    return arc_detail::ok(arc_layernorm_tmp_size(d.d, d.n, typeSize, isReuseSource, &maxValue, &minValue),
+                          "GetDeepNormMaxMinTmpSize");
+}
+template <class Shape, class Tiling>
+inline bool GetDeepNormTilingInfo(const Shape &srcShape, const Shape &originSrcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource, const bool isBasicBlock,
+                                  Tiling &tiling)
+{
+    auto d = arc_detail::of(srcShape), o = arc_detail::of(originSrcShape);
+    const char *api = "GetDeepNormTilingInfo";
+    if (o.n != 3 || d.n != 3 || o.d[0] != d.d[0] || o.d[1] != d.d[1] || o.d[2] <= 0 || o.d[2] > d.d[2])
+        return arc_detail::ok("originSrcShape must be [B, S, originH] with originH in (0, H]", api);
+    if (d.d[2] > 2040) return arc_detail::ok("H exceeds 2040", api);
+    if (isBasicBlock && (d.d[2] % 64 || d.d[0] * d.d[1] % 8 || o.d[2] != d.d[2]))
+        return arc_detail::ok("isBasicBlock needs H a multiple of 64, B * S a multiple of 8 and originH == H", api);
+    ::LayerNormTiling t{};
+    if (!arc_detail::ok(arc_layernorm_tiling(d.d, d.n, (uint32_t)o.d[2], stackBufferSize, typeSize, isReuseSource, &t),
+                        api))
+        return false;
+    static_assert(sizeof(::DeepNormTiling) == sizeof(::LayerNormTiling), "DeepNormTiling is LayerNormTiling's fields");
+    ::DeepNormTiling k;
+    memcpy(&k, &t, sizeof k);
+    arc_detail::put(tiling, k);
+    return true;
 }
 /* The rstd form ([A, R], LayerNormSeparateTiling) when isComputeRstd; else
  * the [B, S, H] form's sizes.  isOnlyOutput must be false (the docs). */

@@ -12,6 +12,49 @@
 #include "lib/adv/common.h"
 #include "lib/tiling/adv_tiling_data.h"
 
+namespace __arc {
+/* One [B, S, H] row of LayerNorm over the first oh of its h columns, x(c)
+ * giving column c in float (DeepNorm's alpha * x + gx too): y, the row's
+ * mean and population variance. */
+template <typename T, class Get>
+inline void ln_bsh_row(Get x, uint32_t oh, uint32_t h, float eps, const T *gamma, const T *beta, T *y, float &mean,
+                       float &var)
+{
+    float s = 0.0f;
+    for (uint32_t c = 0; c < oh; c++) s += x(c);
+    mean = s / (float)oh;
+    float v = 0.0f;
+    for (uint32_t c = 0; c < oh; c++) {
+        float d = x(c) - mean;
+        v += d * d;
+    }
+    var = v / (float)oh;
+    const float rs = 1.0f / __builtin_sqrtf(var + eps);
+    for (uint32_t c = 0; c < oh; c++) y[c] = (T)((x(c) - mean) * rs * (float)gamma[c] + (float)beta[c]);
+    for (uint32_t c = oh; c < h; c++) y[c] = (T)0.0f;
+}
+/* The [B, S, H] forms' shape (LayerNormTiling's fields; DeepNormTiling has
+ * the same) and operand checks; the valid width. */
+template <typename T, class Tiling>
+inline uint32_t ln_bsh_check(const AscendC::LocalTensor<T> &out, const AscendC::LocalTensor<T> &mean,
+                             const AscendC::LocalTensor<T> &var, const AscendC::LocalTensor<T> &x,
+                             const AscendC::LocalTensor<T> &gamma, const AscendC::LocalTensor<T> &beta,
+                             const Tiling &tiling, const char *api)
+{
+    const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
+    const uint32_t oh = tiling.originalHLength ? tiling.originalHLength : h;
+    ARC_CHECK(h > 0 && oh <= h, api, "tiling: hLength %u, originalHLength %u", h, oh);
+    /* "dst ..." marks the outputs as written for the race check (arc/race.h). */
+    adv_need(out, (uint64_t)rows * h, api, "dst output");
+    adv_need(x, (uint64_t)rows * h, api, "inputX");
+    adv_need(mean, rows, api, "dst outputMean");
+    adv_need(var, rows, api, "dst outputVariance");
+    adv_need(gamma, oh, api, "gamma");
+    adv_need(beta, oh, api, "beta");
+    return oh;
+}
+} // namespace __arc
+
 namespace AscendC {
 template <typename T, bool isReuseSource = false>
 inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &outputMean,
@@ -19,36 +62,16 @@ inline void LayerNorm(const LocalTensor<T> &output, const LocalTensor<T> &output
                       const LocalTensor<T> &beta, const T epsilon, LayerNormTiling &tiling)
 {
     ARC_ADV_HF(LayerNorm);
-    const char *api = "AscendC::LayerNorm";
+    const uint32_t oh = __arc::ln_bsh_check(output, outputMean, outputVariance, inputX, gamma, beta, tiling,
+                                            "AscendC::LayerNorm");
     const uint32_t rows = tiling.bLength * tiling.sLength, h = tiling.hLength;
-    const uint32_t oh = tiling.originalHLength ? tiling.originalHLength : h;
-    ARC_CHECK(h > 0 && oh <= h, api, "tiling: hLength %u, originalHLength %u", h, oh);
-    /* "dst ..." marks the outputs as written for the race check (arc/race.h). */
-    __arc::adv_need(output, (uint64_t)rows * h, api, "dst output");
-    __arc::adv_need(inputX, (uint64_t)rows * h, api, "inputX");
-    __arc::adv_need(outputMean, rows, api, "dst outputMean");
-    __arc::adv_need(outputVariance, rows, api, "dst outputVariance");
-    __arc::adv_need(gamma, oh, api, "gamma");
-    __arc::adv_need(beta, oh, api, "beta");
-    const float eps = (float)epsilon;
     for (uint32_t r = 0; r < rows; r++) {
         const T *x = inputX.addr_ + (uint64_t)r * h;
-        T *y = output.addr_ + (uint64_t)r * h;
-        float s = 0.0f;
-        for (uint32_t c = 0; c < oh; c++) s += (float)x[c];
-        const float mean = s / (float)oh;
-        float v = 0.0f;
-        for (uint32_t c = 0; c < oh; c++) {
-            float d = (float)x[c] - mean;
-            v += d * d;
-        }
-        v /= (float)oh;
-        const float rs = 1.0f / __builtin_sqrtf(v + eps);
-        for (uint32_t c = 0; c < oh; c++)
-            y[c] = (T)(((float)x[c] - mean) * rs * (float)gamma.addr_[c] + (float)beta.addr_[c]);
-        for (uint32_t c = oh; c < h; c++) y[c] = (T)0.0f;
+        float mean, var;
+        __arc::ln_bsh_row([x](uint32_t c) { return (float)x[c]; }, oh, h, (float)epsilon, gamma.addr_, beta.addr_,
+                          output.addr_ + (uint64_t)r * h, mean, var);
         outputMean.addr_[r] = (T)mean;
-        outputVariance.addr_[r] = (T)v;
+        outputVariance.addr_[r] = (T)var;
     }
 }
 template <typename T, bool isReuseSource = false>

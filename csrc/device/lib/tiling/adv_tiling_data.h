@@ -1,5 +1,5 @@
 /* adv_tiling_data.h - the tiling structs of the advanced API (Pad, UnPad,
- * SoftMax, LayerNorm, LayerNormSeparate, RmsNorm, ConfusionTranspose, TopK) as kernels see them: plain structs of 32-bit
+ * SoftMax, LayerNorm, DeepNorm, LayerNormSeparate, RmsNorm, ConfusionTranspose, TopK) as kernels see them: plain structs of 32-bit
  * fields in the global namespace, as CANN's generated kernel_tiling header
  * declares them (kernels copy them word by word from GM with
  * sizeof(PadTiling) / sizeof(uint32_t)).  Valid C and C++: the host tiling
@@ -22,7 +22,7 @@
 #define ARC_TILING_A_(type, name, n) type name[n];
 /* Every struct with its fields' macro. */
 #define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) \
-    X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING) \
+    X(DeepNormTiling, ARC_LAYER_NORM_TILING) X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING) \
     X(TopkTiling, ARC_TOPK_TILING)
 
 /* Pad(dst, src, PadParams, tiling): src is [srcHeight, srcWidth] (srcWidth
@@ -110,6 +110,10 @@ typedef struct SoftMaxTiling LogSoftMaxTiling;
     S(uint32_t, bsCurLength) \
     S(float, lastDimValueBack)
 struct LayerNormTiling {
+    ARC_LAYER_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
+};
+/* DeepNormTiling: its page lists LayerNormTiling's fields, in that order. */
+struct DeepNormTiling {
     ARC_LAYER_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
