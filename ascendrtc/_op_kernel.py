@@ -51,7 +51,10 @@ __all__ = ["op_kernel", "OpKernel", "OpProjectError", "DTYPES", "FORMATS"]
 
 # name -> (C type, ge::DataType number) of the types kernels have
 # (csrc/common/ge_dtypes.h, the one table).
-DTYPES: Dict[str, Tuple[str, int]] = {dtype: (ctype, value) for _, value, _, dtype, ctype in _C.GE_DTYPES if ctype}
+DTYPES: Dict[str, Tuple[str, int]] = {dtype: (ctype, value) for _, value, _, dtype, ctype in _C.GE_DTYPES
+                                      if ctype and dtype}
+# NumPy dtypes that are ge::DataTypes with no AI Core kernel type (complex128: CANN's AI CPU kernels)
+_NO_KERNEL_TYPE = {dtype for _, _, _, dtype, ctype in _C.GE_DTYPES if dtype and not ctype}
 _DT_ALIASES = {
     "float": "float32", "fp32": "float32", "half": "float16", "fp16": "float16", "bf16": "bfloat16",
     "double": "float64", "int": "int32", "bfloat16_t": "bfloat16",
@@ -83,6 +86,9 @@ def dtype_name(dt: Any) -> str:
         name = None
     if name in DTYPES:
         return name
+    if name in _NO_KERNEL_TYPE:
+        raise OpProjectError(f"dtype {name} has no AI Core kernel type (CANN runs {name} ops on the AI CPU, which "
+                             "the simulated NPU does not model)")
     raise OpProjectError(f"unknown dtype {name or dt!r} (known: {', '.join(sorted(DTYPES))}, or ge names like DT_FLOAT16)")
 
 

@@ -163,7 +163,7 @@ def test_python_ge_tables_derive_from_c():
         (bf.name == "bfloat16" and _op_host.ge_dtype_name(27) == "DT_BF16 (bfloat16)")
     assert _op_host.ge_dtype_name(1) == "DT_FLOAT16 (float16)"
     assert _op_kernel.DTYPES["bfloat16"] == ("bfloat16_t", 27)
-    assert {n for n, (c, v) in _op_kernel.DTYPES.items()} == {d for _, _, _, d, c in _C.GE_DTYPES if c}
+    assert {n for n, (c, v) in _op_kernel.DTYPES.items()} == {d for _, _, _, d, c in _C.GE_DTYPES if c and d}
 
 
 @pytest.mark.parametrize("arch, value", [("dav-2201", 220), ("dav-3510", 310)])

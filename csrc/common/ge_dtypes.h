@@ -28,7 +28,7 @@
     X(DT_STRING, 13, 0, "", "")                           \
     X(DT_DUAL_SUB_INT8, 14, 1, "", "")                    \
     X(DT_DUAL_SUB_UINT8, 15, 1, "", "")                   \
-    X(DT_COMPLEX64, 16, 8, "complex64", "")               \
+    X(DT_COMPLEX64, 16, 8, "complex64", "complex64")      \
     X(DT_COMPLEX128, 17, 16, "complex128", "")            \
     X(DT_QINT8, 18, 1, "", "")                            \
     X(DT_QINT16, 19, 2, "", "")                           \
@@ -45,7 +45,7 @@
     X(DT_UINT1, 30, 0, "", "")                            \
     X(DT_INT2, 31, 0, "", "")                             \
     X(DT_UINT2, 32, 0, "", "")                            \
-    X(DT_COMPLEX32, 33, 4, "", "")                        \
+    X(DT_COMPLEX32, 33, 4, "", "complex32")               \
     X(DT_HIFLOAT8, 34, 1, "", "")                         \
     X(DT_FLOAT8_E5M2, 35, 1, "", "")                      \
     X(DT_FLOAT8_E4M3FN, 36, 1, "", "")                    \

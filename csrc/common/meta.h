@@ -68,7 +68,8 @@ enum arc_param_kind {
     X("uint16_t", "uint16", 1)       \
     X("uint32_t", "uint32", 1)       \
     X("uint64_t", "uint64", 1)       \
-    X("bool", "bool", 1)
+    X("bool", "bool", 1)             \
+    X("complex64", "complex64", 1)
 
 typedef struct arc_param {
     uint32_t offset, size, align, kind;

@@ -95,6 +95,7 @@
 #include <cstdint>
 #include "arc/types.h"
 #include "arc/lowp.h"   /* hifloat8_t, fp8, fp4 (shared with simt_api/) */
+#include "arc/complex.h" /* complex32, complex64 (dav-3510) */
 #include "arc/state.h"
 #include "arc/tensor.h"
 #include "arc/sync.h"

@@ -6,11 +6,14 @@
 
 #include "arc/state.h"
 #include "arc/ctrl.h"
+#include "arc/complex.h"
 
 namespace __arc {
 template <class T> inline T combine(T old, T v, int op)
 {
-    if constexpr (is_same<T, half>::value || is_same<T, bfloat16_t>::value) {
+    if constexpr (is_complex_v<T>) {
+        return old; /* never reached: store_atomic traps first */
+    } else if constexpr (is_same<T, half>::value || is_same<T, bfloat16_t>::value) {
         float a = (float)old, b = (float)v;
         return (T)(op == ATOMIC_ADD ? a + b : op == ATOMIC_MAX ? (a > b ? a : b) : (a < b ? a : b));
     } else {
@@ -76,6 +79,9 @@ template <class T> inline void store_atomic(T *dst, const T *src, uint64_t n, in
                              is_same<T, float>::value     ? ARC_ATOMIC32_F32
                              : is_same<T, int32_t>::value ? ARC_ATOMIC32_I32
                                                           : ARC_ATOMIC32_U32);
+    else if constexpr (is_complex_v<T>) /* SetAtomicAdd's page lists no complex type */
+        __arc_trap("AscendC::DataCopy", "an atomic (SetAtomicAdd/Max/Min) copy of complex32/complex64 to GM: "
+                   "SetAtomicAdd's page lists no complex type");
     else if constexpr (packed_per_byte<T>::value > 1) /* sub-byte elements: no documented combine */
         __arc_trap("AscendC::DataCopy", "an atomic (SetAtomicAdd/Max/Min) copy of %s to GM is not simulated yet by "
                    "ascendrtc", tname<T>());

@@ -5,6 +5,7 @@
 #define ARC_VEC_BINARY_H_
 
 #include "arc/mask.h"
+#include "arc/complex.h"
 
 namespace __arc {
 /* Lanes per repeat of a call mixing dst and src types: the wider decides. */
@@ -92,6 +93,7 @@ inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
                      uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams &rp)                    \
     {                                                                                                          \
         CHECK;                                                                                                 \
+        ARC_CX_COUNT_ONLY(NAME);                                                                               \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
         __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                       \
     }                                                                                                          \
@@ -100,16 +102,26 @@ inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
                      const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams &rp)            \
     {                                                                                                          \
         CHECK;                                                                                                 \
+        ARC_CX_COUNT_ONLY(NAME);                                                                               \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);     \
         __arc::bin_l0(dst, src0, src1, p, rp, "AscendC::" #NAME, __arc::op::NAME{});                       \
     }
 
+/* complex32/complex64 (dav-3510) take the count form only (the docs' "tensor
+ * 前n个数据计算接口"), and only the operations whose pages list them. */
+#define ARC_CX_COUNT_ONLY(NAME)                                                                              \
+    static_assert(!__arc::is_complex_v<T>, "AscendC::" #NAME ": complex32/complex64 take the count form only")
+#define ARC_CX_NO(NAME)                                                                                      \
+    static_assert(!__arc::is_complex_v<T>, "AscendC::" #NAME ": complex32/complex64 are not supported (Add, Sub, " \
+                  "Mul, Div, Adds, Subs, Muls, Divs and Abs take them)")
 #define ARC_A2_ARITH(NAME)                                                                                   \
     ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, half, int32_t, float>),                   \
                   "AscendC::" #NAME ": dav-2201 supports int16_t, half, int32_t and float only (no bfloat16_t: Cast to float first)")
 #define ARC_A2_FLOAT(NAME)                                                                                   \
-    static_assert(__arc::is_float_v<T>, "AscendC::" #NAME ": supports half and float only");                 \
-    ARC_DTYPE_REQUIRE((__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && __arc::is_float_v<T>)),          \
+    static_assert(__arc::is_float_v<T> || __arc::is_complex_v<T>,                                             \
+                  "AscendC::" #NAME ": supports half and float only (and complex32/complex64 on dav-3510)"); \
+    ARC_DTYPE_REQUIRE((__arc::one_of<T, half, float> || (__NPU_ARCH__ != 2201 && (__arc::is_float_v<T> ||        \
+                       __arc::is_complex_v<T>))),                                                              \
                   "AscendC::" #NAME ": dav-2201 supports half and float only (no bfloat16_t: Cast to float first)")
 #define ARC_A2_BITS(NAME)                                                                                    \
     ARC_DTYPE_REQUIRE((__NPU_ARCH__ != 2201 || __arc::one_of<T, int16_t, uint16_t>),                               \
@@ -122,12 +134,14 @@ inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     X(Sub, ARC_A2_ARITH(Sub), (T)(x - y))                                      \
     X(Mul, ARC_A2_ARITH(Mul), (T)(x * y))                                      \
     X(Div, ARC_A2_FLOAT(Div), (T)(x / y))                                      \
-    X(Max, ARC_A2_ARITH(Max), (x > y ? x : y))                                 \
-    X(Min, ARC_A2_ARITH(Min), (x < y ? x : y))                                 \
-    X(And, ARC_A2_BITS(And), (T)(x & y))                                       \
-    X(Or, ARC_A2_BITS(Or), (T)(x | y))                                         \
-    X(AddRelu, ARC_A2_ARITH(AddRelu), ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0)) \
-    X(SubRelu, ARC_A2_ARITH(SubRelu), ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
+    X(Max, ARC_A2_ARITH(Max); ARC_CX_NO(Max), (x > y ? x : y))                 \
+    X(Min, ARC_A2_ARITH(Min); ARC_CX_NO(Min), (x < y ? x : y))                 \
+    X(And, ARC_A2_BITS(And); ARC_CX_NO(And), (T)(x & y))                       \
+    X(Or, ARC_A2_BITS(Or); ARC_CX_NO(Or), (T)(x | y))                          \
+    X(AddRelu, ARC_A2_ARITH(AddRelu); ARC_CX_NO(AddRelu),                      \
+      ((T)(x + y) > (T)0 ? (T)(x + y) : (T)0))                                 \
+    X(SubRelu, ARC_A2_ARITH(SubRelu); ARC_CX_NO(SubRelu),                      \
+      ((T)(x - y) > (T)0 ? (T)(x - y) : (T)0))
 /* Also the scalar forms' (Adds ... LeakyRelu: y is the scalar). */
 #define ARC_OP_FUNCTOR(NAME, CHECK, EXPR) \
     struct NAME {                         \

@@ -91,6 +91,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
                      const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
     {                                                                                                         \
         CHECK;                                                                                                \
+        ARC_CX_COUNT_ONLY(NAME);                                                                              \
         const T s = (T)scalar;                                                                                \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
         __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return __arc::op::NAME{}(x, s); });                    \
@@ -100,6 +101,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
                      const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams &rp)            \
     {                                                                                                         \
         CHECK;                                                                                                \
+        ARC_CX_COUNT_ONLY(NAME);                                                                              \
         const T s = (T)scalar;                                                                                \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
         __arc::un_l0(dst, src, p, rp, "AscendC::" #NAME, [s](T x) -> T { return __arc::op::NAME{}(x, s); });                    \
@@ -123,8 +125,8 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     X(Sqrt, ARC_A2_HF(Sqrt), __arc::fsqrt(x))                                      \
     X(Rsqrt, ARC_A2_HF(Rsqrt), (T)(1.0f / __builtin_sqrtf((float)x)))              \
     X(Reciprocal, ARC_A2_HF(Reciprocal), (T)(1.0f / (float)x))                     \
-    X(Relu, ARC_A2_RELU(Relu), (x > (T)0 ? x : (T)0))                              \
-    X(Not, ARC_A2_BITS(Not), (T)(~x))                                              \
+    X(Relu, ARC_A2_RELU(Relu); ARC_CX_NO(Relu), (x > (T)0 ? x : (T)0))             \
+    X(Not, ARC_A2_BITS(Not); ARC_CX_NO(Not), (T)(~x))                               \
     X(Neg, ARC_A2_ARITH(Neg), (T)(-x))
 /* y is the scalar, converted to T. */
 #define ARC_SCALAR_OPS(X)                                                                                \
@@ -132,8 +134,8 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     X(Subs, ARC_A2_ARITH(Subs), (T)(x - y))                                                              \
     X(Muls, ARC_A2_ARITH(Muls), (T)(x * y))                                                              \
     X(Divs, ARC_A2_FLOAT(Divs), (T)(x / y))                                                              \
-    X(Maxs, ARC_A2_ARITH(Maxs), (x > y ? x : y))                                                         \
-    X(Mins, ARC_A2_ARITH(Mins), (x < y ? x : y))                                                         \
+    X(Maxs, ARC_A2_ARITH(Maxs); ARC_CX_NO(Maxs), (x > y ? x : y))                                        \
+    X(Mins, ARC_A2_ARITH(Mins); ARC_CX_NO(Mins), (x < y ? x : y))                                        \
     X(LeakyRelu, ARC_A2_HF(LeakyRelu), (x >= (T)0 ? x : (T)(x * y)))                                     \
     /* Logical shift for unsigned, arithmetic for signed types. */                                       \
     X(ShiftLeft, ARC_A2_SHIFT(ShiftLeft), (T)((typename __arc::uint_of<sizeof(T)>::type)x << (int)y))    \
@@ -156,6 +158,21 @@ ARC_UNARY_OPS(ARC_UNARY_API_ROW)
 ARC_SCALAR_OPS(ARC_SCALAR_API_ROW)
 #undef ARC_UNARY_API_ROW
 #undef ARC_SCALAR_API_ROW
+
+/* Abs of complex32/complex64 (dav-3510, count form): dst[i] = |src[i]|,
+ * half for complex32, float for complex64 (arc/complex.h computes it). */
+template <typename T, typename U, typename __arc::enable_if<__arc::is_complex_v<U>, int>::type = 0>
+inline void Abs(const LocalTensor<T> &dst, const LocalTensor<U> &src, const int32_t &count)
+{
+    ARC_DTYPE_REQUIRE(__NPU_ARCH__ != 2201, "AscendC::Abs: complex32/complex64 are dav-3510 types");
+    static_assert(__arc::is_same<AscendC::Complex<T>, U>::value,
+                  "AscendC::Abs: the result of a complex32 is half, of a complex64 float");
+    const char *api = "AscendC::Abs";
+    __arc::check_cnt(dst, count, api, "dst");
+    __arc::check_cnt(src, count, api, "src");
+    __arc::check_overlap(dst, count, src, count, ARC_OVERLAP_NONE, api, "src");
+    for (int32_t i = 0; i < count; i++) dst.addr_[i] = __arc::cabs(src.addr_[i]);
+}
 
 /* Axpy: dst = scalar * src + dst (half->half, float->float, half->float). */
 template <typename TD, typename TS, typename U>
