@@ -48,3 +48,18 @@ def test_alloc_mutex_id_orders_the_pipes_and_is_bounded():
         run(build(SYNC_IN="for (int i = 0; i < 29; i++) AllocMutexID();" + IN, SYNC_OUT=OUT))
     with pytest.raises(arc.LaunchError, match=r"ReleaseMutexID: MutexID 5 was not taken by AllocMutexID"):
         run(build(SYNC_IN="ReleaseMutexID(5);" + IN, SYNC_OUT=OUT))
+
+
+def test_a_lock_held_by_another_pipe_orders_it():
+    # the Lock page: a locked mutex blocks the next pipe's lock until its
+    # holder unlocks, even though that unlock comes later in the program
+    # (asc-devkit's conv2d_forward_tensor_api: Lock M, Lock FIX, copy out,
+    # Unlock FIX, Unlock M)
+    sync_in = "Mutex::Lock<PIPE_MTE2>(0); Mutex::Lock<PIPE_V>(0);"
+    sync_out = "Mutex::Unlock<PIPE_V>(0); Mutex::Unlock<PIPE_MTE2>(0);" + OUT
+    x, z = run(build(SYNC_IN=sync_in, SYNC_OUT=sync_out))
+    np.testing.assert_array_equal(z, x + x)
+    # the holder's lock publishes only what its pipe did before it
+    expect_race(build(SYNC_IN="Mutex::Lock<PIPE_V>(0); Mutex::Lock<PIPE_MTE2>(0);",
+                      SYNC_OUT="Mutex::Unlock<PIPE_MTE2>(0); Mutex::Unlock<PIPE_V>(0);" + OUT),
+                "read after write", "MTE2_V")

@@ -55,15 +55,24 @@ inline unsigned long long mutex_key(uint8_t id, const char *api)
     return 0x6d757400ull | id; /* not an address: queue keys are buffer addresses */
 }
 /* The lock and the unlock, for asc_lock/asc_unlock and AscendC::Mutex. */
+static const pipe_t mutex_pipes[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX};
+/* A lock also waits for the unlock of a lock issued before it on another
+ * pipe (the Lock page: a locked mutex blocks until its earlier holder
+ * unlocks it), which comes later in program order but after what that
+ * pipe did before its lock: so a lock publishes its pipe's accesses so
+ * far (key | 0x100) and a later lock of another pipe takes them. */
 inline void mutex_lock(int pipe, uint8_t id, const char *api)
 {
-    race_sync(ARC_RACE_QWAIT, ARC_PIPE_V, pipe, mutex_key(id, api));
+    unsigned long long k = mutex_key(id, api);
+    race_sync(ARC_RACE_QWAIT, ARC_PIPE_V, pipe, k);
+    race_sync(ARC_RACE_QWAIT, ARC_PIPE_V, pipe, k | 0x100);
+    for (pipe_t d : mutex_pipes)
+        if ((int)d != pipe) race_sync(ARC_RACE_QSET, pipe, (int)d, k | 0x100);
 }
 inline void mutex_unlock(int pipe, uint8_t id, const char *api)
 {
     unsigned long long k = mutex_key(id, api);
-    static const pipe_t to[] = {PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX};
-    for (pipe_t d : to)
+    for (pipe_t d : mutex_pipes)
         race_sync(ARC_RACE_QSET, pipe, (int)d, k);
 }
 } // namespace capi

@@ -209,6 +209,68 @@ __aicore__ inline void l12l0(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
         LoadData(l0[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], p);
 }
 
+/* Img2Col: L1 NC1HWC0 (N = 1) -> L0A NZ.  Row m of the matrix is output
+ * pixel (m / Wout, m % Wout); column k is (c1, kh, kw, c0) in that order,
+ * c0 fastest, as the C++ API's 3D load orders them; pixels in the padding
+ * take padValue.  The fractals holding rows [0, mExtension) and columns
+ * [0, kExtension) are written (a last fractal row only in its rows). */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src, const Img2ColParams<Elem> &p)
+{
+    const char *api = "AscendC::Te::Copy(CopyL12L0A, Img2ColParams)";
+    static_assert(std::is_same<typename LS::pattern, NC1HWC0LayoutPtn>::value &&
+                      std::is_same<typename LD::pattern, NZLayoutPtn>::value,
+                  "AscendC::Te::Copy(CopyL12L0A, Img2ColParams): an NC1HWC0 source in L1, an NZ destination in L0A");
+    LocalTensor<Elem> l0 = local_of(dst, TPosition::A2, api, "dst");
+    local_of(src, TPosition::A1, api, "src");
+    ARC_CHECK(!p.transpose && !p.fMatrixCtrl, api, "transpose and fMatrixCtrl are not simulated yet");
+    const auto &ss = src.Layout().Shape();
+    const auto &sd = src.Layout().Stride();
+    int64_t c1n = val(std::get<1>(ss)), ih_n = val(std::get<2>(ss)), iw_n = val(std::get<3>(ss)), c0n = val(std::get<4>(ss));
+    ARC_CHECK(val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
+    constexpr int64_t C0 = 32 / (int64_t)sizeof(Elem);
+    ARC_CHECK(c0n == C0, api, "the source's C0 %lld is not 32 bytes of %s (%lld)", (long long)c0n, __arc::tname<Elem>(),
+              (long long)C0);
+    Mat d = mat(dst.Layout());
+    ARC_CHECK(d.r0 == 16 && d.c0 == C0 && d.sr0 == C0 && d.sr1 == 16 * C0, api, "the destination is not NZ of %s",
+              __arc::tname<Elem>());
+    int64_t fw = p.filterW + (p.filterSizeW ? 256 : 0), fh = p.filterH + (p.filterSizeH ? 256 : 0);
+    int64_t dw = p.dilationFilterW ? p.dilationFilterW : 1, dh = p.dilationFilterH ? p.dilationFilterH : 1;
+    int64_t sw = p.strideW ? p.strideW : 1, sh = p.strideH ? p.strideH : 1;
+    int64_t ow_n = (iw_n + p.padList[0] + p.padList[1] - dw * (fw - 1) - 1) / sw + 1;
+    ARC_CHECK(ow_n > 0, api, "the filter (%lld wide, dilation %lld) is wider than the padded input (W %lld)",
+              (long long)fw, (long long)dw, (long long)iw_n);
+    int64_t me = p.mExtension, ke = p.kExtension;
+    if (me == 0 || ke == 0) return;
+    ARC_CHECK(me <= d.rows && ke <= d.cols, api, "mExtension %lld x kExtension %lld exceed the destination's %lld x %lld",
+              (long long)me, (long long)ke, (long long)d.rows, (long long)d.cols);
+    ARC_CHECK((me % 16 == 0 || align_up(me, 16) == d.rows) && (ke % C0 == 0 || align_up(ke, C0) == d.cols), api,
+              "mExtension %lld must be a multiple of 16 and kExtension %lld of %lld unless they reach the "
+              "destination's last fractal", (long long)me, (long long)ke, (long long)C0);
+    ARC_CHECK(ke <= c1n * fh * fw * C0, api, "kExtension %lld exceeds C1 x filterH x filterW x C0 = %lld", (long long)ke,
+              (long long)(c1n * fh * fw * C0));
+    side(src, c1n * ih_n * iw_n * C0, false, __arc::RP_MTE1, api, "src");
+    int64_t mr = align_up(me, 16), kc = align_up(ke, C0);
+    side(dst, span(d, mr, kc, 1), true, __arc::RP_MTE1, api, "dst");
+    const Elem *in = src.Data();
+    Elem *o = dst.Data();
+    int64_t s1 = val(std::get<1>(sd)), s2 = val(std::get<2>(sd)), s3 = val(std::get<3>(sd));
+    for (int64_t m = 0; m < me; m++) {
+        int64_t oh = m / ow_n, ow = m % ow_n;
+        for (int64_t k = 0; k < kc; k++) {
+            int64_t t = k / C0, x = t % fw, y = (t / fw) % fh, c1 = t / (fw * fh);
+            int64_t ih = oh * sh + y * dh - p.padList[2], iw = ow * sw + x * dw - p.padList[0];
+            Elem v = p.padValue;
+            if (k < ke && ih >= 0 && ih < ih_n && iw >= 0 && iw < iw_n) v = in[c1 * s1 + ih * s2 + iw * s3 + k % C0];
+            o[d.at(m, k)] = v;
+        }
+    }
+    uint64_t *bits = __cube::l0_bits(TPosition::A2);
+    uint32_t f0 = __cube::frac_of(l0.addr_, TPosition::A2, 512);
+    for (int64_t kb = 0; kb < kc / C0; kb++)
+        for (int64_t mb = 0; mb < mr / 16; mb++) __arc::frac_mark(bits, f0 + (uint32_t)((kb * d.sc1 + mb * d.sr1) / (16 * C0)), 1);
+}
+
 /* L1 -> BiasTable (float / int32_t; half becomes float) and L1 -> Fixpipe buffer (uint64_t). */
 template <typename Ed, typename Es, typename LD, typename LS>
 __aicore__ inline void l12bt(const TeTensor<Ed, LD> &dst, const TeTensor<Es, LS> &src)

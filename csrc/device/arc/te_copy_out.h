@@ -4,8 +4,8 @@
  * NHWC and NC1HWC0; no quantisation, float -> half / bfloat16_t, a scalar
  * or an L1 tensor of quantisation words), UB -> GM, and the Copy and Mmad
  * entry points over the atoms.  Refused by name where the C++ API's
- * simulation stops: NZ -> DN / NCHW, L0C -> UB, Img2Col into L0A, the MX
- * scale paths and MmadType::MX. */
+ * simulation stops: NZ -> DN / NCHW, L0C -> UB, the MX scale paths and
+ * MmadType::MX. */
 #ifndef ARC_TE_COPY_OUT_H_
 #define ARC_TE_COPY_OUT_H_
 
@@ -157,9 +157,7 @@ __aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D,
                 __te::conv_in(dst, src);
             else __te::gm2l1(dst, src);
         } else if constexpr (std::is_same<Op, CopyL12L0A>::value) {
-            if constexpr (!std::is_same<Prm, NoParams>::value)
-                ARC_TRAP("AscendC::Te::Copy(CopyL12L0A, Img2ColParams)",
-                         "Img2Col into L0A (the 3D load) is not simulated yet on dav-3510");
+            if constexpr (!std::is_same<Prm, NoParams>::value) __te::img2col(dst, src, atom.params);
             else __te::l12l0(dst, src, TPosition::A2, "AscendC::Te::Copy(CopyL12L0A)");
         } else if constexpr (std::is_same<Op, CopyL12L0B>::value) {
             __te::l12l0(dst, src, TPosition::B2, "AscendC::Te::Copy(CopyL12L0B)");
