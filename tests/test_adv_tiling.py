@@ -45,6 +45,8 @@ def test_norm_tiling_fields():
     w = words(t)
     assert list(w[:6]) == [2, 3, 64, 60, 384, 6]
     assert np.frombuffer(t.tobytes()[-4:], np.float32)[0] == np.float32(1 / 60)
+    # {B, S, H, originH}, as LayerNormGrad's page gives the shape (CANN's layernorm example passes it to LayerNorm)
+    assert list(words(adv_tiling.layernorm_tiling((2, 3, 64, 60), 2))[:4]) == [2, 3, 64, 60]
     r = adv_tiling.rmsnorm_tiling((2, 3, 64), 4, original_h=50)
     assert list(words(r)[:4]) == [2, 3, 64, 50]
     assert np.frombuffer(r.tobytes()[16:20], np.float32)[0] == np.float32(1 / 50)
@@ -65,7 +67,8 @@ def test_tmp_sizes_are_ordered(api, shape):
     (lambda: adv_tiling.softmax_tiling((4, 7), 4), "32-byte aligned"),
     (lambda: adv_tiling.softmax_tiling((4, 64), 3), "typeSize must be 2 or 4"),
     (lambda: adv_tiling.softmax_tiling((4, 64), 4, buffer_bytes=8), "below the minimum"),
-    (lambda: adv_tiling.layernorm_tiling((4, 64), 4), "3-D"),
+    (lambda: adv_tiling.layernorm_tiling((4, 64), 4), r"\[B, S, H\] or \[B, S, H, originH\]"),
+    (lambda: adv_tiling.layernorm_tiling((1, 4, 64, 65), 4), r"originH \(the 4th dimension\) exceeds H"),
     (lambda: adv_tiling.layernorm_tiling((1, 4, 64), 4, original_h=65), "exceeds H"),
     (lambda: adv_tiling.rmsnorm_tiling((1, 4, 60), 4), "32-byte aligned"),
     (lambda: adv_tiling.tmp_size("gelu", (4, 4), 4), "unknown advanced API"),

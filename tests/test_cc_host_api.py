@@ -3,7 +3,7 @@ CANN's asc-devkit examples do (tests/cc_programs/host_tiling.asc): the
 tiling DSL in host mode whatever the include order, optiling::TCubeTiling,
 <iostream> through the host tiling headers, contexts, aclFloat16, and the
 advanced API's element-wise scratch sizes (csrc/host_api/lib/adv_elem_tiling_api.h), Sort's
-(sort_tiling_api.h), Welford's (welford_tiling_api.h) and DeepNorm's tiling."""
+(sort_tiling_api.h), Welford's (welford_tiling_api.h), DeepNorm's and LayerNormGrad(Beta)'s tilings."""
 import os
 import subprocess
 
@@ -28,6 +28,8 @@ def test_host_tiling_program(tmp_path):
     assert "GetWelfordUpdateMaxMinTmpSize: typeSizeU 2 is not 4" in p.stderr
     assert "deepnorm 10 h 64 ori 60 rows 8" in p.stdout                # LayerNorm's fields; originH from its shape
     assert "GetDeepNormTilingInfo: isBasicBlock needs H a multiple of 64" in p.stderr
+    assert "lngrad 24 h 16 beta bs 8" in p.stdout
+    assert "GetLayerNormGradMaxMinTmpSize: originH must equal H" in p.stderr
     assert "half 0x4100 -> 2.5" in p.stdout  # 2.5 = 1.25 * 2^1: exponent 16, mantissa 0x100
     assert "GetSigmoidMaxMinTmpSize: the shape has no elements" in p.stderr
     assert "PASS: 0 wrong" in p.stdout

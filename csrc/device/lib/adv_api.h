@@ -21,6 +21,7 @@
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/welford.h"
 #include "lib/normalization/deepnorm.h"
+#include "lib/normalization/layernorm_grad.h"
 #include "lib/pad/pad.h"
 #include "lib/quantization/ascend_quant.h"
 #include "lib/quantization/ascend_dequant.h"

@@ -187,11 +187,14 @@ static inline const char *arc_softmax_tiling(const int64_t *dims, size_t n, uint
 }
 
 /* ---- LayerNorm / RmsNorm: [B, S, H] ---- */
+/* [B, S, H], or [B, S, H, originH] as LayerNormGrad's page gives the shape
+ * (CANN's layernorm example passes that one to LayerNorm's functions too). */
 static inline const char *arc_norm_bsh(const int64_t *dims, size_t n, uint32_t *b, uint32_t *s, uint32_t *h)
 {
-    if (n != 3) return "the shape must be 3-D [B, S, H]";
-    for (size_t i = 0; i < 3; i++)
+    if (n != 3 && n != 4) return "the shape must be [B, S, H] or [B, S, H, originH]";
+    for (size_t i = 0; i < n; i++)
         if (dims[i] <= 0 || dims[i] > 0xffffffff) return "shape has a dimension <= 0 or >= 2^32";
+    if (n == 4 && dims[3] > dims[2]) return "originH (the 4th dimension) exceeds H";
     *b = (uint32_t)dims[0];
     *s = (uint32_t)dims[1];
     *h = (uint32_t)dims[2];
@@ -217,7 +220,7 @@ static inline const char *arc_layernorm_tiling(const int64_t *dims, size_t n, ui
     if (e) return e;
     arc_norm_bsh(dims, n, &b, &s, &h);
     if ((uint64_t)h * type_size % 32u) return "H must be 32-byte aligned";
-    if (ori_h == 0) ori_h = h;
+    if (ori_h == 0) ori_h = n == 4 ? (uint32_t)dims[3] : h;
     if (ori_h > h) return "originalHLength exceeds H";
     if (stack_bytes < mn) return "stackBufferSize is below the minimum scratch (GetLayerNormMaxMinTmpSize)";
     memset(t, 0, sizeof *t);

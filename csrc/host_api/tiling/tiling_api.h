@@ -26,5 +26,6 @@ using TensorDataType = ge::DataType;
 #include "lib/adv_elem_tiling_api.h"
 #include "lib/sort_tiling_api.h"
 #include "lib/welford_tiling_api.h"
+#include "lib/norm_grad_tiling_api.h"
 
 #endif

@@ -1,5 +1,5 @@
 /* adv_tiling_data.h - the tiling structs of the advanced API (Pad, UnPad,
- * SoftMax, LayerNorm, DeepNorm, LayerNormSeparate, RmsNorm, ConfusionTranspose, TopK) as kernels see them: plain structs of 32-bit
+ * SoftMax, LayerNorm, DeepNorm, LayerNormGrad(Beta), LayerNormSeparate, RmsNorm, ConfusionTranspose, TopK) as kernels see them: plain structs of 32-bit
  * fields in the global namespace, as CANN's generated kernel_tiling header
  * declares them (kernels copy them word by word from GM with
  * sizeof(PadTiling) / sizeof(uint32_t)).  Valid C and C++: the host tiling
@@ -22,7 +22,8 @@
 #define ARC_TILING_A_(type, name, n) type name[n];
 /* Every struct with its fields' macro. */
 #define ARC_ADV_TILINGS(X) X(PadTiling, ARC_PAD_TILING) X(UnPadTiling, ARC_UN_PAD_TILING) X(SoftMaxTiling, ARC_SOFT_MAX_TILING) X(LayerNormTiling, ARC_LAYER_NORM_TILING) \
-    X(DeepNormTiling, ARC_LAYER_NORM_TILING) X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING) \
+    X(DeepNormTiling, ARC_LAYER_NORM_TILING) X(LayerNormGradTiling, ARC_LAYER_NORM_GRAD_TILING) \
+    X(LayerNormGradBetaTiling, ARC_LAYER_NORM_GRAD_BETA_TILING) X(LayerNormSeparateTiling, ARC_LAYER_NORM_SEPARATE_TILING) X(RmsNormTiling, ARC_RMS_NORM_TILING) X(ConfusionTransposeTiling, ARC_CONFUSION_TRANSPOSE_TILING) \
     X(TopkTiling, ARC_TOPK_TILING)
 
 /* Pad(dst, src, PadParams, tiling): src is [srcHeight, srcWidth] (srcWidth
@@ -115,6 +116,69 @@ struct LayerNormTiling {
 /* DeepNormTiling: its page lists LayerNormTiling's fields, in that order. */
 struct DeepNormTiling {
     ARC_LAYER_NORM_TILING(ARC_TILING_S_, ARC_TILING_A_)
+};
+
+/* LayerNormGrad's and LayerNormGradBeta's: the documented fields in their
+ * order.  The host fills the shape (and stackBufferSize); the rest
+ * describe the NPU's split, which is not public, and stay 0.  The
+ * simulated kernels read the shape only. */
+#define ARC_LAYER_NORM_GRAD_TILING(S, A) \
+    S(uint32_t, stackBufferSize) \
+    S(uint32_t, bLength) \
+    S(uint32_t, sLength) \
+    S(uint32_t, hLength) \
+    S(uint32_t, originalHLength) \
+    S(uint32_t, oneCalSize) \
+    S(uint32_t, nohCalSize) \
+    S(uint32_t, loopNum) \
+    S(uint32_t, tailSize) \
+    S(uint32_t, nohTailSize) \
+    S(uint32_t, tmpTensorBSHPos) \
+    S(uint32_t, tmpTensorBSHSize) \
+    S(uint32_t, pdVarTensorPos) \
+    S(uint32_t, pdVarTensorSize) \
+    S(uint32_t, pdMeanTensorPos) \
+    S(uint32_t, pdMeanTensorSize) \
+    S(uint32_t, x1TensorPos) \
+    S(uint32_t, x1TensorSize) \
+    S(uint32_t, x2TensorPos) \
+    S(uint32_t, x2TensorSize) \
+    S(uint32_t, x3TensorPos) \
+    S(uint32_t, x3TensorSize) \
+    S(uint32_t, tmpTensorPos) \
+    S(uint32_t, tmpTensorSize) \
+    S(uint32_t, tmpTensor1Pos) \
+    S(uint32_t, tmpTensor1Size) \
+    S(uint32_t, tmpTensor2Pos) \
+    S(uint32_t, tmpTensor2Size) \
+    S(uint32_t, lastDimValueBack) \
+    S(uint32_t, lastDimValueBackMulTwo)
+struct LayerNormGradTiling {
+    ARC_LAYER_NORM_GRAD_TILING(ARC_TILING_S_, ARC_TILING_A_)
+};
+#define ARC_LAYER_NORM_GRAD_BETA_TILING(S, A) \
+    S(uint32_t, stackBufferSize) \
+    S(uint32_t, bLength) \
+    S(uint32_t, sLength) \
+    S(uint32_t, hLength) \
+    S(uint32_t, originalHLength) \
+    S(uint32_t, bshLength) \
+    S(uint32_t, bsLength) \
+    S(uint32_t, oneCalSize) \
+    S(uint32_t, numberOfTmpBuf) \
+    S(uint32_t, loopRound) \
+    S(uint32_t, inputTailSize) \
+    S(uint32_t, inputTailPos) \
+    S(uint32_t, bsTailSize) \
+    S(uint32_t, bshCurLength) \
+    S(uint32_t, bsCurLength) \
+    S(uint32_t, gammaTempTensorPos) \
+    S(uint32_t, betaTempTensorPos) \
+    S(uint32_t, inputDyTmpTensorPos) \
+    S(uint32_t, resForGammaTmpTensorPos) \
+    S(uint32_t, reserved)
+struct LayerNormGradBetaTiling {
+    ARC_LAYER_NORM_GRAD_BETA_TILING(ARC_TILING_S_, ARC_TILING_A_)
 };
 
 /* LayerNorm of [aLength, rLength] with the mean and rstd outputs
