@@ -19,6 +19,7 @@ from ._op_library import (OP_ONLY, all_dependencies, build_rules, dependency_fil
                           library_include_dirs, library_units, no_op_reason,
                           opbase_include_dirs, opbase_root, read_dir, real_dirs)
 from ._op_package import kernel_paths, package_files, package_layout
+from ._op_versions import opbase_mismatch
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
 
 __all__ = ["op_project"]
@@ -77,7 +78,8 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
     ``common/inc`` and a ``CMakeLists.txt``) gets the include directories
     the library's tiling build adds (its root, ``common/inc``,
     ``common/inc/op_host``).  ``opbase`` (a checkout of CANN's opbase,
-    default ``$ASCENDRTC_OPBASE``) adds its include directories, and its
+    default ``$ASCENDRTC_OPBASE``; one of a version the library's
+    version.cmake does not accept is refused) adds its include directories, and its
     host sources (``src/op_common``) are compiled in process where the op
     includes their headers, each as a translation unit of its own, once per
     process.  A directory with no op definition of its own (an op-API or
@@ -112,6 +114,10 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         deps = dependency_files(path, list(all_dependencies(rules))) if rules and rules.get("deps") else {}
         files.update(deps)
     base = opbase_root(opbase)
+    if base and not isinstance(source, Mapping):
+        why = opbase_mismatch((library_include_dirs(path) or [None])[0], base)
+        if why:  # before anything compiles or is cached
+            raise _error(op_type or name, "version.cmake", why)
     kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
     units = {}
     if base:

@@ -31,6 +31,12 @@ HEADERS = {
     # the matmul tiling headers' older paths: the TCubeTiling a kernel reads
     "lib/matrix/matmul/tiling.h": "TCubeTiling c{}; c.baseM = 16; (void)c;",
     "lib/matmul/bmm_tiling.h": "AscendC::tiling::TCubeTiling c{}; (void)c.usedCoreNum;",
+    # older SDK paths CANN's op libraries still include (csrc/device/legacy_paths.txt)
+    "lib/math/kernel_operator_cos_intf.h": "Cos(x, y, 8);",
+    "lib/math/kernel_operator_erf_intf.h": "Erf(x, y, 8);",
+    "lib/sigmoid/kernel_operator_sigmoid_intf.h": "Sigmoid(x, y, 8);",
+    "lib/pad/kernel_operator_pad_intf.h": "PadTiling pt{}; PadParams pp; Pad(x, y, pp, pt);",
+    "impl/dav_c220/kernel_operator_reg_others_impl.h": "Adds(x, y, 1.0f, 8);",
 }
 
 

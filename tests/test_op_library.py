@@ -166,6 +166,23 @@ def test_an_opbase_that_is_not_one_is_named(tmp_path):
     np.testing.assert_array_equal(arc.op_project(str(op_dir))(x, x), 2 * x)
 
 
+def test_an_opbase_of_a_version_the_library_does_not_build_with_is_refused(tmp_path):
+    """The library's version.cmake names the opbase it builds with; a checkout
+    of another version is refused naming both, before anything compiles."""
+    lib, op_dir = library(tmp_path)
+    (lib / "version.cmake").write_text('set_cann_package(ops-nn VERSION "9.1.0")\n'
+                                      'set_cann_build_dependencies(opbase ">=8.5")\n')
+    base = tmp_path / "opbase"
+    (base / "include" / "op_common").mkdir(parents=True)
+    (base / "version.cmake").write_text('set_cann_package(opbase VERSION "8.0.0")\n')
+    with pytest.raises(arc.OpProjectError, match=r"op add_split \(version.cmake\): ops-nn 9.1.0 needs opbase >=8.5 "
+                                                 r"\(its version.cmake\), but the opbase checkout at .* is 8.0.0"):
+        arc.op_project(str(op_dir), opbase=str(base))
+    (base / "version.cmake").write_text('set_cann_package(opbase VERSION "9.0.0")\n')
+    x = np.arange(4096, dtype=np.float32)
+    np.testing.assert_array_equal(arc.op_project(str(op_dir), opbase=str(base))(x, x), 2 * x)
+
+
 def test_what_the_op_logs_names_its_failure():
     f = with_tiling_body('REPORT_INNER_ERR_MSG("EZ9999", "tile count %d refused", 7);\n'
                          'DlogRecord(63, 3, "[%s] input is %s", "AddSplit", "empty");\n'
