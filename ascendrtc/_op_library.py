@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from ._errors import OpProjectError
 
-__all__ = ["library_include_dirs", "cmake_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
+__all__ = ["library_root", "library_dirs", "own_units", "library_options", "HOST_API_UNITS", "library_include_dirs", "cmake_include_dirs", "source_dirs", "opbase_include_dirs", "is_op_api", "read_dir", "opbase_root",
            "library_units", "OP_ONLY", "NO_OP", "no_op_reason", "build_rules", "host_sources", "dependency_files", "dependency_include_dirs",
            "kernel_include_dirs", "all_dependencies", "real_dirs"]
 
@@ -64,25 +64,36 @@ def no_op_reason(files: Mapping[str, str]) -> Optional[str]:
             f"its sources: {shown}")
 
 
-def library_include_dirs(path: str) -> List[str]:
-    """The host include directories an op library's builds add for the op
-    directory ``path``: the library root (the nearest parent with
-    ``common/inc`` and ``CMakeLists.txt``), its ``common/inc`` and
-    ``common/inc/op_host``, then the library's own directories its
-    ``cmake/variables.cmake`` lists for the tiling and the op-proto
-    (InferShape) builds (:func:`cmake_include_dirs`: ops-math's
-    ``common/inc/op_api``, ops-nn's ``matmul``), then the op's source
-    folders.  Empty for a project outside any library."""
+def library_root(path: str) -> Optional[str]:
+    """The op library holding the op directory ``path``: the nearest parent
+    with ``common/inc`` and a ``CMakeLists.txt``; None outside any."""
     d = os.path.abspath(path)
     for _ in range(6):
         d = os.path.dirname(d)
         if os.path.isdir(os.path.join(d, "common", "inc")) and os.path.isfile(os.path.join(d, "CMakeLists.txt")):
-            out = [d, os.path.join(d, "common", "inc"), os.path.join(d, "common", "inc", "op_host")]
-            out += [x for x in cmake_include_dirs(d) if x not in out]
-            return out + source_dirs(path)
+            return d
         if d == os.path.dirname(d):
             break
-    return []
+    return None
+
+
+def library_dirs(root: str) -> List[str]:
+    """The host include directories an op library's builds add for every
+    op: the library root, its ``common/inc`` and ``common/inc/op_host``,
+    then the library's own directories its ``cmake/variables.cmake`` lists
+    for the tiling and the op-proto (InferShape) builds
+    (:func:`cmake_include_dirs`: ops-math's ``common/inc/op_api``,
+    ops-nn's ``matmul``)."""
+    out = [root, os.path.join(root, "common", "inc"), os.path.join(root, "common", "inc", "op_host")]
+    return out + [x for x in cmake_include_dirs(root) if x not in out]
+
+
+def library_include_dirs(path: str) -> List[str]:
+    """The host include directories an op library's builds add for the op
+    directory ``path``: :func:`library_dirs`, then the op's source folders.
+    Empty for a project outside any library."""
+    root = library_root(path)
+    return library_dirs(root) + source_dirs(path) if root else []
 
 
 _CMAKE_LISTS = ("OP_TILING_INCLUDE", "OP_PROTO_INCLUDE")  # the builds that compile op_host sources
@@ -171,8 +182,76 @@ def library_units(root: str) -> Dict[str, str]:
     return {"__lib__/opbase/src/op_common/" + rel: text for rel, text in read_dir(src).items()}
 
 
+_COMMON_MODULE = re.compile(r"add_modules_sources\s*\([^)]*\bOPTYPE\s+common\b")
+
+
+def own_units(root: str) -> Dict[str, str]:
+    """The op library's own host sources that its tiling and op-proto
+    builds link into every op's library, as ``{"__lib__/<library>/<path>":
+    text}`` (compiled like opbase's, :func:`library_units`): the sources
+    its ``cmake/func.cmake`` adds to the tiling library
+    (``common/src/*.cpp``, ``common/src/op_host/*.cpp``: ops-nn's
+    ``TilingPrepareForOpCache``, ``GenTiling``, ``QueryBank``) and each
+    ``<category>/common/op_host`` module (``OPTYPE common``: ops-nn's
+    matmul and conv helpers) as the build globs it (``*_tiling*``,
+    ``*_infershape*``, ``op_tiling/**``), with the headers beside them."""
+    out: Dict[str, str] = {}
+    name = "__lib__/%s/" % os.path.basename(root)
+    for sub in ("common/src", "common/src/op_host"):
+        d = os.path.join(root, sub)
+        for n in sorted(os.listdir(d)) if os.path.isdir(d) else ():
+            if n.endswith(_SOURCE_EXT) and os.path.isfile(os.path.join(d, n)):
+                with open(os.path.join(d, n), encoding="utf-8", errors="replace") as f:
+                    out[name + sub + "/" + n] = f.read()
+    for cat in sorted(os.listdir(root)):
+        host = os.path.join(root, cat, "common", "op_host")
+        try:
+            with open(os.path.join(host, "CMakeLists.txt"), encoding="utf-8", errors="replace") as f:
+                if not _COMMON_MODULE.search(re.sub(r"#[^\n]*", "", f.read())):
+                    continue
+        except OSError:
+            continue
+        for rel, text in read_dir(host).items():
+            built = rel.startswith("op_tiling/") or ("/" not in rel and re.search(r"_tiling|_infershape", rel))
+            if not rel.endswith((".cpp", ".cc")) or (built and not is_op_api(rel)):
+                out["%s%s/common/op_host/%s" % (name, cat, rel)] = text
+    return out
+
+
+_LEGACY = re.compile(r"\$<\$<BOOL:\$\{ENABLE_DLOPEN_LEGACY\}>:(\w+)>")
+
+
+def library_options(root: str) -> List[str]:
+    """The op library's host compile options for every op and its own
+    units (:func:`own_units`): its include directories
+    (:func:`library_dirs`), where the units' files lie
+    (``--arc-real``), and the definition its ``cmake/func.cmake`` makes
+    where the tiling library compiles ``common/src`` (ops-nn's
+    ``NN_ENABLE_DLOPEN_LEGACY``: its common headers then declare the
+    functions those sources define)."""
+    opts = ["-I" + d for d in library_dirs(root)]
+    opts.append("--arc-real=__lib__/%s/=%s" % (os.path.basename(root), root))
+    try:
+        with open(os.path.join(root, "cmake", "func.cmake"), encoding="utf-8", errors="replace") as f:
+            opts += ["-D" + m for m in dict.fromkeys(_LEGACY.findall(f.read()))]
+    except OSError:
+        pass
+    return opts
+
+
+# ascendrtc's host API's own units: CANN library functions that an op
+# library's headers declare (csrc/host_api/arc/*_unit.h), compiled when an
+# op includes the header of the unit's name.
+HOST_API_UNITS = {"__lib__/arc/tuning_tiling_registry.cpp": '#include "arc/tuning_tiling_unit.h"\n',
+                  "__lib__/arc/tuning_bank_key_registry.cpp": '#include "arc/tuning_bank_key_unit.h"\n'}
+
+
 _SET = re.compile(r"set\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)")
 _ADD = re.compile(r"add_(?:all_)?modules_sources\s*\(([^)]*)\)")
+# Compute units under an older name: ops-nn calls Ascend 950 (A5, arch35)
+# "ascend910_95" in places (MapIndex's COMPUTE_UNIT, whose definition
+# AddConfigs "ascend950"; AddLayerNormGrad's arch35 kernel says so).
+_UNIT_ALIASES = {"ascend910_95": "ascend950"}
 _KEYWORDS = {"OPTYPE", "ACLNNTYPE", "DEPENDENCIES", "COMPUTE_UNIT", "TILING_DIR", "DIR", "DISABLE_IN_OPP",
              "HOSTNAME", "MODE"}
 
@@ -210,7 +289,7 @@ def build_rules(path: str, _seen: frozenset = frozenset()) -> Optional[Dict[str,
         seen = _seen | {os.path.abspath(path)}  # dependencies that depend back are read once
         dep_rules = {d: build_rules(os.path.join(parent, d), seen) for d in args["DEPENDENCIES"]
                      if os.path.isdir(os.path.join(parent, d)) and os.path.join(parent, d) not in seen}
-        return {"units": args["COMPUTE_UNIT"], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"],
+        return {"units": [_UNIT_ALIASES.get(u, u) for u in args["COMPUTE_UNIT"]], "dirs": args["TILING_DIR"], "deps": args["DEPENDENCIES"],
                 "dep_rules": dep_rules, "name": os.path.basename(os.path.abspath(path))}
     return None
 

@@ -15,9 +15,9 @@ import threading
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._env import env_number
-from ._op_library import (OP_ONLY, all_dependencies, build_rules, dependency_files, dependency_include_dirs, kernel_include_dirs,
-                          library_include_dirs, library_units, no_op_reason,
-                          opbase_include_dirs, opbase_root, read_dir, real_dirs)
+from ._op_library import (HOST_API_UNITS, OP_ONLY, all_dependencies, build_rules, dependency_files, dependency_include_dirs,
+                          kernel_include_dirs, library_options, library_root, library_units, no_op_reason, opbase_include_dirs,
+                          opbase_root, own_units, read_dir, real_dirs, source_dirs)
 from ._op_package import kernel_paths, package_files, package_layout
 from ._op_versions import opbase_mismatch
 from ._op_project import DEFAULT_TILING_CAPACITY, OpProject, _error
@@ -126,8 +126,13 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         options = tuple(options) + tuple("-I" + d for d in opbase_include_dirs(base))
         units = library_units(base)
     if not isinstance(source, Mapping):
-        options = tuple(options) + tuple(o for d in ["-I" + d for d in library_include_dirs(path) +
-                                                     dependency_include_dirs(path, deps)] + real_dirs(path, deps)
+        root = library_root(path)
+        if root:  # the library's own units compile with its options, as every op does
+            options = tuple(options) + tuple(library_options(root))
+            units.update(own_units(root))
+            units.update(HOST_API_UNITS)
+        options = tuple(options) + tuple(o for d in ["-I" + d for d in source_dirs(path) if root] +
+                                         ["-I" + d for d in dependency_include_dirs(path, deps)] + real_dirs(path, deps)
                                          for o in (OP_ONLY, d))
     key = (tuple(sorted(files.items())), op_type, int(tiling_capacity), tuple(options), host_timeout,
            tuple(sorted(units.items())), repr(rules), kernel_options, tuple(sorted(kernels.items())))

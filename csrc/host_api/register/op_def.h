@@ -32,13 +32,23 @@ public:
     AscendString() = default;
     AscendString(const char *s) : s_(s ? s : "") {}
     const char *GetString() const { return s_.c_str(); }
+    size_t GetLength() const { return s_.size(); }
     bool operator<(const AscendString &o) const { return s_ < o.s_; }
     bool operator==(const AscendString &o) const { return s_ == o.s_; }
+    bool operator!=(const AscendString &o) const { return s_ != o.s_; }
 
 private:
     std::string s_;
 };
 } // namespace ge
+
+// A key of unordered maps, as CANN's graph/ascend_string.h makes it (ops-nn's
+// tuning bank-key registry): the hash of its characters.
+namespace std {
+template <> struct hash<ge::AscendString> {
+    size_t operator()(const ge::AscendString &s) const { return hash<string>()(s.GetString()); }
+};
+} // namespace std
 
 // ge::Operator, which the graph-mode callbacks take, comes with this
 // header as with CANN's (which includes graph/operator_reg.h).

@@ -294,6 +294,14 @@ ARC_GE_DTYPES(ARC_TPL_C_DT_)
 #define ASCENDC_TPL_ARGS_DECL(op, ...) \
     __attribute__((unused)) static constexpr ::__arc_tpl::param __arc_tpl_decl[] = {__VA_ARGS__}
 #define ASCENDC_TPL_ARGS_SEL(...) ::__arc_tpl::combo{{__VA_ARGS__}}
+#if defined(__ASCENDRTC_HOST__)
+/* The host compile of op code (csrc/rtc/host_compile.cpp) expands the
+ * selection to nothing, as CANN's host compile does: only the kernel
+ * compile reads it, and the host encodes keys from the declaration alone.
+ * Lists the kernel build never reads there may be no C++ at all (ops-nn's
+ * ClippedSwiglu names an undeclared TPL_FLOOR in one). */
+#define ASCENDC_TPL_SEL(...)
+#else
 #define ASCENDC_TPL_SEL(...)                                                                       \
     __attribute__((unused)) static constexpr ::__arc_tpl::combo __arc_tpl_sel[] = {__VA_ARGS__};    \
     template <unsigned N>                                                                          \
@@ -307,6 +315,7 @@ ARC_GE_DTYPES(ARC_TPL_C_DT_)
     {                                                                                              \
         return ::__arc_tpl::first_key(d, &__arc_tpl_sel[0]);                                       \
     }
+#endif
 
 #define GET_TPL_TILING_KEY(...) ::__arc_tpl::encode(__arc_tpl_decl, ::__arc_tpl::args{__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                    \
