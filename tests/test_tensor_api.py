@@ -6,7 +6,8 @@ layouts (a column-major A through ZN in L1 and the transposing load, an
 element-wise ND -> ZN copy, an NZ result in GM), a batch matmul with
 batched layouts, int8 with per-channel quantisation words to half; the
 Mutex that orders Mmad (PIPE_M) before the copy out (PIPE_FIX), as the
-asc-devkit Tensor API examples order them, and the race without it."""
+asc-devkit Tensor API examples order them, and the race without it; a
+float matmul whose B load is the b32 transpose."""
 import numpy as np
 import pytest
 
@@ -215,6 +216,33 @@ template <bool LOCK> __aicore__ inline void fix_after_m(__gm__ half *a, __gm__ h
 }
 extern "C" __global__ __cube__ void fix_locked(__gm__ half *a, __gm__ half *b, __gm__ float *c) { fix_after_m<true>(a, b, c); }
 extern "C" __global__ __cube__ void fix_unlocked(__gm__ half *a, __gm__ half *b, __gm__ float *c) { fix_after_m<false>(a, b, c); }
+
+// float x float -> float: B's NZ -> ZN load is a b32 transpose (element by
+// element); K 32 (a multiple of 16, the page's rule), N 24.
+extern "C" __global__ __cube__ void mm_f32(__gm__ float *a, __gm__ float *b, __gm__ float *c)
+{
+    constexpr uint32_t M = 20, K = 32, N = 24;
+    __cbuf__ float l1a[32 * 32];
+    __cbuf__ float l1b[32 * 32];
+    __ca__ float l0a[32 * 32];
+    __cb__ float l0b[32 * 32];
+    __cc__ float l0c[32 * 32];
+    auto tA1 = MakeTensor(MakeMemPtr(l1a), MakeFrameLayout<NZLayoutPtn, float>(M, K));
+    auto tB1 = MakeTensor(MakeMemPtr(l1b), MakeFrameLayout<NZLayoutPtn, float>(K, N));
+    auto tA0 = MakeTensor(MakeMemPtr(l0a), MakeFrameLayout<NZLayoutPtn, float>(M, K));
+    auto tB0 = MakeTensor(MakeMemPtr(l0b), MakeFrameLayout<ZNLayoutPtn, float>(K, N));
+    auto tC = MakeTensor(MakeMemPtr(l0c), MakeFrameLayout<NZLayoutPtn>(M, N));
+    Copy(MakeCopy(CopyGM2L1{}), tA1, MakeTensor(MakeMemPtr(a), MakeFrameLayout<NDExtLayoutPtn>(M, K)));
+    Copy(MakeCopy(CopyGM2L1{}), tB1, MakeTensor(MakeMemPtr(b), MakeFrameLayout<NDExtLayoutPtn>(K, N)));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Copy(MakeCopy(CopyL12L0A{}), tA0, tA1);
+    Copy(MakeCopy(CopyL12L0B{}), tB0, tB1);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Mmad(MakeMmad(MmadOperation{}).with(MmadParams{M, N, K, 0, true}), tC, tA0, tB0);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(c), MakeFrameLayout<NDExtLayoutPtn>(M, N)), tC);
+    AscendC::PipeBarrier<PIPE_ALL>();
+}
 '''
 
 
@@ -295,3 +323,14 @@ def test_mutex_orders_mmad_before_the_copy_out(mod):
     with pytest.raises(arc.LaunchError, match=r"race check: data race \(read after write\) on L0C"):
         mod.get_kernel("fix_unlocked")[1](a, b, c)
         arc.synchronize()
+
+
+def test_float_matmul_with_the_b32_transposing_load(mod):
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal((20, 32)).astype(np.float32)
+    b = rng.standard_normal((32, 24)).astype(np.float32)
+    c = np.zeros((20, 24), np.float32)
+    mod.get_kernel("mm_f32")[1](a, b, c)
+    arc.synchronize()
+    # float products round on the cube: compare with a float64 product loosely
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)

@@ -198,13 +198,31 @@ __aicore__ inline void l12l0(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
               "the layouts' fractals are not whole and adjacent (strides %lld, %lld of the source, %lld, %lld of the "
               "destination; %lld elements per fractal)", (long long)s_unit, (long long)s_far, (long long)d_unit,
               (long long)d_far, (long long)F);
+    int64_t nb = batch_of(d, s);
+    if (tr && sizeof(Elem) != 2) {
+        /* b8 / b32 transposes: the matrix moves element by element (its
+         * fractals transposed 16 x 16 at a time on the NPU), with the
+         * page's alignment rules */
+        int64_t kdim = a_side ? s.cols : s.rows, other = a_side ? s.rows : s.cols;
+        ARC_CHECK(sizeof(Elem) != 4 || kdim % 16 == 0, api,
+                  "a b32 transposing copy needs K (%lld) a multiple of 16", (long long)kdim);
+        ARC_CHECK(sizeof(Elem) != 1 || other % 32 == 0, api,
+                  "a b8 transposing copy needs %s (%lld) a multiple of 32", a_side ? "M" : "N", (long long)other);
+        move(dst, d, src, s, s.rows, s.cols, s.rows, s.cols, nb, __arc::RP_MTE1, api);
+        uint64_t *bits = __cube::l0_bits(want);
+        uint32_t f0 = __cube::frac_of(l0.addr_, want, 512);
+        for (int64_t b = 0; b < nb; b++)
+            for (int64_t rb = 0; rb < ceil_div(s.rows, d.r0); rb++)
+                for (int64_t cb = 0; cb < ceil_div(s.cols, d.c0); cb++)
+                    __arc::frac_mark(bits, f0 + (uint32_t)((b * d.bstride + rb * d.sr1 + cb * d.sc1) / F), 1);
+        return;
+    }
     LoadData2DParamsV2 p;
     p.mStep = (uint16_t)(s_nz ? rf : cf);
     p.kStep = (uint16_t)(s_nz ? cf : rf);
     p.srcStride = (int32_t)(s_far / F);
     p.dstStride = (uint16_t)(d_far / F);
     p.ifTranspose = tr;
-    int64_t nb = batch_of(d, s);
     for (int64_t b = 0; b < nb; b++)
         LoadData(l0[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], p);
 }

@@ -191,6 +191,15 @@ __aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D,
     }
 }
 
+namespace __te {
+/* The type combinations the C++ API's Mmad computes. */
+template <typename TA, typename TC> constexpr bool mmad_float_v =
+    (std::is_same<TA, half>::value || std::is_same<TA, bfloat16_t>::value || std::is_same<TA, float>::value) &&
+    std::is_same<TC, float>::value;
+template <typename TA, typename TC> constexpr bool mmad_int8_v =
+    std::is_same<TA, int8_t>::value && std::is_same<TC, int32_t>::value;
+} // namespace __te
+
 /* Mmad(atom, C, A, B[, bias]): the C++ API's Mmad on the tensors' memory;
  * a bias row starts C (cmatrixInitVal is then ignored). */
 template <typename Tr, typename Prm, typename TC, typename LC, typename TA, typename LA, typename TB, typename LB,
@@ -203,10 +212,7 @@ __aicore__ inline void Mmad(const MmadAtom<Tr, Prm> &atom, const TeTensor<TC, LC
     constexpr MmadTrait tr = Tr::value;
     if constexpr (tr.mmadType == MmadType::MX) {
         ARC_TRAP(api, "MmadType::MX (the MX Mmad with L0ScaleA/L0ScaleB) is not simulated yet");
-    } else if constexpr (!std::is_same<TA, TB>::value ||
-                         !((std::is_same<TA, half>::value || std::is_same<TA, bfloat16_t>::value ||
-                            std::is_same<TA, float>::value) && std::is_same<TC, float>::value) &&
-                             !(std::is_same<TA, int8_t>::value && std::is_same<TC, int32_t>::value)) {
+    } else if constexpr (!std::is_same<TA, TB>::value || !(__te::mmad_float_v<TA, TC> || __te::mmad_int8_v<TA, TC>)) {
         ARC_TRAP(api, "%s x %s -> %s is not simulated yet", __arc::tname<TA>(), __arc::tname<TB>(), __arc::tname<TC>());
     } else {
         AscendC::MmadParams p;
