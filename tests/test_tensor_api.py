@@ -4,7 +4,8 @@ matmul of odd-ish sizes (half -> float) through GM -> L1 -> L0A/L0B ->
 L0C -> GM with K split into L1 slices and a bias row, non-trivial copy
 layouts (a column-major A through ZN in L1 and the transposing load, an
 element-wise ND -> ZN copy, an NZ result in GM), a batch matmul with
-batched layouts, int8 with per-channel quantisation words to half; the
+batched layouts, int8 with per-channel quantisation words to half (ND and
+DN out); the
 Mutex that orders Mmad (PIPE_M) before the copy out (PIPE_FIX), as the
 asc-devkit Tensor API examples order them, and the race without it; a
 float matmul whose B load is the b32 transpose."""
@@ -152,14 +153,16 @@ extern "C" __global__ __cube__ void batched(__gm__ half *a, __gm__ half *b, __gm
     AscendC::PipeBarrier<PIPE_ALL>();
 }
 
-// int8 x int8 -> int32 in L0C, out as half through per-channel words in L1.
-extern "C" __global__ __cube__ void int8_quant(__gm__ int8_t *a, __gm__ int8_t *b, __gm__ uint64_t *q, __gm__ half *c)
+// int8 x int8 -> int32 in L0C, out as half through per-channel words in L1
+// (DN: C leaves column-major).
+template <bool DN>
+__aicore__ inline void int8_quant_to(__gm__ int8_t *a, __gm__ int8_t *b, __gm__ uint64_t *q, __gm__ half *c)
 {
     constexpr uint32_t M = 32, K = 64, N = 32;
     auto gA = MakeTensor(MakeMemPtr(a), MakeFrameLayout<NDExtLayoutPtn>(M, K));
     auto gB = MakeTensor(MakeMemPtr(b), MakeFrameLayout<DNExtLayoutPtn>(K, N));
     auto gQ = MakeTensor(MakeMemPtr(q), MakeFrameLayout<NDExtLayoutPtn>(1, N));
-    auto gC = MakeTensor(MakeMemPtr(c), MakeFrameLayout<NDExtLayoutPtn>(M, N));
+    auto gC = MakeTensor(MakeMemPtr(c), MakeFrameLayout<std::conditional_t<DN, DNExtLayoutPtn, NDExtLayoutPtn>>(M, N));
     __cbuf__ int8_t l1a[M * K];
     __cbuf__ int8_t l1b[K * N];
     __cbuf__ uint64_t l1q[N];
@@ -184,6 +187,14 @@ extern "C" __global__ __cube__ void int8_quant(__gm__ int8_t *a, __gm__ int8_t *
     AscendC::PipeBarrier<PIPE_ALL>();
     Copy(MakeCopy(CopyL0C2GM{}), gC, tC, tQ);
     AscendC::PipeBarrier<PIPE_ALL>();
+}
+extern "C" __global__ __cube__ void int8_quant(__gm__ int8_t *a, __gm__ int8_t *b, __gm__ uint64_t *q, __gm__ half *c)
+{
+    int8_quant_to<false>(a, b, q, c);
+}
+extern "C" __global__ __cube__ void int8_quant_dn(__gm__ int8_t *a, __gm__ int8_t *b, __gm__ uint64_t *q, __gm__ half *c)
+{
+    int8_quant_to<true>(a, b, q, c);
 }
 
 // Mmad on PIPE_M, then L0C -> GM on PIPE_FIX, ordered only by a Mutex
@@ -311,6 +322,10 @@ def test_int8_per_channel_quant_to_half(mod):
     arc.synchronize()
     want = (a.astype(np.int64) @ b.astype(np.int64)) * scales
     np.testing.assert_array_equal(c, want.astype(np.float16))
+    # the same out column-major (NZ2DN, element by element)
+    mod.get_kernel("int8_quant_dn")[1](a, np.asfortranarray(b).ravel(order="K"), q, c)
+    arc.synchronize()
+    np.testing.assert_array_equal(c.ravel().reshape(32, 32).T, want.astype(np.float16))
 
 
 def test_mutex_orders_mmad_before_the_copy_out(mod):

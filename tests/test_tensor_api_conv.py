@@ -2,7 +2,7 @@
 convolution: a feature map from GM (NHWC or NCHW) into L1 as NC1HWC0,
 Img2Col into L0A (stride, dilation, padding with a pad value, a row count
 that is not a multiple of 16), the weights ND -> ZN, Mmad, and the output
-to GM as NHWC or NC1HWC0."""
+to GM as NHWC, NC1HWC0 or NCHW."""
 import numpy as np
 import pytest
 
@@ -16,8 +16,8 @@ SRC = r'''#include "tensor_api/tensor.h"
 using namespace AscendC::Te;
 constexpr int32_t H = %d, W = %d, C = %d, CO = %d, KH = %d, KW = %d, S = %d, D = %d, P = %d;
 constexpr int32_t HO = %d, WO = %d, M = HO * WO, MA = (M + 15) / 16 * 16, K = C * KH * KW;
-// NCHW_IN: the input is NCHW (else NHWC); NZ_OUT: the output is NC1HWC0 (else NHWC)
-template <bool NCHW_IN, bool NZ_OUT> __aicore__ inline void conv(__gm__ half *x, __gm__ half *wt, __gm__ float *y)
+// NCHW_IN: the input is NCHW (else NHWC); OUT: 0 NHWC, 1 NC1HWC0, 2 NCHW
+template <bool NCHW_IN, int OUT> __aicore__ inline void conv(__gm__ half *x, __gm__ half *wt, __gm__ float *y)
 {
     __cbuf__ half l1x[C * H * W];
     __cbuf__ half l1w[K * CO];
@@ -46,14 +46,17 @@ template <bool NCHW_IN, bool NZ_OUT> __aicore__ inline void conv(__gm__ half *x,
     MmadParams mp; mp.m = M; mp.n = CO; mp.k = K; mp.cmatrixInitVal = true;
     Mmad(MakeMmad(MmadOperation{}).with(mp), tC, tA, tB);
     AscendC::PipeBarrier<PIPE_ALL>();
-    if constexpr (NZ_OUT)
+    if constexpr (OUT == 1)
         Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(y), MakeFrameLayout<NC1HWC0LayoutPtn>(1, CO / 16, HO, WO, 16)), tC);
+    else if constexpr (OUT == 2)
+        Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(y), MakeFrameLayout<NCHWLayoutPtn>(1, CO, HO, WO)), tC);
     else
         Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(y), MakeFrameLayout<NHWCLayoutPtn>(1, HO, WO, CO)), tC);
     AscendC::PipeBarrier<PIPE_ALL>();
 }
-extern "C" __global__ __cube__ void nhwc(__gm__ half *x, __gm__ half *w, __gm__ float *y) { conv<false, false>(x, w, y); }
-extern "C" __global__ __cube__ void nchw_nz(__gm__ half *x, __gm__ half *w, __gm__ float *y) { conv<true, true>(x, w, y); }
+extern "C" __global__ __cube__ void nhwc(__gm__ half *x, __gm__ half *w, __gm__ float *y) { conv<false, 0>(x, w, y); }
+extern "C" __global__ __cube__ void nchw_nz(__gm__ half *x, __gm__ half *w, __gm__ float *y) { conv<true, 1>(x, w, y); }
+extern "C" __global__ __cube__ void nhwc_nchw(__gm__ half *x, __gm__ half *w, __gm__ float *y) { conv<false, 2>(x, w, y); }
 ''' % (H, W, C, CO, KH, KW, S, D, P, HO, WO)
 
 
@@ -100,3 +103,14 @@ def test_nchw_in_nc1hwc0_out(mod):
     arc.synchronize()
     want = reference(x.transpose(1, 2, 0).astype(np.float64), w.astype(np.float64))
     np.testing.assert_allclose(y.transpose(1, 2, 0, 3).reshape(HO, WO, CO), want, rtol=1e-5, atol=1e-3)
+
+
+def test_nhwc_in_nchw_out(mod):
+    rng = np.random.default_rng(14)
+    x = rng.standard_normal((H, W, C)).astype(np.float16)
+    w, wnd = weights(rng)
+    y = np.zeros((CO, HO, WO), np.float32)
+    mod.get_kernel("nhwc_nchw")[1](x, wnd, y)
+    arc.synchronize()
+    want = reference(x.astype(np.float64), w.astype(np.float64))
+    np.testing.assert_allclose(y.transpose(1, 2, 0), want, rtol=1e-5, atol=1e-3)

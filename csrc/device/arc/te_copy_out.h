@@ -2,10 +2,10 @@
  * (矩阵计算的搬出): L0C -> GM as the C++ API's Fixpipe with
  * FixpipeParamsArch3510 (NZ -> ND, NZ -> NZ, the convolution outputs
  * NHWC and NC1HWC0; no quantisation, float -> half / bfloat16_t, a scalar
- * or an L1 tensor of quantisation words), UB -> GM, and the Copy and Mmad
- * entry points over the atoms.  Refused by name where the C++ API's
- * simulation stops: NZ -> DN / NCHW, L0C -> UB, the MX scale paths and
- * MmadType::MX. */
+ * or an L1 tensor of quantisation words) and, element by element with the
+ * Fixpipe's conversion and checks, NZ -> DN and NCHW; UB -> GM; the Copy
+ * and Mmad entry points over the atoms.  Refused by name where the C++
+ * API's simulation stops: L0C -> UB, the MX scale paths and MmadType::MX. */
 #ifndef ARC_TE_COPY_OUT_H_
 #define ARC_TE_COPY_OUT_H_
 
@@ -38,6 +38,45 @@ template <typename D, typename S> __aicore__ inline QuantMode_t quant_mode(bool 
     return QuantMode_t::NoQuant;
 }
 
+/* L0C (NZ) -> GM column-major (NZ2DN: DN matrices, NCHW maps), which the
+ * C++ API's Fixpipe does not simulate: element (r, c) goes to r + c * ld,
+ * each value through the Fixpipe's own conversion (quantisation, ReLU),
+ * with its checks: L0C's bounds and written fractals, GM's allocation,
+ * the unit flag and the pipe race check. */
+template <typename D, typename S>
+__aicore__ inline void l0c_to_dn(D *g, int64_t ld, const LocalTensor<S> &c, const Mat &s, int64_t rows, int64_t cols,
+                                 QuantMode_t mode, const uint64_t *word, const uint64_t *words, bool relu, uint8_t unit,
+                                 const char *api)
+{
+    if (rows <= 0 || cols <= 0) return;
+    int64_t cb = ceil_div(cols, 16), rb = ceil_div(rows, 16);
+    uint64_t need = (uint64_t)((cb - 1) * s.sc1 + rb * 256) * sizeof(S);
+    __cube::check_operand(c, TPosition::CO1, need, api, "src (CO1)");
+    const uint64_t *bits = __arc::cube_meta()->l0c;
+    uint32_t f0 = __cube::frac_of(c.addr_, TPosition::CO1, 1024);
+    for (int64_t j = 0; j < cb; j++)
+        for (int64_t i = 0; i < rb; i++) {
+            uint32_t f = f0 + (uint32_t)((uint64_t)(j * s.sc1 + i * 256) * sizeof(S) / 1024);
+            ARC_CHECK(__arc::frac_missing(bits, f, 1) < 0, api, "reads L0C fractal %u that no Mmad wrote", f);
+        }
+    __arc::gm_access(g, (uint64_t)((cols - 1) * ld + rows) * sizeof(D), api);
+    __arc::unit_flag_wait(unit, ARC_PIPE_M, ARC_PIPE_FIX);
+    __arc::race(__arc::RP_FIX, 0, c.addr_, need, api);
+    __arc::unit_flag_release(unit, ARC_PIPE_FIX, ARC_PIPE_M);
+    int op = __cube::gm_atomic_op();
+    if (__arc::race_gm_on())
+        __arc::race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, g, (uint64_t)cols, (uint64_t)rows * sizeof(D),
+                       (uint64_t)ld * sizeof(D), api);
+    __cube::QuantWord q = word ? __cube::decode_quant(*word) : __cube::QuantWord{1.0f, 0, false, 0};
+    for (int64_t x = 0; x < cols; x++) {
+        __cube::QuantWord qc = words ? __cube::decode_quant(words[x]) : q;
+        for (int64_t r = 0; r < rows; r++) {
+            S v = c.addr_[(r % 16) * 16 + (r / 16) * 256 + x % 16 + (x / 16) * s.sc1];
+            __cube::put(g + r + x * ld, __cube::fix_value<D, S>(v, mode, qc, relu), op);
+        }
+    }
+}
+
 /* L0C -> GM.  Q: void (no quantisation), uint64_t (a word) or a tensor of
  * uint64_t words in L1. */
 template <typename Tr, typename Prm, typename D, typename LD, typename S, typename LS, typename Q>
@@ -54,7 +93,7 @@ __aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const T
     ARC_CHECK(s.r0 == 16 && s.c0 == 16 && s.sr0 == 16 && s.sr1 == 256 && s.sc1 % 16 == 0, api,
               "L0C's layout is not NZ with 16 x 16 fractals (MakeFrameLayout<NZLayoutPtn>(m, n))");
     /* the destination as rows x cols with a row stride (ND) or a column-block stride (NZ) */
-    bool nz = false;
+    bool nz = false, dn = false;
     int64_t rows, cols, stride, nb = s.batch, dbs = 0;
     if constexpr (std::is_same<PD, NHWCLayoutPtn>::value || std::is_same<PD, NC1HWC0LayoutPtn>::value) {
         const auto &sh = dst.Layout().Shape();
@@ -70,10 +109,15 @@ __aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const T
                       (long long)val(std::get<4>(sh)));
         }
         nb = 1;
-    } else if constexpr (std::is_same<PD, NCHWLayoutPtn>::value || std::is_same<PD, DNLayoutPtn>::value ||
-                         std::is_same<PD, DNExtLayoutPtn>::value) {
-        ARC_TRAP(api, "L0C -> GM in a column-major layout (NZ2DN, NCHW) is not simulated yet");
-        return;
+    } else if constexpr (std::is_same<PD, NCHWLayoutPtn>::value) {
+        const auto &sh = dst.Layout().Shape();
+        ARC_CHECK(val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
+        rows = val(std::get<2>(sh)) * val(std::get<3>(sh)), cols = val(std::get<1>(sh));
+        stride = val(std::get<1>(dst.Layout().Stride())), dn = true, nb = 1;
+    } else if constexpr (std::is_same<PD, DNLayoutPtn>::value || std::is_same<PD, DNExtLayoutPtn>::value) {
+        Mat d = mat(dst.Layout());
+        ARC_CHECK(d.r0 == 1 && d.c0 == 1 && d.sr1 == 1, api, "a DN output needs unit row stride");
+        rows = d.rows, cols = d.cols, nb = batch_of(d, s), dbs = d.bstride, stride = d.sc1, dn = true;
     } else {
         Mat d = mat(dst.Layout());
         rows = d.rows, cols = d.cols, nb = batch_of(d, s), dbs = d.bstride;
@@ -95,6 +139,21 @@ __aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const T
     QuantMode_t mode = quant_mode<D, S>(has_q, vec, api);
     uint8_t unit = 0;
     if constexpr (std::is_same<Prm, FixpipeParams>::value) unit = atom.params.unitFlag;
+    if (dn) {
+        ARC_CHECK(!tr.enableChannelSplit, api, "enableChannelSplit needs an NZ output");
+        const uint64_t *word = nullptr, *words = nullptr;
+        if constexpr (std::is_same<Q, uint64_t>::value) word = quant;
+        if constexpr (vec) {
+            LocalTensor<uint64_t> w = local_of(*quant, TPosition::A1, api, "quant");
+            __cube::check_operand(w, TPosition::A1, (uint64_t)cols * 8, api, "quant (per-column words)");
+            __arc::race(__arc::RP_FIX, 0, w.addr_, (uint64_t)cols * 8, api);
+            words = w.addr_;
+        }
+        for (int64_t b = 0; b < nb; b++)
+            l0c_to_dn<D, S>(g[(uint64_t)(b * dbs)].addr_, stride, c[(uint32_t)(b * s.bstride)], s, rows, cols, mode, word,
+                            words, tr.enableRelu, unit, api);
+        return;
+    }
     auto fill = [&](auto &q) {
         q.nSize = (uint32_t)cols, q.mSize = (uint32_t)rows, q.srcStride = (uint32_t)(s.sc1 / 16);
         q.dstStride = (uint32_t)stride, q.quantPre = mode, q.reluEn = tr.enableRelu, q.unitFlag = unit;
