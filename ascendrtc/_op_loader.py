@@ -115,7 +115,7 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         files.update(deps)
     base = opbase_root(opbase)
     if base and not isinstance(source, Mapping):
-        why = opbase_mismatch((library_include_dirs(path) or [None])[0], base)
+        why = opbase_mismatch(library_root(path), base)
         if why:  # before anything compiles or is cached
             raise _error(op_type or name, "version.cmake", why)
     kernel_options = tuple("-I" + d for d in kernel_include_dirs(None if isinstance(source, Mapping) else path, base))
