@@ -119,23 +119,23 @@ public:
     void SetTensorA(const GlobalTensor<TA> &gm, bool isTransposeA = false)
     {
         check_trans<TA>(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
-        set_operand(a_, &gm, gm.addr_, isTransposeA);
+        set_operand(a_, &gm, gm.addr_, __mm::nd_trans<A_TYPE::format>(isTransposeA, true, "SetTensorA"));
     }
     void SetTensorA(const LocalTensor<TA> &l, bool isTransposeA = false)
     {
         check_trans<TA>(isTransposeA, A_TYPE::isTrans, "SetTensorA", "A");
-        set_operand<TA>(a_, nullptr, l.addr_, isTransposeA);
+        set_operand<TA>(a_, nullptr, l.addr_, __mm::nd_trans<A_TYPE::format>(isTransposeA, false, "SetTensorA"));
     }
     void SetTensorA(TA scalar) { set_scalar(a_, scalar); }
     void SetTensorB(const GlobalTensor<TB> &gm, bool isTransposeB = false)
     {
         check_trans<TB>(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
-        set_operand(b_, &gm, gm.addr_, isTransposeB);
+        set_operand(b_, &gm, gm.addr_, __mm::nd_trans<B_TYPE::format>(isTransposeB, true, "SetTensorB"));
     }
     void SetTensorB(const LocalTensor<TB> &l, bool isTransposeB = false)
     {
         check_trans<TB>(isTransposeB, B_TYPE::isTrans, "SetTensorB", "B");
-        set_operand<TB>(b_, nullptr, l.addr_, isTransposeB);
+        set_operand<TB>(b_, nullptr, l.addr_, __mm::nd_trans<B_TYPE::format>(isTransposeB, false, "SetTensorB"));
     }
     void SetTensorB(TB scalar) { set_scalar(b_, scalar); }
     /* With enableSetBias = false the bias code is compiled out: no bias. */
@@ -385,16 +385,16 @@ protected: /* arc/matmul_batch.h walks the batches */
         ARC_CHECK(!PARTIAL || !hasBias_, api,
                   "MatmulConfig.isPartialOutput with a bias: which K chunk adds it is not documented");
         int lda = a_.trans ? M_ : Ka_, ldb = b_.trans ? Kb_ : N_;
-        ARC_CHECK(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::VECTOR ||
+        ARC_CHECK(__mm::nd_like(A_TYPE::format) || A_TYPE::format == CubeFormat::VECTOR ||
                       A_TYPE::format == CubeFormat::SCALAR || A_TYPE::format == CubeFormat::NZ,
-                  api, "A format %d is not supported (ND, NZ, VECTOR, SCALAR)", (int)A_TYPE::format);
+                  api, "A format %d is not supported (ND, COLUMN_MAJOR, NZ, VECTOR, SCALAR)", (int)A_TYPE::format);
         (void)lda; (void)ldb;
         /* GM extents of this core's A and B. */
         constexpr uint64_t pa = __arc::packed_per_byte<TA>::value, pb = __arc::packed_per_byte<TB>::value;
-        if (a_.gm && A_TYPE::format == CubeFormat::ND && sm_ && sk_) /* in bytes for a packed type */
+        if (a_.gm && __mm::nd_like(A_TYPE::format) && sm_ && sk_) /* in bytes for a packed type */
             a_.g.check_range(0, ((a_.trans ? (uint64_t)(sk_ - 1) * M_ + sm_ : (uint64_t)(sm_ - 1) * Ka_ + sk_) + pa - 1) / pa,
                              api);
-        if (b_.gm && B_TYPE::format == CubeFormat::ND && sn_ && sk_)
+        if (b_.gm && __mm::nd_like(B_TYPE::format) && sn_ && sk_)
             b_.g.check_range(0, ((b_.trans ? (uint64_t)(sn_ - 1) * Kb_ + sk_ : (uint64_t)(sk_ - 1) * N_ + sn_) + pb - 1) / pb,
                              api);
         if (hasBias_ && biasGm_ && sn_) biasG_.check_range(0, sn_, api);
@@ -525,7 +525,7 @@ protected: /* arc/matmul_batch.h walks the batches */
         if (__arc::cost_on()) __arc_cost_mm_out((uint64_t)bm_ * bn_ * sizeof(TC));
         /* the GM race check between cores: the cube's Fixpipe writes the block,
          * an ND row at a time with each row's content (IBShare: two AIVs write C alike) */
-        if (!atomic && !o.nz && __arc::race_gm_log()) {
+        if (!atomic && !o.nz && !o.col && __arc::race_gm_log()) {
             for (int r = 0; r < bm_; r++) {
                 TC *row = d + o.at(i0 + r, j0);
                 unsigned long long sum = 0;
@@ -538,13 +538,7 @@ protected: /* arc/matmul_batch.h walks the batches */
             }
             return;
         }
-        if (o.nz) /* NZ: each c0-column strip of the block is bm rows of c0, one strip per rows x c0 */
-            __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d + lo,
-                           (uint64_t)((j0 + bn_ - 1) / o.c0 - j0 / o.c0 + 1), (uint64_t)bm_ * o.c0 * sizeof(TC),
-                           (uint64_t)o.rows * o.c0 * sizeof(TC), api);
-        else
-            __arc::race_gm(atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, d + lo, (uint64_t)bm_,
-                           (uint64_t)bn_ * sizeof(TC), (uint64_t)o.pitch * sizeof(TC), api);
+        __mm::race_c_block(o, d, i0, j0, bm_, bn_, atomic, api);
         for (int r = 0; r < bm_; r++)
             for (int c = 0; c < bn_; c++) put_c(d[o.at(i0 + r, j0 + c)], r, c, j0, atomic);
     }
@@ -554,6 +548,7 @@ protected: /* arc/matmul_batch.h walks the batches */
     {
         if (r1 < 0) r1 = bm_;
         if (r1 <= r0 || bn_ == 0) return;
+        ARC_CHECK(!o.col, "Matmul::GetTensorC", "C in CubeFormat::COLUMN_MAJOR must be in GM (the MatmulType page)");
         uint64_t need = (uint64_t)(o.at(i0 + r1 - r0 - 1, j0 + bn_ - 1) + 1) * sizeof(TC);
         ARC_CHECK(need <= ub.bytes_, "Matmul::GetTensorC",
                   "the block needs %llu bytes of the local tensor, which has %u", (unsigned long long)need, ub.bytes_);

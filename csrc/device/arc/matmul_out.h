@@ -3,7 +3,8 @@
  * narrowing to C's type (with the config's ReLU), the atomic modes, and
  * C's layouts -- ND, ND_ALIGN (rows padded to 32 bytes), NZ (16-row
  * fractals of C0 columns: 32 bytes, or 8 floats with the channel split),
- * which the MatmulConfig page and the CubeFormat list define. */
+ * COLUMN_MAJOR (Ascend 950: columns of M), which the MatmulConfig page and
+ * the CubeFormat list define. */
 #ifndef ARC_MATMUL_OUT_H_
 #define ARC_MATMUL_OUT_H_
 
@@ -48,13 +49,45 @@ inline void log_operand(const __mm::Operand<T> &o, int rows, int cols, int ld, i
  * NZ at (c / c0) * rows * c0 + r * c0 + c % c0, rows being the original M
  * rounded up to 16. */
 struct COut {
-    bool nz = false;
+    bool nz = false, col = false; /* col: COLUMN_MAJOR, (r, c) at c * pitch + r */
     int pitch = 0, rows = 0, c0 = 16;
     int64_t at(int r, int c) const
     {
+        if (col) return (int64_t)c * pitch + r;
         return nz ? (int64_t)(c / c0) * rows * c0 + (int64_t)r * c0 + c % c0 : (int64_t)r * pitch + c;
     }
 };
+
+/* An A or B in CubeFormat::COLUMN_MAJOR (Ascend 950, GM only: the
+ * MatmulType page) is stored as the transpose of its ND form: (m, k) of A
+ * at k * M + m is A^T in ND.  The operand's ND transpose flag for the
+ * user's isTranspose. */
+constexpr bool nd_like(CubeFormat f) { return f == CubeFormat::ND || f == CubeFormat::COLUMN_MAJOR; }
+template <CubeFormat FMT> inline bool nd_trans(bool isTranspose, bool gm, const char *api)
+{
+    if (FMT != CubeFormat::COLUMN_MAJOR) return isTranspose;
+    ARC_CHECK(__NPU_ARCH__ == 3510, api, "CubeFormat::COLUMN_MAJOR is Ascend 950 (dav-3510) only");
+    ARC_CHECK(gm, api, "a CubeFormat::COLUMN_MAJOR operand must be in GM (TPosition::GM; the MatmulType page)");
+    return !isTranspose;
+}
+
+/* The GM race check's record of C's block (i0, j0) of bm x bn written as o
+ * lays it out, d being C's start. */
+template <typename TC>
+inline void race_c_block(const COut &o, TC *d, int i0, int j0, int bm, int bn, uint8_t atomic, const char *api)
+{
+    const int kind = atomic ? ARC_GM_ATOMIC : ARC_GM_WRITE;
+    TC *lo = d + o.at(i0, j0);
+    if (o.nz) /* each c0-column strip of the block is bm rows of c0, one strip per rows x c0 */
+        __arc::race_gm(kind, __arc::RP_FIX, lo, (uint64_t)((j0 + bn - 1) / o.c0 - j0 / o.c0 + 1),
+                       (uint64_t)bm * o.c0 * sizeof(TC), (uint64_t)o.rows * o.c0 * sizeof(TC), api);
+    else if (o.col) /* bn columns of bm */
+        __arc::race_gm(kind, __arc::RP_FIX, lo, (uint64_t)bn, (uint64_t)bm * sizeof(TC), (uint64_t)o.pitch * sizeof(TC),
+                       api);
+    else
+        __arc::race_gm(kind, __arc::RP_FIX, lo, (uint64_t)bm, (uint64_t)bn * sizeof(TC), (uint64_t)o.pitch * sizeof(TC),
+                       api);
+}
 
 /* C's row pitch for n columns in ND / ND_ALIGN (the pad is left as it
  * was: the docs call it invalid data). */
@@ -67,10 +100,17 @@ template <typename TC, CubeFormat FMT> inline int c_pitch(int n)
 /* The C layout of a block written to GM or to a local tensor. */
 template <typename TC, CubeFormat FMT> inline COut c_layout(int n, int orgM, bool channelSplit, const char *api)
 {
-    ARC_CHECK(FMT == CubeFormat::ND || FMT == CubeFormat::ND_ALIGN || FMT == CubeFormat::NZ, api,
-              "C in CubeFormat %d: only ND, ND_ALIGN and NZ are simulated yet by ascendrtc's Matmul API", (int)FMT);
+    ARC_CHECK(FMT == CubeFormat::ND || FMT == CubeFormat::ND_ALIGN || FMT == CubeFormat::NZ ||
+                  FMT == CubeFormat::COLUMN_MAJOR, api,
+              "C in CubeFormat %d: only ND, ND_ALIGN, NZ and COLUMN_MAJOR are simulated yet by ascendrtc's Matmul API",
+              (int)FMT);
     COut o;
     o.pitch = c_pitch<TC, FMT>(n);
+    if (FMT == CubeFormat::COLUMN_MAJOR) { /* a column of orgM rows */
+        ARC_CHECK(__NPU_ARCH__ == 3510, api, "C in CubeFormat::COLUMN_MAJOR is Ascend 950 (dav-3510) only");
+        o.col = true;
+        o.pitch = orgM;
+    }
     if (FMT == CubeFormat::NZ) {
         ARC_CHECK(sizeof(TC) == 2 || sizeof(TC) == 4, api,
                   "C in NZ of %u-byte elements: only 2- and 4-byte types are simulated yet", (unsigned)sizeof(TC));

@@ -24,7 +24,7 @@ namespace matmul_tiling {
 
 enum class TPosition : int32_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
                                  SHM = SPM, TSCM, MAX };
-enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, COLUMN_MAJOR };
 /* ge::DataType's names and values (common/ge_dtypes.h). */
 #define ARC_GE_DT_ENUM_(name, value, bytes, dtype, ctype) name = value,
 enum class DataType : int32_t { ARC_GE_DTYPES(ARC_GE_DT_ENUM_) DT_BFLOAT16 = DT_BF16 };
