@@ -36,7 +36,7 @@ extern "C" __global__ __cube__ void mm_static(GM_ADDR a, GM_ADDR b, GM_ADDR bias
     PipeBarrier<PIPE_ALL>();
     LoadData(a2, a1, LoadData2DParamsV2{0, 0, M / 16, K / 16, M / 16, M / 16, false, 0});
     LoadData(b2, b1, LoadData2DParamsV2{0, 0, K / 16, N / 16, K / 16, N / 16, true, 0});
-    DataCopy(c2, bias1, DataCopyParams{1, N * 4 / 64, 0, 0});
+    DataCopy(c2, bias1, DataCopyParams{1, N * 4 / 32, 0, 0}); // dav-3510: blockLen in 32-byte units
     PipeBarrier<PIPE_ALL>();
     Mmad(co1, a2, b2, c2, MmadParams{M, N, K, 0, false, false}); // initial value: the bias row
     PipeBarrier<PIPE_ALL>();

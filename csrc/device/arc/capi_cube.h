@@ -1,8 +1,9 @@
 /* capi_cube.h - the SIMD C API's cube data moves and matrix multiply on
  * dav-3510 (c_api/asc_simd.h): GM/UB -> L1, the MTE2_NZ_PARA register and
  * the ND/DN -> NZ moves, L1 -> L0A/L0B (2D, transposed), L1 -> Fixpipe
- * buffer / BiasTable, asc_mmad, and L0C -> GM with the FPC registers
- * (nz2nd, the quant words' address, the scalar quant word).  Each is the
+ * buffer / BiasTable, asc_mmad, L0C -> GM with the FPC registers
+ * (nz2nd, the quant words' address, the scalar quant word), the MX scale
+ * moves and asc_mmad_mx (arc/mmad_mx.h), asc_fill_l1/l0a/l0b.  Each is the
  * C++ API's operation on raw `__cbuf__`/`__ca__`/`__cb__`/`__cc__`/
  * `__fbuf__` pointers (a pointer must lie in its memory: the rtc places
  * the static arrays there, rtc/simd_ub.cpp), so the C++ checks, fractal
@@ -18,6 +19,8 @@
 #include "arc/cube_950.h"
 #include "arc/cube_dn2nz.h"
 #include "arc/mmad.h"
+#include "arc/mmad_mx.h"
+#include "arc/cube_fill.h"
 
 #if __NPU_ARCH__ == 3510
 /* asc_copy_l0c2gm's quant_post stage: only NoConv is simulated (the
@@ -315,6 +318,93 @@ inline void asc_copy_l0c2gm(__gm__ D *dst_addr, __cc__ S *src_addr, uint16_t n_s
     ARC_CHECK(!nz2nd_en || __arc::cube_meta()->nd2nd[0], api, "nz2nd_en without asc_set_l0c2gm_nz2nd");
     AscendC::DataCopy(__arc::capi_cube::gm<D>(dst_addr), __arc::capi_cube::at<S>(src_addr, AscendC::TPosition::CO1, api,
                                                                                  "src_addr"), q);
+}
+
+/* ---- MX (arc/mmad_mx.h) ---- */
+namespace __arc {
+namespace capi_cube {
+/* The scale buffer offset of an L0A_MX/L0B_MX address: an L0A/L0B pointer
+ * / 16 (what the examples pass: (uintptr_t)l0 / 16), or an offset. */
+inline uint32_t mx_dst(uint64_t v, TPosition p, const char *api)
+{
+    AscendC::__detail::Arena a = AscendC::__detail::arena_of(p);
+    uint64_t b = v * 16, base = (uint64_t)(uintptr_t)a.base;
+    uint64_t off = b >= base && b < base + a.size ? (b - base) / 16 : v;
+    ARC_CHECK(off < ARC_MX_SIZE, api, "dst %llu is neither an %s address / 16 nor inside the 4 KB scale buffer",
+              (unsigned long long)v, a.name);
+    return (uint32_t)off;
+}
+inline void mx_load(uint64_t dst, TPosition p, __cbuf__ fp8_e8m0_t *src, uint16_t x0, uint16_t y0, uint8_t xs,
+                    uint8_t ys, uint16_t ss, uint16_t ds, const char *api)
+{
+    AscendC::LocalTensor<uint8_t> s = at<uint8_t>(src, TPosition::A1, api, "src");
+    __arc::mx::load_scales(p, mx_dst(dst, p, api), s.addr_, s.bytes_, x0, y0, xs, ys, ss, ds, api);
+}
+/* asc_fill_*: the value's own bits when it has dst's type, else only 0 (the
+ * pages do not say how a half fills an int32_t). */
+template <class T, class V>
+inline void fill(T *dst, V value, uint64_t config, TPosition p, const char *api)
+{
+    T v{};
+    if constexpr (__arc::is_same<T, V>::value) v = value;
+    else ARC_CHECK(value == V(0), api, "a %s value into %s: only 0 is simulated", __arc::tname<V>(), __arc::tname<T>());
+    AscendC::InitConstValueParams<T> q((uint16_t)(config & 0x7fff), (uint16_t)(config >> 16 & 0x7fff),
+                                       (uint16_t)(config >> 32 & 0x7fff), v);
+    AscendC::Fill(at<T>(dst, p, api, "dst"), q);
+}
+} // namespace capi_cube
+} // namespace __arc
+
+inline void asc_copy_l12l0a_mx(uint64_t dst, __cbuf__ fp8_e8m0_t *src, uint16_t x_start_pos, uint16_t y_start_pos,
+                               uint8_t x_step, uint8_t y_step, uint16_t src_stride, uint16_t dst_stride)
+{
+    __arc::capi_cube::mx_load(dst, AscendC::TPosition::A2, src, x_start_pos, y_start_pos, x_step, y_step, src_stride,
+                              dst_stride, "asc_copy_l12l0a_mx");
+}
+inline void asc_copy_l12l0b_mx(uint64_t dst, __cbuf__ fp8_e8m0_t *src, uint16_t x_start_pos, uint16_t y_start_pos,
+                               uint8_t x_step, uint8_t y_step, uint16_t src_stride, uint16_t dst_stride)
+{
+    __arc::capi_cube::mx_load(dst, AscendC::TPosition::B2, src, x_start_pos, y_start_pos, x_step, y_step, src_stride,
+                              dst_stride, "asc_copy_l12l0b_mx");
+}
+template <class TA, class TB>
+inline void asc_mmad_mx(__cc__ float *c_matrix, __ca__ TA *a_matrix, __cb__ TB *b_matrix, uint16_t left_height,
+                        uint16_t n_dim, uint16_t right_width, uint8_t unit_flag, bool disable_gemv,
+                        bool c_matrix_source, bool c_matrix_init_val)
+{
+    const char *api = "asc_mmad_mx";
+    ARC_CHECK(left_height != 1 || disable_gemv, api, "left_height 1 with disable_gemv false: the GEMV read of L0A "
+              "is not simulated for MX yet");
+    AscendC::MmadParams p(left_height, right_width, n_dim, unit_flag, c_matrix_source, c_matrix_init_val);
+    AscendC::MmadMx(__arc::capi_cube::at<float>(c_matrix, AscendC::TPosition::CO1, api, "c_matrix"),
+                    __arc::capi_cube::at<TA>(a_matrix, AscendC::TPosition::A2, api, "a_matrix"),
+                    __arc::capi_cube::at<TB>(b_matrix, AscendC::TPosition::B2, api, "b_matrix"), p);
+}
+
+/* asc_fill_value_config (its page): repeat [14:0], blk_num [30:16], dst_gap [46:32]. */
+constexpr uint64_t ASC_FILL_VALUE_DEFAULT_VALUE = 0;
+union asc_fill_value_config {
+    uint64_t config = ASC_FILL_VALUE_DEFAULT_VALUE;
+    struct {
+        uint64_t repeat : 15;
+        uint64_t reserved1 : 1;
+        uint64_t blk_num : 15;
+        uint64_t reserved2 : 1;
+        uint64_t dst_gap : 15;
+        uint64_t reserved3 : 17;
+    };
+};
+template <class T, class V> inline void asc_fill_l1(__cbuf__ T *dst, V value, const asc_fill_value_config &config)
+{
+    __arc::capi_cube::fill(dst, value, config.config, AscendC::TPosition::A1, "asc_fill_l1");
+}
+template <class T, class V> inline void asc_fill_l0a(__ca__ T *dst, V value, const asc_fill_value_config &config)
+{
+    __arc::capi_cube::fill(dst, value, config.config, AscendC::TPosition::A2, "asc_fill_l0a");
+}
+template <class T, class V> inline void asc_fill_l0b(__cb__ T *dst, V value, const asc_fill_value_config &config)
+{
+    __arc::capi_cube::fill(dst, value, config.config, AscendC::TPosition::B2, "asc_fill_l0b");
 }
 #endif /* __NPU_ARCH__ == 3510 */
 

@@ -116,6 +116,13 @@ enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
  * per 512-byte L0B fractal, after the bookkeeping page of the last slot. */
 #define ARC_SPARSE_IDX_OFF (ARC_L0_META_OFF + ARC_L0_PAGE)
 #define ARC_SPARSE_IDX_SIZE (16u << 10)
+/* dav-3510's MX scale buffers L0A_MX and L0B_MX (4 KB each; the MX page:
+ * an L0A/L0B address / 16 is its scales' address), after the sparse index;
+ * the bookkeeping slot's accessible span ends after them. */
+#define ARC_MX_SIZE (4u << 10)
+#define ARC_L0A_MX_OFF (ARC_SPARSE_IDX_OFF + ARC_SPARSE_IDX_SIZE)
+#define ARC_L0B_MX_OFF (ARC_L0A_MX_OFF + ARC_MX_SIZE)
+#define ARC_L0_META_SPAN (ARC_L0_PAGE + ARC_SPARSE_IDX_SIZE + 2u * ARC_MX_SIZE)
 
 /* The calling core's state; valid for the whole block.  In kernel code it
  * is `const` (its value never changes while a kernel function runs), so the

@@ -169,8 +169,9 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
         }
 }
 
-/* ---- L1 -> BiasTable: blockLen counts 64-byte units of the source;
- * half converts to float on the way. ---- */
+/* ---- L1 -> BiasTable: blockLen and dstGap count 64-byte units of the
+ * source (dav-3510: 32-byte units, blockLen even; its page); half
+ * converts to float on the way. ---- */
 template <typename T, typename U>
 inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &src, const DataCopyParams &p)
 {
@@ -178,10 +179,13 @@ inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &s
     const char *api = "AscendC::DataCopy(L1 -> C2)";
     static_assert(sizeof(T) == 4, "AscendC::DataCopy to C2: the BiasTable holds float or int32_t");
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    uint64_t len = (uint64_t)p.blockLen * 64;          /* source bytes per block */
+    constexpr uint64_t unit = __NPU_ARCH__ == 3510 ? 32 : 64;
+    ARC_CHECK(unit == 64 || p.blockLen % 2 == 0, api, "blockLen %u (32-byte units on dav-3510) must be even",
+              (unsigned)p.blockLen);
+    uint64_t len = (uint64_t)p.blockLen * unit;        /* source bytes per block */
     uint64_t n = len / sizeof(U);                       /* elements per block */
     uint64_t src_bytes = (p.blockCount - 1) * (len + p.srcStride * 64ull) + len;
-    uint64_t dst_bytes = ((p.blockCount - 1) * (n + p.dstStride * 64ull / sizeof(T)) + n) * sizeof(T);
+    uint64_t dst_bytes = ((p.blockCount - 1) * (n + p.dstStride * unit / sizeof(T)) + n) * sizeof(T);
     __cube::check_operand(src, __cube::where(src), src_bytes, api, "src (L1)");
     ARC_CHECK(__cube::is_l1(__cube::where(src)), api, "src is a %s tensor; the BiasTable is filled from L1 (C1)",
               __cube::pos_str(src.pos_));
@@ -190,7 +194,7 @@ inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &s
     __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
     for (uint32_t b = 0; b < p.blockCount; b++) {
         const U *s = (const U *)(const void *)((const uint8_t *)src.addr_ + b * (len + p.srcStride * 64ull));
-        T *d = dst.addr_ + b * (n + p.dstStride * 64ull / sizeof(T));
+        T *d = dst.addr_ + b * (n + p.dstStride * unit / sizeof(T));
         for (uint64_t i = 0; i < n; i++) d[i] = (T)s[i];
     }
     uint32_t first = (uint32_t)(((uint8_t *)dst.addr_ - __detail::arena_of(TPosition::C2).base) / 64);

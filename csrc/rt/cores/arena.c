@@ -56,7 +56,7 @@ static unsigned char *l0_new(void)
         mprotect(l0 + ARC_L0C_OFF, SIM_ARCH_MAX(l0c_size), PROT_READ | PROT_WRITE) ||
         mprotect(l0 + 3u * ARC_L0_SLOT, ARC_L0_PAGE, PROT_READ | PROT_WRITE) ||
         mprotect(l0 + 4u * ARC_L0_SLOT, ARC_FB_SPAN, PROT_READ | PROT_WRITE) ||
-        mprotect(l0 + ARC_L0_META_OFF, ARC_L0_PAGE + ARC_SPARSE_IDX_SIZE, PROT_READ | PROT_WRITE)) {
+        mprotect(l0 + ARC_L0_META_OFF, ARC_L0_META_SPAN, PROT_READ | PROT_WRITE)) {
         munmap(m, L0_SPAN + 2 * ARENA_GUARD);
         return NULL;
     }
@@ -119,10 +119,10 @@ void sim_arenas_poison(arc_core *k)
 static void l0_window(const sim_arch *arch, unsigned s, const char **name, size_t *off, size_t *size)
 {
     static const char *names[ARC_L0_SLOTS] = {"L0A buffer", "L0B buffer", "L0C buffer", "BiasTable",
-                                              "Fixpipe buffer", "cube bookkeeping area and sparse index buffer"};
+                                              "Fixpipe buffer", "cube bookkeeping area, sparse index and MX scale buffers"};
     const size_t offs[ARC_L0_SLOTS] = {ARC_L0A_OFF, ARC_L0B_OFF, ARC_L0C_OFF, ARC_BT_OFF, ARC_FB_OFF, ARC_L0_META_OFF};
     const size_t sizes[ARC_L0_SLOTS] = {arch->l0a_size, arch->l0b_size, arch->l0c_size, ARC_BT_SIZE, ARC_FB_SIZE,
-                                        ARC_L0_PAGE + ARC_SPARSE_IDX_SIZE};
+                                        ARC_L0_META_SPAN};
     *name = names[s];
     *off = offs[s];
     *size = sizes[s];
