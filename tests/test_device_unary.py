@@ -1,10 +1,11 @@
 """Device API: unary and scalar element-wise ops (Abs, Exp, Ln, Sqrt,
 Rsqrt, Reciprocal, Relu, LeakyRelu, Not, Adds, Muls, Maxs, Mins,
-ShiftLeft/Right, Axpy in count and level-0 forms, Floor, Ceil), Duplicate, CreateVecIndex and
+ShiftLeft/Right, Axpy in count and level-0 forms, Floor, Ceil), Duplicate (Ascend 950's tensor-source form too), CreateVecIndex and
 ArithProgression, count and level-0 forms, against NumPy."""
 import numpy as np
 import pytest
 
+import ascendrtc as arc
 from helpers import dev
 
 N = 200
@@ -189,3 +190,21 @@ def test_broadcast(mod):
     np.testing.assert_array_equal(z.reshape(4, 8), np.broadcast_to(x, (4, 8)))
     _, z = dev.run(mod, "u_bcast1", t, [x, np.zeros(32, np.float32)])
     np.testing.assert_array_equal(z.reshape(4, 8), np.broadcast_to(x[:4, None], (4, 8)))
+
+
+def test_duplicate_from_a_local_tensor_on_ascend_950():
+    """Ascend 950's Duplicate(dst, src, count) fills dst with src[0] (in
+    place too, as CANN's softmax_high_performance calls it); refused on
+    dav-2201."""
+    t = [("x", np.float32, 64), ("z", np.float32, 64)]
+    ks = [dev.ub_kernel("dup_t", t, "Duplicate(z, x[8], 40);"),
+          dev.ub_kernel("dup_self", t, "Duplicate(x, x, 64);")]
+    m = dev.program(ks, options=("--npu-arch=dav-3510",))
+    x = np.arange(64, dtype=np.float32) + 0.5
+    _, z = dev.run(m, "dup_t", t, [x, np.full(64, -1, np.float32)])
+    np.testing.assert_array_equal(z, np.r_[np.full(40, 8.5, np.float32), np.full(24, -1, np.float32)])
+    xs, _ = dev.run(m, "dup_self", t, [x, np.zeros(64, np.float32)])
+    np.testing.assert_array_equal(xs, np.full(64, 0.5, np.float32))
+    m2 = dev.program(ks[:1])
+    with pytest.raises(arc.LaunchError, match=r"AscendC::Duplicate: the LocalTensor source form is Ascend 950"):
+        dev.run(m2, "dup_t", t, [x, np.zeros(64, np.float32)])

@@ -53,3 +53,5 @@ def test_a_cache_default_yields_to_the_readme():
     cm = 'set(SCENARIO_NUM 0 CACHE STRING "1-14")\ntarget_compile_definitions(demo PRIVATE SCENARIO_NUM=${SCENARIO_NUM})\n'
     assert dc.cmake_defines(cm, "export SCENARIO_NUM=1\ncmake .. -DSCENARIO_NUM=${SCENARIO_NUM}") == ["-DSCENARIO_NUM=1"]
     assert dc.cmake_defines(cm, "") == ["-DSCENARIO_NUM=0"]
+    # a placeholder (`-DSCENARIO_NUM=N`) is skipped for the README's real command
+    assert dc.cmake_defines(cm, "use -DSCENARIO_NUM=N (N=0~5)\ncmake .. -DSCENARIO_NUM=5") == ["-DSCENARIO_NUM=5"]

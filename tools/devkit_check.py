@@ -57,7 +57,8 @@ def cmake_defines(text, readme=""):
     for name, value in re.findall(r"-D(\w+)=(\w+)", " ".join(re.findall(r"message\s*\(([^)]*)\)", text))):
         vars_.setdefault(name, value)
     for name, value in re.findall(r"-D(\w+)=(\w+)", readme):  # the README's cmake command gives the rest
-        vars_.setdefault(name, value)
+        if not re.fullmatch(r"[A-Z]", value):  # not a placeholder: "-DSCENARIO_NUM=N (N=0~5)"
+            vars_.setdefault(name, value)
     for name in re.findall(r"\$\{(\w+)\}", text):  # or its prose: "... SCENARIO_NUM=1 ..."
         m = re.search(r"\b%s=(\w+)" % re.escape(name), readme)
         if m:

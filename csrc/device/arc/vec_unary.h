@@ -234,6 +234,15 @@ template <typename T, typename U> inline void Duplicate(const LocalTensor<T> &ds
     T *__restrict dp = dst.addr_;
     for (int32_t i = 0; i < count; i++) dp[i] = s;
 }
+/* Ascend 950's form with a LocalTensor source: src[0] fills dst (its page;
+ * src may be dst: the value is read first). */
+template <typename T> inline void Duplicate(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t &count)
+{
+    const char *api = "AscendC::Duplicate";
+    ARC_CHECK(__NPU_ARCH__ != 2201, api, "the LocalTensor source form is Ascend 950 (dav-3510) only: pass a scalar");
+    __arc::check_cnt(src, 1, api, "src");
+    Duplicate(dst, src.addr_[0], count);
+}
 namespace __detail {
 template <typename T>
 inline void dup_l0(const LocalTensor<T> &dst, T s, const __arc::Plan &p, uint16_t blk, uint8_t rep)
