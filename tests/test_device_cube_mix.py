@@ -1,7 +1,8 @@
 """MIX kernels (KERNEL_TYPE_MIX_AIC_1_2 / 1_1): each block runs an AIC and
 its AIVs with the indices the facts give (GetBlockIdx, GetBlockNum,
 GetSubBlockIdx, GetTaskRatio), CrossCoreSetFlag/WaitFlag modes 1 and 2
-order them (mode 0: tests/test_cross_core_mode0.py), waits nothing can satisfy fail with every core's position,
+order them (the C API's asc_sync_block_arrive/_wait are mode 2; mode 0:
+tests/test_cross_core_mode0.py), waits nothing can satisfy fail with every core's position,
 and a MIX Matmul kernel's AIC only serves (its AIVs compute)."""
 import re
 
@@ -16,6 +17,7 @@ from helpers import dev
 SRC = r'''
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "c_api/asc_simd.h"
 using namespace AscendC;
 #include "mm_tile.h"
 
@@ -50,6 +52,26 @@ extern "C" __global__ __aicore__ void handshake(GM_ADDR ws, GM_ADDR out)
         DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);
         CrossCoreSetFlag<2, PIPE_MTE3>(1);
         CrossCoreWaitFlag(2);
+        o.SetValue(GetBlockIdx(), w.GetValue(b * 4 + 2));
+    }
+}
+// The same in the C API's spelling (asc_sync_block_arrive / _wait: mode 2).
+extern "C" __global__ __aicore__ void capi_handshake(GM_ADDR ws, GM_ADDR out)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<int32_t> w, o; w.SetGlobalBuffer((__gm__ int32_t *)ws); o.SetGlobalBuffer((__gm__ int32_t *)out);
+    int b = ASCEND_IS_AIC ? GetBlockIdx() : GetBlockIdx() / 2;
+    if ASCEND_IS_AIC {
+        asc_sync_block_wait(PIPE_S, 1);
+        w.SetValue(b * 4 + 2, w.GetValue(b * 4) + w.GetValue(b * 4 + 1));
+        DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);
+        asc_sync_block_arrive(PIPE_S, 2);
+    }
+    if ASCEND_IS_AIV {
+        w.SetValue(b * 4 + GetSubBlockIdx(), 100 * b + 7 * (GetSubBlockIdx() + 1));
+        DataCacheCleanAndInvalid<int32_t, CacheLine::ENTIRE_DATA_CACHE, DcciDst::CACHELINE_OUT>(w);
+        asc_sync_block_arrive(PIPE_MTE3, 1);
+        asc_sync_block_wait(PIPE_S, 2);
         o.SetValue(GetBlockIdx(), w.GetValue(b * 4 + 2));
     }
 }
@@ -142,11 +164,12 @@ def test_mix_1_1_indices(mod):
         assert (out[b, 2] == -1).all()                       # no second AIV
 
 
-def test_cross_core_mode2_orders_aic_and_aivs(mod):
+@pytest.mark.parametrize("name", ["handshake", "capi_handshake"])
+def test_cross_core_mode2_orders_aic_and_aivs(mod, name):
     n = 6
     ws = np.zeros(n * 4, np.int32)
     out = np.zeros(2 * n, np.int32)
-    run(mod, "handshake", n, ws, out)
+    run(mod, name, n, ws, out)
     want = np.repeat([200 * b + 21 for b in range(n)], 2)
     np.testing.assert_array_equal(out, want)
 

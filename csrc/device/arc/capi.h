@@ -143,6 +143,21 @@ inline void drain(pipe_t p) { race_sync(ARC_RACE_DRAIN, (int)p, 0, 0); }
 } // namespace capi
 } // namespace __arc
 inline void asc_sync_vec() { asc_sync_pipe(PIPE_V); }
+/* asc_sync_block_arrive / _wait: the counter of flag_id between a group's
+ * block (AIC) and its subblocks (AIVs), CrossCoreSetFlag/WaitFlag's mode 2
+ * (its page's modes; the C API pages: "组内block和subblock间的信号同步"). */
+inline void asc_sync_block_arrive(pipe_t pipe, int64_t flag_id)
+{
+    ARC_CHECK(flag_id >= 0 && flag_id <= 15, "asc_sync_block_arrive", "flag_id %lld is outside 0..15", (long long)flag_id);
+    (void)pipe; /* the pipe the arrival waits for, as CrossCoreSetFlag's template pipe */
+    AscendC::CrossCoreSetFlag<2, PIPE_S>((uint16_t)flag_id);
+}
+inline void asc_sync_block_wait(pipe_t pipe, int64_t flag_id)
+{
+    ARC_CHECK(flag_id >= 0 && flag_id <= 15, "asc_sync_block_wait", "flag_id %lld is outside 0..15", (long long)flag_id);
+    (void)pipe;
+    AscendC::CrossCoreWaitFlag<2, PIPE_S>((uint16_t)flag_id);
+}
 
 /* asc_init(): the kernel's first call, as InitSocState (arc/sys.h). */
 inline void asc_init() { AscendC::InitSocState(); }
