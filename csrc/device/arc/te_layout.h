@@ -7,7 +7,7 @@
  * coordinate-to-offset map (crd2idx: an integer coordinate of a
  * hierarchical mode splits colexicographically, as the docs' figures
  * index) and the queries Get, GetShape, GetStride, Rank, Size, Capacity,
- * Cosize, Coshape, Select, GetLayoutPattern. */
+ * Cosize, Coshape, Select, GetLayoutPattern; Squeeze is in te_tensor.h. */
 #ifndef ARC_TE_LAYOUT_H_
 #define ARC_TE_LAYOUT_H_
 
@@ -17,6 +17,8 @@ namespace AscendC {
 namespace Std {
 /* Std::Int<v>: an integer held in the type (the docs write _16 for Int<16>). */
 template <int64_t v> using Int = std::integral_constant<int64_t, v>;
+/* What GetLayoutPattern gives for a layout whose pattern it cannot tell. */
+struct ignore_t {};
 } // namespace Std
 
 namespace Te {
@@ -129,6 +131,29 @@ template <typename S, typename D> __aicore__ inline constexpr int64_t cosize_of(
         return n == 0 ? 0 : (n - 1) * (st < 0 ? -st : st) + 1;
     }
 }
+template <typename... V> __aicore__ inline constexpr int64_t max_of(const V &...v)
+{
+    int64_t m = 0;
+    ((m = v > m ? v : m), ...);
+    return m;
+}
+template <typename S, typename D> __aicore__ inline constexpr int64_t capacity_of(const S &s, const D &d);
+template <typename S, typename D, size_t... I>
+__aicore__ inline constexpr int64_t capacity_modes(const S &s, const D &d, std::index_sequence<I...>)
+{
+    return max_of(capacity_of(std::get<I>(s), std::get<I>(d))...);
+}
+/* Capacity: the largest shape x stride of the leaves (the page: the
+ * memory a layout occupies, its gaps included). */
+template <typename S, typename D> __aicore__ inline constexpr int64_t capacity_of(const S &s, const D &d)
+{
+    if constexpr (is_tuple_v<S>) {
+        return capacity_modes(s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
+    } else {
+        int64_t st = val(d);
+        return val(s) * (st < 0 ? -st : st);
+    }
+}
 template <typename V> __aicore__ inline constexpr int64_t ceil_div(V a, int64_t b) { return ((int64_t)a + b - 1) / b; }
 } // namespace __te
 
@@ -149,8 +174,8 @@ template <typename ShapeType, typename StrideType, typename Ptn = void> struct L
     __aicore__ inline constexpr const Layout &layout() const { return *this; }
     /* The element count the shape covers. */
     __aicore__ inline constexpr int64_t Size() const { return __te::size_of(shape_); }
-    /* The elements from the first to one past the last the layout reaches. */
-    __aicore__ inline constexpr int64_t Capacity() const { return __te::cosize_of(shape_, stride_); }
+    /* The memory the layout occupies, gaps included (Capacity's page). */
+    __aicore__ inline constexpr int64_t Capacity() const { return __te::capacity_of(shape_, stride_); }
     template <typename C> __aicore__ inline constexpr int64_t operator()(const C &c) const
     {
         return __te::crd2idx(c, shape_, stride_);
@@ -162,51 +187,115 @@ template <typename S, typename D> __aicore__ inline constexpr auto MakeLayout(co
     static_assert(__te::is_tuple_v<S> && __te::is_tuple_v<D>, "AscendC::Te::MakeLayout: a Shape and a Stride");
     return Layout<S, D>(s, d);
 }
-/* MakeLayout(shape): the compact column-major stride of a flat shape. */
+/* MakeLayout(shape): the compact row-major stride, over the shape's leaves
+ * in order (the last leaf's stride is _1). */
 namespace __te {
-template <typename S, size_t... I> __aicore__ inline constexpr auto compact_stride(const S &s, std::index_sequence<I...>)
+template <typename S, size_t... I>
+__aicore__ inline constexpr auto row_major_modes(const S &s, int64_t &run, std::index_sequence<I...>);
+template <typename S> __aicore__ inline constexpr auto row_major(const S &s, int64_t &run)
 {
-    int64_t run[sizeof...(I) + 1] = {1};
-    ((run[I + 1] = run[I] * val(std::get<I>(s))), ...);
-    return Std::make_tuple(run[I]...);
+    if constexpr (is_tuple_v<S>) {
+        return row_major_modes(s, run, std::make_index_sequence<std::tuple_size<S>::value>{});
+    } else {
+        int64_t here = run;
+        run *= val(s);
+        return here;
+    }
+}
+template <typename S, size_t... I>
+__aicore__ inline constexpr auto row_major_modes(const S &s, int64_t &run, std::index_sequence<I...>)
+{
+    constexpr size_t n = sizeof...(I);
+    /* the last mode first: its stride is the smallest */
+    auto parts = std::make_tuple(row_major(std::get<n - 1 - I>(s), run)...);
+    return Std::make_tuple(std::get<n - 1 - I>(parts)...);
 }
 } // namespace __te
-template <typename... S> __aicore__ inline constexpr auto MakeLayout(const Shape<S...> &s)
+template <typename ShapeType> __aicore__ inline constexpr auto MakeLayout(const ShapeType &s)
 {
-    auto d = __te::compact_stride(s, std::index_sequence_for<S...>{});
-    return Layout<Shape<S...>, decltype(d)>(s, d);
+    static_assert(__te::is_tuple_v<ShapeType>, "AscendC::Te::MakeLayout: a Shape");
+    int64_t run = 1;
+    auto d = __te::row_major(s, run);
+    if constexpr (std::tuple_size<ShapeType>::value == 2 && !__te::is_tuple_v<std::tuple_element_t<1, ShapeType>> &&
+                  !__te::is_tuple_v<std::tuple_element_t<0, ShapeType>>) {
+        auto d2 = MakeStride(std::get<0>(d), _1{}); /* a flat matrix: row-major, recognisably ND */
+        return Layout<ShapeType, decltype(d2)>(s, d2);
+    } else {
+        return Layout<ShapeType, decltype(d)>(s, d);
+    }
 }
 
 template <typename L> __aicore__ inline constexpr decltype(auto) GetShape(const L &l) { return l.Shape(); }
 template <typename L> __aicore__ inline constexpr decltype(auto) GetStride(const L &l) { return l.Stride(); }
-template <size_t I, typename L> __aicore__ inline constexpr decltype(auto) Get(const L &l)
+namespace __te {
+/* Element Is... (a path into nested tuples) of a tuple. */
+template <typename T> __aicore__ inline constexpr decltype(auto) path(const T &t) { return t; }
+template <size_t I, size_t... Is, typename T> __aicore__ inline constexpr decltype(auto) path(const T &t)
 {
-    if constexpr (__te::is_tuple_v<L>) return std::get<I>(l);
-    else return MakeLayout(std::get<I>(l.Shape()), std::get<I>(l.Stride()));
+    static_assert(is_tuple_v<T>, "AscendC::Te::Get: the index path goes past a leaf");
+    return path<Is...>(std::get<I>(t));
 }
-template <typename L> __aicore__ inline constexpr int Rank(const L &)
+template <typename S> __aicore__ inline constexpr int rank_of(const S &)
 {
-    if constexpr (__te::is_tuple_v<L>) return (int)std::tuple_size<Std::remove_cvref_t<L>>::value;
-    else return L::rank;
+    if constexpr (is_tuple_v<S>) return (int)std::tuple_size<S>::value;
+    else return 1;
 }
-template <typename L> __aicore__ inline constexpr int64_t Size(const L &l)
+} // namespace __te
+/* Get<Is...>: a nested element of a tuple, or the sub-layout of a layout. */
+template <size_t... Is, typename L> __aicore__ inline constexpr decltype(auto) Get(const L &l)
 {
-    if constexpr (__te::is_tuple_v<L>) return __te::size_of(l);
-    else return l.Size();
+    if constexpr (__te::is_tuple_v<L>) return __te::path<Is...>(l);
+    else return MakeLayout(__te::path<Is...>(l.Shape()), __te::path<Is...>(l.Stride()));
 }
-template <typename L> __aicore__ inline constexpr int64_t Capacity(const L &l) { return l.Capacity(); }
-template <typename L> __aicore__ inline constexpr int64_t Cosize(const L &l) { return l.Capacity(); }
-/* The per-mode extents a layout reaches (flat shapes). */
-template <typename L> __aicore__ inline constexpr auto Coshape(const L &l)
+/* Rank, Size, Capacity, Coshape, Cosize of a layout (or of its sub-layout Is...). */
+template <size_t... Is, typename L> __aicore__ inline constexpr int Rank(const L &l)
 {
-    return std::apply([&](const auto &...s) { return Std::make_tuple(__te::size_of(s)...); }, l.Shape());
+    if constexpr (__te::is_tuple_v<L>) return __te::rank_of(__te::path<Is...>(l));
+    else return __te::rank_of(__te::path<Is...>(l.Shape()));
 }
-/* Select<I...>(layout): the layout of those modes. */
+template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Size(const L &l)
+{
+    if constexpr (__te::is_tuple_v<L>) return __te::size_of(__te::path<Is...>(l));
+    else return __te::size_of(__te::path<Is...>(l.Shape()));
+}
+/* Capacity<Is...>: over the top-level modes Is... (all when none). */
+template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Capacity(const L &l)
+{
+    if constexpr (sizeof...(Is) == 0) return __te::capacity_of(l.Shape(), l.Stride());
+    else return __te::capacity_of(MakeShape(std::get<Is>(l.Shape())...), MakeStride(std::get<Is>(l.Stride())...));
+}
+/* Coshape<Is...>: sum of (shape - 1) x stride over the leaves of the
+ * top-level modes Is... (all when none), + 1; Cosize<Is...>: the same for
+ * the sub-layout Is... (the pages: the size of the index range the layout
+ * maps onto). */
+template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Coshape(const L &l)
+{
+    if constexpr (sizeof...(Is) == 0) return __te::cosize_of(l.Shape(), l.Stride());
+    else return __te::cosize_of(MakeShape(std::get<Is>(l.Shape())...), MakeStride(std::get<Is>(l.Stride())...));
+}
+template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Cosize(const L &l)
+{
+    return __te::cosize_of(__te::path<Is...>(l.Shape()), __te::path<Is...>(l.Stride()));
+}
+/* Select<I...>(layout): the layout of those top-level modes. */
 template <size_t... I, typename L> __aicore__ inline constexpr auto Select(const L &l)
 {
     return MakeLayout(MakeShape(std::get<I>(l.Shape())...), MakeStride(std::get<I>(l.Stride())...));
 }
-template <typename L> struct GetLayoutPattern { using type = typename L::pattern; };
+namespace __te {
+/* A MakeLayout layout's pattern from its types: a flat matrix whose
+ * column stride is _1 is ND, whose row stride is _1 DN; else unknown. */
+template <typename L, typename = void> struct pattern_of { using type = typename L::pattern; };
+template <typename S, typename D> struct pattern_of<Layout<S, D, void>, void> {
+    template <typename X> static constexpr bool unit = std::is_same<Std::remove_cvref_t<X>, _1>::value;
+    static constexpr bool flat2 = std::tuple_size<S>::value == 2 && !is_tuple_v<std::tuple_element_t<0, S>> &&
+                                  !is_tuple_v<std::tuple_element_t<1, S>>;
+    template <size_t I> using st = std::tuple_element_t<I < std::tuple_size<D>::value ? I : 0, D>;
+    using type = std::conditional_t<flat2 && unit<st<1>>, NDLayoutPtn,
+                                    std::conditional_t<flat2 && unit<st<0>>, DNLayoutPtn, Std::ignore_t>>;
+};
+} // namespace __te
+template <typename T> using GetLayoutPattern = typename __te::pattern_of<Std::remove_cvref_t<T>>::type;
 
 namespace __te {
 /* C0 of a MakeFrameLayout trait argument: a data type, a trait with C0_ELEMENT. */

@@ -3,7 +3,7 @@
  * (arc/te_tensor.h), the copy and mmad atoms (arc/te_atom.h), the copies
  * into the cube (arc/te_copy_in.h) and Mmad and the copies out of it
  * (arc/te_copy_out.h), each built on the C++ API's cube simulation and
- * its checks. */
+ * its checks; Squeeze (arc/te_squeeze.h). */
 #ifndef ARC_TENSOR_API_TENSOR_H_
 #define ARC_TENSOR_API_TENSOR_H_
 
@@ -14,5 +14,6 @@
 #endif
 
 #include "arc/te_copy_out.h"
+#include "arc/te_squeeze.h"
 
 #endif /* ARC_TENSOR_API_TENSOR_H_ */
