@@ -299,7 +299,8 @@ __aicore__ inline void l12bt(const TeTensor<Ed, LD> &dst, const TeTensor<Es, LS>
     Mat d = mat(dst.Layout()), s = mat(src.Layout());
     ARC_CHECK(s.rows == 1 && s.cols <= d.cols, api, "the bias is one row of at most %lld values (the source is %lld x %lld)",
               (long long)d.cols, (long long)s.rows, (long long)s.cols);
-    uint16_t blocks = (uint16_t)((s.cols * (int64_t)sizeof(Es) + 63) / 64);
+    /* dav-3510 counts 32-byte units, an even number of them (the C++ API's page) */
+    uint16_t blocks = (uint16_t)((s.cols * (int64_t)sizeof(Es) + 63) / 64 * 2);
     int64_t nb = batch_of(d, s);
     for (int64_t b = 0; b < nb; b++)
         __cube_copy_to_bt(bt[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], DataCopyParams(1, blocks, 0, 0));
