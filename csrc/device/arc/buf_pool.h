@@ -1,13 +1,31 @@
 /* buf_pool.h - TBufPool (a sub-arena of the TPipe that queues and TBufs
  * are carved from, resettable, nestable, or sharing another pool's
- * memory) and LocalMemAllocator<Hardware> (the static-tensor bump
- * allocator of newer kernels). */
+ * memory), custom pools (EXTERN_IMPL_BUFPOOL) and LocalMemAllocator<Hardware>
+ * (the static-tensor bump allocator of newer kernels). */
 #ifndef ARC_BUF_POOL_H_
 #define ARC_BUF_POOL_H_
 
 #include "arc/pipe.h"
 
 namespace AscendC {
+namespace __detail {
+/* TPipe::InitBufPool: len bytes (rounded to 32) of the pipe's UB or L1,
+ * after what it already gave out, become a pool's memory. */
+template <class Pipe> inline void pool_attach(Pipe &pipe, TPosition pos, uint32_t len, uint8_t *&base, uint32_t &size)
+{
+    const char *api = "AscendC::TPipe::InitBufPool";
+    arc_core *c = __arc_core();
+    bool l1 = pos_is_l1(pos);
+    uint64_t &used = l1 ? pipe.l1_used_ : pipe.ub_used_;
+    uint64_t cap = l1 ? c->l1_size : c->ub_size, l = ((uint64_t)len + 31u) & ~31ull;
+    ARC_CHECK(len > 0, api, "pool length is 0");
+    ARC_CHECK(used + l <= cap, api, "a %u-byte pool exceeds the %s: %llu of %llu bytes already used", len,
+              l1 ? "L1" : "unified buffer", (unsigned long long)used, (unsigned long long)cap);
+    base = (l1 ? c->l1 : c->ub) + used;
+    size = (uint32_t)l;
+    used += l;
+}
+} // namespace __detail
 
 template <TPosition pos = TPosition::VECCALC, uint32_t bufIDSize = 4> class TBufPool {
 public:
@@ -46,18 +64,8 @@ public:
 
     template <class Pipe> bool arc_attach(Pipe &pipe, uint32_t len)
     {
-        const char *api = "AscendC::TPipe::InitBufPool";
-        arc_core *c = __arc_core();
-        bool l1 = __detail::pos_is_l1(pos);
-        uint64_t &used = l1 ? pipe.l1_used_ : pipe.ub_used_;
-        uint64_t size = l1 ? c->l1_size : c->ub_size, l = ((uint64_t)len + 31u) & ~31ull;
-        ARC_CHECK(len > 0, api, "pool length is 0");
-        ARC_CHECK(used + l <= size, api, "a %u-byte pool exceeds the %s: %llu of %llu bytes already used", len,
-                  l1 ? "L1" : "unified buffer", (unsigned long long)used, (unsigned long long)size);
-        base_ = (l1 ? c->l1 : c->ub) + used;
-        len_ = (uint32_t)l;
+        __detail::pool_attach(pipe, pos, len, base_, len_);
         used_ = nbuf_ = 0;
-        used += l;
         return true;
     }
     template <class Q> bool arc_share(Q &share, uint32_t len)
@@ -96,6 +104,43 @@ private:
         return true;
     }
 };
+
+/* A custom TBufPool (its pages: EXTERN_IMPL_BUFPOOL, Init, Reset,
+ * GetBufHandle, Get/SetCurAddr, Get/SetCurBufSize): the user's class
+ * carves queues and TBufs itself through InitStartBufHandle/InitBufHandle
+ * (arc/pipe.h).  Its addresses are byte offsets into the pool's memory,
+ * from 0; a block outside the pool is refused. */
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                               \
+public:                                                                                                     \
+    uint8_t *base_ = nullptr;                                                                               \
+    uint32_t len_ = 0, arc_cur_ = 0;                                                                        \
+    uint8_t arc_nbuf_ = 0, arc_handles_[BUFID_SIZE] = {};                                                   \
+    void Init() { arc_cur_ = 0, arc_nbuf_ = 0; }                                                            \
+    void Reset() { arc_cur_ = 0, arc_nbuf_ = 0; }                                                           \
+    ::AscendC::TBufHandle GetBufHandle(uint8_t offset)                                                      \
+    {                                                                                                       \
+        ARC_CHECK(offset < (BUFID_SIZE), #EXT_BUFPOOL "::GetBufHandle", "block %u of %u", offset,          \
+                  (unsigned)(BUFID_SIZE));                                                                  \
+        return &arc_handles_[offset];                                                                       \
+    }                                                                                                       \
+    void SetCurAddr(uint32_t curAddr) { arc_cur_ = curAddr; }                                               \
+    uint32_t GetCurAddr() { return arc_cur_; }                                                              \
+    void SetCurBufSize(uint8_t curBufSize) { arc_nbuf_ = curBufSize; }                                      \
+    uint8_t GetCurBufSize() { return arc_nbuf_; }                                                           \
+    template <class Pipe> bool arc_attach(Pipe &pipe, uint32_t len)                                         \
+    {                                                                                                       \
+        ::AscendC::__detail::pool_attach(pipe, POSITION, len, base_, len_);                                 \
+        Init();                                                                                             \
+        return true;                                                                                        \
+    }                                                                                                       \
+    uint8_t *arc_block(uint32_t addr, uint32_t len, const char *api)                                        \
+    {                                                                                                       \
+        ARC_CHECK(base_ != nullptr, api, #EXT_BUFPOOL " has no memory: call TPipe::InitBufPool first");    \
+        ARC_CHECK((uint64_t)addr + len <= len_, api, "a %u-byte block at %u exceeds " #EXT_BUFPOOL "'s %u bytes", \
+                  len, addr, len_);                                                                         \
+        ARC_CHECK(addr % 32 == 0, api, "block address %u is not 32-byte aligned", addr);                   \
+        return base_ + addr;                                                                                \
+    }
 
 /* On-chip memories LocalMemAllocator can allocate from. */
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };

@@ -53,6 +53,9 @@ constexpr uint8_t que_pipes(TPosition src, TPosition dst)
 }
 } // namespace __detail
 
+/* A custom TBufPool's buffer block handle (its pages: "actually uint8_t*"). */
+using TBufHandle = uint8_t *;
+
 /* State shared by TQue, TQueBind and TBuf: `num` buffers of `len` bytes. */
 class TQueBase {
 public:
@@ -68,6 +71,36 @@ public:
 
     /* The same state as the runtime's queue operations see it. */
     arc_que *raw() { return reinterpret_cast<arc_que *>(this); }
+
+    /* A custom TBufPool (EXTERN_IMPL_BUFPOOL, arc/buf_pool.h) sets the
+     * blocks: num of len bytes, then each block's address in the pool
+     * (offsets into the pool's memory, as its GetCurAddr gives them).  The
+     * queue's blocks must lie back to back: others are not modelled. */
+    void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len)
+    {
+        const char *api = "AscendC::InitStartBufHandle";
+        ARC_CHECK(startBufhandle != nullptr, api, "the start buffer handle is null");
+        ARC_CHECK(num > 0 && num <= QBUF_MAX_LEN, api, "%u blocks (1..%u)", num, QBUF_MAX_LEN);
+        ARC_CHECK(len > 0 && len % 32 == 0, api, "block length %u is not a positive multiple of 32 bytes", len);
+        base_ = nullptr;
+        len_ = len;
+        num_ = num;
+        cursor_ = head_ = count_ = 0;
+        inuse_ = queued_ = 0;
+    }
+    template <class P>
+    void InitBufHandle(P *bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr, uint32_t len)
+    {
+        const char *api = "AscendC::InitBufHandle";
+        ARC_CHECK(bufhandle != nullptr, api, "buffer handle %u is null", index);
+        ARC_CHECK(index < num_ && len == len_, api,
+                  "block %u of %u bytes: InitStartBufHandle set %u blocks of %u bytes", index, len, num_, len_);
+        uint8_t *p = bufPool->arc_block(curPoolAddr, len, api);
+        ARC_CHECK(index == 0 ? true : p == base_ + (uint64_t)index * len_, api,
+                  "block %u at pool address %u does not follow block %u: a queue's blocks lie back to back in "
+                  "ascendrtc (other layouts are not modelled)", index, curPoolAddr, index - 1);
+        if (index == 0) base_ = p;
+    }
 };
 static_assert(__builtin_offsetof(TQueBase, base_) == __builtin_offsetof(arc_que, base) &&
                   __builtin_offsetof(TQueBase, len_) == __builtin_offsetof(arc_que, len) &&
