@@ -129,6 +129,7 @@
 #include "arc/cube_950.h" /* Ascend 950: LoadData2DParamsV2, FixpipeParamsArch3510 */
 #include "arc/cube_dn2nz.h" /* DataCopy GM -> L1 with Dn2NzParams */
 #include "arc/mmad_mx.h" /* dav-3510 MX: LoadData with LoadData2DMxParams, MmadMx */
+#include "arc/cube_load3d_stride.h" /* dav-3510: LoadDataWithStride, SetLoadDataRepeatWithStride */
 #include "arc/mmad_sparse.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
 #include "arc/utils.h"

@@ -446,6 +446,47 @@ inline LoadData3DParamsV2<T> load3d_registers(const LoadData3DParamsV2<T> &in, b
 }
 } // namespace __cube
 
+namespace __cube {
+/* The img2col window [mStartPt, +mExtension) x [kStartPt, +kExtension) of
+ * NC1HWC0 src into dst, window element (mm, kk) at element at(mm, kk) of
+ * dst (its layout: LoadData 3D's, LoadDataWithStride's); pad outside. */
+template <typename T, typename At>
+inline void load3d_into(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &p, At at,
+                        const char *what, const char *api)
+{
+    constexpr uint32_t C0 = c0_of<T>();
+    TPosition sp = where(src), dp = where(dst);
+    uint32_t kw = p.filterW + (p.filterSizeW ? 256u : 0u), kh = p.filterH + (p.filterSizeH ? 256u : 0u);
+    uint32_t dw = p.dilationFilterW ? p.dilationFilterW : 1, dh = p.dilationFilterH ? p.dilationFilterH : 1;
+    uint32_t sw = p.strideW ? p.strideW : 1, sh = p.strideH ? p.strideH : 1;
+    int64_t ow_n = ((int64_t)p.l1W + p.padList[0] + p.padList[1] - (int64_t)dw * (kw - 1) - 1) / sw + 1;
+    ARC_CHECK(ow_n > 0, api, "the filter (%u x %u, dilation %u) is wider than the padded input (W %u)", kh, kw, dw,
+              (unsigned)p.l1W);
+    uint32_t c1n = p.channelSize / C0;
+    uint64_t src_bytes = (uint64_t)c1n * p.l1H * p.l1W * C0 * sizeof(T);
+    check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
+    const uint64_t dst_bytes = (at(p.mExtension - 1, p.kExtension - 1) + 1) * sizeof(T);
+    check_operand(dst, dp, dst_bytes, api, what);
+    __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
+    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
+    for (uint32_t mm = 0; mm < p.mExtension; mm++) {
+        uint32_t m = p.mStartPt + mm;
+        int64_t oh = m / ow_n, ow = m % ow_n;
+        for (uint32_t kk = 0; kk < p.kExtension; kk++) {
+            uint32_t k = p.kStartPt + kk;
+            uint32_t c0 = k % C0, t = k / C0;
+            uint32_t x = t % kw, y = (t / kw) % kh, c1 = t / (kw * kh);
+            int64_t ih = oh * sh + (int64_t)y * dh - p.padList[2], iw = ow * sw + (int64_t)x * dw - p.padList[0];
+            T v = p.padValue;
+            if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
+                v = src.addr_[(((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0];
+            dst.addr_[at(mm, kk)] = v;
+        }
+    }
+    __arc::frac_mark(l0_bits(dp), frac_of(dst.addr_, dp, 512), (uint32_t)((dst_bytes + 511) / 512));
+}
+} // namespace __cube
+
 template <typename T, const IsResetLoad3dConfig &cfg = IS_RESER_LOAD3D_DEFAULT_CONFIG>
 inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &params)
 {
@@ -464,15 +505,6 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
               (unsigned)p.kExtension, C0, (unsigned)p.mExtension);
     ARC_CHECK(p.channelSize % C0 == 0, api, "channelSize %u must be a multiple of C0 = %u",
               (unsigned)p.channelSize, C0);
-    uint32_t kw = p.filterW + (p.filterSizeW ? 256u : 0u), kh = p.filterH + (p.filterSizeH ? 256u : 0u);
-    uint32_t dw = p.dilationFilterW ? p.dilationFilterW : 1, dh = p.dilationFilterH ? p.dilationFilterH : 1;
-    uint32_t sw = p.strideW ? p.strideW : 1, sh = p.strideH ? p.strideH : 1;
-    int64_t ow_n = ((int64_t)p.l1W + p.padList[0] + p.padList[1] - (int64_t)dw * (kw - 1) - 1) / sw + 1;
-    ARC_CHECK(ow_n > 0, api, "the filter (%u x %u, dilation %u) is wider than the padded input (W %u)", kh, kw, dw,
-              (unsigned)p.l1W);
-    uint32_t c1n = p.channelSize / C0;
-    uint64_t src_bytes = (uint64_t)c1n * p.l1H * p.l1W * C0 * sizeof(T);
-    __cube::check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
     /* Where window element (mm, kk) of the img2col matrix X (mExtension x
      * kExtension) lands, as load_data_l12l0's load3d.py model has it: to
      * L0A, ZZ fractals of 16 x C0 (X as A); to L0B (always transposed), ZN
@@ -491,28 +523,11 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     ARC_CHECK(mode == 0 || sizeof(T) == 2 || sizeof(T) == 4, api,
               "the transposing 3D load (to L0B, or enTranspose to L0A) takes b16/b32 elements, not %u-byte ones",
               (unsigned)sizeof(T));
-    const uint64_t dst_bytes = (at(p.mExtension - 1, p.kExtension - 1) + 1) * sizeof(T);
-    __cube::check_operand(dst, dp, dst_bytes, api,
-                          mode == 1 && p.kExtension % 16 ? "dst (in L0B each C0 rows of mExtension take kExtension "
-                                                           "rounded up to 16 columns)"
-                                                         : "dst");
-    __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
-    __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
-    for (uint32_t mm = 0; mm < p.mExtension; mm++) {
-        uint32_t m = p.mStartPt + mm;
-        int64_t oh = m / ow_n, ow = m % ow_n;
-        for (uint32_t kk = 0; kk < p.kExtension; kk++) {
-            uint32_t k = p.kStartPt + kk;
-            uint32_t c0 = k % C0, t = k / C0;
-            uint32_t x = t % kw, y = (t / kw) % kh, c1 = t / (kw * kh);
-            int64_t ih = oh * sh + (int64_t)y * dh - p.padList[2], iw = ow * sw + (int64_t)x * dw - p.padList[0];
-            T v = p.padValue;
-            if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
-                v = src.addr_[(((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0];
-            dst.addr_[at(mm, kk)] = v;
-        }
-    }
-    __arc::frac_mark(__cube::l0_bits(dp), __cube::frac_of(dst.addr_, dp, 512), (uint32_t)((dst_bytes + 511) / 512));
+    __cube::load3d_into(dst, src, p, at,
+                        mode == 1 && p.kExtension % 16 ? "dst (in L0B each C0 rows of mExtension take kExtension "
+                                                         "rounded up to 16 columns)"
+                                                       : "dst",
+                        api);
 }
 
 inline void SetLoadDataRepeat(...) {}

@@ -302,6 +302,7 @@ struct CubeMeta {
     uint64_t nz_para;     /* the C API's MTE2_NZ_PARA register (asc_set_gm2l1_nz_para, arc/capi_cube.h) */
     uint64_t nz_set;      /* 1 once it was set */
     uint64_t mx[2][2];    /* L0A_MX / L0B_MX 32-byte units written (arc/mmad_mx.h) */
+    uint64_t load_stride; /* SetLoadDataRepeatWithStride: dstStride, repeatTime << 16, bit 63 when set */
 };
 static_assert(sizeof(CubeMeta) <= ARC_L0_META_BYTES, "CubeMeta must fit the L0 meta area");
 static inline CubeMeta *cube_meta() { return (CubeMeta *)(void *)(__arc_core()->l0 + ARC_L0_META_OFF); }

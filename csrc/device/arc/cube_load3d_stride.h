@@ -1,0 +1,67 @@
+/* cube_load3d_stride.h - LoadDataWithStride (dav-3510, its page): the 3D
+ * load's img2col window (arc/cube_load.h's load3d_into) into L0A as Nz,
+ * K-adjacent fractals dstStride fractals apart (SetLoadDataRepeatWithStride);
+ * into L0B always transposed (Zn: window column kk is B's n, row mm its
+ * k), and into L0A with enTranspose the whole window and each fractal
+ * transposed (the same placement: X^T as A in Nz): element (mm, kk) at
+ * fractal (mm / C0) * dstStride + kk / 16, (kk % 16) * C0 + mm % C0.  One
+ * iteration (repeatTime 1); more are refused. */
+#ifndef ARC_CUBE_LOAD3D_STRIDE_H_
+#define ARC_CUBE_LOAD3D_STRIDE_H_
+
+#include "arc/cube_load.h"
+
+namespace AscendC {
+struct LoadDataRepeatParamWithStride {
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride &r)
+{
+    ARC_CHECK(r.repeatTime <= 1, "AscendC::SetLoadDataRepeatWithStride",
+              "repeatTime %u: more than one iteration (repeatStride, repeatMode) is not simulated yet",
+              (unsigned)r.repeatTime);
+    __arc::cube_meta()->load_stride = (1ull << 63) | (uint64_t)r.repeatTime << 16 | r.dstStride;
+}
+
+template <typename T, const IsResetLoad3dConfig &cfg = IS_RESER_LOAD3D_DEFAULT_CONFIG>
+inline void LoadDataWithStride(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2<T> &params)
+{
+    static_assert(__NPU_ARCH__ == 3510, "AscendC::LoadDataWithStride: Ascend 950 (dav-3510) only");
+    static_assert(sizeof(T) <= 4 && __arc::packed_per_byte<T>::value == 1,
+                  "AscendC::LoadDataWithStride: 8-, 16- or 32-bit elements (b4 is not simulated yet)");
+    __arc_uses(ARC_USES_CUBE);
+    const char *api = "AscendC::LoadDataWithStride";
+    const uint64_t reg = __arc::cube_meta()->load_stride;
+    ARC_CHECK(reg >> 63, api, "dstStride was never set: call SetLoadDataRepeatWithStride first");
+    const LoadData3DParamsV2<T> p = __cube::load3d_registers(params, cfg.isSetFMatrix, cfg.isSetPadding, api);
+    constexpr uint32_t C0 = __cube::c0_of<T>();
+    if ((reg >> 16 & 0xff) == 0 || p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 ||
+        p.mExtension == 0)
+        return;
+    TPosition sp = __cube::where(src), dp = __cube::where(dst);
+    ARC_CHECK(__cube::is_l1(sp), api, "src is a %s tensor; the 3D load reads L1", __cube::pos_str(src.pos_));
+    ARC_CHECK(dp == TPosition::A2 || dp == TPosition::B2, api, "dst is a %s tensor; it writes L0A (A2) or L0B (B2)",
+              __cube::pos_str(dst.pos_));
+    ARC_CHECK(!p.fMatrixCtrl, api, "fMatrixCtrl must be false");
+    const bool tr = dp == TPosition::B2 || p.enTranspose;
+    /* whole fractal rows of C0; a transposed window's last 16 columns may be partial (the page: no multiple
+     * is needed where the window covers the last fractal), the rest of that fractal is not written */
+    ARC_CHECK(p.kExtension % C0 == 0 && p.mExtension % (tr ? C0 : 16) == 0 && p.channelSize % C0 == 0, api,
+              "kExtension %u must be a multiple of C0 = %u, mExtension %u of %u, channelSize %u of C0",
+              (unsigned)p.kExtension, C0, (unsigned)p.mExtension, tr ? C0 : 16u, (unsigned)p.channelSize);
+    const uint64_t ds = reg & 0xffff;
+    const uint64_t need = tr ? (p.kExtension + 15) / 16 : (p.mExtension + 15) / 16; /* fractals along dstStride */
+    ARC_CHECK(ds >= need, api, "dstStride %llu fractals is below the %llu the window's %s take: K-adjacent fractals "
+              "would overlap", (unsigned long long)ds, (unsigned long long)need, tr ? "kExtension" : "mExtension");
+    auto at = [&](uint64_t mm, uint64_t kk) -> uint64_t {
+        if (!tr) return ((kk / C0) * ds + mm / 16) * 16 * C0 + (mm % 16) * C0 + kk % C0;
+        return ((mm / C0) * ds + kk / 16) * 16 * C0 + (kk % 16) * C0 + mm % C0;
+    };
+    __cube::load3d_into(dst, src, p, at, "dst", api);
+}
+} // namespace AscendC
+
+#endif /* ARC_CUBE_LOAD3D_STRIDE_H_ */
