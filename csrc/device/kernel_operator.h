@@ -101,6 +101,7 @@
 #include "arc/sync.h"
 #include "arc/pipe.h"
 #include "arc/sys.h"
+#include "arc/aot.h" /* convert_from_bytes (the AOT compilation guide) */
 #include "arc/block_order.h" /* InitDetermineComputeWorkspace, WaitPreBlock, NotifyNextBlock */
 #include "utils/debug/asc_time.h" /* clock(), which the examples call with this header alone */
 #include "arc/atomic.h"
