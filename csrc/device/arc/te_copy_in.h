@@ -48,7 +48,7 @@ __aicore__ inline void move(const TeTensor<Elem, LD> &dst, const Mat &d, const T
                             int64_t rows, int64_t cols, int64_t prow, int64_t pcol, int64_t nb, __arc::RacePipe pipe,
                             const char *api)
 {
-    if constexpr (__arc::packed_per_byte<Elem>::value > 1) {
+    if constexpr (per_v<Elem> > 1) {
         ARC_TRAP(api, "this layout pair of %s (two per byte) is not simulated yet", __arc::tname<Elem>());
     } else {
     ARC_CHECK(rows <= d.rows && pcol <= d.cols && prow <= d.rows, api,
@@ -76,7 +76,7 @@ __aicore__ inline void gm2l1(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
     LocalTensor<Elem> l1 = local_of(dst, TPosition::A1, api, "dst");
     Mat d = mat(dst.Layout()), s = mat(src.Layout());
     int64_t nb = batch_of(d, s);
-    constexpr int64_t C0 = 32 / (int64_t)sizeof(Elem);
+    constexpr int64_t C0 = 32 * per_v<Elem> / (int64_t)sizeof(Elem);
     using PD = typename LD::pattern;
     const bool plain_s = s.r0 == 1 && s.c0 == 1;
     /* ND -> NZ (and DN -> ZN, its transpose) as the C++ API's ND2NZ copy */
@@ -84,21 +84,26 @@ __aicore__ inline void gm2l1(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
                        d.sr0 == C0 && d.sc0 == 1 && d.sr1 == 16 * C0 && d.sc1 % C0 == 0;
     const bool dn2zn = plain_s && s.sr1 == 1 && std::is_same<PD, ZNLayoutPtn>::value && d.r0 == C0 && d.c0 == 16 &&
                        d.sr0 == 1 && d.sc0 == C0 && d.sc1 == 16 * C0 && d.sr1 % C0 == 0;
-    if constexpr (__arc::packed_per_byte<Elem>::value == 1 && sizeof(Elem) <= 4) {
+    if constexpr (sizeof(Elem) <= 4) {
         if (nd2nz || dn2zn) {
-            int64_t n = nd2nz ? s.rows : s.cols, dv = nd2nz ? s.cols : s.rows;
+            /* packed 4-bit values move as bytes (the C++ API counts their ND2NZ lengths in bytes) */
+            constexpr int64_t per = per_v<Elem>;
+            int64_t n = nd2nz ? s.rows : s.cols, dv = nd2nz ? s.cols : s.rows, ld = nd2nz ? s.sr1 : s.sc1;
             ARC_CHECK(n <= (nd2nz ? d.rows : d.cols) && dv <= (nd2nz ? d.cols : d.rows), api,
                       "the source's %lld x %lld does not fit the destination's %lld x %lld", (long long)s.rows,
                       (long long)s.cols, (long long)d.rows, (long long)d.cols);
+            ARC_CHECK(dv % per == 0 && ld % per == 0 && s.bstride % per == 0, api,
+                      "%s rows of %lld values (stride %lld) do not fill whole bytes", __arc::tname<Elem>(),
+                      (long long)dv, (long long)ld);
             Nd2NzParams p;
             p.ndNum = (uint16_t)nb;
             p.nValue = (uint16_t)n;
-            p.dValue = (uint16_t)dv;
-            p.srcNdMatrixStride = (uint16_t)s.bstride;
-            p.srcDValue = (uint16_t)(nd2nz ? s.sr1 : s.sc1);
+            p.dValue = (uint16_t)(dv / per);
+            p.srcNdMatrixStride = (uint16_t)(s.bstride / per);
+            p.srcDValue = (uint16_t)(ld / per);
             p.dstNzC0Stride = (uint16_t)((nd2nz ? d.sc1 : d.sr1) / C0);
             p.dstNzNStride = 1;
-            p.dstNzMatrixStride = (uint16_t)d.bstride;
+            p.dstNzMatrixStride = (uint16_t)(d.bstride / per);
             ARC_CHECK(s.bstride <= 65535 && d.bstride <= 65535 && n <= 65535 && dv <= 65535, api,
                       "a batch stride (%lld, %lld) or an extent (%lld, %lld) exceeds the ND2NZ copy's 16-bit fields",
                       (long long)s.bstride, (long long)d.bstride, (long long)n, (long long)dv);
@@ -181,7 +186,7 @@ __aicore__ inline void l12l0(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
     LocalTensor<Elem> l0 = local_of(dst, want, api, "dst");
     LocalTensor<Elem> l1 = local_of(src, TPosition::A1, api, "src");
     Mat d = mat(dst.Layout()), s = mat(src.Layout());
-    const int64_t F = 512 / (int64_t)sizeof(Elem) * __arc::packed_per_byte<Elem>::value;
+    const int64_t F = 512 / (int64_t)sizeof(Elem) * per_v<Elem>;
     const bool tr = !std::is_same<PD, PS>::value;
     /* fractal counts of the source: rows and columns in fractals */
     int64_t rf = s.rows / s.r0, cf = s.cols / s.c0;
@@ -224,7 +229,37 @@ __aicore__ inline void l12l0(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
     p.dstStride = (uint16_t)(d_far / F);
     p.ifTranspose = tr;
     for (int64_t b = 0; b < nb; b++)
-        LoadData(l0[(uint32_t)(b * d.bstride)], l1[(uint32_t)(b * s.bstride)], p);
+        LoadData(l0[(uint32_t)(b * d.bstride / mx_per<Elem>::value)], l1[(uint32_t)(b * s.bstride / mx_per<Elem>::value)], p);
+}
+
+/* L1 -> L0ScaleA (ZZ) / L0ScaleB (NN): the MX scales' 32-byte fractals (16
+ * rows x 2 scales of A, 2 scales x 16 columns of B) through the C++ API's
+ * MX scale load, which marks them for MmadMx's check. */
+template <typename Elem, typename LD, typename LS>
+__aicore__ inline void l12scale(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src, TPosition side,
+                                const char *api)
+{
+    static_assert(std::is_same<Elem, fp8_e8m0_t>::value, "AscendC::Te::Copy(CopyL12L0ScaleA/B): scales are fp8_e8m0_t");
+    const bool a_side = side == TPosition::A2;
+    using P = std::conditional_t<std::is_same<typename LD::pattern, NNLayoutPtn>::value, NNLayoutPtn, ZZLayoutPtn>;
+    static_assert(std::is_same<typename LD::pattern, P>::value && std::is_same<typename LS::pattern, P>::value,
+                  "AscendC::Te::Copy(CopyL12L0ScaleA/B): ZZ (scaleA) or NN (scaleB) layouts on both sides");
+    TPosition want = a_side ? SCALE_A : SCALE_B;
+    ARC_CHECK(dst.Position() == want, api, "dst is in %s; this path needs it in %s", loc_name(dst.Position()),
+              loc_name(want));
+    ARC_CHECK(a_side == (std::is_same<P, ZZLayoutPtn>::value), api, "scaleA is ZZ, scaleB is NN");
+    local_of(src, TPosition::A1, api, "src");
+    Mat d = mat(dst.Layout()), s = mat(src.Layout());
+    ARC_CHECK(d.batch == 1 && s.batch == 1, api, "batched scales are not simulated yet");
+    ARC_CHECK(s.rows <= d.rows && s.cols <= d.cols, api, "the source's %lld x %lld does not fit the destination's %lld x %lld",
+              (long long)s.rows, (long long)s.cols, (long long)d.rows, (long long)d.cols);
+    /* x: the fractals' far direction, y: the adjacent one (32 bytes apart) */
+    int64_t xs, ys, ss, ds;
+    if (a_side) xs = ceil_div(s.rows, 16), ys = ceil_div(s.cols, 2), ss = s.sr1 / 32, ds = d.sr1 / 32;
+    else xs = ceil_div(s.cols, 16), ys = ceil_div(s.rows, 2), ss = s.sc1 / 32, ds = d.sc1 / 32;
+    uint32_t off = (uint32_t)((const uint8_t *)dst.Data() - __arc::mx::buf(side));
+    __arc::mx::load_scales(side, off, (const uint8_t *)src.Data(), src.BytesLeft(), 0, 0, (uint32_t)xs, (uint32_t)ys,
+                           (int32_t)ss, (uint32_t)ds, api);
 }
 
 /* Img2Col: L1 NC1HWC0 (N = 1) -> L0A NZ.  Row m of the matrix is output

@@ -5,7 +5,7 @@
  * or an L1 tensor of quantisation words) and, element by element with the
  * Fixpipe's conversion and checks, NZ -> DN and NCHW; UB -> GM; the Copy
  * and Mmad entry points over the atoms.  Refused by name where the C++
- * API's simulation stops: L0C -> UB, the MX scale paths and MmadType::MX. */
+ * API's simulation stops: L0C -> UB.  MmadType::MX runs the C++ API's MmadMx. */
 #ifndef ARC_TE_COPY_OUT_H_
 #define ARC_TE_COPY_OUT_H_
 
@@ -226,10 +226,11 @@ __aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D,
             __te::ub2gm(dst, src);
         } else if constexpr (std::is_same<Op, CopyL0C2UB>::value) {
             ARC_TRAP("AscendC::Te::Copy(CopyL0C2UB)", "L0C -> UB is not simulated yet (nor its dual destinations)");
+        } else if constexpr (std::is_same<Op, CopyL12L0ScaleA>::value) {
+            __te::l12scale(dst, src, TPosition::A2, "AscendC::Te::Copy(CopyL12L0ScaleA)");
         } else {
-            static_assert(std::is_same<Op, CopyL12L0ScaleA>::value || std::is_same<Op, CopyL12L0ScaleB>::value,
-                          "AscendC::Te::Copy: not a copy operation");
-            ARC_TRAP("AscendC::Te::Copy(CopyL12L0ScaleA/B)", "the MX scale buffers are not simulated yet");
+            static_assert(std::is_same<Op, CopyL12L0ScaleB>::value, "AscendC::Te::Copy: not a copy operation");
+            __te::l12scale(dst, src, TPosition::B2, "AscendC::Te::Copy(CopyL12L0ScaleB)");
         }
     }
 }
@@ -270,7 +271,21 @@ __aicore__ inline void Mmad(const MmadAtom<Tr, Prm> &atom, const TeTensor<TC, LC
     const char *api = "AscendC::Te::Mmad";
     constexpr MmadTrait tr = Tr::value;
     if constexpr (tr.mmadType == MmadType::MX) {
-        ARC_TRAP(api, "MmadType::MX (the MX Mmad with L0ScaleA/L0ScaleB) is not simulated yet");
+        /* the scales are where the C++ API's MmadMx finds them: at fm's and
+         * filter's L0A/L0B addresses / 16 in L0A_MX / L0B_MX */
+        AscendC::MmadParams p;
+        p.m = atom.params.m;
+        p.n = atom.params.n;
+        p.k = atom.params.k;
+        p.unitFlag = atom.params.unitFlag;
+        p.cmatrixSource = tr.cmatrixSource;
+        p.cmatrixInitVal = sizeof...(Bias) == 0 && atom.params.cmatrixInitVal;
+        LocalTensor<TC> c = __te::local_of(dst, TPosition::CO1, api, "dst");
+        LocalTensor<TA> a = __te::local_of(fm, TPosition::A2, api, "fm");
+        LocalTensor<TB> b = __te::local_of(filter, TPosition::B2, api, "filter");
+        if constexpr (sizeof...(Bias) == 1)
+            AscendC::MmadMx(c, a, b, __te::local_of(bias..., TPosition::C2, api, "bias"), p);
+        else AscendC::MmadMx(c, a, b, p);
     } else if constexpr (!std::is_same<TA, TB>::value || !(__te::mmad_float_v<TA, TC> || __te::mmad_int8_v<TA, TC>)) {
         ARC_TRAP(api, "%s x %s -> %s is not simulated yet", __arc::tname<TA>(), __arc::tname<TB>(), __arc::tname<TC>());
     } else {

@@ -11,6 +11,7 @@
 #ifndef ARC_TE_LAYOUT_H_
 #define ARC_TE_LAYOUT_H_
 
+#include "arc/mmad_mx.h"
 #include "arc/utils.h"
 
 namespace AscendC {
@@ -59,9 +60,17 @@ struct NCHWLayoutPtn {};
 struct NHWCLayoutPtn {};
 struct NC1HWC0LayoutPtn {};
 
+namespace __te {
+/* Values per element of storage: 2 for the packed 4-bit types (int4b_t,
+ * fp4x2_e2m1_t, fp4x2_e1m2_t, whose layouts count 4-bit values), else 1. */
+template <typename E, bool = __arc::mx::elem<E>::ok> struct mx_per { static constexpr int64_t value = 1; };
+template <typename E> struct mx_per<E, true> { static constexpr int64_t value = __arc::mx::elem<E>::per; };
+template <typename E> constexpr int64_t per_v =
+    __arc::packed_per_byte<E>::value > 1 ? (int64_t)__arc::packed_per_byte<E>::value : mx_per<E>::value;
+} // namespace __te
 /* LayoutTrait: the C0 of a fractal pattern (elements per 32-byte row). */
 template <typename Elem> struct LayoutTraitDefault {
-    static constexpr auto C0_ELEMENT = Std::Int<(int64_t)(32 * __arc::packed_per_byte<Elem>::value / sizeof(Elem))>{};
+    static constexpr auto C0_ELEMENT = Std::Int<(int64_t)(32 * __te::per_v<Elem> / sizeof(Elem))>{};
 };
 template <typename Elem, int64_t c0 = 32 / sizeof(Elem)> struct LayoutTrait {
     static constexpr auto C0_ELEMENT = Std::Int<c0>{};
@@ -302,7 +311,7 @@ namespace __te {
 template <typename Tr, typename = void> struct c0_from {
     static_assert(sizeof(Tr) <= 8, "AscendC::Te::MakeFrameLayout: the trait is a data type, an Std::Int or a type with "
                                    "C0_ELEMENT");
-    static constexpr int64_t value = 32 * (int64_t)__arc::packed_per_byte<Tr>::value / (int64_t)sizeof(Tr);
+    static constexpr int64_t value = 32 * per_v<Tr> / (int64_t)sizeof(Tr);
 };
 template <typename Tr> struct c0_from<Tr, std::void_t<decltype(Tr::C0_ELEMENT)>> {
     static constexpr int64_t value = (int64_t)Tr::C0_ELEMENT;

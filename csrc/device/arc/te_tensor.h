@@ -42,8 +42,16 @@ template <> struct pos_of<Location::L0C> { static constexpr TPosition value = TP
 template <> struct pos_of<Location::UB> { static constexpr TPosition value = TPosition::VECCALC; };
 template <> struct pos_of<Location::BIAS> { static constexpr TPosition value = TPosition::C2; };
 template <> struct pos_of<Location::FIXBUF> { static constexpr TPosition value = TPosition::C2PIPE2GM; };
-template <> struct pos_of<Location::L0ScaleA> { static constexpr TPosition value = TPosition::MAX; };
-template <> struct pos_of<Location::L0ScaleB> { static constexpr TPosition value = TPosition::MAX; };
+/* The MX scale buffers (L0A_MX / L0B_MX) have no C++ API position: these
+ * two stand for them here. */
+constexpr TPosition SCALE_A = TPosition::SPM, SCALE_B = TPosition::C2PIPE2LOCAL;
+template <> struct pos_of<Location::L0ScaleA> { static constexpr TPosition value = SCALE_A; };
+template <> struct pos_of<Location::L0ScaleB> { static constexpr TPosition value = SCALE_B; };
+static inline bool in_mx(const void *p, TPosition side)
+{
+    const unsigned char *q = (const unsigned char *)p, *b = __arc::mx::buf(side);
+    return q >= b && q < b + ARC_MX_SIZE;
+}
 
 /* The memory an address lies in: the core's arenas, else GM. */
 static inline TPosition locate(const void *p)
@@ -52,6 +60,8 @@ static inline TPosition locate(const void *p)
                                       TPosition::C2, TPosition::C2PIPE2GM, TPosition::VECCALC};
     for (TPosition q : order)
         if (__cube::in_arena(p, q)) return q;
+    if (in_mx(p, TPosition::A2)) return SCALE_A;
+    if (in_mx(p, TPosition::B2)) return SCALE_B;
     return TPosition::GM;
 }
 static inline const char *loc_name(TPosition p)
@@ -65,7 +75,9 @@ static inline const char *loc_name(TPosition p)
     case TPosition::C2: return "BIAS";
     case TPosition::C2PIPE2GM: return "FIXBUF";
     case TPosition::VECCALC: return "UB";
-    default: return "L0ScaleA/L0ScaleB";
+    case SCALE_A: return "L0ScaleA";
+    case SCALE_B: return "L0ScaleB";
+    default: return "another memory";
     }
 }
 } // namespace __te
@@ -96,9 +108,20 @@ __aicore__ inline HardwareMemPtr<Elem> MakeMemPtr(Addr addr)
     constexpr TPosition p = __te::pos_of<Hw>::value;
     if constexpr (p == TPosition::GM) {
         return HardwareMemPtr<Elem>{(Elem *)(uintptr_t)addr, p};
+    } else if constexpr (p == __te::SCALE_A || p == __te::SCALE_B) {
+        /* The NPU places a matrix's scales at its L0A/L0B address / 16; a
+         * kernel computes that from its __ca__/__cb__ array's address, which
+         * here is the simulated buffer's: such an offset is taken back to one
+         * in the buffer. */
+        constexpr TPosition side = p == __te::SCALE_A ? TPosition::A2 : TPosition::B2;
+        __detail::Arena a = __detail::arena_of(side);
+        uint64_t off = (uint64_t)addr, host = (uint64_t)addr * 16;
+        if (host >= (uint64_t)(uintptr_t)a.base && host < (uint64_t)(uintptr_t)(a.base + a.size))
+            off = (host - (uint64_t)(uintptr_t)a.base) / 16;
+        ARC_CHECK(off < ARC_MX_SIZE, "AscendC::Te::MakeMemPtr", "offset %llu is beyond the %s buffer (%u bytes)",
+                  (unsigned long long)off, __te::loc_name(p), (unsigned)ARC_MX_SIZE);
+        return HardwareMemPtr<Elem>{(Elem *)(void *)(__arc::mx::buf(side) + off), p};
     } else {
-        ARC_CHECK(p != TPosition::MAX, "AscendC::Te::MakeMemPtr",
-                  "Location::L0ScaleA / L0ScaleB (the MX scale buffers) are not simulated yet");
         __detail::Arena a = __detail::arena_of(p);
         ARC_CHECK((uint64_t)addr < a.size, "AscendC::Te::MakeMemPtr", "offset %llu is beyond the %s (%llu bytes)",
                   (unsigned long long)addr, a.name, (unsigned long long)a.size);
@@ -159,7 +182,7 @@ template <typename EngineType, typename LayoutType> struct BaseTensor<TensorAttr
     }
     static __aicore__ inline uint64_t bytes_of(int64_t elems)
     {
-        constexpr int64_t per = __arc::packed_per_byte<elementType>::value;
+        constexpr int64_t per = __te::per_v<elementType>;
         return (uint64_t)((elems + per - 1) / per) * sizeof(elementType);
     }
     /* One element: the coordinate's offset, inside the layout's capacity. */
@@ -248,7 +271,7 @@ __aicore__ inline auto Slice(const TeTensor<Elem, L> &t, const C &coord, const I
     TeTensor<Elem, L2> r;
     r.layout_ = L2(ns, t.Layout().Stride());
     r.engine_ = t.Engine();
-    constexpr int64_t per = __arc::packed_per_byte<Elem>::value;
+    constexpr int64_t per = __te::per_v<Elem>;
     if constexpr (per > 1)
         ARC_CHECK(off % per == 0, "AscendC::Te::Slice", "offset %lld of %s is not a whole byte", (long long)off,
                   __arc::tname<Elem>());
