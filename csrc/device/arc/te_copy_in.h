@@ -262,11 +262,10 @@ __aicore__ inline void l12scale(const TeTensor<Elem, LD> &dst, const TeTensor<El
                            (int32_t)ss, (uint32_t)ds, api);
 }
 
-/* Img2Col: L1 NC1HWC0 (N = 1) -> L0A NZ.  Row m of the matrix is output
- * pixel (m / Wout, m % Wout); column k is (c1, kh, kw, c0) in that order,
- * c0 fastest, as the C++ API's 3D load orders them; pixels in the padding
- * take padValue.  The fractals holding rows [0, mExtension) and columns
- * [0, kExtension) are written (a last fractal row only in its rows). */
+/* Img2Col: L1 NC1HWC0 (N = 1) -> L0A NZ, the C++ API's 3D load window
+ * (arc/cube_load.h's load3d_into: row m is output pixel (m / Wout,
+ * m % Wout), column k is (c1, kh, kw, c0), c0 fastest; pixels in the
+ * padding take padValue) placed by the NZ layout of the destination. */
 template <typename Elem, typename LD, typename LS>
 __aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Elem, LS> &src, const Img2ColParams<Elem> &p)
 {
@@ -274,8 +273,9 @@ __aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
     static_assert(std::is_same<typename LS::pattern, NC1HWC0LayoutPtn>::value &&
                       std::is_same<typename LD::pattern, NZLayoutPtn>::value,
                   "AscendC::Te::Copy(CopyL12L0A, Img2ColParams): an NC1HWC0 source in L1, an NZ destination in L0A");
+    static_assert(per_v<Elem> == 1, "AscendC::Te::Copy(CopyL12L0A, Img2ColParams): no b4 types (the page)");
     LocalTensor<Elem> l0 = local_of(dst, TPosition::A2, api, "dst");
-    local_of(src, TPosition::A1, api, "src");
+    LocalTensor<Elem> l1 = local_of(src, TPosition::A1, api, "src");
     ARC_CHECK(!p.transpose && !p.fMatrixCtrl, api, "transpose and fMatrixCtrl are not simulated yet");
     const auto &ss = src.Layout().Shape();
     const auto &sd = src.Layout().Stride();
@@ -284,44 +284,30 @@ __aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
     constexpr int64_t C0 = 32 / (int64_t)sizeof(Elem);
     ARC_CHECK(c0n == C0, api, "the source's C0 %lld is not 32 bytes of %s (%lld)", (long long)c0n, __arc::tname<Elem>(),
               (long long)C0);
+    ARC_CHECK(val(std::get<1>(sd)) == ih_n * iw_n * C0 && val(std::get<2>(sd)) == iw_n * C0 && val(std::get<3>(sd)) == C0,
+              api, "the source feature map must be contiguous NC1HWC0");
     Mat d = mat(dst.Layout());
     ARC_CHECK(d.r0 == 16 && d.c0 == C0 && d.sr0 == C0 && d.sr1 == 16 * C0, api, "the destination is not NZ of %s",
               __arc::tname<Elem>());
-    int64_t fw = p.filterW + (p.filterSizeW ? 256 : 0), fh = p.filterH + (p.filterSizeH ? 256 : 0);
-    int64_t dw = p.dilationFilterW ? p.dilationFilterW : 1, dh = p.dilationFilterH ? p.dilationFilterH : 1;
-    int64_t sw = p.strideW ? p.strideW : 1, sh = p.strideH ? p.strideH : 1;
-    int64_t ow_n = (iw_n + p.padList[0] + p.padList[1] - dw * (fw - 1) - 1) / sw + 1;
-    ARC_CHECK(ow_n > 0, api, "the filter (%lld wide, dilation %lld) is wider than the padded input (W %lld)",
-              (long long)fw, (long long)dw, (long long)iw_n);
     int64_t me = p.mExtension, ke = p.kExtension;
     if (me == 0 || ke == 0) return;
     ARC_CHECK(me <= d.rows && ke <= d.cols, api, "mExtension %lld x kExtension %lld exceed the destination's %lld x %lld",
               (long long)me, (long long)ke, (long long)d.rows, (long long)d.cols);
-    ARC_CHECK((me % 16 == 0 || align_up(me, 16) == d.rows) && (ke % C0 == 0 || align_up(ke, C0) == d.cols), api,
-              "mExtension %lld must be a multiple of 16 and kExtension %lld of %lld unless they reach the "
-              "destination's last fractal", (long long)me, (long long)ke, (long long)C0);
-    ARC_CHECK(ke <= c1n * fh * fw * C0, api, "kExtension %lld exceeds C1 x filterH x filterW x C0 = %lld", (long long)ke,
-              (long long)(c1n * fh * fw * C0));
-    side(src, c1n * ih_n * iw_n * C0, false, __arc::RP_MTE1, api, "src");
-    int64_t mr = align_up(me, 16), kc = align_up(ke, C0);
-    side(dst, span(d, mr, kc, 1), true, __arc::RP_MTE1, api, "dst");
-    const Elem *in = src.Data();
-    Elem *o = dst.Data();
-    int64_t s1 = val(std::get<1>(sd)), s2 = val(std::get<2>(sd)), s3 = val(std::get<3>(sd));
-    for (int64_t m = 0; m < me; m++) {
-        int64_t oh = m / ow_n, ow = m % ow_n;
-        for (int64_t k = 0; k < kc; k++) {
-            int64_t t = k / C0, x = t % fw, y = (t / fw) % fh, c1 = t / (fw * fh);
-            int64_t ih = oh * sh + y * dh - p.padList[2], iw = ow * sw + x * dw - p.padList[0];
-            Elem v = p.padValue;
-            if (k < ke && ih >= 0 && ih < ih_n && iw >= 0 && iw < iw_n) v = in[c1 * s1 + ih * s2 + iw * s3 + k % C0];
-            o[d.at(m, k)] = v;
-        }
-    }
-    uint64_t *bits = __cube::l0_bits(TPosition::A2);
-    uint32_t f0 = __cube::frac_of(l0.addr_, TPosition::A2, 512);
-    for (int64_t kb = 0; kb < kc / C0; kb++)
-        for (int64_t mb = 0; mb < mr / 16; mb++) __arc::frac_mark(bits, f0 + (uint32_t)((kb * d.sc1 + mb * d.sr1) / (16 * C0)), 1);
+    ARC_CHECK((me % 16 == 0 || align_up(me, 16) == d.rows) && ke % C0 == 0, api,
+              "mExtension %lld must be a multiple of 16 unless it reaches the destination's last fractal row, "
+              "kExtension %lld a multiple of %lld", (long long)me, (long long)ke, (long long)C0);
+    ARC_CHECK(c1n * C0 <= 65535 && ih_n <= 32767 && iw_n <= 32767, api, "the feature map (C %lld, H %lld, W %lld) is "
+              "beyond the 3D load's fields", (long long)(c1n * C0), (long long)ih_n, (long long)iw_n);
+    LoadData3DParamsV2<Elem> q;
+    for (int i = 0; i < 4; i++) q.padList[i] = p.padList[i];
+    q.l1H = (uint16_t)ih_n, q.l1W = (uint16_t)iw_n, q.channelSize = (uint16_t)(c1n * C0);
+    q.kExtension = (uint16_t)ke, q.mExtension = (uint16_t)me;
+    q.strideW = p.strideW, q.strideH = p.strideH, q.filterW = p.filterW, q.filterH = p.filterH;
+    q.dilationFilterW = p.dilationFilterW, q.dilationFilterH = p.dilationFilterH;
+    q.filterSizeW = p.filterSizeW, q.filterSizeH = p.filterSizeH, q.padValue = p.padValue;
+    __arc_uses(ARC_USES_CUBE);
+    __cube::load3d_into(l0, l1, q, [&](uint64_t mm, uint64_t kk) { return (uint64_t)d.at((int64_t)mm, (int64_t)kk); },
+                        "dst", api);
 }
 
 /* L1 -> BiasTable (float / int32_t; half becomes float) and L1 -> Fixpipe buffer (uint64_t). */
