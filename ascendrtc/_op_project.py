@@ -267,7 +267,7 @@ class OpProject:
         lines = [f"capacity {self.tiling_capacity}",
                  "soc {} {} {} {} {} {} {} {} {} {} {} {} 1 {}".format(
                      soc["soc"], soc["short"], f["aic"], f["aiv"], f["ub"], f["l1"], f["l0a"], f["l0b"], f["l0c"],
-                     f["l2"], f["hbm"], 0, f["arch"])]
+                     f["l2"], f["hbm"], _C.LIB_API_WORKSPACE, f["arch"])]
         ins = self.definition["inputs"]
         for ir, (p, arrs) in enumerate(zip(ins, inputs)):
             fmt = p["formats"][0] if p["formats"] else 2

@@ -261,3 +261,14 @@ def test_launch_through_a_function_pointer(tmp_path):
     assert r.returncode == 0, r.stderr
     p = subprocess.run([str(exe)], capture_output=True, text=True)
     assert "sync 0: a = 70 70 70 70" in p.stdout, p.stdout + p.stderr
+
+
+def test_aot_constant_tiling_specialisation(tmp_path):
+    # a kernel instantiated for an internal-linkage template argument (the
+    # AOT guide's static constexpr tiling bytes, convert_from_bytes): its
+    # launch entry is found in the binary (it was internal: "cannot link symbol")
+    exe = tmp_path / "aot"
+    r = cc(tmp_path, os.path.join(PROGS, "aot_tiling.asc"), "-o", str(exe), "--npu-arch=dav-2201")
+    assert r.returncode == 0, r.stderr
+    p = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert "sync 0: a = 100 101 102 103" in p.stdout, p.stdout + p.stderr

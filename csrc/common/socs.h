@@ -24,6 +24,14 @@
     X("dav-2201", 2201, 192, 512, 64, 64, 128, 0, 0, 0, "Ascend910B1")           \
     X("dav-3510", 3510, 256, 512, 64, 64, 256, 256, 32, 2048, "Ascend950PR_9599")
 
+/* PlatformAscendC::GetLibApiWorkSpaceSize(): the system workspace the
+ * advanced APIs reserve, 16 MiB on every simulated SoC (the figure CANN's
+ * asc-devkit examples allocate for it and ops-nn's kernel tests mock; its
+ * page gives no number).  Nonzero, as on the NPU: programs aclrtMalloc it,
+ * and aclrtMalloc refuses 0 bytes.  The simulated APIs keep nothing there
+ * (GetUserWorkspace is the workspace's start). */
+#define ARC_LIB_API_WORKSPACE (16u << 20)
+
 /* Architectures CANN names that the simulator does not compile for. */
 #define ARC_ARCHS_NOT_SIMULATED(X) X("dav-1001") X("dav-2002") X("dav-3002")
 

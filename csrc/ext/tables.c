@@ -78,7 +78,7 @@ int arc_tables_init(PyObject *m)
     int rc = a && s && g ? 0 : -1;
     if (!rc)
         rc = PyModule_AddObjectRef(m, "ARCHS", a) | PyModule_AddObjectRef(m, "SOCS", s) |
-             PyModule_AddObjectRef(m, "GE_DTYPES", g);
+             PyModule_AddObjectRef(m, "GE_DTYPES", g) | PyModule_AddIntConstant(m, "LIB_API_WORKSPACE", ARC_LIB_API_WORKSPACE);
     Py_XDECREF(a);
     Py_XDECREF(s);
     Py_XDECREF(g);

@@ -97,6 +97,13 @@ int add_metadata(llvm::Module &m, const rtc_request *req, const InferredTypes &i
         all.push_back({f, m.getGlobalVariable("__arc_kdesc_" + id), "__arc_entry_" + id, req->entries[i].name});
     }
     for (auto &s : site_entries(m)) {
+        // The loader finds an entry by its name: one instantiated for an
+        // internal-linkage template argument (a static constexpr tiling of
+        // the AOT guide) is internal too, so it is made visible.
+        if (llvm::Function *e = m.getFunction(s.entry); e && e->hasLocalLinkage()) {
+            e->setLinkage(llvm::GlobalValue::ExternalLinkage);
+            e->setVisibility(llvm::GlobalValue::DefaultVisibility);
+        }
         bool dup = false;
         for (auto &a : all)
             dup |= a.kernel == s.kernel;

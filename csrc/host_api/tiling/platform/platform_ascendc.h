@@ -175,6 +175,7 @@ private:
         p.l0b_size = l0b * 1024ull, p.l0c_size = l0c * 1024ull;
             ARC_ARCHS(ARC_PLATFORM_ARCH)
 #undef ARC_PLATFORM_ARCH
+            p.lib_api_workspace = ARC_LIB_API_WORKSPACE;
         }
 #endif
         return &p;
