@@ -16,6 +16,7 @@
 #include "lib/activation/softmax_grad.h"
 #include "lib/activation/logsoftmax.h"
 #include "lib/activation/softmaxflashv2.h"
+#include "lib/activation/softmaxflashv3.h"
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/normalize.h"
 #include "lib/normalization/rmsnorm.h"
