@@ -8,7 +8,7 @@ batched layouts, int8 with per-channel quantisation words to half (ND and
 DN out); the
 Mutex that orders Mmad (PIPE_M) before the copy out (PIPE_FIX), as the
 asc-devkit Tensor API examples order them, and the race without it; a
-float matmul whose B load is the b32 transpose."""
+float matmul whose B load is the b32 transpose; m = 1 with GEMV off and on."""
 import numpy as np
 import pytest
 
@@ -254,6 +254,44 @@ extern "C" __global__ __cube__ void mm_f32(__gm__ float *a, __gm__ float *b, __g
     Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(c), MakeFrameLayout<NDExtLayoutPtn>(M, N)), tC);
     AscendC::PipeBarrier<PIPE_ALL>();
 }
+
+// m = 1: GEMV off (the default: A is a 16-row fractal, row 0 used) and on
+// (MmadTrait disableGemv false: A is a plain row of K values, the 1 x K
+// vector loaded as a 16 x 16 NZ block, the page's GEMV example).
+struct MmadTraitGemv {
+    using TraitType = MmadTrait;
+    static constexpr const TraitType value = MmadTrait(0, false, false, false, MmadType::NORMAL);
+};
+template <bool GEMV> __aicore__ inline void vec_mat(__gm__ half *a, __gm__ half *b, __gm__ float *c)
+{
+    constexpr uint32_t K = 256, N = 32;
+    __cbuf__ half l1a[16 * K];
+    __cbuf__ half l1b[K * N];
+    __ca__ half l0a[16 * K];
+    __cb__ half l0b[K * N];
+    __cc__ float l0c[16 * N];
+    auto gA = MakeTensor(MakeMemPtr(a), MakeFrameLayout<NDExtLayoutPtn>(GEMV ? 16 : 1, GEMV ? 16 : K));
+    auto tA1 = MakeTensor(MakeMemPtr(l1a), MakeFrameLayout<NZLayoutPtn>(GEMV ? 16 : 1, GEMV ? 16 : K));
+    auto tA0 = MakeTensor(MakeMemPtr(l0a), MakeFrameLayout<NZLayoutPtn>(GEMV ? 16 : 1, GEMV ? 16 : K));
+    auto tB1 = MakeTensor(MakeMemPtr(l1b), MakeFrameLayout<NZLayoutPtn>(K, N));
+    auto tB0 = MakeTensor(MakeMemPtr(l0b), MakeFrameLayout<ZNLayoutPtn>(K, N));
+    auto tC = MakeTensor(MakeMemPtr(l0c), MakeFrameLayout<NZLayoutPtn>(1, N));
+    Copy(MakeCopy(CopyGM2L1{}), tA1, gA);
+    Copy(MakeCopy(CopyGM2L1{}), tB1, MakeTensor(MakeMemPtr(b), MakeFrameLayout<NDExtLayoutPtn>(K, N)));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Copy(MakeCopy(CopyL12L0A{}), tA0, tA1);
+    Copy(MakeCopy(CopyL12L0B{}), tB0, tB1);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if constexpr (GEMV)
+        Mmad(MakeMmad(MmadOperation{}, MmadTraitGemv{}).with(MmadParams{1, N, K, 0, true}), tC, tA0, tB0);
+    else
+        Mmad(MakeMmad(MmadOperation{}).with(MmadParams{1, N, K, 0, true}), tC, tA0, tB0);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Copy(MakeCopy(CopyL0C2GM{}), MakeTensor(MakeMemPtr(c), MakeFrameLayout<NDExtLayoutPtn>(1, N)), tC);
+    AscendC::PipeBarrier<PIPE_ALL>();
+}
+extern "C" __global__ __cube__ void vm_plain(__gm__ half *a, __gm__ half *b, __gm__ float *c) { vec_mat<false>(a, b, c); }
+extern "C" __global__ __cube__ void vm_gemv(__gm__ half *a, __gm__ half *b, __gm__ float *c) { vec_mat<true>(a, b, c); }
 '''
 
 
@@ -349,3 +387,14 @@ def test_float_matmul_with_the_b32_transposing_load(mod):
     arc.synchronize()
     # float products round on the cube: compare with a float64 product loosely
     np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["vm_plain", "vm_gemv"])
+def test_m_1_with_and_without_gemv(mod, name):
+    rng = np.random.default_rng(15)
+    a = rng.standard_normal(256).astype(np.float16)
+    b = rng.standard_normal((256, 32)).astype(np.float16)
+    c = np.zeros(32, np.float32)
+    mod.get_kernel(name)[1](a, b, c)
+    arc.synchronize()
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)

@@ -297,8 +297,10 @@ __aicore__ inline void Mmad(const MmadAtom<Tr, Prm> &atom, const TeTensor<TC, LC
         p.kDirectionAlign = tr.kDirectionAlign;
         p.cmatrixSource = tr.cmatrixSource;
         p.cmatrixInitVal = sizeof...(Bias) == 0 && atom.params.cmatrixInitVal;
-        ARC_CHECK(p.m != 1 || !tr.disableGemv, api,
-                  "m = 1 with GEMV disabled (MmadTrait::disableGemv, the default) is not simulated yet");
+        /* m = 1 without GEMV (disableGemv, the default) is a whole 16-row
+         * fractal of A whose 15 padding rows' results are never read; the
+         * C++ API's m = 1 is the GEMV mode (A a plain row) */
+        if (p.m == 1 && tr.disableGemv) p.m = 16;
         LocalTensor<TC> c = __te::local_of(dst, TPosition::CO1, api, "dst");
         LocalTensor<TA> a = __te::local_of(fm, TPosition::A2, api, "fm");
         LocalTensor<TB> b = __te::local_of(filter, TPosition::B2, api, "filter");
