@@ -3,6 +3,8 @@ references written from each op's README formula (y_i = f(x_i, ...)), for
 tests/test_op_library_mirrors.py: the same CASES rows as oplib_cases.py.
 Every case runs three tensors of different shapes on Ascend910B (the
 ops' arch22 kernels), through dynamic (list) inputs and outputs."""
+import math
+
 import numpy as np
 
 B910 = "Ascend910B1"
@@ -61,6 +63,18 @@ CASES = [
     _case("foreach_lerp_scalar", "foreach_lerp_scalar", foreach(lambda a, b, w: a + w * (b - a), 2, scalar=0.3)),
     _case("foreach_addcdiv_scalar_list", "foreach_addcdiv_scalar_list",
           foreach(lambda a, b, c, s: a + b / c * s, 3, scalars=[0.5, -1.0, 2.0], lo=0.5, hi=2.0)),
+    # the math family whose kernels include the older SDK's lib/math/kernel_operator_<fn>_intf.h
+    _case("foreach_log", "foreach_log", foreach(np.log, lo=0.05, hi=4.0)),
+    _case("foreach_log10", "foreach_log10", foreach(np.log10, lo=0.05, hi=4.0)),
+    _case("foreach_cos", "foreach_cos", foreach(np.cos)),
+    _case("foreach_sin", "foreach_sin", foreach(np.sin)),
+    _case("foreach_atan", "foreach_atan", foreach(np.arctan)),
+    _case("foreach_asin", "foreach_asin", foreach(np.arcsin, lo=-0.95, hi=0.95)),
+    _case("foreach_tanh", "foreach_tanh", foreach(np.tanh)),
+    _case("foreach_sinh", "foreach_sinh", foreach(np.sinh)),
+    _case("foreach_cosh", "foreach_cosh", foreach(np.cosh)),
+    _case("foreach_erf", "foreach_erf", foreach(np.vectorize(math.erf))),
+    _case("foreach_erfc", "foreach_erfc", foreach(np.vectorize(math.erfc), lo=-1.0, hi=1.5)),
     _case("foreach_exp", "foreach_exp fp16", foreach(np.exp, dt=np.float16, tol=(2e-3, 2e-3))),
     _case("foreach_mul_list", "foreach_mul_list fp16", foreach(lambda a, b: a * b, 2, dt=np.float16,
                                                                tol=(2e-3, 2e-3))),
