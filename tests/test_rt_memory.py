@@ -37,6 +37,28 @@ def test_malloc_bad_arguments():
     ok(L.aclrtFree(p.value))
 
 
+def _used():
+    free, total = ctypes.c_size_t(), ctypes.c_size_t()
+    ok(lib().aclrtGetMemInfo(0, ctypes.byref(free), ctypes.byref(total)))
+    return total.value - free.value
+
+
+@pytest.mark.parametrize("api,claims", [("aclrtMalloc", 128 + 32), ("aclrtMallocCached", 128 + 32),
+                                        ("aclrtMallocAlign32", 128)])
+def test_malloc_siblings_claim_what_their_pages_say(api, claims):
+    # on dav-2201 aclrtMalloc (and the cached form) round 100 bytes up to 128 and add 32;
+    # aclrtMallocAlign32 only rounds (CANN's pages)
+    L = lib()
+    p = ctypes.c_void_p()
+    before = _used()
+    ok(getattr(L, api)(ctypes.byref(p), 100, 0))
+    assert p.value % 64 == 0 and _used() - before == claims
+    ok(L.aclrtFree(p.value))
+    assert _used() == before
+    fails(getattr(L, api)(ctypes.byref(p), 0, 0), INVALID_PARAM, api, "size is 0")
+    fails(getattr(L, api)(ctypes.byref(p), 16, 99), INVALID_PARAM, api, "policy 0x63")
+
+
 def test_copy_round_trip_and_device_to_device():
     x = np.arange(1000, dtype=np.float32)
     d1 = to_dev(x)

@@ -344,7 +344,9 @@ static int was_freed(const void *p, int device, sim_alloc *out)
     return hit;
 }
 
-static aclError alloc_common(const char *api, void **ptr, size_t size, int device)
+/* tail32: aclrtMalloc's 32 bytes past the size rounded up to 32 (dav-2201;
+ * CANN's aclrtMalloc page, and aclrtMallocAlign32's, which does without). */
+static aclError alloc_common(const char *api, void **ptr, size_t size, int device, int tail32)
 {
     if (!ptr)
         return sim_err(ACL_ERROR_INVALID_PARAM, api, "%s is NULL", device ? "devPtr" : "hostPtr");
@@ -355,7 +357,7 @@ static aclError alloc_common(const char *api, void **ptr, size_t size, int devic
     if (size > (size_t)limit)
         return sim_err(ACL_ERROR_RT_MEMORY_ALLOCATION, api, "size %zu bytes exceeds the device's %lld bytes of memory",
                        size, (long long)limit);
-    size_t span = sim_align_up(size, 32) + (device && a->num == 2201 ? 32 : 0);
+    size_t span = sim_align_up(size, 32) + (device && tail32 && a->num == 2201 ? 32 : 0);
     pthread_rwlock_wrlock(&lock);
     if (device && device_bytes + span > (size_t)limit) {
         size_t used = device_bytes;
@@ -446,17 +448,42 @@ static aclError free_common(const char *api, void *ptr, int device)
                    device ? "aclrtMalloc" : "aclrtMallocHost");
 }
 
+/* The policy check aclrtMalloc and its siblings share. */
+static aclError malloc_policy(const char *api, aclrtMemMallocPolicy policy)
+{
+    unsigned pol = (unsigned)policy, flags = 0x100u | 0x1000u | 0x100000u;
+    if ((pol & ~flags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        return sim_err(ACL_ERROR_INVALID_PARAM, api,
+                       "policy 0x%x is not a valid aclrtMemMallocPolicy (0..7, optionally with the 0x100, "
+                       "0x1000 or 0x100000 flags)", pol);
+    return ACL_SUCCESS;
+}
+
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
     aclError rc = sim_rt_enter("aclrtMalloc");
-    if (rc)
-        return rc;
-    unsigned pol = (unsigned)policy, flags = 0x100u | 0x1000u | 0x100000u;
-    if ((pol & ~flags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
-        return sim_err(ACL_ERROR_INVALID_PARAM, "aclrtMalloc",
-                       "policy 0x%x is not a valid aclrtMemMallocPolicy (0..7, optionally with the 0x100, "
-                       "0x1000 or 0x100000 flags)", pol);
-    return alloc_common("aclrtMalloc", devPtr, size, 1);
+    if (!rc)
+        rc = malloc_policy("aclrtMalloc", policy);
+    return rc ? rc : alloc_common("aclrtMalloc", devPtr, size, 1, 1);
+}
+
+/* The size rounded up to 32 bytes only (no 32-byte tail on dav-2201; on
+ * Ascend 950 the same as aclrtMalloc, as its page says). */
+aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    aclError rc = sim_rt_enter("aclrtMallocAlign32");
+    if (!rc)
+        rc = malloc_policy("aclrtMallocAlign32", policy);
+    return rc ? rc : alloc_common("aclrtMallocAlign32", devPtr, size, 1, 0);
+}
+
+/* Device memory the device caches: to the simulated NPU, aclrtMalloc's. */
+aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+    aclError rc = sim_rt_enter("aclrtMallocCached");
+    if (!rc)
+        rc = malloc_policy("aclrtMallocCached", policy);
+    return rc ? rc : alloc_common("aclrtMallocCached", devPtr, size, 1, 1);
 }
 
 aclError aclrtFree(void *devPtr)
@@ -481,7 +508,7 @@ aclError aclrtFreeWithDevSync(void *devPtr)
 aclError aclrtMallocHost(void **hostPtr, size_t size)
 {
     aclError rc = sim_rt_enter("aclrtMallocHost");
-    return rc ? rc : alloc_common("aclrtMallocHost", hostPtr, size, 0);
+    return rc ? rc : alloc_common("aclrtMallocHost", hostPtr, size, 0, 0);
 }
 
 aclError aclrtFreeHost(void *hostPtr)
