@@ -1,9 +1,8 @@
 """The Tensor API's bad input: each refused with the API, the values and
 the kernel's source line -- a slice out of range or off a fractal
 boundary, a tensor in the wrong memory for the copy, an Mmad over L0A
-fractals no copy wrote (the C++ API's check, reached through Te), the
-paths not simulated yet (L0C -> UB, Img2Col, MX), and the header on
-dav-2201."""
+fractals no copy wrote (the C++ API's check, reached through Te), and the
+header on dav-2201 (L0C -> UB outside a MIX kernel: test_tensor_api_ub)."""
 import numpy as np
 import pytest
 
@@ -51,16 +50,6 @@ extern "C" __global__ __cube__ void unloaded(__gm__ half *a, __gm__ half *b)
     AscendC::PipeBarrier<PIPE_ALL>();
     Mmad(MakeMmad(MmadOperation{}).with(MmadParams{16, 16, 64, 0, true}), tC, tA0, tB0);
 }
-extern "C" __global__ __mix__(1, 2) void to_ub(__gm__ float *c)
-{
-    __cc__ float l0c[16 * 16];
-    __ubuf__ float ub[16 * 16];
-    if ASCEND_IS_AIC {
-        auto tC = MakeTensor(MakeMemPtr(l0c), MakeFrameLayout<NZLayoutPtn>(16, 16));
-        auto tU = MakeTensor(MakeMemPtr(ub), MakeFrameLayout<NDExtLayoutPtn>(16, 16));
-        Copy(MakeCopy(CopyL0C2UB{}), tU, tC);
-    }
-}
 '''
 
 
@@ -101,11 +90,6 @@ def test_copy_checks_each_sides_memory(mod):
 def test_mmad_over_unloaded_l0a_fractals(mod):
     e = fails(mod, "unloaded", np.ones((16, 64), np.float16), np.ones((64, 16), np.float16))
     assert "AscendC::Mmad" in str(e) and "was never loaded" in str(e)
-
-
-def test_l0c_to_ub_is_refused_by_name(mod):
-    e = fails(mod, "to_ub", np.zeros(256, np.float32))
-    assert "CopyL0C2UB" in str(e) and "not simulated yet" in str(e)
 
 
 def test_dav_2201_cannot_include_it():

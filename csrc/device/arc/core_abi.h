@@ -364,6 +364,9 @@ static inline void __arc_gm_access(unsigned long long *d, const void *p, unsigne
  * calling AIC (a Matmul server).  Returns 0 outside a MIX launch (nothing
  * done); a wait returns 2 when a mode-0 round released it, else 1. */
 int __arc_cross_core(int op, int mode, int flag);
+/* The UB of AIV `aiv` of the MIX block the calling AIC runs (L0C -> UB
+ * copies write it; core_mix.c); NULL elsewhere or for an AIV it lacks. */
+void *__arc_mix_ub(int aiv);
 /* CrossCoreSetFlag mode 0: a barrier across every core of the caller's side
  * (all AICs or all AIVs) of the launch; when the last one has set `flag`,
  * each one's counter rises (core_mix.c).  Its own symbol, so the loader
@@ -534,6 +537,7 @@ void __arc_gm_oob(const void *p, unsigned long long bytes, unsigned param, const
     X(__arc_printf_v)         \
     X(__arc_gm_check)         \
     X(__arc_cross_core)       \
+    X(__arc_mix_ub)           \
     X(__arc_cross_set_all)    \
     X(__arc_race_access)      \
     X(__arc_race_reg_use)     \

@@ -5,7 +5,8 @@
  * or an L1 tensor of quantisation words) and, element by element with the
  * Fixpipe's conversion and checks, NZ -> DN and NCHW; UB -> GM; the Copy
  * and Mmad entry points over the atoms.  Refused by name where the C++
- * API's simulation stops: L0C -> UB.  MmadType::MX runs the C++ API's MmadMx. */
+ * API's simulation stops: L0C -> UB goes element by element into the MIX
+ * block's AIV UBs.  MmadType::MX runs the C++ API's MmadMx. */
 #ifndef ARC_TE_COPY_OUT_H_
 #define ARC_TE_COPY_OUT_H_
 
@@ -43,12 +44,10 @@ template <typename D, typename S> __aicore__ inline QuantMode_t quant_mode(bool 
  * each value through the Fixpipe's own conversion (quantisation, ReLU),
  * with its checks: L0C's bounds and written fractals, GM's allocation,
  * the unit flag and the pipe race check. */
-template <typename D, typename S>
-__aicore__ inline void l0c_to_dn(D *g, int64_t ld, const LocalTensor<S> &c, const Mat &s, int64_t rows, int64_t cols,
-                                 QuantMode_t mode, const uint64_t *word, const uint64_t *words, bool relu, uint8_t unit,
-                                 const char *api)
+template <typename S>
+__aicore__ inline void l0c_read(const LocalTensor<S> &c, const Mat &s, int64_t rows, int64_t cols, uint8_t unit,
+                                const char *api)
 {
-    if (rows <= 0 || cols <= 0) return;
     int64_t cb = ceil_div(cols, 16), rb = ceil_div(rows, 16);
     uint64_t need = (uint64_t)((cb - 1) * s.sc1 + rb * 256) * sizeof(S);
     __cube::check_operand(c, TPosition::CO1, need, api, "src (CO1)");
@@ -59,10 +58,23 @@ __aicore__ inline void l0c_to_dn(D *g, int64_t ld, const LocalTensor<S> &c, cons
             uint32_t f = f0 + (uint32_t)((uint64_t)(j * s.sc1 + i * 256) * sizeof(S) / 1024);
             ARC_CHECK(__arc::frac_missing(bits, f, 1) < 0, api, "reads L0C fractal %u that no Mmad wrote", f);
         }
-    __arc::gm_access(g, (uint64_t)((cols - 1) * ld + rows) * sizeof(D), api);
     __arc::unit_flag_wait(unit, ARC_PIPE_M, ARC_PIPE_FIX);
     __arc::race(__arc::RP_FIX, 0, c.addr_, need, api);
     __arc::unit_flag_release(unit, ARC_PIPE_FIX, ARC_PIPE_M);
+}
+/* L0C's element (r, c) (NZ, 16 x 16 fractals). */
+template <typename S> __aicore__ inline S l0c_at(const LocalTensor<S> &c, const Mat &s, int64_t r, int64_t x)
+{
+    return c.addr_[(r % 16) * 16 + (r / 16) * 256 + x % 16 + (x / 16) * s.sc1];
+}
+template <typename D, typename S>
+__aicore__ inline void l0c_to_dn(D *g, int64_t ld, const LocalTensor<S> &c, const Mat &s, int64_t rows, int64_t cols,
+                                 QuantMode_t mode, const uint64_t *word, const uint64_t *words, bool relu, uint8_t unit,
+                                 const char *api)
+{
+    if (rows <= 0 || cols <= 0) return;
+    l0c_read(c, s, rows, cols, unit, api);
+    __arc::gm_access(g, (uint64_t)((cols - 1) * ld + rows) * sizeof(D), api);
     int op = __cube::gm_atomic_op();
     if (__arc::race_gm_on())
         __arc::race_gm(op ? ARC_GM_ATOMIC : ARC_GM_WRITE, __arc::RP_FIX, g, (uint64_t)cols, (uint64_t)rows * sizeof(D),
@@ -70,13 +82,68 @@ __aicore__ inline void l0c_to_dn(D *g, int64_t ld, const LocalTensor<S> &c, cons
     __cube::QuantWord q = word ? __cube::decode_quant(*word) : __cube::QuantWord{1.0f, 0, false, 0};
     for (int64_t x = 0; x < cols; x++) {
         __cube::QuantWord qc = words ? __cube::decode_quant(words[x]) : q;
-        for (int64_t r = 0; r < rows; r++) {
-            S v = c.addr_[(r % 16) * 16 + (r / 16) * 256 + x % 16 + (x / 16) * s.sc1];
-            __cube::put(g + r + x * ld, __cube::fix_value<D, S>(v, mode, qc, relu), op);
-        }
+        for (int64_t r = 0; r < rows; r++)
+            __cube::put(g + r + x * ld, __cube::fix_value<D, S>(l0c_at(c, s, r, x), mode, qc, relu), op);
     }
 }
 
+/* L0C -> UB (a MIX kernel's AIC writes its AIVs' UBs, at the offset the
+ * destination has in the AIC's own): to the AIV FixpipeParams::subBlockId
+ * names, or split between both by rows (DUAL_DST_SPLIT_M: AIV 0 the first
+ * half) or columns (DUAL_DST_SPLIT_N), each half from the destination's
+ * origin.  ND destinations; the values through the Fixpipe's conversion.
+ * The race check sees the L0C read, not the writes into the other cores. */
+template <typename Tr, typename Prm, typename D, typename LD, typename S, typename LS>
+__aicore__ inline void l0c2ub(const CopyAtom<CopyL0C2UB, Tr, Prm> &atom, const TeTensor<D, LD> &dst,
+                              const TeTensor<S, LS> &src)
+{
+    const char *api = "AscendC::Te::Copy(CopyL0C2UB)";
+    constexpr CopyL0C2UBTrait tr = Tr::value;
+    static_assert(std::is_same<typename LS::pattern, NZLayoutPtn>::value, "AscendC::Te::Copy(CopyL0C2UB): L0C holds NZ");
+    LocalTensor<S> c = local_of(src, TPosition::CO1, api, "src");
+    ARC_CHECK(dst.Position() == TPosition::VECCALC, api, "dst is in %s; this path needs it in UB", loc_name(dst.Position()));
+    Mat s = mat(src.Layout()), d = mat(dst.Layout());
+    ARC_CHECK(d.r0 == 1 && d.c0 == 1 && d.sc1 == 1 && d.batch == 1 && s.batch == 1, api,
+              "an ND destination without batch (others are not simulated yet)");
+    ARC_CHECK(!tr.enableChannelSplit && tr.roundMode == RoundMode::DEFAULT, api,
+              "enableChannelSplit and RoundMode::HYBRID are not simulated yet");
+    int64_t rows = d.rows, cols = d.cols;
+    ARC_CHECK(rows <= s.rows && cols <= s.cols, api, "the destination's %lld x %lld exceeds L0C's %lld x %lld",
+              (long long)rows, (long long)cols, (long long)s.rows, (long long)s.cols);
+    QuantMode_t mode = quant_mode<D, S>(false, false, api);
+    uint8_t unit = 0, sub = 0;
+    if constexpr (std::is_same<Prm, FixpipeParams>::value) unit = atom.params.unitFlag, sub = atom.params.subBlockId;
+    const bool split_m = tr.dualDstCtl == DUAL_DST_SPLIT_M, split_n = tr.dualDstCtl == DUAL_DST_SPLIT_N;
+    ARC_CHECK(!split_m || rows % 2 == 0, api, "DUAL_DST_SPLIT_M halves %lld rows: an even count is needed", (long long)rows);
+    ARC_CHECK(!split_n || cols % 32 == 0, api, "DUAL_DST_SPLIT_N halves %lld columns: a multiple of 32 is needed",
+              (long long)cols);
+    if (rows == 0 || cols == 0) return;
+    const int parts = split_m || split_n ? 2 : 1;
+    for (int k = 0; k < parts; k++)
+        ARC_CHECK(__arc_mix_ub(parts == 2 ? k : sub), api,
+                  "there is no AIV %d to write: L0C -> UB runs on the AIC of a MIX kernel with that AIV",
+                  parts == 2 ? k : (int)sub);
+    l0c_read(c, s, rows, cols, unit, api);
+    const unsigned char *own = __arc_core()->ub;
+    uint64_t off = (uint64_t)((const unsigned char *)dst.Data() - own), room = __arc_core()->ub_size;
+    const int64_t pr = split_m ? rows / 2 : rows, pc = split_n ? cols / 2 : cols;
+    __cube::QuantWord q{1.0f, 0, false, 0};
+    for (int k = 0; k < parts; k++) {
+        int aiv = parts == 2 ? k : sub;
+        unsigned char *ub = (unsigned char *)__arc_mix_ub(aiv);
+        ARC_CHECK(off + (uint64_t)span(d, pr, pc, 1) * sizeof(D) <= room, api,
+                  "%lld x %lld values from UB byte %llu run past AIV %d's UB (%llu bytes)", (long long)pr, (long long)pc,
+                  (unsigned long long)off, aiv, (unsigned long long)room);
+        D *o = (D *)(void *)(ub + off);
+        int64_t r0 = split_m ? k * pr : 0, x0 = split_n ? k * pc : 0;
+        for (int64_t r = 0; r < pr; r++)
+            for (int64_t x = 0; x < pc; x++)
+                o[d.at(r, x)] = __cube::fix_value<D, S>(l0c_at(c, s, r0 + r, x0 + x), mode, q, tr.enableRelu);
+    }
+}
+} // namespace __te
+
+namespace __te {
 /* L0C -> GM.  Q: void (no quantisation), uint64_t (a word) or a tensor of
  * uint64_t words in L1. */
 template <typename Tr, typename Prm, typename D, typename LD, typename S, typename LS, typename Q>
@@ -205,6 +272,8 @@ __aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D,
 {
     if constexpr (std::is_same<Op, CopyL0C2GM>::value) {
         __te::l0c2gm(atom, dst, src, (const void *)nullptr);
+    } else if constexpr (std::is_same<Op, CopyL0C2UB>::value) {
+        __te::l0c2ub(atom, dst, src);
     } else if constexpr (std::is_same<Op, CopyL12BT>::value) {
         __te::l12bt(dst, src);
     } else {
@@ -224,8 +293,6 @@ __aicore__ inline void Copy(const CopyAtom<Op, Tr, Prm> &atom, const TeTensor<D,
             __te::l12fb(dst, src);
         } else if constexpr (std::is_same<Op, CopyUB2GM>::value) {
             __te::ub2gm(dst, src);
-        } else if constexpr (std::is_same<Op, CopyL0C2UB>::value) {
-            ARC_TRAP("AscendC::Te::Copy(CopyL0C2UB)", "L0C -> UB is not simulated yet (nor its dual destinations)");
         } else if constexpr (std::is_same<Op, CopyL12L0ScaleA>::value) {
             __te::l12scale(dst, src, TPosition::A2, "AscendC::Te::Copy(CopyL12L0ScaleA)");
         } else {

@@ -334,3 +334,11 @@ void __arc_cross_set_all(int flag)
                    "once: not modelled by the simulator (wait with CrossCoreWaitFlag(%d) between the sets)",
                    id, who, who, id);
 }
+
+void *__arc_mix_ub(int aiv)
+{
+    core_thread *ct = core_self;
+    if (!ct || !ct->ctx || !ct->nsub || ct->cur_sub != 0 || aiv < 0 || 1 + aiv >= ct->nsub)
+        return NULL;
+    return ct->subs[1 + aiv]->core.ub;
+}
