@@ -129,7 +129,7 @@ def op_project(source: Union[str, os.PathLike, Mapping[str, str]], *, op_type: O
         root = library_root(path)
         if root:  # the library's own units compile with its options, as every op does
             options = tuple(options) + tuple(library_options(root))
-            units.update(own_units(root))
+            units.update(own_units(root, [os.path.relpath(os.path.abspath(path), root).split(os.sep)[0]]))
             units.update(HOST_API_UNITS)
         options = tuple(options) + tuple(o for d in ["-I" + d for d in source_dirs(path) if root] +
                                          ["-I" + d for d in dependency_include_dirs(path, deps)] + real_dirs(path, deps)

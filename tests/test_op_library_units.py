@@ -158,6 +158,10 @@ unsigned Tuned()
 }''').replace("tiling.set_tileNum(SPLIT_TILES);", "tiling.set_tileNum(Ops::SplitCount() + Ops::SplitExtra() + Tuned());"))
     x = np.arange(4096, dtype=np.float32)
     assert arc.op_project(str(op_dir)).tiling(x, x).fields["tileNum"] == 1123
+    from ascendrtc._op_library import own_units
+    mine, other = own_units(str(lib), ["math"]), own_units(str(lib), ["nn"])
+    assert "__lib__/oplib/math/common/op_host/op_tiling/split_extra.cpp" in mine and not any("op_api" in k for k in mine)
+    assert sorted(other) == ["__lib__/oplib/common/src/op_host/split_count.cpp"]  # another category's modules: none
 
 
 # The bank-key registries' declarations of the shape ops-nn's
