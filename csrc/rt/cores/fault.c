@@ -93,7 +93,8 @@ static void describe(const sim_kernel_run *r, uintptr_t u, char *buf, size_t n)
     }
     if (sim_mem_was_freed((const void *)u, &a)) {
         snprintf(buf, n, "%zu bytes into the allocation at %p of %zu bytes, which was already freed (aclrtFree): "
-                 "a use after free", (size_t)(u - a.base), (void *)a.base, a.size);
+                 "a use after free (aclrtFree does not wait for the kernels in flight: synchronize first, or free "
+                 "with aclrtFreeWithDevSync)", (size_t)(u - a.base), (void *)a.base, a.size);
         return;
     }
     snprintf(buf, n, "not inside any device allocation");
