@@ -210,6 +210,16 @@ ARC_FP4X2(fp4x2_e1m2_t, E1M2)
 #undef ARC_FP4X2
 #undef ARC_LOWP_COMMON
 
+/* also AscendC::fp8_e8m0_t ..., as CANN's examples name them */
+namespace AscendC {
+using ::hifloat8_t;
+using ::fp8_e4m3fn_t;
+using ::fp8_e5m2_t;
+using ::fp8_e8m0_t;
+using ::fp4x2_e2m1_t;
+using ::fp4x2_e1m2_t;
+} // namespace AscendC
+
 /* SIMT spellings of the same types (API SIMT编程简介/扩展语法/内置数据类型). */
 typedef fp8_e4m3fn_t float8_e4m3_t;
 typedef fp8_e5m2_t float8_e5m2_t;

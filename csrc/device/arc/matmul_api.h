@@ -25,6 +25,7 @@
 #include "arc/matmul_config.h"
 #include "arc/matmul_policy.h"
 #include "arc/matmul_out.h"
+#include "arc/matmul_mx.h"
 
 namespace AscendC {
 
@@ -32,7 +33,7 @@ namespace AscendC {
 #define ARC_MM_POLICY_PARAM_ template <const auto &, typename, typename, typename, typename, typename> class
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto &MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<>, ARC_MM_POLICY_PARAM_ MATMUL_POLICY = Impl::Detail::MatmulPolicy>
-class MatmulImpl {
+class MatmulImpl : public __mm::MxPart<A_TYPE, B_TYPE, __mm::policy_kind<MATMUL_POLICY>::value == __mm::POLICY_MX> {
     using TA = typename A_TYPE::T;
     using TB = typename B_TYPE::T;
     using TC = typename C_TYPE::T;
@@ -380,6 +381,7 @@ protected: /* arc/matmul_batch.h walks the batches */
         ARC_CHECK(a_.set && b_.set, api, "SetTensorA and SetTensorB must come first (A %s, B %s)",
                   a_.set ? "set" : "not set", b_.set ? "set" : "not set");
         ARC_CHECK(sm_ >= 0 && sn_ >= 0 && sk_ >= 0, api, "single shape %d x %d x %d is negative", sm_, sn_, sk_);
+        this->mx_check(api, a_.gm && b_.gm, sm_, sn_, M_, N_, Ka_);
         ARC_CHECK(!hasBias_ || bias_ != nullptr, api, "the tiling says isBias but SetBias was not called");
         __mm::check_quant<TC, ACC>(quant_, api);
         ARC_CHECK(!PARTIAL || !hasBias_, api,
@@ -390,7 +392,8 @@ protected: /* arc/matmul_batch.h walks the batches */
                   api, "A format %d is not supported (ND, COLUMN_MAJOR, NZ, VECTOR, SCALAR)", (int)A_TYPE::format);
         (void)lda; (void)ldb;
         /* GM extents of this core's A and B. */
-        constexpr uint64_t pa = __arc::packed_per_byte<TA>::value, pb = __arc::packed_per_byte<TB>::value;
+        constexpr uint64_t pa = __mm::fp4_v<TA> ? 2 : __arc::packed_per_byte<TA>::value,
+                           pb = __mm::fp4_v<TB> ? 2 : __arc::packed_per_byte<TB>::value;
         if (a_.gm && __mm::nd_like(A_TYPE::format) && sm_ && sk_) /* in bytes for a packed type */
             a_.g.check_range(0, ((a_.trans ? (uint64_t)(sk_ - 1) * M_ + sm_ : (uint64_t)(sm_ - 1) * Ka_ + sk_) + pa - 1) / pa,
                              api);
@@ -414,7 +417,8 @@ protected: /* arc/matmul_batch.h walks the batches */
      * byte, the first in the low nibble). */
     template <typename T> static ACC elem(const T *p, int64_t i)
     {
-        if constexpr (__arc::packed_per_byte<T>::value > 1) return (ACC)__arc::packed_get(p, (uint64_t)i);
+        if constexpr (__mm::fp4_v<T>) return (ACC)__mm::mx_value(p, i);
+        else if constexpr (__arc::packed_per_byte<T>::value > 1) return (ACC)__arc::packed_get(p, (uint64_t)i);
         else return (ACC)__mm::wide(p[i]);
     }
     /* Leading dimensions.  A GM operand is the whole matrix from the core's
@@ -438,7 +442,7 @@ protected: /* arc/matmul_batch.h walks the batches */
             int r = a_.trans ? k : i, c = a_.trans ? i : k, rows = a_.trans ? (Ka_ + 15) / 16 * 16 : (M_ + 15) / 16 * 16;
             return elem(a_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
         }
-        return elem(a_.p, a_.trans ? (int64_t)k * lda() + i : (int64_t)i * lda() + k);
+        return this->mx_a(i, k, elem(a_.p, a_.trans ? (int64_t)k * lda() + i : (int64_t)i * lda() + k), M_, Ka_);
     }
     ACC b_at(int k, int j) const
     {
@@ -448,7 +452,7 @@ protected: /* arc/matmul_batch.h walks the batches */
             int r = b_.trans ? j : k, c = b_.trans ? k : j, rows = b_.trans ? (N_ + 15) / 16 * 16 : (Kb_ + 15) / 16 * 16;
             return elem(b_.p, (int64_t)(c / C0) * rows * C0 + (int64_t)r * C0 + c % C0);
         }
-        return elem(b_.p, b_.trans ? (int64_t)j * ldb() + k : (int64_t)k * ldb() + j);
+        return this->mx_b(k, j, elem(b_.p, b_.trans ? (int64_t)j * ldb() + k : (int64_t)k * ldb() + j), N_, Kb_);
     }
     /* Block (i0, j0)'s cube work for the cost model (arc/matmul_cost.h). */
     /* (int4b_t is priced as int8_t here: twice its bytes and Mmad cycles, an

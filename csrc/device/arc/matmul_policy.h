@@ -146,7 +146,6 @@ template <int POLICY, bool intraBlockPartSum, bool partialNotMDL> struct cfg_che
                   "Matmul: this MatmulPolicy is not one of the MatmulPolicy page's (MatmulPolicy, "
                   "TrianUpper/TrianLowerMatmulPolicy, NBuffer33MatmulPolicy); a kernel's own policy replaces "
                   "modules ascendrtc does not model");
-    static_assert(POLICY != POLICY_MX, "Matmul: MatmulWithScalePolicy (MxMatmul) is not simulated yet by ascendrtc");
     static_assert(POLICY != POLICY_SPLIT_N,
                   "Matmul: SplitNMatmulPolicy (a block's columns split between two AIVs) is not simulated yet by "
                   "ascendrtc");

@@ -25,7 +25,10 @@
 
 namespace __arc {
 namespace mx {
-template <class T> struct elem { static constexpr bool ok = false; };
+template <class T> struct elem {
+    static constexpr bool ok = false;
+    static constexpr uint32_t per = 1;
+};
 #define ARC_MX_ELEM(T, FMT, PER)                                                                              \
     template <> struct elem<T> {                                                                              \
         static constexpr bool ok = true;                                                                      \

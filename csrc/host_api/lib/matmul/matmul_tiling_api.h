@@ -33,6 +33,8 @@ enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT, N_BUFFER_33 };
 /* SetDequantType: one (de)quantisation word for all of C, or one per column. */
 enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
+/* SetMadType's modes (its page): plain, HF32, MxMatmul. */
+enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 
 /* SetMatmulConfigParams' arguments (its page's struct). */
 struct MatmulConfigParams {
@@ -60,6 +62,9 @@ inline int32_t size_of(DataType t)
 {
     switch (t) {
     case DataType::DT_INT8: case DataType::DT_UINT8: case DataType::DT_INT4: case DataType::DT_BOOL: return 1;
+    /* fp8 and the MX types; fp4 (half a byte) counts a byte, as int4 does */
+    case DataType::DT_HIFLOAT8: case DataType::DT_FLOAT8_E5M2: case DataType::DT_FLOAT8_E4M3FN:
+    case DataType::DT_FLOAT8_E8M0: case DataType::DT_FLOAT4_E2M1: case DataType::DT_FLOAT4_E1M2: return 1;
     case DataType::DT_FLOAT16: case DataType::DT_BF16: case DataType::DT_INT16: case DataType::DT_UINT16: return 2;
     case DataType::DT_INT64: case DataType::DT_UINT64: case DataType::DT_DOUBLE: return 8;
     default: return 4;
@@ -94,6 +99,26 @@ public:
         bSize_ = arc_detail::size_of(t);
         transB_ = isTrans;
         return 0;
+    }
+    /* MxMatmul's scale matrices (fp8_e8m0_t): their position, format and
+     * transpose change no tiling number here (the simulated Matmul reads
+     * them from where SetTensorScaleA/B put them). */
+    int32_t SetScaleAType(TPosition, CubeFormat, bool isScaleTrans = false)
+    {
+        (void)isScaleTrans;
+        return 0;
+    }
+    int32_t SetScaleBType(TPosition, CubeFormat, bool isScaleTrans = true)
+    {
+        (void)isScaleTrans;
+        return 0;
+    }
+    /* The tiling numbers are the same in every mode here; the kernel's
+     * MatmulConfig / policy choose HF32 or MX. */
+    int32_t SetMadType(MatrixMadType madType)
+    {
+        return madType == MatrixMadType::NORMAL || madType == MatrixMadType::HF32 || madType == MatrixMadType::MXMODE
+                   ? 0 : -1;
     }
     int32_t SetCType(TPosition, CubeFormat, DataType t)
     {
