@@ -1,7 +1,7 @@
 """The Tensor API's layout queries and Squeeze, against the values their
 pages work out (Capacity, Coshape, Cosize, Rank, Size, Get, MakeLayout's
 row-major stride, GetLayoutPattern, Squeeze by index, by pattern and of a
-tensor's batch mode)."""
+tensor's batch mode, MakeTensor over a ViewEngine with a shape and stride)."""
 import numpy as np
 
 import ascendrtc as arc
@@ -53,15 +53,19 @@ extern "C" __global__ __cube__ void queries(__gm__ int64_t *o)
     o[i++] = (mt.Data() == bt.Data()) * 1000000 + Rank(mt.Layout()) * 100000 + mt.Size();  // 1 2 02048
     o[i++] = std::is_same<GetLayoutPattern<decltype(mt.Layout())>, NZLayoutPtn>::value;    // 1
     o[i++] = mt.Layout()(MakeCoord(17, 20));  // NZ: (20 / 16) * 16 * 32 + (17 / 16) * 256 + 1 * 16 + 4
+    // MakeTensor(iter, shape, stride) and a ViewEngine: element (2, 3) of a 4 x 5 column-major view of o
+    auto v = MakeTensor(ViewEngine<decltype(MakeMemPtr(o))>(MakeMemPtr(o + 40)), MakeShape(4, 5), MakeStride(1, 4));
+    v(2, 3) = 77;
+    o[i++] = o[54] == 77 && v.Engine().Begin() == o + 40;   // 1
 }
 '''
 
 
 def test_queries_and_squeeze_match_the_pages():
     mod = arc.Program(SRC, "te_layout.asc").compile(["--npu-arch=dav-3510"]).load()
-    o = np.zeros(26, np.int64)
+    o = np.zeros(64, np.int64)
     mod.get_kernel("queries")[1](o)
     arc.synchronize()
     want = [200, 2000, 6000, 200, 1910, 10, 1901, 1910, 10, 2, 1, 200, 1, 2, 600, 4000, 512, 32, 1, 141, 141, 3,
-            1202048, 1, 1 * 16 * 32 + 1 * 256 + 1 * 16 + 4]
-    assert o[:25].tolist() == want
+            1202048, 1, 1 * 16 * 32 + 1 * 256 + 1 * 16 + 4, 1]
+    assert o[:26].tolist() == want

@@ -1,5 +1,5 @@
 /* te_tensor.h - the Tensor API's memory pointers and tensors (AscendC::Te):
- * Location, MakeMemPtr, MakeTensor, Slice.  On the NPU a pointer's address
+ * Location, MakeMemPtr, ViewEngine, MakeTensor, Slice.  On the NPU a pointer's address
  * space (__gm__, __cbuf__, __ca__...) says where it points; on the
  * simulated core those qualifiers place arrays in this core's memories
  * (rtc/simd_ub.cpp), so MakeMemPtr(p) finds the memory from the address:
@@ -214,6 +214,26 @@ template <typename Elem, typename L> __aicore__ inline auto MakeTensor(const Har
 template <typename Elem, typename L> __aicore__ inline auto MakeTensor(Elem *p, const L &l)
 {
     return MakeTensor(MakeMemPtr(p), l);
+}
+/* The view engine (its page): the iterator a tensor's view starts at. */
+template <typename Iterator> struct ViewEngine {
+    using iterator = Iterator;
+    using elementType = typename Iterator::elementType;
+    using valueType = typename Iterator::valueType;
+    using reference = typename Iterator::reference;
+    iterator storage_;
+    __aicore__ inline constexpr ViewEngine(iterator storage = {}) : storage_(storage) {}
+    __aicore__ inline constexpr const iterator &Begin() const { return storage_; }
+    __aicore__ inline constexpr iterator &Begin() { return storage_; }
+};
+template <typename Elem, typename L> __aicore__ inline auto MakeTensor(const ViewEngine<HardwareMemPtr<Elem>> &e, const L &l)
+{
+    return MakeTensor(e.Begin(), l);
+}
+/* MakeTensor(iter, shape, stride): over MakeLayout(shape, stride). */
+template <typename It, typename S, typename D> __aicore__ inline auto MakeTensor(const It &it, const S &shape, const D &stride)
+{
+    return MakeTensor(it, MakeLayout(shape, stride));
 }
 
 namespace __te {
