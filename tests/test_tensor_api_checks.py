@@ -95,3 +95,18 @@ def test_mmad_over_unloaded_l0a_fractals(mod):
 def test_dav_2201_cannot_include_it():
     with pytest.raises(arc.CompileError, match=r"tensor_api/tensor.h: the Tensor API.*Ascend 950 only"):
         arc.Program(SRC, "te_2201.asc").compile(["--npu-arch=dav-2201"])
+
+
+def test_the_kernel_type_is_inferred_from_te_copies():
+    # no qualifier: CANN's compiler finds the cube copy (here an element-wise ND -> ZN) and makes it AIC only
+    src = r'''#include "tensor_api/tensor.h"
+using namespace AscendC::Te;
+extern "C" __global__ __aicore__ void k(__gm__ half *a)
+{
+    __cbuf__ half l1[32 * 32];
+    Copy(MakeCopy(CopyGM2L1{}), MakeTensor(MakeMemPtr(l1), MakeFrameLayout<ZNLayoutPtn, half>(32, 32)),
+         MakeTensor(MakeMemPtr(a), MakeFrameLayout<NDExtLayoutPtn>(32, 32)));
+}
+'''
+    b = arc.Program(src, "te_kt.asc").compile(["--npu-arch=dav-3510"])
+    assert [(k.name, k.ktype, k.uses & 3) for k in b.meta.kernels] == [("k", 1, 1)]  # AIC only, cube uses

@@ -37,6 +37,7 @@ __aicore__ inline void side(const TeTensor<Elem, L> &t, int64_t elems, bool writ
         __arc::gm_access(t.Data(), bytes, api);
         return;
     }
+    if (t.Position() != TPosition::VECCALC) __arc_uses(ARC_USES_CUBE); /* the kernel type CANN infers */
     LocalTensor<Elem> lt = local_of(t, t.Position(), api, what);
     __cube::check_operand(lt, t.Position(), bytes, api, what);
     __arc::race(pipe, write ? 1 | ARC_RACE_SPARSE : 0, t.Data(), bytes, api);
@@ -257,6 +258,7 @@ __aicore__ inline void l12scale(const TeTensor<Elem, LD> &dst, const TeTensor<El
     int64_t xs, ys, ss, ds;
     if (a_side) xs = ceil_div(s.rows, 16), ys = ceil_div(s.cols, 2), ss = s.sr1 / 32, ds = d.sr1 / 32;
     else xs = ceil_div(s.cols, 16), ys = ceil_div(s.rows, 2), ss = s.sc1 / 32, ds = d.sc1 / 32;
+    __arc_uses(ARC_USES_CUBE);
     uint32_t off = (uint32_t)((const uint8_t *)dst.Data() - __arc::mx::buf(side));
     __arc::mx::load_scales(side, off, (const uint8_t *)src.Data(), src.BytesLeft(), 0, 0, (uint32_t)xs, (uint32_t)ys,
                            (int32_t)ss, (uint32_t)ds, api);

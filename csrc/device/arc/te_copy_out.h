@@ -48,6 +48,7 @@ template <typename S>
 __aicore__ inline void l0c_read(const LocalTensor<S> &c, const Mat &s, int64_t rows, int64_t cols, uint8_t unit,
                                 const char *api)
 {
+    __arc_uses(ARC_USES_CUBE);
     int64_t cb = ceil_div(cols, 16), rb = ceil_div(rows, 16);
     uint64_t need = (uint64_t)((cb - 1) * s.sc1 + rb * 256) * sizeof(S);
     __cube::check_operand(c, TPosition::CO1, need, api, "src (CO1)");
