@@ -134,6 +134,7 @@
 #include "arc/mmad_sparse.h"
 /* API breadth (helper "api"): utilities, sort, pools, lists, dumps */
 #include "arc/utils.h"
+#include "arc/layout.h" /* the basic API's Layout, Coordinate, Crd2Idx (dav-2201) */
 #include "arc/scalar_bits.h" /* CountLeadingZero, GetBitCount, GetSFFValue (and their older names) */
 #include "arc/tensor_ops.h"
 #include "arc/sort.h"
