@@ -105,10 +105,15 @@ def test_an_op_built_for_another_soc_is_refused_naming_it():
 
 
 @pytest.mark.parametrize("var, rel, op_type", [("OPS_NN_SRC", "activation/hard_swish_grad_v2", "HardSwishGradV2"),
-                                               ("OPS_MATH_SRC", "math/abs", "Abs")])
+                                               ("OPS_MATH_SRC", "math/abs", "Abs"),
+                                               ("OPS_NN_SRC", "matmul/quant_matmul_reduce_sum", "QuantMatmulReduceSum"),
+                                               ("OPS_NN_SRC", "activation/clipped_swiglu_grad", "ClippedSwigluGrad")])
 def test_ops_load(var, rel, op_type):
     """Ops whose tiling uses opbase's atvoss host sources load (Abs: as its
-    library builds it for ascend950, refused here on the default SoC)."""
+    library builds it for ascend950, refused here on the default SoC); one
+    whose tiling links ops-nn's own matmul common sources
+    (DebugTilingContext: matmul/common/op_host); one whose tiling-key
+    selection names an undeclared TPL_FLOOR (the host compile reads none)."""
     try:
         op = arc.op_project(os.path.join(mirror_root(var), rel), opbase=mirror_root("OPBASE_SRC"))
     except arc.OpProjectError as e:
