@@ -57,6 +57,7 @@
 #include "infer_types.h"
 #include "kernel_uses.h"
 #include "simd_ub.h"
+#include "addr_reg.h"
 #include "lenient.h"
 #include "host_split.h"
 #include "launch_lower.h"
@@ -103,6 +104,7 @@ protected:
             pb.registerPipelineStartEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
                 mpm.addPass(arc_rtc::KernelUsesPass());
                 mpm.addPass(arc_rtc::SimdStaticUb());
+                mpm.addPass(arc_rtc::AddrRegPass());
             });
             if (auto *pic = pb.getPassInstrumentationCallbacks()) {
                 pic->registerBeforeNonSkippedPassCallback([](llvm::StringRef, llvm::Any) {
@@ -314,6 +316,7 @@ static int compile_impl(const rtc_request *req, rtc_result *res, std::string &lo
             llvm::ModuleAnalysisManager mam;
             arc_rtc::KernelUsesPass().run(*m, mam);
             arc_rtc::SimdStaticUb().run(*m, mam);
+            arc_rtc::AddrRegPass().run(*m, mam);
         }
         return m;
     };

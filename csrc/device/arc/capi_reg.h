@@ -47,6 +47,33 @@ template <class T> inline void asc_loadalign_postupdate(__arc::reg::vreg<T> &dst
     __arc::reg::load(dst, src, "asc_loadalign_postupdate");
     src += offset;
 }
+/* addr_reg (asc_update_addr_reg): an offset of sum(index_i * stride_i)
+ * elements, index_i the iteration of the i-th loop out from the update
+ * (innermost first, up to 4; its page).  Only the compiler sees the loops:
+ * the rtc's AddrRegPass (rtc/addr_reg.cpp) turns each __arc_addr_reg
+ * call, expanded in the caller's own loop, into that offset in bytes. */
+struct addr_reg {
+    uint64_t bytes;
+};
+typedef addr_reg iter_reg; /* the deprecated asc_create_iter_reg_*'s name */
+extern "C" unsigned long long __arc_addr_reg(unsigned esize, unsigned s0, unsigned s1, unsigned s2, unsigned s3);
+#define ARC_ADDR_REG_(e, s0, s1, s2, s3, ...) (addr_reg{__arc_addr_reg((e), (s0), (s1), (s2), (s3))})
+#define asc_update_addr_reg_b8(...) ARC_ADDR_REG_(1, __VA_ARGS__, 0, 0, 0, 0)
+#define asc_update_addr_reg_b16(...) ARC_ADDR_REG_(2, __VA_ARGS__, 0, 0, 0, 0)
+#define asc_update_addr_reg_b32(...) ARC_ADDR_REG_(4, __VA_ARGS__, 0, 0, 0, 0)
+#define asc_create_iter_reg_b8(...) ARC_ADDR_REG_(1, __VA_ARGS__, 0, 0, 0, 0)
+#define asc_create_iter_reg_b16(...) ARC_ADDR_REG_(2, __VA_ARGS__, 0, 0, 0, 0)
+#define asc_create_iter_reg_b32(...) ARC_ADDR_REG_(4, __VA_ARGS__, 0, 0, 0, 0)
+template <class T> inline void asc_loadalign(__arc::reg::vreg<T> &dst, __ubuf__ T *src, addr_reg offset)
+{
+    __arc::reg::load(dst, (__ubuf__ T *)((__ubuf__ uint8_t *)src + offset.bytes), "asc_loadalign(addr_reg)");
+}
+template <class T>
+inline void asc_storealign(__ubuf__ T *dst, __arc::reg::vreg<T> src, addr_reg offset, vector_bool mask)
+{
+    __arc::reg::store((__ubuf__ T *)((__ubuf__ uint8_t *)dst + offset.bytes), src, mask, "asc_storealign(addr_reg)");
+}
+
 /* Stores: the active elements to 32-byte aligned UB. */
 template <class T>
 inline void asc_storealign(__ubuf__ T *dst, __arc::reg::vreg<T> src, vector_bool mask)

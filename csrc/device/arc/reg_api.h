@@ -279,6 +279,34 @@ template <MemType src, MemType dst> inline void LocalMemBar() {}
 namespace MicroAPI = Reg;
 } // namespace AscendC
 
+/* The C API's asc_loadalign_brc (the deprecated BRC mode, its v1 page):
+ * one element at src broadcast to every lane (Reg's DIST_BRC_B8/B16/B32). */
+template <class E> inline void asc_loadalign_brc(__arc::reg::vreg<E> &dst, __ubuf__ E *src)
+{
+    using AscendC::Reg::LoadDist;
+    static_assert(sizeof(E) <= 4, "asc_loadalign_brc: 8-, 16- or 32-bit elements");
+    constexpr LoadDist d = sizeof(E) == 1 ? LoadDist::DIST_BRC_B8
+                           : sizeof(E) == 2 ? LoadDist::DIST_BRC_B16 : LoadDist::DIST_BRC_B32;
+    AscendC::Reg::detail::load<d>(dst, (const E *)src, "asc_loadalign_brc");
+}
+
+/* asc_loadalign_upsample / _downsample on a vector register (the UP2X /
+ * DOWN2X modes of the same page; b8/b16): Reg's DIST_US_B* / DIST_DS_B*. */
+template <class E> inline void asc_loadalign_upsample(__arc::reg::vreg<E> &dst, __ubuf__ E *src)
+{
+    using AscendC::Reg::LoadDist;
+    static_assert(sizeof(E) <= 2, "asc_loadalign_upsample: 8- or 16-bit elements");
+    AscendC::Reg::detail::load<sizeof(E) == 1 ? LoadDist::DIST_US_B8 : LoadDist::DIST_US_B16>(dst, (const E *)src,
+                                                                                             "asc_loadalign_upsample");
+}
+template <class E> inline void asc_loadalign_downsample(__arc::reg::vreg<E> &dst, __ubuf__ E *src)
+{
+    using AscendC::Reg::LoadDist;
+    static_assert(sizeof(E) <= 2, "asc_loadalign_downsample: 8- or 16-bit elements");
+    AscendC::Reg::detail::load<sizeof(E) == 1 ? LoadDist::DIST_DS_B8 : LoadDist::DIST_DS_B16>(dst, (const E *)src,
+                                                                                             "asc_loadalign_downsample");
+}
+
 /* The C API's asc_loadalign_unpack[_postupdate]: VL/2 bytes of units the
  * element's width, each followed by a zero unit (Reg's DIST_UNPACK_B8/B16/B32). */
 template <class E>

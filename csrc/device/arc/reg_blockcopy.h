@@ -81,6 +81,38 @@ inline void StoreAlign(__ubuf__ T *&dstAddr, U &srcReg, uint32_t dataBlockStride
 }
 } // namespace Reg
 } // namespace AscendC
+
+/* The C API's spelling (asc_loadalign/asc_storealign[_postupdate] with
+ * block_stride, repeat_stride, mask; its repeat-stride pages): the same
+ * blocks; the post-update forms move the address on by repeat_stride blocks. */
+template <class T>
+inline void asc_loadalign(__arc::reg::vreg<T> &dst, __ubuf__ T *src, uint16_t block_stride, uint16_t repeat_stride,
+                          __arc::reg::vmask mask)
+{
+    (void)repeat_stride; /* one repeat */
+    AscendC::Reg::detail::block_load(dst, (const T *)src, block_stride, mask, "asc_loadalign(block_stride)");
+}
+template <class T>
+inline void asc_loadalign_postupdate(__arc::reg::vreg<T> &dst, __ubuf__ T *&src, uint16_t block_stride,
+                                     uint16_t repeat_stride, __arc::reg::vmask mask)
+{
+    AscendC::Reg::detail::block_load(dst, (const T *)src, block_stride, mask, "asc_loadalign_postupdate(block_stride)");
+    src = (__ubuf__ T *)((__ubuf__ char *)src + (uint64_t)repeat_stride * 32);
+}
+template <class T>
+inline void asc_storealign(__ubuf__ T *dst, __arc::reg::vreg<T> src, uint16_t block_stride, uint16_t repeat_stride,
+                           __arc::reg::vmask mask)
+{
+    (void)repeat_stride;
+    AscendC::Reg::detail::block_store((T *)dst, src, block_stride, mask, "asc_storealign(block_stride)");
+}
+template <class T>
+inline void asc_storealign_postupdate(__ubuf__ T *&dst, __arc::reg::vreg<T> src, uint16_t block_stride,
+                                      uint16_t repeat_stride, __arc::reg::vmask mask)
+{
+    AscendC::Reg::detail::block_store((T *)dst, src, block_stride, mask, "asc_storealign_postupdate(block_stride)");
+    dst = (__ubuf__ T *)((__ubuf__ char *)dst + (uint64_t)repeat_stride * 32);
+}
 #endif /* __NPU_ARCH__ == 3510 */
 
 #endif /* ARC_REG_BLOCKCOPY_H_ */
