@@ -186,6 +186,7 @@ def test_an_opbase_of_a_version_the_library_does_not_build_with_is_refused(tmp_p
 def test_what_the_op_logs_names_its_failure():
     f = with_tiling_body('REPORT_INNER_ERR_MSG("EZ9999", "tile count %d refused", 7);\n'
                          'DlogRecord(63, 3, "[%s] input is %s", "AddSplit", "empty");\n'
+                         'DlogRecord(63, 2, "no %s library", "legacy");\nDlogRecord(63, 1, "an info line");\n'
                          'if (CheckLogLevel(63, 0) == 0) return ge::GRAPH_FAILED;',
                          '#include "base/err_msg.h"\n#include "graph/ge_error_codes.h"\n'
                          'extern "C" void DlogRecord(int32_t, int32_t, const char *, ...);\n'
@@ -193,7 +194,7 @@ def test_what_the_op_logs_names_its_failure():
     op = arc.op_project(f)
     x = np.ones(4096, np.float32)
     with pytest.raises(arc.OpProjectError, match=r"returned ge::GRAPH_FAILED \(the op logged: EZ9999: tile count "
-                                                 r"7 refused; \[AddSplit\] input is empty\)"):
+                                                 r"7 refused; \[AddSplit\] input is empty; warning: no legacy library\)"):
         op(x, x)
     # the next call starts with no logged errors
     ok = arc.op_project(files())

@@ -1,6 +1,6 @@
 // arc/op_log.h - what CANN's log and error-report entry points become in
 // process: CheckLogLevel says errors and warnings are on, DlogRecord keeps
-// the op's last error lines (the host driver adds them to the failure it
+// the op's last error and warning lines (the host driver adds them to the failure it
 // reports, so a tiling function that logs why it refuses is heard), and
 // the error-message reports (base/err_msg.h) land in the same place.
 #ifndef ARC_HOST_OP_LOG_H
@@ -9,6 +9,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace arc_host {
@@ -31,12 +32,15 @@ inline void log_error_line(const char *text)
 extern "C" __attribute__((weak)) int32_t CheckLogLevel(int32_t, int32_t level) { return level >= 2 ? 1 : 0; }
 extern "C" __attribute__((weak)) void DlogRecord(int32_t, int32_t level, const char *fmt, ...)
 {
-    if (level < 3)
+    if (level < 2)
         return;
-    char buf[1024];
+    // warnings too: a library may say why only so (ops-nn's common sources
+    // warn that CANN's legacy library is missing, then return false)
+    char buf[1024] = "warning: ";
+    const size_t at = level == 2 ? std::strlen(buf) : 0;
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    std::vsnprintf(buf + at, sizeof buf - at, fmt, ap);
     va_end(ap);
     arc_host::log_error_line(buf);
 }
