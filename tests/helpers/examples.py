@@ -26,7 +26,8 @@ def load_tool(name):
 def example_params(examples, key, known, quick, all_var, sample, missing):
     """One pytest.param per example (its id: key(example)): skipped unless its
     id is in `quick` or $<all_var> is "all" (`sample` says what runs by
-    default), a strict xfail with KNOWN's reason when listed; a single
+    default), a strict xfail with KNOWN's reason when listed (not strict
+    where the reason says "timing-dependent"); a single
     skipped parameter saying `missing` when there is no catalog."""
     if not examples:
         return [pytest.param(None, marks=pytest.mark.skip(reason=missing))]
@@ -37,6 +38,8 @@ def example_params(examples, key, known, quick, all_var, sample, missing):
         if not run_all and name not in quick:
             marks.append(pytest.mark.skip(reason=f"{sample} by default; {all_var}=all runs every one"))
         elif name in known:
-            marks.append(pytest.mark.xfail(reason=known[name], strict=True))
+            # a failure whose reason says it depends on timing (an example that frees memory a kernel
+            # in flight reads) may pass on a run: not strict, so it cannot flap the suite
+            marks.append(pytest.mark.xfail(reason=known[name], strict="timing-dependent" not in known[name]))
         out.append(pytest.param(e, id=name, marks=marks))
     return out
