@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from ascendrtc import _C
 from helpers.op_projects import files_of
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -77,7 +78,8 @@ def test_platform_ub_size_and_list_attrs():
 
 def test_workspace_and_new_style_struct():
     t = project("WorkspaceAdd").tiling(np.ones(1024, np.float32), rounds=2)
-    assert t.workspace_sizes == [1024 * 4] and t.fields["rounds"] == 2
+    # the user's bytes plus GetLibApiWorkSpaceSize(), 16 MiB as on the NPU (common/socs.h)
+    assert t.workspace_sizes == [1024 * 4 + _C.LIB_API_WORKSPACE] and t.fields["rounds"] == 2
     t = project("AxpyStruct").tiling(np.ones(256, np.float32), np.ones(256, np.float32), alpha=0.5)
     assert t.data == np.array([128], np.uint32).tobytes() + np.float32(0.5).tobytes()
     assert t.fields == {"blockLength": 128, "alpha": 0.5}     # a plain struct (GetTilingData<T>) is decoded too
