@@ -530,8 +530,6 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                         api);
 }
 
-inline void SetLoadDataRepeat(...) {}
-inline void SetLoadDataBoundary(uint32_t) {}
 template <typename T> inline void SetLoadDataPaddingValue(T v)
 {
     static_assert(sizeof(T) <= 4, "a padding value of at most 32 bits");

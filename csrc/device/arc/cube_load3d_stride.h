@@ -5,7 +5,9 @@
  * k), and into L0A with enTranspose the whole window and each fractal
  * transposed (the same placement: X^T as A in Nz): element (mm, kk) at
  * fractal (mm / C0) * dstStride + kk / 16, (kk % 16) * C0 + mm % C0.  One
- * iteration (repeatTime 1); more are refused. */
+ * iteration (repeatTime 1); more are refused.  Also the plain 3D load's
+ * repeat and L1-boundary registers (SetLoadDataRepeat, SetLoadDataBoundary),
+ * of which only the defaults are simulated. */
 #ifndef ARC_CUBE_LOAD3D_STRIDE_H_
 #define ARC_CUBE_LOAD3D_STRIDE_H_
 
@@ -24,6 +26,30 @@ inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride &r)
               "repeatTime %u: more than one iteration (repeatStride, repeatMode) is not simulated yet",
               (unsigned)r.repeatTime);
     __arc::cube_meta()->load_stride = (1ull << 63) | (uint64_t)r.repeatTime << 16 | r.dstStride;
+}
+
+/* The 3D load's repeat register (SetLoadDataRepeat's page: repeatStride,
+ * repeatTime, repeatMode; dstStride on Ascend 950). */
+struct LoadDataRepeatParam {
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+/* Only the defaults are simulated: a repeated (or, repeatTime 0, skipped)
+ * 3D load and an L1 boundary that wraps its reads to L1's start change
+ * what the NPU loads, so they are refused when set, not ignored. */
+inline void SetLoadDataRepeat(const LoadDataRepeatParam &p)
+{
+    ARC_CHECK(p.repeatTime == 1, "AscendC::SetLoadDataRepeat",
+              "repeatTime %u: a repeated (or, at 0, skipped) 3D load is not simulated yet by ascendrtc (only the "
+              "default, 1)", (unsigned)p.repeatTime);
+}
+inline void SetLoadDataBoundary(uint32_t boundaryValue)
+{
+    ARC_CHECK(boundaryValue == 0, "AscendC::SetLoadDataBoundary",
+              "a boundary of %u bytes (the 3D load reading past it wraps to L1's start) is not simulated yet by "
+              "ascendrtc (only 0, no boundary)", boundaryValue);
 }
 
 template <typename T, const IsResetLoad3dConfig &cfg = IS_RESER_LOAD3D_DEFAULT_CONFIG>
