@@ -36,3 +36,16 @@ def test_the_defaults_run(k):
 def test_a_value_that_changes_the_load_is_refused(k, repeat, boundary, pat):
     with pytest.raises(arc.LaunchError, match=pat):
         k[1](np.zeros(8, np.int32), repeat, boundary)
+
+
+def test_a_dst_stride_on_dav_3510_is_refused():
+    # on Ascend 950 the plain 3D load honours dstStride (its page); that placement is LoadDataWithStride's here
+    src = SRC.replace("{0, (uint8_t)repeat, 0}", "{0, (uint8_t)repeat, 0, (uint16_t)boundary}").replace(
+        "AscendC::SetLoadDataBoundary((uint32_t)boundary);", "")
+    k = arc.Program(src, "regs950.asc").compile(["--npu-arch=dav-3510"]).load().get_kernel("regs")
+    out = np.zeros(8, np.int32)
+    k[1](out, 1, 0)
+    assert out[0] == 7
+    with pytest.raises(arc.LaunchError, match=r"AscendC::SetLoadDataRepeat: dstStride 4: on dav-3510 the plain 3D "
+                                              r"load .* is not simulated yet"):
+        k[1](out, 1, 4)

@@ -44,6 +44,10 @@ inline void SetLoadDataRepeat(const LoadDataRepeatParam &p)
     ARC_CHECK(p.repeatTime == 1, "AscendC::SetLoadDataRepeat",
               "repeatTime %u: a repeated (or, at 0, skipped) 3D load is not simulated yet by ascendrtc (only the "
               "default, 1)", (unsigned)p.repeatTime);
+    ARC_CHECK(__NPU_ARCH__ != 3510 || p.dstStride == 0, "AscendC::SetLoadDataRepeat",
+              "dstStride %u: on dav-3510 the plain 3D load (LoadData) placing its K-adjacent fractals dstStride "
+              "apart is not simulated yet by ascendrtc; LoadDataWithStride with SetLoadDataRepeatWithStride is",
+              (unsigned)p.dstStride);
 }
 inline void SetLoadDataBoundary(uint32_t boundaryValue)
 {
