@@ -22,6 +22,14 @@ namespace arc_host_jit {
 // process (__arc_host_unit).
 bool move_ctors(llvm::Module &m, const std::string &name, const std::vector<UnitRef> &units, std::string &log)
 {
+    // clang declares __dso_handle hidden (in the same DSO), so code reaches it
+    // PC-relative; in the JIT it is the JITDylib's, in another mapping that
+    // may lie over 2 GB away ("out of range of Delta32 fixup"): reach it
+    // through the GOT, as any symbol of another image.
+    if (llvm::GlobalVariable *dso = m.getNamedGlobal("__dso_handle"); dso && dso->isDeclaration()) {
+        dso->setVisibility(llvm::GlobalValue::DefaultVisibility);
+        dso->setDSOLocal(false);
+    }
     std::vector<std::pair<unsigned, llvm::Function *>> ctors;
     for (const auto &c : llvm::orc::getConstructors(m))
         if (c.Func)
