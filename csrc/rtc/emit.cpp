@@ -20,6 +20,7 @@
 #include "acl/acl_rt_compile.h"
 #include "common/checksum.h"
 #include "compile_result.h"
+#include "timing.h"
 
 namespace arc_rtc {
 namespace {
@@ -41,7 +42,8 @@ void fast_isel_for_straight_code(llvm::Module &m)
             loop = scc.hasCycle();
         if (loop)
             continue;
-        f.addFnAttr(llvm::Attribute::NoInline); /* optnone requires it */
+        f.removeFnAttr(llvm::Attribute::AlwaysInline); /* the verifier refuses it beside noinline */
+        f.addFnAttr(llvm::Attribute::NoInline);       /* optnone requires it */
         f.addFnAttr(llvm::Attribute::OptimizeNone);
     }
 }
@@ -90,6 +92,8 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
             d->error |= di->getSeverity() == llvm::DS_Error;
         },
         &diags);
+    if (device)
+        dump_ir(m, ".ll");
     if (timed)
         llvm::TimePassesIsEnabled = true;
     pm.run(m);

@@ -10,6 +10,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Scalar/LoopPassManager.h>
 #include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <map>
@@ -114,6 +116,11 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
     // compile time for nothing
     FunctionPassManager fpm;
     fpm.addPass(createFunctionToLoopPassAdaptor(SimpleLoopUnswitchPass(/*NonTrivial=*/true), true));
+    // The copy's branches test a constant now (a folded and/or): fold them
+    // and drop their dead exits, or the vectoriser (next in the pipeline,
+    // with nothing between) sees a loop of several exits and gives up.
+    fpm.addPass(InstSimplifyPass());
+    fpm.addPass(SimplifyCFGPass());
     fpm.run(F, AM);
     return PreservedAnalyses::none();
 }

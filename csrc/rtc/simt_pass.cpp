@@ -61,6 +61,7 @@
 #include "simt_prepare.h"
 #include "simt_spin.h"
 #include "simt_ubcheck.h"
+#include "timing.h"
 
 using namespace llvm;
 
@@ -588,6 +589,8 @@ void simt_register(PassBuilder &pb, SimtResult *r, const char *device_root, cons
         // without them (simt_guard.h).
         fpm.addPass(SimtGuard());
         mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
+        if (std::getenv("ASCENDRTC_RTC_DUMP_IR")) // what the loop vectoriser gets
+            mpm.addPass(DumpIr(".pre.ll"));
     });
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Support/raw_ostream.h>
 
 namespace arc_rtc {
 
@@ -64,6 +66,31 @@ struct PhaseTimer {
                   std::to_string(fns) + " functions";
     }
 };
+// ASCENDRTC_RTC_DUMP_IR=<prefix>: the device module as text into
+// <prefix><suffix> (for measuring: why a loop did not vectorise, what the
+// code generator got).  Concurrent compiles overwrite each other's files.
+inline void dump_ir(const llvm::Module &m, const char *suffix)
+{
+    const char *p = std::getenv("ASCENDRTC_RTC_DUMP_IR");
+    if (!p || !*p)
+        return;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(std::string(p) + suffix, ec);
+    if (!ec)
+        m.print(os, nullptr);
+}
+
+// dump_ir as a module pass, at a point of the optimiser's pipeline.
+struct DumpIr : llvm::PassInfoMixin<DumpIr> {
+    const char *suffix;
+    explicit DumpIr(const char *s) : suffix(s) {}
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &)
+    {
+        dump_ir(m, suffix);
+        return llvm::PreservedAnalyses::all();
+    }
+};
+
 // The running compile's timer, for the laps taken inside clang's action.
 inline thread_local PhaseTimer *t_timer;
 
