@@ -43,6 +43,12 @@ __global__ void every(float* out, uint32_t s0, uint32_t o0, uint32_t s1, uint32_
     uint32_t s = blockIdx.x ? s1 : s0, o = blockIdx.x ? o1 : o0;
     out[o + s * threadIdx.x] = (float)blockIdx.x + 1.0f;
 }
+
+__global__ void bands(const float* in, float* out, uint32_t n, uint32_t apart)
+{
+    uint32_t x = threadIdx.x, y = blockIdx.x * apart + threadIdx.y;
+    for (uint32_t j = 0; j < 32; j += 8) out[(y + j) * n + x] = in[(y + j) * n + x];
+}
 ''' + BLOCK_SUM + TRANSPOSE
 
 
@@ -122,6 +128,25 @@ def test_patterns_of_different_steps(mod):
     msg = race(lambda: k[2, 64](out, 3, 3, 2, 1))
     assert "data race (write/write between cores)" in msg and "race.asc:30" in msg
     assert "in block 0 writes bytes [12, 16)" in msg and "in block 1 writes bytes [12, 16)" in msg
+
+
+def test_bands_of_an_unrolled_loop_race_where_blocks_overlap(mod):
+    """32 x 8 threads copy 32 rows of 32 floats in 4 bands of 8 rows (the
+    loop unrolled: 4 streams of one line, one record of 32 rows once
+    joined). Blocks 32 rows apart are disjoint; 20 apart, block 1's first
+    band meets block 0's third on row 20, which the report names."""
+    k = mod.get_kernel("bands")
+    n = 64
+    a = np.arange(64 * n, dtype=np.float32).reshape(64, n)
+    out = np.zeros_like(a)
+    k[2, (32, 8)](a, out, n, 32)
+    arc.synchronize()
+    want = np.zeros_like(a)
+    want[:, :32] = a[:, :32]
+    np.testing.assert_array_equal(out, want)
+    msg = race(lambda: k[2, (32, 8)](a, out, n, 20))
+    assert "data race (write/write between cores)" in msg and "race.asc:36" in msg
+    assert "in block 0 writes bytes [5120, 5248)" in msg and "in block 1 writes bytes [5120, 5248)" in msg
 
 
 def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):

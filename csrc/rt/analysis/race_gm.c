@@ -29,6 +29,7 @@
 /* The last finished launch's log, kept for the next: a launch then costs
  * no allocation (the agents' record arrays are reused). */
 static _Atomic(sim_race_gm *) spare;
+static atomic_ullong serials; /* one per launch log: what a cached allocation is valid for */
 
 static void agent_reset(gm_agent *a)
 {
@@ -86,6 +87,7 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
     }
     g->mode = mode;
     g->n = nagents;
+    g->serial = atomic_fetch_add(&serials, 1) + 1;
     atomic_store(&g->nrec, 0);
     g->inexact = 0;
     for (uint32_t i = 0; i < nagents; i++) {
@@ -349,6 +351,36 @@ void __arc_race_gm(int op, int pipe, const void *p, unsigned long long bytes, co
     }
 }
 
+/* Whether [u, hi) lies in one device allocation; a's gm_lo/gm_hi become it.
+ * Each block is a new agent, so the allocations found are kept per worker
+ * thread too, for this launch (none is freed while it runs): a block's
+ * first access then takes no lock. */
+static int in_device_alloc(gm_agent *a, uintptr_t u, uintptr_t hi)
+{
+    enum { NCACHE = 4 };
+    static _Thread_local struct {
+        unsigned long long serial;
+        uintptr_t lo, hi;
+    } seen[NCACHE];
+    static _Thread_local unsigned next;
+    for (unsigned i = 0; i < NCACHE; i++)
+        if (seen[i].serial == a->g->serial && u >= seen[i].lo && hi <= seen[i].hi) {
+            a->gm_lo = seen[i].lo;
+            a->gm_hi = seen[i].hi;
+            return 1;
+        }
+    sim_alloc al;
+    if (!sim_mem_find((const void *)u, &al) || !al.device)
+        return 0;
+    a->gm_lo = al.base;
+    a->gm_hi = al.base + al.size;
+    seen[next % NCACHE].serial = a->g->serial;
+    seen[next % NCACHE].lo = a->gm_lo;
+    seen[next % NCACHE].hi = a->gm_hi;
+    next++;
+    return hi <= a->gm_hi;
+}
+
 /* A load or store the kernel's own code makes through a GM pointer
  * (race_raw.c): logged as the scalar unit's (PIPE_S) access when p lies in a
  * device allocation.  Stack and host addresses are not GM: they are skipped
@@ -374,14 +406,11 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
     __arc_site(site);
     if (u < a->gm_lo || u + bytes > a->gm_hi) {
         if (u >> 12 == a->not_gm_page) return; /* a stack or host page, seen before */
-        sim_alloc al;
-        if (!sim_mem_find(p, &al) || !al.device) {
-            a->not_gm_page = u >> 12;
+        if (!in_device_alloc(a, u, u + bytes)) {
+            if (u < a->gm_lo || u >= a->gm_hi) /* not GM (past the end: the fault or GM check reports it) */
+                a->not_gm_page = u >> 12;
             return;
         }
-        a->gm_lo = al.base;
-        a->gm_hi = al.base + al.size;
-        if (u + bytes > a->gm_hi) return; /* past the end: the fault or GM check reports it */
     }
     record(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api);
 }
@@ -397,14 +426,8 @@ void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long lon
     unsigned long long v = k ? k->dev[ARC_RACE_GM_SLOT] : 0;
     gm_agent *a = v > ARC_GM_COST_ONLY ? (gm_agent *)(uintptr_t)v : NULL;
     int whole = a && cnt > 1 && step > pw && !k->dev[ARC_COST_SLOT]; /* the cost model takes pieces */
-    if (whole && (u < a->gm_lo || hi > a->gm_hi)) {
-        sim_alloc al;
-        whole = sim_mem_find(p, &al) && al.device && hi <= al.base + al.size;
-        if (whole) {
-            a->gm_lo = al.base;
-            a->gm_hi = al.base + al.size;
-        }
-    }
+    if (whole && (u < a->gm_lo || hi > a->gm_hi))
+        whole = in_device_alloc(a, u, hi);
     if (!whole) { /* piece by piece (not one allocation's, or not GM at all) */
         for (unsigned long long i = 0; i < cnt; i++)
             sim_race_gm_scalar((const void *)(u + i * step), pw, write, api, site);

@@ -76,6 +76,7 @@ struct sim_race_gm {
     _Atomic uint32_t nrec;
     unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
+    unsigned long long serial; /* this launch's, unique in the process (race_gm.c's allocation cache) */
 };
 
 /* The sweep (race_gm_sweep.c): the first race among the agents' records,

@@ -19,6 +19,7 @@ typedef struct keyed {
     gm_rec *r;
     uint32_t piece, agent;
     uintptr_t step, res, pw; /* a whole record of pieces: its step, lo % step, pw; else 0 */
+    int kind;                /* r's, here so the sweep reads no record for most pairs */
 } keyed;
 
 /* Whether two whole records of pieces of one step cannot meet: their pieces'
@@ -138,11 +139,10 @@ static int meets(const gm_rec *x, const gm_rec *y, uint64_t *xi, uint64_t *yi)
 static int races(const keyed *kx, const keyed *ky, uint64_t *xi, uint64_t *yi)
 {
     if (kx->agent == ky->agent || apart(kx, ky)) return 0;
-    const gm_rec *x = kx->r, *y = ky->r;
-    if ( (x->kind == ARC_GM_ATOMIC && y->kind == ARC_GM_ATOMIC) || same_fill(x, y) ||
-        same_content(x, y))
+    if ((kx->kind == ARC_GM_READ && ky->kind == ARC_GM_READ) || (kx->kind == ARC_GM_ATOMIC && ky->kind == ARC_GM_ATOMIC))
         return 0;
-    if (x->kind == ARC_GM_READ && y->kind == ARC_GM_READ) return 0;
+    const gm_rec *x = kx->r, *y = ky->r;
+    if (same_fill(x, y) || same_content(x, y)) return 0;
     if (before(x, y) || before(y, x)) return 0;
     *xi = kx->piece;
     *yi = ky->piece;
@@ -256,7 +256,7 @@ static int sweep(keyed *all, size_t n, keyed **scratch, const keyed **rx, const 
             }
         }
         nw = k;
-        if (c->r->kind != ARC_GM_READ) {
+        if (c->kind != ARC_GM_READ) {
             k = 0;
             for (size_t j = 0; j < nr; j++) {
                 if (rd[j]->hi <= c->lo) continue;
@@ -300,12 +300,13 @@ int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t
             gm_rec *x = &g->a[i].r[j];
             uint64_t p = pieces(x);
             if (!x->step)
-                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, 0, 0, 0};
+                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, 0, 0, 0, x->kind};
             else if (p > EXPAND_MAX)
-                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, x->step, x->lo % x->step, x->pw};
+                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, x->step, x->lo % x->step, x->pw, x->kind};
             else
                 for (uint32_t q = 0; q < p; q++)
-                    key[k++] = (keyed){x->lo + q * x->step, x->lo + q * x->step + x->pw, x, q, x->agent, 0, 0, 0};
+                    key[k++] = (keyed){x->lo + q * x->step, x->lo + q * x->step + x->pw, x, q, x->agent, 0, 0, 0,
+                                       x->kind};
         }
     sort_by_lo(key, key + m, m);
     const keyed *x, *y;

@@ -149,17 +149,29 @@ static int beside(const arc_raw_stream *i, const arc_raw_stream *j)
            (i->pcnt == 1 || (j->pstep == i->pstep && j->pw + i->pw <= i->pstep));
 }
 
+/* Whether pattern j continues pattern i below it: the pieces j has are the
+ * ones after i's last, one step on (an unrolled loop over a tile's rows:
+ * each copy covers a band of them). */
+static int below(const arc_raw_stream *i, const arc_raw_stream *j)
+{
+    return i->pcnt > 1 && j->pcnt && j->pw == i->pw && (j->pcnt == 1 || j->pstep == i->pstep) &&
+           j->plo == i->plo + i->pcnt * i->pstep;
+}
+
 void __arc_race_flush(arc_raw_stream *s, const arc_raw_site *d, int n)
 {
     for (int i = 0; i < n; i++)
         if (s[i].state)
             end_run(&s[i], &d[i]);
-    /* one line's copies side by side are one pattern (fewer, wider pieces) */
+    /* one line's copies side by side (fewer, wider pieces) or one below
+     * the other (more pieces) are one pattern: fewer records to sweep */
     for (int i = 0; i < n; i++)
         for (int grew = 1; grew && s[i].pcnt;) {
             grew = 0;
-            for (int j = 0; j < n; j++)
-                if (j != i && d[j].site == d[i].site && d[j].write == d[i].write && beside(&s[i], &s[j])) {
+            for (int j = 0; j < n; j++) {
+                if (j == i || d[j].site != d[i].site || d[j].write != d[i].write)
+                    continue;
+                if (beside(&s[i], &s[j])) {
                     s[i].pw += s[j].pw;
                     s[j].pcnt = 0;
                     if (s[i].pcnt > 1 && s[i].pw == s[i].pstep) {
@@ -168,7 +180,12 @@ void __arc_race_flush(arc_raw_stream *s, const arc_raw_site *d, int n)
                         s[i].pstep = 0;
                     }
                     grew = 1;
+                } else if (below(&s[i], &s[j])) {
+                    s[i].pcnt += s[j].pcnt;
+                    s[j].pcnt = 0;
+                    grew = 1;
                 }
+            }
         }
     for (int i = 0; i < n; i++)
         if (s[i].pcnt)
