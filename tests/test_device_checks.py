@@ -62,9 +62,11 @@ BAD = {
     "level0_extent": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 512); auto t = b.Get<float>();"
                       " Mul(t, t, t, 64, 3, BinaryRepeatParams());",
                       r"AscendC::Mul: dst: 3 repeats .* reach element 192, beyond the tensor's 128 elements"),
+    # repeatTime is a uint8_t as CANN declares it: 300 arrives as 44 (the
+    # compile warns, test_repeat_time_is_a_uint8_t), whose extent is checked
     "repeat_range": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 512); auto t = b.Get<float>();"
                      " Exp(t, t, 64, 300, UnaryRepeatParams());",
-                     r"AscendC::Exp: repeatTime 300 is out of range 0..255"),
+                     r"AscendC::Exp: dst: 44 repeats .* beyond the tensor's 128 elements"),
     "compare_256": ("TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 1024); auto t = b.Get<float>();"
                     " Compare(t.ReinterpretCast<uint8_t>(), t, t, CMPMODE::LT, 40);",
                     r"AscendC::Compare: count 40 x 4 bytes is not a multiple of 256 bytes"),
@@ -95,6 +97,25 @@ def test_check_reports_and_recovers(mod, name):
     assert re.search(r"%s block [01]/2: " % name, msg), msg
     assert re.search(BAD[name][1], msg), msg
     run_good(mod)
+
+
+def test_repeat_time_is_a_uint8_t():
+    """The level-0 APIs take `const uint8_t repeatTime` (their pages), so a
+    constant over 255 is a conversion the compiler warns about, and a
+    function pointer to one has the type CANN's headers give it (ops-math's
+    foreach ops pass &Sub<T>)."""
+    src = '#include "kernel_operator.h"\n' + PRE + "\n" + k("repeat_range", BAD["repeat_range"][0])
+    log = arc.Program(src, "device_test.asc").compile(["--npu-arch=dav-2201"]).log
+    assert re.search(r"implicit conversion from 'int' to 'uint8_t' .*changes value from 300 to 44", log), log
+    src = [k("ptr", "using F = void (*)(const LocalTensor<float> &, const LocalTensor<float> &,"
+                    " const LocalTensor<float> &, uint64_t, const uint8_t, const BinaryRepeatParams &);"
+                    " F f = &Sub<float, true>; TPipe pipe; TBuf<> b; pipe.InitBuffer(b, 512);"
+                    " auto t = b.Get<float>(); Duplicate(t, 3.0f, 64, 2, 1, 8); f(t, t, t, 64, 2, BinaryRepeatParams());"
+                    " GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ float *)x, 8); g.SetValue(0, t.GetValue(100));")]
+    x = np.ones(8, np.float32)
+    dev.program(src, prelude=PRE).get_kernel("ptr")[1](x)
+    arc.synchronize()
+    assert x[0] == 0
 
 
 def test_ub_size_depends_on_arch():

@@ -52,6 +52,11 @@ CASES = [
     _case("foreach_mul_list", "foreach_mul_list", foreach(lambda a, b: a * b, 2)),
     _case("foreach_sub_list", "foreach_sub_list alpha", foreach(lambda a, b, al: a - b * al, 2, scalar=1.5)),
     _case("foreach_mul_scalar", "foreach_mul_scalar", foreach(lambda a, s: a * s, scalar=-1.25)),
+    # these pass &Sub<T> / &Div<T> as level-0 function pointers (uint8_t repeatTime)
+    _case("foreach_sub_scalar", "foreach_sub_scalar", foreach(lambda a, s: a - s, scalar=0.75)),
+    _case("foreach_div_scalar", "foreach_div_scalar", foreach(lambda a, s: a / s, scalar=-1.5)),
+    _case("foreach_sub_scalar_list", "foreach_sub_scalar_list", foreach(lambda a, s: a - s, scalars=[0.5, -2.0, 1.25])),
+    _case("foreach_div_scalar_list", "foreach_div_scalar_list", foreach(lambda a, s: a / s, scalars=[2.0, -0.5, 3.0])),
     _case("foreach_maximum_scalar", "foreach_maximum_scalar", foreach(np.maximum, scalar=0.25)),
     _case("foreach_minimum_scalar", "foreach_minimum_scalar", foreach(np.minimum, scalar=0.25)),
     _case("foreach_mul_scalar_list", "foreach_mul_scalar_list",

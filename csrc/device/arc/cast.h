@@ -291,7 +291,7 @@ inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const R
         __arc::cast_l0<TD, TS, M>(dst, src, p, rp)
 template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, uint64_t mask,
-                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+                 const uint8_t repeatTime, const UnaryRepeatParams &rp)
 {
     ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
     __arc::Plan p = __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");
@@ -299,7 +299,7 @@ inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const R
 }
 template <typename TD, typename TS, bool isSetMask = true>
 inline void Cast(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const RoundMode &mode, const uint64_t mask[],
-                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+                 const uint8_t repeatTime, const UnaryRepeatParams &rp)
 {
     ARC_DTYPE_REQUIRE((__arc::cast_ok<TD, TS>()), "AscendC::Cast: there is no half <-> bfloat16_t conversion; go through float");
     __arc::Plan p = __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Cast");

@@ -42,13 +42,13 @@ inline void copy_l0(const LocalTensor<T> &dst, const LocalTensor<T> &src, const 
 }
 } // namespace __detail
 template <typename T, bool isSetMask = true>
-inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const int32_t repeatTime,
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask, const uint8_t repeatTime,
                  const CopyRepeatParams &cp)
 {
     __detail::copy_l0(dst, src, __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Copy"), cp);
 }
 template <typename T, bool isSetMask = true>
-inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTime,
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const uint8_t repeatTime,
                  const CopyRepeatParams &cp)
 {
     __detail::copy_l0(dst, src, __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Copy"), cp);

@@ -90,7 +90,7 @@ inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
-                     uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams &rp)                    \
+                     uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams &rp)                    \
     {                                                                                                          \
         CHECK;                                                                                                 \
         ARC_CX_COUNT_ONLY(NAME);                                                                               \
@@ -99,7 +99,7 @@ inline void mad_l0(const AscendC::LocalTensor<T> &d, const AscendC::LocalTensor<
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,       \
-                     const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams &rp)            \
+                     const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &rp)            \
     {                                                                                                          \
         CHECK;                                                                                                 \
         ARC_CX_COUNT_ONLY(NAME);                                                                               \
@@ -183,7 +183,7 @@ inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, con
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1, uint64_t mask,
-                      const int32_t repeatTime, const BinaryRepeatParams &rp)
+                      const uint8_t repeatTime, const BinaryRepeatParams &rp)
 {
     ARC_MULADDDST_TYPES;
     __arc::Plan p = __arc::plan_len(__arc::lanes_of<T, U>(), repeatTime, mask, isSetMask, "AscendC::MulAddDst");
@@ -191,7 +191,7 @@ inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, con
 }
 template <typename T, typename U, bool isSetMask = true>
 inline void MulAddDst(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1,
-                      const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams &rp)
+                      const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams &rp)
 {
     ARC_MULADDDST_TYPES;
     __arc::Plan p = __arc::plan_arr(__arc::lanes_of<T, U>(), repeatTime, mask, isSetMask, "AscendC::MulAddDst");

@@ -60,7 +60,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     }                                                                                                         \
     template <typename T, bool isSetMask = true>                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask,                    \
-                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+                     const uint8_t repeatTime, const UnaryRepeatParams &rp)                                   \
     {                                                                                                         \
         CHECK;                                                                                                \
         __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
@@ -68,7 +68,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     }                                                                                                         \
     template <typename T, bool isSetMask = true>                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[],            \
-                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+                     const uint8_t repeatTime, const UnaryRepeatParams &rp)                                   \
     {                                                                                                         \
         CHECK;                                                                                                \
         __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::" #NAME);    \
@@ -88,7 +88,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     }                                                                                                         \
     template <typename T, bool isSetMask = true, typename U>                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar, uint64_t mask,   \
-                     const int32_t repeatTime, const UnaryRepeatParams &rp)                                   \
+                     const uint8_t repeatTime, const UnaryRepeatParams &rp)                                   \
     {                                                                                                         \
         CHECK;                                                                                                \
         ARC_CX_COUNT_ONLY(NAME);                                                                              \
@@ -98,7 +98,7 @@ template <> inline half fabs_(half x) { return (half)__builtin_fabsf((float)x); 
     }                                                                                                         \
     template <typename T, bool isSetMask = true, typename U>                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const U &scalar,                  \
-                     const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams &rp)            \
+                     const uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams &rp)            \
     {                                                                                                         \
         CHECK;                                                                                                \
         ARC_CX_COUNT_ONLY(NAME);                                                                              \
@@ -212,14 +212,14 @@ inline void axpy_l0(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, cons
 } // namespace __detail
 template <typename TD, typename TS, bool isSetMask = true, typename U>
 inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, uint64_t mask,
-                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+                 const uint8_t repeatTime, const UnaryRepeatParams &rp)
 {
     __detail::axpy_l0(dst, src, scalar,
                       __arc::plan_len(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy"), rp);
 }
 template <typename TD, typename TS, bool isSetMask = true, typename U>
 inline void Axpy(const LocalTensor<TD> &dst, const LocalTensor<TS> &src, const U &scalar, const uint64_t mask[],
-                 const int32_t repeatTime, const UnaryRepeatParams &rp)
+                 const uint8_t repeatTime, const UnaryRepeatParams &rp)
 {
     __detail::axpy_l0(dst, src, scalar,
                       __arc::plan_arr(__arc::lanes_of<TD, TS>(), repeatTime, mask, isSetMask, "AscendC::Axpy"), rp);
@@ -254,14 +254,14 @@ inline void dup_l0(const LocalTensor<T> &dst, T s, const __arc::Plan &p, uint16_
 }
 } // namespace __detail
 template <typename T, bool isSetMask = true, typename U>
-inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, uint64_t mask, const int32_t repeatTime,
+inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, uint64_t mask, const uint8_t repeatTime,
                       const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
 {
     __arc::Plan p = __arc::plan_len(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Duplicate");
     __detail::dup_l0(dst, (T)scalar, p, dstBlockStride, dstRepeatStride);
 }
 template <typename T, bool isSetMask = true, typename U>
-inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const uint64_t mask[], const int32_t repeatTime,
+inline void Duplicate(const LocalTensor<T> &dst, const U &scalar, const uint64_t mask[], const uint8_t repeatTime,
                       const uint16_t dstBlockStride, const uint8_t dstRepeatStride)
 {
     __arc::Plan p = __arc::plan_arr(256 / sizeof(T), repeatTime, mask, isSetMask, "AscendC::Duplicate");
