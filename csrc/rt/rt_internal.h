@@ -108,6 +108,8 @@ void sim_arenas_enter(sim_arenas *a, arc_core *k, const sim_arch *arch);
 int sim_poison_ub(void);
 /* Fill k's UB with the poison bytes (sim_poison_ub). */
 void sim_arenas_poison(arc_core *k);
+/* memset(p, 0, n) for what each block zeroes (a call: see arena.c). */
+void sim_zero(void *p, size_t n);
 /* Describes address a when it lies in a guard of k's arenas ("N bytes past
  * the end of this core's L0A buffer of 64 KiB (Ascend910B1)"): 1, else 0.
  * No locks (fault.c calls it from a signal handler). */

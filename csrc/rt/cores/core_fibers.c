@@ -121,7 +121,7 @@ static void fiber_run(core_thread *t, launch_ctx *c, core_thread *f)
     f->race = sim_race_swap(race);
     f->site = sim_site();
     __arc_site(site);
-    atomic_store(&c->last_exit_ns, sim_now_ns()); /* progress, for the stall watch */
+    atomic_store(&c->progress_ns, sim_now_ns()); /* progress, for the stall watch */
     pthread_mutex_lock(&c->mu);
     if (f->handoff == FIB_DONE) {
         __atomic_store_n(&c->fibers_done, c->fibers_done + 1, __ATOMIC_RELEASE);

@@ -43,8 +43,14 @@ typedef struct launch_ctx {
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* SyncAll waiters */
     pthread_cond_t done_cv; /* the launching thread */
-    uint32_t waiting;       /* blocks inside the current SyncAll */
-    uint32_t exited;        /* blocks that have returned */
+    /* Blocks inside the current SyncAll (changed under mu) and blocks that
+     * have returned (not under mu): a block returns without the lock when
+     * nobody waits (block_exit, core_pool.c), so a waiter counts itself in
+     * before it reads exited and a returning block counts itself out before
+     * it reads waiting and x0_blocked (seq_cst: one of them sees the other). */
+    _Atomic uint32_t waiting;
+    _Atomic uint32_t exited;
+    int hang_told;          /* a SyncAll or mode-0 hang is reported (under mu): reported once */
     uint64_t gen;           /* SyncAll generation */
     /* SyncAll in a MIX kernel (core_syncall.c): the AIC and AIV sub-cores
      * that have returned, and the sub-cores each barrier needs (0: none
@@ -60,7 +66,12 @@ typedef struct launch_ctx {
     unsigned ncores;
     unsigned nthreads;      /* threads that will check out (ncores + extras being created) */
     unsigned limit;         /* most threads this launch may get */
-    _Atomic uint64_t last_exit_ns; /* when a block last returned, or threads were added */
+    /* Progress for the stall watch (core_on_stall): when fibers last
+     * switched or threads were added; block returns it reads from exited
+     * (seen_exited, seen_ns: the watch's own, under the watchdog's lock). */
+    _Atomic uint64_t progress_ns;
+    uint32_t seen_exited;
+    uint64_t seen_ns;
     sim_corepool *pool;
     sim_watch watch;        /* the timeout, or a cancel (sim_corepool_cancel) */
     int watched;            /* watch is added (pool->mu) */
@@ -91,7 +102,7 @@ typedef struct launch_ctx {
      * blocks whose cores all wait for the next one to end (on cv). */
     uint32_t x0_sets[2][16], x0_rounds[2][16];
     uint64_t x0_gen;
-    uint32_t x0_blocked;
+    _Atomic uint32_t x0_blocked; /* changed under mu; read by block_exit without it (see exited) */
 } launch_ctx;
 
 struct core_thread {
@@ -173,8 +184,9 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv);
 void core_mix_sub_done(core_thread *ct, int sub);
 /* Whether `waiting` participants of a barrier of `parts` (SyncAll's
  * blocks or sub-cores, a mode-0 round's blocks) can never be joined now
- * that `gone` have returned; c->mu held (core_syncall.c). */
-int core_barrier_stuck(const launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts);
+ * that `gone` have returned, and no hang was reported yet: then the
+ * caller reports it (c->hang_told is set); c->mu held (core_syncall.c). */
+int core_barrier_stuck(launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts);
 void core_mix_sync_wait(core_thread *ct, launch_ctx *c);
 /* core_fibers.c */
 void core_fiber_sched(core_thread *t, launch_ctx *c);

@@ -194,7 +194,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
     c.t0 = t0;
     c.watch_stall = t < c.limit;
     if (c.watch_stall) {
-        atomic_store(&c.last_exit_ns, sim_now_ns());
+        atomic_store(&c.progress_ns, sim_now_ns());
         c.stall.deadline = sim_now_ns() + STALL_NS;
         c.stall.fire = c.stall.kick = core_on_stall;
         c.stall.arg = &c;

@@ -112,16 +112,18 @@ static int x0_block_wait(core_thread *ct, launch_ctx *c, int n)
             pthread_mutex_unlock(&c->mu);
             return 1;
         }
-    if (c->x0_blocked + 1 + c->exited >= c->r->nblocks) {
+    /* counted in before the returned blocks are read (see block_exit) */
+    if (atomic_fetch_add(&c->x0_blocked, 1) + 1 + atomic_load(&c->exited) >= c->r->nblocks) {
+        atomic_fetch_sub(&c->x0_blocked, 1);
+        c->hang_told = 1; /* the caller reports it */
         pthread_mutex_unlock(&c->mu);
         return 0;
     }
-    c->x0_blocked++;
     uint64_t g = c->x0_gen;
     while (c->x0_gen == g && !atomic_load(&c->aborted))
         pthread_cond_wait(&c->cv, &c->mu);
     if (c->x0_gen == g)
-        c->x0_blocked--; /* else the round's end released (and uncounted) every blocked block */
+        atomic_fetch_sub(&c->x0_blocked, 1); /* else the round's end released (and uncounted) every blocked block */
     pthread_mutex_unlock(&c->mu);
     return 1;
 }
@@ -150,8 +152,8 @@ void core_run_mix(core_thread *ct, launch_ctx *c, uint32_t b, int naiv)
         k->core_type = i == 0;
         k->ktype = r->km->ktype;
         k->kernel_name = r->kernel_name;
-        memset(k->dev, 0, sizeof k->dev);
-        memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+        sim_zero(k->dev, sizeof k->dev);
+        sim_zero(k->l0 + ARC_L0_META_OFF, ARC_L0_META_BYTES);
         void *race = sim_race_swap(s->race); /* the sub-core's pipes start unsynchronised, as a block's */
         sim_race_block_begin(k, r->race_mode, c->seq);
         s->race = sim_race_swap(race);
@@ -323,7 +325,7 @@ void __arc_cross_set_all(int flag)
             c->x0_sets[side][id] = 0;
             __atomic_store_n(&c->x0_rounds[side][id], c->x0_rounds[side][id] + 1, __ATOMIC_RELEASE);
             c->x0_gen++;
-            c->x0_blocked = 0; /* all released */
+            atomic_store(&c->x0_blocked, 0); /* all released */
             pthread_cond_broadcast(&c->cv);
         }
     }

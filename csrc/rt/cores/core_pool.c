@@ -82,15 +82,23 @@ void core_fail(launch_ctx *c, const char *msg)
     fail_code(c, ACL_ERROR_RT_AICORE_EXCEPTION, msg);
 }
 
+/* A block has returned.  When no block waits in SyncAll or for a mode-0
+ * round, that is all (no lock: blocks of most kernels only ever return).
+ * The order matters: count this block out, then read the waiters; a
+ * waiter counts itself in, then reads the returned (seq_cst both), so a
+ * waiter this misses has seen this block return (barrier_arrive,
+ * x0_block_wait).  Else, under the lock, whether the waiters can never be
+ * joined now. */
 static void block_exit(launch_ctx *c)
 {
     const sim_kernel_run *r = c->r;
-    atomic_store(&c->last_exit_ns, sim_now_ns());
+    atomic_fetch_add(&c->exited, 1);
+    if (!atomic_load(&c->waiting) && !atomic_load(&c->x0_blocked))
+        return;
     pthread_mutex_lock(&c->mu);
-    c->exited++;
-    uint32_t waiting = c->waiting, x0 = c->x0_blocked;
-    int stuck = core_barrier_stuck(c, waiting, c->exited, r->nblocks);
-    int x0_stuck = core_barrier_stuck(c, x0, c->exited, r->nblocks);
+    uint32_t waiting = c->waiting, x0 = c->x0_blocked, gone = c->exited;
+    int x0_stuck = core_barrier_stuck(c, x0, gone, r->nblocks); /* reported first, as before */
+    int stuck = core_barrier_stuck(c, waiting, gone, r->nblocks);
     pthread_mutex_unlock(&c->mu);
     if (x0_stuck) {
         char m[SIM_MSG_MAX]; /* CATLASS's kernel names run to kilobytes */
@@ -135,8 +143,8 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     k->core_type = r->core_type;
     k->ktype = r->km ? r->km->ktype : 0;
     k->kernel_name = r->kernel_name;
-    memset(k->dev, 0, sizeof k->dev);
-    memset(k->l0 + ARC_L0_META_OFF, 0, ARC_L0_META_BYTES);
+    sim_zero(k->dev, sizeof k->dev);
+    sim_zero(k->l0 + ARC_L0_META_OFF, ARC_L0_META_BYTES);
     sim_race_block_begin(k, r->race_mode, c->seq);
     sim_simt_vf_reset();
     if (r->cost && !r->simt) sim_cost_block_begin(k, r); /* SIMT blocks are not priced */

@@ -23,27 +23,11 @@ static int barrier_moved(const void *arg)
     return __atomic_load_n(&w->c->gen, __ATOMIC_ACQUIRE) != w->gen || atomic_load(&w->c->aborted);
 }
 
-int core_barrier_stuck(const launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts)
+int core_barrier_stuck(launch_ctx *c, uint32_t waiting, uint32_t gone, uint32_t parts)
 {
-    return waiting && waiting + gone == parts && !atomic_load(&c->aborted);
-}
-
-/* One arrival at the SyncAll barrier of `parts` participants, `gone` of
- * which have returned (c->mu held): 1 when it opens the barrier (the
- * generation moves, every waiter is woken), 0 when the caller waits, -1
- * when it never can open (the caller traps; *waiting says how many came). */
-static int barrier_arrive(launch_ctx *c, uint32_t parts, uint32_t gone, uint32_t *waiting)
-{
-    *waiting = ++c->waiting;
-    if (c->waiting + gone < parts)
+    if (!waiting || waiting + gone != parts || atomic_load(&c->aborted) || c->hang_told)
         return 0;
-    if (gone)
-        return -1;
-    c->waiting = 0;
-    __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked (barrier_moved, MIX schedulers) */
-    if (c->fibers)
-        core_unpark_all(c);
-    pthread_cond_broadcast(&c->cv);
+    c->hang_told = 1;
     return 1;
 }
 
@@ -51,6 +35,31 @@ static int barrier_arrive(launch_ctx *c, uint32_t parts, uint32_t gone, uint32_t
 static uint32_t mix_exited(const launch_ctx *c)
 {
     return c->mix_done[1] + (c->mix_aiv_only ? 0 : c->mix_done[0]);
+}
+
+/* One arrival at the SyncAll barrier of `parts` participants (c->mu
+ * held): 1 when it opens the barrier (the generation moves, every waiter
+ * is woken), 0 when the caller waits, -1 when it never can open (the
+ * caller traps; *waiting says how many came, *gone how many returned).
+ * The arrival is counted before the returned are read: a block returning
+ * meanwhile without the lock either is read here or sees this arrival
+ * (block_exit, core_pool.c). */
+static int barrier_arrive(launch_ctx *c, uint32_t parts, int mix, uint32_t *waiting, uint32_t *gone)
+{
+    *waiting = atomic_fetch_add(&c->waiting, 1) + 1;
+    *gone = mix ? mix_exited(c) : atomic_load(&c->exited);
+    if (*waiting + *gone < parts)
+        return 0;
+    if (*gone) {
+        c->hang_told = 1; /* the caller reports it, not a block returning now */
+        return -1;
+    }
+    atomic_store(&c->waiting, 0);
+    __atomic_store_n(&c->gen, c->gen + 1, __ATOMIC_RELEASE); /* read unlocked (barrier_moved, MIX schedulers) */
+    if (c->fibers)
+        core_unpark_all(c);
+    pthread_cond_broadcast(&c->cv);
+    return 1;
 }
 
 /* Sub-core `sub` of a MIX block that may call SyncAll has returned; if
@@ -116,8 +125,8 @@ static void mix_sync_all(core_thread *ct, int aiv_only)
     }
     c->mix_parts = parts;
     c->mix_aiv_only = aiv_only;
-    uint32_t w, gone = mix_exited(c);
-    int open = barrier_arrive(c, parts, gone, &w);
+    uint32_t w, gone;
+    int open = barrier_arrive(c, parts, 1, &w, &gone);
     if (open) {
         pthread_mutex_unlock(&c->mu);
         if (open < 0)
@@ -159,14 +168,14 @@ void __arc_sync_all(int aiv_only)
         pthread_mutex_unlock(&c->mu);
         longjmp(*ct->jbp, 1);
     }
-    uint32_t w;
-    int open = barrier_arrive(c, r->nblocks, c->exited, &w);
+    uint32_t w, gone;
+    int open = barrier_arrive(c, r->nblocks, 0, &w, &gone);
     if (open) {
         pthread_mutex_unlock(&c->mu);
         if (open < 0)
             __arc_trap("SyncAll",
                        "%u of %u blocks reached SyncAll but %u returned without reaching it (the kernel would "
-                       "hang on hardware)", w, r->nblocks, r->nblocks - w);
+                       "hang on hardware)", w, r->nblocks, gone);
         sim_core_service_end(k);
         return;
     }

@@ -372,7 +372,7 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
                    "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
     const arc_simt_dims *dm = t_vf ? t_vf : r->simt;
     arc_simt_block_ctx b;
-    memset(&b, 0, sizeof b);
+    sim_zero(&b, sizeof b);
     unsigned long long bid = (unsigned long long)c->block_idx;
     b.get[ARC_SIMT_BID] = (unsigned)(bid % dm->grid[0]);
     b.get[ARC_SIMT_BID + 1] = (unsigned)(bid / dm->grid[0] % dm->grid[1]);
@@ -404,7 +404,8 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
         memcpy(b.gm, r->gm, sizeof b.gm);
     b.frames = frames_for((size_t)n * d->frame_size);
     b.pend = t_pend;
-    memset(t_pend, 0, n * sizeof *t_pend);
+    if (d->npoints) /* every thread starts at point 0; a kernel without points never reads pend */
+        sim_zero(t_pend, n * sizeof *t_pend);
     __arc_site(NULL); /* no earlier launch's line in this block's reports */
     if (!t_vf && d->runc && (c->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF)
         sim_simt_ub_begin(&b, d, c->ub_size);
