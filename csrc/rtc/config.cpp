@@ -160,6 +160,12 @@ std::vector<std::string> cc1_config(const rtc_request *req, const std::vector<st
         a.push_back("-D__CCE_AICORE__=220");
     else if (o->arch_num == 3510)
         a.push_back("-D__CCE_AICORE__=310");
+    /* The asc-devkit version whose APIs ascendrtc follows (9.1.0): CANN's
+     * device build force-includes its version header, which defines
+     * ASC_DEVKIT_VERSION_NUM as major*10^7 + minor*10^5 + patch*10^3; ops-nn's
+     * arch35 conv3d backprop kernels take their >= 9.0 branch on it. */
+    a.insert(a.end(), {"-DASC_DEVKIT_MAJOR=9", "-DASC_DEVKIT_MINOR=1", "-DASC_DEVKIT_PATCH=0",
+                       "-DASC_DEVKIT_VERSION_NUM=90100000", "-DASC_DEVKIT_VERSION_STR=\"9.1.0\""});
     /* dav-3510 (SIMT): a float -> integer conversion saturates and takes NaN
      * to 0 (API SIMT-API/数学函数/数据类型转换/概述), which is LLVM's fpto[su]i.sat */
     if (o->arch_num == 3510)
