@@ -153,17 +153,20 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     if (!naiv) /* a MIX block's AIC and AIVs are agents of their own (core_run_mix): agent b is another block's */
         sim_race_gm_agent(c->gm, k, b, b, -1);
     ct->ctx = c;
-    atomic_store(&ct->block, b);
-    atomic_store(&ct->where, WHERE_RUNNING);
+    /* Release stores (no fence): where and block only feed the watchdog's
+     * report of positions, and in_kernel's signals come again every kick
+     * (core_kick); leaving takes the exchange core_leave_kernel needs. */
+    atomic_store_explicit(&ct->block, b, memory_order_release);
+    atomic_store_explicit(&ct->where, WHERE_RUNNING, memory_order_release);
     if (naiv) {
         core_run_mix(ct, c, b, naiv);
     } else if (setjmp(ct->jb) == 0) {
-        atomic_store(&ct->in_kernel, IN_KERNEL);
+        atomic_store_explicit(&ct->in_kernel, IN_KERNEL, memory_order_release);
         r->entry(r->args);
         sim_simt_vf_finish();
     }
     core_leave_kernel(ct);
-    atomic_store(&ct->where, WHERE_IDLE);
+    atomic_store_explicit(&ct->where, WHERE_IDLE, memory_order_release);
     block_exit(c);
 }
 

@@ -247,12 +247,38 @@ static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
                "(not simulated)", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
 }
 
+/* Whether every thread stopped at the same point *p (a scan without a
+ * branch per thread: most blocks stop all together at each barrier). */
+static int uniform(const int *pend, unsigned n, int *p)
+{
+    int diff = 0;
+    *p = pend[0];
+    for (unsigned t = 1; t < n; t++)
+        diff |= pend[t] ^ *p;
+    return !diff;
+}
+
 int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned char *args, int may_wait)
 {
     unsigned n = b->nthreads, spins = 0;
     int *pend = b->pend;
     const arc_simt_run_fn *run = b->shadow ? d->runc : d->run;
     for (;;) {
+        /* Every thread returned, or at one barrier or grid-stride loop:
+         * what the scan below would find, without it. */
+        int u, same = uniform(pend, n, &u);
+        if (same && u < 0)
+            return 1;
+        if (same && (d->kind[u] == ARC_SIMT_BARRIER || d->kind[u] == ARC_SIMT_LOCKSTEP)) {
+            spins = 0;
+            if (d->kind[u] == ARC_SIMT_BARRIER) {
+                b->stall = 0;
+                if (b->shadow)
+                    sim_simt_ub_barrier(b);
+            }
+            run[u](b, args);
+            continue;
+        }
         unsigned alive = 0, nyield = 0, nwarp = 0, warp_t = n;
         uint64_t yw = 0; /* warps with a lane at a yield (2048 threads: 64 warps) */
         for (unsigned t = 0; t < n; t++) {
@@ -373,10 +399,14 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     const arc_simt_dims *dm = t_vf ? t_vf : r->simt;
     arc_simt_block_ctx b;
     sim_zero(&b, sizeof b);
-    unsigned long long bid = (unsigned long long)c->block_idx;
-    b.get[ARC_SIMT_BID] = (unsigned)(bid % dm->grid[0]);
-    b.get[ARC_SIMT_BID + 1] = (unsigned)(bid / dm->grid[0] % dm->grid[1]);
-    b.get[ARC_SIMT_BID + 2] = (unsigned)(bid / dm->grid[0] / dm->grid[1]);
+    /* blockIdx: 32-bit divisions (a grid has at most ARC_SIMT_MAX_BLOCKS
+     * blocks), none in a 1-D grid, one in a 2-D grid (64-bit ones were a
+     * good part of this function's time) */
+    unsigned bid = (unsigned)c->block_idx, g0 = dm->grid[0], g1 = dm->grid[1];
+    unsigned q = bid < g0 ? 0 : bid / g0, z = q < g1 ? 0 : q / g1;
+    b.get[ARC_SIMT_BID] = bid - q * g0;
+    b.get[ARC_SIMT_BID + 1] = q - z * g1;
+    b.get[ARC_SIMT_BID + 2] = z;
     for (int k = 0; k < 3; k++) {
         b.get[ARC_SIMT_BDIM + k] = dm->block[k];
         b.get[ARC_SIMT_GDIM + k] = dm->grid[k];
