@@ -207,6 +207,8 @@ void sim_corepool_cancel(sim_corepool *p, uint64_t upto);
 /* For runtime services and signal handlers on core threads. */
 /* The launch this thread runs a block of (NULL when none). */
 const sim_kernel_run *sim_core_launch(void);
+/* The same, and into *k the core running (__arc_core()), in one look-up. */
+const sim_kernel_run *sim_core_launch_on(arc_core **k);
 /* Leave "kernel code" state for a service that takes locks (a signal
  * must not longjmp out of it); returns the state for sim_core_service_end. */
 int sim_core_service_begin(void);

@@ -376,12 +376,19 @@ int core_pool_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen)
     return 0;
 }
 
-const sim_kernel_run *sim_core_launch(void)
+const sim_kernel_run *sim_core_launch_on(arc_core **k)
 {
     core_thread *ct = core_self;
     if (ct && atomic_load(&ct->in_kernel) == ABANDONED)
         core_park(); /* its launch is gone */
+    *k = ct ? ct->cur : NULL;
     return ct && ct->ctx ? ct->ctx->r : NULL;
+}
+
+const sim_kernel_run *sim_core_launch(void)
+{
+    arc_core *k;
+    return sim_core_launch_on(&k);
 }
 
 int sim_core_describe_local(uintptr_t a, char *buf, size_t n)

@@ -390,15 +390,28 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
 
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
 {
-    arc_core *c = __arc_core();
-    const sim_kernel_run *r = sim_core_launch();
+    arc_core *c;
+    const sim_kernel_run *r = sim_core_launch_on(&c);
     const arc_simt_dims *t_vf = sim_simt_vf_dims();
     if (!t_vf && (!r || !r->simt))
         __arc_trap("SIMT", "SIMT kernel launched without a thread block (launch it as k[grid, block](...), or with "
                    "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
     const arc_simt_dims *dm = t_vf ? t_vf : r->simt;
+    /* Field by field: a memset of the whole context (464 bytes, the GM
+     * bounds copied over most of it) was a good part of a small block's
+     * time.  A new field must be set here too. */
+    _Static_assert(sizeof(arc_simt_block_ctx) == 464, "set each field of arc_simt_block_ctx below");
     arc_simt_block_ctx b;
-    sim_zero(&b, sizeof b);
+    memset(b.get, 0, sizeof b.get);
+    b.s = 0;
+    b.stall = 0;
+    b.stall_ns = 0;
+    b.shadow = NULL;
+    b.shadow_words = 0;
+    b.epoch = 0;
+    memset(b.wsync, 0, sizeof b.wsync);
+    b.ub_sites = NULL;
+    b.warned = 0;
     /* blockIdx: 32-bit divisions (a grid has at most ARC_SIMT_MAX_BLOCKS
      * blocks), none in a 1-D grid, one in a 2-D grid (64-bit ones were a
      * good part of this function's time) */
