@@ -13,16 +13,16 @@
 #ifndef ARC_COMMON_SOCS_H_
 #define ARC_COMMON_SOCS_H_
 
-/* X(arch, npu_arch, ub_kib, l1_kib, l0a_kib, l0b_kib, l0c_kib, vl_bytes,
- *   warp_size, max_threads, soc)
+/* X(arch, npu_arch, ub_kib, l1_kib, l0a_kib, l0b_kib, l0c_kib, bt_kib,
+ *   vl_bytes, warp_size, max_threads, soc)
  * per-core memories of the architecture ("NPU架构版本2201/3510" pages of
  * the Ascend C guide); vl_bytes: the Reg vector register (VL, 0 = no Reg
  * API); warp_size, max_threads: SIMT (0 = no SIMT); soc: the SoC a binary
  * of the arch runs as when the device is another arch (CANN's CMake maps
  * dav-2201 -> Ascend910B1, dav-3510 -> Ascend950PR_9599). */
 #define ARC_ARCHS(X)                                                             \
-    X("dav-2201", 2201, 192, 512, 64, 64, 128, 0, 0, 0, "Ascend910B1")           \
-    X("dav-3510", 3510, 256, 512, 64, 64, 256, 256, 32, 2048, "Ascend950PR_9599")
+    X("dav-2201", 2201, 192, 512, 64, 64, 128, 1, 0, 0, 0, "Ascend910B1")        \
+    X("dav-3510", 3510, 256, 512, 64, 64, 256, 4, 256, 32, 2048, "Ascend950PR_9599")
 
 /* PlatformAscendC::GetLibApiWorkSpaceSize(): the system workspace the
  * advanced APIs reserve, 16 MiB on every simulated SoC (the figure CANN's
@@ -84,15 +84,16 @@
 typedef struct arc_arch_row {
     const char *arch;
     unsigned npu_arch;
-    unsigned long long ub, l1, l0a, l0b, l0c;
+    unsigned long long ub, l1, l0a, l0b, l0c, bt;
     unsigned vl_bytes, warp_size, max_threads;
     const char *soc;
 } arc_arch_row;
 
 static inline const arc_arch_row *arc_arch_info(unsigned npu_arch)
 {
-#define ARC_ARCH_INFO_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc)                                  \
-    {a, n, (ub) * 1024ull, (l1) * 1024ull, (l0a) * 1024ull, (l0b) * 1024ull, (l0c) * 1024ull, vl, warp, thr, soc},
+#define ARC_ARCH_INFO_ROW_(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc)                                  \
+    {a, n, (ub) * 1024ull, (l1) * 1024ull, (l0a) * 1024ull, (l0b) * 1024ull, (l0c) * 1024ull, (bt) * 1024ull,  \
+     vl, warp, thr, soc},
     static const arc_arch_row rows[] = {ARC_ARCHS(ARC_ARCH_INFO_ROW_)};
 #undef ARC_ARCH_INFO_ROW_
     for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++)

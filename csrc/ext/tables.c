@@ -20,12 +20,13 @@ static int put(PyObject *d, const char *key, PyObject *v)
 static PyObject *archs(void)
 {
     PyObject *all = PyDict_New();
-#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc)                                                     \
+#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc)                                                     \
     if (all) {                                                                                                        \
-        PyObject *r = Py_BuildValue("{s:s,s:I,s:K,s:K,s:K,s:K,s:K,s:I,s:I,s:I,s:s}", "arch", a, "npu_arch", n, "ub", \
-                                    (unsigned long long)(ub) << 10, "l1", (unsigned long long)(l1) << 10, "l0a",      \
+        PyObject *r = Py_BuildValue("{s:s,s:I,s:K,s:K,s:K,s:K,s:K,s:K,s:I,s:I,s:I,s:s}", "arch", a, "npu_arch", n,     \
+                                    "ub", (unsigned long long)(ub) << 10, "l1", (unsigned long long)(l1) << 10, "l0a", \
                                     (unsigned long long)(l0a) << 10, "l0b", (unsigned long long)(l0b) << 10, "l0c",   \
-                                    (unsigned long long)(l0c) << 10, "vl_bytes", vl, "warp_size", warp,               \
+                                    (unsigned long long)(l0c) << 10, "bias_table", (unsigned long long)(bt) << 10,    \
+                                    "vl_bytes", vl, "warp_size", warp,                                                \
                                     "max_threads", thr, "soc", soc);                                                  \
         if (put(all, a, r) < 0)                                                                                       \
             Py_CLEAR(all);                                                                                            \

@@ -29,7 +29,7 @@ static int push(char ***v, int *n, const char *prefix, const char *s)
 
 /* The architectures and SoCs: common/socs.h's rows. */
 static const struct { const char *arch; unsigned num; } archs[] = {
-#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) {a, n},
+#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc) {a, n},
     ARC_ARCHS(ARCH_ROW)
 #undef ARCH_ROW
 };

@@ -252,7 +252,8 @@ inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void *src, uint16_t conv_contr
 {
     const char *api = "asc_copy_l12bt";
     ARC_CHECK(conv_control == 0, api, "conv_control %u: the conversion on the way is not simulated yet", conv_control);
-    ARC_CHECK(dst < ARC_BT_SIZE, api, "dst %llu is beyond the %u-byte BiasTable", (unsigned long long)dst, ARC_BT_SIZE);
+    ARC_CHECK(dst < arc_bt_size_of(__NPU_ARCH__), api, "dst %llu is beyond the %u-byte BiasTable", (unsigned long long)dst,
+              arc_bt_size_of(__NPU_ARCH__));
     __arc::capi_cube::l1_to(AscendC::__detail::arena_of(AscendC::TPosition::C2).base + dst, src, AscendC::TPosition::C2,
                             n_burst, len_burst * 32ull, source_gap * 32ull, dst_gap * 32ull, __arc::RP_MTE1, api);
 }

@@ -73,35 +73,28 @@ void __arc_uses(unsigned what);
 #define ARC_L0A_OFF 0u
 #define ARC_L0B_OFF (1u * ARC_L0_SLOT)
 #define ARC_L0C_OFF (2u * ARC_L0_SLOT)
-/* The arch's L0A/L0B/L0C bytes (common/socs.h), 0 for an unknown arch. */
-static inline unsigned arc_l0a_size_of(unsigned arch)
+/* The arch's L0A/L0B/L0C and BiasTable bytes (common/socs.h), 0 for an
+ * unknown arch.  The BiasTable ends at the end of its slot's first page. */
+enum { ARC_BUF_L0A, ARC_BUF_L0B, ARC_BUF_L0C, ARC_BUF_BT };
+static inline unsigned arc_cube_buf_size(unsigned arch, unsigned which)
 {
-#define ARC_L0A_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0a) << 10;
-    switch (arch) { ARC_ARCHS(ARC_L0A_ROW_) }
-#undef ARC_L0A_ROW_
+#define ARC_BUF_ROW_(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc) \
+    case n: { const unsigned v[] = {(l0a) << 10, (l0b) << 10, (l0c) << 10, (bt) << 10}; return v[which]; }
+    switch (arch) { ARC_ARCHS(ARC_BUF_ROW_) }
+#undef ARC_BUF_ROW_
     return 0;
 }
-static inline unsigned arc_l0b_size_of(unsigned arch)
-{
-#define ARC_L0B_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0b) << 10;
-    switch (arch) { ARC_ARCHS(ARC_L0B_ROW_) }
-#undef ARC_L0B_ROW_
-    return 0;
-}
-static inline unsigned arc_l0c_size_of(unsigned arch)
-{
-#define ARC_L0C_ROW_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) case n: return (l0c) << 10;
-    switch (arch) { ARC_ARCHS(ARC_L0C_ROW_) }
-#undef ARC_L0C_ROW_
-    return 0;
-}
-/* Every arch's L0 buffers fit their slot (a negative array size fails to compile). */
-#define ARC_L0_FITS_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) \
-    +sizeof(char[((l0a) << 10) <= ARC_L0_SLOT && ((l0b) << 10) <= ARC_L0_SLOT && ((l0c) << 10) <= ARC_L0_SLOT ? 1 : -1])
+#define arc_l0a_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0A)
+#define arc_l0b_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0B)
+#define arc_l0c_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0C)
+#define arc_bt_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_BT)
+#define arc_bt_off(arch) (3u * ARC_L0_SLOT + ARC_L0_PAGE - arc_bt_size_of(arch))
+/* Every arch's L0 buffers fit their slot, its BiasTable a page (a negative array size fails to compile). */
+#define ARC_L0_FITS_(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc)                                   \
+    +sizeof(char[((l0a) << 10) <= ARC_L0_SLOT && ((l0b) << 10) <= ARC_L0_SLOT && ((l0c) << 10) <= ARC_L0_SLOT && \
+                         ((bt) << 10) <= ARC_L0_PAGE ? 1 : -1])
 enum { ARC_L0_FITS_CHECK_ = 0 ARC_ARCHS(ARC_L0_FITS_) };
 #undef ARC_L0_FITS_
-#define ARC_BT_SIZE (1u << 10)
-#define ARC_BT_OFF (3u * ARC_L0_SLOT + ARC_L0_PAGE - ARC_BT_SIZE)
 /* The Fixpipe buffer: 7 KB, what CATLASS's Atlas A2 arch (FIXBUF_SIZE)
  * takes with one TPipe::InitBuffer, which runs on the NPU; the dav-2201
  * arch page lists 2 KB (docs/simulated_npu.md).  It ends at the end of its

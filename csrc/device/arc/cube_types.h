@@ -291,7 +291,7 @@ struct CubeMeta {
     uint64_t l0a[2];      /* 128 fractals of 512 B */
     uint64_t l0b[2];
     uint64_t l0c[2];      /* 128 fractals of 1 KB */
-    uint64_t bt;          /* 16 x 64 B of the BiasTable */
+    uint64_t bt;          /* the BiasTable's written 64-byte units (up to 64: 4 KB) */
     uint64_t nd2nd[3];    /* SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (+1 when set) */
     uint64_t prequant;    /* SetFixpipePreQuantFlag word */
     uint64_t hf32;        /* SetHF32Mode */

@@ -124,7 +124,8 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
     if (init == 2) {
         uint32_t fbt = (uint32_t)(((const uint8_t *)bias - __detail::arena_of(TPosition::C2).base) / 64);
         uint32_t nb = (N1 * 16 * 4 + 63) / 64;
-        ARC_CHECK(fbt + nb <= 16, api, "the bias row of %u values exceeds the 1 KB BiasTable", N1 * 16);
+        ARC_CHECK(fbt + nb <= arc_bt_size_of(__NPU_ARCH__) / 64, api, "the bias row of %u values exceeds the %u-byte BiasTable",
+                  N1 * 16, arc_bt_size_of(__NPU_ARCH__));
         for (uint32_t i = fbt; i < fbt + nb; i++)
             ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
                       i * 64 + 63);

@@ -187,7 +187,7 @@ inline void mmad_mx(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const L
     if (init == 2) {
         uint32_t fbt = (uint32_t)(((const uint8_t *)bias - __detail::arena_of(TPosition::C2).base) / 64);
         for (uint32_t i = fbt; i < fbt + (N1 * 64 + 63) / 64; i++)
-            ARC_CHECK(i < 64 && (meta->bt >> i & 1), api, "the bias row reads BiasTable bytes %u..%u, never written",
+            ARC_CHECK(i < arc_bt_size_of(__NPU_ARCH__) / 64 && (meta->bt >> i & 1), api, "the bias row reads BiasTable bytes %u..%u, never written",
                       i * 64, i * 64 + 63);
     }
     __arc::cost_esize<U>();

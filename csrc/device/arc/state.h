@@ -12,7 +12,7 @@ namespace __arc {
 enum ArchMem { ARCH_UB, ARCH_L1, ARCH_L0A, ARCH_L0B, ARCH_L0C, ARCH_VL };
 constexpr uint32_t arch_bytes(ArchMem m)
 {
-#define ARC_ARCH_BYTES_(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc)                 \
+#define ARC_ARCH_BYTES_(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc)                 \
     if (__NPU_ARCH__ == n) {                                                              \
         const uint32_t v[] = {(ub) << 10, (l1) << 10, (l0a) << 10, (l0b) << 10, (l0c) << 10, vl}; \
         return v[m];                                                                      \

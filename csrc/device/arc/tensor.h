@@ -42,7 +42,7 @@ static inline Arena arena_of(TPosition p)
     case TPosition::A2: return {c->l0 + ARC_L0A_OFF, arc_l0a_size_of(c->arch), 512, "L0A"};
     case TPosition::B2: return {c->l0 + ARC_L0B_OFF, arc_l0b_size_of(c->arch), 512, "L0B"};
     case TPosition::CO1: return {c->l0 + ARC_L0C_OFF, arc_l0c_size_of(c->arch), 64, "L0C"};
-    case TPosition::C2: return {c->l0 + ARC_BT_OFF, ARC_BT_SIZE, 64, "BiasTable"};
+    case TPosition::C2: return {c->l0 + arc_bt_off(c->arch), arc_bt_size_of(c->arch), 64, "BiasTable"};
     case TPosition::C2PIPE2GM: return {c->l0 + ARC_FB_OFF, ARC_FB_SIZE, 128, "Fixpipe buffer"};
     default: return {c->ub, c->ub_size, 32, "unified buffer"};
     }

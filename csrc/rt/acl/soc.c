@@ -18,7 +18,7 @@ static const struct arch_row {
     size_t ub, l1, l0a, l0b, l0c;
     int64_t warp, threads;
 } archs[] = {
-#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, vl, warp, thr, soc) \
+#define ARCH_ROW(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc) \
     {a, soc, n, (ub) * KiB, (l1) * KiB, (l0a) * KiB, (l0b) * KiB, (l0c) * KiB, warp, thr},
     ARC_ARCHS(ARCH_ROW)
 #undef ARCH_ROW

@@ -155,7 +155,7 @@ static const char *space_name(int space_ix, uint64_t lo)
     if (space_ix == 3) return "GM";
     if (space_ix == 0) return "UB";
     if (space_ix == 1) return "L1";
-    return lo < ARC_L0B_OFF ? "L0A" : lo < ARC_L0C_OFF ? "L0B" : lo < ARC_BT_OFF ? "L0C" : lo < ARC_FB_OFF ? "BiasTable"
+    return lo < ARC_L0B_OFF ? "L0A" : lo < ARC_L0C_OFF ? "L0B" : lo < 3u * ARC_L0_SLOT ? "L0C" : lo < ARC_FB_OFF ? "BiasTable"
                                                                                                 : "the Fixpipe buffer";
 }
 
@@ -351,7 +351,7 @@ void __arc_race_access(int pipe_t_value, int write, const void *p, unsigned long
     /* 32-byte blocks: the NPU moves and computes whole blocks. */
     uint64_t hi = (lo + bytes + 31) & ~31ull;
     lo &= ~31ull;
-    int cont = same_instruction(q, write, si == 2 && lo >= ARC_L0C_OFF && lo < ARC_BT_OFF, api);
+    int cont = same_instruction(q, write, si == 2 && lo >= ARC_L0C_OFF && lo < 3u * ARC_L0_SLOT, api);
     uint32_t epoch = cont ? st->vc[q][q] : open_instruction(q);
     int same = (SAME_PIPES >> q & 1) && !sparse && !(q == 2 && write && bytes >= MMAD_ORDERED);
     if (!hold || write || hi - lo <= 32) {

@@ -130,8 +130,8 @@ static void l0_window(const sim_arch *arch, unsigned s, const char **name, size_
 {
     static const char *names[ARC_L0_SLOTS] = {"L0A buffer", "L0B buffer", "L0C buffer", "BiasTable",
                                               "Fixpipe buffer", "cube bookkeeping area, sparse index and MX scale buffers"};
-    const size_t offs[ARC_L0_SLOTS] = {ARC_L0A_OFF, ARC_L0B_OFF, ARC_L0C_OFF, ARC_BT_OFF, ARC_FB_OFF, ARC_L0_META_OFF};
-    const size_t sizes[ARC_L0_SLOTS] = {arch->l0a_size, arch->l0b_size, arch->l0c_size, ARC_BT_SIZE, ARC_FB_SIZE,
+    const size_t offs[ARC_L0_SLOTS] = {ARC_L0A_OFF, ARC_L0B_OFF, ARC_L0C_OFF, arc_bt_off(arch->num), ARC_FB_OFF, ARC_L0_META_OFF};
+    const size_t sizes[ARC_L0_SLOTS] = {arch->l0a_size, arch->l0b_size, arch->l0c_size, arc_bt_size_of(arch->num), ARC_FB_SIZE,
                                         ARC_L0_META_SPAN};
     *name = names[s];
     *off = offs[s];

@@ -23,7 +23,7 @@ static arena arena_of(const arc_core *c, int pos)
     case ARC_POS_A2: return (arena){c->l0 + ARC_L0A_OFF, arc_l0a_size_of(c->arch), 512, "L0A"};
     case ARC_POS_B2: return (arena){c->l0 + ARC_L0B_OFF, arc_l0b_size_of(c->arch), 512, "L0B"};
     case ARC_POS_CO1: return (arena){c->l0 + ARC_L0C_OFF, arc_l0c_size_of(c->arch), 64, "L0C"};
-    case ARC_POS_C2: return (arena){c->l0 + ARC_BT_OFF, ARC_BT_SIZE, 64, "BiasTable"};
+    case ARC_POS_C2: return (arena){c->l0 + arc_bt_off(c->arch), arc_bt_size_of(c->arch), 64, "BiasTable"};
     case ARC_POS_C2PIPE2GM: return (arena){c->l0 + ARC_FB_OFF, ARC_FB_SIZE, 128, "Fixpipe buffer"};
     default: return (arena){c->ub, c->ub_size, 32, "unified buffer"};
     }

@@ -21,7 +21,7 @@ void *__arc_static_mem(unsigned mem, unsigned long long bytes, const char *fn)
     case ARC_MEM_L0A: base = c->l0 + ARC_L0A_OFF, size = arc_l0a_size_of(c->arch), name = "L0A"; break;
     case ARC_MEM_L0B: base = c->l0 + ARC_L0B_OFF, size = arc_l0b_size_of(c->arch), name = "L0B"; break;
     case ARC_MEM_L0C: base = c->l0 + ARC_L0C_OFF, size = arc_l0c_size_of(c->arch), name = "L0C"; break;
-    case ARC_MEM_BT: base = c->l0 + ARC_BT_OFF, size = ARC_BT_SIZE, name = "BiasTable"; break;
+    case ARC_MEM_BT: base = c->l0 + arc_bt_off(c->arch), size = arc_bt_size_of(c->arch), name = "BiasTable"; break;
     default: base = c->l0 + ARC_FB_OFF, size = ARC_FB_SIZE, name = "Fixpipe buffer"; break;
     }
     if (bytes > size)
