@@ -9,47 +9,9 @@
 #ifndef ARC_LAYOUT_H_
 #define ARC_LAYOUT_H_
 
+#include "arc/crd2idx.h"
 #include "arc/utils.h"
 
-namespace __arc {
-template <typename S> constexpr int64_t lay_size(const S &s)
-{
-    if constexpr (AscendC::Std::is_tuple_v<S>)
-        return std::apply([](const auto &...m) { return (int64_t(1) * ... * lay_size(m)); }, s);
-    else
-        return (int64_t)s;
-}
-template <typename C, typename S, typename D> constexpr int64_t crd2idx(const C &c, const S &s, const D &d);
-template <typename C, typename S, typename D, size_t... I>
-constexpr int64_t crd2idx_modes(const C &c, const S &s, const D &d, std::index_sequence<I...>)
-{
-    return (int64_t(0) + ... + crd2idx(std::get<I>(c), std::get<I>(s), std::get<I>(d)));
-}
-template <typename S, typename D, size_t... I>
-constexpr int64_t crd2idx_split(int64_t c, const S &s, const D &d, std::index_sequence<I...>)
-{
-    int64_t sum = 0, rest = c;
-    const size_t last = sizeof...(I) - 1;
-    ((sum += crd2idx(I == last ? rest : rest % lay_size(std::get<I>(s)), std::get<I>(s), std::get<I>(d)),
-      rest = I == last ? 0 : rest / lay_size(std::get<I>(s))),
-     ...);
-    return sum;
-}
-template <typename C, typename S, typename D> constexpr int64_t crd2idx(const C &c, const S &s, const D &d)
-{
-    using AscendC::Std::is_tuple_v;
-    if constexpr (is_tuple_v<C>) {
-        static_assert(is_tuple_v<S> && is_tuple_v<D> && std::tuple_size<C>::value == std::tuple_size<S>::value &&
-                          std::tuple_size<S>::value == std::tuple_size<D>::value,
-                      "AscendC::Crd2Idx: the coordinate, shape and stride have different tuple structures");
-        return crd2idx_modes(c, s, d, std::make_index_sequence<std::tuple_size<C>::value>{});
-    } else if constexpr (is_tuple_v<S>) {
-        return crd2idx_split((int64_t)c, s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
-    } else {
-        return (int64_t)c * (int64_t)d;
-    }
-}
-} // namespace __arc
 
 namespace AscendC {
 #define ARC_BASIC_LAYOUT_ONLY(api)                                                                             \

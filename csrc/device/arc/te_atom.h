@@ -171,15 +171,15 @@ template <typename S, typename D> __aicore__ inline void mode_of(const S &s, con
         static_assert(std::tuple_size<S>::value == 2 && !is_tuple_v<decltype(std::get<0>(s))> &&
                           !is_tuple_v<decltype(std::get<1>(s))>,
                       "AscendC::Te: a matrix mode is an extent or (inner, outer)");
-        inner = val(std::get<0>(s));
-        n = inner * val(std::get<1>(s));
-        si = val(std::get<0>(d));
-        so = val(std::get<1>(d));
+        inner = lay_val(std::get<0>(s));
+        n = inner * lay_val(std::get<1>(s));
+        si = lay_val(std::get<0>(d));
+        so = lay_val(std::get<1>(d));
     } else {
-        n = val(s);
+        n = lay_val(s);
         inner = 1;
         si = 0;
-        so = val(d);
+        so = lay_val(d);
     }
 }
 template <typename S, typename D> __aicore__ inline Mat matrix_of(const S &s, const D &d, int64_t batch, int64_t bstride)
@@ -201,8 +201,8 @@ template <typename L> constexpr bool batched_v =
 template <typename L> __aicore__ inline Mat mat(const L &l)
 {
     if constexpr (batched_v<L>)
-        return matrix_of(std::get<1>(l.Shape()), std::get<1>(l.Stride()), val(std::get<0>(l.Shape())),
-                         val(std::get<0>(l.Stride())));
+        return matrix_of(std::get<1>(l.Shape()), std::get<1>(l.Stride()), lay_val(std::get<0>(l.Shape())),
+                         lay_val(std::get<0>(l.Stride())));
     else return matrix_of(l.Shape(), l.Stride(), 1, 0);
 }
 /* The C++ API's view of a Te tensor in memory `want`. */

@@ -133,29 +133,29 @@ __aicore__ inline void conv_in(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
     const auto &dd = dst.Layout().Stride();
     const auto &ss = src.Layout().Shape();
     const auto &sd = src.Layout().Stride();
-    int64_t c1 = val(std::get<1>(ds)), h = val(std::get<2>(ds)), w = val(std::get<3>(ds)), c0 = val(std::get<4>(ds));
-    ARC_CHECK(val(std::get<0>(ds)) == 1 && val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
+    int64_t c1 = lay_val(std::get<1>(ds)), h = lay_val(std::get<2>(ds)), w = lay_val(std::get<3>(ds)), c0 = lay_val(std::get<4>(ds));
+    ARC_CHECK(lay_val(std::get<0>(ds)) == 1 && lay_val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
     int64_t sh, sw, sc, hs, ws, cs;
     if constexpr (std::is_same<PS, NHWCLayoutPtn>::value) {
-        sh = val(std::get<1>(ss)), sw = val(std::get<2>(ss)), sc = val(std::get<3>(ss));
-        hs = val(std::get<1>(sd)), ws = val(std::get<2>(sd)), cs = val(std::get<3>(sd));
+        sh = lay_val(std::get<1>(ss)), sw = lay_val(std::get<2>(ss)), sc = lay_val(std::get<3>(ss));
+        hs = lay_val(std::get<1>(sd)), ws = lay_val(std::get<2>(sd)), cs = lay_val(std::get<3>(sd));
     } else if constexpr (std::is_same<PS, NCHWLayoutPtn>::value) {
-        sc = val(std::get<1>(ss)), sh = val(std::get<2>(ss)), sw = val(std::get<3>(ss));
-        cs = val(std::get<1>(sd)), hs = val(std::get<2>(sd)), ws = val(std::get<3>(sd));
+        sc = lay_val(std::get<1>(ss)), sh = lay_val(std::get<2>(ss)), sw = lay_val(std::get<3>(ss));
+        cs = lay_val(std::get<1>(sd)), hs = lay_val(std::get<2>(sd)), ws = lay_val(std::get<3>(sd));
     } else {
         static_assert(std::is_same<PS, NC1HWC0LayoutPtn>::value,
                       "AscendC::Te::Copy(CopyGM2L1): a feature map comes from NHWC, NCHW or NC1HWC0");
-        ARC_CHECK(val(std::get<4>(ss)) == c0, api, "the source's C0 %lld differs from the destination's %lld",
-                  (long long)val(std::get<4>(ss)), (long long)c0);
-        sh = val(std::get<2>(ss)), sw = val(std::get<3>(ss)), sc = val(std::get<1>(ss)) * c0;
-        hs = val(std::get<2>(sd)), ws = val(std::get<3>(sd)), cs = 0;
+        ARC_CHECK(lay_val(std::get<4>(ss)) == c0, api, "the source's C0 %lld differs from the destination's %lld",
+                  (long long)lay_val(std::get<4>(ss)), (long long)c0);
+        sh = lay_val(std::get<2>(ss)), sw = lay_val(std::get<3>(ss)), sc = lay_val(std::get<1>(ss)) * c0;
+        hs = lay_val(std::get<2>(sd)), ws = lay_val(std::get<3>(sd)), cs = 0;
     }
     ARC_CHECK(sh == h && sw == w && sc <= c1 * c0, api,
               "the source's H %lld, W %lld, C %lld do not match the destination's H %lld, W %lld, C1 x C0 %lld",
               (long long)sh, (long long)sw, (long long)sc, (long long)h, (long long)w, (long long)(c1 * c0));
     int64_t n = c1 * h * w * c0;
     int64_t last = (h - 1) * hs + (w - 1) * ws + 1 + (std::is_same<PS, NC1HWC0LayoutPtn>::value
-                                                            ? (val(std::get<1>(ss)) - 1) * val(std::get<1>(sd)) + c0 - 1
+                                                            ? (lay_val(std::get<1>(ss)) - 1) * lay_val(std::get<1>(sd)) + c0 - 1
                                                             : (sc - 1) * cs);
     side(src, last, false, __arc::RP_MTE2, api, "src");
     side(dst, n, true, __arc::RP_MTE2, api, "dst");
@@ -168,9 +168,9 @@ __aicore__ inline void conv_in(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
                 for (int64_t z = 0; z < c0; z++) {
                     int64_t c = a * c0 + z, at;
                     if constexpr (std::is_same<PS, NC1HWC0LayoutPtn>::value)
-                        at = a * val(std::get<1>(sd)) + y * hs + x * ws + z;
+                        at = a * lay_val(std::get<1>(sd)) + y * hs + x * ws + z;
                     else at = y * hs + x * ws + c * cs;
-                    o[a * val(std::get<1>(dd)) + y * val(std::get<2>(dd)) + x * val(std::get<3>(dd)) + z] =
+                    o[a * lay_val(std::get<1>(dd)) + y * lay_val(std::get<2>(dd)) + x * lay_val(std::get<3>(dd)) + z] =
                         c < sc ? in[at] : zero;
                 }
 }
@@ -281,12 +281,12 @@ __aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
     ARC_CHECK(!p.transpose && !p.fMatrixCtrl, api, "transpose and fMatrixCtrl are not simulated yet");
     const auto &ss = src.Layout().Shape();
     const auto &sd = src.Layout().Stride();
-    int64_t c1n = val(std::get<1>(ss)), ih_n = val(std::get<2>(ss)), iw_n = val(std::get<3>(ss)), c0n = val(std::get<4>(ss));
-    ARC_CHECK(val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
+    int64_t c1n = lay_val(std::get<1>(ss)), ih_n = lay_val(std::get<2>(ss)), iw_n = lay_val(std::get<3>(ss)), c0n = lay_val(std::get<4>(ss));
+    ARC_CHECK(lay_val(std::get<0>(ss)) == 1, api, "only N = 1 is supported (the page's limit)");
     constexpr int64_t C0 = 32 / (int64_t)sizeof(Elem);
     ARC_CHECK(c0n == C0, api, "the source's C0 %lld is not 32 bytes of %s (%lld)", (long long)c0n, __arc::tname<Elem>(),
               (long long)C0);
-    ARC_CHECK(val(std::get<1>(sd)) == ih_n * iw_n * C0 && val(std::get<2>(sd)) == iw_n * C0 && val(std::get<3>(sd)) == C0,
+    ARC_CHECK(lay_val(std::get<1>(sd)) == ih_n * iw_n * C0 && lay_val(std::get<2>(sd)) == iw_n * C0 && lay_val(std::get<3>(sd)) == C0,
               api, "the source feature map must be contiguous NC1HWC0");
     Mat d = mat(dst.Layout());
     ARC_CHECK(d.r0 == 16 && d.c0 == C0 && d.sr0 == C0 && d.sr1 == 16 * C0, api, "the destination is not NZ of %s",

@@ -166,22 +166,22 @@ __aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const T
     if constexpr (std::is_same<PD, NHWCLayoutPtn>::value || std::is_same<PD, NC1HWC0LayoutPtn>::value) {
         const auto &sh = dst.Layout().Shape();
         const auto &st = dst.Layout().Stride();
-        ARC_CHECK(val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
-        rows = val(std::get<1>(sh)) * val(std::get<2>(sh));
+        ARC_CHECK(lay_val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
+        rows = lay_val(std::get<1>(sh)) * lay_val(std::get<2>(sh));
         if constexpr (std::is_same<PD, NHWCLayoutPtn>::value) {
-            cols = val(std::get<3>(sh)), stride = val(std::get<2>(st));
+            cols = lay_val(std::get<3>(sh)), stride = lay_val(std::get<2>(st));
         } else {
-            rows = val(std::get<2>(sh)) * val(std::get<3>(sh));
-            cols = val(std::get<1>(sh)) * val(std::get<4>(sh)), stride = val(std::get<1>(st)), nz = true;
-            ARC_CHECK(val(std::get<4>(sh)) == 16, api, "an NC1HWC0 output has C0 16 (got %lld)",
-                      (long long)val(std::get<4>(sh)));
+            rows = lay_val(std::get<2>(sh)) * lay_val(std::get<3>(sh));
+            cols = lay_val(std::get<1>(sh)) * lay_val(std::get<4>(sh)), stride = lay_val(std::get<1>(st)), nz = true;
+            ARC_CHECK(lay_val(std::get<4>(sh)) == 16, api, "an NC1HWC0 output has C0 16 (got %lld)",
+                      (long long)lay_val(std::get<4>(sh)));
         }
         nb = 1;
     } else if constexpr (std::is_same<PD, NCHWLayoutPtn>::value) {
         const auto &sh = dst.Layout().Shape();
-        ARC_CHECK(val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
-        rows = val(std::get<2>(sh)) * val(std::get<3>(sh)), cols = val(std::get<1>(sh));
-        stride = val(std::get<1>(dst.Layout().Stride())), dn = true, nb = 1;
+        ARC_CHECK(lay_val(std::get<0>(sh)) == 1, api, "the convolution output supports N = 1 only");
+        rows = lay_val(std::get<2>(sh)) * lay_val(std::get<3>(sh)), cols = lay_val(std::get<1>(sh));
+        stride = lay_val(std::get<1>(dst.Layout().Stride())), dn = true, nb = 1;
     } else if constexpr (std::is_same<PD, DNLayoutPtn>::value || std::is_same<PD, DNExtLayoutPtn>::value) {
         Mat d = mat(dst.Layout());
         ARC_CHECK(d.r0 == 1 && d.c0 == 1 && d.sr1 == 1, api, "a DN output needs unit row stride");

@@ -12,6 +12,7 @@
 #define ARC_TE_LAYOUT_H_
 
 #include "arc/mmad_mx.h"
+#include "arc/crd2idx.h"
 #include "arc/utils.h"
 
 namespace AscendC {
@@ -81,49 +82,9 @@ template <typename V> struct is_tuple : std::false_type {};
 template <typename... V> struct is_tuple<std::tuple<V...>> : std::true_type {};
 template <typename V> constexpr bool is_tuple_v = is_tuple<Std::remove_cvref_t<V>>::value;
 
-/* A leaf's value. */
-template <typename V> __aicore__ inline constexpr int64_t val(const V &v)
-{
-    static_assert(!is_tuple_v<V>, "AscendC::Te: an integer was expected where a tuple was given");
-    return (int64_t)v;
-}
-/* Product of a (nested) shape's leaves. */
-template <typename V> __aicore__ inline constexpr int64_t size_of(const V &s)
-{
-    if constexpr (is_tuple_v<V>)
-        return std::apply([](const auto &...e) { return (int64_t(1) * ... * size_of(e)); }, s);
-    else return val(s);
-}
-/* The offset of a coordinate: a tuple coordinate goes mode by mode, an
- * integer coordinate of a tuple mode splits colexicographically (the
- * first sub-mode varies fastest). */
-template <typename C, typename S, typename D> __aicore__ inline constexpr int64_t crd2idx(const C &c, const S &s, const D &d);
-template <typename C, typename S, typename D, size_t... I>
-__aicore__ inline constexpr int64_t crd2idx_modes(const C &c, const S &s, const D &d, std::index_sequence<I...>)
-{
-    return (int64_t(0) + ... + crd2idx(std::get<I>(c), std::get<I>(s), std::get<I>(d)));
-}
-template <typename S, typename D, size_t... I>
-__aicore__ inline constexpr int64_t crd2idx_split(int64_t c, const S &s, const D &d, std::index_sequence<I...>)
-{
-    int64_t sum = 0, rest = c;
-    const size_t last = sizeof...(I) - 1;
-    ((sum += crd2idx(I == last ? rest : rest % size_of(std::get<I>(s)), std::get<I>(s), std::get<I>(d)),
-      rest = I == last ? 0 : rest / size_of(std::get<I>(s))), ...);
-    return sum;
-}
-template <typename C, typename S, typename D> __aicore__ inline constexpr int64_t crd2idx(const C &c, const S &s, const D &d)
-{
-    if constexpr (is_tuple_v<C>) {
-        static_assert(is_tuple_v<S> && std::tuple_size<C>::value == std::tuple_size<S>::value,
-                      "AscendC::Te: the coordinate's tuple structure differs from the layout's shape");
-        return crd2idx_modes(c, s, d, std::make_index_sequence<std::tuple_size<C>::value>{});
-    } else if constexpr (is_tuple_v<S>) {
-        return crd2idx_split(val(c), s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
-    } else {
-        return val(c) * val(d);
-    }
-}
+using __arc::crd2idx;
+using __arc::lay_size;
+using __arc::lay_val;
 /* The largest offset + 1 a shape/stride pair reaches (0 for an empty shape). */
 template <typename S, typename D> __aicore__ inline constexpr int64_t cosize_of(const S &s, const D &d);
 template <typename S, typename D, size_t... I>
@@ -136,7 +97,7 @@ template <typename S, typename D> __aicore__ inline constexpr int64_t cosize_of(
     if constexpr (is_tuple_v<S>) {
         return cosize_modes(s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
     } else {
-        int64_t n = val(s), st = val(d);
+        int64_t n = lay_val(s), st = lay_val(d);
         return n == 0 ? 0 : (n - 1) * (st < 0 ? -st : st) + 1;
     }
 }
@@ -159,8 +120,8 @@ template <typename S, typename D> __aicore__ inline constexpr int64_t capacity_o
     if constexpr (is_tuple_v<S>) {
         return capacity_modes(s, d, std::make_index_sequence<std::tuple_size<S>::value>{});
     } else {
-        int64_t st = val(d);
-        return val(s) * (st < 0 ? -st : st);
+        int64_t st = lay_val(d);
+        return lay_val(s) * (st < 0 ? -st : st);
     }
 }
 template <typename V> __aicore__ inline constexpr int64_t ceil_div(V a, int64_t b) { return ((int64_t)a + b - 1) / b; }
@@ -182,7 +143,7 @@ template <typename ShapeType, typename StrideType, typename Ptn = void> struct L
     __aicore__ inline constexpr const StrideType &Stride() const { return stride_; }
     __aicore__ inline constexpr const Layout &layout() const { return *this; }
     /* The element count the shape covers. */
-    __aicore__ inline constexpr int64_t Size() const { return __te::size_of(shape_); }
+    __aicore__ inline constexpr int64_t Size() const { return __arc::lay_size(shape_); }
     /* The memory the layout occupies, gaps included (Capacity's page). */
     __aicore__ inline constexpr int64_t Capacity() const { return __te::capacity_of(shape_, stride_); }
     template <typename C> __aicore__ inline constexpr int64_t operator()(const C &c) const
@@ -207,7 +168,7 @@ template <typename S> __aicore__ inline constexpr auto row_major(const S &s, int
         return row_major_modes(s, run, std::make_index_sequence<std::tuple_size<S>::value>{});
     } else {
         int64_t here = run;
-        run *= val(s);
+        run *= lay_val(s);
         return here;
     }
 }
@@ -264,8 +225,8 @@ template <size_t... Is, typename L> __aicore__ inline constexpr int Rank(const L
 }
 template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Size(const L &l)
 {
-    if constexpr (__te::is_tuple_v<L>) return __te::size_of(__te::path<Is...>(l));
-    else return __te::size_of(__te::path<Is...>(l.Shape()));
+    if constexpr (__te::is_tuple_v<L>) return __arc::lay_size(__te::path<Is...>(l));
+    else return __arc::lay_size(__te::path<Is...>(l.Shape()));
 }
 /* Capacity<Is...>: over the top-level modes Is... (all when none). */
 template <size_t... Is, typename L> __aicore__ inline constexpr int64_t Capacity(const L &l)
@@ -377,7 +338,7 @@ template <typename Ptn, int64_t C0, typename... A> __aicore__ inline constexpr a
         /* NZ/ZN/ZZ matrices follow each other at their fractal-rounded size */
         if constexpr (std::is_same<Ptn, NZLayoutPtn>::value || std::is_same<Ptn, ZNLayoutPtn>::value ||
                       std::is_same<Ptn, ZZLayoutPtn>::value)
-            std::get<0>(d) = size_of(m.Shape());
+            std::get<0>(d) = lay_size(m.Shape());
         return Layout<decltype(s), decltype(d), Ptn>(s, d);
     }
 }

@@ -255,13 +255,13 @@ template <typename C, typename S, typename E> __aicore__ inline auto slice_mode(
         return slice_modes(c, s, e, mode, std::make_index_sequence<std::tuple_size<S>::value>{});
     } else {
         static_assert(!is_tuple_v<C>, "AscendC::Te::Slice: a tuple coordinate where the shape has an integer");
-        int64_t at = val(c), n = val(e), total = size_of(s);
+        int64_t at = lay_val(c), n = lay_val(e), total = lay_size(s);
         ARC_CHECK(at >= 0 && n >= 0 && at + n <= total, "AscendC::Te::Slice",
                   "mode %d: coordinate %lld + extent %lld exceeds the tensor's %lld (modes are numbered from 1, "
                   "a nested mode's number follows its parent's)", mode, (long long)at, (long long)n, (long long)total);
         if constexpr (is_tuple_v<S>) {
             static_assert(std::tuple_size<S>::value == 2, "AscendC::Te::Slice: a mode of more than (inner, outer)");
-            int64_t inner = size_of(std::get<0>(s));
+            int64_t inner = lay_size(std::get<0>(s));
             ARC_CHECK(at % inner == 0, "AscendC::Te::Slice",
                       "mode %d: coordinate %lld is not on a fractal boundary (a multiple of %lld)", mode, (long long)at,
                       (long long)inner);
