@@ -8,43 +8,16 @@ import pytest
 
 import ascendrtc as arc
 from ascendrtc import _C
+from test_static_cube_mem import SRC as MM_SRC
 
-SRC = r'''
-#include "kernel_operator.h"
-using namespace AscendC;
-constexpr uint32_t M = 16, K = 16;
-extern "C" __global__ __cube__ void mm_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c)
-{
-    __cbuf__ half l1a[M * K];
-    __cbuf__ half l1b[K * BIAS_N];
-    __cbuf__ float l1bias[BIAS_N];
-    __ca__ half l0a[M * K];
-    __cb__ half l0b[K * BIAS_N];
-    __cc__ float l0c[M * BIAS_N];
-    __biasbuf__ float bt[BIAS_N];
-    GlobalTensor<half> ga, gb; GlobalTensor<float> gbias, gc;
-    ga.SetGlobalBuffer((__gm__ half *)a); gb.SetGlobalBuffer((__gm__ half *)b);
-    gbias.SetGlobalBuffer((__gm__ float *)bias); gc.SetGlobalBuffer((__gm__ float *)c);
-    LocalTensor<half> a1(l1a, sizeof l1a, TPosition::A1), b1(l1b, sizeof l1b, TPosition::B1);
-    LocalTensor<float> bias1(l1bias, sizeof l1bias, TPosition::C1);
-    LocalTensor<half> a2(l0a, sizeof l0a, TPosition::A2), b2(l0b, sizeof l0b, TPosition::B2);
-    LocalTensor<float> co1(l0c, sizeof l0c, TPosition::CO1), c2(bt, sizeof bt, TPosition::C2);
-    DataCopy(a1, ga, Nd2NzParams{1, M, K, 0, K, M, 1, 0});
-    DataCopy(b1, gb, Nd2NzParams{1, K, BIAS_N, 0, BIAS_N, K, 1, 0});
-    DataCopy(bias1, gbias, BIAS_N);
-    PipeBarrier<PIPE_ALL>();
-    LoadData(a2, a1, LoadData2DParamsV2{0, 0, M / 16, K / 16, M / 16, M / 16, false, 0});
-    LoadData(b2, b1, LoadData2DParamsV2{0, 0, K / 16, BIAS_N / 16, K / 16, BIAS_N / 16, true, 0});
-    DataCopy(c2, bias1, DataCopyParams{1, BIAS_N * 4 / 32, 0, 0}); // dav-3510: blockLen in 32-byte units
-    PipeBarrier<PIPE_ALL>();
-    Mmad(co1, a2, b2, c2, MmadParams{M, BIAS_N, K, 0, false, false}); // initial value: the bias row
-    PipeBarrier<PIPE_ALL>();
-    FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> f;
-    f.nSize = BIAS_N; f.mSize = M; f.srcStride = M; f.dstStride = BIAS_N;
-    Fixpipe<float, float, CFG_ROW_MAJOR>(gc, co1, f);
-    PipeBarrier<PIPE_ALL>();
-}
-'''
+
+# test_static_cube_mem's matmul through static cube arrays, its bias row
+# (BiasTable) of n floats
+def mm_src(n):
+    old = "constexpr uint32_t M = 32, K = 32, N = 48;"
+    assert old in MM_SRC
+    return MM_SRC.replace(old, "constexpr uint32_t M = 16, K = 16, N = %d;" % n)
+
 
 STATIC = r'''
 #include "kernel_operator.h"
@@ -64,7 +37,7 @@ def test_arch_table_has_the_bias_table():
 
 def test_a_2kb_bias_row_on_dav_3510():
     n = 512
-    k = arc.Program(SRC, "bias.asc").compile(["--npu-arch=dav-3510", "-DBIAS_N=%d" % n]).load().get_kernel("mm_bias")
+    k = arc.Program(mm_src(n), "bias.asc").compile(["--npu-arch=dav-3510"]).load().get_kernel("mm_static")
     rng = np.random.default_rng(5)
     a = rng.standard_normal((16, 16)).astype(np.float16)
     b = rng.standard_normal((16, n)).astype(np.float16)
