@@ -32,7 +32,6 @@
 
 #include <llvm/Analysis/ConstantFolding.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -55,6 +54,7 @@
 #include "../device/arc/simt_abi.h"
 
 #include "param_bounds.h"
+#include "simt_frame.h"
 #include "simt_gmcheck.h"
 #include "simt_guard.h"
 #include "simt_lockstep.h"
@@ -350,52 +350,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     for (unsigned s = 1; s < resume.size(); s++)
         sw->addCase(cast<ConstantInt>(ConstantInt::get(i32, s)), resume[s]);
 
-    // Values live across a point lose their dominance: keep them in the frame.
-    if (K.points) {
-        DominatorTree DT(*nf);
-        std::vector<Instruction *> demote;
-        for (Instruction &I : instructions(*nf)) {
-            if (isa<AllocaInst>(I) || I.getParent() == E)
-                continue;
-            for (Use &u : I.uses())
-                if (!DT.dominates(&I, u)) {
-                    demote.push_back(&I);
-                    break;
-                }
-        }
-        for (Instruction *I : demote) /* a phi too: stored after the phis, loaded where used */
-            DemoteRegToStack(*I, false, E->getFirstInsertionPt());
-    }
-    uint64_t fsz = sizeof(arc_simt_xch);
-    Align falign(16);
-    std::vector<AllocaInst *> allocas;
-    for (Instruction &I : instructions(*nf))
-        if (auto *a = dyn_cast<AllocaInst>(&I))
-            allocas.push_back(a);
-    for (AllocaInst *a : allocas) {
-        auto sz = a->getAllocationSize(DL);
-        if (!sz || sz->isScalable()) {
-            error("SIMT kernel " + id + ": a variable-length array is not supported in SIMT code");
-            continue;
-        }
-        Align al = std::min(a->getAlign(), Align(64));
-        falign = std::max(falign, al);
-        fsz = alignTo(fsz, al.value());
-        for (User *u : make_early_inc_range(a->users()))
-            if (auto *ii = dyn_cast<IntrinsicInst>(u))
-                if (ii->isLifetimeStartOrEnd())
-                    ii->eraseFromParent();
-        // The slot's address in the entry: an alloca the inliner left in
-        // a later block may have uses past a point, which that block no
-        // longer dominates.
-        IRBuilder<> b(E->getTerminator());
-        a->replaceAllUsesWith(b.CreateConstInBoundsGEP1_64(i8, frame, fsz));
-        fsz += sz->getFixedValue();
-        a->eraseFromParent();
-    }
-    K.frame = (unsigned)alignTo(fsz, falign.value());
-    if (K.frame > (1u << 20))
-        error("SIMT kernel " + id + ": " + std::to_string(K.frame) + " bytes of per-thread locals, more than 1 MiB");
+    K.frame = simt_frame_layout(*nf, E, frame, K.points != 0, id, r->errors);
 
     // run_s: every thread stopped at point s (all threads for s = 0 when
     // the kernel has no points) to its next point; the checked ones check
