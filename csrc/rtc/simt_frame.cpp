@@ -1,6 +1,7 @@
 // simt_frame.cpp - a SIMT thread's frame (simt_frame.h).
 #include "simt_frame.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -17,6 +18,57 @@ using namespace llvm;
 
 namespace arc_rtc {
 namespace simt_detail {
+namespace {
+
+// The most instructions one value computed again may take.
+const unsigned kRematBudget = 16;
+
+// Whether v can be computed again wherever the thread resumes: it derives
+// only from the thread's index (x, y, z), the block's context, the packed
+// arguments (nothing writes them during a launch) and what the entry E
+// computes -- not from the point resumed (s) or the check flag.  The
+// uniform values of a kernel (a parameter, the grid's stride) are then
+// recomputed, not kept per thread in memory, and stay visibly uniform in
+// the thread loops for the vectoriser.
+bool invariant(Value *v, BasicBlock *E, unsigned &budget)
+{
+    if (isa<Constant>(v))
+        return true;
+    if (auto *a = dyn_cast<Argument>(v))
+        return a->getArgNo() < 6;
+    auto *I = dyn_cast<Instruction>(v);
+    if (!I || I->getParent() == E)
+        return I != nullptr;
+    if (!budget--)
+        return false;
+    if (auto *l = dyn_cast<LoadInst>(I)) {
+        auto *a = dyn_cast<Argument>(getUnderlyingObject(l->getPointerOperand()));
+        return l->isSimple() && a && a->getArgNo() == 1 && invariant(l->getPointerOperand(), E, budget);
+    }
+    if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) && !isa<GetElementPtrInst>(I) && !isa<CmpInst>(I) &&
+        !isa<SelectInst>(I) && !isa<FreezeInst>(I))
+        return false;
+    for (Value *op : I->operands())
+        if (!invariant(op, E, budget))
+            return false;
+    return true;
+}
+
+// A copy of invariant v's computation before `at` (what E computes is used
+// as it is).
+Value *remat(Value *v, BasicBlock *E, Instruction *at)
+{
+    auto *I = dyn_cast<Instruction>(v);
+    if (!I || I->getParent() == E)
+        return v;
+    Instruction *c = I->clone();
+    for (unsigned k = 0; k < c->getNumOperands(); k++)
+        c->setOperand(k, remat(c->getOperand(k), E, at));
+    c->insertBefore(at);
+    return c;
+}
+
+} // namespace
 
 unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frame, bool points, const std::string &id,
                            std::string &errors)
@@ -36,8 +88,20 @@ unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frame, bool points
                     break;
                 }
         }
-        for (Instruction *I : demote) /* a phi too: stored after the phis, loaded where used */
+        for (Instruction *I : demote) {
+            unsigned budget = kRematBudget;
+            if (!isa<PHINode>(I) && invariant(I, E, budget)) {
+                for (Use &u : make_early_inc_range(I->uses()))
+                    if (!DT.dominates(I, u)) {
+                        auto *phi = dyn_cast<PHINode>(u.getUser());
+                        u.set(remat(I, E, phi ? phi->getIncomingBlock(u)->getTerminator()
+                                               : cast<Instruction>(u.getUser())));
+                    }
+                continue;
+            }
+            /* a phi too: stored after the phis, loaded where used */
             DemoteRegToStack(*I, false, E->getFirstInsertionPt());
+        }
     }
     uint64_t fsz = sizeof(arc_simt_xch);
     Align falign(16);
