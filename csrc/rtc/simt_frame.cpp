@@ -70,8 +70,8 @@ Value *remat(Value *v, BasicBlock *E, Instruction *at)
 
 } // namespace
 
-unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frame, bool points, const std::string &id,
-                           std::string &errors)
+unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frames, Value *tid, Value *nthreads, bool points,
+                           const std::string &id, std::string &errors)
 {
     const DataLayout &DL = f.getParent()->getDataLayout();
     Type *i8 = Type::getInt8Ty(f.getContext());
@@ -115,9 +115,10 @@ unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frame, bool points
             errors += "error: SIMT kernel " + id + ": a variable-length array is not supported in SIMT code\n";
             continue;
         }
-        Align al = std::min(a->getAlign(), Align(64));
+        Align al = std::min(a->getAlign(), Align(64)); /* the frames are 64-byte aligned */
         falign = std::max(falign, al);
         fsz = alignTo(fsz, al.value());
+        uint64_t stride = alignTo(sz->getFixedValue(), al.value());
         for (User *u : make_early_inc_range(a->users()))
             if (auto *ii = dyn_cast<IntrinsicInst>(u))
                 if (ii->isLifetimeStartOrEnd())
@@ -126,8 +127,11 @@ unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frame, bool points
         // a later block may have uses past a point, which that block no
         // longer dominates.
         IRBuilder<> b(E->getTerminator());
-        a->replaceAllUsesWith(b.CreateConstInBoundsGEP1_64(i8, frame, fsz));
-        fsz += sz->getFixedValue();
+        Type *i64 = b.getInt64Ty();
+        Value *at = b.CreateAdd(b.CreateMul(nthreads, ConstantInt::get(i64, fsz), "", true, true),
+                                b.CreateMul(tid, ConstantInt::get(i64, stride), "", true, true), "", true, true);
+        a->replaceAllUsesWith(b.CreateInBoundsGEP(i8, frames, at));
+        fsz += stride;
         a->eraseFromParent();
     }
     unsigned frame_size = (unsigned)alignTo(fsz, falign.value());

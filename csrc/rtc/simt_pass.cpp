@@ -13,12 +13,13 @@
 // holds them all once the inliner has run.
 //
 // Fission (before the optimiser's loop passes): the thread function
-// becomes a continuation function thr(ctx, args, frame, x, y, z, s): each
+// becomes a continuation function thr(ctx, args, frames, x, y, z, s): each
 // barrier or warp function ("point" s) returns s, and the entry switches
 // to the code after point s.  Values live across a point (those no longer
 // dominated by their definition once the resume blocks hang off the entry)
 // are demoted to the stack, and every alloca becomes a slot of the
-// thread's frame.  run_s(ctx, args) loops z, y, x over the block's threads
+// thread's frame (simt_frame.h: a slot is an array over the block's
+// threads).  run_s(ctx, args) loops z, y, x over the block's threads
 // (x innermost: threadIdx.x is the induction variable, so LLVM vectorises
 // straight-line regions) and calls thr inlined with s constant, whose
 // switch then folds to one region: loop fission between barriers as PoCL
@@ -172,8 +173,9 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         error("__launch_bounds__ of SIMT kernel " + id + " must be a constant in [1, 2048]");
     K.max_threads = lb > 0 ? (unsigned)lb : 1024;
 
-    // thr(ctx, args, frame, x, y, z, s, chk) -> next point, or -1 when the
-    // thread returned; chk: check the shared UB for races (simt_ubcheck.cpp)
+    // thr(ctx, args, frames, x, y, z, s, chk) -> next point, or -1 when the
+    // thread returned; chk: check the shared UB for races (simt_ubcheck.cpp);
+    // frames: the block's thread frames (simt_frame.h)
     auto *thrT = FunctionType::get(i32, {ptr, ptr, ptr, i32, i32, i32, i32, Type::getInt1Ty(C)}, false);
     Function *nf = Function::Create(thrT, GlobalValue::InternalLinkage, "__arc_simt_thr_" + id, m);
     AttributeSet fa = F->getAttributes().getFnAttrs();
@@ -188,7 +190,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         IRBuilder<> b(BasicBlock::Create(C, "", F));
         b.CreateRetVoid();
     }
-    Value *ctxp = nf->getArg(0), *frame = nf->getArg(2);
+    Value *ctxp = nf->getArg(0), *frames = nf->getArg(2);
     for (BasicBlock &bb : *nf)
         if (auto *ret = dyn_cast<ReturnInst>(bb.getTerminator())) {
             ReturnInst::Create(C, ConstantInt::get(i32, -1), ret->getIterator());
@@ -292,6 +294,19 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     bool spins = false;
     for (CallInst *c : points)
         spins |= c->getCalledFunction()->getName() == kYield;
+    auto dim = [&](unsigned k) {
+        LoadInst *l = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
+                                                                           eb.getInt32(ARC_SIMT_BDIM + k)}));
+        dim_range(l, ARC_SIMT_BDIM + k, K.max_threads);
+        return l;
+    };
+    Value *tid = eb.CreateAdd(eb.CreateMul(eb.CreateAdd(eb.CreateMul(nf->getArg(5), dim(1)), nf->getArg(4)), dim(0)),
+                              nf->getArg(3));
+    Value *nthreads = eb.CreateMul(eb.CreateZExt(eb.CreateMul(dim(0), dim(1), "", true, true), i64),
+                                   eb.CreateZExt(dim(2), i64), "", true, true);
+    Value *tid64 = eb.CreateZExt(tid, i64);
+    // The thread's warp exchange slot (the driver's, rt/cores/simt.c).
+    Value *frame = eb.CreateInBoundsGEP(i8, frames, eb.CreateMul(tid64, ConstantInt::get(i64, sizeof(arc_simt_xch))));
     unsigned nchecked = 0;
     if (!spins) {
         std::vector<Value *> bases;
@@ -299,14 +314,6 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             bases.push_back(ub);
         if (dub)
             bases.push_back(dub);
-        auto dim = [&](unsigned k) {
-            LoadInst *l = eb.CreateLoad(i32, eb.CreateInBoundsGEP(ctxT, ctxp, {eb.getInt32(0), eb.getInt32(0),
-                                                                               eb.getInt32(ARC_SIMT_BDIM + k)}));
-            dim_range(l, ARC_SIMT_BDIM + k, K.max_threads);
-            return l;
-        };
-        Value *tid = eb.CreateAdd(eb.CreateMul(eb.CreateAdd(eb.CreateMul(nf->getArg(5), dim(1)), nf->getArg(4)), dim(0)),
-                                  nf->getArg(3));
         nchecked = simt_ub_instrument(*nf, eb, ctxp, nf->getArg(7), tid, bases, ub_sites, root, strip, nstrip);
     }
     simt_gm_instrument(*nf, eb, ctxp, nf->getArg(1), t.kdesc, nf->getArg(3), nf->getArg(4), nf->getArg(5), root, strip,
@@ -350,7 +357,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     for (unsigned s = 1; s < resume.size(); s++)
         sw->addCase(cast<ConstantInt>(ConstantInt::get(i32, s)), resume[s]);
 
-    K.frame = simt_frame_layout(*nf, E, frame, K.points != 0, id, r->errors);
+    K.frame = simt_frame_layout(*nf, E, frames, tid64, nthreads, K.points != 0, id, r->errors);
 
     // run_s: every thread stopped at point s (all threads for s = 0 when
     // the kernel has no points) to its next point; the checked ones check
@@ -406,14 +413,13 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         b.SetInsertPoint(xh);
         PHINode *x = b.CreatePHI(i32, 2, "x");
         Value *t = b.CreateZExt(b.CreateAdd(row, x), i64);
-        Value *fr = b.CreateInBoundsGEP(i8, frames, b.CreateMul(t, ConstantInt::get(i64, K.frame)));
         Value *pt = b.CreateInBoundsGEP(i32, pend, t);
         if (K.points) {
             auto *call = BasicBlock::Create(C, "call", run, xl);
             b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, pt), b.getInt32(s)), call, xl);
             b.SetInsertPoint(call);
         }
-        CallInst *ci = b.CreateCall(nf, {cx, args, fr, x, y, z, b.getInt32(s), b.getInt1(checked)});
+        CallInst *ci = b.CreateCall(nf, {cx, args, frames, x, y, z, b.getInt32(s), b.getInt1(checked)});
         if (K.points)
             b.CreateStore(ci, pt);
         b.CreateBr(xl);

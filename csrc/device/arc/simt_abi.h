@@ -107,7 +107,7 @@ struct arc_simt_block_ctx {
     unsigned frame_size;
     unsigned char *ub;          /* static __ubuf__ at 0 */
     unsigned char *dyn_ub;      /* extern __ubuf__ T d[] */
-    unsigned char *frames;      /* nthreads * frame_size */
+    unsigned char *frames;      /* nthreads * frame_size, by slot (rtc/simt_frame.h): xch[nthreads] first */
     int *pend;                  /* per thread: the point it stopped at, -1 when it returned */
     int s;                      /* the point run[s] resumes */
     /* the driver's own (rt/cores/simt.c): rounds, and since when (ns), that

@@ -53,7 +53,7 @@ void sim_simt_thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, si
 
 static arc_simt_xch *xch(const arc_simt_block_ctx *b, unsigned t)
 {
-    return (arc_simt_xch *)(b->frames + (size_t)t * b->frame_size);
+    return (arc_simt_xch *)b->frames + t; /* the frames' first array (rtc/simt_frame.h) */
 }
 
 static const char *warp_api(int op)
@@ -240,7 +240,7 @@ static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
     sim_simt_thread_name(b, tw, a, sizeof a);
     sim_simt_thread_name(b, ty, o, sizeof o);
     __arc_site(d->where[b->pend[tw]]);
-    __arc_trap(warp_api(((const arc_simt_xch *)(b->frames + (size_t)tw * b->frame_size))->op & 0xff),
+    __arc_trap(warp_api(xch(b, tw)->op & 0xff),
                "%s waits here (%s) for %s, which has spun at %s for %d s: lanes of a warp that diverge go on "
                "separately on the NPU, but the simulator runs a warp function once every lane of the warp still "
                "running reaches it, so a lane that waits for its own warp's waiting lanes waits forever here "
