@@ -6,9 +6,9 @@ that the barrier can never open.  Here the two meet at nearly the same
 moment, launch after launch: every launch must fail naming SyncAll, none
 may hang (a missed report waits for the launch timeout).  With the order
 broken in block_exit (the waiters read before the return is counted),
-5 to 21 of 1000 launches hung in a thread per block and 1 to 5 of 1000
-with fibers (2 CPUs, load 1 to 3): a race, so a miss shows up most runs,
-not every run."""
+1 to 21 of 1000 launches hung in a thread per block and 1 to 5 of 1000
+with fibers (2 CPUs, load 1 to 9): a race, so 3000 launches of each catch
+such a break most runs, not every run."""
 import ctypes
 import os
 import subprocess
@@ -55,14 +55,14 @@ def meet_many(launches, nblocks):
 
 def test_return_and_sync_all_at_once_is_always_reported(monkeypatch):
     monkeypatch.setenv("ASCENDRTC_LAUNCH_TIMEOUT", "5")  # a missed report fails instead of hanging
-    meet_many(1000, 2)  # two blocks: a fiber each, on two threads
+    meet_many(3000, 2)  # two blocks: a fiber each, on two threads
 
 
 THREADS = r'''
 import sys
 sys.path.insert(0, %r)
 import test_rt_block_exit as t
-t.meet_many(1000, 2)
+t.meet_many(3000, 2)
 print("ok")
 '''
 

@@ -190,7 +190,7 @@ void core_on_stall(sim_watch *w)
      * of a small block's cost): the watch notes when it first sees the count
      * move, so a return is timed to within a kick (watchdog.c's 10 ms). */
     uint64_t now = sim_now_ns(), last = atomic_load(&c->progress_ns);
-    uint32_t e = atomic_load(&c->exited);
+    uint32_t e = core_exited(c);
     if (e != c->seen_exited) {
         c->seen_exited = e;
         c->seen_ns = now;
@@ -219,6 +219,12 @@ void core_on_stall(sim_watch *w)
         if (ct) {
             ct->ctx = c;
             atomic_store(&ct->where, WHERE_NOT_STARTED);
+            /* A core of the launch before it returns a block (core_exited
+             * counts its returns); a fiber launch's cores are its fibers. */
+            pthread_mutex_lock(&c->mu);
+            if (!c->fibers)
+                c->cores[c->ncores++] = ct;
+            pthread_mutex_unlock(&c->mu);
             pthread_attr_t at;
             pthread_attr_init(&at);
             pthread_attr_setstacksize(&at, SIM_CORE_STACK);
@@ -227,12 +233,12 @@ void core_on_stall(sim_watch *w)
         }
         pthread_mutex_lock(&c->mu);
         if (e) { /* run on with the threads it has: un-count this one and the rest */
+            if (ct && !c->fibers)
+                c->ncores--; /* the last one: only this watch adds cores */
             __atomic_store_n(&c->nthreads, c->nthreads - (add - i), __ATOMIC_RELEASE);
             pthread_cond_signal(&c->done_cv);
         } else {
             c->extra[c->nextra++] = ct;
-            if (!c->fibers) /* a fiber launch's cores are its fibers */
-                c->cores[c->ncores++] = ct;
         }
         pthread_mutex_unlock(&c->mu);
         if (e) {

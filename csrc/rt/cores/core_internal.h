@@ -43,13 +43,12 @@ typedef struct launch_ctx {
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* SyncAll waiters */
     pthread_cond_t done_cv; /* the launching thread */
-    /* Blocks inside the current SyncAll (changed under mu) and blocks that
-     * have returned (not under mu): a block returns without the lock when
-     * nobody waits (block_exit, core_pool.c), so a waiter counts itself in
-     * before it reads exited and a returning block counts itself out before
-     * it reads waiting and x0_blocked (seq_cst: one of them sees the other). */
+    /* Blocks inside the current SyncAll (changed under mu).  A block
+     * returns without the lock when nobody waits (block_exit, core_pool.c),
+     * so a waiter counts itself in before it reads how many returned
+     * (core_exited) and a returning block counts itself out before it reads
+     * waiting and x0_blocked (seq_cst: one of them sees the other). */
     _Atomic uint32_t waiting;
-    _Atomic uint32_t exited;
     int hang_told;          /* a SyncAll or mode-0 hang is reported (under mu): reported once */
     uint64_t gen;           /* SyncAll generation */
     /* SyncAll in a MIX kernel (core_syncall.c): the AIC and AIV sub-cores
@@ -62,13 +61,14 @@ typedef struct launch_ctx {
     int failed;
     aclError code;
     char msg[SIM_MSG_MAX];
-    core_thread *cores[MAX_THREADS]; /* the cores of this launch */
+    core_thread *cores[MAX_THREADS]; /* the cores of this launch (an extra one before its thread runs) */
     unsigned ncores;
     unsigned nthreads;      /* threads that will check out (ncores + extras being created) */
     unsigned limit;         /* most threads this launch may get */
     /* Progress for the stall watch (core_on_stall): when fibers last
-     * switched or threads were added; block returns it reads from exited
-     * (seen_exited, seen_ns: the watch's own, under the watchdog's lock). */
+     * switched or threads were added; block returns it reads from
+     * core_exited (seen_exited, seen_ns: the watch's own, under the
+     * watchdog's lock). */
     _Atomic uint64_t progress_ns;
     uint32_t seen_exited;
     uint64_t seen_ns;
@@ -102,7 +102,7 @@ typedef struct launch_ctx {
      * blocks whose cores all wait for the next one to end (on cv). */
     uint32_t x0_sets[2][16], x0_rounds[2][16];
     uint64_t x0_gen;
-    _Atomic uint32_t x0_blocked; /* changed under mu; read by block_exit without it (see exited) */
+    _Atomic uint32_t x0_blocked; /* changed under mu; read by block_exit without it (see waiting) */
 } launch_ctx;
 
 struct core_thread {
@@ -124,6 +124,9 @@ struct core_thread {
     uint64_t gen0;        /* the pool's gen when the thread was made: launches before it are not its own */
     atomic_int where;     /* WHERE_* */
     atomic_uint block;    /* the block it runs */
+    /* Blocks of its launch it has returned (block_exit; core_exited sums
+     * them): one counter per core, so returning blocks share no line. */
+    _Atomic uint32_t exits;
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
     sim_arenas ar;        /* its UB/L1/L0 between guards (arena.c) */
     /* Fiber mode.  A fiber core is a simulated core run as a fiber: th is
@@ -166,6 +169,7 @@ void core_no_ftz(void);
 void core_fail(launch_ctx *c, const char *msg);
 int core_mix_aivs(const sim_kernel_run *r);
 void core_run_blocks(core_thread *ct, launch_ctx *c, uint32_t b);
+uint32_t core_exited(const launch_ctx *c);
 void core_take_blocks(core_thread *ct, launch_ctx *c);
 void *core_extra_main(void *arg);
 core_thread *core_new(sim_corepool *p, unsigned idx);

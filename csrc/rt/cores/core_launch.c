@@ -161,8 +161,10 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         for (unsigned i = 0; i + 1 < t; i++)
             c.cores[i + 1] = p->threads[i];
     }
-    for (unsigned i = 0; i < c.ncores; i++)
+    for (unsigned i = 0; i < c.ncores; i++) {
         atomic_store(&c.cores[i]->where, WHERE_NOT_STARTED);
+        atomic_store(&c.cores[i]->exits, 0);
+    }
     uint64_t t0 = r->timeout_ns ? sim_now_ns() : 0;
     c.watch.fire = core_on_timeout;
     c.watch.kick = core_kick;

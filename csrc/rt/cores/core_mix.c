@@ -113,7 +113,7 @@ static int x0_block_wait(core_thread *ct, launch_ctx *c, int n)
             return 1;
         }
     /* counted in before the returned blocks are read (see block_exit) */
-    if (atomic_fetch_add(&c->x0_blocked, 1) + 1 + atomic_load(&c->exited) >= c->r->nblocks) {
+    if (atomic_fetch_add(&c->x0_blocked, 1) + 1 + core_exited(c) >= c->r->nblocks) {
         atomic_fetch_sub(&c->x0_blocked, 1);
         c->hang_told = 1; /* the caller reports it */
         pthread_mutex_unlock(&c->mu);

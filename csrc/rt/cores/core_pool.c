@@ -89,14 +89,14 @@ void core_fail(launch_ctx *c, const char *msg)
  * waiter this misses has seen this block return (barrier_arrive,
  * x0_block_wait).  Else, under the lock, whether the waiters can never be
  * joined now. */
-static void block_exit(launch_ctx *c)
+static void block_exit(core_thread *ct, launch_ctx *c)
 {
     const sim_kernel_run *r = c->r;
-    atomic_fetch_add(&c->exited, 1);
+    atomic_store(&ct->exits, atomic_load_explicit(&ct->exits, memory_order_relaxed) + 1); /* only ct writes it */
     if (!atomic_load(&c->waiting) && !atomic_load(&c->x0_blocked))
         return;
     pthread_mutex_lock(&c->mu);
-    uint32_t waiting = c->waiting, x0 = c->x0_blocked, gone = c->exited;
+    uint32_t waiting = c->waiting, x0 = c->x0_blocked, gone = core_exited(c);
     int x0_stuck = core_barrier_stuck(c, x0, gone, r->nblocks); /* reported first, as before */
     int stuck = core_barrier_stuck(c, waiting, gone, r->nblocks);
     pthread_mutex_unlock(&c->mu);
@@ -115,6 +115,16 @@ static void block_exit(launch_ctx *c)
                  "it (the kernel would hang on hardware)", r->kernel_name, waiting, r->nblocks);
         core_fail(c, m);
     }
+}
+
+/* Blocks of c that have returned, over its cores (c->ncores is changed
+ * under c->mu, by the watchdog: read under either). */
+uint32_t core_exited(const launch_ctx *c)
+{
+    uint32_t n = 0;
+    for (unsigned i = 0; i < c->ncores; i++)
+        n += atomic_load(&c->cores[i]->exits);
+    return n;
 }
 
 /* AIVs per block of a MIX kernel type (KERNEL_TYPE_MIX_AIC_1_1 / 1_2), else 0. */
@@ -167,7 +177,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     }
     core_leave_kernel(ct);
     atomic_store_explicit(&ct->where, WHERE_IDLE, memory_order_release);
-    block_exit(c);
+    block_exit(ct, c);
 }
 
 /* Run block b of c on this thread, then more until none is left. */
@@ -175,7 +185,7 @@ void core_run_blocks(core_thread *ct, launch_ctx *c, uint32_t b)
 {
     for (; b < c->r->nblocks; b = atomic_fetch_add(&c->next, 1)) {
         if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
-            block_exit(c);
+            block_exit(ct, c);
             continue;
         }
         run_block(ct, c, b);

@@ -47,7 +47,7 @@ static uint32_t mix_exited(const launch_ctx *c)
 static int barrier_arrive(launch_ctx *c, uint32_t parts, int mix, uint32_t *waiting, uint32_t *gone)
 {
     *waiting = atomic_fetch_add(&c->waiting, 1) + 1;
-    *gone = mix ? mix_exited(c) : atomic_load(&c->exited);
+    *gone = mix ? mix_exited(c) : core_exited(c);
     if (*waiting + *gone < parts)
         return 0;
     if (*gone) {
