@@ -122,7 +122,7 @@ void sim_race_block_begin(arc_core *k, int mode, uint64_t seq)
     st->launch = seq;
     st->nev = st->warned = st->nq = 0;
     st->gen++;
-    memset(st->vc, 0, sizeof st->vc);
+    sim_zero(st->vc, sizeof st->vc); /* per block: not inlined as rep stos (arena.c) */
     memset(st->done, 0, sizeof st->done);
     st->cur_pipe = -1;
     st->hold = st->check_only = st->record_only = 0;
