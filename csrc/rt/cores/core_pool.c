@@ -173,7 +173,8 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
     } else if (setjmp(ct->jb) == 0) {
         atomic_store_explicit(&ct->in_kernel, IN_KERNEL, memory_order_release);
         r->entry(r->args);
-        sim_simt_vf_finish();
+        if (k->dev[ARC_RACE_SLOT] & ARC_VF_PENDING) /* a hybrid kernel's VF in flight (simt_vf.c) */
+            sim_simt_vf_finish();
     }
     core_leave_kernel(ct);
     atomic_store_explicit(&ct->where, WHERE_IDLE, memory_order_release);
