@@ -21,7 +21,7 @@ def test_bench_quick_runs_every_benchmark():
                 "softmax kernel", "reduce_min kernel", "remote cache hit, fresh process", "race check on: add kernel",
                 "SyncAll: reduce_min kernel, 48 blocks",
                 "profiling on: add kernel", "SIMT vector add 64 MiB/input", "race check on (default): SIMT",
-                "enqueue of an empty SIMT kernel"):
+                "enqueue of an empty SIMT kernel", "launch + synchronize of an empty SIMT kernel, 16384 blocks"):
         assert row in table, row
     # every row printed a value, or said why its optional peer or mirror is missing
     for line in table.splitlines()[2:]:
