@@ -20,6 +20,7 @@
 #include "acl/acl_rt_compile.h"
 #include "common/checksum.h"
 #include "compile_result.h"
+#include "emit_split.h"
 #include "timing.h"
 
 namespace arc_rtc {
@@ -50,14 +51,14 @@ void fast_isel_for_straight_code(llvm::Module &m)
 
 } // namespace
 
-int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool timed, rtc_result *res, std::string &log,
-                bool device)
+std::unique_ptr<llvm::TargetMachine> target_machine(const std::string &triple, const std::string &cpu, int opt_level,
+                                                    std::string *err)
 {
-    std::string err;
-    const std::string triple = m.getTargetTriple();
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, err);
-    if (!target)
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "no LLVM target for " + triple + ": " + err);
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, *err);
+    if (!target) {
+        *err = "no LLVM target for " + triple + ": " + *err;
+        return nullptr;
+    }
     llvm::TargetOptions to;
     auto level = opt_level == 0 ? llvm::CodeGenOptLevel::None
                  : opt_level == 3 ? llvm::CodeGenOptLevel::Aggressive
@@ -65,14 +66,19 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
     std::unique_ptr<llvm::TargetMachine> tm(
         target->createTargetMachine(triple, cpu, "", to, llvm::Reloc::PIC_, std::nullopt, level));
     if (!tm)
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "cannot create a target machine for " + cpu);
-    if (opt_level > 0 && device)
-        fast_isel_for_straight_code(m);
-    llvm::SmallVector<char, 0> obj;
+        *err = "cannot create a target machine for " + cpu;
+    return tm;
+}
+
+int generate_code(llvm::Module &m, llvm::TargetMachine &tm, llvm::SmallVectorImpl<char> &obj, std::string &log,
+                  bool timed)
+{
     llvm::raw_svector_ostream os(obj);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-        return fail(res, log, ACL_ERROR_RTC_FAILURE, "the target cannot emit object files");
+    if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+        log += "the target cannot emit object files\n";
+        return ACL_ERROR_RTC_FAILURE;
+    }
     // Back-end diagnostics (invalid inline asm, ...) go to the log: without
     // a handler LLVM prints them and exits.
     struct Diags {
@@ -92,8 +98,6 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
             d->error |= di->getSeverity() == llvm::DS_Error;
         },
         &diags);
-    if (device)
-        dump_ir(m, ".ll");
     if (timed)
         llvm::TimePassesIsEnabled = true;
     pm.run(m);
@@ -102,17 +106,38 @@ int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool tim
         llvm::reportAndResetTimings(&los);
         llvm::TimePassesIsEnabled = false;
     }
-    if (diags.error)
-        return fail(res, log, ACL_ERROR_RTC_COMPILATION, "");
+    return diags.error ? ACL_ERROR_RTC_COMPILATION : ACL_SUCCESS;
+}
+
+int emit_object(llvm::Module &m, int opt_level, const std::string &cpu, bool timed, rtc_result *res, std::string &log,
+                bool device)
+{
+    std::string err;
+    std::unique_ptr<llvm::TargetMachine> tm = target_machine(m.getTargetTriple(), cpu, opt_level, &err);
+    if (!tm)
+        return fail(res, log, ACL_ERROR_RTC_FAILURE, err);
+    if (opt_level > 0 && device)
+        fast_isel_for_straight_code(m);
+    if (device)
+        dump_ir(m, ".ll");
+    std::vector<char> joined;
+    int rc = device && !timed ? emit_split(m, opt_level, cpu, joined, log) : kNotSplit;
+    llvm::SmallVector<char, 0> whole;
+    if (rc == kNotSplit)
+        rc = generate_code(m, *tm, whole, log, timed);
+    if (rc != ACL_SUCCESS)
+        return fail(res, log, rc, "");
+    const char *data = joined.empty() ? whole.data() : joined.data();
+    const size_t size = joined.empty() ? whole.size() : joined.size();
     const size_t sum = device ? ARC_SUM_BYTES : 0;
     std::free(res->bin);
-    res->bin = static_cast<unsigned char *>(std::malloc(obj.size() + sum));
+    res->bin = static_cast<unsigned char *>(std::malloc(size + sum));
     if (!res->bin)
         return fail(res, log, ACL_ERROR_RTC_OUT_OF_MEMORY, "out of memory");
-    std::memcpy(res->bin, obj.data(), obj.size());
+    std::memcpy(res->bin, data, size);
     if (device)
-        arc_sum_seal(res->bin, obj.size()); /* the checksum every load checks */
-    res->bin_size = obj.size() + sum;
+        arc_sum_seal(res->bin, size); /* the checksum every load checks */
+    res->bin_size = size + sum;
     return ACL_SUCCESS;
 }
 
