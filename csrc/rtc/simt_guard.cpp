@@ -23,6 +23,15 @@ using namespace llvm;
 
 namespace arc_rtc {
 
+void no_runtime_unroll(BranchInst *latch)
+{
+    LLVMContext &C = latch->getContext();
+    MDNode *off = MDNode::get(C, MDString::get(C, "llvm.loop.unroll.runtime.disable"));
+    MDNode *id = MDNode::getDistinct(C, {nullptr, off}); /* a loop ID names itself first */
+    id->replaceOperandWith(0, id);
+    latch->setMetadata(LLVMContext::MD_loop, id);
+}
+
 PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
 {
     if (!F.getName().starts_with("__arc_simt_run_"))

@@ -17,9 +17,17 @@
 #ifndef ARC_RTC_SIMT_GUARD_H_
 #define ARC_RTC_SIMT_GUARD_H_
 
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/PassManager.h>
 
 namespace arc_rtc {
+
+// Marks the latch of a run function's thread loop (the loop over the block's
+// threads): the loop unroller leaves it alone.  Unrolled by a run-time count
+// it repeats the whole inlined stage of a thread (and the code generator
+// pays for every copy) to save a compare and branch per thread; the loop
+// vectoriser, where a stage vectorises, interleaves on its own.
+void no_runtime_unroll(llvm::BranchInst *latch);
 
 struct SimtGuard : llvm::PassInfoMixin<SimtGuard> {
     llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM);

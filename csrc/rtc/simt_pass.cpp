@@ -425,7 +425,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         b.CreateBr(xl);
         b.SetInsertPoint(xl);
         Value *x1 = b.CreateAdd(x, b.getInt32(1));
-        b.CreateCondBr(b.CreateICmpULT(x1, bdx), xh, yl);
+        no_runtime_unroll(b.CreateCondBr(b.CreateICmpULT(x1, bdx), xh, yl));
         b.SetInsertPoint(yl);
         Value *y1 = b.CreateAdd(y, b.getInt32(1));
         b.CreateCondBr(b.CreateICmpULT(y1, bdy), yh, zl);
