@@ -384,6 +384,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             run->addParamAttr(k, Attribute::ReadOnly);
         }
         run->addDereferenceableParamAttr(0, sizeof(arc_simt_block_ctx));
+        run->addParamAttr(0, Attribute::getWithAlignment(C, Align(alignof(arc_simt_block_ctx))));
         if (unsigned asz = kdesc_args_size(t.kdesc))
             run->addDereferenceableParamAttr(1, asz);
         Value *cx = run->getArg(0), *args = run->getArg(1);
