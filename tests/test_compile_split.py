@@ -128,3 +128,14 @@ def test_small_module_by_default_whole(monkeypatch):
     b = arc.Program("__global__ void one(float* x) { x[threadIdx.x] += 1.0f; }", "small.asc").compile(
         OPTS, cache=False)
     assert "code in" not in b.log
+
+
+def test_back_end_error_in_a_part_fails_the_compile(monkeypatch):
+    """A part's back-end diagnostics reach the log as the whole compile's do."""
+    monkeypatch.setenv("ASCENDRTC_CODEGEN_THREADS", "2")
+    src = '__global__ void k(float* x) { asm volatile("bogus_instruction"); x[threadIdx.x] = 1.0f; }\n'
+    with pytest.raises(arc.CompileError, match=r"invalid instruction mnemonic 'bogus_instruction'"):
+        arc.Program(src, "asm.asc").compile(OPTS, cache=False)
+    monkeypatch.delenv("ASCENDRTC_CODEGEN_THREADS")
+    b = arc.Program(SRC, "split.asc").compile(OPTS, cache=False)  # and the process compiles on
+    run_all(b.load())
