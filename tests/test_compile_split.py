@@ -139,3 +139,23 @@ def test_back_end_error_in_a_part_fails_the_compile(monkeypatch):
     monkeypatch.delenv("ASCENDRTC_CODEGEN_THREADS")
     b = arc.Program(SRC, "split.asc").compile(OPTS, cache=False)  # and the process compiles on
     run_all(b.load())
+
+
+def test_what_the_join_does_not_take_is_generated_whole(monkeypatch):
+    """A comdat (a template function left out of line), -g and SIMD code
+    are generated whole even when parts are asked for, and run."""
+    monkeypatch.setenv("ASCENDRTC_CODEGEN_THREADS", "2")
+    monkeypatch.setenv("ASCENDRTC_RTC_TIMING", "1")
+    src = ("template <class T> __attribute__((noinline)) __aicore__ T twice(T x) { return x + x; }\n"
+           "__global__ void k(float* x) { x[threadIdx.x] = twice(x[threadIdx.x]); }\n")
+    for opts in (OPTS, OPTS + ["-g"]):
+        b = arc.Program(src, "comdat.asc").compile(opts, cache=False)
+        assert "code in" not in b.log, opts
+        x = np.arange(64, dtype=np.float32)
+        y = x.copy()
+        b.load().get_kernel("k")[1, 64](y)
+        arc.synchronize()
+        np.testing.assert_array_equal(y, 2 * x)
+    simd = arc.Program('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR z) {}\n',
+                       "simd.asc").compile(cache=False)
+    assert "code in" not in simd.log
