@@ -159,3 +159,12 @@ def test_what_the_join_does_not_take_is_generated_whole(monkeypatch):
     simd = arc.Program('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR z) {}\n',
                        "simd.asc").compile(cache=False)
     assert "code in" not in simd.log
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-2", "65", "2x"])
+def test_invalid_thread_count_is_loud(monkeypatch, capfd, value):
+    monkeypatch.setenv("ASCENDRTC_CODEGEN_THREADS", value)
+    b = arc.Program(SRC, "split.asc").compile(OPTS, cache=False)
+    assert (f"ascendrtc: warning: ASCENDRTC_CODEGEN_THREADS={value} is not a thread count (a whole number from 1 "
+            "to 64); using the default") in capfd.readouterr().err
+    run_all(b.load())

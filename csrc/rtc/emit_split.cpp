@@ -34,6 +34,8 @@ namespace {
 // Below this many instructions a second thread saves less than it costs
 // (the bitcode round trip and the join are about 5% of the generation).
 constexpr size_t kSplitMin = 1000;
+// At most this many parts (threads) however many are asked for.
+constexpr unsigned kMaxParts = 64;
 
 // How many parts m is generated in (1: whole).
 unsigned parts_for(const llvm::Module &m)
@@ -47,10 +49,18 @@ unsigned parts_for(const llvm::Module &m)
         insts += f.getInstructionCount();
         fns++;
     }
-    const char *e = std::getenv("ASCENDRTC_CODEGEN_THREADS");
-    unsigned n = e && *e ? (unsigned)std::strtoul(e, nullptr, 10)
-                         : insts >= kSplitMin ? std::min(2u, std::thread::hardware_concurrency()) : 1;
-    if (!simt || n < 2 || fns < n || m.getNamedMetadata("llvm.dbg.cu") || !m.alias_empty() || !m.ifunc_empty())
+    unsigned n = insts >= kSplitMin ? std::min(2u, std::thread::hardware_concurrency()) : 1;
+    if (const char *e = std::getenv("ASCENDRTC_CODEGEN_THREADS"); e && *e) {
+        char *end;
+        unsigned long v = std::strtoul(e, &end, 10);
+        if (*end || v < 1 || v > kMaxParts || *e == '-')
+            std::fprintf(stderr, "ascendrtc: warning: ASCENDRTC_CODEGEN_THREADS=%s is not a thread count (a whole "
+                                 "number from 1 to %u); using the default\n", e, kMaxParts);
+        else
+            n = (unsigned)v;
+    }
+    n = std::min<size_t>(n, fns);
+    if (!simt || n < 2 || m.getNamedMetadata("llvm.dbg.cu") || !m.alias_empty() || !m.ifunc_empty())
         return 1;
     for (const llvm::GlobalObject &g : m.global_objects())
         if (g.hasComdat() || (llvm::isa<llvm::GlobalVariable>(g) && llvm::cast<llvm::GlobalVariable>(g).isThreadLocal()))

@@ -11,7 +11,8 @@
 //
 // ASCENDRTC_CODEGEN_THREADS: unset, two parts where the machine has two
 // cores or more and the module kSplitMin instructions or more; 1, never;
-// N >= 2, N parts of any SIMT module of N functions or more (for tests).
+// N from 2 to 64, N parts of any SIMT module (at most one per function;
+// for tests); anything else is warned about and the default used.
 #ifndef ARC_RTC_EMIT_SPLIT_H_
 #define ARC_RTC_EMIT_SPLIT_H_
 
