@@ -49,7 +49,10 @@ unsigned parts_for(const llvm::Module &m)
         insts += f.getInstructionCount();
         fns++;
     }
-    unsigned n = insts >= kSplitMin ? std::min(2u, std::thread::hardware_concurrency()) : 1;
+    /* one part per kSplitMin instructions, at least 2, at most the cores */
+    size_t n = insts >= kSplitMin ? std::min<size_t>({std::max<size_t>(2, insts / kSplitMin),
+                                                      std::thread::hardware_concurrency(), kMaxParts})
+                                  : 1;
     if (const char *e = std::getenv("ASCENDRTC_CODEGEN_THREADS"); e && *e) {
         char *end;
         unsigned long v = std::strtoul(e, &end, 10);
@@ -57,15 +60,15 @@ unsigned parts_for(const llvm::Module &m)
             std::fprintf(stderr, "ascendrtc: warning: ASCENDRTC_CODEGEN_THREADS=%s is not a thread count (a whole "
                                  "number from 1 to %u); using the default\n", e, kMaxParts);
         else
-            n = (unsigned)v;
+            n = v;
     }
-    n = std::min<size_t>(n, fns);
+    n = std::min(n, fns);
     if (!simt || n < 2 || m.getNamedMetadata("llvm.dbg.cu") || !m.alias_empty() || !m.ifunc_empty())
         return 1;
     for (const llvm::GlobalObject &g : m.global_objects())
         if (g.hasComdat() || (llvm::isa<llvm::GlobalVariable>(g) && llvm::cast<llvm::GlobalVariable>(g).isThreadLocal()))
             return 1; /* a comdat group or TLS: not what the join takes */
-    return n;
+    return (unsigned)n;
 }
 
 // One part: the module's bitcode and which functions are its in, its

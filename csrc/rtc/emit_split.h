@@ -9,8 +9,8 @@
 // compile generates; the module's internal symbols cross between parts as
 // hidden globals and are local again in the joined object.
 //
-// ASCENDRTC_CODEGEN_THREADS: unset, two parts where the machine has two
-// cores or more and the module kSplitMin instructions or more; 1, never;
+// ASCENDRTC_CODEGEN_THREADS: unset, a module of kSplitMin instructions or
+// more in one part per kSplitMin (at least 2, at most the cores); 1, never;
 // N from 2 to 64, N parts of any SIMT module (at most one per function;
 // for tests); anything else is warned about and the default used.
 #ifndef ARC_RTC_EMIT_SPLIT_H_
