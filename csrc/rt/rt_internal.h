@@ -512,6 +512,9 @@ void sim_simt_thread_name(const arc_simt_block_ctx *b, unsigned t, char *buf, si
  * epoch. */
 void sim_simt_ub_begin(arc_simt_block_ctx *b, const arc_simt_desc *d, unsigned long long ub_bytes);
 void sim_simt_ub_barrier(arc_simt_block_ctx *b);
+/* Stamps the last run's affine accesses (__arc_simt_ub_affine) into the
+ * shadow, as its checked run would have, before anything else of the epoch. */
+void sim_simt_ub_settle(arc_simt_block_ctx *b);
 /* The thread's frame buffer, now the caller's (a VF going in flight). */
 unsigned char *sim_simt_take_frames(void);
 /* Whether this core is running a hybrid kernel's SIMT VF (asc_vf_call),

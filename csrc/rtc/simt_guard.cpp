@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "simt_gmcheck.h"
+#include "simt_ubaffine.h"
 
 using namespace llvm;
 
@@ -36,6 +37,11 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
 {
     if (!F.getName().starts_with("__arc_simt_run_"))
         return PreservedAnalyses::all();
+    // first the checked run's entry test (before the unswitch copies its
+    // accesses): its analyses are then stale
+    bool affine = simt_detail::simt_ub_affine(F, AM);
+    if (affine)
+        AM.invalidate(F, PreservedAnalyses::none());
     auto &LI = AM.getResult<LoopAnalysis>(F);
     auto &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
     const DataLayout &DL = F.getParent()->getDataLayout();
@@ -105,7 +111,7 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
     }
     simt_detail::simt_gm_hoist(F, LI, SE, hoisted);
     if (hoisted.empty())
-        return PreservedAnalyses::all();
+        return affine ? PreservedAnalyses::none() : PreservedAnalyses::all();
     // One test per loop, the conjunction of its branches' (computed in its
     // preheader): true, every such branch goes one way on every iteration;
     // the unswitch pass then makes a copy of the loop without them, which

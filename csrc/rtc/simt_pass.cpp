@@ -58,6 +58,7 @@
 #include "simt_frame.h"
 #include "simt_gmcheck.h"
 #include "simt_guard.h"
+#include "simt_ubaffine.h"
 #include "simt_lockstep.h"
 #include "simt_prepare.h"
 #include "simt_spin.h"
@@ -510,7 +511,7 @@ static int64_t ctx_field(const LoadInst *l)
 bool simt_checked_ub(const Value *obj)
 {
     auto *l = dyn_cast<LoadInst>(obj);
-    if (!l || !l->getFunction()->getName().ends_with(kChecked))
+    if (!l || !simt_ub_watched(*l->getFunction()))
         return false;
     int64_t o = ctx_field(l);
     return o == (int64_t)offsetof(arc_simt_block_ctx, ub) || o == (int64_t)offsetof(arc_simt_block_ctx, dyn_ub);

@@ -39,9 +39,9 @@ void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root
 // or GM.
 bool simt_thread_state(const llvm::Value *obj);
 
-// Whether obj is the block's shared UB in a checked run function: its
-// accesses are the shared-UB race check's (simt_ubcheck.cpp), not the
-// pipe race check's.
+// Whether obj is the block's shared UB in a run function whose UB accesses
+// are the shared-UB race check's (simt_ubaffine.h's simt_ub_watched), not
+// the pipe race check's.
 bool simt_checked_ub(const llvm::Value *obj);
 
 } // namespace arc_rtc

@@ -571,6 +571,7 @@ void __arc_gm_oob(const void *p, unsigned long long bytes, unsigned param, const
     X(__arc_simt_block)       \
     X(__arc_simt_vf)          \
     X(__arc_simt_ub_race)     \
+    X(__arc_simt_ub_affine)   \
     X(__arc_simt_gm_oob)      \
     X(__arc_gm_bounds)        \
     X(__arc_gm_oob)           \

@@ -10,7 +10,7 @@
  * computes warp functions over the lanes that reached them (hierarchical
  * collapsing, as COX does).  Nothing here is called at run time by name
  * except the driver entry __arc_simt_block and the shared-UB race check's
- * __arc_simt_ub_race. */
+ * __arc_simt_ub_race and __arc_simt_ub_affine. */
 #ifndef ARC_SIMT_ABI_H_
 #define ARC_SIMT_ABI_H_
 
@@ -59,6 +59,11 @@ enum { ARC_SIMT_BARRIER = 0, ARC_SIMT_WARP = 1, ARC_SIMT_YIELD = 2, ARC_SIMT_LOC
 /* One kernel's description, emitted by the pass as __arc_simt_desc_<i>. */
 typedef struct arc_simt_block_ctx arc_simt_block_ctx;
 typedef int (*arc_simt_run_fn)(arc_simt_block_ctx *b, const unsigned char *args);
+/* What a run function returns: 0, or from a checked one that starts an
+ * epoch, ARC_SIMT_RUN_UNCHECKED: its threads ran nothing, the unchecked
+ * run[s] is to run them (its UB accesses proven race-free,
+ * __arc_simt_ub_affine). */
+#define ARC_SIMT_RUN_UNCHECKED 1
 typedef struct arc_simt_desc {
     unsigned frame_size;        /* bytes per thread (>= sizeof(arc_simt_xch)) */
     unsigned npoints;           /* points 1..npoints; 0 is the kernel's start */
@@ -124,7 +129,22 @@ struct arc_simt_block_ctx {
     const char *const *ub_sites;
     unsigned warned;
     unsigned long long gm[ARC_GM_PARAMS][2]; /* the GM bounds, above */
+    /* the shared-UB race check's affine path (race_simt.c): ub_fresh is 1
+     * while the next run starts an epoch with every thread at its point;
+     * ub_naff accesses of the last run wait to be stamped in the shadow */
+    unsigned ub_fresh, ub_naff;
 };
+
+/* One shared-UB access of a checked run function that each thread makes
+ * once, at an address affine in its index (rtc/simt_ubaffine.cpp): thread
+ * (x, y, z) accesses `bytes` at off + x * step[0] + y * step[1] + z * step[2]
+ * from the static UB (flags bit 1: from the dynamic UB); flags bit 0: a
+ * store; site as __arc_simt_ub_race's. */
+typedef struct arc_simt_ub_aff {
+    long long off, step[3];
+    unsigned bytes, flags, site, pad;
+} arc_simt_ub_aff;
+#define ARC_SIMT_MAX_AFF 16
 
 /* The driver: runs one block of a SIMT kernel (rt/cores/simt.c). */
 void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
@@ -133,6 +153,11 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args);
  * index, site its line's index in the kernel's ub_sites. */
 void __arc_simt_ub_race(arc_simt_block_ctx *b, const void *p, unsigned long long bytes, int write, unsigned tid,
                         unsigned site);
+/* A checked run function that starts an epoch with every thread at its
+ * point, and whose shared-UB accesses are the n of a (rt/analysis/race_simt.c):
+ * 1 when they provably stay in the UB and race with none of each other --
+ * then the unchecked run does the work -- else 0: the checked run does. */
+int __arc_simt_ub_affine(arc_simt_block_ctx *b, const arc_simt_ub_aff *a, unsigned n);
 /* A thread's access of `bytes` at p through pointer parameter `param`
  * (bit 8 of it: a store) left gm[param] (rt/cores/gm_bounds.c): fails the
  * launch naming the thread, the line (site) and the parameter. */

@@ -32,6 +32,7 @@
 typedef struct shadow {
     unsigned long long *e; /* 3 entries per word */
     unsigned long long words, gen;
+    arc_simt_ub_aff aff[ARC_SIMT_MAX_AFF]; /* the last run's affine accesses (ctx->ub_naff of them) */
 } shadow;
 
 static atomic_ullong epochs;      /* taken so far, by every block of every launch */
@@ -84,6 +85,7 @@ void sim_simt_ub_begin(arc_simt_block_ctx *b, const arc_simt_desc *d, unsigned l
     b->shadow = s->e;
     b->shadow_words = words;
     b->ub_sites = d->ub_sites;
+    b->ub_fresh = 1;
     next_epoch(b, s);
 }
 
@@ -93,6 +95,8 @@ void sim_simt_ub_barrier(arc_simt_block_ctx *b)
     if (s)
         next_epoch(b, s);
     memset(b->wsync, 0, sizeof b->wsync);
+    b->ub_naff = 0; /* the last run's accesses, race-free among themselves, were all of the epoch */
+    b->ub_fresh = 1;
 }
 
 static const char *site_of(const arc_simt_block_ctx *b, unsigned site) { return b->ub_sites[site]; }
@@ -172,4 +176,106 @@ void __arc_simt_ub_race(arc_simt_block_ctx *b, const void *p, unsigned long long
         unsigned keep = (*slot & (~0ull << ARC_UBSH_EPOCH_SHIFT)) == b->epoch && WHO(*slot) == tid + 1 ? BYTES(*slot) : 0;
         *slot = mine | (unsigned long long)(mask | keep) << ARC_UBSH_MASK_SHIFT;
     }
+}
+
+/* Whether the threads' copies of an access of w bytes at steps st over
+ * dims dm never meet: sorted by size, each step clears what the smaller
+ * ones span (mixed radix; a negative step is the reflected index's). */
+static int apart(const long long st[3], const long long dm[3], long long w)
+{
+    long long v[3], e[3], span = w;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        if (dm[k] <= 1)
+            continue;
+        long long a = st[k] < 0 ? -st[k] : st[k];
+        int i = n++;
+        for (; i > 0 && v[i - 1] > a; i--) {
+            v[i] = v[i - 1];
+            e[i] = e[i - 1];
+        }
+        v[i] = a;
+        e[i] = dm[k];
+    }
+    for (int i = 0; i < n; i++) {
+        if (v[i] < span)
+            return 0;
+        span += v[i] * (e[i] - 1);
+    }
+    return 1;
+}
+
+static void dims_of(const arc_simt_block_ctx *b, long long dm[3])
+{
+    for (int k = 0; k < 3; k++)
+        dm[k] = b->get[ARC_SIMT_BDIM + k];
+}
+
+/* Access i's offset from the static UB, for thread 0. */
+static long long aff_off(const arc_simt_block_ctx *b, const arc_simt_ub_aff *a)
+{
+    return a->off + (a->flags & 2 ? (long long)(b->dyn_ub - b->ub) : 0);
+}
+
+int __arc_simt_ub_affine(arc_simt_block_ctx *b, const arc_simt_ub_aff *a, unsigned n)
+{
+    shadow *s = b->shadow ? pthread_getspecific(key) : NULL;
+    if (!s || !b->ub_fresh || n > ARC_SIMT_MAX_AFF)
+        return 0;
+    long long dm[3], lo[ARC_SIMT_MAX_AFF], hi[ARC_SIMT_MAX_AFF], size = (long long)b->shadow_words * 4;
+    dims_of(b, dm);
+    for (unsigned i = 0; i < n; i++) { /* every thread's bytes in the UB */
+        lo[i] = hi[i] = aff_off(b, &a[i]);
+        for (int k = 0; k < 3; k++) {
+            if (a[i].step[k] > (1ll << 40) || a[i].step[k] < -(1ll << 40))
+                return 0;
+            long long ext = a[i].step[k] * (dm[k] - 1);
+            *(ext < 0 ? &lo[i] : &hi[i]) += ext;
+        }
+        hi[i] += a[i].bytes;
+        if (lo[i] < 0 || hi[i] > size)
+            return 0; /* the checked run reports it at the access */
+    }
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = i; j < n; j++) {
+            if (!((a[i].flags | a[j].flags) & 1))
+                continue; /* reads do not race with reads */
+            if (j == i) {
+                if (!apart(a[i].step, dm, a[i].bytes))
+                    return 0;
+                continue;
+            }
+            if (hi[i] <= lo[j] || hi[j] <= lo[i])
+                continue;
+            /* one pattern at two offsets: apart when its copies are as far
+             * apart as the offsets differ plus an access (the same thread's
+             * two accesses may meet) */
+            long long d = aff_off(b, &a[i]) - aff_off(b, &a[j]);
+            if (memcmp(a[i].step, a[j].step, sizeof a[i].step) ||
+                !apart(a[i].step, dm, (d < 0 ? -d : d) + (a[i].bytes > a[j].bytes ? a[i].bytes : a[j].bytes)))
+                return 0;
+        }
+    memcpy(s->aff, a, n * sizeof *a);
+    b->ub_naff = n;
+    return 1;
+}
+
+void sim_simt_ub_settle(arc_simt_block_ctx *b)
+{
+    shadow *s = pthread_getspecific(key);
+    unsigned n = b->ub_naff;
+    b->ub_naff = 0;
+    if (!s || !b->shadow)
+        return;
+    long long dm[3];
+    dims_of(b, dm);
+    unsigned t = 0;
+    for (long long z = 0; z < dm[2]; z++)
+        for (long long y = 0; y < dm[1]; y++)
+            for (long long x = 0; x < dm[0]; x++, t++)
+                for (unsigned i = 0; i < n; i++) {
+                    const arc_simt_ub_aff *a = &s->aff[i];
+                    long long off = aff_off(b, a) + x * a->step[0] + y * a->step[1] + z * a->step[2];
+                    __arc_simt_ub_race(b, b->ub + off, a->bytes, a->flags & 1, t, a->site);
+                }
 }

@@ -264,6 +264,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
     int *pend = b->pend;
     const arc_simt_run_fn *run = b->shadow ? d->runc : d->run;
     for (;;) {
+        b->ub_fresh = 0; /* the run that started the epoch is over */
         /* Every thread returned, or at one barrier or grid-stride loop:
          * what the scan below would find, without it. */
         int u, same = uniform(pend, n, &u);
@@ -275,17 +276,21 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                 b->stall = 0;
                 if (b->shadow)
                     sim_simt_ub_barrier(b);
+            } else if (b->ub_naff) { /* the epoch goes on: as below */
+                sim_simt_ub_settle(b);
             }
-            run[u](b, args);
+            if (run[u](b, args) == ARC_SIMT_RUN_UNCHECKED) /* a checked run proven race-free (race_simt.c) */
+                d->run[u](b, args);
             continue;
         }
-        unsigned alive = 0, nyield = 0, nwarp = 0, warp_t = n;
+        unsigned alive = 0, nyield = 0, nwarp = 0, warp_t = n, nsync = 0;
         uint64_t yw = 0; /* warps with a lane at a yield (2048 threads: 64 warps) */
         for (unsigned t = 0; t < n; t++) {
             int p = pend[t];
             if (p < 0)
                 continue;
             alive++;
+            nsync += d->kind[p] == ARC_SIMT_BARRIER;
             nwarp += d->kind[p] == ARC_SIMT_WARP;
             if (d->kind[p] == ARC_SIMT_YIELD) {
                 nyield++;
@@ -294,6 +299,10 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
         }
         if (!alive)
             return 1;
+        /* the epoch goes on (all but a barrier): the affine accesses of the
+         * run that started it into the shadow, before any warp sync count */
+        if (b->ub_naff && nsync < alive)
+            sim_simt_ub_settle(b);
         /* threads in a grid-stride loop: its run drains it (lockstep) */
         unsigned ls = n;
         for (unsigned t = 0; t < n && ls == n; t++)
@@ -384,7 +393,8 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
         b->stall = 0;
         if (b->shadow)
             sim_simt_ub_barrier(b);
-        run[s](b, args);
+        if (run[s](b, args) == ARC_SIMT_RUN_UNCHECKED)
+            d->run[s](b, args);
     }
 }
 
@@ -397,10 +407,10 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
         __arc_trap("SIMT", "SIMT kernel launched without a thread block (launch it as k[grid, block](...), or with "
                    "the ASCENDRTC_LAUNCH_KERNEL_ATTR_SIMT_BLOCK attribute)");
     const arc_simt_dims *dm = t_vf ? t_vf : r->simt;
-    /* Field by field: a memset of the whole context (464 bytes, the GM
+    /* Field by field: a memset of the whole context (472 bytes, the GM
      * bounds copied over most of it) was a good part of a small block's
      * time.  A new field must be set here too. */
-    _Static_assert(sizeof(arc_simt_block_ctx) == 464, "set each field of arc_simt_block_ctx below");
+    _Static_assert(sizeof(arc_simt_block_ctx) == 472, "set each field of arc_simt_block_ctx below");
     arc_simt_block_ctx b;
     memset(b.get, 0, sizeof b.get);
     b.s = 0;
@@ -410,6 +420,7 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     b.shadow_words = 0;
     b.epoch = 0;
     memset(b.wsync, 0, sizeof b.wsync);
+    b.ub_fresh = b.ub_naff = 0;
     b.ub_sites = NULL;
     b.warned = 0;
     /* blockIdx: 32-bit divisions (a grid has at most ARC_SIMT_MAX_BLOCKS
@@ -452,7 +463,8 @@ void __arc_simt_block(const arc_simt_desc *d, const unsigned char *args)
     __arc_site(NULL); /* no earlier launch's line in this block's reports */
     if (!t_vf && d->runc && (c->dev[ARC_RACE_SLOT] & 3) != ARC_RACE_OFF)
         sim_simt_ub_begin(&b, d, c->ub_size);
-    (b.shadow ? d->runc : d->run)[0](&b, args);
+    if ((b.shadow ? d->runc : d->run)[0](&b, args) == ARC_SIMT_RUN_UNCHECKED)
+        d->run[0](&b, args);
     if (!d->npoints)
         return;
     if (!sim_simt_drive(d, &b, args, t_vf != NULL))
