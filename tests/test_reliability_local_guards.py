@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import ascendrtc as arc
+from ascendrtc import _C
 from helpers.py_kernels import add_kernel, compiled
 
 # The sizes of the arch a binary is built for (docs/simulated_npu.md).
-L0C_KIB = {"dav-2201": 128, "dav-3510": 256}
 UB_KIB = {"dav-2201": 192, "dav-3510": 256}
 
 SRC = r'''
@@ -74,12 +74,13 @@ def fails(call, pattern):
 
 
 BUFFERS = [("l0a_raw", "L0A buffer", 64 * 1024), ("l0b_raw", "L0B buffer", 64 * 1024),
-           ("l0c_raw", "L0C buffer", None), ("bt_raw", "BiasTable", 1024), ("fb_raw", "Fixpipe buffer", 7168)]
+           ("l0c_raw", "L0C buffer", None), ("bt_raw", "BiasTable", None), ("fb_raw", "Fixpipe buffer", 7168)]
 
 
 @pytest.mark.parametrize("kernel,name,size", BUFFERS, ids=[b[0] for b in BUFFERS])
 def test_a_cube_buffer_is_usable_to_its_end_and_guarded_past_it(mod, kernel, name, size):
-    size = size or L0C_KIB[mod.binary.meta.arch] * 1024
+    if not size:  # the arch's (common/socs.h): L0C, the BiasTable
+        size = _C.ARCHS[mod.binary.meta.arch]["l0c" if kernel == "l0c_raw" else "bias_table"]
     z = arc.zeros(8, np.int32)
     k = mod.get_kernel(kernel)
     k[1](z, 0, size, 64)                                       # all of it
