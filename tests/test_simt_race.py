@@ -44,6 +44,12 @@ __global__ void every(float* out, uint32_t s0, uint32_t o0, uint32_t s1, uint32_
     out[o + s * threadIdx.x] = (float)blockIdx.x + 1.0f;
 }
 
+__global__ void peek(const float* a, float* c, uint32_t at)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    c[i] = a[i] + (blockIdx.x == 1 && threadIdx.x == 0 ? c[at] : 0.0f);
+}
+
 __global__ void bands(const float* in, float* out, uint32_t n, uint32_t apart)
 {
     uint32_t x = threadIdx.x, y = blockIdx.x * apart + threadIdx.y;
@@ -145,8 +151,23 @@ def test_bands_of_an_unrolled_loop_race_where_blocks_overlap(mod):
     want[:, :32] = a[:, :32]
     np.testing.assert_array_equal(out, want)
     msg = race(lambda: k[2, (32, 8)](a, out, n, 20))
-    assert "data race (write/write between cores)" in msg and "race.asc:36" in msg
+    assert "data race (write/write between cores)" in msg and "race.asc:42" in msg
     assert "in block 0 writes bytes [5120, 5248)" in msg and "in block 1 writes bytes [5120, 5248)" in msg
+
+
+def test_a_read_among_reads_no_write_meets_still_races(mod):
+    """One read of another block's output among reads no write meets (every
+    a[i]): block 1's read of c[0], which block 0 writes, is a race; of
+    c[64], its own element, is not."""
+    k = mod.get_kernel("peek")
+    a = np.arange(128, dtype=np.float32)
+    c = np.zeros(128, np.float32)
+    k[2, 64](a, c, 64)
+    arc.synchronize()
+    np.testing.assert_array_equal(c, a)
+    msg = race(lambda: k[2, 64](a, c, 0))
+    assert "data race (read/write between cores)" in msg and "race.asc:36" in msg
+    assert "in block 0 writes bytes [0, 256)" in msg and "in block 1 reads bytes [0, 4)" in msg
 
 
 def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):

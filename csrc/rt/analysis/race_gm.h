@@ -71,12 +71,14 @@ struct sim_race_gm {
     int mode;
     uint32_t n, na; /* agents in this launch, agents allocated */
     gm_agent *a;
+    /* this launch's, unique in the process (race_gm.c's allocation cache):
+     * read by every block, so not in nrec's cache line, which they bump */
+    unsigned long long serial;
     pthread_mutex_t mu;
     sync_obj *bucket[NBUCKET];
     _Atomic uint32_t nrec;
     unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
-    unsigned long long serial; /* this launch's, unique in the process (race_gm.c's allocation cache) */
 };
 
 /* The sweep (race_gm_sweep.c): the first race among the agents' records,
