@@ -55,6 +55,11 @@ __global__ void bands(const float* in, float* out, uint32_t n, uint32_t apart)
     uint32_t x = threadIdx.x, y = blockIdx.x * apart + threadIdx.y;
     for (uint32_t j = 0; j < 32; j += 8) out[(y + j) * n + x] = in[(y + j) * n + x];
 }
+
+__global__ void late(float* out, uint32_t from)
+{
+    out[blockIdx.x >= from ? 0 : blockIdx.x + 1] = 1.0f;
+}
 ''' + BLOCK_SUM + TRANSPOSE
 
 
@@ -168,6 +173,17 @@ def test_a_read_among_reads_no_write_meets_still_races(mod):
     msg = race(lambda: k[2, 64](a, c, 0))
     assert "data race (read/write between cores)" in msg and "race.asc:36" in msg
     assert "in block 0 writes bytes [0, 256)" in msg and "in block 1 reads bytes [0, 4)" in msg
+
+
+def test_the_last_blocks_of_a_big_grid_are_checked_too(mod):
+    """Blocks 16384 and 16385 of 16386 both write out[0]: each block took
+    256 records of the launch's 4M budget, so the first 16384 took it all
+    and these two went unchecked; now a block takes 16."""
+    k = mod.get_kernel("late")
+    out = np.zeros(16386, np.float32)
+    msg = race(lambda: k[16386, 1](out, 16384))
+    assert "data race (write/write between cores)" in msg
+    assert "in block 16384 writes bytes [0, 4)" in msg and "in block 16385 writes bytes [0, 4)" in msg
 
 
 def test_shuffle_reduction_and_tiled_transpose_are_race_free(mod):

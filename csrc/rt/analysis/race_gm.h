@@ -8,7 +8,7 @@
 #include "rt/rt_internal.h"
 
 #define REC_LIMIT (1u << 22) /* records per launch; beyond, accesses go unchecked */
-#define REC_CHUNK 256u       /* records an agent takes from the launch's budget at once */
+#define REC_CHUNK 16u        /* records an agent takes from the budget at once (256: 16384 blocks took it all) */
 #define REC_KEEP 4096u       /* records per agent a reused log keeps room for */
 #define NBUCKET 256
 
