@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path[:0] = [ROOT, HERE, os.path.join(ROOT, "tests")]
 import ascendrtc as arc  # noqa: E402
-from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE  # noqa: E402  (tests/test_simt_race.py runs them too)
+from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE, VADD  # noqa: E402  (tests/test_simt_race.py runs them too)
 from _pocl import context as pocl_context, unavailable_row  # noqa: E402
 from bench_compile import DEVICE_STD  # noqa: E402  (the device C++ library flags)
 from _stream import stream_add  # noqa: E402
@@ -44,12 +44,7 @@ OPTS = ["--npu-arch=dav-3510", "--enable-simt", "-O2"]
 
 SRC = r'''
 #include "simt_api/asc_simt.h"
-
-__global__ __launch_bounds__(1024) void vadd(const float* a, const float* b, float* c, uint32_t n)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
+''' + VADD + r'''
 
 __global__ void empty() {}
 ''' + BLOCK_SUM + TRANSPOSE

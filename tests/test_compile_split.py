@@ -15,17 +15,11 @@ import pytest
 import ascendrtc as arc
 
 sys.path.insert(0, os.path.dirname(__file__))
-from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE  # noqa: E402
+from helpers.simt_kernels import BLOCK_SUM, TRANSPOSE, VADD  # noqa: E402
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt", "-O2"]
 
-SRC = r'''
-__global__ __launch_bounds__(1024) void vadd(const float* a, const float* b, float* c, uint32_t n)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
-
+SRC = VADD + r'''
 __global__ void scaled(int* out, long long k)
 {
     out[(blockIdx.x * blockDim.x + threadIdx.x) * k] = 5;

@@ -11,6 +11,7 @@ import pytest
 
 import ascendrtc as arc
 from helpers.simt_kernels import TRANSPOSE
+from test_simt_ub_race import race
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt"]
 
@@ -64,14 +65,6 @@ __global__ void after_shuffle(float* out)
 @pytest.fixture(scope="module")
 def mod():
     return arc.Program(SRC, "ubaff.asc").compile(OPTS).load()
-
-
-def race(fn):
-    with pytest.raises(arc.LaunchError) as e:
-        fn()
-        arc.synchronize()
-    arc.synchronize()
-    return str(e.value)
 
 
 def test_transpose_stages_take_the_affine_path(tmp_path, monkeypatch):

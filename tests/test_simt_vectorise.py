@@ -16,17 +16,11 @@ import numpy as np
 import ascendrtc as arc
 
 sys.path.insert(0, os.path.dirname(__file__))
-from helpers.simt_kernels import BLOCK_SUM  # noqa: E402
+from helpers.simt_kernels import BLOCK_SUM, VADD  # noqa: E402
 
 OPTS = ["--npu-arch=dav-3510", "--enable-simt", "-O2"]
 
-SRC = r'''
-__global__ __launch_bounds__(1024) void vadd(const float* a, const float* b, float* c, uint32_t n)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}
-'''
+SRC = VADD
 
 
 def run_functions(ll):

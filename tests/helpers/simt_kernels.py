@@ -1,8 +1,16 @@
 """SIMT kernels used both by tests (tests/test_simt.py, tests/test_simt_race.py:
 values against NumPy) and by bench/bench_simt.py (their speed): a block
-reduction with shuffles and shared UB, and a 32 x 32 tiled transpose through
-shared UB (32 x 8 threads per block).  Sources without the
+reduction with shuffles and shared UB, a 32 x 32 tiled transpose through
+shared UB (32 x 8 threads per block), and a guarded vector add.  Sources without the
 simt_api/asc_simt.h include."""
+
+VADD = r'''
+__global__ __launch_bounds__(1024) void vadd(const float* a, const float* b, float* c, uint32_t n)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+'''
 
 BLOCK_SUM = r'''
 __aicore__ inline float warp_sum(float v)   // shuffles in a function the kernel calls
