@@ -498,9 +498,7 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
 
 } // namespace
 
-/* The offset in the block context (the function's first argument) that
- * load l reads a field from; -1 when it reads something else. */
-static int64_t ctx_field(const LoadInst *l)
+int64_t simt_ctx_field(const LoadInst *l)
 {
     const DataLayout &DL = l->getModule()->getDataLayout();
     APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
@@ -513,7 +511,7 @@ bool simt_checked_ub(const Value *obj)
     auto *l = dyn_cast<LoadInst>(obj);
     if (!l || !simt_ub_watched(*l->getFunction()))
         return false;
-    int64_t o = ctx_field(l);
+    int64_t o = simt_ctx_field(l);
     return o == (int64_t)offsetof(arc_simt_block_ctx, ub) || o == (int64_t)offsetof(arc_simt_block_ctx, dyn_ub);
 }
 
@@ -522,7 +520,7 @@ bool simt_thread_state(const Value *obj)
     auto *l = dyn_cast<LoadInst>(obj);
     if (!l || !l->getFunction()->getName().starts_with("__arc_simt_run_"))
         return false;
-    int64_t o = ctx_field(l);
+    int64_t o = simt_ctx_field(l);
     return o == (int64_t)offsetof(arc_simt_block_ctx, frames) || o == (int64_t)offsetof(arc_simt_block_ctx, pend) ||
            o == (int64_t)offsetof(arc_simt_block_ctx, shadow);
 }

@@ -6,6 +6,7 @@
 #ifndef ARC_RTC_SIMT_PASS_H_
 #define ARC_RTC_SIMT_PASS_H_
 
+#include <llvm/IR/Instructions.h>
 #include <llvm/Passes/PassBuilder.h>
 
 #include <map>
@@ -33,6 +34,10 @@ struct SimtResult {
 // <<<...>>> launch's simt_site<F>::thread becomes its block entry.
 void simt_register(llvm::PassBuilder &pb, SimtResult *r, const char *device_root, const char *const *strip,
                    int nstrip);
+
+// The offset in the block context (a run function's first argument) that
+// load l reads a field from; -1 when it reads something else.
+int64_t simt_ctx_field(const llvm::LoadInst *l);
 
 // Whether obj (an underlying object) is a SIMT block's thread frames, stop
 // points or UB race shadow, which the driver keeps in host memory: not UB

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../device/arc/simt_abi.h"
+#include "simt_pass.h"
 
 using namespace llvm;
 
@@ -35,12 +36,7 @@ static_assert(sizeof(arc_simt_ub_aff) == 48, "arc_simt_ub_aff layout");
 int64_t field(const Value *v)
 {
     auto *l = dyn_cast<LoadInst>(v);
-    if (!l)
-        return -1;
-    const DataLayout &DL = l->getModule()->getDataLayout();
-    APInt off(DL.getIndexTypeSizeInBits(l->getPointerOperandType()), 0);
-    const Value *base = l->getPointerOperand()->stripAndAccumulateConstantOffsets(DL, off, true);
-    return base == l->getFunction()->getArg(0) ? (int64_t)off.getZExtValue() : -1;
+    return l ? simt_ctx_field(l) : -1;
 }
 
 // When br is the thread loop's test of whether a thread is at the run's
