@@ -13,9 +13,6 @@ import ascendrtc as arc
 from ascendrtc import _C
 from helpers.py_kernels import add_kernel, compiled
 
-# The sizes of the arch a binary is built for (docs/simulated_npu.md).
-UB_KIB = {"dav-2201": 192, "dav-3510": 256}
-
 SRC = r'''
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -108,7 +105,7 @@ def test_l0a_runs_into_no_neighbour(mod):
 def test_mix_sub_cores_ub_is_bounded_by_the_arch(mod):
     z = arc.zeros(8, np.int32)
     k = mod.get_kernel("mix_raw")
-    ub = UB_KIB[mod.binary.meta.arch]
+    ub = _C.ARCHS[mod.binary.meta.arch]["ub"] >> 10  # KiB
     k[1](z, 0, ub * 1024, 64)
     arc.synchronize()
     fails(lambda: k[1](z, ub * 1024, ub * 1024 + 1, 1),
