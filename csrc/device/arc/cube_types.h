@@ -319,6 +319,17 @@ static inline int64_t frac_missing(const uint64_t *bits, uint32_t first, uint32_
         if (!(bits[i >> 6] >> (i & 63) & 1)) return i;
     return -1;
 }
+/* An Mmad's bias row of n1 x 16 values (64 bytes each 16) from the
+ * BiasTable's 64-byte unit first on: inside the arch's BiasTable and
+ * written there (Mmad, MmadMx and the sparse Mmad read it alike). */
+static inline void check_bias_row(uint32_t first, uint32_t n1, const char *api)
+{
+    const uint32_t size = arc_bt_size_of(__NPU_ARCH__);
+    ARC_CHECK(first + n1 <= size / 64, api, "the bias row of %u values exceeds the %u-byte BiasTable", n1 * 16, size);
+    for (uint32_t i = first; i < first + n1; i++)
+        ARC_CHECK(cube_meta()->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
+                  i * 64 + 63);
+}
 } // namespace __arc
 
 #endif /* ARC_CUBE_TYPES_H_ */

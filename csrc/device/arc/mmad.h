@@ -123,12 +123,7 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
     if (init == 2 && !has_bias_arg) bias = (const TC *)(const void *)__detail::arena_of(TPosition::C2).base;
     if (init == 2) {
         uint32_t fbt = (uint32_t)(((const uint8_t *)bias - __detail::arena_of(TPosition::C2).base) / 64);
-        uint32_t nb = (N1 * 16 * 4 + 63) / 64;
-        ARC_CHECK(fbt + nb <= arc_bt_size_of(__NPU_ARCH__) / 64, api, "the bias row of %u values exceeds the %u-byte BiasTable",
-                  N1 * 16, arc_bt_size_of(__NPU_ARCH__));
-        for (uint32_t i = fbt; i < fbt + nb; i++)
-            ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
-                      i * 64 + 63);
+        __arc::check_bias_row(fbt, N1, api); /* 16 values of 4 bytes per N1 */
     }
     __arc::cost_esize<TA>(); /* fp32 products run at half the rate of fp16 per fractal byte */
     __arc::unit_flag_wait(p.unitFlag, ARC_PIPE_FIX, ARC_PIPE_M);

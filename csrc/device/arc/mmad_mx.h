@@ -186,9 +186,7 @@ inline void mmad_mx(const LocalTensor<T> &dst, const LocalTensor<U> &fm, const L
     if (init == 2 && !has_bias_arg) bias = (const T *)(const void *)__detail::arena_of(TPosition::C2).base;
     if (init == 2) {
         uint32_t fbt = (uint32_t)(((const uint8_t *)bias - __detail::arena_of(TPosition::C2).base) / 64);
-        for (uint32_t i = fbt; i < fbt + (N1 * 64 + 63) / 64; i++)
-            ARC_CHECK(i < arc_bt_size_of(__NPU_ARCH__) / 64 && (meta->bt >> i & 1), api, "the bias row reads BiasTable bytes %u..%u, never written",
-                      i * 64, i * 64 + 63);
+        __arc::check_bias_row(fbt, N1, api);
     }
     __arc::cost_esize<U>();
     __arc::unit_flag_wait(p.unitFlag, ARC_PIPE_FIX, ARC_PIPE_M);

@@ -114,13 +114,8 @@ inline void MmadWithSparse(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm
                   (long long)miss);
     }
     const int32_t *bias = (const int32_t *)(const void *)__detail::arena_of(TPosition::C2).base;
-    if (init == 2) {
-        ARC_CHECK(N1 * 64 <= arc_bt_size_of(__NPU_ARCH__), api, "the bias row of %u values exceeds the %u-byte BiasTable",
-                  N1 * 16, arc_bt_size_of(__NPU_ARCH__));
-        for (uint32_t i = 0; i < (N1 * 64 + 63) / 64; i++)
-            ARC_CHECK(meta->bt >> i & 1, api, "the bias row reads BiasTable bytes %u..%u, never written", i * 64,
-                      i * 64 + 63);
-    }
+    if (init == 2)
+        __arc::check_bias_row(0, N1, api);
     __arc::cost_esize<TA>();
     __arc::unit_flag_wait(p.unitFlag, ARC_PIPE_FIX, ARC_PIPE_M);
     __arc::race(__arc::RP_M, 0, fm.addr_, (uint64_t)M1 * K1 * 512, api);
