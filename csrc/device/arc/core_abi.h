@@ -84,11 +84,11 @@ static inline unsigned arc_cube_buf_size(unsigned arch, unsigned which)
 #undef ARC_BUF_ROW_
     return 0;
 }
-#define arc_l0a_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0A)
-#define arc_l0b_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0B)
-#define arc_l0c_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_L0C)
-#define arc_bt_size_of(arch) arc_cube_buf_size(arch, ARC_BUF_BT)
-#define arc_bt_off(arch) (3u * ARC_L0_SLOT + ARC_L0_PAGE - arc_bt_size_of(arch))
+static inline unsigned arc_l0a_size_of(unsigned arch) { return arc_cube_buf_size(arch, ARC_BUF_L0A); }
+static inline unsigned arc_l0b_size_of(unsigned arch) { return arc_cube_buf_size(arch, ARC_BUF_L0B); }
+static inline unsigned arc_l0c_size_of(unsigned arch) { return arc_cube_buf_size(arch, ARC_BUF_L0C); }
+static inline unsigned arc_bt_size_of(unsigned arch) { return arc_cube_buf_size(arch, ARC_BUF_BT); }
+static inline unsigned arc_bt_off(unsigned arch) { return 3u * ARC_L0_SLOT + ARC_L0_PAGE - arc_bt_size_of(arch); }
 /* Every arch's L0 buffers fit their slot, its BiasTable a page (a negative array size fails to compile). */
 #define ARC_L0_FITS_(a, n, ub, l1, l0a, l0b, l0c, bt, vl, warp, thr, soc)                                   \
     +sizeof(char[((l0a) << 10) <= ARC_L0_SLOT && ((l0b) << 10) <= ARC_L0_SLOT && ((l0c) << 10) <= ARC_L0_SLOT && \
