@@ -176,9 +176,10 @@ def test_a_read_among_reads_no_write_meets_still_races(mod):
 
 
 def test_the_last_blocks_of_a_big_grid_are_checked_too(mod):
-    """Blocks 16384 and 16385 of 16386 both write out[0]: each block took
-    256 records of the launch's 4M budget, so the first 16384 took it all
-    and these two went unchecked; now a block takes 16."""
+    """Blocks 16384 and 16385 of 16386 both write out[0]: each block once
+    took 256 records of the launch's 4M budget, so the first 16384 took it
+    all and these two went unchecked; now the budget counts records (each
+    thread takes a chunk, race_gm_arena.c)."""
     k = mod.get_kernel("late")
     out = np.zeros(16386, np.float32)
     msg = race(lambda: k[16386, 1](out, 16384))

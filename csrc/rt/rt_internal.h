@@ -346,9 +346,9 @@ typedef struct sim_race_gm sim_race_gm;
 sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode);
 /* Core k runs agent `agent` (block `block`, MIX sub-core `sub` or -1). */
 void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub);
-/* After every core of the launch returned: look for races (not when the
- * launch failed), report the first (warn: on stderr), free g.  1 with the
- * launch's error in msg when the launch fails for it. */
+/* ASCENDRTC_RACE_RECORDS: the records the check keeps per launch (unset:
+ * 4,194,304); -1 when it is not a count from 1 to 2^30. */
+int sim_race_gm_budget(size_t *records);
 /* A kernel's own load or store through a pointer, logged as a PIPE_S GM
  * access when p is in a device allocation (race_raw.c). */
 void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
@@ -360,6 +360,9 @@ void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long lon
  * (race_stream.c), as __arc_race_raw would take them piece by piece. */
 void sim_race_raw_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,
                           int write, const char *site);
+/* After every core of the launch returned: look for races (not when the
+ * launch failed), report the first (warn: on stderr), free g.  1 with the
+ * launch's error in msg when the launch fails for it. */
 int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char *msg, size_t n);
 
 /* ---- spin.c ---- */

@@ -145,6 +145,10 @@ static aclError check_cfg(const char *api, const sim_func *f, const aclrtLaunchK
     if (sim_race_default_mode(&o->race_mode))
         return sim_err(ACL_ERROR_RT_PARAM_INVALID, api,
                        "ASCENDRTC_RACE_CHECK=%s: expected error (the default), warn or off", getenv("ASCENDRTC_RACE_CHECK"));
+    size_t records;
+    if (sim_race_gm_budget(&records))
+        return sim_err(ACL_ERROR_RT_PARAM_INVALID, api, "ASCENDRTC_RACE_RECORDS=%s: expected a count of access "
+                       "records from 1 to 1073741824 (the default 4194304)", getenv("ASCENDRTC_RACE_RECORDS"));
     if (!cfg)
         return ACL_SUCCESS;
     if (!cfg->attrs)

@@ -27,7 +27,7 @@
 #include "rt/analysis/race_gm.h"
 
 /* The last finished launch's log, kept for the next: a launch then costs
- * no allocation (the agents' record arrays are reused). */
+ * no allocation (its agents and record chunks are reused). */
 static _Atomic(sim_race_gm *) spare;
 static atomic_ullong serials; /* one per launch log: what a cached allocation is valid for */
 
@@ -38,24 +38,14 @@ static void agent_reset(gm_agent *a)
         nx = s->next;
         free(s);
     }
-    if (a->cap > REC_KEEP) { /* a big launch's arrays are not kept */
-        free(a->r);
-        a->r = NULL;
-        a->cap = 0;
-    }
-    gm_rec *r = a->r;
-    size_t cap = a->cap;
-    sim_zero(a, sizeof *a); /* per block agent: not inlined as rep stos (arena.c) */
-    a->r = r;
-    a->cap = cap;
+    sim_zero(a, sizeof *a); /* per block agent: not inlined as rep stos (arena.c); its records are the chunks' */
 }
 
 static void gm_destroy(sim_race_gm *g)
 {
-    for (uint32_t i = 0; i < g->na; i++) {
+    for (uint32_t i = 0; i < g->na; i++)
         agent_reset(&g->a[i]);
-        free(g->a[i].r);
-    }
+    sim_race_gm_arena_end(g, 1);
     pthread_mutex_destroy(&g->mu);
     free(g->a);
     free(g);
@@ -88,7 +78,8 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
     g->mode = mode;
     g->n = nagents;
     g->serial = atomic_fetch_add(&serials, 1) + 1;
-    atomic_store(&g->nrec, 0);
+    if (sim_race_gm_budget(&g->budget)) /* refused before the launch (launch.c): not reached */
+        g->budget = 0;
     g->inexact = 0;
     for (uint32_t i = 0; i < nagents; i++) {
         g->a[i].g = g;
@@ -186,23 +177,9 @@ static int snap_now(gm_agent *a)
 }
 
 /* Room for one more record: NULL past the launch's budget or memory. */
-static gm_rec *push(gm_agent *a)
+static inline gm_rec *push(gm_agent *a)
 {
-    if (!a->quota) { /* the budget is shared: take it in chunks, not one atomic per record */
-        if (atomic_load_explicit(&a->g->nrec, memory_order_relaxed) >= REC_LIMIT ||
-            atomic_fetch_add(&a->g->nrec, REC_CHUNK) >= REC_LIMIT)
-            return NULL;
-        a->quota = REC_CHUNK;
-    }
-    a->quota--;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 32;
-        gm_rec *nr = realloc(a->r, cap * sizeof *nr);
-        if (!nr) return NULL;
-        a->r = nr;
-        a->cap = cap;
-    }
-    return &a->r[a->n++];
+    return a->n < a->cap ? &a->r[a->n++] : sim_race_gm_grow(a);
 }
 
 static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api,
@@ -449,8 +426,13 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
     for (uint32_t i = 0; i < g->n; i++)
         logged += g->a[i].n != 0;
     if (!failed && !g->inexact && logged > 1) raced = sim_race_gm_sweep(g, r, msg, n);
+    if (!failed && atomic_load(&g->over))
+        fprintf(stderr, "ascendrtc: warning: %s: the GM race check between blocks used up its budget of %zu access "
+                "records (ASCENDRTC_RACE_RECORDS) in this launch: the GM accesses after that went unchecked\n",
+                r->kernel_name, g->budget);
     for (uint32_t i = 0; i < g->n; i++)
         agent_reset(&g->a[i]);
+    sim_race_gm_arena_end(g, 0);
     for (int b = 0; g->nobj && b < NBUCKET; b++) {
         for (sync_obj *o = g->bucket[b], *nx; o; o = nx) {
             nx = o->next;

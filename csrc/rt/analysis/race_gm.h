@@ -7,9 +7,6 @@
 
 #include "rt/rt_internal.h"
 
-#define REC_LIMIT (1u << 22) /* records per launch; beyond, accesses go unchecked */
-#define REC_CHUNK 16u        /* records an agent takes from the budget at once (256: 16384 blocks took it all) */
-#define REC_KEEP 4096u       /* records per agent a reused log keeps room for */
 #define NBUCKET 256
 
 typedef struct gm_rec {
@@ -46,11 +43,10 @@ typedef struct gm_agent {
     int dirty;    /* vc changed since snap was taken */
     const uint32_t *snap;
     snap_blk *snaps;
-    gm_rec *r;
+    gm_rec *r; /* its records, in the launch's chunks (race_gm_arena.c) */
     size_t n, cap;
     uintptr_t gm_lo, gm_hi; /* the device allocation a raw pointer last hit (sim_race_gm_scalar) */
     uintptr_t not_gm_page;  /* the last page it found outside every device allocation */
-    uint32_t quota; /* records left of what it took from the launch's budget */
     size_t dcci_from;       /* records before it hold no scalar write still in the data cache */
     /* The record the last write went into (index + 1; 0: none) and whether a
      * content sum for that write (__arc_race_gm_sum) keeps it summed: it was
@@ -76,10 +72,20 @@ struct sim_race_gm {
     unsigned long long serial;
     pthread_mutex_t mu;
     sync_obj *bucket[NBUCKET];
-    _Atomic uint32_t nrec;
+    /* the records' memory (race_gm_arena.c), handed out under mu */
+    struct rec_chunk *chunks, *spare_chunks; /* this launch's; kept from earlier ones */
+    size_t taken, budget;                    /* records handed out; how many may be */
+    _Atomic int over;                        /* the budget ran out: later accesses went unchecked */
     unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
 };
+
+/* Room for one more record of a (its array is full): NULL past the
+ * launch's budget or memory (race_gm_arena.c). */
+gm_rec *sim_race_gm_grow(gm_agent *a);
+/* At the end of a launch: its chunks kept for the next (up to a limit) or
+ * freed; all = 1: every chunk freed. */
+void sim_race_gm_arena_end(sim_race_gm *g, int all);
 
 /* The sweep (race_gm_sweep.c): the first race among the agents' records,
  * reported into msg (error mode) or on stderr; 1 when it fails the launch. */

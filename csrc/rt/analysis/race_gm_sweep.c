@@ -20,6 +20,7 @@ typedef struct keyed {
     uint32_t piece, agent;
     uintptr_t step, res, pw; /* a whole record of pieces: its step, lo % step, pw; else 0 */
     int kind;                /* r's, here so the sweep reads no record for most pairs */
+    uint32_t seq;            /* its place in agent order: the order of entries that start alike */
 } keyed;
 
 /* Whether two whole records of pieces of one step cannot meet: their pieces'
@@ -38,11 +39,17 @@ static int apart(const keyed *a, const keyed *b)
 static void sort_by_lo(keyed *v, keyed *tmp, size_t n)
 {
     enum { BITS = 11, NB = 1 << BITS };
-    static _Thread_local size_t cnt[NB];
+    static _Thread_local size_t tls_cnt[NB];
+    size_t *cnt = tls_cnt; /* one look-up, not one a record (the library's TLS model) */
+    size_t i = 1;
+    while (i < n && v[i - 1].lo <= v[i].lo)
+        i++;
+    if (i >= n) /* in order already (a grid's blocks writing one after the other) */
+        return;
     keyed *src = v, *dst = tmp;
     for (unsigned shift = 0; shift < 8 * sizeof(uintptr_t); shift += BITS) {
-        memset(cnt, 0, sizeof cnt);
-        for (size_t i = 0; i < n; i++) cnt[src[i].lo >> shift & (NB - 1)]++;
+        memset(cnt, 0, NB * sizeof *cnt);
+        for (i = 0; i < n; i++) cnt[src[i].lo >> shift & (NB - 1)]++;
         if (cnt[src[0].lo >> shift & (NB - 1)] == n) continue; /* one digit: nothing moves */
         size_t sum = 0;
         for (size_t d = 0; d < NB; d++) {
@@ -50,7 +57,7 @@ static void sort_by_lo(keyed *v, keyed *tmp, size_t n)
             cnt[d] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; i++) dst[cnt[src[i].lo >> shift & (NB - 1)]++] = src[i];
+        for (i = 0; i < n; i++) dst[cnt[src[i].lo >> shift & (NB - 1)]++] = src[i];
         keyed *t = src;
         src = dst;
         dst = t;
@@ -276,42 +283,94 @@ static int sweep(keyed *all, size_t n, keyed **scratch, const keyed **rx, const 
     return found;
 }
 
+/* The entries of record x (one, or its few pieces each) at key[*k...]:
+ * seq counts them all in agent order. */
+static void add_keys(gm_rec *x, keyed *key, size_t *k, uint32_t *seq)
+{
+    uint64_t p = pieces(x);
+    if (!x->step)
+        key[(*k)++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, 0, 0, 0, x->kind, (*seq)++};
+    else if (p > EXPAND_MAX)
+        key[(*k)++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, x->step, x->lo % x->step, x->pw, x->kind, (*seq)++};
+    else
+        for (uint32_t q = 0; q < p; q++)
+            key[(*k)++] = (keyed){x->lo + q * x->step, x->lo + q * x->step + x->pw, x, q, x->agent, 0, 0, 0, x->kind,
+                                  (*seq)++};
+}
+
+/* The reads that some write's span meets, kept in order at the front of
+ * rd (writes sorted): a read no write meets races with nothing (the input
+ * arrays of most kernels).  u: room for nw spans.  Returns how many. */
+static size_t reads_near_writes(const keyed *wr, size_t nw, keyed *rd, size_t nr, uintptr_t (*u)[2])
+{
+    size_t nu = 0, kept = 0;
+    for (size_t i = 0; i < nw; i++) { /* the writes' spans joined */
+        if (nu && wr[i].lo <= u[nu - 1][1]) {
+            if (wr[i].hi > u[nu - 1][1]) u[nu - 1][1] = wr[i].hi;
+        } else {
+            u[nu][0] = wr[i].lo;
+            u[nu++][1] = wr[i].hi;
+        }
+    }
+    for (size_t i = 0; i < nr; i++) {
+        size_t a = 0, b = nu; /* the first span that ends after the read starts */
+        while (a < b) {
+            size_t mid = (a + b) / 2;
+            if (u[mid][1] <= rd[i].lo) a = mid + 1;
+            else b = mid;
+        }
+        if (a < nu && u[a][0] < rd[i].hi)
+            rd[kept++] = rd[i];
+    }
+    return kept;
+}
+
 int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t n)
 {
     /* a record of a few pieces is swept piece by piece: exact spans, so
      * few of them are open at a time */
-    size_t m = 0;
+    size_t mw = 0, mr = 0;
     for (uint32_t i = 0; i < g->n; i++)
         for (size_t j = 0; j < g->a[i].n; j++) {
-            uint64_t p = pieces(&g->a[i].r[j]);
-            m += p <= EXPAND_MAX ? p : 1;
+            const gm_rec *x = &g->a[i].r[j];
+            uint64_t p = pieces(x);
+            *(x->kind == ARC_GM_READ ? &mr : &mw) += p <= EXPAND_MAX ? p : 1;
         }
+    size_t m = mw + mr;
     int raced = 0;
-    keyed *key = malloc(2 * m * sizeof *key);
+    /* writes, reads, then room to sort either and for the two merged */
+    keyed *key = malloc((2 * m + (mw > mr ? mw : mr)) * sizeof *key);
     keyed **scratch = malloc(2 * m * sizeof *scratch);
     if (!key || !scratch) { /* no memory: unchecked */
         free(key);
         free(scratch);
         return 0;
     }
-    size_t k = 0;
+    keyed *wr = key, *rd = key + mw, *tmp = key + m, *all = tmp + (mw > mr ? mw : mr);
+    size_t kw = 0, kr = 0;
+    uint32_t seq = 0;
     for (uint32_t i = 0; i < g->n; i++)
         for (size_t j = 0; j < g->a[i].n; j++) {
             gm_rec *x = &g->a[i].r[j];
-            uint64_t p = pieces(x);
-            if (!x->step)
-                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, 0, 0, 0, x->kind};
-            else if (p > EXPAND_MAX)
-                key[k++] = (keyed){x->lo, x->hi, x, WHOLE, x->agent, x->step, x->lo % x->step, x->pw, x->kind};
+            if (x->kind == ARC_GM_READ)
+                add_keys(x, rd, &kr, &seq);
             else
-                for (uint32_t q = 0; q < p; q++)
-                    key[k++] = (keyed){x->lo + q * x->step, x->lo + q * x->step + x->pw, x, q, x->agent, 0, 0, 0,
-                                       x->kind};
+                add_keys(x, wr, &kw, &seq);
         }
-    sort_by_lo(key, key + m, m);
+    sort_by_lo(wr, tmp, mw);
+    mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
+    sort_by_lo(rd, tmp, mr);
+    /* merged as one stable sort of all would order them: by start, then seq */
+    size_t a = 0, b = 0;
+    if (!mr)
+        all = wr;
+    for (size_t o = 0; mr && o < mw + mr; o++)
+        all[o] = b >= mr || (a < mw && (wr[a].lo < rd[b].lo || (wr[a].lo == rd[b].lo && wr[a].seq < rd[b].seq)))
+                     ? wr[a++]
+                     : rd[b++];
     const keyed *x, *y;
     uint64_t xi, yi;
-    if (sweep(key, m, scratch, &x, &y, &xi, &yi)) {
+    if (sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) {
         report(g, r, x->r, y->r, xi, yi, msg, n);
         raced = g->mode == ARC_RACE_ERROR;
     }
