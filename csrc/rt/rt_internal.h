@@ -249,6 +249,8 @@ void sim_fiber_switch(sim_fiber *from, sim_fiber *to);
 /* ---- site.c ---- */
 /* "file:line" of the kernel code making the current service call, or NULL. */
 const char *sim_site(void);
+/* __arc_site(where) for the core k this thread runs (one look-up fewer). */
+void sim_site_mark(arc_core *k, const char *where);
 /* The last marked device-API call core k passed in its block, or NULL;
  * readable from other threads (a hang report). */
 const char *sim_core_site(const arc_core *k);
@@ -351,7 +353,8 @@ void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long bl
 int sim_race_gm_budget(size_t *records);
 /* A kernel's own load or store through a pointer, logged as a PIPE_S GM
  * access when p is in a device allocation (race_raw.c). */
-void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site);
+void sim_race_gm_scalar(arc_core *k, const void *p, unsigned long long bytes, int write, const char *api,
+                        const char *site);
 /* cnt pieces of pw bytes, step apart, from p: one record when they lie in
  * one device allocation, else piece by piece as sim_race_gm_scalar's. */
 void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long long step, unsigned long long cnt,

@@ -81,12 +81,7 @@ sim_race_gm *sim_race_gm_new(uint32_t nagents, int mode)
     if (sim_race_gm_budget(&g->budget)) /* refused before the launch (launch.c): not reached */
         g->budget = 0;
     g->inexact = 0;
-    for (uint32_t i = 0; i < nagents; i++) {
-        g->a[i].g = g;
-        g->a[i].id = i;
-        g->a[i].seg = 1;
-    }
-    return g;
+    return g; /* its agents are set up as their blocks start (sim_race_gm_agent) */
 }
 
 void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long block, int sub)
@@ -97,6 +92,11 @@ void sim_race_gm_agent(sim_race_gm *g, arc_core *k, uint32_t agent, long long bl
         return;
     }
     gm_agent *a = &g->a[agent];
+    agent_reset(a); /* what an earlier launch left (on this block's thread, not one loop over them all) */
+    a->g = g;
+    a->serial = g->serial;
+    a->id = agent;
+    a->seg = 1;
     a->block = block;
     a->sub = sub;
     k->dev[ARC_RACE_GM_SLOT] = (unsigned long long)(uintptr_t)a;
@@ -128,6 +128,7 @@ static sync_obj *obj_of(sim_race_gm *g, int kind, uint64_t key, int create)
 static int vc_need(gm_agent *a)
 {
     if (!a->vc && !(a->vc = calloc(a->g->n, sizeof *a->vc))) return -1;
+    atomic_store_explicit(&a->g->clocks, 1, memory_order_relaxed);
     return 0;
 }
 
@@ -183,9 +184,8 @@ static inline gm_rec *push(gm_agent *a)
 }
 
 static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api,
-                        uint64_t fill, unsigned fill_size)
+                        uint64_t fill, unsigned fill_size, const char *site)
 {
-    const char *site = sim_site();
     a->last = 0;
     if (!snap_now(a)) return;
     /* Scalar GM writes go through the core's write-back data cache: other
@@ -244,7 +244,7 @@ static void record_fill(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t
 
 static void record(gm_agent *a, int kind, int pipe, uintptr_t lo, uintptr_t hi, const char *api)
 {
-    record_fill(a, kind, pipe, lo, hi, api, 0, 0);
+    record_fill(a, kind, pipe, lo, hi, api, 0, 0, sim_site());
 }
 
 static gm_agent *agent_of(arc_core *k, const void *p, unsigned long long bytes, int op, int pipe);
@@ -254,7 +254,7 @@ void __arc_race_gm_fill(const void *p, unsigned long long bytes, unsigned long l
 {
     gm_agent *a = agent_of(__arc_core(), p, bytes, ARC_GM_WRITE, 5 /* PIPE_MTE3 */);
     if (!a || !bytes) return;
-    record_fill(a, ARC_GM_FILL, 5, (uintptr_t)p, (uintptr_t)p + bytes, api, value, esize);
+    record_fill(a, ARC_GM_FILL, 5, (uintptr_t)p, (uintptr_t)p + bytes, api, value, esize, sim_site());
 }
 
 void __arc_race_gm_sum(const void *p, unsigned long long bytes, unsigned long long sum)
@@ -362,10 +362,11 @@ static int in_device_alloc(gm_agent *a, uintptr_t u, uintptr_t hi)
  * (race_raw.c): logged as the scalar unit's (PIPE_S) access when p lies in a
  * device allocation.  Stack and host addresses are not GM: they are skipped
  * (the instrumented code cannot tell them apart). */
-void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, const char *api, const char *site)
+void sim_race_gm_scalar(arc_core *k, const void *p, unsigned long long bytes, int write, const char *api,
+                        const char *site)
 {
     uintptr_t u = (uintptr_t)p;
-    gm_agent *a = agent_of(__arc_core(), p, bytes, write ? ARC_GM_WRITE : ARC_GM_READ, -1);
+    gm_agent *a = agent_of(k, p, bytes, write ? ARC_GM_WRITE : ARC_GM_READ, -1);
     if (!a || !bytes) return;
     /* A loop's next access from the same line, right after the last one
      * in the same allocation and state: the record grows (what record()
@@ -380,7 +381,7 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
                 return;
             }
         }
-    __arc_site(site);
+    sim_site_mark(k, site);
     if (u < a->gm_lo || u + bytes > a->gm_hi) {
         if (u >> 12 == a->not_gm_page) return; /* a stack or host page, seen before */
         if (!in_device_alloc(a, u, u + bytes)) {
@@ -389,7 +390,7 @@ void sim_race_gm_scalar(const void *p, unsigned long long bytes, int write, cons
             return;
         }
     }
-    record(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api);
+    record_fill(a, write ? ARC_GM_WRITE : ARC_GM_READ, 0, u, u + bytes, api, 0, 0, site);
 }
 
 /* cnt pieces of pw bytes, step apart, from p, of one line's loop
@@ -407,7 +408,7 @@ void sim_race_gm_pattern(const void *p, unsigned long long pw, unsigned long lon
         whole = in_device_alloc(a, u, hi);
     if (!whole) { /* piece by piece (not one allocation's, or not GM at all) */
         for (unsigned long long i = 0; i < cnt; i++)
-            sim_race_gm_scalar((const void *)(u + i * step), pw, write, api, site);
+            sim_race_gm_scalar(k, (const void *)(u + i * step), pw, write, api, site);
         return;
     }
     a->last = 0;
@@ -422,17 +423,16 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
 {
     int raced = 0;
     if (!g) return 0;
-    uint32_t logged = 0; /* agents that logged anything: one alone cannot race */
-    for (uint32_t i = 0; i < g->n; i++)
-        logged += g->a[i].n != 0;
-    if (!failed && !g->inexact && logged > 1) raced = sim_race_gm_sweep(g, r, msg, n);
+    if (!failed && !g->inexact) raced = sim_race_gm_sweep(g, r, msg, n);
     if (!failed && atomic_load(&g->over))
         fprintf(stderr, "ascendrtc: warning: %s: the GM race check between blocks used up its budget of %zu access "
                 "records (ASCENDRTC_RACE_RECORDS) in this launch: the GM accesses after that went unchecked\n",
                 r->kernel_name, g->budget);
-    for (uint32_t i = 0; i < g->n; i++)
-        agent_reset(&g->a[i]);
-    sim_race_gm_arena_end(g, 0);
+    for (uint32_t i = 0; atomic_load(&g->clocks) && i < g->n; i++)
+        if (g->a[i].serial == g->serial)
+            agent_reset(&g->a[i]); /* their clocks are big (one entry per agent): not kept */
+    atomic_store(&g->clocks, 0);
+    sim_race_gm_arena_end(g, 0); /* the other agents are reset as the next launch's blocks start */
     for (int b = 0; g->nobj && b < NBUCKET; b++) {
         for (sync_obj *o = g->bucket[b], *nx; o; o = nx) {
             nx = o->next;

@@ -35,6 +35,7 @@ typedef struct snap_blk {
 
 typedef struct gm_agent {
     sim_race_gm *g;
+    unsigned long long serial; /* the launch it ran in (g->serial): else its fields are an earlier launch's */
     uint32_t id;
     long long block;
     int sub; /* -1 plain block, 0 AIC, 1/2 AIV of a MIX block */
@@ -78,6 +79,7 @@ struct sim_race_gm {
     _Atomic int over;                        /* the budget ran out: later accesses went unchecked */
     unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
+    _Atomic int clocks; /* some agent allocated a vector clock or snapshots: freed at the end */
 };
 
 /* Room for one more record of a (its array is full): NULL past the

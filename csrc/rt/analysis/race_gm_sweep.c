@@ -325,56 +325,70 @@ static size_t reads_near_writes(const keyed *wr, size_t nw, keyed *rd, size_t nr
     return kept;
 }
 
+/* Room for 4 more entries (a record's pieces) in *v of *cap: -1 out of memory. */
+static int room(keyed **v, size_t k, size_t *cap)
+{
+    if (k + EXPAND_MAX <= *cap)
+        return 0;
+    keyed *nv = realloc(*v, 2 * *cap * sizeof *nv);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap *= 2;
+    return 0;
+}
+
 int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t n)
 {
-    /* a record of a few pieces is swept piece by piece: exact spans, so
-     * few of them are open at a time */
-    size_t mw = 0, mr = 0;
-    for (uint32_t i = 0; i < g->n; i++)
-        for (size_t j = 0; j < g->a[i].n; j++) {
-            const gm_rec *x = &g->a[i].r[j];
-            uint64_t p = pieces(x);
-            *(x->kind == ARC_GM_READ ? &mr : &mw) += p <= EXPAND_MAX ? p : 1;
+    /* One pass over the records: a record of a few pieces is swept piece by
+     * piece (exact spans, so few of them are open at a time).  The budget
+     * handed out bounds the records (EXPAND_MAX extra: the arrays grow). */
+    size_t capw = g->taken + EXPAND_MAX, capr = capw, kw = 0, kr = 0;
+    keyed *wr = malloc(capw * sizeof *wr), *rd = malloc(capr * sizeof *rd), *tmp = NULL, *all = NULL;
+    keyed **scratch = NULL;
+    uint32_t seq = 0, logged = 0; /* agents that logged anything: one alone cannot race */
+    int raced = 0, ok = wr && rd;
+    for (uint32_t i = 0; ok && i < g->n; i++) {
+        gm_agent *a = &g->a[i];
+        if (a->serial != g->serial || !a->n) /* did not run this launch, or logged nothing */
+            continue;
+        logged++;
+        for (size_t j = 0; ok && j < a->n; j++) {
+            gm_rec *x = &a->r[j];
+            int read = x->kind == ARC_GM_READ;
+            if (!(ok = !room(read ? &rd : &wr, read ? kr : kw, read ? &capr : &capw)))
+                break;
+            add_keys(x, read ? rd : wr, read ? &kr : &kw, &seq);
         }
-    size_t m = mw + mr;
-    int raced = 0;
-    /* writes, reads, then room to sort either and for the two merged */
-    keyed *key = malloc((2 * m + (mw > mr ? mw : mr)) * sizeof *key);
-    keyed **scratch = malloc(2 * m * sizeof *scratch);
-    if (!key || !scratch) { /* no memory: unchecked */
-        free(key);
-        free(scratch);
-        return 0;
     }
-    keyed *wr = key, *rd = key + mw, *tmp = key + m, *all = tmp + (mw > mr ? mw : mr);
-    size_t kw = 0, kr = 0;
-    uint32_t seq = 0;
-    for (uint32_t i = 0; i < g->n; i++)
-        for (size_t j = 0; j < g->a[i].n; j++) {
-            gm_rec *x = &g->a[i].r[j];
-            if (x->kind == ARC_GM_READ)
-                add_keys(x, rd, &kr, &seq);
-            else
-                add_keys(x, wr, &kw, &seq);
-        }
-    sort_by_lo(wr, tmp, mw);
-    mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
-    sort_by_lo(rd, tmp, mr);
-    /* merged as one stable sort of all would order them: by start, then seq */
-    size_t a = 0, b = 0;
-    if (!mr)
+    size_t mw = kw, mr = kr;
+    /* room to sort either, and for the two merged */
+    if (ok && logged > 1 && (tmp = malloc((mw > mr ? mw : mr) * sizeof *tmp + 1)) &&
+        (scratch = malloc(2 * (mw + mr) * sizeof *scratch + 1))) {
+        sort_by_lo(wr, tmp, mw);
+        mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
+        sort_by_lo(rd, tmp, mr);
         all = wr;
-    for (size_t o = 0; mr && o < mw + mr; o++)
-        all[o] = b >= mr || (a < mw && (wr[a].lo < rd[b].lo || (wr[a].lo == rd[b].lo && wr[a].seq < rd[b].seq)))
-                     ? wr[a++]
-                     : rd[b++];
-    const keyed *x, *y;
-    uint64_t xi, yi;
-    if (sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) {
-        report(g, r, x->r, y->r, xi, yi, msg, n);
-        raced = g->mode == ARC_RACE_ERROR;
+        if (mr && (all = malloc((mw + mr) * sizeof *all))) {
+            /* merged as one stable sort of all would order them: by start, then seq */
+            size_t a = 0, b = 0;
+            for (size_t o = 0; o < mw + mr; o++)
+                all[o] = b >= mr || (a < mw && (wr[a].lo < rd[b].lo || (wr[a].lo == rd[b].lo && wr[a].seq < rd[b].seq)))
+                             ? wr[a++]
+                             : rd[b++];
+        }
+        const keyed *x, *y;
+        uint64_t xi, yi;
+        if (all && sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) { /* no memory: unchecked */
+            report(g, r, x->r, y->r, xi, yi, msg, n);
+            raced = g->mode == ARC_RACE_ERROR;
+        }
+        if (all != wr)
+            free(all);
     }
-    free(key);
+    free(wr);
+    free(rd);
+    free(tmp);
     free(scratch);
     return raced;
 }

@@ -44,7 +44,7 @@ void __arc_race_raw(const void *p, unsigned long long bytes, int write, const ch
             sim_race_scalar(p, bytes, write, api, site);
         }
     } else if (k->dev[ARC_RACE_GM_SLOT] && !vol) {
-        sim_race_gm_scalar(p, bytes, write, api, site);
+        sim_race_gm_scalar(k, p, bytes, write, api, site);
     }
 }
 

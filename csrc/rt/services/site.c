@@ -14,6 +14,12 @@ void __arc_site(const char *where)
         k->dev[ARC_SITE_SLOT] = (unsigned long long)(uintptr_t)where;
 }
 
+void sim_site_mark(arc_core *k, const char *where)
+{
+    site = where;
+    k->dev[ARC_SITE_SLOT] = (unsigned long long)(uintptr_t)where;
+}
+
 const char *sim_core_site(const arc_core *k)
 {
     return k ? (const char *)(uintptr_t)__atomic_load_n(&k->dev[ARC_SITE_SLOT], __ATOMIC_RELAXED) : NULL;
