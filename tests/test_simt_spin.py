@@ -188,6 +188,81 @@ __global__ void claim(uint32_t* mismatches, uint32_t* rounds, uint32_t limit)
 '''
 
 
+WARP_TOGETHER = r'''
+#include "simt_api/asc_simt.h"
+
+// Two warps take turns through a shared counter (turn v is warp v % 2's).
+// In its turn, a warp's lane 0 waits until the other warp has seen the
+// turn (an inner spin), then advances the counter; the other lanes of the
+// warp go round meanwhile only on their own in the simulator: on the NPU
+// the warp's lanes meet again after lane 0's branch and read the counter
+// together, so each warp has limit / 2 turns and its lanes agree on each.
+__global__ void turns(uint32_t* out, uint32_t limit)
+{
+    __ubuf__ uint32_t ctr[2];
+    if (threadIdx.x == 0) { ctr[0] = 0; ctr[1] = 0xffffffffu; }
+    asc_syncthreads();
+    volatile __ubuf__ uint32_t* c = ctr;
+    uint32_t warp = threadIdx.x / 32, n = 0, bad = 0;
+    while (true) {
+        uint32_t v = c[0];
+        if (v >= limit) break;
+        if (v % 2 != warp) {
+            if (laneid() == 0) c[1] = v;   // seen
+            continue;
+        }
+        bad += asc_shfl(v, 0) != v;
+        n++;
+        if (laneid() == 0) {
+            while (c[1] != v) {}
+            c[0] = v + 1;
+        }
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = n * 1000 + bad;
+}
+
+// Warp 0 waits for a flag warp 1 raises; once its lanes saw it, lane 0
+// takes it (sets 2).  The warp's lanes read the flag with one load: every
+// lane leaves the loop with 1, none reads lane 0's 2.
+__global__ void take_flag(uint32_t* out)
+{
+    __ubuf__ uint32_t flag[1];
+    if (threadIdx.x == 0) flag[0] = 0;
+    asc_syncthreads();
+    volatile __ubuf__ uint32_t* f = flag;
+    if (threadIdx.x / 32 == 1) {
+        if (laneid() == 0) f[0] = 1;
+        return;
+    }
+    uint32_t v;
+    while ((v = f[0]) == 0) {}
+    if (laneid() == 0) f[0] = 2;
+    out[blockIdx.x * 32 + threadIdx.x] = v;
+}
+'''
+
+
+@pytest.fixture(scope="module")
+def together():
+    return arc.Program(WARP_TOGETHER, "together.asc").compile(["--npu-arch=dav-3510", "--enable-simt"]).load()
+
+
+@pytest.mark.parametrize("blocks", [1, 3])
+def test_a_warps_lanes_go_round_a_spin_loop_together(together, blocks):
+    limit = 40
+    out = np.full(blocks * 64, 99, np.uint32)
+    together.get_kernel("turns")[blocks, 64](out, limit)
+    arc.synchronize()
+    np.testing.assert_array_equal(out, np.full(blocks * 64, limit // 2 * 1000, np.uint32))
+
+
+def test_a_warps_lanes_read_a_flag_with_one_load(together):
+    out = np.zeros(2 * 32, np.uint32)
+    together.get_kernel("take_flag")[2, 64](out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out, np.ones(2 * 32, np.uint32))
+
+
 def test_lanes_read_a_counter_together_before_one_advances_it():
     m = arc.Program(WARP_SYNC, "claim.asc").compile(["--npu-arch=dav-3510", "--enable-simt"]).load()
     blocks, threads, limit = 2, 96, 10

@@ -198,14 +198,11 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
             ret->eraseFromParent();
         }
     // Spin loops yield: the threads they wait for run meanwhile.
-    mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)), true);
+    std::set<const BasicBlock *> spin_headers;
+    mark_spin_loops(*nf, m.getOrInsertFunction(kYield, FunctionType::get(Type::getVoidTy(C), false)), true,
+                    &spin_headers);
     // Grid-stride loops run in lockstep over the block's threads.
     mark_lockstep_loops(*nf, m.getOrInsertFunction(kLockstep, FunctionType::get(Type::getVoidTy(C), false)));
-    BasicBlock *orig = &nf->front();
-    BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
-    IRBuilder<> eb(E);
-
-    // Builtins: threadIdx from the loop, the rest from the block's context.
     std::vector<CallInst *> gets, points;
     for (Instruction &I : instructions(*nf))
         if (auto *ci = dyn_cast<CallInst>(&I))
@@ -216,6 +213,13 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
                          cf->getName() == kLockstep)
                     points.push_back(ci);
             }
+    // Which points hold a warp's lanes back at a spin loop's yields.
+    std::vector<unsigned long long> behind = spin_behind(*nf, points, spin_headers);
+    BasicBlock *orig = &nf->front();
+    BasicBlock *E = BasicBlock::Create(C, "simt.entry", nf, orig);
+    IRBuilder<> eb(E);
+
+    // Builtins: threadIdx from the loop, the rest from the block's context.
     for (CallInst *ci : gets) {
         auto *k = dyn_cast<ConstantInt>(ci->getArgOperand(0));
         Value *v;
@@ -480,12 +484,17 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
     for (const std::string &l : ub_sites)
         site_strs.push_back(gb.CreateGlobalStringPtr(l, "", 0, &m));
     Constant *null = ConstantPointerNull::get(ptr);
-    StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr});
+    std::vector<Constant *> behind_c;
+    for (unsigned long long w : behind)
+        behind_c.push_back(ConstantInt::get(i64, w));
+    StructType *descT = StructType::get(C, {i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32});
     Constant *desc = ConstantStruct::get(
         descT, {ConstantInt::get(i32, K.frame), ConstantInt::get(i32, K.points), ConstantInt::get(i32, K.static_ub),
                 ConstantInt::get(i32, kdesc_args_size(t.kdesc)), table(ptr, runs, "run"), table(i8, kinds, "kind"),
                 table(ptr, where, "where"), runcs.empty() ? null : table(ptr, runcs, "runc"),
-                runcs.empty() ? null : table(ptr, site_strs, "ub_sites")});
+                runcs.empty() ? null : table(ptr, site_strs, "ub_sites"),
+                behind.empty() ? null : table(i64, behind_c, "behind"),
+                ConstantInt::get(i32, behind.empty() ? 0 : (K.points + 64) / 64)});
     auto *dg = new GlobalVariable(m, descT, true, GlobalValue::PrivateLinkage, desc, "__arc_simt_desc_" + id);
     FunctionCallee drv = m.getOrInsertFunction("__arc_simt_block", FunctionType::get(Type::getVoidTy(C), {ptr, ptr}, false));
     Function *entry = t.site ? F

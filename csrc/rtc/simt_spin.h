@@ -12,6 +12,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
 
+#include <set>
 #include <vector>
 
 namespace arc_rtc {
@@ -22,11 +23,29 @@ inline const char *const kYield = "__arc_simt_yield", *const kPoll = "__arc_vf_p
 // Puts a call of `marker` (no arguments, void) on every back edge of every
 // spin loop of f; returns how many.  In a SIMT thread the marker becomes a
 // yield point; in a hybrid kernel's SIMD code it is __arc_vf_poll.
-// lockstep: also before each volatile or atomic access in a spin loop, so
-// the lanes of a warp make each such access in turn before any makes the
-// next, as lanes executing together do (a lane's compare-and-swap after
-// the others' reads of the same counter: asc-devkit's hash_table_mte_queue).
-unsigned mark_spin_loops(llvm::Function &f, llvm::FunctionCallee marker, bool lockstep = false);
+// lockstep: also before each volatile or atomic access in a spin loop, and
+// after each such load, so that the lanes of a warp make each such access
+// in turn before any goes on, as lanes executing together do: the lanes of
+// a warp at one load read what one load of the converged warp reads (a
+// lane's compare-and-swap after the others' reads of the same counter:
+// asc-devkit's hash_table_mte_queue).  headers (when given): gets the spin
+// loops' headers, which stay theirs as the markers split edges.
+unsigned mark_spin_loops(llvm::Function &f, llvm::FunctionCallee marker, bool lockstep = false,
+                         std::set<const llvm::BasicBlock *> *headers = nullptr);
+
+// For each point of SIMT thread function f (points[s - 1] is point s, a
+// call) that is a yield in a spin loop (its header in `headers`): the
+// points from which a thread reaches it within the outermost spin loop
+// around it, in the same iteration of every loop around it (no back edge
+// of such a loop on the way), as a bit set over the points (bit s of word
+// s / 64), rows of (points.size() + 64) / 64 words from point 0; empty
+// when f has no such yield.  The block driver holds a warp's lanes at such
+// a yield while a lane of the warp is at a point behind it: the NPU runs a
+// warp's divergent paths one at a time to where they meet again (a
+// divergence stack per warp), so its lanes go round a spin loop together
+// and read its shared counters together (rt/cores/simt.c).
+std::vector<unsigned long long> spin_behind(llvm::Function &f, const std::vector<llvm::CallInst *> &points,
+                                           const std::set<const llvm::BasicBlock *> &headers);
 
 // Puts a call of `marker` on every back edge of these loops (each split
 // into a block of its own, the call given the latch's line); returns how

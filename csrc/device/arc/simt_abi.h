@@ -77,6 +77,10 @@ typedef struct arc_simt_desc {
      * has no such access or spins (a spin loop orders through memory) */
     const arc_simt_run_fn *runc;
     const char *const *ub_sites; /* ub_sites[k]: "file:line" of checked UB access k (0: unknown) */
+    /* behind + s * behind_words: the points behind yield s of a spin loop,
+     * a bit set (rtc/simt_spin.h's spin_behind); NULL when no yield has any */
+    const unsigned long long *behind;
+    unsigned behind_words;
 } arc_simt_desc;
 
 /* The shared-UB race check's shadow (race_simt.c): per 4-byte UB word,

@@ -9,10 +9,13 @@
  *     stopped there are its active lanes (COX's collapsed warp): compute
  *     the function over them into each lane's exchange slot, resume them.
  *     A warp with a lane still spinning (at a yield) waits for it: the
- *     lanes would reconverge there on the NPU.
+ *     lanes would reconverge there on the NPU (not for a lane held at a
+ *     yield ahead of them, below).
  *   - Else threads at yields (the back edges of spin loops, rtc/simt_spin.cpp)
  *     go on, so the threads they wait for get to run between their tries;
  *     a VF whose live threads all spin waits for its SIMD side (simt_vf.c).
+ *     Lanes of a warp ahead in a spin loop wait for those behind
+ *     (hold_ahead).
  *   - Otherwise every live thread is at a barrier: all of them must be at
  *     the same one, and none may have returned (a barrier in divergent code
  *     is undefined on the NPU): then resume them all.
@@ -247,6 +250,56 @@ static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
                "(not simulated)", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
 }
 
+/* Lanes of a warp at a yield of a spin loop wait there while a lane of
+ * the warp is at a point behind it in the loop (desc behind, from
+ * rtc/simt_spin.h's spin_behind): the NPU runs a warp's divergent paths
+ * one at a time to where they meet again (a divergence stack per warp),
+ * so the lanes of a warp go round a spin loop together and read its
+ * shared counters together; here a lane that went round first would read
+ * them alone, before the others' atomics (asc-devkit's
+ * hash_table_mte_queue).  Lanes that leave the loop go on.  held (when
+ * given): held[w], the lanes of warp w held; yw (when given): the warps
+ * whose lanes at yields all are held leave it; at >= 0: marks the held
+ * lanes stopped at point `at` HELD, for its run.  Returns how many lanes
+ * are held. */
+static unsigned hold_ahead(const arc_simt_desc *d, int *pend, unsigned n, uint32_t *held, uint64_t *yw, int at)
+{
+    unsigned nh = 0, w = d->behind_words;
+    for (unsigned t0 = 0; t0 < n; t0 += 32) {
+        unsigned e = t0 + 32 < n ? t0 + 32 : n, np = 0;
+        int ps[32]; /* the points the warp's live lanes are at */
+        uint32_t h = 0, y = 0;
+        for (unsigned t = t0; t < e; t++) {
+            int p = pend[t];
+            if (p < 0)
+                continue;
+            y |= (uint32_t)(d->kind[p] == ARC_SIMT_YIELD) << (t - t0);
+            unsigned k = 0;
+            while (k < np && ps[k] != p)
+                k++;
+            if (k == np)
+                ps[np++] = p;
+        }
+        for (unsigned k = 0; k < np && np > 1; k++) {
+            const unsigned long long *row = d->behind + (size_t)ps[k] * w;
+            int behind = 0;
+            for (unsigned j = 0; j < np && !behind; j++)
+                behind = (int)(row[ps[j] / 64] >> (ps[j] % 64) & 1);
+            for (unsigned t = t0; t < e && behind; t++)
+                h |= (uint32_t)(pend[t] == ps[k]) << (t - t0);
+        }
+        if (held)
+            held[t0 / 32] = h;
+        if (yw && h && !(y & ~h))
+            *yw &= ~(1ull << (t0 / 32));
+        for (uint32_t m = h; m; m &= m - 1)
+            if (pend[t0 + (unsigned)__builtin_ctz(m)] == at)
+                pend[t0 + (unsigned)__builtin_ctz(m)] |= HELD;
+        nh += (unsigned)__builtin_popcount(h);
+    }
+    return nh;
+}
+
 /* Whether every thread stopped at the same point *p (a scan without a
  * branch per thread: most blocks stop all together at each barrier). */
 static int uniform(const int *pend, unsigned n, int *p)
@@ -299,6 +352,8 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
         }
         if (!alive)
             return 1;
+        uint32_t held[ARC_SIMT_MAX_THREADS / 32];
+        unsigned nheld = d->behind && nyield ? hold_ahead(d, pend, n, held, &yw, -1) : 0;
         /* the epoch goes on (all but a barrier): the affine accesses of the
          * run that started it into the shadow, before any warp sync count */
         if (b->ub_naff && nsync < alive)
@@ -347,7 +402,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
             b->stall = 0;
             continue;
         }
-        if (nyield) {
+        if (nyield > nheld) {
             /* Every live thread spinning (or waiting at a barrier or a warp
              * function for those) twice over: in a VF, what they wait for
              * is the SIMD side's (simt_vf.c). */
@@ -360,7 +415,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
             unsigned ys[16], ny = 0;
             for (unsigned t = 0; t < n && ny < 16; t++) {
                 int p = pend[t];
-                if (p < 0 || d->kind[p] != ARC_SIMT_YIELD)
+                if (p < 0 || d->kind[p] != ARC_SIMT_YIELD || (nheld && held[t / 32] >> (t % 32) & 1))
                     continue;
                 unsigned k = 0;
                 while (k < ny && ys[k] != (unsigned)p)
@@ -368,8 +423,15 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
                 if (k == ny)
                     ys[ny++] = (unsigned)p;
             }
-            for (unsigned k = 0; k < ny; k++)
+            for (unsigned k = 0; k < ny; k++) {
+                /* lanes move during the round: who waits at ys[k] is
+                 * decided as its run starts */
+                int h = d->behind && hold_ahead(d, pend, n, NULL, NULL, (int)ys[k]);
                 run[ys[k]](b, args);
+                for (unsigned t = 0; t < n && h; t++)
+                    if (pend[t] >= 0)
+                        pend[t] &= ~HELD;
+            }
             continue;
         }
         unsigned t = 0;
