@@ -239,6 +239,24 @@ __global__ void take_flag(uint32_t* out)
     if (laneid() == 0) f[0] = 2;
     out[blockIdx.x * 32 + threadIdx.x] = v;
 }
+
+// Lane 0 waits in the loop for what lane 1 adds after it in the same
+// iteration: the warp runs lane 0's branch to its end before the others
+// go on, so this waits forever, on the NPU too.
+__global__ void wait_for_ahead(uint32_t* out)
+{
+    __ubuf__ uint32_t flag[1];
+    if (threadIdx.x == 0) flag[0] = 0;
+    asc_syncthreads();
+    volatile __ubuf__ uint32_t* f = flag;
+    uint32_t n = 0;
+    while (f[0] < 2) {
+        if (laneid() == 0) { while (f[0] == 0) {} }
+        asc_atomic_add(&flag[0], laneid() == 1 ? 1u : 0u);
+        n++;
+    }
+    out[threadIdx.x] = n;
+}
 '''
 
 
@@ -261,6 +279,19 @@ def test_a_warps_lanes_read_a_flag_with_one_load(together):
     together.get_kernel("take_flag")[2, 64](out)
     arc.synchronize()
     np.testing.assert_array_equal(out, np.ones(2 * 32, np.uint32))
+
+
+def test_lane_waiting_for_lanes_of_its_warp_ahead_fails_after_10_s(together):
+    out = np.zeros(32, np.uint32)
+    with pytest.raises(arc.LaunchError, match=r"spin loop: thread \(1,0,0\) of block \(0,0,0\) waits here "
+                       r"\(together\.asc:\d+\) for thread \(0,0,0\) of block \(0,0,0\), which has spun at "
+                       r"together\.asc:\d+ for 10 s: .* waits forever, on the NPU too"):
+        together.get_kernel("wait_for_ahead")[1, 32](out)
+        arc.synchronize()
+    out = np.zeros(64, np.uint32)
+    together.get_kernel("turns")[1, 64](out, 4)  # a good launch after
+    arc.synchronize()
+    np.testing.assert_array_equal(out, np.full(64, 2000, np.uint32))
 
 
 def test_lanes_read_a_counter_together_before_one_advances_it():

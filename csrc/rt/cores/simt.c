@@ -206,50 +206,6 @@ unsigned char *sim_simt_take_frames(void)
  * (spin) is held back from run[s] until they arrive: a bit of its pend. */
 #define HELD (1 << 30)
 
-/* Lanes waiting at a warp function for lanes of their warp that spin: on
- * the NPU the lanes that diverged go on separately (a warp function acts
- * on the lanes that reach it), here the function waits for every lane of
- * the warp still running.  Fine while the spinning lanes wait for someone
- * else; when they wait for the waiting lanes themselves, nothing ends it:
- * after STALL_S seconds of such rounds without a warp function or a
- * barrier completing in the block, the launch fails saying so. */
-#define STALL_S 10
-static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-    if (b->stall == 1024 || !b->stall_ns) {
-        b->stall_ns = now;
-        return;
-    }
-    if (now - b->stall_ns < STALL_S * 1000000000ull)
-        return;
-    unsigned n = b->nthreads, tw = n, ty = n;
-    for (unsigned t = 0; t < n && ty == n; t++) {
-        int p = b->pend[t];
-        if (p < 0 || d->kind[p] != ARC_SIMT_WARP)
-            continue;
-        for (unsigned u = t & ~31u; u < n && u < (t & ~31u) + 32; u++)
-            if (b->pend[u] >= 0 && d->kind[b->pend[u]] == ARC_SIMT_YIELD) {
-                tw = t;
-                ty = u;
-                break;
-            }
-    }
-    if (ty == n)
-        return;
-    char a[96], o[96];
-    sim_simt_thread_name(b, tw, a, sizeof a);
-    sim_simt_thread_name(b, ty, o, sizeof o);
-    __arc_site(d->where[b->pend[tw]]);
-    __arc_trap(warp_api(xch(b, tw)->op & 0xff),
-               "%s waits here (%s) for %s, which has spun at %s for %d s: lanes of a warp that diverge go on "
-               "separately on the NPU, but the simulator runs a warp function once every lane of the warp still "
-               "running reaches it, so a lane that waits for its own warp's waiting lanes waits forever here "
-               "(not simulated)", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
-}
-
 /* Lanes of a warp at a yield of a spin loop wait there while a lane of
  * the warp is at a point behind it in the loop (desc behind, from
  * rtc/simt_spin.h's spin_behind): the NPU runs a warp's divergent paths
@@ -298,6 +254,73 @@ static unsigned hold_ahead(const arc_simt_desc *d, int *pend, unsigned n, uint32
         nh += (unsigned)__builtin_popcount(h);
     }
     return nh;
+}
+
+/* Lanes waiting at a warp function for lanes of their warp that spin: on
+ * the NPU the lanes that diverged go on separately (a warp function acts
+ * on the lanes that reach it), here the function waits for every lane of
+ * the warp still running.  Fine while the spinning lanes wait for someone
+ * else; when they wait for the waiting lanes themselves, nothing ends it.
+ * Likewise lanes held ahead in a spin loop (hold_ahead) for a lane of
+ * their warp that spins behind them waiting for them.  After STALL_S
+ * seconds of such rounds without a warp function or a barrier completing
+ * in the block, the launch fails saying so. */
+#define STALL_S 10
+static void check_stall(const arc_simt_desc *d, arc_simt_block_ctx *b)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    unsigned long long now = (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+    if (b->stall == 1024 || !b->stall_ns) {
+        b->stall_ns = now;
+        return;
+    }
+    if (now - b->stall_ns < STALL_S * 1000000000ull)
+        return;
+    unsigned n = b->nthreads, tw = n, ty = n;
+    uint32_t held[ARC_SIMT_MAX_THREADS / 32];
+    if (d->behind && hold_ahead(d, b->pend, n, held, NULL, -1))
+        for (unsigned t = 0; t < n && ty == n; t++) {
+            if (!(held[t / 32] >> (t % 32) & 1))
+                continue;
+            const unsigned long long *row = d->behind + (size_t)b->pend[t] * d->behind_words;
+            for (unsigned u = t & ~31u; u < n && u < (t & ~31u) + 32 && ty == n; u++)
+                if (b->pend[u] >= 0 && (row[b->pend[u] / 64] >> (b->pend[u] % 64) & 1))
+                    ty = u;
+            tw = t;
+        }
+    if (ty < n) {
+        char a[96], o[96];
+        sim_simt_thread_name(b, tw, a, sizeof a);
+        sim_simt_thread_name(b, ty, o, sizeof o);
+        __arc_site(d->where[b->pend[tw]]);
+        __arc_trap("spin loop", "%s waits here (%s) for %s, which has spun at %s for %d s: the lanes of a warp go "
+                   "round a spin loop together (the NPU runs a warp's divergent paths one at a time, to where they "
+                   "meet again), so a lane that waits for lanes of its own warp ahead of it in the loop waits "
+                   "forever, on the NPU too", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
+    }
+    for (unsigned t = 0; t < n && ty == n; t++) {
+        int p = b->pend[t];
+        if (p < 0 || d->kind[p] != ARC_SIMT_WARP)
+            continue;
+        for (unsigned u = t & ~31u; u < n && u < (t & ~31u) + 32; u++)
+            if (b->pend[u] >= 0 && d->kind[b->pend[u]] == ARC_SIMT_YIELD) {
+                tw = t;
+                ty = u;
+                break;
+            }
+    }
+    if (ty == n)
+        return;
+    char a[96], o[96];
+    sim_simt_thread_name(b, tw, a, sizeof a);
+    sim_simt_thread_name(b, ty, o, sizeof o);
+    __arc_site(d->where[b->pend[tw]]);
+    __arc_trap(warp_api(xch(b, tw)->op & 0xff),
+               "%s waits here (%s) for %s, which has spun at %s for %d s: lanes of a warp that diverge go on "
+               "separately on the NPU, but the simulator runs a warp function once every lane of the warp still "
+               "running reaches it, so a lane that waits for its own warp's waiting lanes waits forever here "
+               "(not simulated)", a, d->where[b->pend[tw]], o, d->where[b->pend[ty]], STALL_S);
 }
 
 /* Whether every thread stopped at the same point *p (a scan without a
@@ -408,7 +431,7 @@ int sim_simt_drive(const arc_simt_desc *d, arc_simt_block_ctx *b, const unsigned
              * is the SIMD side's (simt_vf.c). */
             if (may_wait && ++spins >= 2)
                 return 0;
-            if (!nwarp)
+            if (!nwarp && !nheld)
                 b->stall = 0;
             else if (++b->stall % 1024 == 0)
                 check_stall(d, b);
