@@ -110,7 +110,7 @@ void sim_race_gm_arena_end(sim_race_gm *g, int all)
         kept += c->cap;
     for (rec_chunk *c = g->chunks, *nx; c; c = nx) {
         nx = c->next;
-        if (!all && kept + c->cap <= KEEP) {
+        if (!all && c->cap == CHUNK && kept + c->cap <= KEEP) { /* an odd size (a budget's end, a big move) is not */
             kept += c->cap;
             c->next = g->spare_chunks;
             g->spare_chunks = c;
