@@ -425,7 +425,7 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
     if (!g) return 0;
     if (!failed && !g->inexact) raced = sim_race_gm_sweep(g, r, msg, n);
     if (!failed && atomic_load(&g->over))
-        fprintf(stderr, "ascendrtc: warning: %s: the GM race check between blocks used up its budget of %zu access "
+        fprintf(stderr, "ascendrtc: warning: %s: the GM race check between blocks reached its budget of %zu access "
                 "records (ASCENDRTC_RACE_RECORDS) in this launch: the GM accesses after that went unchecked\n",
                 r->kernel_name, g->budget);
     for (uint32_t i = 0; atomic_load(&g->clocks) && i < g->n; i++)

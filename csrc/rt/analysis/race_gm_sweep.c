@@ -362,12 +362,13 @@ int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t
         }
     }
     size_t mw = kw, mr = kr;
-    /* room to sort either, and for the two merged */
-    if (ok && logged > 1 && (tmp = malloc((mw > mr ? mw : mr) * sizeof *tmp + 1)) &&
-        (scratch = malloc(2 * (mw + mr) * sizeof *scratch + 1))) {
+    /* tmp: room to sort either (and for the writes' joined spans); a NULL
+     * array anywhere is no memory: the launch goes unchecked */
+    if (ok && logged > 1 && (tmp = malloc((mw > mr ? mw : mr) * sizeof *tmp + 1))) {
         sort_by_lo(wr, tmp, mw);
         mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
         sort_by_lo(rd, tmp, mr);
+        scratch = malloc(2 * (mw + mr) * sizeof *scratch + 1);
         all = wr;
         if (mr && (all = malloc((mw + mr) * sizeof *all))) {
             /* merged as one stable sort of all would order them: by start, then seq */
@@ -379,7 +380,7 @@ int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t
         }
         const keyed *x, *y;
         uint64_t xi, yi;
-        if (all && sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) { /* no memory: unchecked */
+        if (all && scratch && sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) {
             report(g, r, x->r, y->r, xi, yi, msg, n);
             raced = g->mode == ARC_RACE_ERROR;
         }
