@@ -37,6 +37,28 @@ extern "C" __global__ __aicore__ void chain(GM_ADDR flags, GM_ADDR out)
     ((__gm__ int32_t *)out)[b] = after + 1;
     f[b] = 1;
 }
+
+// Chains of 8 blocks: block b waits for block b + 1 unless b % 8 == 7.
+extern "C" __global__ __aicore__ void chains(GM_ADDR flags, GM_ADDR out)
+{
+    volatile int32_t *f = (volatile int32_t *)flags;
+    const int32_t b = GetBlockIdx();
+    int32_t after = 0;
+    if (b % 8 != 7) {
+        while (f[b + 1] == 0) {}
+        after = ((__gm__ volatile int32_t *)out)[b + 1];
+    }
+    ((__gm__ int32_t *)out)[b] = after + 1;
+    f[b] = 1;
+}
+
+// Each block adds its number + 1 to its own word: a block run twice or
+// never shows.
+extern "C" __global__ __aicore__ void once(GM_ADDR out)
+{
+    const int32_t b = GetBlockIdx();
+    ((__gm__ int32_t *)out)[b] += b + 1;
+}
 '''
 
 
@@ -81,3 +103,21 @@ def test_a_real_deadlock_still_times_out(mod):
         arc.synchronize()
     assert ei.value.code == 507014, str(ei.value)
     assert "did not finish within its launch timeout" in str(ei.value)
+
+
+@pytest.mark.parametrize("blocks", [49, 1000, 20000])
+def test_blocks_beyond_the_cores_run_once_each(mod, blocks):
+    # more blocks than cores: threads claim neighbouring blocks in runs
+    out = arc.zeros(blocks, np.int32)
+    mod.get_kernel("once")[blocks](out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(1, blocks + 1))
+
+
+def test_blocks_waiting_for_blocks_of_the_same_run_complete(mod):
+    # 400 blocks on 48 cores: blocks claimed in a run wait for the run's
+    # later blocks, which the stall watch lets other threads start
+    flags, out = arc.zeros(400, np.int32), arc.zeros(400, np.int32)
+    mod.get_kernel("chains")[400](flags, out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out.get(), np.tile(np.arange(8, 0, -1), 50))

@@ -164,8 +164,8 @@ static int place(sim_func *f, uint32_t magic, int cross_core)
     f->max_concurrent = cube || t >= 4 ? a->cube_cores : a->vector_cores;
     /* Blocks that meet in SyncAll must all be live at once: as fibers
      * (core_fibers.c), or as a thread each (MIX kernels, ASCENDRTC_FIBERS=0); the
-     * others take blocks from a shared counter, so a few threads run any
-     * number. */
+     * others take blocks from a shared counter (core_claim.c), so a few
+     * threads run any number. */
     pthread_once(&host_once, host_threads_init);
     f->fibers = cross_core && t < 4 && use_fibers;
     f->threads = (cross_core && !f->fibers) || host_threads > f->max_concurrent ? f->max_concurrent : host_threads;

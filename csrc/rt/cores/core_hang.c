@@ -88,8 +88,7 @@ static void positions(launch_ctx *c, char *buf, size_t n)
         sync += where[i] == WHERE_SYNCALL;
         idle += where[i] == WHERE_NOT_STARTED;
     }
-    uint32_t next = atomic_load(&c->next);
-    uint32_t left = next < c->r->nblocks ? c->r->nblocks - next : 0;
+    uint32_t left = core_unstarted(c);
     if (c->fibers)
         left += idle; /* a fiber not started yet holds its first block */
     char sum[160];
@@ -200,10 +199,11 @@ void core_on_stall(sim_watch *w)
     if (atomic_load(&c->aborted) || now - last < STALL_NS)
         return;
     pthread_mutex_lock(&c->mu);
-    uint32_t next = atomic_load(&c->next);
     unsigned add = 0;
     /* blocks waiting to start; in fiber mode, fibers waiting for a thread */
-    unsigned left = c->fibers ? c->rq_n : next < c->r->nblocks ? c->r->nblocks - next : 0;
+    unsigned left = c->fibers ? c->rq_n : core_unstarted(c);
+    if (left && !c->fibers) /* from now on blocks start in order, one at a time (core_claim.c) */
+        atomic_store(&c->in_order, 1);
     if (left && c->nthreads < c->limit) {
         add = c->nthreads;
         if (add > left)
@@ -222,8 +222,10 @@ void core_on_stall(sim_watch *w)
             /* A core of the launch before it returns a block (core_exited
              * counts its returns); a fiber launch's cores are its fibers. */
             pthread_mutex_lock(&c->mu);
-            if (!c->fibers)
-                c->cores[c->ncores++] = ct;
+            if (!c->fibers) { /* core_claim.c reads cores[] up to ncores unlocked */
+                c->cores[c->ncores] = ct;
+                __atomic_store_n(&c->ncores, c->ncores + 1, __ATOMIC_RELEASE);
+            }
             pthread_mutex_unlock(&c->mu);
             pthread_attr_t at;
             pthread_attr_init(&at);

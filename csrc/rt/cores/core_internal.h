@@ -38,7 +38,9 @@ typedef struct sub_core {
 
 typedef struct launch_ctx {
     const sim_kernel_run *r;
-    atomic_uint next;       /* next block to start */
+    atomic_uint next;       /* next block to claim (core_claim.c) */
+    uint32_t run_max;       /* most blocks a thread claims at once (1: one at a time) */
+    atomic_int in_order;    /* a stall was seen: threads take the lowest block not started */
     atomic_int aborted;     /* a block trapped */
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* SyncAll waiters */
@@ -127,6 +129,8 @@ struct core_thread {
     /* Blocks of its launch it has returned (block_exit; core_exited sums
      * them): one counter per core, so returning blocks share no line. */
     _Atomic uint32_t exits;
+    /* Blocks it has claimed and not started: next | end << 32 (core_claim.c). */
+    _Atomic uint64_t run;
     void *altstack;       /* signal stack (a kernel may overflow its stack) */
     sim_arenas ar;        /* its UB/L1/L0 between guards (arena.c) */
     /* Fiber mode.  A fiber core is a simulated core run as a fiber: th is
@@ -175,6 +179,13 @@ void *core_extra_main(void *arg);
 core_thread *core_new(sim_corepool *p, unsigned idx);
 void core_free(core_thread *ct);
 int core_pool_grow(sim_corepool *p, unsigned n, char *msg, size_t msglen);
+/* core_claim.c */
+/* Set c's claiming up for its launch (c->fibers, limit, nthreads, cores set). */
+void core_claim_init(launch_ctx *c);
+/* The next block ct runs; nblocks or more when none is left. */
+uint32_t core_claim(core_thread *ct, launch_ctx *c);
+/* Blocks of c no thread has started (claimed in a run or not). */
+uint32_t core_unstarted(launch_ctx *c);
 /* core_launch.c */
 aclError core_launch_finish(launch_ctx *c, char *msg, size_t msglen);
 /* core_hang.c */

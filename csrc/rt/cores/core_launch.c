@@ -165,6 +165,7 @@ aclError sim_cores_run(sim_corepool *p, const sim_kernel_run *r, char *msg, size
         atomic_store(&c.cores[i]->where, WHERE_NOT_STARTED);
         atomic_store(&c.cores[i]->exits, 0);
     }
+    core_claim_init(&c);
     uint64_t t0 = r->timeout_ns ? sim_now_ns() : 0;
     c.watch.fire = core_on_timeout;
     c.watch.kick = core_kick;

@@ -1,9 +1,9 @@
 /* core_pool.c - the simulated AI cores and their threads.  A launch of N
  * blocks runs on the launching stream's worker thread plus a pool of
  * persistent core threads: min(N, cores of the kernel's kind) threads run
- * at once, each taking the next block until none is left, so launches
- * beyond the core count run in waves.  Only the threads a launch needs are
- * woken.  Each thread owns its arc_core with UB and L1 arenas (32-byte
+ * at once, each taking the next block (or run of blocks, core_claim.c)
+ * until none is left, so launches beyond the core count run in waves.
+ * Only the threads a launch needs are woken.  Each thread owns its arc_core with UB and L1 arenas (32-byte
  * aligned, reused between launches and not zeroed, like on-chip memory).
  *
  * Every block starts under setjmp (a trap longjmps out of it, core_trap.c);
@@ -184,7 +184,7 @@ static void run_block(core_thread *ct, launch_ctx *c, uint32_t b)
 /* Run block b of c on this thread, then more until none is left. */
 void core_run_blocks(core_thread *ct, launch_ctx *c, uint32_t b)
 {
-    for (; b < c->r->nblocks; b = atomic_fetch_add(&c->next, 1)) {
+    for (; b < c->r->nblocks; b = core_claim(ct, c)) {
         if (atomic_load(&c->aborted)) { /* skip blocks after a trap */
             block_exit(ct, c);
             continue;
@@ -227,7 +227,7 @@ void core_take_blocks(core_thread *ct, launch_ctx *c)
     if (c->fibers)
         core_fiber_sched(ct, c);
     else
-        core_run_blocks(ct, c, atomic_fetch_add(&c->next, 1));
+        core_run_blocks(ct, c, core_claim(ct, c));
     atomic_store(&ct->where, WHERE_IDLE);
     ct->ctx = NULL;
     pthread_mutex_lock(&c->mu);
