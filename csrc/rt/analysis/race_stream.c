@@ -5,7 +5,8 @@
  * Level 1, per instruction: consecutive accesses at a constant step are a
  * run (a thread's grid-stride loop, a vector loop over a row); the
  * compiled code extends a run itself and calls here only when an address
- * breaks it.  Level 2: an ended run is merged into the instruction's
+ * breaks it; a new run starts as a run at the last one's step (state 2 with
+ * one access), so a tile's next row costs one call, not two.  Level 2: an ended run is merged into the instruction's
  * pattern -- pcnt pieces of pw bytes, pstep apart -- when it continues it:
  * the next thread's run beside the last (pieces widen), or the next row
  * (one more piece).  The pattern is reported (one record for the GM check
@@ -80,6 +81,8 @@ static void end_run(arc_raw_stream *s, const arc_raw_site *d)
     } else if (s->state == 2) {
         int64_t step = s->step;
         uint64_t lo = s->lo, cnt = step ? (uint64_t)((int64_t)(s->next - lo) / step) : 1;
+        if (cnt == 1) /* one access (its step a guess): a range, as state 1 */
+            step = 0;
         if (step < 0) { /* walked down: start from the lowest */
             lo += (cnt - 1) * (uint64_t)step;
             step = -step;
@@ -96,15 +99,21 @@ static void feed(arc_raw_stream *s, uint64_t u, const arc_raw_site *d)
         s->next = u + (uint64_t)s->step;
         return;
     }
-    if (s->state == 1) {
+    /* one access so far (state 1, or a guessed step that was wrong): the
+     * second sets the step */
+    if (s->state == 1 || (s->state == 2 && s->step && s->next - s->lo == (uint64_t)s->step)) {
         s->step = (int64_t)(u - s->lo);
         s->next = u + (uint64_t)s->step;
         s->state = 2;
         return;
     }
     end_run(s, d);
+    /* A new run, guessed to go on at the last one's step (a tile's next
+     * row, as wide as the last): the compiled code then continues it
+     * without a call for its second access. */
     s->lo = u;
-    s->state = 1;
+    s->state = s->step ? 2 : 1;
+    s->next = s->step ? u + (uint64_t)s->step : 0;
 }
 
 void __arc_race_stream(arc_raw_stream *s, const void *p, const arc_raw_site *d)
