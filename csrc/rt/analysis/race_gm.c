@@ -46,6 +46,7 @@ static void gm_destroy(sim_race_gm *g)
     for (uint32_t i = 0; i < g->na; i++)
         agent_reset(&g->a[i]);
     sim_race_gm_arena_end(g, 1);
+    sim_race_gm_sweep_end(g, 1);
     pthread_mutex_destroy(&g->mu);
     free(g->a);
     free(g);
@@ -433,6 +434,7 @@ int sim_race_gm_finish(sim_race_gm *g, const sim_kernel_run *r, int failed, char
             agent_reset(&g->a[i]); /* their clocks are big (one entry per agent): not kept */
     atomic_store(&g->clocks, 0);
     sim_race_gm_arena_end(g, 0); /* the other agents are reset as the next launch's blocks start */
+    sim_race_gm_sweep_end(g, 0);
     for (int b = 0; g->nobj && b < NBUCKET; b++) {
         for (sync_obj *o = g->bucket[b], *nx; o; o = nx) {
             nx = o->next;

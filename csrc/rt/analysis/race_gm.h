@@ -80,6 +80,9 @@ struct sim_race_gm {
     unsigned nobj; /* sync objects in bucket (most launches have none) */
     int inexact; /* an ordering the check could not see (IBWait before its IBSet) */
     _Atomic int clocks; /* some agent allocated a vector clock or snapshots: freed at the end */
+#define SWEEP_BUFS 5
+    void *sweep_buf[SWEEP_BUFS]; /* the sweep's arrays (race_gm_sweep.c), kept for the next launch */
+    size_t sweep_cap[SWEEP_BUFS];
 };
 
 /* Room for one more record of a (its array is full): NULL past the
@@ -88,6 +91,9 @@ gm_rec *sim_race_gm_grow(gm_agent *a);
 /* At the end of a launch: its chunks kept for the next (up to a limit) or
  * freed; all = 1: every chunk freed. */
 void sim_race_gm_arena_end(sim_race_gm *g, int all);
+
+/* At the end of a launch: the sweep's arrays freed (all = 1) or kept up to a limit. */
+void sim_race_gm_sweep_end(sim_race_gm *g, int all);
 
 /* The sweep (race_gm_sweep.c): the first race among the agents' records,
  * reported into msg (error mode) or on stderr; 1 when it fails the launch. */

@@ -326,28 +326,60 @@ static size_t reads_near_writes(const keyed *wr, size_t nw, keyed *rd, size_t nr
 }
 
 /* Room for 4 more entries (a record's pieces) in *v of *cap: -1 out of memory. */
-static int room(keyed **v, size_t k, size_t *cap)
+/* The sweep's arrays, kept in the log between launches (fresh ones each
+ * launch cost a page fault a page): buffer i with room for at least bytes
+ * (its contents kept), NULL out of memory. */
+enum { BUF_WR, BUF_RD, BUF_TMP, BUF_ALL, BUF_SCRATCH };
+#define SWEEP_KEEP ((size_t)64 << 20) /* bytes of them a finished launch keeps */
+
+static void *buf(sim_race_gm *g, int i, size_t bytes)
 {
-    if (k + EXPAND_MAX <= *cap)
+    if (bytes <= g->sweep_cap[i])
+        return g->sweep_buf[i];
+    size_t cap = bytes > 2 * g->sweep_cap[i] ? bytes : 2 * g->sweep_cap[i];
+    void *nb = realloc(g->sweep_buf[i], cap);
+    if (!nb)
+        return NULL;
+    g->sweep_buf[i] = nb;
+    g->sweep_cap[i] = cap;
+    return nb;
+}
+
+void sim_race_gm_sweep_end(sim_race_gm *g, int all)
+{
+    size_t kept = 0;
+    for (int i = 0; i < SWEEP_BUFS; i++)
+        kept += g->sweep_cap[i];
+    for (int i = 0; i < SWEEP_BUFS; i++)
+        if (all || kept > SWEEP_KEEP) {
+            free(g->sweep_buf[i]);
+            g->sweep_buf[i] = NULL;
+            g->sweep_cap[i] = 0;
+        }
+}
+
+/* Room for EXPAND_MAX more entries after k in array i (*v): -1 out of memory. */
+static int room(sim_race_gm *g, int i, keyed **v, size_t k)
+{
+    if ((k + EXPAND_MAX) * sizeof **v <= g->sweep_cap[i])
         return 0;
-    keyed *nv = realloc(*v, 2 * *cap * sizeof *nv);
+    keyed *nv = buf(g, i, (k + EXPAND_MAX) * sizeof **v);
     if (!nv)
         return -1;
     *v = nv;
-    *cap *= 2;
     return 0;
 }
 
 int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t n)
 {
     /* One pass over the records: a record of a few pieces is swept piece by
-     * piece (exact spans, so few of them are open at a time).  The budget
-     * handed out bounds the records (EXPAND_MAX extra: the arrays grow). */
-    size_t capw = g->taken + EXPAND_MAX, capr = capw, kw = 0, kr = 0;
-    keyed *wr = malloc(capw * sizeof *wr), *rd = malloc(capr * sizeof *rd), *tmp = NULL, *all = NULL;
-    keyed **scratch = NULL;
+     * piece (exact spans, so few of them are open at a time).  A NULL array
+     * anywhere is no memory: the launch goes unchecked. */
+    size_t kw = 0, kr = 0;
+    keyed *wr = buf(g, BUF_WR, 64 * sizeof *wr), *rd = buf(g, BUF_RD, 64 * sizeof *rd), *tmp, *all;
+    keyed **scratch;
     uint32_t seq = 0, logged = 0; /* agents that logged anything: one alone cannot race */
-    int raced = 0, ok = wr && rd;
+    int ok = wr && rd;
     for (uint32_t i = 0; ok && i < g->n; i++) {
         gm_agent *a = &g->a[i];
         if (a->serial != g->serial || !a->n) /* did not run this launch, or logged nothing */
@@ -356,40 +388,32 @@ int sim_race_gm_sweep(sim_race_gm *g, const sim_kernel_run *r, char *msg, size_t
         for (size_t j = 0; ok && j < a->n; j++) {
             gm_rec *x = &a->r[j];
             int read = x->kind == ARC_GM_READ;
-            if (!(ok = !room(read ? &rd : &wr, read ? kr : kw, read ? &capr : &capw)))
+            if (!(ok = !room(g, read ? BUF_RD : BUF_WR, read ? &rd : &wr, read ? kr : kw)))
                 break;
             add_keys(x, read ? rd : wr, read ? &kr : &kw, &seq);
         }
     }
     size_t mw = kw, mr = kr;
-    /* tmp: room to sort either (and for the writes' joined spans); a NULL
-     * array anywhere is no memory: the launch goes unchecked */
-    if (ok && logged > 1 && (tmp = malloc((mw > mr ? mw : mr) * sizeof *tmp + 1))) {
-        sort_by_lo(wr, tmp, mw);
-        mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
-        sort_by_lo(rd, tmp, mr);
-        scratch = malloc(2 * (mw + mr) * sizeof *scratch + 1);
-        all = wr;
-        if (mr && (all = malloc((mw + mr) * sizeof *all))) {
-            /* merged as one stable sort of all would order them: by start, then seq */
-            size_t a = 0, b = 0;
-            for (size_t o = 0; o < mw + mr; o++)
-                all[o] = b >= mr || (a < mw && (wr[a].lo < rd[b].lo || (wr[a].lo == rd[b].lo && wr[a].seq < rd[b].seq)))
-                             ? wr[a++]
-                             : rd[b++];
-        }
-        const keyed *x, *y;
-        uint64_t xi, yi;
-        if (all && scratch && sweep(all, mw + mr, scratch, &x, &y, &xi, &yi)) {
-            report(g, r, x->r, y->r, xi, yi, msg, n);
-            raced = g->mode == ARC_RACE_ERROR;
-        }
-        if (all != wr)
-            free(all);
+    /* tmp: room to sort either (and for the writes' joined spans) */
+    if (!ok || logged < 2 || !(tmp = buf(g, BUF_TMP, ((mw > mr ? mw : mr) + 1) * sizeof *tmp)))
+        return 0;
+    sort_by_lo(wr, tmp, mw);
+    mr = reads_near_writes(wr, mw, rd, mr, (uintptr_t(*)[2])(void *)tmp);
+    sort_by_lo(rd, tmp, mr);
+    all = wr;
+    if (mr && (all = buf(g, BUF_ALL, (mw + mr) * sizeof *all))) {
+        /* merged as one stable sort of all would order them: by start, then seq */
+        size_t a = 0, b = 0;
+        for (size_t o = 0; o < mw + mr; o++)
+            all[o] = b >= mr || (a < mw && (wr[a].lo < rd[b].lo || (wr[a].lo == rd[b].lo && wr[a].seq < rd[b].seq)))
+                         ? wr[a++]
+                         : rd[b++];
     }
-    free(wr);
-    free(rd);
-    free(tmp);
-    free(scratch);
-    return raced;
+    const keyed *x = NULL, *y = NULL;
+    uint64_t xi, yi;
+    if (!all || !(scratch = buf(g, BUF_SCRATCH, 2 * (mw + mr + 1) * sizeof *scratch)) ||
+        !sweep(all, mw + mr, scratch, &x, &y, &xi, &yi))
+        return 0;
+    report(g, r, x->r, y->r, xi, yi, msg, n);
+    return g->mode == ARC_RACE_ERROR;
 }
