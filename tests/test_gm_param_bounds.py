@@ -28,6 +28,11 @@ extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, int32_t n, int
     for (int32_t i = 0; i < n + extra; i++)
         b[i] = a[i] * 2.0f;
 }
+
+extern "C" __global__ __aicore__ void poke_at(GM_ADDR out, int64_t off)
+{
+    *(__gm__ int32_t*)((__gm__ uint8_t*)out + off) = 7;
+}
 '''
 
 
@@ -75,3 +80,16 @@ def test_raw_loop_reads_past_its_input():
         mod().get_kernel("scale")[4](np.zeros(256, np.float32), np.zeros(256, np.float32), 64, 8)
         arc.synchronize()
     good_launch()
+
+
+@pytest.mark.parametrize("off", [253, 254, 255, 256])
+def test_an_access_that_straddles_the_end_is_out_of_bounds(off):
+    # starts inside the 256 bytes, ends past them: the whole access counts
+    with pytest.raises(arc.LaunchError, match=rf"poke_at block 0/1: kernel code: the block writes 4 bytes at byte "
+                       rf"offset {off} .*of kernel parameter 0 'out' \(256 bytes\) at gm_param.cpp:\d+: past its end"):
+        mod().get_kernel("poke_at")[1](np.zeros(64, np.int32), off)
+        arc.synchronize()
+    out = np.zeros(64, np.int32)
+    mod().get_kernel("poke_at")[1](out, 252)   # the last 4 bytes: inside
+    arc.synchronize()
+    assert out[63] == 7 and not out[:63].any()

@@ -145,7 +145,11 @@ FunctionCallee oob_reporter(Module &m, const char *name, FunctionType *t)
 Value *gm_inside(IRBuilder<> &b, Value *q, uint64_t bytes, Value *lo, Value *span)
 {
     Value *d = b.CreateSub(b.CreatePtrToInt(q, b.getInt64Ty()), lo);
-    return b.CreateAnd(b.CreateICmpULT(d, span), b.CreateICmpULE(b.CreateAdd(d, b.getInt64(bytes)), span));
+    // One compare in the loop: d < span - (bytes - 1), saturated at 0 (a
+    // span shorter than the access admits nothing; 0 bytes: d < span, as
+    // both tests were); the limit is invariant.
+    Value *lim = bytes > 1 ? b.CreateBinaryIntrinsic(Intrinsic::usub_sat, span, b.getInt64(bytes - 1)) : span;
+    return b.CreateICmpULT(d, lim);
 }
 
 void guard_access(Module &m, const ParamAccess &a, Value *lo, Value *span, FunctionCallee oob, ArrayRef<Value *> before,

@@ -57,7 +57,8 @@ llvm::FunctionCallee oob_reporter(llvm::Module &m, const char *name, llvm::Funct
 
 // Whether [q, q + bytes) lies in [lo, lo + span): q - lo < span and
 // q - lo + bytes <= span, unsigned (an address below lo wraps to a huge
-// offset; span 0 admits nothing).
+// offset; span 0 admits nothing), computed as one compare against a limit
+// the optimiser hoists out of loops.
 llvm::Value *gm_inside(llvm::IRBuilder<> &b, llvm::Value *q, uint64_t bytes, llvm::Value *lo, llvm::Value *span);
 
 // Before access a: when it leaves [lo, lo + span), a cold branch calls
