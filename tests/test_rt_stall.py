@@ -59,6 +59,14 @@ extern "C" __global__ __aicore__ void once(GM_ADDR out)
     const int32_t b = GetBlockIdx();
     ((__gm__ int32_t *)out)[b] += b + 1;
 }
+
+// Block `bad` fails its assertion; the others write their word.
+extern "C" __global__ __aicore__ void trap_at(GM_ADDR out, int32_t bad)
+{
+    const int32_t b = GetBlockIdx();
+    ascendc_assert(b != bad);
+    ((__gm__ int32_t *)out)[b] = 1;
+}
 '''
 
 
@@ -121,3 +129,15 @@ def test_blocks_waiting_for_blocks_of_the_same_run_complete(mod):
     mod.get_kernel("chains")[400](flags, out)
     arc.synchronize()
     np.testing.assert_array_equal(out.get(), np.tile(np.arange(8, 0, -1), 50))
+
+
+def test_a_block_failing_in_a_run_fails_the_launch_and_the_next_runs(mod):
+    # 1000 blocks, claimed in runs: the failure names its block, the blocks
+    # not started yet are skipped, and the next launch of the grid is whole
+    with pytest.raises(arc.LaunchError, match=r"block 700/1000: ascendc_assert: Assertion `b != bad' failed"):
+        mod.get_kernel("trap_at")[1000](arc.zeros(1000, np.int32), 700)
+        arc.synchronize()
+    out = arc.zeros(1000, np.int32)
+    mod.get_kernel("once")[1000](out)
+    arc.synchronize()
+    np.testing.assert_array_equal(out.get(), np.arange(1, 1001))
