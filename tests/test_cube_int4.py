@@ -142,7 +142,7 @@ BAD = {
     "vdeq_no_words": ("TBuf<TPosition::CO1> c1; pipe.InitBuffer(c1, 1024); GlobalTensor<half> g; "
                       "g.SetGlobalBuffer((__gm__ half *)x); FixpipeParamsV220 f(16, 16, 16, 16, false); "
                       "f.quantPre = QuantMode_t::VDEQF16; Fixpipe(g, c1.Get<int32_t>(), f);",
-                      r"Fixpipe: per-column quantisation mode \d+ needs its words: .*SetFixPipeConfig"),
+                      r"Fixpipe: per-column quantisation mode VDEQF16 needs its words: .*SetFixPipeConfig"),
     "fpc_l0c_without_flag": ("TBuf<TPosition::CO1> c1; pipe.InitBuffer(c1, 1024); SetFixPipeConfig(c1.Get<float>(), false);",
                              r"SetFixPipeConfig: an L0C \(CO1\) tensor only clears the unit flags: pass isUnitFlag true"),
     "copy_half_byte": ("GlobalTensor<int4b_t> g; g.SetGlobalBuffer((__gm__ int4b_t *)x); DataCopy(b.Get<int4b_t>(), g, 63);",

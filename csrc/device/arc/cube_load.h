@@ -201,8 +201,9 @@ inline void __cube_copy_to_bt(const LocalTensor<T> &dst, const LocalTensor<U> &s
     for (uint32_t i = first; i < first + (dst_bytes + 63) / 64 && i < 64; i++) __arc::cube_meta()->bt |= 1ull << i;
 }
 /* ---- L1 -> Fixpipe buffer (uint64_t quantisation words, pipe FIX):
- * blockLen counts 128-byte units; the gaps are head-to-head distances, the
- * source's in 32-byte and the destination's in 128-byte units. ---- */
+ * blockLen counts 128-byte units (64-byte on Ascend 950, the page's note);
+ * the gaps are head-to-head distances, the source's in 32-byte and the
+ * destination's in 128-byte units. ---- */
 template <typename T>
 inline void __cube_copy_to_fb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p)
 {
@@ -214,7 +215,7 @@ inline void __cube_copy_to_fb(const LocalTensor<T> &dst, const LocalTensor<T> &s
               __cube::pos_str(src.pos_));
     ARC_CHECK(p.blockCount == 1 || p.dstStride > 0, api, "dstGap 0 with %u blocks: each block overwrites the first",
               (unsigned)p.blockCount);
-    uint64_t len = (uint64_t)p.blockLen * 128;
+    uint64_t len = (uint64_t)p.blockLen * (__NPU_ARCH__ == 3510 ? 64 : 128);
     uint64_t src_bytes = (uint64_t)(p.blockCount - 1) * p.srcStride * 32 + len;
     uint64_t dst_bytes = (uint64_t)(p.blockCount - 1) * p.dstStride * 128 + len;
     __cube::check_operand(src, __cube::where(src), src_bytes, api, "src (L1)");

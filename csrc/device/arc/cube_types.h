@@ -161,10 +161,22 @@ struct MmadParams {
           cmatrixInitVal(cmatrixInitValIn) {}
 };
 
-/* Fixpipe quantisation modes in the documented order (NoQuant first); also
- * a global name, as the compiler's built-in type is (CATLASS names it so). */
+/* Fixpipe quantisation modes in the documented order (NoQuant first, the
+ * Ascend 950 ones after dav-2201's, as the 随路量化 page lists them): name,
+ * per-column (the V modes: one word per column), Ascend 950 (dav-3510)
+ * only.  The one owner of these facts (arc/fix_quant.h reads them). */
+#define ARC_QUANT_MODES(QM_)                                                                                   \
+    QM_(NoQuant, 0, 0) QM_(F322F16, 0, 0) QM_(F322BF16, 0, 0) QM_(DEQF16, 0, 0) QM_(VDEQF16, 1, 0)            \
+    QM_(QF322B8_PRE, 0, 0) QM_(VQF322B8_PRE, 1, 0) QM_(REQ8, 0, 0) QM_(VREQ8, 1, 0)                          \
+    QM_(QF322FP8_PRE, 0, 1) QM_(VQF322FP8_PRE, 1, 1) QM_(QF322HIF8_PRE, 0, 1) QM_(VQF322HIF8_PRE, 1, 1)       \
+    QM_(QF322HIF8_PRE_HYBRID, 0, 1) QM_(VQF322HIF8_PRE_HYBRID, 1, 1) QM_(QS322BF16_PRE, 0, 1)                 \
+    QM_(VQS322BF16_PRE, 1, 1) QM_(QF322F16_PRE, 0, 1) QM_(VQF322F16_PRE, 1, 1) QM_(QF322BF16_PRE, 0, 1)       \
+    QM_(VQF322BF16_PRE, 1, 1) QM_(QF322F32_PRE, 0, 1) QM_(VQF322F32_PRE, 1, 1)
+/* Also a global name, as the compiler's built-in type is (CATLASS names it so). */
 enum QuantMode_t : uint8_t {
-    NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8
+#define ARC_QM_ENUM_(name, vec, only950) name,
+    ARC_QUANT_MODES(ARC_QM_ENUM_)
+#undef ARC_QM_ENUM_
 };
 } // namespace AscendC
 using AscendC::QuantMode_t;

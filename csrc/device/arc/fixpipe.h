@@ -6,70 +6,10 @@
 #define ARC_FIXPIPE_H_
 
 #include "arc/mmad.h"
+#include "arc/fix_quant.h"
 
 namespace AscendC {
 namespace __cube {
-
-/* A quantisation word: scale M1 (float, bits 31..13 used), shift N, MCB
- * (shift and saturate to int16 first), 9-bit offset. */
-struct QuantWord {
-    float scale;
-    uint32_t shift;
-    bool mcb;
-    int32_t offset;
-};
-static inline QuantWord decode_quant(uint64_t w)
-{
-    QuantWord q;
-    q.scale = __arc::bits_f32((uint32_t)w & 0xffffe000u);
-    q.shift = (uint32_t)(w >> 32) & 15u;
-    q.mcb = (w >> 36) & 1u;
-    int32_t off = (int32_t)((w >> 37) & 0x1ffu);
-    q.offset = off >= 256 ? off - 512 : off;
-    return q;
-}
-static inline float sat_half(float v)
-{
-    return v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
-}
-static inline float rint_f(float v) { return __builtin_rintf(v); }
-
-/* One L0C value through the Fixpipe's pre-stage: quantisation and ReLU. */
-template <typename D, typename S>
-inline D fix_value(S x, QuantMode_t mode, const QuantWord &q, bool relu)
-{
-    float m1 = q.scale, m2 = relu ? 0.0f : q.scale;
-    switch (mode) {
-    case QuantMode_t::DEQF16: case QuantMode_t::VDEQF16: case QuantMode_t::REQ8: case QuantMode_t::VREQ8: {
-        int64_t v = (int64_t)x;
-        if (q.mcb) {
-            v >>= q.shift ? q.shift : 0;
-            v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
-        }
-        float f = (float)v;
-        f = f >= 0 ? f * m1 : f * m2;
-        if (mode == QuantMode_t::DEQF16 || mode == QuantMode_t::VDEQF16) return (D)sat_half(f);
-        float r = rint_f(f);
-        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
-        r += (float)q.offset;
-        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
-        return (D)(r > hi ? hi : r < lo ? lo : r);
-    }
-    case QuantMode_t::QF322B8_PRE: case QuantMode_t::VQF322B8_PRE: {
-        float f = (float)x;
-        f = f >= 0 ? f * m1 : f * m2;
-        float r = rint_f(f);
-        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
-        r += (float)q.offset;
-        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
-        return (D)(r > hi ? hi : r < lo ? lo : r);
-    }
-    default: {
-        S v = relu && x < (S)0 ? (S)0 : x;
-        return (D)v; /* NoQuant, F322F16, F322BF16: a round-to-nearest-even cast */
-    }
-    }
-}
 
 /* The atomic mode a copy to GM combines under (SetAtomicAdd/Max/Min: "every
  * later copy whose destination is GM"); a local destination passes -1. */
@@ -107,7 +47,7 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
     __arc_uses(ARC_USES_CUBE);
     static_assert(__arc::is_same<S, float>::value || __arc::is_same<S, int32_t>::value,
                   "AscendC::Fixpipe: L0C holds float or int32_t");
-    static_assert(!(__arc::is_same<S, int32_t>::value && __arc::is_same<D, bfloat16_t>::value),
+    static_assert(__NPU_ARCH__ == 3510 || !(__arc::is_same<S, int32_t>::value && __arc::is_same<D, bfloat16_t>::value),
                   "AscendC::Fixpipe: int32_t -> bfloat16_t does not exist on dav-2201");
     if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
     ARC_CHECK(p.nSize <= 4095, api, "nSize %u exceeds 4095", (unsigned)p.nSize);
@@ -116,12 +56,17 @@ inline void fixpipe(D *dst, const LocalTensor<S> &src, const FixpipeParamsV220 &
               "srcStride %u is smaller than mSize %u rounded to 16: column blocks would overlap",
               (unsigned)p.srcStride, (unsigned)p.mSize);
     QuantMode_t mode = p.quantPre;
-    bool vec = mode == QuantMode_t::VDEQF16 || mode == QuantMode_t::VQF322B8_PRE || mode == QuantMode_t::VREQ8;
+    ARC_CHECK((uint32_t)mode <= (uint32_t)QuantMode_t::VQF322F32_PRE, api, "quantPre %u is not a QuantMode_t", (unsigned)mode);
+    ARC_CHECK(__NPU_ARCH__ == 3510 || !quant_is_950(mode), api,
+              "quantPre %s is an Ascend 950 (dav-3510) mode; this kernel is compiled for dav-%d", quant_name(mode),
+              (int)__NPU_ARCH__);
+    ARC_CHECK((quant_types_fit<D, S>(mode)), api, "quantPre %s converts %s; this Fixpipe reads %s L0C into %s",
+              quant_name(mode), quant_types_of(mode), __arc::tname<S>(), __arc::tname<D>());
+    bool vec = quant_is_vec(mode);
     if (vec && !cols) cols = fb_quant_words(p.nSize, api);
-    ARC_CHECK(!vec || cols, api, "per-column quantisation mode %d needs its words: the cbufWorkspace (LocalTensor<uint64_t> "
-              "in C1) overload, or SetFixPipeConfig with them in the Fixpipe buffer", (int)mode);
-    bool is_quant = mode != QuantMode_t::NoQuant && mode != QuantMode_t::F322F16 && mode != QuantMode_t::F322BF16;
-    QuantWord q = is_quant ? decode_quant(p.deqScalar) : QuantWord{1.0f, 0, false, 0};
+    ARC_CHECK(!vec || cols, api, "per-column quantisation mode %s needs its words: the cbufWorkspace (LocalTensor<uint64_t> "
+              "in C1) overload, or SetFixPipeConfig with them in the Fixpipe buffer", quant_name(mode));
+    QuantWord q = quant_has_word(mode) ? decode_quant(p.deqScalar) : QuantWord{1.0f, 0, false, 0};
     uint32_t cb = (p.nSize + 15) / 16;
     uint64_t need = ((uint64_t)(p.ndNum - 1) * p.srcNdStride * 256 + (uint64_t)(cb - 1) * p.srcStride * 16 +
                      (uint64_t)(p.mSize - 1) * 16 + 16) * sizeof(S);

@@ -335,7 +335,8 @@ __aicore__ inline void l12fb(const TeTensor<Elem, LD> &dst, const TeTensor<Elem,
     LocalTensor<Elem> fb = local_of(dst, TPosition::C2PIPE2GM, api, "dst");
     LocalTensor<Elem> l1 = local_of(src, TPosition::A1, api, "src");
     Mat s = mat(src.Layout());
-    __cube_copy_to_fb(fb, l1, DataCopyParams(1, (uint16_t)((s.rows * s.cols * (int64_t)sizeof(Elem) + 127) / 128), 0, 0));
+    /* whole 128-byte blocks, counted in dav-3510's 64-byte units */
+    __cube_copy_to_fb(fb, l1, DataCopyParams(1, (uint16_t)((s.rows * s.cols * (int64_t)sizeof(Elem) + 127) / 128 * 2), 0, 0));
 }
 } // namespace __te
 } // namespace Te
