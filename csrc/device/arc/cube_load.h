@@ -403,12 +403,12 @@ namespace __cube {
 /* The Feature Map register: l1H, l1W (15 bits each, [1, 32767]) at bits 0
  * and 16, padList at 32..63, bit 15 when set. */
 constexpr uint64_t FMATRIX_SET = 1ull << 15;
-inline uint64_t fmatrix_word(uint16_t l1H, uint16_t l1W, const uint8_t padList[4])
+inline uint64_t fmatrix_word(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE])
 {
     ARC_CHECK(l1H <= 32767 && l1W <= 32767, "AscendC::SetFmatrix", "l1H %u / l1W %u: at most 32767", (unsigned)l1H,
               (unsigned)l1W);
     uint64_t r = FMATRIX_SET | l1H | (uint64_t)l1W << 16;
-    for (int i = 0; i < 4; i++) r |= (uint64_t)padList[i] << (32 + 8 * i);
+    for (uint32_t i = 0; i < PAD_SIZE; i++) r |= (uint64_t)padList[i] << (32 + 8 * i);
     return r;
 }
 /* The 3D load's Feature Map and Pad registers: a load with isSetFMatrix /
@@ -428,7 +428,7 @@ inline LoadData3DParamsV2<T> load3d_registers(const LoadData3DParamsV2<T> &in, b
                                                  "Feature Map register");
         p.l1H = (uint16_t)(m->fmatrix & 0x7fff);
         p.l1W = (uint16_t)((m->fmatrix >> 16) & 0x7fff);
-        for (int i = 0; i < 4; i++) p.padList[i] = (uint8_t)(m->fmatrix >> (32 + 8 * i));
+        for (uint32_t i = 0; i < PAD_SIZE; i++) p.padList[i] = (uint8_t)(m->fmatrix >> (32 + 8 * i));
     }
     static_assert(sizeof(T) <= 4, "padValue of at most 32 bits");
     if (set_pad) {
@@ -468,7 +468,13 @@ inline void load3d_into(const LocalTensor<T> &dst, const LocalTensor<T> &src, co
     check_operand(src, sp, src_bytes, api, "src (NC1HWC0 in L1)");
     const uint64_t dst_bytes = (at(p.mExtension - 1, p.kExtension - 1) + 1) * sizeof(T);
     check_operand(dst, dp, dst_bytes, api, what);
-    __arc::race(__arc::RP_MTE1, 0, src.addr_, src_bytes, api);
+    /* SetLoadDataBoundary: reads at or past L1 byte `wrap` come from L1's start */
+    const uint64_t wrap = __arc::cube_meta()->l1_boundary;
+    const unsigned char *l1 = __detail::arena_of(sp).base;
+    const uint64_t at0 = (uint64_t)((const unsigned char *)src.addr_ - l1);
+    ARC_CHECK(!wrap || at0 < wrap, api, "src starts at L1 byte %llu, not inside the boundary of %llu bytes "
+              "(SetLoadDataBoundary)", (unsigned long long)at0, (unsigned long long)wrap);
+    __arc::race(__arc::RP_MTE1, 0, wrap ? l1 : (const unsigned char *)src.addr_, wrap ? wrap : src_bytes, api);
     __arc::race(__arc::RP_MTE1, 1, dst.addr_, dst_bytes, api);
     for (uint32_t mm = 0; mm < p.mExtension; mm++) {
         uint32_t m = p.mStartPt + mm;
@@ -479,8 +485,11 @@ inline void load3d_into(const LocalTensor<T> &dst, const LocalTensor<T> &src, co
             uint32_t x = t % kw, y = (t / kw) % kh, c1 = t / (kw * kh);
             int64_t ih = oh * sh + (int64_t)y * dh - p.padList[2], iw = ow * sw + (int64_t)x * dw - p.padList[0];
             T v = p.padValue;
-            if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
-                v = src.addr_[(((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0];
+            if (c1 < c1n && ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W) {
+                uint64_t e = (((uint64_t)c1 * p.l1H + ih) * p.l1W + iw) * C0 + c0;
+                if (wrap) __builtin_memcpy(&v, l1 + (at0 + e * sizeof(T)) % wrap, sizeof(T));
+                else v = src.addr_[e];
+            }
             dst.addr_[at(mm, kk)] = v;
         }
     }
@@ -538,43 +547,7 @@ template <typename T> inline void SetLoadDataPaddingValue(T v)
     __builtin_memcpy(&b, &v, sizeof(T));
     __arc::cube_meta()->pad_value = (1ull << 63) | b;
 }
-/* The 3D load with its window packed in one word, as the Load3DBitModeParam
- * page lays config0 out (kStep, mStep, kPos, mPos: 16 bits each from bit 0);
- * the Feature Map and Pad registers give the rest (Load3DSetFMatrixCal,
- * SetLoadDataPaddingValue).  Only the 1x1 filter at stride 1 is simulated. */
-struct LoadData3DParamsV2Pro {
-    uint16_t channelSize = 0;
-    bool enTranspose = false;
-    bool enSmallK = false;
-    bool filterSizeW = false;
-    bool filterSizeH = false;
-    bool fMatrixCtrl = false;
-    uint64_t extConfig = 0;
-    /* strideW, strideH (6 bits each), Wk, Hk, dilationW, dilationH (8 bits each): all 1 */
-    uint64_t filterConfig = 1ull | 1ull << 6 | 1ull << 12 | 1ull << 20 | 1ull << 28 | 1ull << 36;
-};
-namespace __cube {
-constexpr IsResetLoad3dConfig LOAD3D_FROM_REGISTERS = {false, false};
-}
-template <typename T>
-inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2Pro &q)
-{
-    ARC_CHECK(q.filterConfig == LoadData3DParamsV2Pro().filterConfig && !q.filterSizeW && !q.filterSizeH,
-              "AscendC::LoadData(LoadData3DParamsV2Pro)",
-              "only the 1x1 filter at stride 1 is simulated (filterConfig 0x%llx)", (unsigned long long)q.filterConfig);
-    LoadData3DParamsV2<T> p;
-    p.channelSize = q.channelSize;
-    p.kExtension = (uint16_t)q.extConfig;
-    p.mExtension = (uint16_t)(q.extConfig >> 16);
-    p.kStartPt = (uint16_t)(q.extConfig >> 32);
-    p.mStartPt = (uint16_t)(q.extConfig >> 48);
-    p.enTranspose = q.enTranspose;
-    p.enSmallK = q.enSmallK;
-    p.fMatrixCtrl = q.fMatrixCtrl;
-    LoadData<T, __cube::LOAD3D_FROM_REGISTERS>(dst, src, p);
-}
-
-inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[4], const FmatrixMode &mode)
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], const FmatrixMode &mode)
 {
     ARC_CHECK(mode == FmatrixMode::FMATRIX_LEFT, "AscendC::SetFmatrix",
               "only FMATRIX_LEFT is supported on this arch (both matrices use it)");

@@ -6,8 +6,9 @@
  * transposed (the same placement: X^T as A in Nz): element (mm, kk) at
  * fractal (mm / C0) * dstStride + kk / 16, (kk % 16) * C0 + mm % C0.  One
  * iteration (repeatTime 1); more are refused.  Also the plain 3D load's
- * repeat and L1-boundary registers (SetLoadDataRepeat, SetLoadDataBoundary),
- * of which only the defaults are simulated. */
+ * repeat register (SetLoadDataRepeat: only the default is simulated), its
+ * L1 boundary (SetLoadDataBoundary) and its bit-mode form
+ * (LoadData3DParamsV2Pro). */
 #ifndef ARC_CUBE_LOAD3D_STRIDE_H_
 #define ARC_CUBE_LOAD3D_STRIDE_H_
 
@@ -36,9 +37,9 @@ struct LoadDataRepeatParam {
     uint8_t repeatMode = 0;
     uint16_t dstStride = 0;
 };
-/* Only the defaults are simulated: a repeated (or, repeatTime 0, skipped)
- * 3D load and an L1 boundary that wraps its reads to L1's start change
- * what the NPU loads, so they are refused when set, not ignored. */
+/* Only the default repeat is simulated: a repeated (or, repeatTime 0,
+ * skipped) 3D load changes what the NPU loads, so it is refused when set,
+ * not ignored. */
 inline void SetLoadDataRepeat(const LoadDataRepeatParam &p)
 {
     ARC_CHECK(p.repeatTime == 1, "AscendC::SetLoadDataRepeat",
@@ -49,11 +50,54 @@ inline void SetLoadDataRepeat(const LoadDataRepeatParam &p)
               "apart is not simulated yet by ascendrtc; LoadDataWithStride with SetLoadDataRepeatWithStride is",
               (unsigned)p.dstStride);
 }
+/* The 3D load's L1 boundary (its page): source reads at or past it wrap to
+ * L1's start (arc/cube_load.h's load3d_into); 0 is none.  In bytes: the
+ * LoadData3DParamsV2 load's unit (the V1 load, in 32 bytes, does not exist
+ * here).  At least 1024 (1..1023 are undefined); not on Ascend 950. */
 inline void SetLoadDataBoundary(uint32_t boundaryValue)
 {
-    ARC_CHECK(boundaryValue == 0, "AscendC::SetLoadDataBoundary",
-              "a boundary of %u bytes (the 3D load reading past it wraps to L1's start) is not simulated yet by "
-              "ascendrtc (only 0, no boundary)", boundaryValue);
+    const char *api = "AscendC::SetLoadDataBoundary";
+    ARC_CHECK(__NPU_ARCH__ != 3510, api, "Ascend 950 (dav-3510) has no L1 boundary register (its page: not "
+              "supported; split the load to wrap by hand)");
+    ARC_CHECK(boundaryValue == 0 || boundaryValue >= 1024, api,
+              "a boundary of %u bytes: below the minimum 1024 the 3D load's behaviour is undefined", boundaryValue);
+    __arc::cube_meta()->l1_boundary = boundaryValue;
+}
+
+/* The 3D load with its window packed in one word, as the Load3DBitModeParam
+ * page lays config0 out (kStep, mStep, kPos, mPos: 16 bits each from bit 0);
+ * the Feature Map and Pad registers give the rest (Load3DSetFMatrixCal,
+ * SetLoadDataPaddingValue).  Only the 1x1 filter at stride 1 is simulated. */
+struct LoadData3DParamsV2Pro {
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    /* strideW, strideH (6 bits each), Wk, Hk, dilationW, dilationH (8 bits each): all 1 */
+    uint64_t filterConfig = 1ull | 1ull << 6 | 1ull << 12 | 1ull << 20 | 1ull << 28 | 1ull << 36;
+};
+namespace __cube {
+constexpr IsResetLoad3dConfig LOAD3D_FROM_REGISTERS = {false, false};
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData3DParamsV2Pro &q)
+{
+    ARC_CHECK(q.filterConfig == LoadData3DParamsV2Pro().filterConfig && !q.filterSizeW && !q.filterSizeH,
+              "AscendC::LoadData(LoadData3DParamsV2Pro)",
+              "only the 1x1 filter at stride 1 is simulated (filterConfig 0x%llx)", (unsigned long long)q.filterConfig);
+    LoadData3DParamsV2<T> p;
+    p.channelSize = q.channelSize;
+    p.kExtension = (uint16_t)q.extConfig;
+    p.mExtension = (uint16_t)(q.extConfig >> 16);
+    p.kStartPt = (uint16_t)(q.extConfig >> 32);
+    p.mStartPt = (uint16_t)(q.extConfig >> 48);
+    p.enTranspose = q.enTranspose;
+    p.enSmallK = q.enSmallK;
+    p.fMatrixCtrl = q.fMatrixCtrl;
+    LoadData<T, __cube::LOAD3D_FROM_REGISTERS>(dst, src, p);
 }
 
 template <typename T, const IsResetLoad3dConfig &cfg = IS_RESER_LOAD3D_DEFAULT_CONFIG>

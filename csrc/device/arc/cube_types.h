@@ -90,9 +90,13 @@ struct LoadData2dTransposeParams {
           dstFracGap(dstFracGapIn), addrMode(addrModeIn) {}
 };
 
+/* The 3D load's padList length: left, right, top, bottom (SetFmatrix's
+ * page spells its array padList[AscendC::PAD_SIZE]). */
+constexpr uint32_t PAD_SIZE = 4;
+
 /* img2col load (NC1HWC0 in L1 -> L0A ZZ / L0B ZN). */
 template <typename T> struct LoadData3DParamsV2 {
-    uint8_t padList[4] = {0, 0, 0, 0}; /* left, right, top, bottom */
+    uint8_t padList[PAD_SIZE] = {0, 0, 0, 0}; /* left, right, top, bottom */
     uint16_t l1H = 0;
     uint16_t l1W = 0;
     uint16_t channelSize = 0;
@@ -125,7 +129,7 @@ template <typename T> struct LoadData3DParamsV2 {
           enTranspose(enTransposeIn), enSmallK(enSmallKIn), padValue(padValueIn), filterSizeW(filterSizeWIn),
           filterSizeH(filterSizeHIn), fMatrixCtrl(fMatrixCtrlIn)
     {
-        for (int i = 0; i < 4; i++) padList[i] = padListIn[i];
+        for (uint32_t i = 0; i < PAD_SIZE; i++) padList[i] = padListIn[i];
     }
 };
 struct IsResetLoad3dConfig {
@@ -315,6 +319,7 @@ struct CubeMeta {
     uint64_t nz_set;      /* 1 once it was set */
     uint64_t mx[2][2];    /* L0A_MX / L0B_MX 32-byte units written (arc/mmad_mx.h) */
     uint64_t load_stride; /* SetLoadDataRepeatWithStride: dstStride, repeatTime << 16, bit 63 when set */
+    uint64_t l1_boundary; /* SetLoadDataBoundary: the 3D load's L1 boundary in bytes, 0 for none */
 };
 static_assert(sizeof(CubeMeta) <= ARC_L0_META_BYTES, "CubeMeta must fit the L0 meta area");
 static inline CubeMeta *cube_meta() { return (CubeMeta *)(void *)(__arc_core()->l0 + ARC_L0_META_OFF); }

@@ -12,6 +12,7 @@
 #include "arc/cost.h"
 #include "arc/cube_load.h"
 #include "arc/cube_micro.h"
+#include "arc/lowp.h"
 
 namespace AscendC {
 namespace __cube {
@@ -36,12 +37,14 @@ template <typename A> constexpr uint32_t c0_elems() { return 32u * __arc::packed
  * with m1 * 16 rows per column block.  init: 0 overwrite, 1 accumulate,
  * 2 bias row.  A and B are first widened to the accumulator type (A as
  * rows of KP values, B as rows of 16 n-values per k). */
-template <typename TA, typename TC>
-inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_t m, uint32_t n, uint32_t k,
+template <typename TA, typename TB, typename TC>
+inline void mmad_kernel(TC *c, const TA *a, const TB *b, const TC *bias, uint32_t m, uint32_t n, uint32_t k,
                         uint32_t kalign, int init)
 {
     typedef typename acc_of<TA>::type ACC;
-    static_assert(__arc::is_same<ACC, TC>::value, "accumulator and L0C element differ");
+    static_assert(__arc::is_same<ACC, TC>::value && __arc::is_same<typename acc_of<TB>::type, TC>::value,
+                  "accumulator and L0C element differ");
+    static_assert(sizeof(TA) == sizeof(TB), "fm and filter elements of one size (one C0)");
     constexpr uint32_t C0 = c0_elems<TA>();
     const bool gemv = m == 1;
     const uint32_t M1 = (m + 15) / 16, N1 = (n + 15) / 16;
@@ -75,18 +78,36 @@ inline void mmad_kernel(TC *c, const TA *a, const TA *b, const TC *bias, uint32_
     }
 }
 
-template <typename TC, typename TA>
-inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TA> &filter,
+/* Ascend 950's 8-bit floating operands (its Mmad page's tables): fp8
+ * (e4m3fn, e5m2, mixed) or hifloat8_t on both sides, into float; each
+ * value widens to float exactly, the sums as for half (arc/cube_micro.h). */
+template <typename T> constexpr bool is_fp8()
+{
+    return __arc::is_same<T, fp8_e4m3fn_t>::value || __arc::is_same<T, fp8_e5m2_t>::value;
+}
+template <typename TA, typename TB, typename TC> constexpr bool mmad_950_types()
+{
+    return __NPU_ARCH__ == 3510 && __arc::is_same<TC, float>::value &&
+           ((is_fp8<TA>() && is_fp8<TB>()) ||
+            (__arc::is_same<TA, hifloat8_t>::value && __arc::is_same<TB, hifloat8_t>::value));
+}
+
+template <typename TC, typename TA, typename TB = TA>
+inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TB> &filter,
                  const TC *bias, const MmadParams &p, bool has_bias_arg, const char *api)
 {
     __arc_uses(ARC_USES_CUBE);
-    static_assert((__arc::is_same<TA, half>::value && __arc::is_same<TC, float>::value) ||
-                      (__arc::is_same<TA, bfloat16_t>::value && __arc::is_same<TC, float>::value) ||
-                      (__arc::is_same<TA, float>::value && __arc::is_same<TC, float>::value) ||
-                      (__arc::is_same<TA, int8_t>::value && __arc::is_same<TC, int32_t>::value) ||
-                      (__arc::is_same<TA, int4b_t>::value && __arc::is_same<TC, int32_t>::value),
-                  "AscendC::Mmad on dav-2201: half x half -> float, bfloat16_t x bfloat16_t -> float, "
-                  "float x float -> float, int8_t x int8_t -> int32_t or int4b_t x int4b_t -> int32_t");
+    static_assert((__arc::is_same<TA, TB>::value &&
+                   ((__arc::is_same<TA, half>::value && __arc::is_same<TC, float>::value) ||
+                    (__arc::is_same<TA, bfloat16_t>::value && __arc::is_same<TC, float>::value) ||
+                    (__arc::is_same<TA, float>::value && __arc::is_same<TC, float>::value) ||
+                    (__arc::is_same<TA, int8_t>::value && __arc::is_same<TC, int32_t>::value) ||
+                    (__arc::is_same<TA, int4b_t>::value && __arc::is_same<TC, int32_t>::value))) ||
+                      mmad_950_types<TA, TB, TC>(),
+                  "AscendC::Mmad: half x half -> float, bfloat16_t x bfloat16_t -> float, "
+                  "float x float -> float, int8_t x int8_t -> int32_t or int4b_t x int4b_t -> int32_t; on "
+                  "dav-3510 also fp8_e4m3fn_t/fp8_e5m2_t x fp8_e4m3fn_t/fp8_e5m2_t or hifloat8_t x hifloat8_t "
+                  "-> float");
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
     ARC_CHECK(p.m <= 4095 && p.n <= 4095 && p.k <= 4095, api, "m %u, n %u, k %u: each must be at most 4095",
               (unsigned)p.m, (unsigned)p.n, (unsigned)p.k);
@@ -132,7 +153,7 @@ inline void mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const Lo
     if (init == 2) __arc::race(__arc::RP_M, 0, bias, (uint64_t)N1 * 16 * sizeof(TC), api);
     __arc::race(__arc::RP_M, init == 1 ? 2 : 1, dst.addr_, c_bytes, api);
     __arc::unit_flag_release(p.unitFlag, ARC_PIPE_M, ARC_PIPE_FIX);
-    mmad_kernel<TA, TC>(dst.addr_, fm.addr_, filter.addr_, bias, p.m, p.n, p.k, kalign, init);
+    mmad_kernel<TA, TB, TC>(dst.addr_, fm.addr_, filter.addr_, bias, p.m, p.n, p.k, kalign, init);
     __arc::frac_mark(meta->l0c, fc, N1 * M1);
 }
 } // namespace __cube
@@ -141,19 +162,21 @@ template <typename TC, typename TA, typename TB>
 inline void Mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TB> &filter,
                  const MmadParams &p)
 {
-    static_assert(__arc::is_same<TA, TB>::value, "AscendC::Mmad: fm and filter must have the same type on dav-2201");
-    __cube::mmad<TC, TA>(dst, fm, filter, nullptr, p, false, "AscendC::Mmad");
+    static_assert(__arc::is_same<TA, TB>::value || __cube::mmad_950_types<TA, TB, TC>(),
+                  "AscendC::Mmad: fm and filter must have the same type (dav-3510: or two fp8 types)");
+    __cube::mmad<TC, TA, TB>(dst, fm, filter, nullptr, p, false, "AscendC::Mmad");
 }
 template <typename TC, typename TA, typename TB, typename TBias>
 inline void Mmad(const LocalTensor<TC> &dst, const LocalTensor<TA> &fm, const LocalTensor<TB> &filter,
                  const LocalTensor<TBias> &bias, const MmadParams &p)
 {
-    static_assert(__arc::is_same<TA, TB>::value, "AscendC::Mmad: fm and filter must have the same type on dav-2201");
+    static_assert(__arc::is_same<TA, TB>::value || __cube::mmad_950_types<TA, TB, TC>(),
+                  "AscendC::Mmad: fm and filter must have the same type (dav-3510: or two fp8 types)");
     static_assert(__arc::is_same<TBias, TC>::value, "AscendC::Mmad: the bias has the type of dst (float or int32_t)");
     const char *api = "AscendC::Mmad(bias)";
     /* cmatrixInitVal false starts from the bias row (cmatrixSource is ignored). */
     __cube::check_operand(bias, TPosition::C2, 0, api, "bias (C2)");
-    __cube::mmad<TC, TA>(dst, fm, filter, bias.addr_, p, true, api);
+    __cube::mmad<TC, TA, TB>(dst, fm, filter, bias.addr_, p, true, api);
 }
 
 /* HF32 rounding of fp32 inputs is not modelled (full fp32 products). */

@@ -301,7 +301,7 @@ __aicore__ inline void img2col(const TeTensor<Elem, LD> &dst, const TeTensor<Ele
     ARC_CHECK(c1n * C0 <= 65535 && ih_n <= 32767 && iw_n <= 32767, api, "the feature map (C %lld, H %lld, W %lld) is "
               "beyond the 3D load's fields", (long long)(c1n * C0), (long long)ih_n, (long long)iw_n);
     LoadData3DParamsV2<Elem> q;
-    for (int i = 0; i < 4; i++) q.padList[i] = p.padList[i];
+    for (uint32_t i = 0; i < PAD_SIZE; i++) q.padList[i] = p.padList[i];
     q.l1H = (uint16_t)ih_n, q.l1W = (uint16_t)iw_n, q.channelSize = (uint16_t)(c1n * C0);
     q.kExtension = (uint16_t)ke, q.mExtension = (uint16_t)me;
     q.strideW = p.strideW, q.strideH = p.strideH, q.filterW = p.filterW, q.filterH = p.filterH;
