@@ -75,6 +75,7 @@ extern "C" __global__ __aicore__ void q_hif8(KQ_ARGS) { Quant<half, float, hiflo
 extern "C" __global__ __aicore__ void q_f16(KQ_ARGS) { Quant<half, float, half>(a, b, w, raw, out, word, mode, relu, how); }
 extern "C" __global__ __aicore__ void q_bf16(KQ_ARGS) { Quant<half, float, bfloat16_t>(a, b, w, raw, out, word, mode, relu, how); }
 extern "C" __global__ __aicore__ void q_f32(KQ_ARGS) { Quant<half, float, float>(a, b, w, raw, out, word, mode, relu, how); }
+extern "C" __global__ __aicore__ void q_s32s8(KQ_ARGS) { Quant<int8_t, int32_t, int8_t>(a, b, w, raw, out, word, mode, relu, how); }
 extern "C" __global__ __aicore__ void q_s32bf16(KQ_ARGS) { Quant<int8_t, int32_t, bfloat16_t>(a, b, w, raw, out, word, mode, relu, how); }
 '''
 
@@ -250,3 +251,20 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x)
         m.get_kernel("k")[1](np.zeros(256, np.float16))
         arc.synchronize()
 
+
+
+def test_req8_ignores_shift_bits_on_950(mod):
+    """Table 2 (dav-3510): bits 32..36 (N, MCB) are unused, so REQ8 with MCB
+    set and N = 3 does not shift (dav-2201 would: test_device_cube_basic)."""
+    rng = np.random.default_rng(3)
+    a = rng.integers(-128, 128, (M, K)).astype(np.int8)
+    b = rng.integers(-128, 128, (K, N)).astype(np.int8)
+    raw = np.zeros(M * N, np.int32)
+    out = np.zeros(M * N, np.int8)
+    w = word_of(2.0 ** -9) | (3 << 32) | (1 << 36) | (1 << 46)
+    mod.get_kernel("q_s32s8")[1](a, b, np.full(N, w, np.uint64), raw, out, np.uint64(w), np.uint32(7),
+                                 np.uint32(0), np.uint32(0))
+    arc.synchronize()
+    want = np.clip(np.rint(raw.astype(np.float32) * np.float32(2.0 ** -9)), -256, 255)
+    np.testing.assert_array_equal(out, np.clip(want, -128, 127).astype(np.int8))
+    assert np.abs(raw).max() > 2 ** 12

@@ -61,7 +61,8 @@ constexpr bool quant_has_word(QuantMode_t m)
 }
 
 /* A quantisation word: scale M1 (float, bits 31..13 used), shift N, MCB
- * (shift and saturate to int16 first), 9-bit offset. */
+ * (shift and saturate to int16 first), 9-bit offset.  On Ascend 950 bits
+ * 32..36 (N, MCB) are unused (the 随路量化 page's table 2): no shift. */
 struct QuantWord {
     float scale;
     uint32_t shift;
@@ -72,8 +73,8 @@ static inline QuantWord decode_quant(uint64_t w)
 {
     QuantWord q;
     q.scale = __arc::bits_f32((uint32_t)w & 0xffffe000u);
-    q.shift = (uint32_t)(w >> 32) & 15u;
-    q.mcb = (w >> 36) & 1u;
+    q.shift = __NPU_ARCH__ == 3510 ? 0u : (uint32_t)(w >> 32) & 15u;
+    q.mcb = __NPU_ARCH__ != 3510 && ((w >> 36) & 1u);
     int32_t off = (int32_t)((w >> 37) & 0x1ffu);
     q.offset = off >= 256 ? off - 512 : off;
     return q;

@@ -2,7 +2,8 @@
  * (矩阵计算的搬出): L0C -> GM as the C++ API's Fixpipe with
  * FixpipeParamsArch3510 (NZ -> ND, NZ -> NZ, the convolution outputs
  * NHWC and NC1HWC0; no quantisation, float -> half / bfloat16_t, a scalar
- * or an L1 tensor of quantisation words) and, element by element with the
+ * or an L1 tensor of quantisation words, RoundMode::HYBRID for float ->
+ * hifloat8_t) and, element by element with the
  * Fixpipe's conversion and checks, NZ -> DN and NCHW; UB -> GM; the Copy
  * and Mmad entry points over the atoms.  Refused by name where the C++
  * API's simulation stops: L0C -> UB goes element by element into the MIX
@@ -18,24 +19,41 @@ namespace Te {
 namespace __te {
 
 /* The Fixpipe mode of an L0C (S) -> D copy: with a quantisation word
- * (`scalar`) or words (`vec`), or without. */
-template <typename D, typename S> __aicore__ inline QuantMode_t quant_mode(bool quant, bool vec, const char *api)
+ * (`scalar`) or words (`vec`), or without; `hybrid` (RoundMode::HYBRID)
+ * picks the hybrid-rounding HiFloat8 mode.  The pairs are the Copy (L0C to
+ * GM) page's table 5; Ascend 950's modes are arc/fix_quant.h's. */
+template <typename D, typename S>
+__aicore__ inline QuantMode_t quant_mode(bool quant, bool vec, bool hybrid, const char *api)
 {
+    constexpr bool f = std::is_same<S, float>::value, i32 = std::is_same<S, int32_t>::value;
+    ARC_CHECK(!hybrid || (f && std::is_same<D, hifloat8_t>::value && quant), api,
+              "RoundMode::HYBRID is for a quantised float -> hifloat8_t copy only (this is %s -> %s%s)",
+              __arc::tname<S>(), __arc::tname<D>(), quant ? "" : " without quant");
     if (!quant) {
         if constexpr (std::is_same<D, S>::value) return QuantMode_t::NoQuant;
-        else if constexpr (std::is_same<S, float>::value && std::is_same<D, half>::value) return QuantMode_t::F322F16;
-        else if constexpr (std::is_same<S, float>::value && std::is_same<D, bfloat16_t>::value) return QuantMode_t::F322BF16;
+        else if constexpr (f && std::is_same<D, half>::value) return QuantMode_t::F322F16;
+        else if constexpr (f && std::is_same<D, bfloat16_t>::value) return QuantMode_t::F322BF16;
         ARC_TRAP(api, "%s -> %s needs a quantisation parameter (Copy(atom, dst, src, quant))", __arc::tname<S>(),
                  __arc::tname<D>());
         return QuantMode_t::NoQuant;
     }
-    if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, half>::value)
-        return vec ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16;
-    else if constexpr (std::is_same<S, int32_t>::value && (std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value))
-        return vec ? QuantMode_t::VREQ8 : QuantMode_t::REQ8;
-    else if constexpr (std::is_same<S, float>::value && (std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value))
-        return vec ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE;
-    ARC_TRAP(api, "quantised %s -> %s is not simulated yet", __arc::tname<S>(), __arc::tname<D>());
+    constexpr bool b8 = std::is_same<D, int8_t>::value || std::is_same<D, uint8_t>::value;
+    if constexpr (i32 && std::is_same<D, half>::value) return vec ? QuantMode_t::VDEQF16 : QuantMode_t::DEQF16;
+    else if constexpr (i32 && b8) return vec ? QuantMode_t::VREQ8 : QuantMode_t::REQ8;
+    else if constexpr (f && b8) return vec ? QuantMode_t::VQF322B8_PRE : QuantMode_t::QF322B8_PRE;
+    else if constexpr (f && std::is_same<D, fp8_e4m3fn_t>::value)
+        return vec ? QuantMode_t::VQF322FP8_PRE : QuantMode_t::QF322FP8_PRE;
+    else if constexpr (f && std::is_same<D, hifloat8_t>::value)
+        return hybrid ? (vec ? QuantMode_t::VQF322HIF8_PRE_HYBRID : QuantMode_t::QF322HIF8_PRE_HYBRID)
+                      : (vec ? QuantMode_t::VQF322HIF8_PRE : QuantMode_t::QF322HIF8_PRE);
+    else if constexpr (i32 && std::is_same<D, bfloat16_t>::value)
+        return vec ? QuantMode_t::VQS322BF16_PRE : QuantMode_t::QS322BF16_PRE;
+    else if constexpr (f && std::is_same<D, half>::value) return vec ? QuantMode_t::VQF322F16_PRE : QuantMode_t::QF322F16_PRE;
+    else if constexpr (f && std::is_same<D, bfloat16_t>::value)
+        return vec ? QuantMode_t::VQF322BF16_PRE : QuantMode_t::QF322BF16_PRE;
+    else if constexpr (f && std::is_same<D, float>::value) return vec ? QuantMode_t::VQF322F32_PRE : QuantMode_t::QF322F32_PRE;
+    ARC_TRAP(api, "quantised %s -> %s is not a Fixpipe mode (the Copy page's table 5)", __arc::tname<S>(),
+             __arc::tname<D>());
     return QuantMode_t::NoQuant;
 }
 
@@ -111,7 +129,7 @@ __aicore__ inline void l0c2ub(const CopyAtom<CopyL0C2UB, Tr, Prm> &atom, const T
     int64_t rows = d.rows, cols = d.cols;
     ARC_CHECK(rows <= s.rows && cols <= s.cols, api, "the destination's %lld x %lld exceeds L0C's %lld x %lld",
               (long long)rows, (long long)cols, (long long)s.rows, (long long)s.cols);
-    QuantMode_t mode = quant_mode<D, S>(false, false, api);
+    QuantMode_t mode = quant_mode<D, S>(false, false, false, api);
     uint8_t unit = 0, sub = 0;
     if constexpr (std::is_same<Prm, FixpipeParams>::value) unit = atom.params.unitFlag, sub = atom.params.subBlockId;
     const bool split_m = tr.dualDstCtl == DUAL_DST_SPLIT_M, split_n = tr.dualDstCtl == DUAL_DST_SPLIT_N;
@@ -201,10 +219,9 @@ __aicore__ inline void l0c2gm(const CopyAtom<CopyL0C2GM, Tr, Prm> &atom, const T
               (long long)rows, (long long)cols, (long long)s.rows, (long long)s.cols);
     ARC_CHECK(!tr.enableChannelSplit || (nz && std::is_same<S, float>::value && std::is_same<D, float>::value), api,
               "enableChannelSplit needs float -> float into NZ");
-    ARC_CHECK(tr.roundMode == RoundMode::DEFAULT, api, "RoundMode::HYBRID (float -> hifloat8_t) is not simulated yet");
     constexpr bool has_q = !std::is_same<Q, void>::value;
     constexpr bool vec = has_q && !std::is_same<Q, uint64_t>::value;
-    QuantMode_t mode = quant_mode<D, S>(has_q, vec, api);
+    QuantMode_t mode = quant_mode<D, S>(has_q, vec, tr.roundMode == RoundMode::HYBRID, api);
     uint8_t unit = 0;
     if constexpr (std::is_same<Prm, FixpipeParams>::value) unit = atom.params.unitFlag;
     if (dn) {

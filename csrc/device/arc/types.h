@@ -103,6 +103,13 @@ template <> struct uint_of<2> { typedef uint16_t type; };
 template <> struct uint_of<4> { typedef uint32_t type; };
 template <> struct uint_of<8> { typedef uint64_t type; };
 
+} // namespace __arc
+/* Ascend 950's 8-bit floats (arc/lowp.h defines them), named here too. */
+struct hifloat8_t;
+struct fp8_e4m3fn_t;
+struct fp8_e5m2_t;
+struct fp8_e8m0_t;
+namespace __arc {
 /* Type name for error messages. */
 template <class T> constexpr const char *tname()
 {
@@ -113,7 +120,9 @@ template <class T> constexpr const char *tname()
         : is_same<T, int32_t>::value ? "int32_t" : is_same<T, uint32_t>::value ? "uint32_t"
         : is_same<T, int64_t>::value ? "int64_t" : is_same<T, uint64_t>::value ? "uint64_t"
         : is_same<T, bool>::value ? "bool" : is_same<T, int4b_t>::value ? "int4b_t"
-        : is_same<T, uint2b_t>::value ? "uint2b_t" : is_same<T, int2b_t>::value ? "int2b_t" : "T";
+        : is_same<T, uint2b_t>::value ? "uint2b_t" : is_same<T, int2b_t>::value ? "int2b_t"
+        : is_same<T, hifloat8_t>::value ? "hifloat8_t" : is_same<T, fp8_e4m3fn_t>::value ? "fp8_e4m3fn_t"
+        : is_same<T, fp8_e5m2_t>::value ? "fp8_e5m2_t" : is_same<T, fp8_e8m0_t>::value ? "fp8_e8m0_t" : "T";
 }
 } // namespace __arc
 
