@@ -232,25 +232,31 @@ def test_mode_types_must_match(mod):
         arc.synchronize()
 
 
-def test_950_modes_refused_on_2201():
-    src = r'''
+REFUSE_2201 = r'''
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void k(GM_ADDR x)
 {
     TPipe pipe; TBuf<TPosition::CO1> tc; pipe.InitBuffer(tc, 1024);
     GlobalTensor<half> g; g.SetGlobalBuffer((__gm__ half *)x);
-    FixpipeParamsV220 f(16, 16, 16, 16, false);
-    f.quantPre = QuantMode_t::QF322F16_PRE;
-    Fixpipe(g, tc.Get<float>(), f);
+    %s
 }
 '''
-    m = arc.Program(src, "q2201.asc").compile(["--npu-arch=dav-2201"]).load()
-    with pytest.raises(arc.LaunchError, match=r"quantPre QF322F16_PRE is an Ascend 950 \(dav-3510\) mode; "
-                                              r"this kernel is compiled for dav-2201"):
+
+
+@pytest.mark.parametrize("body, message", [
+    ("FixpipeParamsV220 f(16, 16, 16, 16, false); f.quantPre = QuantMode_t::QF322F16_PRE; Fixpipe(g, tc.Get<float>(), f);",
+     r"quantPre QF322F16_PRE is an Ascend 950 \(dav-3510\) mode; this kernel is compiled for dav-2201"),
+    ("SetFixPipeClipRelu(7);", r"SetFixPipeClipRelu: ClipReLU is not on dav-2201"),
+    ("DataCopyCO12DstParams q(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, true); q.clipReluPre = 1;\n"
+     "DataCopy(g, tc.Get<float>(), q);", r"DataCopy\(CO1 -> GM\): clipReluPre 1: ClipReLU is not on dav-2201"),
+])
+def test_refused_on_2201(body, message):
+    """Ascend 950's modes and ClipReLU (Atlas 200I/500 A2 only) are refused by name, not run or ignored."""
+    m = arc.Program(REFUSE_2201 % body, "q2201.asc").compile(["--npu-arch=dav-2201"]).load()
+    with pytest.raises(arc.LaunchError, match=message):
         m.get_kernel("k")[1](np.zeros(256, np.float16))
         arc.synchronize()
-
 
 
 def test_req8_ignores_shift_bits_on_950(mod):

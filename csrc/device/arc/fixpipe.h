@@ -226,12 +226,22 @@ inline void SetFixPipeConfig(const LocalTensor<T> &reluPre, const LocalTensor<T>
     (void)reluPre; /* reserved for later use, the docs say: pass an empty tensor */
     SetFixPipeConfig<T, false>(quantPre, isUnitFlag);
 }
-inline void SetFixpipeClipRelu(uint64_t) {}
+/* ClipReLU (min(clip, value) after quantisation) exists on Atlas 200I/500
+ * A2 and Kirin only (SetFixPipeClipRelu's page: not on Ascend 910B/A3 nor
+ * 950): refused when run, not ignored. */
+inline void SetFixPipeClipRelu(uint64_t)
+{
+    ARC_TRAP("AscendC::SetFixPipeClipRelu", "ClipReLU is not on dav-%d (its page: Atlas 200I/500 A2 and Kirin only)",
+             (int)__NPU_ARCH__);
+}
+inline void SetFixpipeClipRelu(uint64_t config) { SetFixPipeClipRelu(config); }
 
 template <typename D, typename S>
 inline void DataCopy(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyCO12DstParams &q)
 {
     const char *api = "AscendC::DataCopy(CO1 -> GM)";
+    ARC_CHECK(q.clipReluPre == 0, api, "clipReluPre %u: ClipReLU is not on dav-%d (the page: Atlas 200I/500 A2 only)",
+              (unsigned)q.clipReluPre, (int)__NPU_ARCH__);
     __arc::CubeMeta *m = __arc::cube_meta();
     FixpipeParamsV220 p;
     p.nSize = q.nSize;
