@@ -3,7 +3,7 @@ exact references of helpers/lowp_ref.py: (V)QF322FP8_PRE, (V)QF322HIF8_PRE,
 (V)QF322HIF8_PRE_HYBRID, (V)QS322BF16_PRE, (V)QF322F16_PRE,
 (V)QF322BF16_PRE, (V)QF322F32_PRE, each scalar (deqScalar) and per column
 (cbufWorkspace in L1, or SetFixPipeConfig with the words in the Fixpipe
-buffer), with and without ReLU.  The docs (随路量化, 随路量化与随路ReLU场景组合):
+buffer), with and without ReLU, to GM and to L1.  The docs (随路量化, 随路量化与随路ReLU场景组合):
 M1 = word bits [31:13] as a float; value * M1 where >= 0, else * M2 (M1, or
 0 with ReLU); then the destination's rounding.  Each kernel first writes
 L0C unquantised (NoQuant) so the reference starts from the accumulators
@@ -24,8 +24,9 @@ SRC = r'''
 using namespace AscendC;
 // C = A (M x K) @ B (K x N) in L0C (S: float from half, int32_t from int8_t),
 // written raw (NoQuant) to `raw`, then through quantPre `mode` to `out`:
-// how 0 scalar word, 1 per-column words from L1 (cbufWorkspace), 2 per-column
-// words in the Fixpipe buffer (SetFixPipeConfig).
+// how 0 scalar word, 1 per-column words from L1 (cbufWorkspace, FixpipeParamsV220), 2 per-column
+// words in the Fixpipe buffer (SetFixPipeConfig), 3 words from L1 with FixpipeParamsArch3510; 4, 5: as
+// 0, 3 into L1, then copied to GM.
 template <typename T, typename S, typename D>
 __aicore__ inline void Quant(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR raw, GM_ADDR out, uint64_t word, uint32_t mode,
                              uint32_t relu, uint32_t how)
@@ -63,6 +64,14 @@ __aicore__ inline void Quant(GM_ADDR a, GM_ADDR b, GM_ADDR w, GM_ADDR raw, GM_AD
         FixpipeParamsV220 v(N, M, M, N, relu != 0);
         v.quantPre = (QuantMode_t)mode;
         Fixpipe<D, S, CFG_ROW_MAJOR>(go, co1, w1, v);
+    } else if (how == 3) {
+        Fixpipe<D, S, CFG_ROW_MAJOR>(go, co1, w1, f);
+    } else if (how >= 4) {   // to L1 (4: the scalar word, 5: words from L1), then L1 -> GM
+        LocalTensor<D> l1(TPosition::C1, 16384, M * N);
+        if (how == 4) Fixpipe<D, S, CFG_ROW_MAJOR>(l1, co1, f);
+        else Fixpipe<D, S, CFG_ROW_MAJOR>(l1, co1, w1, f);
+        PipeBarrier<PIPE_ALL>();
+        DataCopy(go, l1, M * N);
     } else {
         if (how == 2) SetFixPipeConfig(fb);
         Fixpipe<D, S, CFG_ROW_MAJOR>(go, co1, f);
@@ -181,7 +190,7 @@ def test_quant_mode(mod, mode, relu):
     # per column: different scales, bits below 13 set (ignored: bits [31:13] only), sign/offset bits set (unused)
     scales = [base * (1.0 + 0.37 * (c % 5)) for c in range(N)] if vec else [base] * N
     words = [word_of(s) | 0x1FFF | (1 << 46) | (5 << 37) for s in scales]
-    for how in ([1, 2] if vec else [0]):
+    for how in ([1, 2, 3, 5] if vec else [0, 4]):
         raw, out = run(mod, mode, words, relu, how)
         f = scaled(raw, words, relu)
         got, want = decoded(mode, out), expect(mode, f)

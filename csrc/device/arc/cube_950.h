@@ -1,6 +1,7 @@
 /* cube_950.h - Ascend 950's (dav-3510) own cube moves: LoadData with
  * LoadData2DParamsV2 (L1 -> L0A/L0B, the LoadData_2D_V2 page) and Fixpipe
- * with FixpipeParamsArch3510 to GM (the Fixpipe L0C-to-GM page), as the
+ * with FixpipeParamsArch3510 to GM or L1 (the Fixpipe L0C-to-GM and
+ * L0C-to-L1 pages; per-column words in L1 or the Fixpipe buffer), as the
  * dav-2201 Fixpipe computes them.  On dav-3510 L0A holds A in Nz (the
  * "key fractal formats" page: Nz x Zn = Nz), which arc/mmad.h reads.
  * What is not simulated yet is refused by name: the b8/b4/b32 fractal
@@ -95,7 +96,7 @@ template <typename D, CO2Layout L> inline FixpipeParamsV220 v220_of(const Fixpip
 }
 } // namespace __cube
 
-/* L0C -> GM. */
+/* L0C -> GM, with per-column words in L1 (cbufWorkspace) or not. */
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR, CO2Layout L>
 inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsArch3510<L> &q)
 {
@@ -104,14 +105,41 @@ inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const
     static_assert(config.format == L, "AscendC::Fixpipe: the FixpipeConfig's layout and FixpipeParamsArch3510's differ");
     Fixpipe<D, S, config>(dst, src, __cube::v220_of<D, L>(q, "AscendC::Fixpipe"));
 }
-/* L0C -> UB (a FixpipeConfig with isToUB) is refused. */
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR, CO2Layout L>
+inline void Fixpipe(const GlobalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsArch3510<L> &q)
+{
+    __cube::only_950<__NPU_ARCH__ == 3510>();
+    static_assert(!config.isToUB, "AscendC::Fixpipe: a FixpipeConfig with isToUB writes a UB tensor, not GM");
+    static_assert(config.format == L, "AscendC::Fixpipe: the FixpipeConfig's layout and FixpipeParamsArch3510's differ");
+    Fixpipe<D, S, config>(dst, src, cbufWorkspace, __cube::v220_of<D, L>(q, "AscendC::Fixpipe"));
+}
+/* L0C -> L1 (the Fixpipe L0C-to-L1 page), with or without cbufWorkspace;
+ * L0C -> UB (a FixpipeConfig with isToUB, or a UB tensor) is refused. */
+namespace __cube {
+template <typename D> inline void only_l1(const LocalTensor<D> &dst, bool to_ub)
+{
+    ARC_CHECK(!to_ub && is_l1(where(dst)), "AscendC::Fixpipe",
+              "L0C -> %s (FixpipeParamsArch3510 to a local tensor) is not simulated yet; L0C -> L1 is",
+              pos_str(dst.pos_));
+}
+} // namespace __cube
 template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR, CO2Layout L>
 inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const FixpipeParamsArch3510<L> &q)
 {
     __cube::only_950<__NPU_ARCH__ == 3510>();
-    (void)src; (void)q;
-    ARC_CHECK(false, "AscendC::Fixpipe", "L0C -> %s (FixpipeParamsArch3510 to a local tensor) is not simulated yet",
-              __cube::pos_str(dst.pos_));
+    static_assert(config.format == L, "AscendC::Fixpipe: the FixpipeConfig's layout and FixpipeParamsArch3510's differ");
+    __cube::only_l1(dst, config.isToUB);
+    Fixpipe<D, S, config>(dst, src, __cube::v220_of<D, L>(q, "AscendC::Fixpipe"));
+}
+template <typename D, typename S, const FixpipeConfig &config = CFG_ROW_MAJOR, CO2Layout L>
+inline void Fixpipe(const LocalTensor<D> &dst, const LocalTensor<S> &src, const LocalTensor<uint64_t> &cbufWorkspace,
+                    const FixpipeParamsArch3510<L> &q)
+{
+    __cube::only_950<__NPU_ARCH__ == 3510>();
+    static_assert(config.format == L, "AscendC::Fixpipe: the FixpipeConfig's layout and FixpipeParamsArch3510's differ");
+    __cube::only_l1(dst, config.isToUB);
+    Fixpipe<D, S, config>(dst, src, cbufWorkspace, __cube::v220_of<D, L>(q, "AscendC::Fixpipe"));
 }
 } // namespace AscendC
 
