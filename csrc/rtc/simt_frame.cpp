@@ -1,5 +1,6 @@
 // simt_frame.cpp - a SIMT thread's frame (simt_frame.h).
 #include "simt_frame.h"
+#include "simt_lockstep.h"
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
@@ -130,6 +131,11 @@ unsigned simt_frame_layout(Function &f, BasicBlock *E, Value *frames, Value *tid
         Type *i64 = b.getInt64Ty();
         Value *at = b.CreateAdd(b.CreateMul(nthreads, ConstantInt::get(i64, fsz), "", true, true),
                                 b.CreateMul(tid, ConstantInt::get(i64, stride), "", true, true), "", true, true);
+        if (a->hasMetadata(kRoundMd)) // a round counter: its loads name its slot
+            for (User *u : a->users())
+                if (auto *l = dyn_cast<LoadInst>(u))
+                    l->setMetadata(kRoundMd, MDNode::get(f.getContext(), ConstantAsMetadata::get(
+                                                                             ConstantInt::get(i64, fsz))));
         a->replaceAllUsesWith(b.CreateInBoundsGEP(i8, frames, at));
         fsz += stride;
         a->eraseFromParent();

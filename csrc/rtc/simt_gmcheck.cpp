@@ -14,6 +14,7 @@
 #include "simt_gmcheck.h"
 
 #include "param_bounds.h"
+#include "simt_round.h"
 #include "sites.h"
 
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -99,12 +100,18 @@ void simt_gm_hoist(Function &F, LoopInfo &LI, ScalarEvolution &SE, std::vector<S
         if (!ci || L->contains(ci->getParent()))
             continue;
         // The address on every iteration: affine in L, with no wrap, so
-        // between its values at the first and the last.
-        auto *ar = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(ci->getArgOperand(1)));
+        // between its values at the first and the last -- or, in a lockstep
+        // round's copy (simt_round.h), affine if its 32-bit index (start +
+        // k * stride) does not wrap in L, which is then tested too.
+        Value *p = ci->getArgOperand(1);
+        auto *ar = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(p));
         auto *bytes = dyn_cast<ConstantInt>(ci->getArgOperand(2));
         auto *code = dyn_cast<ConstantInt>(ci->getArgOperand(3));
-        if (!ar || ar->getLoop() != L || !ar->isAffine() || !bytes || !code ||
-            !(ar->hasNoUnsignedWrap() || ar->hasNoSignedWrap() || ar->hasNoSelfWrap()))
+        PredicatedScalarEvolution PSE(SE, *L);
+        if ((!ar || !(ar->hasNoUnsignedWrap() || ar->hasNoSignedWrap() || ar->hasNoSelfWrap())) &&
+            findOptionMDForLoop(L, kRoundLoop))
+            ar = PSE.getAsAddRec(p);
+        if (!ar || ar->getLoop() != L || !ar->isAffine() || !bytes || !code)
             continue;
         // the iterations up to the latch's exit (a GM check's exit to its
         // report leaves earlier, and only then)
@@ -126,6 +133,8 @@ void simt_gm_hoist(Function &F, LoopInfo &LI, ScalarEvolution &SE, std::vector<S
         auto [lo, span] = bounds(b, ctx, (unsigned)code->getZExtValue() & 0xff);
         uint64_t n = bytes->getZExtValue();
         Value *all = b.CreateAnd(gm_inside(b, first, n, lo, span), gm_inside(b, lastv, n, lo, span), "arc.gm.all");
+        if (!PSE.getPredicate().isAlwaysTrue()) // the expansion is true where the index wraps
+            all = b.CreateAnd(all, b.CreateNot(ex.expandCodeForPredicate(&PSE.getPredicate(), at)));
         out.push_back({br, L, all, taken});
     }
 }

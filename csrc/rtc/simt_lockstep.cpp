@@ -14,6 +14,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <algorithm>
 #include <set>
@@ -79,6 +80,46 @@ bool worth_lockstep(Loop *L, ValueToSCEVMapTy &next, ScalarEvolution &SE)
     return strided;
 }
 
+// Rewrites L's induction i = phi [start, preheader], [i + S, latch] (S
+// invariant, i indexing memory strided across threads) as start + k * S,
+// k the iteration counter in its own stack slot marked kRoundMd (the
+// frame layout marks its loads with the slot's offset).  In wrapping
+// arithmetic that is i bit for bit; it leaves the thread's frame holding k,
+// equal across threads that started the loop together, where it held i.
+bool count_rounds(Loop *L, ValueToSCEVMapTy &next, ScalarEvolution &SE)
+{
+    BasicBlock *H = L->getHeader(), *pre = L->getLoopPreheader(), *latch = L->getLoopLatch();
+    if (!pre || !latch)
+        return false;
+    for (PHINode &phi : H->phis()) {
+        auto *inc = dyn_cast<BinaryOperator>(phi.getIncomingValueForBlock(latch));
+        if (!phi.getType()->isIntegerTy() || !inc || inc->getOpcode() != Instruction::Add)
+            continue;
+        Value *S = inc->getOperand(0) == &phi ? inc->getOperand(1) : inc->getOperand(0);
+        if ((inc->getOperand(0) != &phi && inc->getOperand(1) != &phi) || !L->isLoopInvariant(S) ||
+            !strided_across_threads(&phi, L, next, SE))
+            continue;
+        SE.forgetLoop(L);
+        Function &f = *H->getParent();
+        Type *ty = phi.getType();
+        IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
+        AllocaInst *slot = b.CreateAlloca(ty, nullptr, "round.k");
+        slot->setMetadata(kRoundMd, MDNode::get(f.getContext(), {}));
+        b.SetInsertPoint(pre->getTerminator());
+        b.CreateStore(ConstantInt::get(ty, 0), slot)->setMetadata(kRoundMd, MDNode::get(f.getContext(), {}));
+        b.SetInsertPoint(&*H->getFirstInsertionPt());
+        LoadInst *k = b.CreateLoad(ty, slot, "round.k");
+        k->setMetadata(kRoundMd, MDNode::get(f.getContext(), {}));
+        Value *i = b.CreateAdd(phi.getIncomingValueForBlock(pre), b.CreateMul(k, S));
+        b.SetInsertPoint(latch->getTerminator());
+        b.CreateStore(b.CreateAdd(k, ConstantInt::get(ty, 1)), slot);
+        phi.replaceAllUsesWith(i);
+        phi.eraseFromParent();
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 unsigned mark_lockstep_loops(Function &f, FunctionCallee marker)
@@ -103,10 +144,28 @@ unsigned mark_lockstep_loops(Function &f, FunctionCallee marker)
     for (auto &kv : next)
         kv.second = SE.getAddExpr(SE.getSCEV(const_cast<Value *>(kv.first)), SE.getOne(kv.first->getType()));
     std::vector<Loop *> loops;
+    std::vector<std::pair<BasicBlock *, BasicBlock *>> exits;
     for (Loop *L : LI.getLoopsInPreorder())
-        if (worth_lockstep(L, next, SE))
+        if (worth_lockstep(L, next, SE)) {
             loops.push_back(L);
-    return mark_back_edges(loops, marker);
+            if (!count_rounds(L, next, SE))
+                continue;
+            // The code after the loop runs from a point of its own, so that
+            // the rounds' thread loop is the loop body alone.
+            SmallVector<Loop::Edge, 4> ex;
+            L->getExitEdges(ex);
+            for (auto &e : ex)
+                exits.push_back({const_cast<BasicBlock *>(e.first), const_cast<BasicBlock *>(e.second)});
+        }
+    unsigned n = mark_back_edges(loops, marker);
+    for (auto &e : exits) {
+        BasicBlock *mid = SplitEdge(e.first, e.second);
+        IRBuilder<> b(mid->getTerminator());
+        CallInst *c = b.CreateCall(marker);
+        if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
+            c->setDebugLoc(dl);
+    }
+    return n + (unsigned)exits.size();
 }
 
 BasicBlock *lockstep_again(IRBuilder<> &b, BasicBlock *start, PHINode *z, Value *pend, Value *nthreads, unsigned s)

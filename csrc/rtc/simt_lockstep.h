@@ -22,6 +22,9 @@ namespace arc_rtc {
 namespace simt_detail {
 
 inline const char *const kLockstep = "__arc_simt_lockstep";
+// Metadata on a lockstep loop's round counter: its alloca, then its loads
+// (with the frame slot's offset, simt_frame.cpp).
+inline const char *const kRoundMd = "arc.round";
 
 // Puts a call of `marker` (no arguments, void) on each back edge of the
 // loops of SIMT thread function f (builtins still calls of __arc_simt_get)
@@ -29,7 +32,10 @@ inline const char *const kLockstep = "__arc_simt_lockstep";
 // and no volatile or atomic access, running more than a few iterations, in
 // which an access indexes memory by a value that consecutive threads
 // (threadIdx.x) start a few elements apart and that steps by much more per
-// iteration.  Returns how many.
+// iteration.  Where that index is the loop's induction, it becomes a round
+// counter times the step (kRoundMd) and the loop's exits get a point each
+// too, so a round's run is the loop body alone (simt_round.h).  Returns
+// how many points it made.
 unsigned mark_lockstep_loops(llvm::Function &f, llvm::FunctionCallee marker);
 
 // The end of a lockstep point's run function (b in its last block): while

@@ -60,6 +60,7 @@
 #include "simt_guard.h"
 #include "simt_ubaffine.h"
 #include "simt_lockstep.h"
+#include "simt_round.h"
 #include "simt_prepare.h"
 #include "simt_spin.h"
 #include "simt_ubcheck.h"
@@ -420,9 +421,10 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
         PHINode *x = b.CreatePHI(i32, 2, "x");
         Value *t = b.CreateZExt(b.CreateAdd(row, x), i64);
         Value *pt = b.CreateInBoundsGEP(i32, pend, t);
+        LoadInst *pl = nullptr;
         if (K.points) {
             auto *call = BasicBlock::Create(C, "call", run, xl);
-            b.CreateCondBr(b.CreateICmpEQ(b.CreateLoad(i32, pt), b.getInt32(s)), call, xl);
+            b.CreateCondBr(b.CreateICmpEQ(pl = b.CreateLoad(i32, pt), b.getInt32(s)), call, xl);
             b.SetInsertPoint(call);
         }
         CallInst *ci = b.CreateCall(nf, {cx, args, frames, x, y, z, b.getInt32(s), b.getInt1(checked)});
@@ -462,6 +464,11 @@ void Fission::fission(Module &m, const SimtThread &t, std::set<Function *> &mine
                 ConstantFoldTerminator(&bb, true);
         }
         removeUnreachableBlocks(*run);
+        if (pl && cast<ConstantInt>(kinds[s])->getZExtValue() == ARC_SIMT_LOCKSTEP) {
+            IRBuilder<> nb(entry->getTerminator());
+            lockstep_round_copy(*run, zh, done, pl, s, pend, frames,
+                                nb.CreateZExt(nb.CreateMul(nb.CreateMul(bdx, bdy), bdz), nb.getInt64Ty()));
+        }
         if (checked && !simt_ub_checked(*run)) { // the region has no shared-UB access: the same as run_s
             run->eraseFromParent();
             runcs.push_back(runs[s]);
