@@ -1,6 +1,5 @@
 // simt_guard.cpp - see simt_guard.h.
 #include "simt_guard.h"
-#include "simt_round.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -123,23 +122,18 @@ PreservedAnalyses SimtGuard::run(Function &F, FunctionAnalysisManager &AM)
         IRBuilder<> ib(h.loop->getLoopPreheader()->getTerminator());
         a = a ? ib.CreateAnd(a, h.all) : h.all;
     }
-    // A check whose report is the taken side joins as `!all && check`: a
-    // lockstep round's copy (simt_round.h) negates `all` in the preheader,
-    // where it is invariant, so the unswitch pass splits on it.  Elsewhere
-    // the negation stays at the branch, in the loop, where the unswitch
-    // pass sees no invariant: such loops (the transpose's) are split only
-    // by another branch's test, as before -- split, they take 2-3x the IR
-    // and ran no faster (measured on the transpose).
+    // A check whose report is the taken side joins as `!all && check`,
+    // with `!all` computed in the preheader: there it is invariant and the
+    // unswitch pass splits on it (negated at the branch, in the loop, it
+    // saw no invariant and split such a loop only on another branch's test).
     std::map<Loop *, Value *> none;
     for (simt_detail::SimtHoisted &h : hoisted) {
         IRBuilder<> b2(h.br);
         Value *a = all[h.loop], *c = h.br->getCondition();
         Value *&na = none[h.loop];
         if (h.taken && !na)
-            na = findOptionMDForLoop(h.loop, simt_detail::kRoundLoop)
-                     ? IRBuilder<>(h.loop->getLoopPreheader()->getTerminator()).CreateNot(a)
-                     : nullptr;
-        h.br->setCondition(h.taken == 0 ? b2.CreateOr(a, c) : b2.CreateAnd(na ? na : b2.CreateNot(a), c));
+            na = IRBuilder<>(h.loop->getLoopPreheader()->getTerminator()).CreateNot(a);
+        h.br->setCondition(h.taken == 0 ? b2.CreateOr(a, c) : b2.CreateAnd(na, c));
     }
     // the copies, here only: unswitching every loop of the module costs
     // compile time for nothing
