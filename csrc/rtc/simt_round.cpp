@@ -138,19 +138,22 @@ bool lockstep_round_copy(Function &run, BasicBlock *zh, BasicBlock *done, LoadIn
     Value *k0 = b.CreateLoad(kty, kbase, "round.k0");
     b.CreateBr(GL);
     b.SetInsertPoint(GL);
-    PHINode *u = b.CreatePHI(i64, 2, "u"), *acc = b.CreatePHI(i64, 2, "differ");
+    // the differences or'ed as wide as the wider of pend and k: 32-bit
+    // lanes for a 32-bit k (twice the lanes of 64-bit ones)
+    Type *dt = kty->getIntegerBitWidth() > 32 ? kty : i32;
+    PHINode *u = b.CreatePHI(i64, 2, "u"), *acc = b.CreatePHI(dt, 2, "differ");
     Value *pu = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, pend, u));
     Value *ku = b.CreateLoad(kty, b.CreateInBoundsGEP(kty, kbase, u));
-    Value *acc1 = b.CreateOr(acc, b.CreateOr(b.CreateZExt(b.CreateXor(pu, b.getInt32(s)), i64),
-                                             b.CreateZExt(b.CreateXor(ku, k0), i64)));
+    Value *acc1 = b.CreateOr(acc, b.CreateOr(b.CreateZExt(b.CreateXor(pu, b.getInt32(s)), dt),
+                                             b.CreateZExt(b.CreateXor(ku, k0), dt)));
     Value *u1 = b.CreateAdd(u, ConstantInt::get(i64, 1), "", true, true);
     b.CreateCondBr(b.CreateICmpULT(u1, nthreads), GL, GX);
     u->addIncoming(ConstantInt::get(i64, 0), G);
     u->addIncoming(u1, GL);
-    acc->addIncoming(ConstantInt::get(i64, 0), G);
+    acc->addIncoming(ConstantInt::get(dt, 0), G);
     acc->addIncoming(acc1, GL);
     b.SetInsertPoint(GX);
-    b.CreateCondBr(b.CreateICmpEQ(acc1, ConstantInt::get(i64, 0)), zc, zh);
+    b.CreateCondBr(b.CreateICmpEQ(acc1, ConstantInt::get(dt, 0)), zc, zh);
 
     // In the copy every thread runs, and k is the round's.
     auto *bc = cast<BranchInst>(vm[br]);
