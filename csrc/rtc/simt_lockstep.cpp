@@ -158,14 +158,7 @@ unsigned mark_lockstep_loops(Function &f, FunctionCallee marker)
                 exits.push_back({const_cast<BasicBlock *>(e.first), const_cast<BasicBlock *>(e.second)});
         }
     unsigned n = mark_back_edges(loops, marker);
-    for (auto &e : exits) {
-        BasicBlock *mid = SplitEdge(e.first, e.second);
-        IRBuilder<> b(mid->getTerminator());
-        CallInst *c = b.CreateCall(marker);
-        if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
-            c->setDebugLoc(dl);
-    }
-    return n + (unsigned)exits.size();
+    return n + mark_edges(exits, marker);
 }
 
 BasicBlock *lockstep_again(IRBuilder<> &b, BasicBlock *start, PHINode *z, Value *pend, Value *nthreads, unsigned s)

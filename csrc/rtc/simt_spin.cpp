@@ -175,11 +175,16 @@ unsigned mark_back_edges(const std::vector<Loop *> &loops, FunctionCallee marker
         for (BasicBlock *l : latches)
             edges.push_back({l, L->getHeader()});
     }
+    return mark_edges(edges, marker);
+}
+
+unsigned mark_edges(const std::vector<std::pair<BasicBlock *, BasicBlock *>> &edges, FunctionCallee marker)
+{
     for (auto &e : edges) {
         BasicBlock *mid = SplitEdge(e.first, e.second);
         IRBuilder<> b(mid->getTerminator());
         CallInst *c = b.CreateCall(marker);
-        // The loop's line, for the reports that name where threads are.
+        // The source block's line, for the reports that name where threads are.
         if (DebugLoc dl = e.first->getTerminator()->getDebugLoc())
             c->setDebugLoc(dl);
     }

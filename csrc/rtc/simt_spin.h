@@ -13,6 +13,7 @@
 #include <llvm/IR/Function.h>
 
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace arc_rtc {
@@ -51,6 +52,12 @@ std::vector<unsigned long long> spin_behind(llvm::Function &f, const std::vector
 // into a block of its own, the call given the latch's line); returns how
 // many.  The loops' LoopInfo is stale afterwards.
 unsigned mark_back_edges(const std::vector<llvm::Loop *> &loops, llvm::FunctionCallee marker);
+
+// Puts a call of `marker` on each of these CFG edges (from, to), each split
+// into a block of its own, the call given from's terminator's line; returns
+// how many.
+unsigned mark_edges(const std::vector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>> &edges,
+                    llvm::FunctionCallee marker);
 
 } // namespace simt_detail
 } // namespace arc_rtc
