@@ -84,6 +84,18 @@ static inline float sat_half(float v)
     return v > 65504.0f ? 65504.0f : v < -65504.0f ? -65504.0f : v;
 }
 static inline float rint_f(float v) { return __builtin_rintf(v); }
+/* The value times M1 where it is >= 0, times M2 below. */
+static inline float scaled(float f, float m1, float m2) { return f >= 0 ? f * m1 : f * m2; }
+/* (V)REQ8's and (V)QF322B8_PRE's last steps: round to an integer, bound it
+ * to [-256, 255], add the word's offset, saturate to D (int8_t or uint8_t). */
+template <typename D> inline D to_b8(float f, int32_t offset)
+{
+    float r = rint_f(f);
+    r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
+    r += (float)offset;
+    float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
+    return (D)(r > hi ? hi : r < lo ? lo : r);
+}
 
 /* The L0C (S) and destination (D) types an Ascend 950 mode converts
  * between; the dav-2201 modes are not checked here. */
@@ -146,34 +158,21 @@ inline D fix_value(S x, QuantMode_t mode, const QuantWord &q, bool relu)
 {
     float m1 = q.scale, m2 = relu ? 0.0f : q.scale;
     if (quant_is_950(mode)) {
-        float f = (float)x;
-        return fix_value_950<D, S>(x, f >= 0 ? f * m1 : f * m2, mode);
+        return fix_value_950<D, S>(x, scaled((float)x, m1, m2), mode);
     }
     switch (mode) {
     case QuantMode_t::DEQF16: case QuantMode_t::VDEQF16: case QuantMode_t::REQ8: case QuantMode_t::VREQ8: {
         int64_t v = (int64_t)x;
         if (q.mcb) {
-            v >>= q.shift ? q.shift : 0;
+            v >>= q.shift;
             v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
         }
-        float f = (float)v;
-        f = f >= 0 ? f * m1 : f * m2;
+        float f = scaled((float)v, m1, m2);
         if (mode == QuantMode_t::DEQF16 || mode == QuantMode_t::VDEQF16) return (D)sat_half(f);
-        float r = rint_f(f);
-        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
-        r += (float)q.offset;
-        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
-        return (D)(r > hi ? hi : r < lo ? lo : r);
+        return to_b8<D>(f, q.offset);
     }
-    case QuantMode_t::QF322B8_PRE: case QuantMode_t::VQF322B8_PRE: {
-        float f = (float)x;
-        f = f >= 0 ? f * m1 : f * m2;
-        float r = rint_f(f);
-        r = r > 255.0f ? 255.0f : r < -256.0f ? -256.0f : r;
-        r += (float)q.offset;
-        float lo = __arc::is_same<D, uint8_t>::value ? 0.0f : -128.0f, hi = __arc::is_same<D, uint8_t>::value ? 255.0f : 127.0f;
-        return (D)(r > hi ? hi : r < lo ? lo : r);
-    }
+    case QuantMode_t::QF322B8_PRE: case QuantMode_t::VQF322B8_PRE:
+        return to_b8<D>(scaled((float)x, m1, m2), q.offset);
     default: {
         S v = relu && x < (S)0 ? (S)0 : x;
         return (D)v; /* NoQuant, F322F16, F322BF16: a round-to-nearest-even cast */

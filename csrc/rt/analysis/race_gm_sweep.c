@@ -325,7 +325,6 @@ static size_t reads_near_writes(const keyed *wr, size_t nw, keyed *rd, size_t nr
     return kept;
 }
 
-/* Room for 4 more entries (a record's pieces) in *v of *cap: -1 out of memory. */
 /* The sweep's arrays, kept in the log between launches (fresh ones each
  * launch cost a page fault a page): buffer i with room for at least bytes
  * (its contents kept), NULL out of memory. */
